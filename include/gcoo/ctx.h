@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* gcoo/ctx.h: a context binds gcoo to one backend (the CPU, or one GPU) for the calling process.
+ * Distributed work uses gcoo/dist.h, which makes one context per rank. */
+#ifndef GCOO_CTX_H
+#define GCOO_CTX_H
+
+#include "gcoo/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gcoo_ctx_s *gcoo_ctx;
+
+/** Make a context. resource:
+ *   "cpu"      the CPU backend (OpenMP), always available;
+ *   "cuda"     the CUDA backend on the current device; "cuda:N" on device N;
+ *   "auto"     CUDA when a GPU is usable, the CPU otherwise;
+ *   NULL       the environment variable GCOO_BACKEND, or "auto" when unset.
+ *  Asking for CUDA where none is compiled or no GPU is present fails with GCOO_ERR_UNSUPPORTED
+ *  or GCOO_ERR_NO_DEVICE, never silently falls back. Not collective. */
+gcoo_status gcoo_ctx_create(gcoo_ctx *ctx, const char *resource);
+
+/** Free a context; *ctx becomes NULL. Objects made with it must be destroyed first. */
+gcoo_status gcoo_ctx_destroy(gcoo_ctx *ctx);
+
+/** "cpu" or "cuda". */
+const char *gcoo_ctx_backend(gcoo_ctx ctx);
+
+/** CUDA device ordinal of the context, -1 for the CPU backend. */
+int gcoo_ctx_device(gcoo_ctx ctx);
+
+/** Device name and memory, for reports ("NVIDIA H200, 132 SMs, 139.8 GiB" or the CPU's threads). */
+gcoo_status gcoo_ctx_describe(gcoo_ctx ctx, char *buf, size_t len);
+
+/** Use the caller's CUDA stream (a cudaStream_t) for all work of this context; NULL: the
+ *  context's own stream. Ignored on the CPU backend. */
+gcoo_status gcoo_ctx_set_stream(gcoo_ctx ctx, void *cuda_stream);
+
+/** The CUDA stream work is queued on (NULL on the CPU backend). */
+void *gcoo_ctx_stream(gcoo_ctx ctx);
+
+/** Wait for all queued work of this context. */
+gcoo_status gcoo_ctx_synchronize(gcoo_ctx ctx);
+
+/** Number of usable CUDA devices in this process (0 when none or not compiled). */
+int gcoo_cuda_device_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* gcoo/gcoo.h: the whole public API of gcoo. Applications include this one header.
+ *
+ *   gcoo/types.h   status codes, element types, index conventions
+ *   gcoo/status.h  gcoo_last_error(), gcoo_strerror(), version
+ *   gcoo/dense.h   dense descriptors of caller buffers
+ *   gcoo/sparse.h  COO / CSR / CSC / GCOO objects and conversions
+ *   gcoo/ctx.h     backends: CPU (OpenMP) or one GPU (CUDA)
+ *   gcoo/spdm.h    sparse x dense products, the two readings, persistent operators
+ *   gcoo/mtx.h     Matrix Market files
+ * With MPI (GCOO_HAVE_MPI):
+ *   gcoo/dist.h    ranks, GPUs, partitions, distributed operators and products
+ */
+#ifndef GCOO_GCOO_H
+#define GCOO_GCOO_H
+
+#include "gcoo/config.h"
+#include "gcoo/types.h"
+#include "gcoo/status.h"
+#include "gcoo/dense.h"
+#include "gcoo/sparse.h"
+#include "gcoo/ctx.h"
+#include "gcoo/spdm.h"
+#include "gcoo/mtx.h"
+
+#endif

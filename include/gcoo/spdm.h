@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* gcoo/spdm.h: sparse x dense products (SpDM) with the GCOO format, in two readings.
+ *
+ * THE TWO READINGS (the one place this mapping is written; docs/readings.md explains it):
+ *
+ *   GCOO_DENSE_SPARSE, the paper's:  C = alpha * B * S + beta * C
+ *       S (k x n) sparse, B (M x k) and C (M x n) dense COLUMN-major.
+ *   GCOO_SPARSE_DENSE, SpMM:          Y = alpha * A * X + beta * Y
+ *       A (m x k) sparse, X (k x N) and Y (m x N) dense ROW-major.
+ *
+ * A column-major M x k buffer read as row-major is its k x M transpose, so C = B S column-major
+ * is exactly C^T = S^T B^T row-major: with A = S^T, X = B^T, Y = C^T the two readings are one
+ * computation on the same buffers. gcoo stores GCOO of S, i.e. groups of p COLUMNS of S, which
+ * are groups of p ROWS of A; one kernel serves both, and no data is copied to switch readings.
+ * A thread block owns one group: p columns of C (p rows of Y), and every entry S(r, c) = A(c, r)
+ * adds v * B(:, r) = v * X(r, :) into C(:, c) = Y(c, :).
+ *
+ * Operators are persistent: gcoo_op_create partitions nothing (see gcoo/dist.h for that) but
+ * converts to GCOO, moves the matrix to the context's device and picks the kernel once; every
+ * gcoo_op_apply then costs only the kernel. */
+#ifndef GCOO_SPDM_H
+#define GCOO_SPDM_H
+
+#include "gcoo/ctx.h"
+#include "gcoo/dense.h"
+#include "gcoo/sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Which computation gcoo_op_apply runs. */
+typedef enum gcoo_reading {
+  GCOO_SPARSE_DENSE = 0,  /**< Y = alpha A X + beta Y, X and Y row-major (SpMM) */
+  GCOO_DENSE_SPARSE = 1   /**< C = alpha B S + beta C, B and C column-major (the paper's) */
+} gcoo_reading;
+
+/** Algorithm of a product. AUTO applies the dispatch rule of docs/dispatch.md. */
+typedef enum gcoo_spdm_alg {
+  GCOO_ALG_AUTO = 0,             /**< the fastest measured choice for the shape and sparsity */
+  GCOO_ALG_GCOO = 1,             /**< GCOOSpDM, tuned for the device */
+  GCOO_ALG_GCOO_FAITHFUL = 2,    /**< GCOOSpDM as published: p = 4, b = 128, one output a thread */
+  GCOO_ALG_CUSPARSE = 3,         /**< cuSPARSE SpMM, CSR, the algorithm chosen for the layout */
+  GCOO_ALG_CUSPARSE_DEFAULT = 4, /**< cuSPARSE CUSPARSE_SPMM_ALG_DEFAULT */
+  GCOO_ALG_CUSPARSE_CSR_ALG2 = 5,/**< cuSPARSE CUSPARSE_SPMM_CSR_ALG2 (row-major operands) */
+  GCOO_ALG_CUSPARSE_CSR_ALG3 = 6,/**< cuSPARSE CUSPARSE_SPMM_CSR_ALG3 */
+  GCOO_ALG_DENSE = 7,            /**< cuBLAS GEMM on the densified matrix, full FP32/FP64 */
+  GCOO_ALG_DENSE_TF32 = 8,       /**< cuBLAS GEMM with TF32 tensor cores (float only) */
+  GCOO_ALG_REFERENCE = 9         /**< the CPU reference (host operands) */
+} gcoo_spdm_alg;
+
+/** Name of an algorithm ("gcoo", "cusparse_csr_alg2", ...), and the reverse (-1 if unknown). */
+const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg);
+int gcoo_spdm_alg_from_name(const char *name);
+
+/** Options of an operator. Initialise with GCOO_OP_OPTIONS_INIT, then set what you need. */
+typedef struct gcoo_op_options {
+  size_t size;            /**< sizeof(gcoo_op_options): lets the struct grow compatibly */
+  gcoo_reading reading;   /**< which computation */
+  gcoo_spdm_alg alg;      /**< GCOO_ALG_AUTO or a forced algorithm */
+  int32_t p;              /**< GCOO group width; 0: the backend's tuned default */
+  int64_t ncols_hint;     /**< expected width of the dense operand (N or M) for dispatch; 0: unknown */
+} gcoo_op_options;
+
+#define GCOO_OP_OPTIONS_INIT {sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0}
+
+typedef struct gcoo_op_s *gcoo_op;
+
+/** Make a persistent operator from a sparse matrix of any format: A for GCOO_SPARSE_DENSE,
+ *  S for GCOO_DENSE_SPARSE. The matrix is copied; the caller may destroy it afterwards. */
+gcoo_status gcoo_op_create(gcoo_op *op, gcoo_ctx ctx, gcoo_sparse A, const gcoo_op_options *opts);
+
+/** Apply the operator. For GCOO_SPARSE_DENSE: X (k x N), Y (m x N); for GCOO_DENSE_SPARSE:
+ *  X = B (M x k), Y = C (M x n). Operands in host memory or (CUDA backend) device memory; both
+ *  must be in the same space and of the operator's element type. Layouts other than the
+ *  reading's are served by cuSPARSE, cuBLAS or the reference (the GCOO kernel needs the
+ *  reading's layout). On the CUDA backend the call is asynchronous for device operands. */
+gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y);
+
+/** What an operator chose and what it cost to set up. */
+typedef struct gcoo_op_info {
+  gcoo_reading reading;
+  gcoo_spdm_alg alg;         /**< the algorithm AUTO resolved to (or the forced one) */
+  int32_t p;                 /**< group width of its GCOO */
+  int64_t nrows, ncols, nnz; /**< of the sparse operand as given (A or S) */
+  double setup_seconds;      /**< conversion to GCOO and upload, measured */
+  size_t device_bytes;       /**< device memory the operator holds */
+} gcoo_op_info;
+
+gcoo_status gcoo_op_get_info(gcoo_op op, gcoo_op_info *info);
+
+/** Free an operator; *op becomes NULL. */
+gcoo_status gcoo_op_destroy(gcoo_op *op);
+
+/** One-shot Y = alpha A X + beta Y (an operator made, applied once and freed). */
+gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
+                      gcoo_dense *Y);
+
+/** One-shot C = alpha B S + beta C, the paper's reading. */
+gcoo_status gcoo_dnsp(gcoo_ctx ctx, double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
+                      gcoo_dense *C);
+
+/** CPU reference Y = alpha A X + beta Y: any sparse format, any host layouts, OpenMP over rows,
+ *  accumulation in double. The yardstick every other path is checked against. */
+gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
+                                gcoo_dense *Y);
+
+/** CPU reference C = alpha B S + beta C: any sparse format, any host layouts. */
+gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
+                                gcoo_dense *C);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* src/ctx.c: contexts: parse the resource string, pick the backend table, bind the device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcoo/backend.h"
+
+gcoo_status gcoo_ctx_create(gcoo_ctx *out, const char *resource) {
+  gcoo_status st = GCOO_SUCCESS;
+  struct gcoo_ctx_s *ctx = NULL;
+  GCOO_CHECK(out != NULL, GCOO_ERR_NULL, "output handle is NULL");
+  *out = NULL;
+  if (!resource) resource = getenv("GCOO_BACKEND");
+  if (!resource || !*resource) resource = "auto";
+
+  const gcoo_backend_ops *ops = NULL;
+  int device = -1;
+  if (!strcmp(resource, "cpu")) {
+    ops = &gcoo__backend_cpu;
+  } else if (!strcmp(resource, "auto")) {
+    ops = gcoo_cuda_device_count() > 0 ? &gcoo__backend_cuda : &gcoo__backend_cpu;
+  } else if (!strncmp(resource, "cuda", 4) || !strncmp(resource, "gpu", 3)) {
+    const char *colon = strchr(resource, ':');
+    const char *tail = resource + (resource[0] == 'c' ? 4 : 3);
+    GCOO_CHECK(*tail == '\0' || colon == tail, GCOO_ERR_INVALID_ARG,
+               "unknown resource \"%s\" (expected cpu, cuda, cuda:N or auto)", resource);
+    if (colon) {
+      char *end = NULL;
+      long d = strtol(colon + 1, &end, 10);
+      GCOO_CHECK(end && end != colon + 1 && *end == '\0' && d >= 0 && d < 1 << 20,
+                 GCOO_ERR_INVALID_ARG, "bad device number in \"%s\"", resource);
+      device = (int)d;
+    }
+    ops = &gcoo__backend_cuda;
+  } else {
+    return GCOO_ERROR(GCOO_ERR_INVALID_ARG,
+                      "unknown resource \"%s\" (expected cpu, cuda, cuda:N or auto)", resource);
+  }
+  GCOO_GOTO(gcoo__calloc((void **)&ctx, 1, sizeof *ctx, "context"));
+  ctx->magic = GCOO_MAGIC_CTX;
+  ctx->ops = ops;
+  ctx->device = -1;
+  GCOO_GOTO(ops->ctx_init(ctx, device));
+  GCOO_LOG(GCOO_LOG_INFO, "INIT", "context on backend %s, device %d", ops->name, ctx->device);
+  *out = ctx;
+  ctx = NULL;
+done:
+  if (ctx) {
+    ctx->magic = GCOO_MAGIC_FREED;
+    free(ctx);
+  }
+  return st;
+}
+
+gcoo_status gcoo_ctx_destroy(gcoo_ctx *ctx) {
+  if (!ctx || !*ctx) return GCOO_SUCCESS;
+  GCOO_VALID_OBJECT(*ctx, GCOO_MAGIC_CTX, "context");
+  gcoo_status st = (*ctx)->ops->ctx_fini(*ctx);
+  (*ctx)->magic = GCOO_MAGIC_FREED;
+  free(*ctx);
+  *ctx = NULL;
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+const char *gcoo_ctx_backend(gcoo_ctx ctx) {
+  return ctx && ctx->magic == GCOO_MAGIC_CTX ? ctx->ops->name : "invalid";
+}
+
+int gcoo_ctx_device(gcoo_ctx ctx) { return ctx && ctx->magic == GCOO_MAGIC_CTX ? ctx->device : -1; }
+
+gcoo_status gcoo_ctx_describe(gcoo_ctx ctx, char *buf, size_t len) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CHECK(buf != NULL && len > 0, GCOO_ERR_NULL, "buffer is NULL");
+  GCOO_CALL(ctx->ops->ctx_describe(ctx, buf, len));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_ctx_set_stream(gcoo_ctx ctx, void *stream) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  if (ctx->device >= 0) ctx->stream = stream;
+  return GCOO_SUCCESS;
+}
+
+void *gcoo_ctx_stream(gcoo_ctx ctx) {
+  return ctx && ctx->magic == GCOO_MAGIC_CTX ? ctx->stream : NULL;
+}
+
+gcoo_status gcoo_ctx_synchronize(gcoo_ctx ctx) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CALL(ctx->ops->ctx_synchronize(ctx));
+  return GCOO_SUCCESS;
+}

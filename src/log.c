@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* src/log.c: opt-in logging (GCOO_DEBUG, GCOO_DEBUG_SUBSYS, GCOO_DEBUG_FILE), read once, and a
+ * monotonic clock. The library prints nothing unless GCOO_DEBUG asks for it. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gcoo/backend.h"
+
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+static gcoo_log_level log_level = GCOO_LOG_NONE;
+static char log_subsys[256];  /* comma-separated subsystems to show; empty: all */
+static FILE *log_file;
+static char log_prefix[128] = "";
+static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* Expand %h (host name) and %p (pid) in GCOO_DEBUG_FILE, as NCCL_DEBUG_FILE does. */
+static void expand_path(const char *pattern, char *out, size_t len) {
+  size_t o = 0;
+  for (const char *c = pattern; *c && o + 1 < len; c++) {
+    if (c[0] == '%' && (c[1] == 'h' || c[1] == 'p')) {
+      char tmp[256];
+      if (c[1] == 'h') {
+        if (gethostname(tmp, sizeof tmp) != 0) snprintf(tmp, sizeof tmp, "host");
+        tmp[sizeof tmp - 1] = '\0';
+      } else {
+        snprintf(tmp, sizeof tmp, "%ld", (long)getpid());
+      }
+      int n = snprintf(out + o, len - o, "%s", tmp);
+      if (n > 0) o += (size_t)n < len - o ? (size_t)n : len - o - 1;
+      c++;
+    } else {
+      out[o++] = *c;
+    }
+  }
+  out[o] = '\0';
+}
+
+static void log_init(void) {
+  const char *lv = getenv("GCOO_DEBUG");
+  if (lv) {
+    if (!strcasecmp(lv, "WARN")) log_level = GCOO_LOG_WARN;
+    else if (!strcasecmp(lv, "INFO")) log_level = GCOO_LOG_INFO;
+    else if (!strcasecmp(lv, "TRACE")) log_level = GCOO_LOG_TRACE;
+  }
+  const char *ss = getenv("GCOO_DEBUG_SUBSYS");
+  if (ss) snprintf(log_subsys, sizeof log_subsys, "%s", ss);
+  log_file = stderr;
+  const char *lf = getenv("GCOO_DEBUG_FILE");
+  if (lf && *lf) {
+    char path[1024];
+    expand_path(lf, path, sizeof path);
+    FILE *f = fopen(path, "a");
+    if (f) log_file = f;
+  }
+}
+
+gcoo_log_level gcoo__log_level(void) {
+  pthread_once(&log_once, log_init);
+  return log_level;
+}
+
+void gcoo__log_set_prefix(const char *prefix) {
+  pthread_mutex_lock(&log_mutex);
+  snprintf(log_prefix, sizeof log_prefix, "%s", prefix ? prefix : "");
+  pthread_mutex_unlock(&log_mutex);
+}
+
+static int subsys_enabled(const char *subsys) {
+  if (!log_subsys[0] || !subsys) return 1;
+  size_t n = strlen(subsys);
+  for (const char *p = log_subsys; (p = strstr(p, subsys)) != NULL; p += n)
+    if ((p == log_subsys || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+void gcoo__log(gcoo_log_level level, const char *subsys, const char *fmt, ...) {
+  if (gcoo__log_level() < level || !subsys_enabled(subsys)) return;
+  static const char *names[] = {"NONE", "WARN", "INFO", "TRACE"};
+  char host[64];
+  if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "host");
+  host[sizeof host - 1] = '\0';
+  pthread_mutex_lock(&log_mutex);
+  fprintf(log_file, "%s:%ld %s gcoo %s %s: ", host, (long)getpid(), log_prefix, names[level],
+          subsys ? subsys : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(log_file, fmt, ap);
+  va_end(ap);
+  fputc('\n', log_file);
+  fflush(log_file);
+  pthread_mutex_unlock(&log_mutex);
+}
+
+double gcoo__wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

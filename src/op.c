@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* src/op.c: persistent SpDM operators, backend-neutral part.
+ *
+ * Both readings of gcoo/spdm.h are brought to one frame here, so that backends implement
+ * only Y = alpha * A * X + beta * Y:
+ *   GCOO_SPARSE_DENSE: A as given, X and Y as given;
+ *   GCOO_DENSE_SPARSE: A = S^T, X = B^T, Y = C^T, where the transposes are views of the same
+ *                      buffers (a column-major matrix read as row-major is its transpose).
+ * The operator keeps A in CSR (op->A_csr, for cuSPARSE and the reference); the backend builds
+ * its GCOO (op->S, groups of p rows of A = groups of p columns of S) in op_setup. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcoo/backend.h"
+
+static const char *alg_names[] = {"auto",
+                                  "gcoo",
+                                  "gcoo_faithful",
+                                  "cusparse",
+                                  "cusparse_default",
+                                  "cusparse_csr_alg2",
+                                  "cusparse_csr_alg3",
+                                  "dense",
+                                  "dense_tf32",
+                                  "reference"};
+
+const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg) {
+  if ((int)alg < 0 || (size_t)alg >= sizeof alg_names / sizeof alg_names[0]) return "unknown";
+  return alg_names[alg];
+}
+
+int gcoo_spdm_alg_from_name(const char *name) {
+  for (size_t i = 0; name && i < sizeof alg_names / sizeof alg_names[0]; i++)
+    if (!strcmp(name, alg_names[i])) return (int)i;
+  return -1;
+}
+
+/* The transpose of a dense matrix as a view of the same buffer. */
+static gcoo_dense transposed(const gcoo_dense *D) {
+  gcoo_dense T = *D;
+  T.nrows = D->ncols;
+  T.ncols = D->nrows;
+  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
+  T.owned = 0;
+  return T;
+}
+
+gcoo_status gcoo_op_create(gcoo_op *out, gcoo_ctx ctx, gcoo_sparse A, const gcoo_op_options *opts) {
+  gcoo_status st = GCOO_SUCCESS;
+  struct gcoo_op_s *op = NULL;
+  gcoo_sparse_info ai;
+  GCOO_CHECK(out != NULL, GCOO_ERR_NULL, "output handle is NULL");
+  *out = NULL;
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CALL(gcoo_sparse_get_info(A, &ai));
+  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+  if (opts) {
+    GCOO_CHECK(opts->size >= sizeof(size_t) && opts->size <= sizeof o, GCOO_ERR_INVALID_ARG,
+               "options.size = %zu: initialise options with GCOO_OP_OPTIONS_INIT", opts->size);
+    memcpy(&o, opts, opts->size);
+    o.size = sizeof o;
+  }
+  GCOO_CHECK(o.reading == GCOO_SPARSE_DENSE || o.reading == GCOO_DENSE_SPARSE,
+             GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o.reading);
+  GCOO_CHECK((int)o.alg >= 0 && o.alg <= GCOO_ALG_REFERENCE, GCOO_ERR_INVALID_ARG,
+             "unknown algorithm %d", (int)o.alg);
+  GCOO_CHECK(o.p >= 0, GCOO_ERR_INVALID_ARG, "group width p = %d must be >= 0", o.p);
+  GCOO_CHECK(o.ncols_hint >= 0, GCOO_ERR_INVALID_ARG, "ncols_hint must be >= 0");
+
+  double t0 = gcoo__wtime();
+  GCOO_GOTO(gcoo__calloc((void **)&op, 1, sizeof *op, "operator"));
+  op->magic = GCOO_MAGIC_OP;
+  op->ctx = ctx;
+  op->opts = o;
+  /* A in the SPARSE_DENSE frame, as CSR */
+  if (o.reading == GCOO_DENSE_SPARSE) {
+    gcoo_sparse At = NULL;
+    GCOO_GOTO(gcoo_sparse_transpose(&At, A));
+    st = gcoo_sparse_convert(&op->A_csr, At, GCOO_FORMAT_CSR, 0);
+    gcoo_sparse_destroy(&At);
+    GCOO_GOTO(st);
+  } else {
+    GCOO_GOTO(gcoo_sparse_convert(&op->A_csr, A, GCOO_FORMAT_CSR, 0));
+  }
+  op->info.reading = o.reading;
+  op->info.alg = o.alg;
+  op->info.nrows = ai.nrows;
+  op->info.ncols = ai.ncols;
+  op->info.nnz = ai.nnz;
+  if (o.alg != GCOO_ALG_REFERENCE) GCOO_GOTO(ctx->ops->op_setup(op));
+  op->info.setup_seconds = gcoo__wtime() - t0;
+  GCOO_LOG(GCOO_LOG_INFO, "OP", "operator %lld x %lld nnz %lld: %s, p = %d, setup %.3f ms",
+           (long long)ai.nrows, (long long)ai.ncols, (long long)ai.nnz,
+           gcoo_spdm_alg_name(op->info.alg), op->info.p, 1e3 * op->info.setup_seconds);
+  *out = op;
+  op = NULL;
+done:
+  if (op) gcoo_op_destroy(&op);
+  return st;
+}
+
+gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
+  GCOO_CALL(gcoo_dense_check(X));
+  GCOO_CALL(gcoo_dense_check(Y));
+  gcoo_sparse_info ai;
+  GCOO_CALL(gcoo_sparse_get_info(op->A_csr, &ai));
+  GCOO_CHECK(X->dtype == ai.dtype && Y->dtype == ai.dtype, GCOO_ERR_DTYPE,
+             "operator is %s, operands are %s and %s", ai.dtype ? "float64" : "float32",
+             X->dtype ? "float64" : "float32", Y->dtype ? "float64" : "float32");
+  GCOO_CHECK(X->mem == Y->mem, GCOO_ERR_INVALID_ARG,
+             "operands in different memory spaces (one host, one device)");
+  GCOO_CHECK(X->data != Y->data || X->nrows * X->ncols == 0, GCOO_ERR_INVALID_ARG,
+             "input and output share a buffer");
+  gcoo_dense Xf = *X, Yf = *Y;
+  if (op->opts.reading == GCOO_DENSE_SPARSE) {
+    /* C = B S  <=>  C^T = S^T B^T = A B^T */
+    GCOO_CHECK(X->ncols == ai.ncols && Y->ncols == ai.nrows && X->nrows == Y->nrows,
+               GCOO_ERR_SHAPE, "C = B S needs B (M x %lld) and C (M x %lld); got B %lld x %lld, "
+               "C %lld x %lld", (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows,
+               (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
+    Xf = transposed(X);
+    Yf = transposed(Y);
+  } else {
+    GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols,
+               GCOO_ERR_SHAPE, "Y = A X with A %lld x %lld needs X (%lld x N) and Y (%lld x N); "
+               "got X %lld x %lld, Y %lld x %lld", (long long)ai.nrows, (long long)ai.ncols,
+               (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows, (long long)X->ncols,
+               (long long)Y->nrows, (long long)Y->ncols);
+  }
+  if (op->info.alg == GCOO_ALG_REFERENCE) {
+    GCOO_CHECK(X->mem == GCOO_MEM_HOST, GCOO_ERR_UNSUPPORTED,
+               "the reference algorithm needs host operands");
+    GCOO_CALL(gcoo_spdm_reference(alpha, op->A_csr, &Xf, beta, &Yf));
+    return GCOO_SUCCESS;
+  }
+  GCOO_CHECK(X->mem == GCOO_MEM_HOST || op->ctx->device >= 0, GCOO_ERR_INVALID_ARG,
+             "device operands given to the %s backend", op->ctx->ops->name);
+  GCOO_CALL(op->ctx->ops->op_apply(op, alpha, &Xf, beta, &Yf));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_op_get_info(gcoo_op op, gcoo_op_info *info) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
+  GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
+  *info = op->info;
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_op_destroy(gcoo_op *op) {
+  if (!op || !*op) return GCOO_SUCCESS;
+  GCOO_VALID_OBJECT(*op, GCOO_MAGIC_OP, "operator");
+  gcoo_status st = GCOO_SUCCESS;
+  if ((*op)->backend) st = (*op)->ctx->ops->op_destroy(*op);
+  gcoo_sparse_destroy(&(*op)->S);
+  gcoo_sparse_destroy(&(*op)->A_csr);
+  (*op)->magic = GCOO_MAGIC_FREED;
+  free(*op);
+  *op = NULL;
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
+                      gcoo_dense *Y) {
+  gcoo_op op = NULL;
+  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+  o.reading = GCOO_SPARSE_DENSE;
+  o.ncols_hint = X ? X->ncols : 0;
+  GCOO_CALL(gcoo_op_create(&op, ctx, A, &o));
+  gcoo_status st = gcoo_op_apply(op, alpha, X, beta, Y);
+  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+  gcoo_op_destroy(&op);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dnsp(gcoo_ctx ctx, double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
+                      gcoo_dense *C) {
+  gcoo_op op = NULL;
+  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+  o.reading = GCOO_DENSE_SPARSE;
+  o.ncols_hint = B ? B->nrows : 0;
+  GCOO_CALL(gcoo_op_create(&op, ctx, S, &o));
+  gcoo_status st = gcoo_op_apply(op, alpha, B, beta, C);
+  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+  gcoo_op_destroy(&op);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
