@@ -1,10 +1,59 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/gcoo_dist.c: the gcoo_dist command (being written: see issue 4). */
-#include <stdio.h>
+/* src/cli/gcoo_dist.c: `gcoo_dist <command> [options]`, one MPI rank per GPU.
+ * With no arguments it runs the main job on its embedded default (see cli_default_job). */
+#include <stdlib.h>
+#include <string.h>
 
-#include "gcoo/gcoo.h"
+#include "cli.h"
 
-int main(void) {
-  printf("%s\n", gcoo_version_string());
-  return 0;
+static cli_command *commands[] = {&cmd_spdm, &cmd_spgemm, &cmd_predict, &cmd_solve,
+                                  &cmd_gen,  &cmd_convert, &cmd_info};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gcoo_dist <command> [options]     (mpirun -np R gcoo_dist ...: one rank per GPU)\n"
+          "       gcoo_dist                         run the main job on its embedded default\n"
+          "       gcoo_dist --version | --help\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+  fprintf(f,
+          "\n'gcoo_dist <command> --help' describes a command.\n"
+          "Environment: GCOO_BACKEND=cpu|cuda|auto, GCOO_DEBUG=WARN|INFO|TRACE, "
+          "GCOO_DEBUG_FILE=path (%%h host, %%p pid), GCOO_PROGRESS=1.\n");
+}
+
+int main(int argc, char **argv) {
+  int provided = 0, rc = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  if (argc < 2) {
+    rc = cli_default_job();
+  } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    int len = 0;
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(mpi, &len);
+    char *nl = strchr(mpi, '\n');
+    if (nl) *nl = '\0';
+    cli_out("gcoo_dist %s\n%s\nMPI: %s\n", GCOO_VERSION_STRING, gcoo_version_string(), mpi);
+  } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (cli_rank() == 0) usage(stdout);
+  } else {
+    cli_command *cmd = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+      if (!strcmp(argv[1], commands[i]->name)) cmd = commands[i];
+    if (!cmd) {
+      if (cli_rank() == 0) {
+        fprintf(stderr, "gcoo_dist: unknown command \"%s\"\n\n", argv[1]);
+        usage(stderr);
+      }
+      rc = 2;
+    } else {
+      int p = cli_parse(cmd, argc - 2, argv + 2);
+      rc = p < 0 ? 2 : p > 0 ? 0 : cmd->run(argc - 2, argv + 2, cmd);
+    }
+  }
+  /* every rank leaves with the worst exit code, so mpirun reports the failure once */
+  int worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
 }

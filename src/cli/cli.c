@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* src/cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_rank(void) {
+  int r = 0, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int cli_size(void) {
+  int s = 1, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+void cli_out(const char *fmt, ...) {
+  if (cli_rank() != 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+}
+
+void cli_progress(const char *fmt, ...) {
+  if (cli_rank() != 0) return;
+  const char *force = getenv("GCOO_PROGRESS");
+  if (!(force && *force == '1') && !isatty(STDERR_FILENO)) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "gcoo_dist: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int cli_fail(const char *what, gcoo_status st) {
+  fprintf(stderr, "gcoo_dist: rank %d: %s: %s (%s): %s\n", cli_rank(), what, gcoo_strerror(st),
+          gcoo_status_name(st), gcoo_last_error());
+  fflush(stderr);
+  return 1;
+}
+
+gcoo_status cli_agree(gcoo_status local) {
+  int v = (int)local, worst = v, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Allreduce(&v, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return (gcoo_status)worst;
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+static cli_option *find(cli_command *cmd, const char *name, size_t len) {
+  for (cli_option *o = cmd->options; o && o->name; o++)
+    if (strlen(o->name) == len && !strncmp(o->name, name, len)) return o;
+  return NULL;
+}
+
+void cli_print_help(const cli_command *cmd, FILE *f) {
+  fprintf(f, "usage: gcoo_dist %s %s\n\n%s\n", cmd->name, cmd->usage ? cmd->usage : "[options]",
+          cmd->summary);
+  if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
+  fprintf(f, "\noptions:\n");
+  for (const cli_option *o = cmd->options; o && o->name; o++) {
+    char left[64];
+    snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    fprintf(f, "  %-26s %s", left, o->help);
+    if (o->def) fprintf(f, " [default: %s]", o->def);
+    fputc('\n', f);
+  }
+  fprintf(f, "  %-26s %s\n", "--help", "this help");
+}
+
+int cli_parse(cli_command *cmd, int argc, char **argv) {
+  for (cli_option *o = cmd->options; o && o->name; o++) {
+    o->value = o->def;
+    o->given = false;
+  }
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      if (cli_rank() == 0) cli_print_help(cmd, stdout);
+      return 1;
+    }
+    if (strncmp(a, "--", 2) != 0) {
+      if (cli_rank() == 0)
+        fprintf(stderr, "gcoo_dist %s: unexpected argument \"%s\" (see --help)\n", cmd->name, a);
+      return -1;
+    }
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    cli_option *o = find(cmd, name, len);
+    if (!o) {
+      if (cli_rank() == 0)
+        fprintf(stderr, "gcoo_dist %s: unknown option \"%.*s\" (see --help)\n", cmd->name,
+                (int)(len + 2), a);
+      return -1;
+    }
+    if (o->arg) {
+      if (eq) {
+        o->value = eq + 1;
+      } else if (i + 1 < argc) {
+        o->value = argv[++i];
+      } else {
+        if (cli_rank() == 0)
+          fprintf(stderr, "gcoo_dist %s: option --%s needs a value (%s)\n", cmd->name, o->name,
+                  o->arg);
+        return -1;
+      }
+    } else {
+      if (eq) {
+        if (cli_rank() == 0)
+          fprintf(stderr, "gcoo_dist %s: option --%s takes no value\n", cmd->name, o->name);
+        return -1;
+      }
+      o->value = "1";
+    }
+    o->given = true;
+  }
+  return 0;
+}
+
+const char *cli_get(cli_command *cmd, const char *name) {
+  cli_option *o = find(cmd, name, strlen(name));
+  return o ? o->value : NULL;
+}
+
+bool cli_flag(cli_command *cmd, const char *name) {
+  cli_option *o = find(cmd, name, strlen(name));
+  return o && o->given;
+}
+
+bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, long long *out) {
+  const char *v = cli_get(cmd, name);
+  char *end = NULL;
+  if (!v) return false;
+  errno = 0;
+  long long x = strtoll(v, &end, 10);
+  /* accept 1e6-style integers too */
+  if (end && (*end == 'e' || *end == 'E')) {
+    double d = strtod(v, &end);
+    x = (long long)d;
+    if (d != (double)x) end = (char *)v;
+  }
+  if (errno || !end || end == v || *end || x < lo || x > hi) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist %s: --%s %s: expected an integer in [%lld, %lld]\n", cmd->name,
+              name, v, lo, hi);
+    return false;
+  }
+  *out = x;
+  return true;
+}
+
+bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out) {
+  const char *v = cli_get(cmd, name);
+  char *end = NULL;
+  if (!v) return false;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (errno || !end || end == v || *end || !isfinite(x) || x < lo || x > hi) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist %s: --%s %s: expected a number in [%g, %g]\n", cmd->name, name,
+              v, lo, hi);
+    return false;
+  }
+  *out = x;
+  return true;
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+static void json_key(cli_json *j, const char *key) {
+  if (!j->first[j->depth]) fputc(',', j->f);
+  j->first[j->depth] = false;
+  if (key) fprintf(j->f, "\"%s\":", key);
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+void cli_json_begin(cli_json *j, FILE *f) {
+  j->f = f;
+  j->depth = 0;
+  j->first[0] = true;
+  j->close[0] = '}';
+  fputc('{', f);
+}
+
+void cli_json_object(cli_json *j, const char *key) {
+  json_key(j, key);
+  fputc('{', j->f);
+  j->first[++j->depth] = true;
+  j->close[j->depth] = '}';
+}
+
+void cli_json_array(cli_json *j, const char *key) {
+  json_key(j, key);
+  fputc('[', j->f);
+  j->first[++j->depth] = true;
+  j->close[j->depth] = ']';
+}
+
+void cli_json_end(cli_json *j) {
+  fputc(j->close[j->depth], j->f);
+  if (j->depth == 0) {
+    fputc('\n', j->f);
+    fflush(j->f);
+  } else {
+    j->depth--;
+  }
+}
+
+void cli_json_str(cli_json *j, const char *key, const char *v) {
+  json_key(j, key);
+  json_string(j->f, v);
+}
+
+void cli_json_int(cli_json *j, const char *key, long long v) {
+  json_key(j, key);
+  fprintf(j->f, "%lld", v);
+}
+
+void cli_json_real(cli_json *j, const char *key, double v) {
+  json_key(j, key);
+  if (isfinite(v))
+    fprintf(j->f, "%.9g", v);
+  else
+    fprintf(j->f, "null");
+}
+
+void cli_json_bool(cli_json *j, const char *key, bool v) {
+  json_key(j, key);
+  fprintf(j->f, v ? "true" : "false");
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* src/cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
+ * writer, rank-aware messages and status agreement. The command talks; the library does not. */
+#ifndef GCOO_CLI_H
+#define GCOO_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+#include "gcoo/gcoo.h"
+#include "gcoo/dist.h"
+
+/* ---- options ------------------------------------------------------------------------------ */
+typedef struct cli_option {
+  const char *name;   /* long name without "--" */
+  const char *arg;    /* NULL for a flag, else the argument's name in the help ("N") */
+  const char *def;    /* default value shown in help and returned when absent (may be NULL) */
+  const char *help;
+  /* filled by cli_parse */
+  const char *value;  /* argument (or def), or "1" for a set flag, NULL if absent */
+  bool given;
+} cli_option;
+
+typedef struct cli_command {
+  const char *name;
+  const char *summary;
+  const char *usage;       /* one line after "gcoo_dist <name> " */
+  const char *description; /* paragraph(s) for --help */
+  cli_option *options;     /* terminated by {NULL} */
+  int (*run)(int argc, char **argv, struct cli_command *cmd);
+} cli_command;
+
+/** Parse argv (after the subcommand name). Returns 0 to go on, 1 when --help was printed
+ *  (exit 0), -1 on a bad option (message printed on rank 0; exit 2). Positional arguments are
+ *  refused. */
+int cli_parse(cli_command *cmd, int argc, char **argv);
+const char *cli_get(cli_command *cmd, const char *name);
+bool cli_flag(cli_command *cmd, const char *name);
+/** Integer / real option values with range checks; print the reason and return false if bad. */
+bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, long long *out);
+bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out);
+void cli_print_help(const cli_command *cmd, FILE *f);
+
+/* ---- ranks and messages ------------------------------------------------------------------- */
+int cli_rank(void);
+int cli_size(void);
+/** printf on rank 0 only (stdout). */
+void cli_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Progress and notes on rank 0 only (stderr), shown only when stderr is a terminal or
+ *  GCOO_PROGRESS=1, so logs and JSON stay clean. */
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
+ *  <last error>" on stderr. Returns the exit code to use (1). */
+int cli_fail(const char *what, gcoo_status st);
+/** Agree over MPI_COMM_WORLD: the minimum status of all ranks (so all stop together). When a
+ *  rank failed, the others print nothing themselves: the failing rank's message is enough. */
+gcoo_status cli_agree(gcoo_status local);
+
+/* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */
+typedef struct cli_json {
+  FILE *f;
+  int depth;
+  bool first[16];
+  char close[16]; /* '}' or ']' for each open level */
+} cli_json;
+void cli_json_begin(cli_json *j, FILE *f);
+void cli_json_object(cli_json *j, const char *key);  /* nested object; key NULL in arrays */
+void cli_json_array(cli_json *j, const char *key);
+void cli_json_end(cli_json *j);  /* closes the innermost object/array; at depth 0 the whole
+                                    object, followed by a newline */
+void cli_json_str(cli_json *j, const char *key, const char *v);
+void cli_json_int(cli_json *j, const char *key, long long v);
+void cli_json_real(cli_json *j, const char *key, double v);
+void cli_json_bool(cli_json *j, const char *key, bool v);
+
+/* ---- the subcommands (one file each) ------------------------------------------------------ */
+extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;
+/** The main job on its embedded default (gcoo_dist with no arguments). */
+int cli_default_job(void);
+
+#endif
