@@ -83,6 +83,7 @@ gcoo_status gcoo_op_create(gcoo_op *out, gcoo_ctx ctx, gcoo_sparse A, const gcoo
     GCOO_GOTO(gcoo_sparse_convert(&op->A_csr, A, GCOO_FORMAT_CSR, 0));
   }
   op->info.reading = o.reading;
+  op->info.dtype = ai.dtype;
   op->info.alg = o.alg;
   op->info.nrows = ai.nrows;
   op->info.ncols = ai.ncols;

@@ -210,6 +210,17 @@ gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dt
                                int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
                                int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
 
+/* ---- small dense algebra on the host (src/smallmat.c), row-major k x k in double ----------- */
+/** Cholesky A = L L^T in place (lower triangle; upper zeroed); GCOO_ERR_BREAKDOWN if not SPD. */
+gcoo_status gcoo__chol(int64_t n, double *A);
+/** Solve L L^T X = B in place, B n x nrhs row-major. */
+void gcoo__chol_solve(int64_t n, const double *L, int64_t nrhs, double *B);
+/** From a Gram matrix G = W^T W (k x k), a k x rank transform T (row-major, leading dimension
+ *  rank) with W T orthonormal, by Cholesky with diagonal pivoting that stops at pivots below
+ *  rank_tol * max diag(G): dependent or vanishing columns of W are dropped, not divided by. */
+gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, double *T,
+                                 int64_t *rank);
+
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
@@ -224,6 +235,16 @@ typedef struct gcoo_backend_ops {
   gcoo_status (*op_setup)(gcoo_op op);
   gcoo_status (*op_apply)(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y);
   gcoo_status (*op_destroy)(gcoo_op op);
+  /* Device memory and dense block operations (gcoo/blas.h) on device operands; NULL on
+   * backends without device memory. Host operands are served by src/blas.c on any backend. */
+  gcoo_status (*mem_alloc)(gcoo_ctx ctx, void **ptr, size_t bytes);
+  gcoo_status (*mem_free)(gcoo_ctx ctx, void *ptr);
+  /** dst = src (same shape/type/layout), either side in host or device memory. */
+  gcoo_status (*dense_copy)(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense *src);
+  gcoo_status (*gemm)(gcoo_ctx ctx, int transA, int transB, double alpha, const gcoo_dense *A,
+                      const gcoo_dense *B, double beta, gcoo_dense *C);
+  gcoo_status (*dgmm)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C);
+  gcoo_status (*coldot)(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
 } gcoo_backend_ops;
 
 extern const gcoo_backend_ops gcoo__backend_cpu;

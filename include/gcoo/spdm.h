@@ -80,6 +80,7 @@ gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double 
 /** What an operator chose and what it cost to set up. */
 typedef struct gcoo_op_info {
   gcoo_reading reading;
+  gcoo_dtype dtype;          /**< element type of the operator */
   gcoo_spdm_alg alg;         /**< the algorithm AUTO resolved to (or the forced one) */
   int32_t p;                 /**< group width of its GCOO */
   int64_t nrows, ncols, nnz; /**< of the sparse operand as given (A or S) */

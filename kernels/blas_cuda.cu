@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// kernels/blas_cuda.cu: device side of gcoo/blas.h (memory, copies, cuBLAS GEMM and diagonal
+// scaling, column dot products) for the CUDA backend's table of functions.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include "gcoo/backend.h"
+
+namespace {
+
+gcoo_status cuda_fail(cudaError_t e, const char *what, const char *file, int line) {
+  (void)cudaGetLastError();
+  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
+                     line, "blas_cuda", "%s: %s", what, cudaGetErrorString(e));
+}
+#define BLAS_CUDA(x)                                                          \
+  do {                                                                        \
+    cudaError_t e_ = (x);                                                     \
+    if (e_ != cudaSuccess) return cuda_fail(e_, #x, __FILE__, __LINE__);      \
+  } while (0)
+#define BLAS_CUBLAS(x)                                                                          \
+  do {                                                                                          \
+    cublasStatus_t s_ = (x);                                                                    \
+    if (s_ != CUBLAS_STATUS_SUCCESS)                                                            \
+      return GCOO_ERROR(s_ == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUBLAS, \
+                        "%s: %s", #x, cublasGetStatusString(s_));                              \
+  } while (0)
+
+// Partial column sums of A .* B over a tile of rows per block, in double, in a fixed order
+// (threads own columns; rows are split among thread rows and summed in order), so results are
+// reproducible run to run.
+template <typename T>
+__global__ void coldot_partial(const T *A, int64_t ars, int64_t acs, const T *B, int64_t brs,
+                               int64_t bcs, int64_t n, int64_t k, double *partial) {
+  extern __shared__ double buf[];
+  const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
+  const int64_t r0 = blockIdx.x * rows_per_block;
+  const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
+  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x);  // columns per pass
+  const int nty = blockDim.x / cw;                                          // thread rows
+  const int tx = threadIdx.x % cw, ty = threadIdx.x / cw;
+  for (int64_t j0 = 0; j0 < k; j0 += cw) {
+    const int64_t j = j0 + tx;
+    double a = 0.0;
+    if (ty < nty && j < k)
+      for (int64_t i = r0 + ty; i < r1; i += nty) a += (double)A[i * ars + j * acs] * (double)B[i * brs + j * bcs];
+    buf[threadIdx.x] = a;
+    __syncthreads();
+    if (ty == 0 && j < k) {
+      double s = 0.0;
+      for (int t = 0; t < nty; t++) s += buf[t * cw + tx];
+      partial[blockIdx.x * k + j] = s;
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T>
+__global__ void coldot_final(const double *partial, int nblocks, int64_t k, T *out, int64_t ostride) {
+  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (j >= k) return;
+  double s = 0.0;
+  for (int b = 0; b < nblocks; b++) s += partial[b * k + j];  // fixed order: deterministic
+  out[j * ostride] = (T)s;
+}
+
+inline int64_t rstride(const gcoo_dense *M) { return M->layout == GCOO_ROW_MAJOR ? M->ld : 1; }
+inline int64_t cstride(const gcoo_dense *M) { return M->layout == GCOO_ROW_MAJOR ? 1 : M->ld; }
+
+template <typename T>
+gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out) {
+  const int64_t n = A->nrows, k = A->ncols;
+  if (k == 0) return GCOO_SUCCESS;
+  int nblocks = (int)((n + 4095) / 4096);
+  if (nblocks < 1) nblocks = 1;
+  if (nblocks > 1024) nblocks = 1024;
+  double *partial = nullptr;
+  BLAS_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
+  coldot_partial<T><<<nblocks, 256, 256 * sizeof(double), s>>>((const T *)A->data, rstride(A), cstride(A),
+                                                (const T *)B->data, rstride(B), cstride(B), n, k,
+                                                partial);
+  BLAS_CUDA(cudaGetLastError());
+  int64_t ostride = out->nrows == 1 ? cstride(out) : rstride(out);
+  coldot_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
+  BLAS_CUDA(cudaGetLastError());
+  BLAS_CUDA(cudaFreeAsync(partial, s));
+  return GCOO_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" gcoo_status gcoo__cuda_mem_alloc(void **ptr, size_t bytes) {
+  size_t free_b = 0, total_b = 0;
+  cudaError_t e = cudaMalloc(ptr, bytes);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    cudaMemGetInfo(&free_b, &total_b);
+    return GCOO_ERROR(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA,
+                      "cudaMalloc of %zu bytes failed (%s); %zu of %zu bytes free on the device",
+                      bytes, cudaGetErrorString(e), free_b, total_b);
+  }
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_mem_free(void *ptr) {
+  BLAS_CUDA(cudaFree(ptr));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst, const gcoo_dense *src) {
+  size_t es = gcoo_dtype_size(src->dtype);
+  int64_t nmaj = src->layout == GCOO_ROW_MAJOR ? src->nrows : src->ncols;
+  int64_t nmin = src->layout == GCOO_ROW_MAJOR ? src->ncols : src->nrows;
+  if (nmaj == 0 || nmin == 0) return GCOO_SUCCESS;
+  BLAS_CUDA(cudaMemcpy2DAsync(dst->data, (size_t)dst->ld * es, src->data, (size_t)src->ld * es,
+                              (size_t)nmin * es, (size_t)nmaj, cudaMemcpyDefault, s));
+  if (dst->mem == GCOO_MEM_HOST) BLAS_CUDA(cudaStreamSynchronize(s));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double alpha,
+                                       const gcoo_dense *A, const gcoo_dense *B, double beta,
+                                       gcoo_dense *C) {
+  const int m = (int)C->nrows, n = (int)C->ncols, k = (int)(ta ? A->nrows : A->ncols);
+  if (m == 0 || n == 0) return GCOO_SUCCESS;
+  const float af = (float)alpha, bf = (float)beta;
+  const bool dbl = C->dtype == GCOO_FLOAT64;
+  if (C->layout == GCOO_ROW_MAJOR) {
+    // row-major C = op(A) op(B)  <=>  column-major C^T = op(B)^T op(A)^T
+    cublasOperation_t oa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, ob = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (dbl)
+      BLAS_CUBLAS(cublasDgemm(h, oa, ob, n, m, k, &alpha, (const double *)B->data, (int)B->ld,
+                              (const double *)A->data, (int)A->ld, &beta, (double *)C->data, (int)C->ld));
+    else
+      BLAS_CUBLAS(cublasSgemm(h, oa, ob, n, m, k, &af, (const float *)B->data, (int)B->ld,
+                              (const float *)A->data, (int)A->ld, &bf, (float *)C->data, (int)C->ld));
+  } else {
+    cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (dbl)
+      BLAS_CUBLAS(cublasDgemm(h, oa, ob, m, n, k, &alpha, (const double *)A->data, (int)A->ld,
+                              (const double *)B->data, (int)B->ld, &beta, (double *)C->data, (int)C->ld));
+    else
+      BLAS_CUBLAS(cublasSgemm(h, oa, ob, m, n, k, &af, (const float *)A->data, (int)A->ld,
+                              (const float *)B->data, (int)B->ld, &bf, (float *)C->data, (int)C->ld));
+  }
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_dgmm(cublasHandle_t h, const gcoo_dense *d, const gcoo_dense *A,
+                                       gcoo_dense *C) {
+  const int64_t rows = A->nrows, ncols = A->ncols;
+  if (rows == 0 || ncols == 0) return GCOO_SUCCESS;
+  const int incx = (int)(d->nrows == 1 ? cstride(d) : rstride(d));
+  const bool dbl = C->dtype == GCOO_FLOAT64;
+  // row-major A (rows x ncols) is column-major A^T (ncols x rows): scaling rows of A scales the
+  // columns of A^T, i.e. multiplies from the right
+  cublasSideMode_t side = A->layout == GCOO_ROW_MAJOR ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
+  int m = (int)(A->layout == GCOO_ROW_MAJOR ? ncols : rows);
+  int n = (int)(A->layout == GCOO_ROW_MAJOR ? rows : ncols);
+  if (dbl)
+    BLAS_CUBLAS(cublasDdgmm(h, side, m, n, (const double *)A->data, (int)A->ld,
+                            (const double *)d->data, incx, (double *)C->data, (int)C->ld));
+  else
+    BLAS_CUBLAS(cublasSdgmm(h, side, m, n, (const float *)A->data, (int)A->ld,
+                            (const float *)d->data, incx, (float *)C->data, (int)C->ld));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_coldot(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B,
+                                         gcoo_dense *out) {
+  if (out->dtype == GCOO_FLOAT64) return coldot_t<double>(s, A, B, out);
+  return coldot_t<float>(s, A, B, out);
+}
