@@ -20,7 +20,10 @@ gcoo_status gcoo_dense_check(const gcoo_dense *D) {
   GCOO_CHECK(D->nrows >= 0 && D->ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)D->nrows, (long long)D->ncols);
   int64_t minld = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
-  GCOO_CHECK(D->ld >= minld && D->ld >= 1, GCOO_ERR_INVALID_ARG,
+  /* BLAS asks ld >= max(1, minld); an empty matrix has no element to address, and
+   * gcoo_dense_wrap gives it its natural ld, which may be 0 (5 x 0 row-major). */
+  const int empty = D->nrows == 0 || D->ncols == 0;
+  GCOO_CHECK(D->ld >= minld && (D->ld >= 1 || empty), GCOO_ERR_INVALID_ARG,
              "leading dimension %lld < %lld for a %s %lld x %lld matrix", (long long)D->ld,
              (long long)(minld > 1 ? minld : 1),
              D->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major", (long long)D->nrows,
@@ -38,6 +41,10 @@ gcoo_status gcoo_dense_create(gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layou
                               int64_t ncols) {
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "dense matrix is NULL");
   *D = gcoo_dense_wrap(NULL, dtype, layout, nrows, ncols, 0);
+  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
+             "unknown element type %d", (int)dtype);
+  GCOO_CHECK(layout == GCOO_ROW_MAJOR || layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
+             "unknown layout %d", (int)layout);
   if (D->ld < 1) D->ld = 1;
   GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)nrows, (long long)ncols);
