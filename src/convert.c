@@ -320,8 +320,16 @@ gcoo_status gcoo_sparse_random(gcoo_sparse *A, gcoo_dtype dtype, gcoo_format for
   int64_t *rowcnt = NULL;
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
+  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
+             "unknown element type %d", (int)dtype);
+  GCOO_CHECK((unsigned)format <= GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG,
+             "unknown sparse format %d", (int)format);
+  GCOO_CHECK(format != GCOO_FORMAT_GCOO || p >= 0, GCOO_ERR_INVALID_ARG,
+             "GCOO group width p = %d must be >= 0 (0: default)", p);
   GCOO_CHECK(sparsity >= 0.0 && sparsity <= 1.0, GCOO_ERR_INVALID_ARG,
              "sparsity %g outside [0, 1]", sparsity);
+  GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
+             (long long)nrows, (long long)ncols);
   GCOO_CHECK_DIM(nrows, "rows");
   GCOO_CHECK_DIM(ncols, "columns");
   const double density = 1.0 - sparsity;
