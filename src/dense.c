@@ -98,3 +98,21 @@ gcoo_status gcoo_dense_fill_random(gcoo_dense *D, uint64_t seed) {
   }
   return GCOO_SUCCESS;
 }
+
+/* Byte range [lo, hi) spanned by the elements of D (0, 0 when empty). */
+static void byte_range(const gcoo_dense *D, uintptr_t *lo, uintptr_t *hi) {
+  int64_t major = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
+  int64_t minor = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  *lo = *hi = 0;
+  if (major == 0 || minor == 0) return;
+  *lo = (uintptr_t)D->data;
+  *hi = *lo + (uintptr_t)(((major - 1) * D->ld + minor) * (int64_t)gcoo_dtype_size(D->dtype));
+}
+
+int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b) {
+  uintptr_t alo, ahi, blo, bhi;
+  if (a->mem != b->mem) return 0;
+  byte_range(a, &alo, &ahi);
+  byte_range(b, &blo, &bhi);
+  return alo < ahi && blo < bhi && alo < bhi && blo < ahi;
+}
