@@ -45,7 +45,7 @@ static gcoo_status permute(gcoo_triplets *t, const int64_t *perm) {
   GCOO_GOTO(gcoo__malloc_n((void **)&c, t->nnz, sizeof *c, "permuted cols"));
   GCOO_GOTO(gcoo__malloc_n((void **)&v, t->nnz, es, "permuted values"));
   const char *sv = t->vals;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (t->nnz > GCOO_OMP_MIN_WORK)
   for (int64_t k = 0; k < t->nnz; k++) {
     r[k] = t->rows[perm[k]];
     c[k] = t->cols[perm[k]];
@@ -338,6 +338,7 @@ gcoo_status gcoo_sparse_random(gcoo_sparse *A, gcoo_dtype dtype, gcoo_format for
    * O(nnz) work, exact Bernoulli(density) per entry. Two passes: count, then fill. */
   GCOO_GOTO(gcoo__calloc((void **)&rowcnt, (size_t)nrows + 1, sizeof *rowcnt, "row counts"));
   const double lq = density < 1.0 ? log1p(-density) : 0.0;
+  const double work = (double)nrows * (1.0 + (double)ncols * density); /* expected draws */
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
       for (int64_t i = 0; i < nrows; i++) rowcnt[i + 1] += rowcnt[i];
@@ -346,7 +347,7 @@ gcoo_status gcoo_sparse_random(gcoo_sparse *A, gcoo_dtype dtype, gcoo_format for
       GCOO_GOTO(gcoo__malloc_n((void **)&t.cols, t.nnz, sizeof(int32_t), "cols"));
       GCOO_GOTO(gcoo__malloc_n(&t.vals, t.nnz, gcoo_dtype_size(dtype), "values"));
     }
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (work > GCOO_OMP_MIN_WORK)
     for (int64_t i = 0; i < nrows; i++) {
       gcoo_rng r;
       gcoo__rng_seed(&r, seed, (uint64_t)i);

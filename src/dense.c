@@ -79,7 +79,7 @@ void gcoo_dense_set(gcoo_dense *D, int64_t i, int64_t j, double v) {
 gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++)
     for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, value);
   return GCOO_SUCCESS;
@@ -90,7 +90,7 @@ gcoo_status gcoo_dense_fill_random(gcoo_dense *D, uint64_t seed) {
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
   /* one stream per row: the same matrix whatever the thread count, and a rank can make
    * any block of rows by itself */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++) {
     gcoo_rng r;
     gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)i);

@@ -94,6 +94,11 @@ gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
  *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
 int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
 
+/** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
+ *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
+ *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
+#define GCOO_OMP_MIN_WORK 32768
+
 /** Largest value a row or column index may take (int32). */
 #define GCOO_INDEX_MAX INT32_MAX
 
