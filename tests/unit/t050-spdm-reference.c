@@ -17,7 +17,8 @@
 
 static const int64_t shapes[][3] = {/* m, k, N (spdm) = n, k, M (dnsp) */
                                     {0, 0, 0}, {1, 1, 1}, {5, 0, 3}, {0, 4, 2},   {7, 5, 0},
-                                    {30, 40, 8}, {64, 33, 17}, {3, 200, 5}, {200, 3, 1}};
+                                    {30, 40, 8}, {64, 33, 17}, {3, 200, 5}, {200, 3, 1},
+                                    {150, 100, 24} /* threaded */};
 static const double ab[][2] = {{1.0, 0.0}, {2.5, 0.0}, {-0.5, 1.5}, {0.0, 2.0}, {1.0, 1.0}};
 enum { NSHAPES = sizeof shapes / sizeof shapes[0], NAB = sizeof ab / sizeof ab[0] };
 
