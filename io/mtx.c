@@ -25,7 +25,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,7 +436,10 @@ static gcoo_status parse_value(mtx_reader *r, const mtx_banner *b, gcoo_dtype dt
   GCOO_CHECK(nr != NUM_OVERFLOW, GCOO_ERR_NOT_FINITE,
              "%s, line %lld: value \"%.*s\" overflows float64", r->path, (long long)r->line,
              SHOWN(n), t);
-  GCOO_CHECK(dtype == GCOO_FLOAT64 || fabs(*v) <= FLT_MAX, GCOO_ERR_NOT_FINITE,
+  /* Not fabs(v) <= FLT_MAX: "3.40282347e+38" (FLT_MAX written with %.9g) is a little above
+   * FLT_MAX as a double and rounds to it. Below FLT_MAX + half an ulp (0x1.ffffffp127) a
+   * double rounds to a finite float; at or above it, to infinity. */
+  GCOO_CHECK(dtype == GCOO_FLOAT64 || fabs(*v) < 0x1.ffffffp127, GCOO_ERR_NOT_FINITE,
              "%s, line %lld: value \"%.*s\" overflows float32 (read it as float64)", r->path,
              (long long)r->line, SHOWN(n), t);
   return GCOO_SUCCESS;
