@@ -35,7 +35,7 @@ static gcoo_status unit_ptr(const int64_t *ptr, int64_t n, int64_t p, int64_t **
 
 /* ---- Matrix Market: read on rank 0, scatter CSR slabs ------------------------------------- */
 
-static gcoo_status scatter_csr(gcoo_dist d, gcoo_sparse A /* rank 0 only */, gcoo_dtype dtype,
+gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A /* rank 0 only */, gcoo_dtype dtype,
                                int64_t p, int64_t dims[2], int64_t *row0, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_partition part = {0};
@@ -142,18 +142,17 @@ static gcoo_status read_mtx(gcoo_dist d, const char *path, gcoo_dtype dtype, gco
     }
     gcoo_sparse_destroy(&M);
   }
-  st = scatter_csr(d, A, dtype, p, dims, row0, slab);
+  st = gcoo__dist_scatter_csr(d, A, dtype, p, dims, row0, slab);
   gcoo_sparse_destroy(&A);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
 }
 
-/* ---- HDF5 ---------------------------------------------------------------------------------- */
-#if GCOO_HAVE_HDF5
+/* ---- entries to the owners of their rows ---------------------------------------------- */
 
 /* Entries of this rank (A-frame global coordinates) to the owners of their rows; the result is
  * this rank's CSR slab. row_begin: the size + 1 row offsets. Collective. */
-static gcoo_status redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k, gcoo_dtype dtype,
+gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k, gcoo_dtype dtype,
                                 int64_t n, const int32_t *rows, const int32_t *cols,
                                 const void *vals, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
@@ -259,6 +258,9 @@ done:
   return st;
 }
 
+/* ---- HDF5 ---------------------------------------------------------------------------------- */
+#if GCOO_HAVE_HDF5
+
 /* A layout whose major dimension is not rows of A: balanced slab of the file's own major
  * dimension, entries to A-frame coordinates, partition of the rows of A by a histogram of
  * entries per unit (all-reduced), then redistribution. */
@@ -318,7 +320,7 @@ static gcoo_status read_h5_transposed(gcoo_dist d, gcoo_h5_sparse_file f, const 
   GCOO_GOTO(gcoo__dist_agree(d, st));
   *row0 = row_begin[d->rank];
   /* 4. one all-to-all of entries */
-  GCOO_GOTO(redistribute(d, row_begin, k, dtype, si.nnz, ar, ac, a.values, slab));
+  GCOO_GOTO(gcoo__dist_redistribute(d, row_begin, k, dtype, si.nnz, ar, ac, a.values, slab));
   GCOO_LOG(GCOO_LOG_INFO, "READ", "%s layout redistributed by rows of A (one all-to-all)",
            fi->format == GCOO_FORMAT_CSR ? "CSR" : fi->format == GCOO_FORMAT_CSC ? "CSC" : "GCOO");
 done:

@@ -137,6 +137,17 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
                                         int64_t m_global, int64_t k,
                                         const gcoo_dist_op_options *opts, gcoo_dist_op *out);
 
+/** Rank 0's CSR matrix A (NULL elsewhere) scattered in slabs of whole units of p rows balanced
+ *  by nnz: every rank gets dims = {rows, cols}, its first row and its CSR slab. Collective. */
+gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A, gcoo_dtype dtype, int64_t p,
+                                   int64_t dims[2], int64_t *row0, gcoo_sparse *slab);
+/** This rank's n entries (global rows, columns, values) sent to the owners of their rows
+ *  (row_begin: size + 1 offsets); each rank gets its rows as a CSR slab with k columns,
+ *  duplicates summed. Collective. */
+gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
+                                    gcoo_dtype dtype, int64_t n, const int32_t *rows,
+                                    const int32_t *cols, const void *vals, gcoo_sparse *slab);
+
 /** The transpose of a dense matrix as a view of the same buffer (the readings' mapping). */
 static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
   gcoo_dense T = *D;

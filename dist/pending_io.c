@@ -18,6 +18,11 @@ __attribute__((weak)) gcoo_status gcoo_mtx_read(const char *path, gcoo_dtype dty
   return PENDING("gcoo_mtx_read");
 }
 
+__attribute__((weak)) gcoo_status gcoo_mtx_write(const char *path, gcoo_sparse A) {
+  (void)path, (void)A;
+  return PENDING("gcoo_mtx_write");
+}
+
 #if GCOO_HAVE_HDF5
 __attribute__((weak)) gcoo_status gcoo_h5_sparse_open(MPI_Comm comm, const char *path,
                                                       gcoo_h5_sparse_file *f) {
