@@ -18,6 +18,11 @@ __attribute__((weak)) gcoo_status gcoo_mtx_read(const char *path, gcoo_dtype dty
   return PENDING("gcoo_mtx_read");
 }
 
+__attribute__((weak)) gcoo_status gcoo_mtx_read_header(const char *path, gcoo_mtx_header *h) {
+  (void)path, (void)h;
+  return PENDING("gcoo_mtx_read_header");
+}
+
 __attribute__((weak)) gcoo_status gcoo_mtx_write(const char *path, gcoo_sparse A) {
   (void)path, (void)A;
   return PENDING("gcoo_mtx_write");
