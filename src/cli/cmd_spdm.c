@@ -37,7 +37,7 @@ static cli_option options[] = {
     {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dense-sparse writes C^T)", NULL, false},
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
-    {"backend", "B", "auto", "auto, gpu or cpu", NULL, false},
+    {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
     {"alg", "NAME", "auto", "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, "
                             "cusparse_csr_alg2, cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false},
     {"p", "P", "0", "GCOO group width (0: the backend's default, or the file's groups)", NULL, false},
@@ -138,8 +138,9 @@ static bool parse(cli_command *cmd, job *j) {
       fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
     return false;
   }
-  j->backend = cli_get(cmd, "backend");
-  if (strcmp(j->backend, "auto") && strcmp(j->backend, "gpu") && strcmp(j->backend, "cpu") &&
+  /* not given: NULL, so that the library reads GCOO_BACKEND (or takes auto) */
+  j->backend = cli_flag(cmd, "backend") ? cli_get(cmd, "backend") : NULL;
+  if (j->backend && strcmp(j->backend, "auto") && strcmp(j->backend, "gpu") && strcmp(j->backend, "cpu") &&
       strcmp(j->backend, "cuda")) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spdm: --backend %s: expected auto, gpu or cpu\n", j->backend);
@@ -829,7 +830,7 @@ static int run_job(job *j) {
   int rc = 0;
   double t0 = MPI_Wtime();
   gcoo_status st = gcoo_dist_create(&j->d, MPI_COMM_WORLD,
-                                    !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
+                                    j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
   if (st < 0) return cli_report("starting", st);
   st = build_operator(j);
   if (st < 0) rc = cli_report(j->a_path ? j->a_path : "building the matrix", st);
