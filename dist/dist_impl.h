@@ -99,8 +99,6 @@ void gcoo__dist_free(gcoo_memspace mem, void *p);
 gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                                  size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
                                  gcoo_memspace smem, void *stream);
-/** Wait for a stream (no-op on the host). */
-gcoo_status gcoo__dist_stream_sync(void *stream);
 
 /* ---- GPU binding (dist_ctx.c), pure so that tests can feed it any cluster ------------------ */
 typedef struct gcoo__gpu_slot {

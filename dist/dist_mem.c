@@ -71,13 +71,3 @@ gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size
   return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device copy: CUDA is not compiled in");
 #endif
 }
-
-gcoo_status gcoo__dist_stream_sync(void *stream) {
-#if GCOO_HAVE_CUDA
-  if (gcoo_cuda_device_count() > 0)
-    GCOO_CALL(GCOO_CUDA(cudaStreamSynchronize((cudaStream_t)stream)));
-#else
-  (void)stream;
-#endif
-  return GCOO_SUCCESS;
-}

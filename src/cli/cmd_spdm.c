@@ -208,7 +208,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
   }
   *st = gcoo_dist_agree(j->d, *st);
   MPI_Bcast(dims, 2, MPI_INT64_T, 0, gcoo_dist_comm(j->d));
-  return dims[0] == dims[1];
+  return dims[0] >= 0 && dims[0] == dims[1];
 }
 
 /* Whole units of p rows (or columns of S) split evenly: generated rows cost about the same. */
