@@ -6,6 +6,7 @@
  * reference: relative error <= a few ulps * sqrt(k). The file reader's slabs start at whole units
  * (multiples of p, or of the file's GCOO groups). Missing files fail on every rank, naming the
  * file. Needs io/mtx.c and io/h5*.c (helpers "found" and "h5"). */
+#define _POSIX_C_SOURCE 200809L
 #include <unistd.h>
 
 #include "mpi_test.h"
@@ -114,6 +115,33 @@ int main(int argc, char **argv) {
           check_file(d, files[f].file, M, (gcoo_dtype)dt, (gcoo_reading)rd, (gcoo_dist_xmode)xm,
                      rd == GCOO_DENSE_SPARSE && f == 4 ? 0 : 4,
                      rd == GCOO_DENSE_SPARSE ? files[f].unit_ds : files[f].unit_sd);
+  /* real matrices from tests/data (SuiteSparse), read from the Matrix Market file on rank 0
+   * and scattered; the reference reads the same file on every rank */
+  const char *real[] = {"west0479", "bcsstk21", "lp_ship04l"};
+  for (size_t r = 0; r < sizeof real / sizeof real[0]; r++) {
+    char name[64];
+    snprintf(name, sizeof name, "%s.mtx", real[r]);
+    if (access(gcoo_test_data(name), R_OK) != 0) snprintf(name, sizeof name, "%s.mtx.gz", real[r]);
+    const char *full = gcoo_test_data(name);
+    int present = access(full, R_OK) == 0;
+    TEST_CHECK(present, "tests/data lacks %s(.gz)", real[r]);
+    if (!present) continue;
+    gcoo_sparse R = NULL;
+    gcoo_sparse_info ri;
+    MPI_TEST_CALL(gcoo_mtx_read(full, GCOO_FLOAT64, 0, &R));
+    MPI_TEST_CALL(gcoo_sparse_get_info(R, &ri));
+    /* check_file takes names relative to dir: link the data file there */
+    if (rank == 0) {
+      char link[1100];
+      snprintf(link, sizeof link, "%s/%s", dir, name);
+      if (symlink(full, link) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int rd = 0; rd < 2; rd++)
+      for (int xm = 0; xm < (ri.nrows == ri.ncols ? 2 : 1); xm++)
+        check_file(d, name, R, GCOO_FLOAT64, (gcoo_reading)rd, (gcoo_dist_xmode)xm, 8, 8);
+    gcoo_sparse_destroy(&R);
+  }
   /* a missing file fails on every rank and names the file */
   gcoo_dist_op op = NULL;
   gcoo_status st = gcoo_dist_op_create_from_file(d, path("missing.mtx"), GCOO_FLOAT64, NULL, &op);
