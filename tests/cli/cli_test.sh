@@ -103,13 +103,11 @@ assert list(a.attrs['shape']) == [700, 500]" || fail "gen files differ between 1
   expect_rc 0 "spdm gcoo file"; json "assert d['a']['nnz']==7*1000-6*100 and d['check']['pass'] and d['p']==16, d"
   ;;
 out)  # needs io/ merged: --out at 1 and $np ranks gives the same dataset
-  run 1 spdm --stencil 7 --grid 10 --ncols 3 --dtype float64 --out "$tmp/y1.h5"; expect_rc 0 "out np 1"
-  run "$np" spdm --stencil 7 --grid 10 --ncols 3 --dtype float64 --out "$tmp/yn.h5"; expect_rc 0 "out np $np"
+  run 1 spdm --stencil 7 --grid 10 --ncols 3 --dtype float64 --out "$tmp/y1.h5:/Y"; expect_rc 0 "out np 1"
+  run "$np" spdm --stencil 7 --grid 10 --ncols 3 --dtype float64 --out "$tmp/yn.h5:/Y"; expect_rc 0 "out np $np"
   "$py" -c "
 import h5py, numpy as np
-def ds(p):
-  f = h5py.File(p,'r'); return f[[k for k in f.keys()][0]][...] if not isinstance(f, h5py.Dataset) else f[...]
-a, b = ds('$tmp/y1.h5'), ds('$tmp/yn.h5')
+a, b = h5py.File('$tmp/y1.h5','r')['Y'][...], h5py.File('$tmp/yn.h5','r')['Y'][...]
 assert a.shape == b.shape == (1000, 3), (a.shape, b.shape)
 assert np.max(np.abs(a-b)) <= 1e-12*np.max(np.abs(a)), np.max(np.abs(a-b))" || fail "--out differs between 1 and $np ranks"
   ;;
