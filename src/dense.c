@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gcoo/backend.h"
+#include "gcoo/generate.h"
 
 static inline size_t offset(const gcoo_dense *D, int64_t i, int64_t j) {
   return D->layout == GCOO_ROW_MAJOR ? (size_t)(i * D->ld + j) : (size_t)(i + j * D->ld);
@@ -86,16 +87,8 @@ gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
 }
 
 gcoo_status gcoo_dense_fill_random(gcoo_dense *D, uint64_t seed) {
-  GCOO_CALL(gcoo_dense_check(D));
-  GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
-  /* one stream per row: the same matrix whatever the thread count, and a rank can make
-   * any block of rows by itself */
-#pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
-  for (int64_t i = 0; i < D->nrows; i++) {
-    gcoo_rng r;
-    gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)i);
-    for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, 2.0 * gcoo__rng_uniform(&r) - 1.0);
-  }
+  /* rows of one global random matrix, any of which a rank can make alone (src/generate.c) */
+  GCOO_CALL(gcoo_dense_fill_random_rows(D, seed, 0));
   return GCOO_SUCCESS;
 }
 
