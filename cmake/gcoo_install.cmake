@@ -27,8 +27,7 @@ install(TARGETS gcoo gcoo_static gcoo_deps
         EXPORT gcooTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT devel
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(DIRECTORY include/gcoo DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/gcoo/config.h
@@ -46,8 +45,6 @@ endif()
 
 # ---- CMake package ---------------------------------------------------------------------------
 install(EXPORT gcooTargets NAMESPACE gcoo:: DESTINATION ${GCOO_INSTALL_CMAKEDIR} COMPONENT devel)
-# gcoo::gcoo etc. also work from a build tree (export(PACKAGE) is not used: no user registry).
-export(EXPORT gcooTargets NAMESPACE gcoo:: FILE ${PROJECT_BINARY_DIR}/gcooTargets.cmake)
 
 configure_package_config_file(cmake/gcooConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/gcooConfig.cmake

@@ -12,8 +12,9 @@
 #   SRUN_ARGS     more srun arguments, e.g. "--cpu-bind=cores"
 #   MPIRUN_ARGS   mpirun arguments replacing the default mapping
 #                 "--map-by ppr:<tasks per node>:node:PE=<cpus per task>"
-#   BACKEND       gcoo backend: auto (default: CUDA when a GPU is usable) | cuda | cpu; exported
-#                 as GCOO_BACKEND too
+#   BACKEND       gcoo backend: auto (default: CUDA when a GPU is usable) | cuda (or gpu) | cpu;
+#                 exported as GCOO_BACKEND (cuda|cpu|auto, gcoo_ctx_create's names) and given to
+#                 `gcoo_dist spdm --backend` (gpu|cpu|auto, the command's names)
 #   OUTDIR        where results go; default ./gcoo-<job>-<job id> in the submission directory
 # Input of the product scripts (spdm, spgemm, solve):
 #   INPUT         the sparse matrix A: file.mtx, file.mtx.gz or file.h5:/object. When empty,
@@ -35,6 +36,12 @@ gcoo_job_begin() {
   LAUNCHER="${LAUNCHER:-srun}"
   SRUN_MPI="${SRUN_MPI:-pmix}"
   BACKEND="${BACKEND:-${GCOO_BACKEND:-auto}}"
+  case "$BACKEND" in
+    auto | cpu) GCOO_CLI_BACKEND="$BACKEND" ;;
+    cuda* | gpu) GCOO_CLI_BACKEND=gpu ;;
+    *) gcoo_die "BACKEND=$BACKEND: use auto, cuda (gpu) or cpu" ;;
+  esac
+  [ "$BACKEND" = gpu ] && BACKEND=cuda
   export GCOO_BACKEND="$BACKEND"
   # one OpenMP thread per CPU of the task (the CPU backend and the host-side conversions)
   export OMP_NUM_THREADS="${OMP_NUM_THREADS:-${SLURM_CPUS_PER_TASK:-1}}"
@@ -141,12 +148,12 @@ gcoo_input() {
     [ -e "$file" ] || gcoo_die "INPUT=$INPUT: no file $file"
     return 0
   fi
-  local gen=(gen --seed "${GEN_SEED:-1}" --out "$OUTDIR/A.h5:/A")
+  local gen=(gen --out "$OUTDIR/A.h5:/A")
   if [ -n "${GEN_STENCIL:-}" ]; then
     gen+=(--stencil "$GEN_STENCIL" --grid "${GEN_GRID:-64}")
   else
     gen+=(--rows "${GEN_ROWS:-100000}" --cols "${GEN_COLS:-${GEN_ROWS:-100000}}" \
-          --sparsity "${GEN_SPARSITY:-0.999}")
+          --sparsity "${GEN_SPARSITY:-0.999}" --seed "${GEN_SEED:-1}")
   fi
   gcoo_launch "${gen[@]}"
   INPUT="$OUTDIR/A.h5:/A"
@@ -159,7 +166,7 @@ gcoo_input() {
 # jobs/spdm-node.sbatch).
 gcoo_job_spdm() {
   gcoo_input
-  local args=(spdm --a "$INPUT" --backend "$BACKEND" --dtype "${DTYPE:-float32}" --repeat "${REPEAT:-10}")
+  local args=(spdm --a "$INPUT" --backend "$GCOO_CLI_BACKEND" --dtype "${DTYPE:-float32}" --repeat "${REPEAT:-10}")
   if [ -n "${DENSE:-}" ]; then
     args+=(--b "$DENSE")
   else
