@@ -62,7 +62,7 @@ include(cmake/gcoo_pkgconfig.cmake)
 
 # ---- batch scripts, examples, documentation --------------------------------------------------
 install(DIRECTORY jobs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gcoo/jobs COMPONENT runtime
-        USE_SOURCE_PERMISSIONS PATTERN "ci" EXCLUDE)
+        USE_SOURCE_PERMISSIONS)
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT devel)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT devel
-        PATTERN "api" EXCLUDE)
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "*.svg")

@@ -72,7 +72,7 @@ gcoo_job_end() {
 }
 
 gcoo_die() {
-  echo "gcoo job ${GCOO_JOB_NAME:-}: $*" >&2
+  echo "gcoo job${GCOO_JOB_NAME:+ $GCOO_JOB_NAME}: $*" >&2
   exit 1
 }
 
