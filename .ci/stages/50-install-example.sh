@@ -5,7 +5,9 @@
 # (find_package(gcoo CONFIG), shared and static) and with pkg-config (Makefiles, shared and
 # static), and run them (MPI ones with mpirun -np 2 and 4, CPU backend). Fails on any error:
 # a missing installed file, a warning in an example, a wrong result, a non-zero exit.
-#   GCOO_BUILD_DIR   the configured and built tree to install (default: build/)
+#   GCOO_BUILD_DIR         the configured and built tree to install (default: build/)
+#   GCOO_EXAMPLE_BACKEND   backend the examples run on (default cpu). On a GPU machine:
+#                          GCOO_EXAMPLE_BACKEND=cuda GCOO_ALLOW_SHARED_GPU=1 (4 ranks, maybe 1 GPU)
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${GCOO_BUILD_DIR:-$top/build}"
@@ -13,7 +15,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/gcoo-install.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-export GCOO_BACKEND=cpu
+backend="${GCOO_EXAMPLE_BACKEND:-cpu}"
+export GCOO_BACKEND="$backend"
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 
@@ -77,13 +80,13 @@ fi
 run_example() {
   case "$1" in
     local_spdm)
-      run_expect '^local_spdm: OK$' "$2" cpu
-      run_expect '^local_spdm: OK$' "$2" cpu 7 5 3 ;;
+      run_expect '^local_spdm: OK$' "$2" "$backend"
+      run_expect '^local_spdm: OK$' "$2" "$backend" 7 5 3 ;;
     dist_spdm)
-      run_expect '^dist_spdm: OK$' mpirun -np 2 --oversubscribe "$2" cpu
-      run_expect '^dist_spdm: OK$' mpirun -np 4 --oversubscribe "$2" cpu 5 3 ;;
+      run_expect '^dist_spdm: OK$' mpirun -np 2 --oversubscribe "$2" "$backend"
+      run_expect '^dist_spdm: OK$' mpirun -np 4 --oversubscribe "$2" "$backend" 5 3 ;;
     spgemm)
-      run_expect '^spgemm: .*: OK$' "$2" cpu 1000 ;;
+      run_expect '^spgemm: .*: OK$' "$2" "$backend" 1000 ;;
     *) fail "no run rule for example $1" ;;
   esac
 }
