@@ -34,6 +34,8 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM  # so that an interrupted CI still stops the daemons (cleanup on EXIT)
 bash "$top/.ci/slurm/cluster.sh" start "$work"
 # shellcheck disable=SC1091
 source "$work/env.sh"
