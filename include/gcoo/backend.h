@@ -90,6 +90,15 @@ gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes);
 #define GCOO_MALLOC(ptr, n, what) gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
 gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
 
+/** 1 if the elements of two dense matrices in the same memory space share bytes (an output
+ *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
+int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
+
+/** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
+ *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
+ *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
+#define GCOO_OMP_MIN_WORK 32768
+
 /** Largest value a row or column index may take (int32). */
 #define GCOO_INDEX_MAX INT32_MAX
 

@@ -9,6 +9,7 @@
  *   gcoo/spdm.h    sparse x dense products, the two readings, persistent operators
  *   gcoo/blas.h    dense block operations (GEMM, diagonal scaling) for solvers
  *   gcoo/mtx.h     Matrix Market files
+ *   gcoo/generate.h random and stencil matrices, any slab of rows of each
  *   gcoo/h5.h      HDF5 files (scipy/h5py/anndata layouts), parallel through MPI-IO
  * With MPI (GCOO_HAVE_MPI):
  *   gcoo/dist.h    ranks, GPUs, partitions, distributed operators and products
@@ -25,6 +26,7 @@
 #include "gcoo/spdm.h"
 #include "gcoo/blas.h"
 #include "gcoo/mtx.h"
+#include "gcoo/generate.h"
 #if GCOO_HAVE_HDF5
 #include "gcoo/h5.h"
 #endif
