@@ -174,6 +174,41 @@ static gcoo_status record(bcg *s, int64_t it, const double *rel, double rtol, in
   return GCOO_SUCCESS;
 }
 
+/* dinv = 1 / diag(A) for this rank's rows (the diagonal of row i sits at column row0 + i). A
+ * zero or non-finite diagonal makes Jacobi meaningless: refuse it, naming the row. */
+static gcoo_status inverse_diagonal(bcg *s, int64_t row0) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_sparse slab = NULL;
+  gcoo_sparse_arrays a;
+  double *d = NULL;
+  void *h = NULL;
+  GCOO_GOTO(gcoo_dist_op_get_local_matrix(s->A, &slab));
+  GCOO_GOTO(gcoo_sparse_get_arrays(slab, &a));
+  GCOO_GOTO(gcoo__calloc((void **)&d, (size_t)(s->n > 0 ? s->n : 1), sizeof *d, "diagonal"));
+  for (int64_t i = 0; i < s->n; i++)
+    for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
+      if (a.ind[e] == row0 + i)
+        d[i] = s->dt == GCOO_FLOAT64 ? ((const double *)a.values)[e] : ((const float *)a.values)[e];
+  GCOO_GOTO(gcoo__malloc_n(&h, s->n, gcoo_dtype_size(s->dt), "inverse diagonal"));
+  for (int64_t i = 0; i < s->n; i++) {
+    GCOO_CHECK_GOTO(d[i] > 0.0 && isfinite(d[i]), GCOO_ERR_INVALID_ARG,
+                    "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
+                    "positive diagonal; use --pc none or a shift)", (long long)(row0 + i),
+                    (long long)(row0 + i), d[i]);
+    if (s->dt == GCOO_FLOAT64)
+      ((double *)h)[i] = 1.0 / d[i];
+    else
+      ((float *)h)[i] = (float)(1.0 / d[i]);
+  }
+  gcoo_dense src = gcoo_dense_wrap(h, s->dt, GCOO_ROW_MAJOR, s->n, 1, 1);
+  GCOO_GOTO(gcoo_ctx_dense_copy(s->ctx, &s->dinv, &src));
+done:
+  gcoo_sparse_destroy(&slab);
+  free(d);
+  free(h);
+  return st;
+}
+
 void gcoo_bcg_result_free(gcoo_bcg_result *r) {
   if (!r) return;
   free(r->column_iterations);
@@ -224,7 +259,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   if (local >= 0 && info.m_global != info.k)
     local = GCOO_ERROR(GCOO_ERR_SHAPE, "block CG needs a square operator, got %lld x %lld",
                        (long long)info.m_global, (long long)info.k);
-  if (local >= 0 && !info.partitioned)
+  if (local >= 0 && info.xmode != GCOO_DIST_X_PARTITIONED)
     local = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
                        "block CG needs an operator made with GCOO_DIST_X_PARTITIONED");
   if (local >= 0 && (B->nrows != info.nrows_local || X->nrows != info.nrows_local ||
@@ -265,7 +300,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   if (local >= 0) local = gcoo__calloc((void **)&res->true_residual, (size_t)k, sizeof(double), "result");
   if (local >= 0 && o.record_history)
     local = gcoo__calloc((void **)&res->history, (size_t)((o.maxit + 1) * k), sizeof(double), "history");
-  if (local >= 0 && o.pc == GCOO_PC_JACOBI) local = gcoo_dist_op_get_inverse_diagonal(A, &s.dinv);
+  if (local >= 0 && o.pc == GCOO_PC_JACOBI) local = inverse_diagonal(&s, info.row0);
   GCOO_GOTO(gcoo_dist_agree(s.d, local));
   res->k = k;
   res->min_block_rank = k;

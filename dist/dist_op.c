@@ -7,6 +7,7 @@
  * local operators are then made in the caller's reading (A or S = A^T), so the backend sees the
  * reading it was asked for and the caller's operands pass through untouched. Only the halo
  * exchange looks at X in the A frame, through transposed views (no copies). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ static gcoo_status read_options(const gcoo_dist_op_options *in, gcoo_dist_op_opt
              GCOO_ERR_INVALID_ARG, "unknown X mode %d", (int)o->xmode);
   GCOO_CHECK(o->local.reading == GCOO_SPARSE_DENSE || o->local.reading == GCOO_DENSE_SPARSE,
              GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o->local.reading);
+  GCOO_CHECK(isfinite(o->shift), GCOO_ERR_INVALID_ARG, "diagonal shift %g is not finite", o->shift);
   return GCOO_SUCCESS;
 }
 
@@ -70,7 +72,7 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_dist_op_s *op = NULL;
   int64_t *facts = NULL;
-  gcoo_sparse A_diag = NULL, A_offd = NULL;
+  gcoo_sparse A_diag = NULL, A_offd = NULL, A_shifted = NULL;
   gcoo_sparse_info ai = {0};
   double t0 = gcoo__wtime();
   *out = NULL;
@@ -129,7 +131,17 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
   GCOO_CHECK_GOTO(opts->xmode != GCOO_DIST_X_PARTITIONED || k == m_global, GCOO_ERR_SHAPE,
                   "PARTITIONED X needs a square matrix (X rows split like Y rows); this one is "
                   "%lld x %lld: use GCOO_DIST_X_REPLICATED", (long long)m_global, (long long)k);
+  GCOO_CHECK_GOTO(opts->shift == 0.0 || k == m_global, GCOO_ERR_SHAPE,
+                  "a diagonal shift needs a square matrix; this one is %lld x %lld",
+                  (long long)m_global, (long long)k);
   op->imbalance = op->nnz_global > 0 ? (double)nnz_max / ((double)op->nnz_global / d->size) : 1.0;
+
+  /* A + shift I: the slab's diagonal entries sit at columns row0 + i */
+  if (opts->shift != 0.0) {
+    st = gcoo_sparse_add_diagonal(&A_shifted, A_csr, opts->shift, row0);
+    GCOO_GOTO(gcoo__dist_agree(d, st));
+    A_csr = A_shifted;
+  }
 
   /* 3. the local operator(s) */
   if (opts->xmode == GCOO_DIST_X_PARTITIONED) {
@@ -149,6 +161,7 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
   op = NULL;
 done:
   free(facts);
+  gcoo_sparse_destroy(&A_shifted);
   gcoo_sparse_destroy(&A_diag);
   gcoo_sparse_destroy(&A_offd);
   if (op) {
@@ -186,6 +199,10 @@ done:
   gcoo_sparse_destroy(&At);
   gcoo_sparse_destroy(&A_csr);
   return st;
+}
+
+gcoo_dist gcoo_dist_op_get_dist(gcoo_dist_op op) {
+  return op && op->magic == GCOO_MAGIC_DIST_OP ? op->d : NULL;
 }
 
 gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {

@@ -312,3 +312,40 @@ gcoo_status gcoo_sparse_to_dense(gcoo_sparse A, gcoo_dense *D) {
   gcoo__triplets_free(&t);
   return GCOO_SUCCESS;
 }
+
+gcoo_status gcoo_sparse_add_diagonal(gcoo_sparse *B, gcoo_sparse A, double shift, int64_t offset) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_triplets t = {0};
+  GCOO_CHECK(B != NULL, GCOO_ERR_NULL, "output handle is NULL");
+  *B = NULL;
+  GCOO_CALL(gcoo__triplets_from_sparse(A, &t));
+  /* rows i whose diagonal column i + offset is inside the matrix */
+  int64_t i0 = offset < 0 ? -offset : 0, i1 = t.ncols - offset < t.nrows ? t.ncols - offset : t.nrows;
+  int64_t nd = i1 > i0 ? i1 - i0 : 0;
+  size_t es = gcoo_dtype_size(t.dtype);
+  int32_t *r = realloc(t.rows, (size_t)(t.nnz + nd + 1) * sizeof *r);
+  if (r) t.rows = r;
+  int32_t *c = realloc(t.cols, (size_t)(t.nnz + nd + 1) * sizeof *c);
+  if (c) t.cols = c;
+  void *v = realloc(t.vals, (size_t)(t.nnz + nd + 1) * es);
+  if (v) t.vals = v;
+  GCOO_CHECK_GOTO(r && c && v, GCOO_ERR_NO_MEMORY, "no memory for %lld diagonal entries",
+                  (long long)nd);
+  for (int64_t d = 0; d < nd; d++) {
+    int64_t k = t.nnz + d, i = i0 + d;
+    t.rows[k] = (int32_t)i;
+    t.cols[k] = (int32_t)(i + offset);
+    if (t.dtype == GCOO_FLOAT64)
+      ((double *)t.vals)[k] = shift;
+    else
+      ((float *)t.vals)[k] = (float)shift;
+  }
+  t.nnz += nd;
+  GCOO_GOTO(gcoo__triplets_canonicalize(&t, 0)); /* sums the shift into existing diagonals */
+  gcoo_sparse_info ai;
+  GCOO_GOTO(gcoo_sparse_get_info(A, &ai));
+  GCOO_GOTO(gcoo__sparse_from_triplets(B, &t, ai.format, ai.p));
+done:
+  gcoo__triplets_free(&t);
+  return st;
+}

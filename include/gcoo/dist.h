@@ -90,9 +90,11 @@ typedef struct gcoo_dist_op_options {
   size_t size;
   gcoo_op_options local;  /**< reading, algorithm, p for the rank's local operator */
   gcoo_dist_xmode xmode;
+  double shift;           /**< operate with A + shift I (square A; solvers' diagonal shift); 0: A */
 } gcoo_dist_op_options;
 
-#define GCOO_DIST_OP_OPTIONS_INIT {sizeof(gcoo_dist_op_options), GCOO_OP_OPTIONS_INIT, GCOO_DIST_X_REPLICATED}
+#define GCOO_DIST_OP_OPTIONS_INIT \
+  {sizeof(gcoo_dist_op_options), GCOO_OP_OPTIONS_INIT, GCOO_DIST_X_REPLICATED, 0.0}
 
 typedef struct gcoo_dist_op_s *gcoo_dist_op;
 
@@ -123,6 +125,9 @@ gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nro
 /** The rank's slab of A (rows [row0, row0 + nrows), global column indices, CSR, the A frame
  *  even for GCOO_DENSE_SPARSE) as a new matrix the caller destroys. For checks. Not collective. */
 gcoo_status gcoo_dist_op_get_local_matrix(gcoo_dist_op op, gcoo_sparse *A_slab);
+
+/** The distributed context an operator was made on. Not collective. */
+gcoo_dist gcoo_dist_op_get_dist(gcoo_dist_op op);
 
 /** Y_slab = alpha A_slab X + beta Y_slab (C_slab = alpha B S_slab + beta C_slab).
  *    REPLICATED:  X is all of X, k x N (B all of B, M x k column-major);

@@ -32,6 +32,7 @@
 #endif
 #if GCOO_HAVE_MPI
 #include "gcoo/dist.h"
+#include "gcoo/solver.h"
 #endif
 
 #endif

@@ -67,6 +67,11 @@ gcoo_status gcoo_sparse_astype(gcoo_sparse *B, gcoo_sparse A, gcoo_dtype dtype);
 /** Transpose, in the same format (a GCOO transpose keeps p). */
 gcoo_status gcoo_sparse_transpose(gcoo_sparse *B, gcoo_sparse A);
 
+/** B = A + shift * E in A's format, where E has ones at (i, i + offset) for every row i with
+ *  0 <= i + offset < ncols (offset = row0 turns a slab of rows into its share of A + shift I).
+ *  Missing diagonal entries are inserted. */
+gcoo_status gcoo_sparse_add_diagonal(gcoo_sparse *B, gcoo_sparse A, double shift, int64_t offset);
+
 /** From a host dense matrix; exact zeros are dropped unless GCOO_KEEP_ZEROS. */
 gcoo_status gcoo_sparse_from_dense(gcoo_sparse *A, const gcoo_dense *D, gcoo_format format,
                                    int32_t p, unsigned flags);
