@@ -59,7 +59,7 @@ typedef struct gcoo_predict_options {
                                     reaches M. */
   uint64_t seed;               /**< sampling seed (the same seed, the same answer) */
   double rel_error;            /**< ADAPTIVE: stop when the estimated relative standard error of
-                                    the NNZ is at most this (0: default 0.0025) */
+                                    the NNZ is at most this (0: default 0.003) */
   double max_cost;             /**< ADAPTIVE: never sample more FLOP than this fraction of F
                                     (0: default; 1: may count every row) */
   int want_row_flop;           /**< fill gcoo_prediction.row_flop */
@@ -72,8 +72,8 @@ typedef struct gcoo_predict_options {
 
 /** Defaults of the ADAPTIVE method (see docs/predictor.md for how they were chosen). */
 #define GCOO_PREDICT_ADAPTIVE_FIRST 64
-#define GCOO_PREDICT_ADAPTIVE_REL_ERROR 0.0025
-#define GCOO_PREDICT_ADAPTIVE_MAX_COST 0.05
+#define GCOO_PREDICT_ADAPTIVE_REL_ERROR 0.003
+#define GCOO_PREDICT_ADAPTIVE_MAX_COST 0.10
 
 /** What a prediction found. Free with gcoo_prediction_free. */
 typedef struct gcoo_prediction {
