@@ -11,13 +11,14 @@ mats="${2:-$top/../shared/matrices}"
 [ -d "$mats" ] || mats=/work/shared/matrices
 date="$(date -u +%Y-%m-%d)"
 out="$top/bench/results/predictor-$date.txt"
-csv="$top/bench/results/predictor-$date.csv"
+mkdir -p "$top/bench/out"
+csv="$top/bench/out/predictor-$date.csv"   # per pair, method and seed (not committed)
 cmd=(env OMP_NUM_THREADS=1 "$build/bench/predict_accuracy" --seeds 5 --csv "$csv" "$mats"/*.mtx.gz)
 {
   echo "# predictor accuracy and cost, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "# machine: $(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# git: $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet || echo ' (with uncommitted changes)')"
-  echo "# command: OMP_NUM_THREADS=1 build/bench/predict_accuracy --seeds 5 --csv bench/results/predictor-$date.csv <matrices>/*.mtx.gz"
+  echo "# command: OMP_NUM_THREADS=1 build/bench/predict_accuracy --seeds 5 --csv bench/out/predictor-$date.csv <matrices>/*.mtx.gz"
   echo "# matrices: $(ls "$mats"/*.mtx.gz | wc -l) files from $mats"
   echo
   "${cmd[@]}"
