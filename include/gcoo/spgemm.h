@@ -78,6 +78,53 @@ gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
 gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop,
                             gcoo_sparse *C, gcoo_spgemm_info *info);
 
+#if GCOO_HAVE_MPI
+/* ---- distributed C = A B (dist/spgemm_dist.c) ------------------------------------------------
+ * Rank 0 predicts the whole product (FLOP and predicted size of every row of C), cuts the rows
+ * of C (the rows of A) into one contiguous slab per rank of equal predicted work, and
+ * broadcasts the plan. Each rank then gets its slab of A and the one contiguous range of rows
+ * of B its slab references (from rank 0, or read from HDF5 by the rank itself), computes its
+ * rows of C on its own backend (its GPU, or the CPU), and holds them as a CSR slab: local row
+ * numbers, global column numbers. gcoo_h5_write_csr_rows writes the slabs as one CSR file with
+ * a global indptr; gcoo_dist_spgemm_gather collects them on one rank. */
+typedef struct gcoo_dist_s *gcoo_dist; /* gcoo/dist.h */
+
+typedef struct gcoo_dist_spgemm_info {
+  int64_t m, k, n;              /**< C = A B is m x n, inner dimension k */
+  int64_t flop;                 /**< F of the whole product */
+  int64_t nnz_predicted;        /**< rank 0's prediction of nnz(C) */
+  int64_t nnz;                  /**< nnz(C), exact (sum over ranks) */
+  int64_t row0, nrows_local;    /**< this rank's rows of C */
+  int64_t nnz_local;            /**< entries of this rank's slab */
+  int64_t b_row0, b_rows;       /**< the rows of B this rank received */
+  double imbalance;             /**< max over mean of the predicted work per rank (1: perfect) */
+  double imbalance_actual;      /**< the same for the measured local compute times */
+  double seconds_plan;          /**< prediction and partition on rank 0 */
+  double seconds_read;          /**< getting the operands to the ranks */
+  double seconds_compute;       /**< the slowest rank's local product */
+  double seconds;               /**< the whole call */
+  gcoo_spgemm_info local;       /**< this rank's local product */
+} gcoo_dist_spgemm_info;
+
+/** C = A B with A and B in memory on rank 0 (other ranks pass NULL; their opts must agree).
+ *  *C_slab gets this rank's rows of C (an empty slab on a rank without rows). info may be NULL.
+ *  Collective. */
+gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
+                             const gcoo_spgemm_options *opts, gcoo_sparse *C_slab,
+                             gcoo_dist_spgemm_info *info);
+
+/** The same with A and B in files: an HDF5 CSR group ("file.h5" or "file.h5:/path"), read in
+ *  slabs by every rank, or a Matrix Market file (.mtx, .mtx.gz), read by rank 0. path_b NULL:
+ *  B = A. Values are converted to dtype. Collective. */
+gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *path_b,
+                                   gcoo_dtype dtype, const gcoo_spgemm_options *opts,
+                                   gcoo_sparse *C_slab, gcoo_dist_spgemm_info *info);
+
+/** Collect the ranks' CSR slabs (in rank order) into one m x n CSR matrix on rank `root`
+ *  (*C NULL elsewhere). Counts travel as 64-bit; no 2^31 limit. Collective. */
+gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, gcoo_sparse *C);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
