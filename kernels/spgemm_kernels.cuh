@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(TPB)
                        const int32_t *__restrict__ Bi, const T *__restrict__ Bv, row_job job,
                        int shared_bits, row_out<T> out) {
   constexpr int RPB = TPB / GROUP;  // rows per block
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   const int g = threadIdx.x / GROUP, lane = threadIdx.x % GROUP;
   const int64_t t = (int64_t)blockIdx.x * RPB + g;
   if (t >= job.n) return;  // whole groups leave together (GROUP == TPB: the whole block)
