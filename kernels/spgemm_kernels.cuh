@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(TPB)
   for (int s = lane; s < slots; s += GROUP)
     if (keys[s] == -1) keys[s] = INT_MAX;
   group_sync<GROUP>();
-  for (int k = 2; k <= slots; k <<= 1)
+  for (int64_t k = 2; k <= slots; k <<= 1)  // 64-bit: slots may be 2^30
     for (int j = k >> 1; j > 0; j >>= 1) {
       for (int i = lane; i < slots; i += GROUP) {
         const int ixj = i ^ j;
