@@ -14,6 +14,7 @@
 #include "gcoo/dense.h"
 #include "gcoo/sparse.h"
 #include "gcoo/spdm.h"
+#include "gcoo/spgemm.h"
 #include "gcoo/status.h"
 
 #ifdef __cplusplus
@@ -258,6 +259,12 @@ typedef struct gcoo_backend_ops {
 
 extern const gcoo_backend_ops gcoo__backend_cpu;
 extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when not compiled */
+
+/** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
+ *  opts is complete (defaults filled in by gcoo_spgemm). */
+gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                              const gcoo_spgemm_options *opts, gcoo_sparse *C,
+                              gcoo_spgemm_info *info);
 
 struct gcoo_ctx_s {
   uint64_t magic;
