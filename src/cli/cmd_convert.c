@@ -239,13 +239,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (st >= 0) {
     char to[96];
     gcoo_dtype t = dtype < 0 ? m.dtype : (gcoo_dtype)dtype;
-    if (dense_out)
+    if (ko == CLI_FILE_MTX)
+      snprintf(to, sizeof to, "%s %s", dense_out ? "array" : "coordinate", cli_dtype_name(t));
+    else if (dense_out)
       snprintf(to, sizeof to, "dense %s", cli_dtype_name(t));
     else if (format == GCOO_FORMAT_GCOO)
       snprintf(to, sizeof to, "gcoo p=%lld %s", p, cli_dtype_name(t));
     else
-      snprintf(to, sizeof to, "%s %s", ko == CLI_FILE_MTX ? "coordinate" : cli_format_name(format),
-               cli_dtype_name(t));
+      snprintf(to, sizeof to, "%s %s", cli_format_name(format), cli_dtype_name(t));
     cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in,
             m.is_sparse ? (ki == CLI_FILE_MTX ? "coordinate" : cli_format_name(m.format)) : "dense",
             (long long)m.nrows, (long long)m.ncols, m.value_type, out, to);

@@ -6,8 +6,9 @@
 #                            expected matrix in an independent text form (DIR/<name>.txt:
 #                            canonical triplets; DIR/<name>.dense.txt: dense values), and the
 #                            malformed files of the failure tests (DIR/bad.h5, ...)
-#   h5_python.py verify DIR  read the files gcoo wrote (listed in DIR/manifest.txt by the C test)
-#                            with h5py and scipy, and compare them with the C test's text files
+#   h5_python.py verify DIR  read the files gcoo wrote (listed in DIR/manifest.txt by the tests:
+#                            "sparse|dense FILE.h5 /object EXPECTED" or "mtx FILE.mtx - EXPECTED")
+#                            with h5py and scipy, and compare them with the expected text files
 #
 # Exit status: 0 ok, 1 mismatch, 77 when h5py/scipy are missing (the test is then skipped).
 import os
@@ -16,6 +17,7 @@ import sys
 try:
     import numpy as np
     import h5py
+    import scipy.io
     import scipy.sparse as sp
 except ImportError as e:  # pragma: no cover
     print(f"h5_python.py: {e}: skipping", file=sys.stderr)
@@ -189,6 +191,20 @@ def write_good(d):
     write_triplets(f"{d}/root.txt", R)
 
 
+def write_mtx(d):
+    """Matrix Market files as scipy.io.mmwrite writes them."""
+    S = random_sparse(30, 20, 0.2)
+    scipy.io.mmwrite(f"{d}/mm_general.mtx", S, symmetry="general")
+    write_triplets(f"{d}/mm_general.txt", S)
+    Y = random_sparse(15, 15, 0.15)
+    Y = (Y + Y.T).tocoo()
+    scipy.io.mmwrite(f"{d}/mm_sym.mtx", Y, symmetry="symmetric")
+    write_triplets(f"{d}/mm_sym.txt", Y)
+    Dm = np.round(RNG.standard_normal((6, 4)), 5)
+    scipy.io.mmwrite(f"{d}/mm_array.mtx", Dm)
+    write_dense_text(f"{d}/mm_array.dense.txt", Dm)
+
+
 def bad_csr(g, shape=(4, 5), data=None, indices=None, indptr=None, **attrs):
     data = np.array([1.0, 2.0, 3.0, 4.0]) if data is None else data
     indices = np.array([0, 3, 1, 4], dtype=np.int32) if indices is None else indices
@@ -281,66 +297,95 @@ def write_bad(d):
         f.truncate(size // 2)
 
 
-def verify(d):
-    """Every object gcoo wrote, read with h5py/scipy only and compared with the C test's text."""
+def same_dense(D, expected_path, what):
+    D = np.asarray(D, dtype=np.float64)
+    if D.ndim == 1:
+        D = D[:, None]
+    shape = tuple(int(x) for x in open(expected_path).readline().split())
+    want = np.loadtxt(expected_path, skiprows=1, ndmin=1)
+    if D.shape != shape or not np.array_equal(D.ravel(), want.ravel()):
+        print(f"{what}: dense {D.shape} differs from {expected_path} {shape}")
+        return 1
+    return 0
+
+
+def same_triplets(A, expected_path, what):
+    """A equals the text form exactly (values rounded to float32 first when A holds float32)."""
+    single = A.dtype == np.float32
+    A = canonical(A).tocoo()
+    t = open(expected_path).read().split("\n")
+    m, n, nnz = (int(x) for x in t[0].split())
+    rows = np.array([int(l.split()[0]) for l in t[1:] if l], dtype=np.int64)
+    cols = np.array([int(l.split()[1]) for l in t[1:] if l], dtype=np.int64)
+    vals = np.array([float(l.split()[2]) for l in t[1:] if l])
+    if single:
+        vals = vals.astype(np.float32).astype(np.float64)
+    if (A.shape != (m, n) or A.nnz != nnz or not np.array_equal(A.row, rows)
+            or not np.array_equal(A.col, cols) or not np.array_equal(A.data, vals)):
+        print(f"{what}: {A.shape} nnz {A.nnz} differs from {expected_path} ({m}, {n}) nnz {nnz}")
+        return 1
+    return 0
+
+
+def read_group(o, what):
+    """A sparse group as scipy reads it, checking gcoo's attributes; None if unreadable."""
     bad = 0
-    lines = open(f"{d}/manifest.txt").read().split("\n")
-    for line in filter(None, lines):
+    enc = o.attrs["encoding-type"]
+    if o.attrs["encoding-version"] != "0.1.0":
+        print(f"{what}: encoding-version {o.attrs['encoding-version']!r}")
+        bad += 1
+    shape = tuple(int(x) for x in o.attrs["shape"])
+    if enc == "csr_matrix":
+        A = sp.csr_matrix((o["data"][...], o["indices"][...], o["indptr"][...]), shape)
+    elif enc == "csc_matrix":
+        A = sp.csc_matrix((o["data"][...], o["indices"][...], o["indptr"][...]), shape)
+    elif enc == "gcoo_matrix":
+        p = int(o.attrs["p"])
+        gidx, counts = o["gIdxes"][...], o["nnzPerGroup"][...]
+        rows, cols = o["rows"][...], o["cols"][...]
+        if len(gidx) != (shape[1] + p - 1) // p + 1 or not np.array_equal(np.diff(gidx), counts):
+            print(f"{what}: gIdxes/nnzPerGroup inconsistent")
+            bad += 1
+        for q in range(len(gidx) - 1):
+            a, b = gidx[q], gidx[q + 1]
+            key = rows[a:b].astype(np.int64) * shape[1] + cols[a:b]
+            if np.any(cols[a:b] // p != q) or np.any(np.diff(key) <= 0):
+                print(f"{what}: group {q} out of order or range")
+                bad += 1
+        A = sp.coo_matrix((o["values"][...], (rows, cols)), shape)
+    else:
+        print(f"{what}: encoding-type {enc!r}")
+        return None, bad + 1
+    if A.dtype.kind != "f":
+        print(f"{what}: values are {A.dtype}")
+        bad += 1
+    return A, bad
+
+
+def verify(d):
+    """Every object listed in the manifest, read with h5py/scipy only, against its text form."""
+    bad = 0
+    lines = [l for l in open(f"{d}/manifest.txt").read().split("\n") if l]
+    for line in lines:
         kind, path, obj, expected = line.split()
+        what, exp = f"{path}:{obj}", f"{d}/{expected}"
+        if kind == "mtx":
+            M = scipy.io.mmread(f"{d}/{path}")
+            bad += same_dense(M, exp, what) if expected.endswith(".dense.txt") else same_triplets(M, exp, what)
+            continue
         with h5py.File(f"{d}/{path}", "r") as f:
             o = f[obj]
             if kind == "dense":
                 if o.attrs.get("layout") != "row-major":
-                    print(f"{path}:{obj}: layout attribute is {o.attrs.get('layout')!r}")
+                    print(f"{what}: layout attribute is {o.attrs.get('layout')!r}")
                     bad += 1
-                D = o[...].astype(np.float64)
-                want = np.loadtxt(f"{d}/{expected}", skiprows=1, ndmin=1)
-                shape = tuple(int(x) for x in open(f"{d}/{expected}").readline().split())
-                if D.shape != shape or not np.array_equal(D.ravel(), want.ravel()):
-                    print(f"{path}:{obj}: dense {D.shape} differs from {expected} {shape}")
-                    bad += 1
+                bad += same_dense(o[...], exp, what)
                 continue
-            enc = o.attrs["encoding-type"]
-            if o.attrs["encoding-version"] != "0.1.0":
-                print(f"{path}:{obj}: encoding-version {o.attrs['encoding-version']!r}")
-                bad += 1
-            shape = tuple(int(x) for x in o.attrs["shape"])
-            if enc == "csr_matrix":
-                A = sp.csr_matrix((o["data"][...], o["indices"][...], o["indptr"][...]), shape)
-            elif enc == "csc_matrix":
-                A = sp.csc_matrix((o["data"][...], o["indices"][...], o["indptr"][...]), shape)
-            elif enc == "gcoo_matrix":
-                p = int(o.attrs["p"])
-                gidx = o["gIdxes"][...]
-                counts = o["nnzPerGroup"][...]
-                rows, cols = o["rows"][...], o["cols"][...]
-                if len(gidx) != (shape[1] + p - 1) // p + 1 or not np.array_equal(np.diff(gidx), counts):
-                    print(f"{path}:{obj}: gIdxes/nnzPerGroup inconsistent")
-                    bad += 1
-                for q in range(len(gidx) - 1):
-                    a, b = gidx[q], gidx[q + 1]
-                    if np.any(cols[a:b] // p != q) or np.any(np.diff(rows[a:b] * shape[1] + cols[a:b]) <= 0):
-                        print(f"{path}:{obj}: group {q} out of order or range")
-                        bad += 1
-                A = sp.coo_matrix((o["values"][...], (rows, cols)), shape)
-            else:
-                print(f"{path}:{obj}: encoding-type {enc!r}")
-                bad += 1
-                continue
-            if A.dtype.kind != "f":
-                print(f"{path}:{obj}: values are {A.dtype}")
-                bad += 1
-            A = canonical(A).tocoo()
-            t = open(f"{d}/{expected}").read().split("\n")
-            m, n, nnz = (int(x) for x in t[0].split())
-            rows = np.array([int(l.split()[0]) for l in t[1:] if l], dtype=np.int64)
-            cols = np.array([int(l.split()[1]) for l in t[1:] if l], dtype=np.int64)
-            vals = np.array([float(l.split()[2]) for l in t[1:] if l])
-            if (A.shape != (m, n) or A.nnz != nnz or not np.array_equal(A.row, rows)
-                    or not np.array_equal(A.col, cols) or not np.array_equal(A.data, vals)):
-                print(f"{path}:{obj}: {A.shape} nnz {A.nnz} differs from {expected} ({m}, {n}) nnz {nnz}")
-                bad += 1
-    print(f"h5_python.py verify: {len([l for l in lines if l])} objects, {bad} problems")
+            A, b = read_group(o, what)
+            bad += b
+            if A is not None:
+                bad += same_triplets(A, exp, what)
+    print(f"h5_python.py verify: {len(lines)} objects, {bad} problems")
     return bad
 
 
@@ -352,6 +397,7 @@ def main():
     if sys.argv[1] == "write":
         write_good(d)
         write_bad(d)
+        write_mtx(d)
         return 0
     return 1 if verify(d) else 0
 
