@@ -3,6 +3,7 @@
  * error stack turned into gcoo messages, the ranks of a call (one process or an MPI
  * communicator) and their agreement, opening files and objects with helpful messages, element
  * kinds, and the attributes scipy/h5py/anndata write. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, stat, access, fsync */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

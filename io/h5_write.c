@@ -8,6 +8,7 @@
  *   4. close, agree that every rank succeeded, then rank 0 makes the file durable (fsync) and
  *      renames it over <file>; on any failure rank 0 removes the temp file, <file> is untouched.
  * So a file under the target name is always complete. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, stat, access, fsync */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
