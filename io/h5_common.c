@@ -327,7 +327,11 @@ static gcoo_status check_readable(const char *file) {
              strerror(errno));
   gcoo_status st = GCOO_SUCCESS;
   htri_t is = -1;
+#if H5_VERSION_GE(1, 12, 0)
+  H5_TRY(is = H5Fis_accessible(file, H5P_DEFAULT), "cannot check \"%s\"", file);
+#else
   H5_TRY(is = H5Fis_hdf5(file), "cannot check \"%s\"", file);
+#endif
   GCOO_CHECK(is > 0, GCOO_ERR_FORMAT, "\"%s\" is not an HDF5 file (no HDF5 signature; %lld bytes)",
              file, (long long)sb.st_size);
 done:
