@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/io/t412-h5-large.c: slabs of more than 2^31 bytes per rank (opt-in: configure with
- * -DGCOO_TEST_LARGE_IO=ON; needs about 4x GCOO_LARGE_BYTES of memory per rank and 2x of disk).
- * Each rank writes GCOO_LARGE_BYTES (default 2.5 GiB) of a dense matrix and of a CSR matrix with
- * the collective writers and reads its part back through the parallel readers, once in rounds of
+ * -DGCOO_TEST_LARGE_IO=ON; needs about 4x GCOO_LARGE_BYTES of memory per rank and as much disk
+ * in all).
+ * Each rank writes GCOO_LARGE_BYTES (default 2.5 GiB) of a dense matrix, and a CSR matrix whose
+ * values alone take GCOO_LARGE_BYTES (indices half as much), with the collective writers and reads its part back through the parallel readers, once in rounds of
  * the default size and once with GCOO_H5_CHUNK_BYTES = 8 GiB, so that single MPI-IO requests
  * exceed 2^31 bytes; every element is checked. The values are a closed-form function of the
  * global position, so nothing needs a second copy to compare with. */
@@ -58,7 +59,7 @@ static void dense(const char *chunk_write, const char *chunk_read) {
 }
 
 static void sparse(const char *chunk_write, const char *chunk_read) {
-  const int64_t k = 64, n = 1 << 20, mloc = env_bytes() / (k * 12), row0 = mloc * rank;
+  const int64_t k = 64, n = 1 << 20, mloc = env_bytes() / (k * 8), row0 = mloc * rank;
   char path[1024];
   snprintf(path, sizeof path, "%s/csr.h5:/A", dir);
   int64_t nnz = mloc * k, *ptr = malloc(sizeof(int64_t) * (size_t)(mloc + 1));
