@@ -28,6 +28,8 @@ expect 0 "kind     dense" "$G" info --in mm_array.mtx
 printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n' > short.mtx
 expect 1 "short.mtx" "$G" convert --in short.mtx --out x.h5:/A
 expect 1 "nothere.mtx" "$G" info --in nothere.mtx
+cp anndata.h5 fake.mtx   # an HDF5 file named .mtx: the Matrix Market reader says so
+expect 1 "fake.mtx" "$G" convert --in fake.mtx --out x.h5:/A
 [ ! -e x.h5 ] || note "a failed convert left x.h5"
 
 finish t421-cli-mtx
