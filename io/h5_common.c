@@ -80,13 +80,15 @@ const char *gcoo__h5_label(char *buf, size_t len, const gcoo__h5_path *p, const 
 void gcoo__h5_quiet_begin(gcoo__h5_quiet *q) {
   q->func = NULL;
   q->data = NULL;
-  if (H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) < 0) q->func = NULL;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  /* an application that installed an H5Eset_auto1 handler cannot have it read back through
+   * the v2 call: leave its setting alone then (HDF5 may print) rather than lose it */
+  q->saved = H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0;
+  if (q->saved) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
 void gcoo__h5_quiet_end(const gcoo__h5_quiet *q) {
   H5Eclear2(H5E_DEFAULT);
-  H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+  if (q->saved) H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
 
 typedef struct stack_walk {

@@ -44,6 +44,7 @@ enum { GCOO_H5_LABEL = 1024 };
 typedef struct gcoo__h5_quiet {
   H5E_auto2_t func;
   void *data;
+  int saved;
 } gcoo__h5_quiet;
 void gcoo__h5_quiet_begin(gcoo__h5_quiet *q);
 void gcoo__h5_quiet_end(const gcoo__h5_quiet *q);
