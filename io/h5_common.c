@@ -207,21 +207,19 @@ void gcoo__h5_comm_free(gcoo__h5_comm *c) {
 gcoo_status gcoo__h5_agree(const gcoo__h5_comm *c, gcoo_status st) {
 #if GCOO_HAVE_MPI
   if (!c->mpi || c->size == 1) return st;
-  struct {
-    int v, r;
-  } in = {(int)st, c->rank}, out = {0, 0};
-  MPI_TRY(MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, c->comm));
-  if (out.v >= 0) return st;
+  /* the same convention as dist/'s agreement: one all-reduce of (status, lowest failing rank) */
+  int mine[2] = {(int)st, st < 0 ? c->rank : c->size}, all[2] = {0, 0};
+  MPI_TRY(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, c->comm));
+  if (all[0] >= 0) return st;
   char msg[2048];
-  if (c->rank == out.r) snprintf(msg, sizeof msg, "%s", gcoo_last_error());
-  MPI_TRY(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, out.r, c->comm));
+  if (c->rank == all[1]) snprintf(msg, sizeof msg, "%s", gcoo_last_error());
+  MPI_TRY(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, all[1], c->comm));
   msg[sizeof msg - 1] = '\0';
-  if (st >= 0) {
-    char text[2100];
-    snprintf(text, sizeof text, "rank %d: %s", out.r, msg);
-    gcoo__set_error_text(text);
-  }
-  return (gcoo_status)out.v;
+  if (st < 0) return st; /* a failing rank keeps its own status and message */
+  char text[2100];
+  snprintf(text, sizeof text, "rank %d: %s", all[1], msg);
+  gcoo__set_error_text(text);
+  return GCOO_ERR_REMOTE;
 #else
   (void)c;
   return st;

@@ -84,8 +84,10 @@ void gcoo__h5_comm_serial(gcoo__h5_comm *c);
 gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm);
 #endif
 void gcoo__h5_comm_free(gcoo__h5_comm *c);
-/** Every rank returns the worst status; ranks that did not fail get "rank R: <message>" of the
- *  lowest failing rank with that status. Collective (a no-op for one process). */
+/** When any rank failed, every rank leaves with an error: a failing rank keeps its own status
+ *  and message, the others return GCOO_ERR_REMOTE with the lowest failing rank's message
+ *  ("rank R: ...") as theirs (the convention of gcoo_dist_agree). Collective (a no-op for one
+ *  process). */
 gcoo_status gcoo__h5_agree(const gcoo__h5_comm *c, gcoo_status st);
 /** Broadcast bytes from root (any size: sent in pieces below 2^30 bytes). Collective. */
 gcoo_status gcoo__h5_bcast(const gcoo__h5_comm *c, void *buf, int64_t bytes, int root);

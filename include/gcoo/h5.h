@@ -44,8 +44,9 @@
  * A write therefore replaces the whole file. Two writers to the same target must not run at once.
  *
  * Parallel: collective functions must be called by every rank of comm (duplicated internally),
- * with empty ranges where a rank has nothing; on error every rank returns the same (worst)
- * status, and ranks that did not fail get the failing rank's message ("rank 2: ..."). Files are
+ * with empty ranges where a rank has nothing; when any rank fails, every rank returns an error:
+ * the failing ranks their own, the others GCOO_ERR_REMOTE with the lowest failing rank's message
+ * ("rank 2: ...") as their last error, as gcoo_dist_agree does. Files are
  * opened through MPI-IO (H5Pset_fapl_mpio) and slabs moved with collective transfers, in rounds
  * of at most GCOO_H5_CHUNK_BYTES bytes per rank (default 64 MiB), which bounds the conversion
  * buffers and keeps every MPI-IO request far below 2^31 bytes. GCOO_H5_MPIO=0 (or an HDF5 built

@@ -49,6 +49,18 @@ static void rows_of(int64_t m, int kind, int64_t *r0, int64_t *r1) {
   *r0 = lo, *r1 = hi;
 }
 
+/* A collective failure: the ranks that found the problem return `want`, the others
+ * GCOO_ERR_REMOTE; at least one rank returns `want`; every rank's message mentions needle. */
+static void all_fail_(gcoo_status got, gcoo_status want, const char *needle, const char *what,
+                      int line) {
+  gcoo_status expect = got == GCOO_ERR_REMOTE && want < 0 ? GCOO_ERR_REMOTE : want;
+  gcoo_test_expect_failure(got, expect, needle, what, __FILE__, line);
+  int mine = got == want, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  TEST_CHECK(any, "%s: no rank returned %s", what, gcoo_status_name(want));
+}
+#define ALL_FAIL(x, want, needle) all_fail_((x), (want), (needle), #x, __LINE__)
+
 static int both_gone(const char *file) {
   char tmp[1100];
   snprintf(tmp, sizeof tmp, "%s.tmp", file);
@@ -114,7 +126,7 @@ static void dense_writes(int variant) {
   /* (a) a bad argument on the last rank only: its leading dimension; then its column count */
   gcoo_dense W = D;
   if (rank == size - 1) W.ld = n - 1;
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("a.h5:/Y"), m, r0, &W),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("a.h5:/Y"), m, r0, &W),
              GCOO_ERR_INVALID_ARG, "leading dimension 4 < 5");
   TEST_CHECK(both_gone(path_of("a.h5")), "a failed write left a file");
   if (rank != size - 1) {
@@ -129,11 +141,11 @@ static void dense_writes(int variant) {
   snprintf(a2, sizeof a2, "a2_%d.h5", variant);
   char a2obj[1100];
   snprintf(a2obj, sizeof a2obj, "%s:/Y", path_of(a2));
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, a2obj, m, r0, &W),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, a2obj, m, r0, &W),
              size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(a2)), "a failed write left a file");
   /* (b) rows that do not tile: the last rank starts one row late */
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("b.h5:/Y"), m,
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("b.h5:/Y"), m,
                                       r0 + (rank == size - 1), &D),
              GCOO_ERR_INVALID_ARG, "the ranks before it hold");
   TEST_CHECK(both_gone(path_of("b.h5")), "a failed write left a file");
@@ -143,7 +155,7 @@ static void dense_writes(int variant) {
   MPI_Bcast(&lastrow, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
   char needle[64];
   snprintf(needle, sizeof needle, "row %lld, column 2 is nan", (long long)lastrow);
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D), GCOO_ERR_NOT_FINITE,
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D), GCOO_ERR_NOT_FINITE,
              needle);
   TEST_CHECK(!io_file_exists(path_of("keep_dense.h5.tmp")), "temp file left after a failed write");
   gcoo_dense R;
@@ -154,13 +166,13 @@ static void dense_writes(int variant) {
   if (rank == 0) mkdir(path_of("isdir.h5"), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == size - 1 && D.nrows > 0) gcoo_dense_set(&D, D.nrows - 1, 2, 1.0);
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D),
              GCOO_ERR_IO, "is a directory");
   TEST_CHECK(!io_file_exists(path_of("isdir.h5.tmp")), "temp file left");
   /* (e) ranks name different files */
   char other[64];
   snprintf(other, sizeof other, "e%d.h5:/Y", rank == size - 1 && size > 1);
-  TEST_FAILS(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of(other), m, r0, &D),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of(other), m, r0, &D),
              size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "path differs across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of("e0.h5")) && both_gone(path_of("e1.h5")), "file left");
   gcoo_dense_destroy(&D);
@@ -230,7 +242,7 @@ static void csr_writes(int variant) {
   }
   int64_t mm = rank == size - 1 ? r0 + 1 : 0;
   MPI_Bcast(&mm, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
-  TEST_FAILS(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("nan.h5:/A"), mm, r0, S),
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("nan.h5:/A"), mm, r0, S),
              GCOO_ERR_NOT_FINITE, "refusing to write a non-finite value");
   TEST_CHECK(both_gone(path_of("nan.h5")), "a failed write left a file");
   gcoo_sparse_destroy(&S);
@@ -239,10 +251,10 @@ static void csr_writes(int variant) {
   char w[32], wobj[1100];
   snprintf(w, sizeof w, "w%d.h5", variant);
   snprintf(wobj, sizeof wobj, "%s:/A", path_of(w));
-  TEST_FAILS(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, wobj, m, r0, A),
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, wobj, m, r0, A),
              size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(w)), "a failed write left a file");
-  TEST_FAILS(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("n.h5:/A"), m, r0,
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("n.h5:/A"), m, r0,
                                     rank == size - 1 ? NULL : A),
              GCOO_ERR_NULL, "sparse matrix is NULL");
   TEST_CHECK(both_gone(path_of("n.h5")), "a failed write left a file");
