@@ -5,7 +5,15 @@
  * transfer is collective, so every rank makes the same number of rounds (the maximum over the
  * ranks) and a rank that has nothing left, or has failed, takes part with an empty selection.
  * Rounds bound the conversion buffers to one chunk and keep each MPI-IO request far below the
- * 2^31-byte limit of MPI counts, whatever the size of a rank's slab. */
+ * 2^31-byte limit of MPI counts, whatever the size of a rank's slab.
+ *
+ * A transfer is collective only when the ranks' selections cover disjoint parts of the dataset
+ * (slab reads and every write); ranks reading the same elements (halo row sets, a rank reading
+ * all while another reads a part) transfer independently. Open MPI 4.1.4's default MPI-IO
+ * (OMPIO, fcoll vulcan/dynamic) returns wrong data for some overlapping collective reads: with
+ * 4 ranks reading 2541 ints, rank 0 elements [3, 2538) and the others [0, 2541), the others get
+ * zeros for the last elements (a plain MPI_File_read_at_all shows it; ROMIO and fcoll two_phase
+ * are right). GCOO_H5_COLLECTIVE=0 makes every transfer independent. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +22,58 @@
 int64_t gcoo__h5_rounds(const gcoo__h5_comm *c, int64_t mine) {
   return c->mpio ? gcoo__h5_max_i64(c, mine) : mine;
 }
+
+#if GCOO_HAVE_MPI && defined(H5_HAVE_PARALLEL)
+typedef struct extent {
+  int64_t lo, hi; /* element offsets [lo, hi) in the dataset, row-major; lo == hi: nothing */
+  int64_t allow;  /* 0 when this rank was told GCOO_H5_COLLECTIVE=0 */
+} extent;
+
+static int by_lo(const void *a, const void *b) {
+  const extent *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The bounding extent of this rank's selection (row-major element offsets). */
+static extent selection_extent(hid_t fspace, int64_t n) {
+  extent e = {0, 0, 1};
+  const char *env = getenv("GCOO_H5_COLLECTIVE");
+  e.allow = !(env && env[0] == '0');
+  hsize_t s[2] = {0, 0}, t[2] = {0, 0}, dims[2] = {1, 1};
+  int nd = H5Sget_simple_extent_ndims(fspace);
+  if (n <= 0 || nd < 1 || nd > 2 || H5Sget_simple_extent_dims(fspace, dims, NULL) < 0 ||
+      H5Sget_select_bounds(fspace, s, t) < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return e;
+  }
+  int64_t w = nd == 2 ? (int64_t)dims[1] : 1;
+  e.lo = (int64_t)s[0] * w + (nd == 2 ? (int64_t)s[1] : 0);
+  e.hi = (int64_t)t[0] * w + (nd == 2 ? (int64_t)t[1] : 0) + 1;
+  return e;
+}
+
+/* Collective when every rank allows it and no two ranks' extents overlap. Collective call. */
+static int disjoint_everywhere(const gcoo__h5_comm *c, hid_t fspace, int64_t n) {
+  extent mine = selection_extent(fspace, n);
+  extent *all = malloc(sizeof *all * (size_t)c->size);
+  int ok = all != NULL;
+  int rc = MPI_Allgather(&mine, 3, MPI_INT64_T, all ? all : &mine, all ? 3 : 0, MPI_INT64_T,
+                         c->comm);
+  if (!ok || rc != MPI_SUCCESS) {
+    free(all);
+    return 0; /* every rank fails the same way or allocates the same: independent is safe */
+  }
+  int m = 0;
+  for (int r = 0; r < c->size; r++) {
+    ok &= all[r].allow != 0;
+    if (all[r].hi > all[r].lo) all[m++] = all[r];
+  }
+  qsort(all, (size_t)m, sizeof *all, by_lo);
+  for (int i = 1; i < m && ok; i++) ok = all[i - 1].hi <= all[i].lo;
+  free(all);
+  return ok;
+}
+#endif
 
 gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h5_kind k,
                           hid_t fspace, int64_t n, void *buf, const char *label) {
@@ -28,8 +88,9 @@ gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h
     buf = dummy; /* HDF5 refuses a NULL buffer even when nothing is selected */
   }
   H5_TRY(dxpl = H5Pcreate(H5P_DATASET_XFER), "transfer properties");
-#ifdef H5_HAVE_PARALLEL
-  if (c->mpio) H5_TRY(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
+#if GCOO_HAVE_MPI && defined(H5_HAVE_PARALLEL)
+  int collective = c->mpio && disjoint_everywhere(c, fspace, n);
+  if (collective) H5_TRY(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
 #else
   (void)c;
 #endif
@@ -39,14 +100,16 @@ gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h
   else
     H5_TRY(H5Dread(dset, gcoo__h5_kind_native(k), mspace, fspace, dxpl, buf),
            "%s: cannot read %lld elements", label, (long long)n);
-#ifdef H5_HAVE_PARALLEL
+#if GCOO_HAVE_MPI && defined(H5_HAVE_PARALLEL)
   if (c->mpio && gcoo__log_level() >= GCOO_LOG_TRACE) {
     H5D_mpio_actual_io_mode_t mode = H5D_MPIO_NO_COLLECTIVE;
     uint32_t local = 0, global = 0;
     H5Pget_mpio_actual_io_mode(dxpl, &mode);
     H5Pget_mpio_no_collective_cause(dxpl, &local, &global);
-    GCOO_LOG(GCOO_LOG_TRACE, "H5", "%s %s %lld elements: io mode %d, no-collective cause 0x%x/0x%x",
-             label, write ? "wrote" : "read", (long long)n, (int)mode, local, global);
+    GCOO_LOG(GCOO_LOG_TRACE, "H5", "%s %s %lld elements %s: io mode %d, no-collective cause "
+             "0x%x/0x%x", label, write ? "wrote" : "read", (long long)n,
+             collective ? "collectively" : "independently (selections overlap)", (int)mode,
+             local, global);
   }
 #endif
 done:
