@@ -71,7 +71,7 @@ void gcoo__h5_close(hid_t *id);
 typedef struct gcoo__h5_comm {
   int rank, size;
   int mpi;   /* comm holds a duplicate owned by this struct */
-  int mpio;  /* files opened through MPI-IO by every rank together, collective transfers */
+  int mpio;  /* files opened through MPI-IO by every rank together (collective transfers) */
 #if GCOO_HAVE_MPI
   MPI_Comm comm;
 #endif
@@ -179,8 +179,9 @@ int64_t gcoo__h5_copy2d(gcoo__h5_kind k, const void *src, int64_t ssi, int64_t s
  *  `mine` otherwise. Collective with MPI-IO. */
 int64_t gcoo__h5_rounds(const gcoo__h5_comm *c, int64_t mine);
 /** One read (write = 0) or write of the elements selected in fspace, to/from a contiguous buffer
- *  of n elements of kind k. Collective with MPI-IO: every rank calls, with n = 0 and an empty
- *  selection when it has nothing. */
+ *  of n elements of kind k. With MPI-IO every rank calls, with n = 0 and an empty selection when
+ *  it has nothing; the transfer is collective when the ranks' selections are disjoint, else
+ *  independent (see io/h5_transfer.c). */
 gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h5_kind k,
                           hid_t fspace, int64_t n, void *buf, const char *label);
 /** Elements [start, start + count) of a 1-D dataset into dst converted to tkind (H5K_I64,

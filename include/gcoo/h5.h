@@ -47,11 +47,14 @@
  * with empty ranges where a rank has nothing; when any rank fails, every rank returns an error:
  * the failing ranks their own, the others GCOO_ERR_REMOTE with the lowest failing rank's message
  * ("rank 2: ...") as their last error, as gcoo_dist_agree does. Files are
- * opened through MPI-IO (H5Pset_fapl_mpio) and slabs moved with collective transfers, in rounds
- * of at most GCOO_H5_CHUNK_BYTES bytes per rank (default 64 MiB), which bounds the conversion
- * buffers and keeps every MPI-IO request far below 2^31 bytes. GCOO_H5_MPIO=0 (or an HDF5 built
- * without parallel support) makes each rank open the file on its own instead (reads independent,
- * writes one rank after another), for file systems where MPI-IO does not work. */
+ * opened through MPI-IO (H5Pset_fapl_mpio) and slabs moved in rounds of at most
+ * GCOO_H5_CHUNK_BYTES bytes per rank (default 64 MiB), which bounds the conversion buffers and
+ * keeps every MPI-IO request far below 2^31 bytes. Transfers are collective when the ranks'
+ * selections are disjoint (slab reads, every write) and independent when they overlap (Open MPI
+ * 4.1.4's OMPIO returns wrong data for some overlapping collective reads; GCOO_H5_COLLECTIVE=0
+ * makes every transfer independent). GCOO_H5_MPIO=0 (or an HDF5 built without parallel support)
+ * makes each rank open the file on its own instead (reads independent, writes one rank after
+ * another), for file systems where MPI-IO does not work. */
 #ifndef GCOO_H5_H
 #define GCOO_H5_H
 
