@@ -142,7 +142,9 @@ static gcoo_status read_mtx(gcoo_dist d, const char *path, gcoo_dtype dtype, gco
     }
     gcoo_sparse_destroy(&M);
   }
-  st = gcoo__dist_scatter_csr(d, A, dtype, p, dims, row0, slab);
+  /* agree first: a reading failure on rank 0 must reach every rank with its own message */
+  st = gcoo__dist_agree(d, st);
+  if (st >= 0) st = gcoo__dist_scatter_csr(d, A, dtype, p, dims, row0, slab);
   gcoo_sparse_destroy(&A);
   GCOO_CALL(st);
   return GCOO_SUCCESS;

@@ -1,14 +1,276 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_convert.c: gcoo_dist convert (not written yet). */
-#include "cli.h"
+/* src/cli/cmd_convert.c: gcoo_dist convert: Matrix Market (.mtx, .mtx.gz) <-> HDF5 objects,
+ * sparse and dense, and HDF5 -> HDF5 re-encoding (CSR, CSC, GCOO, dense; float32/float64).
+ * Runs on rank 0; the other ranks wait and leave with its exit code. Also the file helpers
+ * that gcoo_dist info shares (cmd_files.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
-static cli_option options[] = {{NULL}};
+#include "cmd_files.h"
 
-static int run(int argc, char **argv, cli_command *cmd) {
-  (void)argc;
-  (void)argv;
-  cli_out("gcoo_dist %s: not implemented yet\n", cmd->name);
-  return 3;
+/* ---- shared with cmd_info.c ------------------------------------------------------------- */
+
+const char *cli_format_name(gcoo_format f) {
+  switch (f) {
+    case GCOO_FORMAT_COO: return "coo";
+    case GCOO_FORMAT_CSR: return "csr";
+    case GCOO_FORMAT_CSC: return "csc";
+    case GCOO_FORMAT_GCOO: return "gcoo";
+  }
+  return "?";
 }
 
-cli_command cmd_convert = {"convert", "convert between .mtx/.mtx.gz and .h5 layouts", NULL, NULL, options, run};
+const char *cli_dtype_name(gcoo_dtype t) { return t == GCOO_FLOAT64 ? "float64" : "float32"; }
+
+static int ends_with(const char *s, size_t n, const char *suffix) {
+  size_t k = strlen(suffix);
+  return n >= k && !strncasecmp(s + n - k, suffix, k);
+}
+
+cli_file_kind cli_file_kind_of(const char *path) {
+  static const char *const h5[] = {".h5", ".hdf5", ".hdf", ".he5", ".h5ad", ".nc"};
+  if (!path || !*path) return CLI_FILE_UNKNOWN;
+  size_t n = strlen(path);
+  if (ends_with(path, n, ".mtx") || ends_with(path, n, ".mtx.gz")) return CLI_FILE_MTX;
+  /* an HDF5 file name, alone or followed by ":object" */
+  for (size_t i = 1; i <= n; i++) {
+    if (i < n && path[i] != ':') continue;
+    for (size_t e = 0; e < sizeof h5 / sizeof h5[0]; e++)
+      if (ends_with(path, i, h5[e])) return CLI_FILE_H5;
+  }
+  return CLI_FILE_UNKNOWN;
+}
+
+gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
+  memset(m, 0, sizeof *m);
+  if (cli_file_kind_of(path) == CLI_FILE_H5) {
+    gcoo_h5_info info;
+    gcoo_status st = gcoo_h5_inspect(path, &info);
+    if (st < 0) return st;
+    m->is_sparse = info.is_sparse;
+    m->format = info.format;
+    m->dtype = info.dtype;
+    m->nrows = info.nrows;
+    m->ncols = info.ncols;
+    m->nnz = info.nnz;
+    m->p = info.p;
+    snprintf(m->value_type, sizeof m->value_type, "%s", info.value_type);
+    snprintf(m->index_type, sizeof m->index_type, "%s", info.index_type);
+    if (info.is_sparse)
+      snprintf(m->detail, sizeof m->detail, "encoding-version %s",
+               info.encoding_version[0] ? info.encoding_version : "(none)");
+    else
+      snprintf(m->detail, sizeof m->detail, "%s",
+               info.layout == GCOO_COL_MAJOR ? "column-major" : "row-major");
+    return GCOO_SUCCESS;
+  }
+  gcoo_mtx_header h;
+  gcoo_status st = gcoo_mtx_read_header(path, &h);
+  if (st < 0) return st;
+  m->is_sparse = !strcmp(h.format, "coordinate");
+  m->format = GCOO_FORMAT_CSR;
+  m->dtype = GCOO_FLOAT64;
+  m->nrows = h.nrows;
+  m->ncols = h.ncols;
+  m->nnz = h.nstored;
+  snprintf(m->value_type, sizeof m->value_type, "%s", h.field);
+  snprintf(m->detail, sizeof m->detail, "%s %s %s", h.format, h.field, h.symmetry);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status cli_matrix_read(const char *path, int dtype, cli_matrix *m) {
+  gcoo_status st = cli_matrix_inspect(path, m);
+  if (st < 0) return st;
+  gcoo_dtype t = dtype < 0 ? m->dtype : (gcoo_dtype)dtype;
+  int h5 = cli_file_kind_of(path) == CLI_FILE_H5;
+  if (m->is_sparse)
+    st = h5 ? gcoo_h5_read_sparse(path, t, &m->A) : gcoo_mtx_read(path, t, 0, &m->A);
+  else
+    st = h5 ? gcoo_h5_read_dense(path, t, GCOO_ROW_MAJOR, &m->D)
+            : gcoo_mtx_read_dense(path, t, GCOO_ROW_MAJOR, &m->D);
+  if (st >= 0 && m->is_sparse) {
+    gcoo_sparse_info si;
+    st = gcoo_sparse_get_info(m->A, &si);
+    m->nnz = si.nnz; /* Matrix Market symmetric files: after expansion */
+  }
+  return st;
+}
+
+void cli_matrix_free(cli_matrix *m) {
+  gcoo_sparse_destroy(&m->A);
+  gcoo_dense_destroy(&m->D);
+}
+
+/* ---- convert ---------------------------------------------------------------------------------- */
+
+static cli_option options[] = {
+    {"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
+    {"out", "PATH", NULL,
+     "output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is replaced "
+     "as a whole)", NULL, false},
+    {"format", "F", NULL,
+     "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
+     NULL, false},
+    {"p", "P", NULL, "GCOO group width with --format gcoo [default: the input's p, else 32]", NULL,
+     false},
+    {"dtype", "T", NULL, "float32 or float64 [default: as stored; float64 for Matrix Market]",
+     NULL, false},
+    {NULL, NULL, NULL, NULL, NULL, false}};
+
+/* "file.h5:/x" -> "file.h5", for comparing input and output files */
+static void file_part(const char *path, char *buf, size_t len) {
+  snprintf(buf, len, "%s", path);
+  size_t n = strlen(buf);
+  for (size_t i = 1; i < n; i++)
+    if (buf[i] == ':' && cli_file_kind_of(buf) == CLI_FILE_H5) {
+      char save = buf[i];
+      buf[i] = '\0';
+      if (cli_file_kind_of(buf) == CLI_FILE_H5) return;
+      buf[i] = save;
+    }
+}
+
+static int same_file(const char *a, const char *b) {
+  char fa[PATH_MAX], fb[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+  file_part(a, fa, sizeof fa);
+  file_part(b, fb, sizeof fb);
+  if (!realpath(fa, ra) || !realpath(fb, rb)) return !strcmp(fa, fb);
+  return !strcmp(ra, rb);
+}
+
+static int run(int argc, char **argv, cli_command *cmd) {
+  (void)argc, (void)argv;
+  if (cli_rank() != 0) return 0; /* rank 0 converts; gcoo_dist shares its exit code */
+  const char *in = cli_get(cmd, "in"), *out = cli_get(cmd, "out"), *fmt = cli_get(cmd, "format"),
+             *dt = cli_get(cmd, "dtype");
+  if (!in || !out) {
+    fprintf(stderr, "gcoo_dist convert: --in and --out are both required (see --help)\n");
+    return 2;
+  }
+  cli_file_kind ki = cli_file_kind_of(in), ko = cli_file_kind_of(out);
+  if (ki == CLI_FILE_UNKNOWN || ko == CLI_FILE_UNKNOWN) {
+    fprintf(stderr,
+            "gcoo_dist convert: cannot tell the file type of \"%s\" from its name (use .mtx, "
+            ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
+            ki == CLI_FILE_UNKNOWN ? in : out);
+    return 2;
+  }
+  int dense_out = 0, have_fmt = fmt != NULL;
+  gcoo_format format = GCOO_FORMAT_CSR;
+  if (fmt) {
+    if (!strcmp(fmt, "csr")) format = GCOO_FORMAT_CSR;
+    else if (!strcmp(fmt, "csc")) format = GCOO_FORMAT_CSC;
+    else if (!strcmp(fmt, "gcoo")) format = GCOO_FORMAT_GCOO;
+    else if (!strcmp(fmt, "dense")) dense_out = 1;
+    else {
+      fprintf(stderr, "gcoo_dist convert: --format %s: expected csr, csc, gcoo or dense\n", fmt);
+      return 2;
+    }
+  }
+  int dtype = -1;
+  if (dt) {
+    if (!strcmp(dt, "float32")) dtype = GCOO_FLOAT32;
+    else if (!strcmp(dt, "float64")) dtype = GCOO_FLOAT64;
+    else {
+      fprintf(stderr, "gcoo_dist convert: --dtype %s: expected float32 or float64\n", dt);
+      return 2;
+    }
+  }
+  long long p = 0;
+  if (cli_flag(cmd, "p")) {
+    if (!cli_int(cmd, "p", 1, INT_MAX, &p)) return 2;
+    if (!have_fmt || format != GCOO_FORMAT_GCOO || dense_out) {
+      fprintf(stderr, "gcoo_dist convert: --p applies to --format gcoo only\n");
+      return 2;
+    }
+  }
+  if (ko == CLI_FILE_H5 && same_file(in, out)) {
+    fprintf(stderr,
+            "gcoo_dist convert: --out names the input file; an HDF5 write replaces the whole "
+            "file, so write to another file\n");
+    return 2;
+  }
+
+  cli_matrix m;
+  gcoo_status st = cli_matrix_read(in, dtype, &m);
+  if (st < 0) {
+    cli_matrix_free(&m);
+    return cli_fail(in, st);
+  }
+  if (!have_fmt) {
+    dense_out = !m.is_sparse;
+    format = ki == CLI_FILE_H5 && m.is_sparse ? m.format : GCOO_FORMAT_CSR;
+  }
+  if (!p) p = m.is_sparse && m.format == GCOO_FORMAT_GCOO && m.p > 0 ? m.p : 32;
+
+  gcoo_sparse B = NULL;
+  gcoo_dense E;
+  memset(&E, 0, sizeof E);
+  const char *what = "converting";
+  if (dense_out) {
+    if (m.is_sparse) {
+      gcoo_sparse_info si;
+      st = gcoo_sparse_get_info(m.A, &si);
+      if (st >= 0) st = gcoo_dense_create(&E, si.dtype, GCOO_ROW_MAJOR, si.nrows, si.ncols);
+      if (st >= 0) st = gcoo_sparse_to_dense(m.A, &E);
+    }
+  } else if (m.is_sparse) {
+    gcoo_sparse_info si;
+    st = gcoo_sparse_get_info(m.A, &si);
+    if (st >= 0 && (si.format != format || (format == GCOO_FORMAT_GCOO && si.p != p)))
+      st = gcoo_sparse_convert(&B, m.A, format, (int32_t)p);
+  } else {
+    st = gcoo_sparse_from_dense(&B, &m.D, format, (int32_t)p, 0);
+  }
+  if (st >= 0) {
+    what = out;
+    gcoo_sparse S = B ? B : m.A;
+    const gcoo_dense *D = m.is_sparse ? &E : &m.D;
+    if (ko == CLI_FILE_H5)
+      st = dense_out ? gcoo_h5_write_dense(out, D) : gcoo_h5_write_sparse(out, S);
+    else
+      st = dense_out ? gcoo_mtx_write_dense(out, D) : gcoo_mtx_write(out, S);
+  }
+  if (st >= 0) {
+    char to[96];
+    gcoo_dtype t = dtype < 0 ? m.dtype : (gcoo_dtype)dtype;
+    if (ko == CLI_FILE_MTX)
+      snprintf(to, sizeof to, "%s %s", dense_out ? "array" : "coordinate", cli_dtype_name(t));
+    else if (dense_out)
+      snprintf(to, sizeof to, "dense %s", cli_dtype_name(t));
+    else if (format == GCOO_FORMAT_GCOO)
+      snprintf(to, sizeof to, "gcoo p=%lld %s", p, cli_dtype_name(t));
+    else
+      snprintf(to, sizeof to, "%s %s", cli_format_name(format), cli_dtype_name(t));
+    cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in,
+            m.is_sparse ? (ki == CLI_FILE_MTX ? "coordinate" : cli_format_name(m.format)) : "dense",
+            (long long)m.nrows, (long long)m.ncols, m.value_type, out, to);
+  }
+  int rc = st < 0 ? cli_fail(what, st) : 0;
+  gcoo_sparse_destroy(&B);
+  gcoo_dense_destroy(&E);
+  cli_matrix_free(&m);
+  return rc;
+}
+
+cli_command cmd_convert = {
+    "convert",
+    "convert between .mtx/.mtx.gz and .h5 layouts",
+    "--in PATH --out PATH [--format csr|csc|gcoo|dense] [--p P] [--dtype float32|float64]",
+    "Reads the input on rank 0 (other ranks wait) and writes the output in one go.\n"
+    "HDF5 objects are named file.h5:/group/path (file.h5 alone is the root group); sparse\n"
+    "matrices are groups in scipy/anndata's layout (csr_matrix, csc_matrix) or gcoo_matrix,\n"
+    "dense matrices are 2-D datasets (they need a name: file.h5:/X). Matrix Market coordinate\n"
+    "files hold sparse matrices, array files dense ones. An HDF5 output replaces the whole\n"
+    "file (written to file.tmp, then renamed); it may not be the input file.\n"
+    "examples:\n"
+    "  gcoo_dist convert --in bcsstk21.mtx.gz --out A.h5:/A --format gcoo --p 32\n"
+    "  gcoo_dist convert --in pbmc.h5ad:/X --out X.mtx.gz\n"
+    "  gcoo_dist convert --in A.h5:/A --out B.h5:/A --format csr --dtype float32",
+    options,
+    run};
