@@ -118,6 +118,28 @@ with h5py.File('$tmp/b.h5','w') as f: f['B'] = np.ones((9, 4), dtype=np.float32)
   run "$np" spdm --stencil 7 --grid 2 --b "$tmp/b.h5:/B"
   expect_rc 1 "B with 9 rows for an 8 x 8 A"; expect_err "rank 0: inner dimensions disagree" "inner dimensions"
   ;;
+solve)  # block CG: converges, true residual within the tolerance, fewer multiplies than separate
+  run "$np" solve --stencil 7 --grid 12 --k 6 --tol 1e-9 --json --history
+  expect_rc 0 "solve --json"
+  cp "$tmp/out" "$tmp/block.json"
+  json "
+assert d['command']=='solve' and d['converged'] and d['k']==6 and d['ranks']==$np, d
+assert d['true_residual_max'] <= 1e-8, d['true_residual_max']
+assert len(d['history'])==d['iterations']+1 and d['history'][0]==[1.0]*6
+assert all(0 < it <= d['iterations'] for it in d['column_iterations'])
+for k in ('build','solve','spmm','reduce','blas','precond'): assert d['seconds'][k]>=0, k"
+  run "$np" solve --stencil 7 --grid 12 --k 6 --tol 1e-9 --json --separate
+  expect_rc 0 "solve --separate"
+  json "
+b=json.load(open('$tmp/block.json'))
+assert d['mode']=='separate' and d['converged'] and d['true_residual_max'] <= 1e-8
+assert b['spmm_calls'] < d['spmm_calls'], (b['spmm_calls'], d['spmm_calls'])"
+  # not SPD after a negative shift: a clean failure on every rank, no hang
+  run "$np" solve --stencil 7 --grid 6 --k 2 --shift -10 --pc none --maxit 50
+  [ "$rc" != 0 ] || fail "an indefinite matrix was reported as solved"
+  # a non-square matrix: refused with the reason
+  run "$np" solve --rows 5 2>/dev/null; [ "$rc" = 2 ] || fail "unknown option accepted"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "cli $case_name np=$np: passed"
