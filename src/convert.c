@@ -45,7 +45,7 @@ static gcoo_status permute(gcoo_triplets *t, const int64_t *perm) {
   GCOO_GOTO(gcoo__malloc_n((void **)&c, t->nnz, sizeof *c, "permuted cols"));
   GCOO_GOTO(gcoo__malloc_n((void **)&v, t->nnz, es, "permuted values"));
   const char *sv = t->vals;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (t->nnz > GCOO_OMP_MIN_WORK)
   for (int64_t k = 0; k < t->nnz; k++) {
     r[k] = t->rows[perm[k]];
     c[k] = t->cols[perm[k]];
@@ -311,66 +311,4 @@ gcoo_status gcoo_sparse_to_dense(gcoo_sparse A, gcoo_dense *D) {
                    t.dtype == GCOO_FLOAT64 ? ((double *)t.vals)[k] : ((float *)t.vals)[k]);
   gcoo__triplets_free(&t);
   return GCOO_SUCCESS;
-}
-
-gcoo_status gcoo_sparse_random(gcoo_sparse *A, gcoo_dtype dtype, gcoo_format format, int64_t nrows,
-                               int64_t ncols, double sparsity, uint64_t seed, int32_t p) {
-  gcoo_status st = GCOO_SUCCESS;
-  gcoo_triplets t = {dtype, nrows, ncols, 0, NULL, NULL, NULL};
-  int64_t *rowcnt = NULL;
-  GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
-  *A = NULL;
-  GCOO_CHECK(sparsity >= 0.0 && sparsity <= 1.0, GCOO_ERR_INVALID_ARG,
-             "sparsity %g outside [0, 1]", sparsity);
-  GCOO_CHECK_DIM(nrows, "rows");
-  GCOO_CHECK_DIM(ncols, "columns");
-  const double density = 1.0 - sparsity;
-  /* Each row draws its own stream (seed, row), so the matrix does not depend on the thread
-   * count and a rank can generate any slab of rows alone. Positions come from geometric skips:
-   * O(nnz) work, exact Bernoulli(density) per entry. Two passes: count, then fill. */
-  GCOO_GOTO(gcoo__calloc((void **)&rowcnt, (size_t)nrows + 1, sizeof *rowcnt, "row counts"));
-  const double lq = density < 1.0 ? log1p(-density) : 0.0;
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1) {
-      for (int64_t i = 0; i < nrows; i++) rowcnt[i + 1] += rowcnt[i];
-      t.nnz = rowcnt[nrows];
-      GCOO_GOTO(gcoo__malloc_n((void **)&t.rows, t.nnz, sizeof(int32_t), "rows"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&t.cols, t.nnz, sizeof(int32_t), "cols"));
-      GCOO_GOTO(gcoo__malloc_n(&t.vals, t.nnz, gcoo_dtype_size(dtype), "values"));
-    }
-#pragma omp parallel for schedule(dynamic, 256)
-    for (int64_t i = 0; i < nrows; i++) {
-      gcoo_rng r;
-      gcoo__rng_seed(&r, seed, (uint64_t)i);
-      int64_t k = pass ? rowcnt[i] : 0, j = -1;
-      if (density <= 0.0) continue;
-      for (;;) {
-        if (density >= 1.0) {
-          j++;
-        } else {
-          double u = gcoo__rng_uniform(&r);
-          j += 1 + (int64_t)floor(log1p(-u) / lq);
-        }
-        if (j >= ncols || j < 0) break;
-        double v = 2.0 * gcoo__rng_uniform(&r) - 1.0;
-        if (pass == 0) {
-          k++;
-          continue;
-        }
-        t.rows[k] = (int32_t)i;
-        t.cols[k] = (int32_t)j;
-        if (dtype == GCOO_FLOAT64)
-          ((double *)t.vals)[k] = v;
-        else
-          ((float *)t.vals)[k] = (float)v;
-        k++;
-      }
-      if (pass == 0) rowcnt[i + 1] = k;
-    }
-  }
-  GCOO_GOTO(gcoo__sparse_from_triplets(A, &t, format, p));
-done:
-  free(rowcnt);
-  gcoo__triplets_free(&t);
-  return st;
 }

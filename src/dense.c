@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gcoo/backend.h"
+#include "gcoo/generate.h"
 
 static inline size_t offset(const gcoo_dense *D, int64_t i, int64_t j) {
   return D->layout == GCOO_ROW_MAJOR ? (size_t)(i * D->ld + j) : (size_t)(i + j * D->ld);
@@ -20,7 +21,10 @@ gcoo_status gcoo_dense_check(const gcoo_dense *D) {
   GCOO_CHECK(D->nrows >= 0 && D->ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)D->nrows, (long long)D->ncols);
   int64_t minld = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
-  GCOO_CHECK(D->ld >= minld && D->ld >= 1, GCOO_ERR_INVALID_ARG,
+  /* BLAS asks ld >= max(1, minld); an empty matrix has no element to address, and
+   * gcoo_dense_wrap gives it its natural ld, which may be 0 (5 x 0 row-major). */
+  const int empty = D->nrows == 0 || D->ncols == 0;
+  GCOO_CHECK(D->ld >= minld && (D->ld >= 1 || empty), GCOO_ERR_INVALID_ARG,
              "leading dimension %lld < %lld for a %s %lld x %lld matrix", (long long)D->ld,
              (long long)(minld > 1 ? minld : 1),
              D->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major", (long long)D->nrows,
@@ -38,6 +42,10 @@ gcoo_status gcoo_dense_create(gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layou
                               int64_t ncols) {
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "dense matrix is NULL");
   *D = gcoo_dense_wrap(NULL, dtype, layout, nrows, ncols, 0);
+  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
+             "unknown element type %d", (int)dtype);
+  GCOO_CHECK(layout == GCOO_ROW_MAJOR || layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
+             "unknown layout %d", (int)layout);
   if (D->ld < 1) D->ld = 1;
   GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)nrows, (long long)ncols);
@@ -72,22 +80,32 @@ void gcoo_dense_set(gcoo_dense *D, int64_t i, int64_t j, double v) {
 gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++)
     for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, value);
   return GCOO_SUCCESS;
 }
 
 gcoo_status gcoo_dense_fill_random(gcoo_dense *D, uint64_t seed) {
-  GCOO_CALL(gcoo_dense_check(D));
-  GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
-  /* one stream per row: the same matrix whatever the thread count, and a rank can make
-   * any block of rows by itself */
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < D->nrows; i++) {
-    gcoo_rng r;
-    gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)i);
-    for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, 2.0 * gcoo__rng_uniform(&r) - 1.0);
-  }
+  /* rows of one global random matrix, any of which a rank can make alone (src/generate.c) */
+  GCOO_CALL(gcoo_dense_fill_random_rows(D, seed, 0));
   return GCOO_SUCCESS;
+}
+
+/* Byte range [lo, hi) spanned by the elements of D (0, 0 when empty). */
+static void byte_range(const gcoo_dense *D, uintptr_t *lo, uintptr_t *hi) {
+  int64_t major = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
+  int64_t minor = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  *lo = *hi = 0;
+  if (major == 0 || minor == 0) return;
+  *lo = (uintptr_t)D->data;
+  *hi = *lo + (uintptr_t)(((major - 1) * D->ld + minor) * (int64_t)gcoo_dtype_size(D->dtype));
+}
+
+int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b) {
+  uintptr_t alo, ahi, blo, bhi;
+  if (a->mem != b->mem) return 0;
+  byte_range(a, &alo, &ahi);
+  byte_range(b, &blo, &bhi);
+  return alo < ahi && blo < bhi && alo < bhi && blo < ahi;
 }

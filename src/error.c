@@ -89,9 +89,13 @@ static const char *short_path(const char *file) {
 
 gcoo_status gcoo__verror(gcoo_status st, const char *file, int line, const char *func,
                          const char *fmt, va_list ap) {
-  int n = snprintf(last_error, sizeof last_error, "%s:%d %s: ", short_path(file), line, func);
-  if (n < 0 || n >= (int)sizeof last_error) n = 0;
-  vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+  /* Format into a scratch buffer first: the arguments may point into last_error itself (an
+   * error re-raised with gcoo_last_error() in its message). */
+  char msg[GCOO_ERROR_LEN];
+  int n = snprintf(msg, sizeof msg, "%s:%d %s: ", short_path(file), line, func);
+  if (n < 0 || n >= (int)sizeof msg) n = 0;
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  memcpy(last_error, msg, sizeof msg);
   GCOO_LOG(GCOO_LOG_WARN, "ERROR", "%s (%s)", last_error, gcoo_status_name(st));
   return st;
 }

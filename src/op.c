@@ -110,8 +110,8 @@ gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double 
              X->dtype ? "float64" : "float32", Y->dtype ? "float64" : "float32");
   GCOO_CHECK(X->mem == Y->mem, GCOO_ERR_INVALID_ARG,
              "operands in different memory spaces (one host, one device)");
-  GCOO_CHECK(X->data != Y->data || X->nrows * X->ncols == 0, GCOO_ERR_INVALID_ARG,
-             "input and output share a buffer");
+  GCOO_CHECK(!gcoo__dense_overlap(X, Y), GCOO_ERR_INVALID_ARG,
+             "input and output share a buffer: the output must not overlap the input");
   gcoo_dense Xf = *X, Yf = *Y;
   if (op->opts.reading == GCOO_DENSE_SPARSE) {
     /* C = B S  <=>  C^T = S^T B^T = A B^T */

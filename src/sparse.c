@@ -328,6 +328,13 @@ gcoo_status gcoo_sparse_validate(gcoo_sparse A, unsigned flags) {
     case GCOO_FORMAT_GCOO:
       GCOO_CALL(check_gcoo_arrays(A->nrows, A->ncols, A->p, A->gidx, A->rows, A->cols,
                                   flags | GCOO_DUPLICATES_ERROR));
+      GCOO_CHECK(A->gidx[A->ngroups] == A->nnz, GCOO_ERR_FORMAT,
+                 "gIdxes ends at %lld, the matrix has %lld entries",
+                 (long long)A->gidx[A->ngroups], (long long)A->nnz);
+      for (int64_t q = 0; q < A->ngroups; q++)
+        GCOO_CHECK(A->gnnz[q] == A->gidx[q + 1] - A->gidx[q], GCOO_ERR_FORMAT,
+                   "nnzPerGroup[%lld] = %lld disagrees with gIdxes (%lld)", (long long)q,
+                   (long long)A->gnnz[q], (long long)(A->gidx[q + 1] - A->gidx[q]));
       break;
     case GCOO_FORMAT_COO:
       for (int64_t k = 0; k < A->nnz; k++) {

@@ -22,6 +22,8 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
   GCOO_CALL(gcoo_dense_check(Y));
   GCOO_CHECK(X->mem == GCOO_MEM_HOST && Y->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the reference needs host operands");
+  GCOO_CHECK(!gcoo__dense_overlap(X, Y), GCOO_ERR_INVALID_ARG,
+             "X and Y share a buffer: the output must not overlap the input");
   GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
              "Y (%lld x %lld) = A (%lld x %lld) X (%lld x %lld): dimensions disagree",
              (long long)Y->nrows, (long long)Y->ncols, (long long)ai.nrows, (long long)ai.ncols,
@@ -33,7 +35,7 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
   GCOO_GOTO(gcoo__sparse_csr_view(A, &v));
   const int64_t N = X->ncols;
   int failed = 0;
-#pragma omp parallel
+#pragma omp parallel if ((v.nnz + v.nrows) * N > GCOO_OMP_MIN_WORK)
   {
     double *acc = malloc((size_t)(N > 0 ? N : 1) * sizeof *acc);
     if (!acc) {
@@ -74,6 +76,8 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
   GCOO_CALL(gcoo_dense_check(C));
   GCOO_CHECK(B->mem == GCOO_MEM_HOST && C->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the reference needs host operands");
+  GCOO_CHECK(!gcoo__dense_overlap(B, C), GCOO_ERR_INVALID_ARG,
+             "B and C share a buffer: the output must not overlap the input");
   GCOO_CHECK(B->ncols == si.nrows && C->ncols == si.ncols && B->nrows == C->nrows, GCOO_ERR_SHAPE,
              "C (%lld x %lld) = B (%lld x %lld) S (%lld x %lld): dimensions disagree",
              (long long)C->nrows, (long long)C->ncols, (long long)B->nrows, (long long)B->ncols,
@@ -82,7 +86,7 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
   GCOO_GOTO(gcoo__sparse_csr_view(csc, &v));
   const int64_t M = B->nrows;
   int failed = 0;
-#pragma omp parallel
+#pragma omp parallel if ((v.nnz + si.ncols) * M > GCOO_OMP_MIN_WORK)
   {
     double *acc = malloc((size_t)(M > 0 ? M : 1) * sizeof *acc);
     if (!acc) {

@@ -14,6 +14,7 @@
 #include "gcoo/dense.h"
 #include "gcoo/sparse.h"
 #include "gcoo/spdm.h"
+#include "gcoo/spgemm.h"
 #include "gcoo/status.h"
 
 #ifdef __cplusplus
@@ -89,6 +90,15 @@ gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what);
 gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes);
 #define GCOO_MALLOC(ptr, n, what) gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
 gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
+
+/** 1 if the elements of two dense matrices in the same memory space share bytes (an output
+ *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
+int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
+
+/** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
+ *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
+ *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
+#define GCOO_OMP_MIN_WORK 32768
 
 /** Largest value a row or column index may take (int32). */
 #define GCOO_INDEX_MAX INT32_MAX
@@ -228,6 +238,12 @@ typedef struct gcoo_backend_ops {
 
 extern const gcoo_backend_ops gcoo__backend_cpu;
 extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when not compiled */
+
+/** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
+ *  opts is complete (defaults filled in by gcoo_spgemm). */
+gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                              const gcoo_spgemm_options *opts, gcoo_sparse *C,
+                              gcoo_spgemm_info *info);
 
 struct gcoo_ctx_s {
   uint64_t magic;

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* gcoo/dist.h: one MPI rank per GPU (or per CPU process), matrices partitioned by GCOO column
- * groups, results gathered with NCCL (MPI on the CPU backend).
+ * groups, results gathered with NCCL (MPI on the CPU backend). docs/distributed.md tells the whole
+ * story (partition, the two X modes and the bytes each multiply sends, gathers, error agreement,
+ * GPU binding, environment variables).
  *
  * Frame: as in gcoo/spdm.h, everything is stated for Y = alpha A X + beta Y with A (m x k),
  * X (k x N), Y (m x N) row-major. The GCOO column groups of S = A^T are groups of p rows of A, so
  * "partitioned by column groups" means each rank owns a contiguous range of rows of A and of Y
  * (whole groups). The paper's reading C = B S (column-major) is the same partition read through
- * the transposed views: each rank owns a contiguous range of columns of S and of C.
+ * the transposed views: each rank owns a contiguous range of columns of S and of C, and a
+ * column slab of a column-major C is one contiguous block of memory.
  *
  * Collective calls must be entered by every rank of the communicator; when any rank fails, all
- * return an error (the failing rank's message is passed to the others and names its rank). */
+ * return an error: the ranks that failed their own status and message, the others
+ * GCOO_ERR_REMOTE with the message of the lowest failing rank ("rank 3: ..."). No rank is left
+ * waiting in a collective after another one gave up. */
 #ifndef GCOO_DIST_H
 #define GCOO_DIST_H
 
@@ -24,10 +29,17 @@ extern "C" {
 typedef struct gcoo_dist_s *gcoo_dist;
 
 /** Make the distributed context on comm (duplicated; never MPI_COMM_WORLD behind the caller's
- *  back). backend as in gcoo_ctx_create; for CUDA each rank takes the GPU of its node-local rank
- *  (modulo the visible devices only if GCOO_ALLOW_SHARED_GPU=1), and more ranks on a node than
- *  GPUs is a clear error. Bootstraps NCCL over MPI when built with NCCL. Collective. */
+ *  back). backend: "cpu", "cuda" (or "gpu"), "auto" (CUDA when every rank sees a GPU, else the
+ *  CPU everywhere), or NULL for $GCOO_BACKEND / "auto". With CUDA each rank takes the GPU of its
+ *  node-local rank; ranks are checked to sit on distinct physical GPUs (host name + PCI bus id),
+ *  and more ranks on a node than GPUs is an error on every rank naming the host, the counts and
+ *  the fix, unless GCOO_ALLOW_SHARED_GPU=1 (then ranks share GPUs round-robin and device
+ *  collectives go through MPI instead of NCCL, which refuses shared GPUs). Bootstraps NCCL over
+ *  MPI when built with NCCL (non-blocking init polled with a timeout, GCOO_NCCL_TIMEOUT seconds,
+ *  default 300; GCOO_NCCL=0 turns NCCL off). Collective. */
 gcoo_status gcoo_dist_create(gcoo_dist *d, MPI_Comm comm, const char *backend);
+/** Free the context (aborts rather than destroys an NCCL communicator that saw an error).
+ *  Collective. */
 gcoo_status gcoo_dist_destroy(gcoo_dist *d);
 int gcoo_dist_rank(gcoo_dist d);
 int gcoo_dist_size(gcoo_dist d);
@@ -35,17 +47,31 @@ MPI_Comm gcoo_dist_comm(gcoo_dist d);
 /** The rank's local context (backend, device). */
 gcoo_ctx gcoo_dist_ctx(gcoo_dist d);
 
-/** Agree on a status across ranks: every rank returns the worst (most negative) status, and the
- *  ranks that did not fail get the failing rank's message ("rank 3: ..."). Collective. */
+/** Where a rank runs, for reports. */
+typedef struct gcoo_dist_info {
+  int rank, size;
+  int local_rank, local_size; /**< rank and rank count on this node (MPI_COMM_TYPE_SHARED) */
+  int device;                 /**< CUDA ordinal, -1 on the CPU backend */
+  int nccl;                   /**< 1 when device collectives go through NCCL */
+  int shared_gpu;             /**< 1 when some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1) */
+  char host[64];
+} gcoo_dist_info;
+gcoo_status gcoo_dist_get_info(gcoo_dist d, gcoo_dist_info *info);
+
+/** Agree on a status across ranks: when no rank failed, every rank returns its own status;
+ *  when some failed, the failing ranks return their own error and the others GCOO_ERR_REMOTE
+ *  with the lowest failing rank's message as their last error ("rank 3: ..."). Collective. */
 gcoo_status gcoo_dist_agree(gcoo_dist d, gcoo_status local);
 
 /** Contiguous split of n major units (rows, or groups of p rows) over nranks, balanced by the
- *  entry counts ptr[i+1] - ptr[i] (plus a per-unit cost so empty units still spread).
- *  begin has nranks + 1 entries; a rank may get an empty range. Not collective. */
+ *  entry counts ptr[i+1] - ptr[i] plus a per-unit cost (so empty units still spread); ptr may be
+ *  NULL for units of equal cost. begin has nranks + 1 entries; a rank may get an empty range
+ *  (more ranks than units is fine). Not collective (deterministic: every rank computes the same
+ *  split from the same ptr). */
 typedef struct gcoo_partition {
   int nranks;
   int64_t *begin;      /**< nranks + 1 unit offsets */
-  int64_t *nnz;        /**< entries per rank */
+  int64_t *nnz;        /**< entries per rank (units per rank when ptr is NULL) */
   double imbalance;    /**< max over mean of per-rank entries (1 = perfect) */
 } gcoo_partition;
 
@@ -70,45 +96,71 @@ typedef struct gcoo_dist_op_options {
 
 typedef struct gcoo_dist_op_s *gcoo_dist_op;
 
-/** A persistent distributed operator from the caller's in-memory slab: the rows
- *  [row0, row0 + slab rows) of A (m_global x k), any format. Ranks' slabs must tile 0..m_global
- *  in rank order (checked). Collective. */
+/** A persistent distributed operator from the caller's in-memory slab, any format:
+ *    GCOO_SPARSE_DENSE: A_slab = rows [row0, row0 + nrows) of A (m_global x k): nrows x k;
+ *    GCOO_DENSE_SPARSE: A_slab = columns [row0, row0 + ncols) of S (k x m_global): k x ncols.
+ *  Ranks' slabs must tile 0..m_global in rank order (checked), empty slabs allowed. The slab is
+ *  copied. PARTITIONED mode needs k == m_global and computes the halo pattern here, once.
+ *  Collective. */
 gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, int64_t m_global,
                                 const gcoo_dist_op_options *opts, gcoo_dist_op *op);
 
-/** The same from a file (.h5 object in any layout of gcoo/h5.h, or .mtx/.mtx.gz read on rank 0
- *  and scattered): partitioned by nnz over the ranks, each rank reading only its slab. */
+/** The same from a file, partitioned by nnz over the ranks in whole units (rows, or GCOO groups):
+ *    .h5 object (gcoo/h5.h): each rank reads only its slab when the file's major dimension is the
+ *        partitioned one: CSR for GCOO_SPARSE_DENSE (the file holds A); CSC or GCOO for
+ *        GCOO_DENSE_SPARSE (the file holds S; GCOO groups stay whole). Other layouts are read
+ *        in slabs of their own major dimension and redistributed by row of A (one all-to-all).
+ *    .mtx / .mtx.gz: read on rank 0 and scattered in CSR slabs.
+ *  The file holds the sparse operand as the reading names it: A (Y = A X) or S (C = B S).
+ *  Collective. */
 gcoo_status gcoo_dist_op_create_from_file(gcoo_dist d, const char *path, gcoo_dtype dtype,
                                           const gcoo_dist_op_options *opts, gcoo_dist_op *op);
 
-/** Rows of Y this rank owns: [*row0, *row0 + *nrows). Not collective. */
+/** Rows of Y this rank owns: [*row0, *row0 + *nrows) (columns of C in the paper's reading).
+ *  Not collective. */
 gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows);
 
-/** Y_slab = alpha A_slab X + beta Y_slab. X is all of X (REPLICATED) or this rank's rows of X
- *  (PARTITIONED). Host or device operands, as gcoo_op_apply. Collective in PARTITIONED mode. */
+/** The rank's slab of A (rows [row0, row0 + nrows), global column indices, CSR, the A frame
+ *  even for GCOO_DENSE_SPARSE) as a new matrix the caller destroys. For checks. Not collective. */
+gcoo_status gcoo_dist_op_get_local_matrix(gcoo_dist_op op, gcoo_sparse *A_slab);
+
+/** Y_slab = alpha A_slab X + beta Y_slab (C_slab = alpha B S_slab + beta C_slab).
+ *    REPLICATED:  X is all of X, k x N (B all of B, M x k column-major);
+ *    PARTITIONED: X is this rank's rows of X, nrows x N (B its columns, M x nrows).
+ *  Host or device operands, as gcoo_op_apply; on the CUDA backend the call is asynchronous on
+ *  the context's stream. Collective (both modes agree on errors before and after the product). */
 gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *X, double beta,
                                gcoo_dense *Y_slab);
 
 /** Where an operator's time and bytes went. */
 typedef struct gcoo_dist_op_info {
   int64_t m_global, k, nnz_global, nnz_local, row0, nrows_local;
-  double imbalance;            /**< of the nnz partition */
-  int64_t halo_rows_recv;      /**< X rows received per apply (PARTITIONED) */
+  double imbalance;            /**< of the nnz partition: max over mean (1 = perfect) */
+  gcoo_dist_xmode xmode;
+  int64_t halo_rows_recv;      /**< X rows received per apply (PARTITIONED); bytes = rows*N*size */
   int64_t halo_rows_send;      /**< X rows sent per apply (PARTITIONED) */
-  gcoo_op_info local;          /**< the rank's local operator */
+  int halo_peers;              /**< ranks this rank exchanges halo rows with */
+  double read_seconds;         /**< reading and scattering the file (create_from_file) */
+  double setup_seconds;        /**< tiling checks, halo pattern, local operator setup */
+  gcoo_op_info local;          /**< the rank's local operator (the diagonal block if PARTITIONED) */
 } gcoo_dist_op_info;
 
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info);
+/** Free the operator. Not collective. */
 gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op);
 
-/** Gather row slabs (row-major, uneven sizes allowed, empty ranks allowed) into Y_full on root
- *  (root >= 0) or on every rank (root = -1). With NCCL for device buffers, MPI otherwise.
- *  Y_full is only read on receiving ranks. Collective. */
+/** Gather slabs into Y_full on root (root >= 0) or on every rank (root = -1), uneven sizes and
+ *  empty ranks allowed:
+ *    row-major Y_slab:    row slabs (rank r's rows follow rank r-1's), Y_full row-major;
+ *    column-major Y_slab: column slabs (the paper's C = B S partition), Y_full column-major.
+ *  Device buffers go through NCCL (grouped ncclSend/ncclRecv; ncclAllGather when all slabs are
+ *  equal), host buffers through MPI_Gatherv/Allgatherv with a row datatype (no int overflow).
+ *  Y_full is only touched on receiving ranks (pass NULL elsewhere). Collective. */
 gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int root,
                                   gcoo_dense *Y_full);
 
-/** Sum of a small host array over ranks (block inner products of solvers): NCCL all-reduce of
- *  device data, MPI_Allreduce of host data. Collective. */
+/** Sum of a small array over ranks in place (block inner products of solvers): NCCL all-reduce
+ *  of device data, MPI_Allreduce of host data. Synchronous. Collective. */
 gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, int64_t count,
                                     gcoo_memspace mem);
 

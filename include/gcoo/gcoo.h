@@ -7,7 +7,10 @@
  *   gcoo/sparse.h  COO / CSR / CSC / GCOO objects and conversions
  *   gcoo/ctx.h     backends: CPU (OpenMP) or one GPU (CUDA)
  *   gcoo/spdm.h    sparse x dense products, the two readings, persistent operators
+ *   gcoo/predict.h output size of sparse x sparse products (sampled predictor)
+ *   gcoo/spgemm.h  sparse x sparse products C = A B
  *   gcoo/mtx.h     Matrix Market files
+ *   gcoo/generate.h random and stencil matrices, any slab of rows of each
  *   gcoo/h5.h      HDF5 files (scipy/h5py/anndata layouts), parallel through MPI-IO
  * With MPI (GCOO_HAVE_MPI):
  *   gcoo/dist.h    ranks, GPUs, partitions, distributed operators and products
@@ -22,7 +25,10 @@
 #include "gcoo/sparse.h"
 #include "gcoo/ctx.h"
 #include "gcoo/spdm.h"
+#include "gcoo/predict.h"
+#include "gcoo/spgemm.h"
 #include "gcoo/mtx.h"
+#include "gcoo/generate.h"
 #if GCOO_HAVE_HDF5
 #include "gcoo/h5.h"
 #endif

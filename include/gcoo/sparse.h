@@ -57,7 +57,8 @@ gcoo_status gcoo_sparse_create_gcoo(gcoo_sparse *A, gcoo_dtype dtype, int64_t nr
                                     int32_t p, const int64_t *gidx, const int32_t *rows,
                                     const int32_t *cols, const void *values, unsigned flags);
 
-/** Any format to any format; p is the GCOO group width (0: GCOO_DEFAULT_P; ignored otherwise). */
+/** Any format to any format; p is the GCOO group width (0: the source's p when it is GCOO,
+ *  else GCOO_DEFAULT_P; ignored for other target formats). */
 gcoo_status gcoo_sparse_convert(gcoo_sparse *B, gcoo_sparse A, gcoo_format format, int32_t p);
 
 /** Same matrix with the other element type (values rounded when narrowing). */

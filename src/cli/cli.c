@@ -51,11 +51,34 @@ int cli_fail(const char *what, gcoo_status st) {
   return 1;
 }
 
+int cli_report(const char *what, gcoo_status st) {
+  if (st == GCOO_ERR_REMOTE) return 1;
+  return cli_fail(what, st);
+}
+
+bool cli_require(bool ok, const char *fmt, ...) {
+  int mine = ok ? 1 : 0, all = mine, init = 0;
+  if (!ok) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gcoo_dist: rank %d: ", cli_rank());
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    va_end(ap);
+  }
+  MPI_Initialized(&init);
+  if (init) MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+
 gcoo_status cli_agree(gcoo_status local) {
   int v = (int)local, worst = v, init = 0;
   MPI_Initialized(&init);
   if (init) MPI_Allreduce(&v, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return (gcoo_status)worst;
+  /* ranks that did not fail say so, and cli_report keeps them quiet */
+  if (worst < 0 && local >= 0) return GCOO_ERR_REMOTE;
+  return local < 0 ? local : (gcoo_status)worst;
 }
 
 /* ---- options ------------------------------------------------------------------------------ */

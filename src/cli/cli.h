@@ -54,8 +54,15 @@ void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
  *  <last error>" on stderr. Returns the exit code to use (1). */
 int cli_fail(const char *what, gcoo_status st);
-/** Agree over MPI_COMM_WORLD: the minimum status of all ranks (so all stop together). When a
- *  rank failed, the others print nothing themselves: the failing rank's message is enough. */
+/** cli_fail for a status that went through gcoo_dist_agree: silent (returns 1) for
+ *  GCOO_ERR_REMOTE, since the failing rank prints the cause itself. */
+int cli_report(const char *what, gcoo_status st);
+/** A condition every rank evaluates (collective): true when it holds on every rank; the ranks
+ *  where it does not print "gcoo_dist: rank R: <message>" on stderr. */
+bool cli_require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Agree over MPI_COMM_WORLD (so all stop together): a failing rank gets its own status, the
+ *  others GCOO_ERR_REMOTE when any rank failed (cli_report prints nothing for it: the failing
+ *  rank's message is enough), else the minimum status. */
 gcoo_status cli_agree(gcoo_status local);
 
 /* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */

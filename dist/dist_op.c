@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/* dist/dist_op.c: persistent distributed operators: the rank's slab of rows of A (columns of S),
+ * checked to tile the matrix, turned into a local gcoo_op on the rank's context once, applied
+ * many times.
+ *
+ * Internally every slab is brought to the A frame (rows of A, CSR, global column indices); the
+ * local operators are then made in the caller's reading (A or S = A^T), so the backend sees the
+ * reading it was asked for and the caller's operands pass through untouched. Only the halo
+ * exchange looks at X in the A frame, through transposed views (no copies). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_impl.h"
+
+/* Copy of the caller's options with their size checked (the gcoo_op_options pattern). */
+static gcoo_status read_options(const gcoo_dist_op_options *in, gcoo_dist_op_options *o) {
+  gcoo_dist_op_options def = GCOO_DIST_OP_OPTIONS_INIT;
+  *o = def;
+  if (in) {
+    GCOO_CHECK(in->size >= sizeof(size_t) && in->size <= sizeof *o, GCOO_ERR_INVALID_ARG,
+               "options.size = %zu: initialise options with GCOO_DIST_OP_OPTIONS_INIT", in->size);
+    memcpy(o, in, in->size);
+    o->size = sizeof *o;
+  }
+  GCOO_CHECK(o->xmode == GCOO_DIST_X_REPLICATED || o->xmode == GCOO_DIST_X_PARTITIONED,
+             GCOO_ERR_INVALID_ARG, "unknown X mode %d", (int)o->xmode);
+  GCOO_CHECK(o->local.reading == GCOO_SPARSE_DENSE || o->local.reading == GCOO_DENSE_SPARSE,
+             GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o->local.reading);
+  return GCOO_SUCCESS;
+}
+
+/* A local operator from an A-frame block, in the caller's reading. */
+static gcoo_status make_local_op(gcoo_dist d, gcoo_sparse A_block, const gcoo_op_options *lo,
+                                 gcoo_op *op) {
+  *op = NULL;
+  if (lo->reading == GCOO_SPARSE_DENSE) {
+    GCOO_CALL(gcoo_op_create(op, d->ctx, A_block, lo));
+    return GCOO_SUCCESS;
+  }
+  gcoo_sparse S = NULL;
+  GCOO_CALL(gcoo_sparse_transpose(&S, A_block));
+  gcoo_status st = gcoo_op_create(op, d->ctx, S, lo);
+  gcoo_sparse_destroy(&S);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op) {
+  if (!op || !*op) return GCOO_SUCCESS;
+  GCOO_VALID_OBJECT(*op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  struct gcoo_dist_op_s *o = *op;
+  gcoo_status st = gcoo_op_destroy(&o->local);
+  gcoo_status st2 = gcoo_op_destroy(&o->offd);
+  gcoo__halo_free(&o->halo);
+  free(o->row_begin);
+  o->magic = GCOO_MAGIC_FREED;
+  free(o);
+  *op = NULL;
+  GCOO_CALL(st);
+  GCOO_CALL(st2);
+  return GCOO_SUCCESS;
+}
+
+/* Per-rank facts every rank needs to check the tiling, all-gathered in one call. */
+enum { F_ROW0, F_NROWS, F_K, F_M, F_NNZ, F_DTYPE, F_XMODE, F_READING, F_COUNT };
+
+gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t row0,
+                                        int64_t m_global, int64_t k,
+                                        const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
+  gcoo_status st = GCOO_SUCCESS;
+  struct gcoo_dist_op_s *op = NULL;
+  int64_t *facts = NULL;
+  gcoo_sparse A_diag = NULL, A_offd = NULL;
+  gcoo_sparse_info ai = {0};
+  double t0 = gcoo__wtime();
+  *out = NULL;
+
+  /* 1. local checks, then agree, so no rank enters the all-gather alone */
+  st = gcoo_sparse_get_info(A_csr, &ai);
+  if (st >= 0) st = gcoo__calloc((void **)&op, 1, sizeof *op, "distributed operator");
+  if (st >= 0) st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * F_COUNT, sizeof(int64_t),
+                                   "slab table");
+  if (st >= 0) st = gcoo__malloc_n((void **)&op->row_begin, d->size + 1, sizeof(int64_t),
+                                   "row partition");
+  GCOO_GOTO(gcoo__dist_agree(d, st));
+  op->magic = GCOO_MAGIC_DIST_OP;
+  op->d = d;
+  op->opts = *opts;
+  op->dtype = ai.dtype;
+  op->row0 = row0;
+  op->nrows = ai.nrows;
+  op->k = k;
+  op->m_global = m_global;
+  op->nnz_local = ai.nnz;
+
+  /* 2. every rank sees every slab and reaches the same verdict (same message everywhere) */
+  int64_t mine[F_COUNT] = {row0, ai.nrows, k, m_global, ai.nnz, ai.dtype, opts->xmode,
+                           opts->local.reading};
+  GCOO_GOTO(GCOO_MPI(MPI_Allgather(mine, F_COUNT, MPI_INT64_T, facts, F_COUNT, MPI_INT64_T,
+                                   d->comm)));
+  int64_t next = 0, nnz_max = 0;
+  op->nnz_global = 0;
+  for (int r = 0; r < d->size; r++) {
+    const int64_t *f = facts + (size_t)r * F_COUNT;
+    GCOO_CHECK_GOTO(f[F_DTYPE] == facts[F_DTYPE], GCOO_ERR_DTYPE,
+                    "rank %d's slab is %s, rank 0's is %s", r,
+                    f[F_DTYPE] == GCOO_FLOAT64 ? "float64" : "float32",
+                    facts[F_DTYPE] == GCOO_FLOAT64 ? "float64" : "float32");
+    GCOO_CHECK_GOTO(f[F_XMODE] == facts[F_XMODE] && f[F_READING] == facts[F_READING],
+                    GCOO_ERR_INVALID_ARG, "rank %d passed other options (X mode, reading) than "
+                    "rank 0", r);
+    GCOO_CHECK_GOTO(f[F_M] == m_global && f[F_K] == k, GCOO_ERR_SHAPE,
+                    "rank %d has a slab of a %lld x %lld matrix, rank %d of %lld x %lld", r,
+                    (long long)f[F_M], (long long)f[F_K], d->rank, (long long)m_global,
+                    (long long)k);
+    GCOO_CHECK_GOTO(f[F_ROW0] == next && f[F_NROWS] >= 0, GCOO_ERR_SHAPE,
+                    "slabs must tile the %lld rows in rank order: rank %d starts at row %lld, "
+                    "expected %lld", (long long)m_global, r, (long long)f[F_ROW0],
+                    (long long)next);
+    op->row_begin[r] = next;
+    next += f[F_NROWS];
+    op->nnz_global += f[F_NNZ];
+    if (f[F_NNZ] > nnz_max) nnz_max = f[F_NNZ];
+  }
+  op->row_begin[d->size] = next;
+  GCOO_CHECK_GOTO(next == m_global, GCOO_ERR_SHAPE,
+                  "the ranks' slabs cover %lld rows of a %lld-row matrix", (long long)next,
+                  (long long)m_global);
+  GCOO_CHECK_GOTO(opts->xmode != GCOO_DIST_X_PARTITIONED || k == m_global, GCOO_ERR_SHAPE,
+                  "PARTITIONED X needs a square matrix (X rows split like Y rows); this one is "
+                  "%lld x %lld: use GCOO_DIST_X_REPLICATED", (long long)m_global, (long long)k);
+  op->imbalance = op->nnz_global > 0 ? (double)nnz_max / ((double)op->nnz_global / d->size) : 1.0;
+
+  /* 3. the local operator(s) */
+  if (opts->xmode == GCOO_DIST_X_PARTITIONED) {
+    GCOO_GOTO(gcoo__halo_build(d, op->row_begin, A_csr, &A_diag, &A_offd, &op->halo));
+    if (op->nrows > 0) st = make_local_op(d, A_diag, &opts->local, &op->local);
+    if (st >= 0 && op->halo.nrecv > 0) st = make_local_op(d, A_offd, &opts->local, &op->offd);
+  } else if (op->nrows > 0) {
+    st = make_local_op(d, A_csr, &opts->local, &op->local);
+  }
+  GCOO_GOTO(gcoo__dist_agree(d, st));
+  op->setup_seconds = gcoo__wtime() - t0;
+  GCOO_LOG(GCOO_LOG_INFO, "DIST", "rows [%lld, %lld) of %lld x %lld, nnz %lld of %lld, "
+           "imbalance %.3f, %s X", (long long)row0, (long long)(row0 + op->nrows),
+           (long long)m_global, (long long)k, (long long)op->nnz_local, (long long)op->nnz_global,
+           op->imbalance, opts->xmode == GCOO_DIST_X_PARTITIONED ? "partitioned" : "replicated");
+  *out = op;
+  op = NULL;
+done:
+  free(facts);
+  gcoo_sparse_destroy(&A_diag);
+  gcoo_sparse_destroy(&A_offd);
+  if (op) {
+    op->magic = GCOO_MAGIC_DIST_OP;
+    gcoo_dist_op_destroy(&op);
+  }
+  return st;
+}
+
+gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, int64_t m_global,
+                                const gcoo_dist_op_options *opts, gcoo_dist_op *op) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_sparse At = NULL, A_csr = NULL;
+  gcoo_sparse_info si = {0};
+  gcoo_dist_op_options o;
+  GCOO_VALID_OBJECT(d, GCOO_MAGIC_DIST, "distributed context");
+  GCOO_CHECK(op != NULL, GCOO_ERR_NULL, "output handle is NULL");
+  *op = NULL;
+  st = read_options(opts, &o);
+  if (st >= 0) st = gcoo_sparse_get_info(A_slab, &si);
+  if (st >= 0 && (row0 < 0 || m_global < 0))
+    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "row0 = %lld, m_global = %lld must be >= 0",
+                    (long long)row0, (long long)m_global);
+  /* to the A frame: a column slab of S is a row slab of A = S^T */
+  if (st >= 0 && o.local.reading == GCOO_DENSE_SPARSE) {
+    st = gcoo_sparse_transpose(&At, A_slab);
+    if (st >= 0) st = gcoo_sparse_convert(&A_csr, At, GCOO_FORMAT_CSR, 0);
+  } else if (st >= 0) {
+    st = gcoo_sparse_convert(&A_csr, A_slab, GCOO_FORMAT_CSR, 0);
+  }
+  GCOO_GOTO(gcoo__dist_agree(d, st));
+  const int64_t k = o.local.reading == GCOO_DENSE_SPARSE ? si.nrows : si.ncols;
+  GCOO_GOTO(gcoo__dist_op_create_aframe(d, A_csr, row0, m_global, k, &o, op));
+done:
+  gcoo_sparse_destroy(&At);
+  gcoo_sparse_destroy(&A_csr);
+  return st;
+}
+
+gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  GCOO_CHECK(row0 && nrows, GCOO_ERR_NULL, "output pointer is NULL");
+  *row0 = op->row0;
+  *nrows = op->nrows;
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
+  memset(info, 0, sizeof *info);
+  info->m_global = op->m_global;
+  info->k = op->k;
+  info->nnz_global = op->nnz_global;
+  info->nnz_local = op->nnz_local;
+  info->row0 = op->row0;
+  info->nrows_local = op->nrows;
+  info->imbalance = op->imbalance;
+  info->xmode = op->opts.xmode;
+  info->halo_rows_recv = op->halo.nrecv;
+  info->halo_rows_send = op->halo.nsend;
+  info->halo_peers = op->halo.nrecv_peers > op->halo.nsend_peers ? op->halo.nrecv_peers
+                                                                 : op->halo.nsend_peers;
+  info->read_seconds = op->read_seconds;
+  info->setup_seconds = op->setup_seconds;
+  if (op->local) {
+    GCOO_CALL(gcoo_op_get_info(op->local, &info->local));
+  } else {
+    info->local.reading = op->opts.local.reading;
+    info->local.alg = op->opts.local.alg;
+    info->local.p = op->opts.local.p;
+  }
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_get_local_matrix(gcoo_dist_op op, gcoo_sparse *A_slab) {
+  gcoo_status st = GCOO_SUCCESS;
+  int32_t *rows = NULL, *cols = NULL;
+  char *vals = NULL;
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  GCOO_CHECK(A_slab != NULL, GCOO_ERR_NULL, "output handle is NULL");
+  *A_slab = NULL;
+  if (op->opts.xmode == GCOO_DIST_X_REPLICATED && op->local) {
+    GCOO_CALL(gcoo_sparse_convert(A_slab, op->local->A_csr, GCOO_FORMAT_CSR, 0));
+    return GCOO_SUCCESS;
+  }
+  /* PARTITIONED (or empty): put the global columns back on both blocks' entries */
+  gcoo_op blocks[2] = {op->local, op->offd};
+  int64_t n = 0;
+  const size_t es = gcoo_dtype_size(op->dtype);
+  for (int b = 0; b < 2; b++) {
+    gcoo_sparse_info bi;
+    if (!blocks[b]) continue;
+    GCOO_CALL(gcoo_sparse_get_info(blocks[b]->A_csr, &bi));
+    n += bi.nnz;
+  }
+  GCOO_GOTO(gcoo__malloc_n((void **)&rows, n, sizeof *rows, "local matrix"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&cols, n, sizeof *cols, "local matrix"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&vals, n, es, "local matrix"));
+  int64_t w = 0;
+  for (int b = 0; b < 2; b++) {
+    gcoo_csr_view v;
+    if (!blocks[b]) continue;
+    GCOO_GOTO(gcoo__sparse_csr_view(blocks[b]->A_csr, &v));
+    for (int64_t i = 0; i < v.nrows; i++)
+      for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++, w++) {
+        rows[w] = (int32_t)i;
+        cols[w] = b == 0 ? (int32_t)(op->row0 + v.ind[k]) : op->halo.recv_rows[v.ind[k]];
+        memcpy(vals + (size_t)w * es, (const char *)v.values + (size_t)k * es, es);
+      }
+  }
+  gcoo_sparse coo = NULL;
+  GCOO_GOTO(gcoo_sparse_create_coo(&coo, op->dtype, op->nrows, op->k, n, rows, cols, vals, 0));
+  st = gcoo_sparse_convert(A_slab, coo, GCOO_FORMAT_CSR, 0);
+  gcoo_sparse_destroy(&coo);
+  GCOO_GOTO(st);
+done:
+  free(rows);
+  free(cols);
+  free(vals);
+  return st;
+}
+
+/* Shapes of the operands of an apply, in the caller's reading. */
+static gcoo_status check_operands(gcoo_dist_op op, const gcoo_dense *X, const gcoo_dense *Y) {
+  GCOO_CALL(gcoo_dense_check(X));
+  GCOO_CALL(gcoo_dense_check(Y));
+  GCOO_CHECK(X->dtype == op->dtype && Y->dtype == op->dtype, GCOO_ERR_DTYPE,
+             "operator is %s, operands are %s and %s", op->dtype ? "float64" : "float32",
+             X->dtype ? "float64" : "float32", Y->dtype ? "float64" : "float32");
+  GCOO_CHECK(X->mem == Y->mem, GCOO_ERR_INVALID_ARG,
+             "operands in different memory spaces (one host, one device)");
+  const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
+  const int64_t xk = partitioned ? op->nrows : op->k;
+  if (op->opts.local.reading == GCOO_SPARSE_DENSE) {
+    GCOO_CHECK(X->nrows == xk && Y->nrows == op->nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
+               "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
+               "X %lld x %lld, Y %lld x %lld", op->d->rank, (long long)xk,
+               partitioned ? "this rank's rows" : "all rows", (long long)op->nrows,
+               (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
+               (long long)Y->ncols);
+    GCOO_CHECK(!partitioned || X->layout == GCOO_ROW_MAJOR, GCOO_ERR_INVALID_ARG,
+               "PARTITIONED X must be row-major in the sparse x dense reading");
+  } else {
+    GCOO_CHECK(X->ncols == xk && Y->ncols == op->nrows && X->nrows == Y->nrows, GCOO_ERR_SHAPE,
+               "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
+               "B %lld x %lld, C %lld x %lld", op->d->rank, (long long)xk,
+               partitioned ? "this rank's columns" : "all columns", (long long)op->nrows,
+               (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
+               (long long)Y->ncols);
+    GCOO_CHECK(!partitioned || X->layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
+               "PARTITIONED B must be column-major in the dense x sparse reading");
+  }
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *X, double beta,
+                               gcoo_dense *Y_slab) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  gcoo_dist d = op->d;
+  gcoo_status st = check_operands(op, X, Y_slab);
+  if (op->opts.xmode == GCOO_DIST_X_REPLICATED) {
+    if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
+    GCOO_CALL(gcoo__dist_agree(d, st));
+    return GCOO_SUCCESS;
+  }
+  /* PARTITIONED: X in the A frame is this rank's rows of X, or the rows of B^T */
+  const int ds = op->opts.local.reading == GCOO_DENSE_SPARSE;
+  gcoo_dense Xa = st >= 0 && ds ? gcoo__dense_transposed(X) : *X;
+  if (st >= 0) st = gcoo__halo_reserve(d, &op->halo, op->dtype, Xa.ncols, X->mem);
+  GCOO_CALL(gcoo__dist_agree(d, st));
+
+  void *stream = gcoo_ctx_stream(d->ctx);
+  st = gcoo__halo_begin(d, &op->halo, &Xa, stream);
+  /* the own-rows product runs while the halo travels */
+  if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
+  gcoo_status st_end = gcoo__halo_end(d, &op->halo, stream);
+  if (st >= 0) st = st_end;
+  if (st >= 0 && op->offd) {
+    /* received rows: nrecv x N row-major (A frame), i.e. B's halo columns M x nrecv */
+    gcoo_dense H = gcoo_dense_wrap(op->halo.recvbuf, op->dtype, GCOO_ROW_MAJOR, op->halo.nrecv,
+                                   Xa.ncols, 0);
+    H.mem = X->mem;
+    if (H.ld < 1) H.ld = 1;
+    if (ds) H = gcoo__dense_transposed(&H);
+    st = gcoo_op_apply(op->offd, alpha, &H, 1.0, Y_slab);
+  }
+  GCOO_CALL(gcoo__dist_agree(d, st));
+  return GCOO_SUCCESS;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// kernels/spgemm_cusparse.cu: cuSPARSE's SpGEMM (generic API) as the baseline, with its time and
+// peak device memory measured the way ours are. Call sequence of the cuSPARSE documentation
+// and NVIDIA's CUDALibrarySamples (spgemm, spgemm_mem): workEstimation (size query, then with
+// buffer 1); ALG2/ALG3: getNumProducts and estimateMemory (buffer 3 temporary, gives the size
+// of buffer 2); ALG1: compute as a size query; compute with buffer 2; SpMatGetSize; allocate C;
+// copy. cuSPARSE's SpGEMM takes 32-bit row offsets: A's and B's are converted before the clock
+// starts (their input format), C's are widened to ours after it stops.
+#include <cstring>
+
+#include <cusparse.h>
+
+#include "spgemm_common.cuh"
+
+#define SPG_CUSPARSE(x)                                                                       \
+  do {                                                                                        \
+    cusparseStatus_t c_ = (x);                                                                \
+    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                      \
+      st = GCOO_ERROR(GCOO_ERR_CUSPARSE, "cuSPARSE %s (%s) in %s", cusparseGetErrorName(c_), \
+                      cusparseGetErrorString(c_), #x);                                        \
+      goto done;                                                                              \
+    }                                                                                         \
+  } while (0)
+
+namespace {
+
+__global__ void narrow_ptr(const int64_t *__restrict__ in, int32_t *__restrict__ out, int64_t n) {
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (int32_t)in[i];
+}
+
+__global__ void widen_ptr(const int32_t *__restrict__ in, int64_t *__restrict__ out, int64_t n) {
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+// Lowest free memory seen at the checkpoints: catches cuSPARSE's own allocations.
+struct free_watch {
+  int64_t start = 0, low = 0;
+  void look() {
+    const int64_t f = gcoo__cuda_free_bytes();
+    if (f > 0 && f < low) low = f;
+  }
+};
+
+}  // namespace
+
+extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg,
+                                                  const gcoo_dev_csr *dA, const gcoo_dev_csr *dB,
+                                                  double chunk_fraction, gcoo_dev_csr *dC,
+                                                  gcoo_spgemm_info *info) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = (cudaStream_t)stream;
+  cusparseHandle_t h = nullptr;
+  cusparseSpMatDescr_t mA = nullptr, mB = nullptr, mC = nullptr;
+  cusparseSpGEMMDescr_t desc = nullptr;
+  spg_mem mem;
+  free_watch fw;
+  int32_t *pA = nullptr, *pB = nullptr, *pC = nullptr;
+  void *buf1 = nullptr, *buf2 = nullptr, *buf3 = nullptr;
+  size_t size1 = 0, size2 = 0, size3 = 0;
+  int64_t rowsC = 0, colsC = 0, nnzC = 0, nprod = 0;
+  double t0 = 0.0;
+  const cudaDataType dt = dA->dtype == GCOO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+  const double one_d = 1.0, zero_d = 0.0;
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const void *one = dA->dtype == GCOO_FLOAT64 ? (const void *)&one_d : (const void *)&one_f;
+  const void *zero = dA->dtype == GCOO_FLOAT64 ? (const void *)&zero_d : (const void *)&zero_f;
+  const cusparseSpGEMMAlg_t calg = alg == GCOO_SPGEMM_CUSPARSE_ALG2   ? CUSPARSE_SPGEMM_ALG2
+                                   : alg == GCOO_SPGEMM_CUSPARSE_ALG3 ? CUSPARSE_SPGEMM_ALG3
+                                                                      : CUSPARSE_SPGEMM_ALG1;
+  const float chunk = chunk_fraction > 0.0 ? (float)chunk_fraction : 0.2f;
+  const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const size_t es = gcoo_dtype_size(dA->dtype);
+  memset(dC, 0, sizeof *dC);
+  dC->dtype = dA->dtype;
+  dC->nrows = dA->nrows;
+  dC->ncols = dB->ncols;
+  GCOO_CHECK(alg == GCOO_SPGEMM_CUSPARSE_ALG1 || alg == GCOO_SPGEMM_CUSPARSE_ALG2 ||
+                 alg == GCOO_SPGEMM_CUSPARSE_ALG3,
+             GCOO_ERR_INVALID_ARG, "%s is not a cuSPARSE algorithm", gcoo_spgemm_alg_name(alg));
+  GCOO_CHECK(dA->ncols == dB->nrows && dA->dtype == dB->dtype, GCOO_ERR_SHAPE,
+             "C = A B: A is %lld x %lld, B is %lld x %lld", (long long)dA->nrows,
+             (long long)dA->ncols, (long long)dB->nrows, (long long)dB->ncols);
+  GCOO_CHECK(dA->nnz <= INT32_MAX && dB->nnz <= INT32_MAX, GCOO_ERR_TOO_LARGE,
+             "cuSPARSE SpGEMM takes 32-bit offsets: nnz(A) = %lld, nnz(B) = %lld",
+             (long long)dA->nnz, (long long)dB->nnz);
+
+  // inputs in cuSPARSE's format (before the clock)
+  SPG_CUDA(cudaMalloc((void **)&pA, (size_t)(dA->nrows + 1) * 4));
+  SPG_CUDA(cudaMalloc((void **)&pB, (size_t)(dB->nrows + 1) * 4));
+  narrow_ptr<<<(unsigned)((dA->nrows + 256) / 256), 256, 0, s>>>(dA->ptr, pA, dA->nrows + 1);
+  SPG_LAUNCHED("narrow_ptr");
+  narrow_ptr<<<(unsigned)((dB->nrows + 256) / 256), 256, 0, s>>>(dB->ptr, pB, dB->nrows + 1);
+  SPG_LAUNCHED("narrow_ptr");
+  SPG_CUSPARSE(cusparseCreate(&h));
+  SPG_CUSPARSE(cusparseSetStream(h, s));
+  SPG_CUSPARSE(cusparseCreateCsr(&mA, dA->nrows, dA->ncols, dA->nnz, pA, dA->ind, dA->val,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                 dt));
+  SPG_CUSPARSE(cusparseCreateCsr(&mB, dB->nrows, dB->ncols, dB->nnz, pB, dB->ind, dB->val,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                 dt));
+  SPG_CUSPARSE(cusparseCreateCsr(&mC, dA->nrows, dB->ncols, 0, nullptr, nullptr, nullptr,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                 dt));
+  SPG_CUSPARSE(cusparseSpGEMM_createDescr(&desc));
+  SPG_CUDA(cudaStreamSynchronize(s));
+
+  t0 = gcoo__wtime();
+  fw.start = fw.low = gcoo__cuda_free_bytes();
+  SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
+                                             &size1, nullptr));
+  SPG_CUDA(spg_malloc(&mem, &buf1, (int64_t)size1));
+  SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
+                                             &size1, buf1));
+  fw.look();
+  if (calg == CUSPARSE_SPGEMM_ALG1) {
+    SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
+                                        nullptr));
+  } else {
+    SPG_CUSPARSE(cusparseSpGEMM_getNumProducts(desc, &nprod));
+    SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
+                                               chunk, &size3, nullptr, nullptr));
+    SPG_CUDA(spg_malloc(&mem, &buf3, (int64_t)size3));
+    SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
+                                               chunk, &size3, buf3, &size2));
+    fw.look();
+    spg_free(&mem, buf3, (int64_t)size3);
+    buf3 = nullptr;
+  }
+  SPG_CUDA(spg_malloc(&mem, &buf2, (int64_t)size2));
+  SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
+                                      buf2));
+  fw.look();
+  SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
+  SPG_CUDA(spg_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
+  SPG_CUDA(spg_malloc(&mem, (void **)&dC->ind, nnzC * 4));
+  SPG_CUDA(spg_malloc(&mem, &dC->val, nnzC * (int64_t)es));
+  SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->val));
+  SPG_CUSPARSE(cusparseSpGEMM_copy(h, op, op, one, mA, mB, zero, mC, dt, calg, desc));
+  SPG_CUDA(cudaStreamSynchronize(s));
+  fw.look();
+  if (info) {
+    memset(info, 0, sizeof *info);
+    info->alg = alg;
+    info->seconds = gcoo__wtime() - t0;
+    info->nnz = nnzC;
+    info->flop = nprod;
+    info->batches = 1;
+    const int64_t seen = fw.start - fw.low;
+    info->peak_bytes = seen > mem.peak ? seen : mem.peak;
+  }
+  // C's offsets in our width (after the clock)
+  dC->nnz = nnzC;
+  SPG_CUDA(cudaMalloc((void **)&dC->ptr, (size_t)(rowsC + 1) * 8));
+  widen_ptr<<<(unsigned)((rowsC + 256) / 256), 256, 0, s>>>(pC, dC->ptr, rowsC + 1);
+  SPG_LAUNCHED("widen_ptr");
+  SPG_CUDA(cudaStreamSynchronize(s));
+done:
+  if (desc) cusparseSpGEMM_destroyDescr(desc);
+  if (mA) cusparseDestroySpMat(mA);
+  if (mB) cusparseDestroySpMat(mB);
+  if (mC) cusparseDestroySpMat(mC);
+  if (h) cusparseDestroy(h);
+  cudaFree(buf1);
+  cudaFree(buf2);
+  cudaFree(buf3);
+  cudaFree(pA);
+  cudaFree(pB);
+  cudaFree(pC);
+  if (st < 0) gcoo__dev_csr_free(dC);
+  return st;
+}
