@@ -306,6 +306,10 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   switch (alg) {
     case GCOO_ALG_GCOO_FAITHFUL:
       if (p == 0) p = FAITHFUL_P;
+      GCOO_CHECK_GOTO(p <= 32, GCOO_ERR_UNSUPPORTED,
+                      "the faithful GCOOSpDM kernel keeps one register accumulator per column of "
+                      "a group: it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider "
+                      "groups)", p);
       GCOO_GOTO(gcoo_cuda_csr_to_gcoo(&o->csr, p, &o->gcoo, s));
       o->device_bytes += (size_t)(o->gcoo.ngroups * 2 + 1) * 8 +
                          (size_t)o->gcoo.nnz * (8 + gcoo_dtype_size(o->gcoo.dtype));

@@ -3,13 +3,15 @@
 // tails and barriers run (and are tested) on machines without a GPU.
 //
 // Only for tests: a kernel source compiled as C++ with -DGCOO_CUDA_EMULATE includes this header
-// (through cuda_compat.h) instead of the CUDA runtime. Each block is run by blockDim.x host
-// threads that share the block's dynamic shared memory and meet at __syncthreads() on a real
-// barrier, so a missing or misplaced barrier, an out-of-range index or an unwritten output shows
-// up as a wrong result (or a sanitizer report), not as silence. What it does not model: warps
-// (no shuffles or warp votes are used by the emulated kernels), memory ordering beyond the
-// barrier, and timing. Runtime calls the kernel files make are mapped to host versions below;
-// device memory is host memory. Blocks run one after another; threads of a block run at once.
+// (through cuda_compat.h) instead of the CUDA runtime. Each thread of a block is a fiber with its
+// own stack; the block's fibers share its dynamic shared memory and meet at __syncthreads(), so
+// a missing barrier (a fiber reads a chunk another has not staged yet: the 0xff fill shows up as
+// NaN), an out-of-range index or an unwritten output shows up as a wrong result (or a sanitizer
+// report), not as silence. What it does not model: warps (the emulated kernels use no shuffles
+// or votes), memory ordering beyond the barrier, timing, and true concurrency (fibers switch
+// only at barriers, so races the barriers do not order are left to compute-sanitizer on the
+// GPU). Runtime calls the kernel files make are mapped to host versions below; device memory is
+// host memory.
 #ifndef GCOO_CUDA_EMU_H
 #define GCOO_CUDA_EMU_H
 
@@ -21,74 +23,87 @@
 #include <vector_functions.h>
 #include <vector_types.h>
 
+#include <ucontext.h>
+
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
+#include <functional>
 #include <vector>
 
 namespace gcoo_emu {
-
-// A barrier whose party count can shrink: a thread that leaves the kernel "drops" out, like an
-// exited thread on sm_70+, so barriers after an early return still complete.
-class Barrier {
- public:
-  explicit Barrier(int n) : count_(n), waiting_(0), generation_(0) {}
-  void wait() {
-    std::unique_lock<std::mutex> lk(m_);
-    const unsigned gen = generation_;
-    if (++waiting_ >= count_) {
-      release();
-      return;
-    }
-    cv_.wait(lk, [&] { return gen != generation_; });
-  }
-  void reset(int n) {
-    std::unique_lock<std::mutex> lk(m_);
-    count_ = n;
-    waiting_ = 0;
-  }
-  void drop() {
-    std::unique_lock<std::mutex> lk(m_);
-    --count_;
-    if (waiting_ > 0 && waiting_ >= count_) release();
-  }
-
- private:
-  void release() {
-    waiting_ = 0;
-    ++generation_;
-    cv_.notify_all();
-  }
-  std::mutex m_;
-  std::condition_variable cv_;
-  int count_, waiting_;
-  unsigned generation_;
-};
 
 struct ThreadState {
   uint3 tid, bid;
   dim3 bdim, gdim;
   unsigned char *smem;
-  Barrier *bar;
 };
-inline thread_local ThreadState state;
+
+// One CUDA thread of the block being run: a fiber (ucontext) with its own stack.
+struct Fiber {
+  ucontext_t ctx;
+  char *stack = nullptr;  // from stack_pool(): kept for the whole program
+  bool done = false, waiting = false;
+  ThreadState st;
+};
+
+// The block being run: its fibers, the scheduler's context, and the barrier's count.
+struct Block {
+  ucontext_t main;
+  std::vector<Fiber> fibers;
+  Fiber *current = nullptr;
+  int alive = 0, waiting = 0;
+  std::function<void()> body;
+};
+
+inline thread_local Block *block_ = nullptr;
+
+// Fiber stacks, allocated once (not zeroed: untouched pages cost nothing) and reused by every
+// launch; about 256 KiB each, enough for the kernels also under AddressSanitizer.
+constexpr size_t kStackBytes = 256 * 1024;
+struct StackPool {
+  std::vector<char *> stacks;
+  ~StackPool() {
+    for (char *p : stacks) std::free(p);
+  }
+};
+inline char *stack_pool(unsigned i) {
+  static StackPool pool;  // emulated launches come from one host thread (the tests')
+  while (pool.stacks.size() <= i) pool.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
+  return pool.stacks[i];
+}
+inline thread_local ThreadState *state_ = nullptr;
 
 inline cudaError_t &last_error() {
   static thread_local cudaError_t e = cudaSuccess;
   return e;
 }
 
+// __syncthreads(): park this fiber until every live fiber of the block has arrived. A fiber that
+// returned from the kernel no longer counts (like an exited thread on sm_70+).
+inline void sync_block() {
+  Block &b = *block_;
+  Fiber *f = b.current;
+  f->waiting = true;
+  b.waiting++;
+  swapcontext(&f->ctx, &b.main);
+}
+
+inline void fiber_entry() {
+  Block &b = *block_;
+  b.body();
+  b.current->done = true;
+  b.alive--;
+  // returning resumes uc_link, the scheduler
+}
+
 // Run kernel(args...) over grid x block with `smem` bytes of dynamic shared memory.
-// blockDim.x host threads are started once per launch and walk the blocks together: a thread
-// that returns from the kernel drops out of the block's barrier, then all meet at a pool barrier
-// before the next block starts (so shared memory is never reused while a thread still runs).
-// Shared memory starts each block filled with 0xff bytes (NaN for floats, -1 for integers), so
-// a read of a slot nobody wrote is visible in the results.
+// Blocks run one after another; the threads of a block are fibers on the calling thread,
+// scheduled round-robin: each runs until it reaches a barrier or returns; when all live ones
+// wait, the barrier opens. Deterministic, and cheap enough for tests. Shared memory starts each
+// block filled with 0xff bytes (NaN for floats, -1 for integers), so a read of a slot nobody
+// wrote is visible in the results.
 template <typename... P, typename... A>
 void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...args) {
   const unsigned nthreads = block.x * block.y * block.z;
@@ -97,32 +112,51 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
     last_error() = cudaErrorInvalidConfiguration;
     return;
   }
-  std::vector<unsigned char> shared(smem + 16, (unsigned char)0xff);
-  Barrier bar((int)nthreads), pool((int)nthreads);
+  std::vector<unsigned char> shared(smem + 16);
+  Block b;
+  b.fibers.resize(nthreads);
+  for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
+  b.body = [&] { kernel(args...); };
+  Block *outer_block = block_;
+  ThreadState *outer_state = state_;
+  block_ = &b;
   const uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
-  auto worker = [&](unsigned t) {
-    for (uint64_t b = 0; b < nblocks; b++) {
-      state.tid = make_uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
-      state.bid = make_uint3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y),
-                             (unsigned)(b / ((uint64_t)grid.x * grid.y)));
-      state.bdim = block;
-      state.gdim = grid;
-      state.smem = shared.data();
-      state.bar = &bar;
-      kernel(args...);
-      bar.drop();
-      pool.wait();
-      if (t == 0) {
-        bar.reset((int)nthreads);
-        std::fill(shared.begin(), shared.end(), (unsigned char)0xff);
-      }
-      pool.wait();
+  for (uint64_t bi = 0; bi < nblocks; bi++) {
+    std::fill(shared.begin(), shared.end(), (unsigned char)0xff);
+    const uint3 bid = make_uint3((unsigned)(bi % grid.x), (unsigned)((bi / grid.x) % grid.y),
+                                 (unsigned)(bi / ((uint64_t)grid.x * grid.y)));
+    for (unsigned t = 0; t < nthreads; t++) {
+      Fiber &f = b.fibers[t];
+      f.done = f.waiting = false;
+      f.st.tid = make_uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+      f.st.bid = bid;
+      f.st.bdim = block;
+      f.st.gdim = grid;
+      f.st.smem = shared.data();
+      getcontext(&f.ctx);
+      f.ctx.uc_stack.ss_sp = f.stack;
+      f.ctx.uc_stack.ss_size = kStackBytes;
+      f.ctx.uc_link = &b.main;
+      makecontext(&f.ctx, fiber_entry, 0);
     }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(nthreads);
-  for (unsigned t = 0; t < nthreads; t++) threads.emplace_back(worker, t);
-  for (auto &th : threads) th.join();
+    b.alive = (int)nthreads;
+    b.waiting = 0;
+    while (b.alive > 0) {
+      for (unsigned t = 0; t < nthreads; t++) {
+        Fiber &f = b.fibers[t];
+        if (f.done || f.waiting) continue;
+        b.current = &f;
+        state_ = &f.st;
+        swapcontext(&b.main, &f.ctx);
+      }
+      if (b.alive > 0 && b.waiting >= b.alive) {  // everyone left is at the barrier: open it
+        for (auto &f : b.fibers) f.waiting = false;
+        b.waiting = 0;
+      }
+    }
+  }
+  block_ = outer_block;
+  state_ = outer_state;
 }
 
 }  // namespace gcoo_emu
@@ -143,12 +177,12 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
 #define __restrict__ __restrict
 // Blocks run one after another, so a function-static array is exactly one block's __shared__.
 #define __shared__ static
-#define threadIdx (gcoo_emu::state.tid)
-#define blockIdx (gcoo_emu::state.bid)
-#define blockDim (gcoo_emu::state.bdim)
-#define gridDim (gcoo_emu::state.gdim)
-#define __syncthreads() gcoo_emu::state.bar->wait()
-#define GCOO_EMU_SMEM() (gcoo_emu::state.smem)
+#define threadIdx (gcoo_emu::state_->tid)
+#define blockIdx (gcoo_emu::state_->bid)
+#define blockDim (gcoo_emu::state_->bdim)
+#define gridDim (gcoo_emu::state_->gdim)
+#define __syncthreads() gcoo_emu::sync_block()
+#define GCOO_EMU_SMEM() (gcoo_emu::state_->smem)
 
 template <typename T>
 inline T __ldg(const T *p) {

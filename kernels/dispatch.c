@@ -17,8 +17,9 @@
 /* A grid with fewer blocks than this per SM leaves the device underfilled (each block walks its
  * chunks serially; two per SM overlap one's staging with the other's FMAs). */
 #define MODEL_BLOCKS_PER_SM 2.0
-/* Largest p one block covers in one pass: 64 slots x 16 accumulator packs (spdm_tuned.cu). */
-#define MODEL_MAX_P 1024
+/* Largest p one block covers in one pass when it keeps two blocks per SM: 32 slots (256
+ * threads) x 16 rows of one accumulator pack (spdm_tuned.cu). */
+#define MODEL_MAX_P 512
 
 /* ---- AUTO's thresholds ------------------------------------------------------------------- */
 /* Dense FP32 GEMM beats sparse when density > sparse rate / dense rate: SGEMM 108 ms vs
@@ -60,7 +61,7 @@ int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
     /* the launcher's tile: 16-byte packs per thread from N, fewer when p is wide */
     const int64_t npacks = (n + vec - 1) / vec;
     int vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
-    while (vpt > 1 && p > 64 * (16 / vpt)) vpt /= 2;
+    while (vpt > 1 && p > 32 * (16 / vpt)) vpt /= 2;
     const double tn = 8.0 * vpt * vec;
     const double tiles = ceil((double)n / tn);
     const double blocks = ceil((double)in->m / (double)p) * tiles;
@@ -108,9 +109,10 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
     }
   }
   if (n < TUNED_MIN_N) {
-    out->alg = cusp;
-    snprintf(out->why, sizeof out->why, "N = %lld < %d: cuSPARSE %s", (long long)n, TUNED_MIN_N,
-             alg3 ? "CSR_ALG3" : "CSR_ALG2");
+    /* CSR_ALG2, the row-major algorithm (cuSPARSE falls back to SpMV at N = 1) */
+    out->alg = GCOO_ALG_CUSPARSE_CSR_ALG2;
+    snprintf(out->why, sizeof out->why, "N = %lld < %d: cuSPARSE CSR_ALG2", (long long)n,
+             TUNED_MIN_N);
     return;
   }
   if (out->p > 0 && reuse >= TUNED_MIN_REUSE) {

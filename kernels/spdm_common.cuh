@@ -79,6 +79,15 @@ __device__ __forceinline__ void store_pack(T *__restrict__ yr, int64_t j, int64_
   }
 }
 
+/** Ask for the line holding p to be brought into L1 (no register, no wait). */
+__device__ __forceinline__ void prefetch_l1(const void *p) {
+#ifdef GCOO_CUDA_EMULATE
+  (void)p;
+#else
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#endif
+}
+
 /** One entry of the tuned layout: A's value and the index of its column in the group's list of
  *  distinct columns. 8 bytes for float, 16 for double: one load each. */
 template <typename T>

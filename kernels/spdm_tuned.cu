@@ -107,6 +107,10 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
 
     for (int c0 = 0; c0 < D; c0 += a.chunk) {
       const int cn = a.chunk < D - c0 ? a.chunk : D - c0;
+      // each row's next entry, wanted right after the staging: start fetching it now
+#pragma unroll
+      for (int r = 0; r < RPT; r++)
+        if (pos[r] < end[r]) prefetch_l1(ent + pos[r]);
       __syncthreads();  // everyone is done reading the previous chunk
       stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
       __syncthreads();  // the chunk is in shared memory
@@ -193,10 +197,13 @@ struct Variant {
   const char *name;
   int staged, vpt, max_threads;
 };
-// id 0 = auto (staged, VPT from N and p, up to 512 threads); the sweep times the others.
+// id 0 = auto: staged, VPT from N and p, 512 threads unless that leaves fewer than two blocks
+// per SM (then 256, so that one block's staging overlaps another's FMAs). The sweep times the
+// others one by one.
 const Variant kVariants[] = {
-    {"auto", 1, 0, 512},           {"staged-v1", 1, 1, 512},      {"staged-v2", 1, 2, 512},
-    {"staged-v4", 1, 4, 512},      {"staged-v2-t256", 1, 2, 256}, {"staged-v4-t256", 1, 4, 256},
+    {"auto", 1, 0, 512},
+    {"staged-v1", 1, 1, 512},      {"staged-v2", 1, 2, 512},      {"staged-v4", 1, 4, 512},
+    {"staged-v1-t256", 1, 1, 256}, {"staged-v2-t256", 1, 2, 256}, {"staged-v4-t256", 1, 4, 256},
     {"direct-v1", 0, 1, 256},      {"direct-v2", 0, 2, 256},      {"direct-v4", 0, 4, 256},
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 1;
@@ -249,6 +256,44 @@ gcoo_status allow_smem(KernelPtr<T> k, size_t bytes) {
   return GCOO_SUCCESS;
 }
 
+// The block shape of one configuration: packs per thread, rows per thread, threads.
+template <typename T>
+struct Shape {
+  int vpt, rpt, threads, slots, passes;
+  KernelPtr<T> k;
+};
+
+template <typename T>
+Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_t N,
+                   int64_t ngroups, int sm_count) {
+  constexpr int VEC = Pack<T>::N;
+  Shape<T> sh;
+  const int64_t slots_max = max_threads / 8;
+  // Packs along N per thread: from N (enough columns to fill the tile), then fewer so that one
+  // pass covers the group and the grid still fills the device.
+  int vpt = vpt_fixed;
+  if (vpt == 0) {
+    const int64_t npacks = div_up(N, VEC);
+    vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
+    while (vpt > 1 && p > slots_max * (kMaxPacksPerThread / vpt)) vpt /= 2;
+    while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < 2 * (int64_t)sm_count) vpt /= 2;
+  }
+  int rpt = 1;
+  if (staged) {
+    const int rpt_max = kMaxPacksPerThread / vpt;
+    while (rpt < rpt_max && div_up(p, rpt) > slots_max) rpt *= 2;
+  }
+  int64_t slots = div_up(p, rpt);
+  if (slots > slots_max) slots = slots_max;
+  sh.threads = (int)(div_up(slots * 8, 32) * 32);
+  sh.slots = sh.threads / 8;
+  sh.vpt = vpt;
+  sh.rpt = rpt;
+  sh.passes = (int)div_up(p, (int64_t)sh.slots * rpt);
+  sh.k = pick_kernel<T>(staged, vpt, rpt);
+  return sh;
+}
+
 template <typename T>
 gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_devinfo *dev,
                          double alpha, const void *X, int64_t ldx, double beta, void *Y,
@@ -256,47 +301,41 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   constexpr int VEC = Pack<T>::N;
   const Variant &vs = kVariants[variant];
   const int64_t p = L->p;
-  gcoo_cuda_tuned_launch sh = {};
+  Shape<T> shp = shape_for<T>(vs.staged, vs.vpt, vs.max_threads, p, N, L->ngroups, dev->sm_count);
+  GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
+             variant, shp.vpt, shp.rpt);
+  int b0 = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b0, shp.k, shp.threads, 0));
+  if (variant == 0 && b0 < 2 && shp.threads > 256) {
+    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, L->ngroups, dev->sm_count);
+    int b2 = 0;
+    if (s2.k) GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));
+    if (s2.k && b2 >= 2) {
+      shp = s2;
+      b0 = b2;
+    }
+  }
+  if (b0 < 1) b0 = 1;
+  KernelPtr<T> k = shp.k;
+  const int threads = shp.threads;
+  const int64_t slots = shp.slots;
+  const int vpt = shp.vpt;
+  gcoo_cuda_tuned_launch sh;
+  memset(&sh, 0, sizeof sh);
   sh.variant = variant;
   sh.staged = vs.staged;
-  // Packs along N per slot: from N (enough columns to fill the tile), then limited so that one
-  // pass covers the group and the grid still fills the device.
-  int vpt = vs.vpt;
-  const int64_t npacks = div_up(N, VEC);
-  if (vpt == 0) {
-    vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
-    const int64_t slots_max = vs.max_threads / 8;
-    while (vpt > 1 && p > slots_max * (kMaxPacksPerThread / vpt)) vpt /= 2;
-    while (vpt > 1 && L->ngroups * div_up(npacks, 8 * vpt) < 2 * (int64_t)dev->sm_count) vpt /= 2;
-  }
   sh.vpt = vpt;
-  sh.tile_cols = 8 * vpt * VEC;
-  const int64_t slots_max = vs.max_threads / 8;
-  int rpt = 1;
-  if (vs.staged) {
-    const int rpt_max = kMaxPacksPerThread / vpt;
-    while (rpt < rpt_max && div_up(p, rpt) > slots_max) rpt *= 2;
-  }
-  int64_t slots = div_up(p, rpt);
-  if (slots > slots_max) slots = slots_max;
-  int threads = (int)(div_up(slots * 8, 32) * 32);
-  slots = threads / 8;
-  sh.rpt = rpt;
+  sh.rpt = shp.rpt;
   sh.threads = threads;
-  sh.passes = (int)div_up(p, slots * rpt);
-  KernelPtr<T> k = pick_kernel<T>(vs.staged, vpt, rpt);
-  GCOO_CHECK(k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
-             variant, vpt, rpt);
+  sh.passes = shp.passes;
+  sh.tile_cols = 8 * vpt * VEC;
 
-  // Shared memory: as many staged rows as keep the occupancy the registers allow, within the
-  // opt-in limit, and no more than the longest column list needs.
+  // Shared memory: as many staged rows as keep the occupancy the registers allow (b0 blocks per
+  // SM), within the opt-in limit, and no more than the longest column list needs.
   const size_t row_bytes = (size_t)8 * vpt * sizeof(Pack<T>);
   size_t smem = 0;
   int chunk = 1;
   if (vs.staged) {
-    int b0 = 0;
-    GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b0, k, threads, 0));
-    if (b0 < 1) b0 = 1;
     size_t budget = dev->smem_per_sm / (size_t)b0;
     budget = budget > 2048 ? budget - 1024 : 1024;  // the runtime reserves 1 KiB per block
     if (budget > dev->smem_per_block_optin) budget = dev->smem_per_block_optin;
