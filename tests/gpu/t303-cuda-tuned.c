@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t303-cuda-tuned.c: every variant of the tuned GCOOSpDM kernel (and the faithful one)
  * on small problems with device operands, small enough to run under compute-sanitizer
- * (memcheck, racecheck: bench/gpu_session.sh runs both on this binary): staged chunks smaller
+ * (memcheck, racecheck: bench/gpu_session.sh runs both on this binary with --quick, float only
+ * and a smaller wide matrix): staged chunks smaller
  * than the group's column list, several row passes, tails in N, unaligned rows, beta = 0 over
  * NaN and beta != 0. Bound: gcoo_test_tolerance(dtype, longest row). Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
@@ -61,14 +62,16 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int6
   gcoo_dense_destroy(&R);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  /* --quick: float only and a smaller wide matrix (for compute-sanitizer, 10-100x slower) */
+  const int quick = argc > 1 && !strcmp(argv[1], "--quick");
   if (gcoo_cuda_device_count() == 0) {
     printf("t303-cuda-tuned: no GPU, skipped\n");
     return GCOO_TEST_SKIP;
   }
   gcoo_ctx ctx = NULL;
   TEST_CALL(gcoo_ctx_create(&ctx, "cuda"));
-  for (int t = 0; t < 2; t++) {
+  for (int t = 0; t < (quick ? 1 : 2); t++) {
     const gcoo_dtype dt = t ? GCOO_FLOAT64 : GCOO_FLOAT32;
     gcoo_sparse A = NULL;
     char name[64];
@@ -80,8 +83,8 @@ int main(void) {
     check(ctx, A, name, 4, 70, 3, 0.0, GCOO_ALG_GCOO_FAITHFUL);
     gcoo_sparse_destroy(&A);
     /* long rows: many distinct columns per group, so many staged chunks */
-    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, 20000, 0.7, 60 + t, 0));
-    snprintf(name, sizeof name, "wide40x20000 %s", t ? "f64" : "f32");
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, quick ? 4000 : 20000, 0.7, 60 + t, 0));
+    snprintf(name, sizeof name, "wide40x%d %s", quick ? 4000 : 20000, t ? "f64" : "f32");
     check(ctx, A, name, 16, 40, 0, 1.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
   }
