@@ -123,25 +123,31 @@ static void csv_row(FILE *f, const bench_case *c) {
   fflush(f);
 }
 
-/* Run one case: measure, print, record. A is consumed by the caller. */
+/* Measure A at each width Ns[0 .. nN) (one operator per method), print, record. A stays the
+ * caller's. */
 static void one_case(bench_env *E, summary *S, const char *section, const char *name,
-                     gcoo_sparse A, int64_t N, double sparsity, const int run[M_COUNT]) {
-  if (S->n >= MAX_CASES) return;
+                     gcoo_sparse A, const int64_t *Ns, int nN, double sparsity,
+                     const int run[M_COUNT]) {
+  if (S->n + nN > MAX_CASES) return;
   bench_case *c = &S->cases[S->n];
-  memset(c, 0, sizeof *c);
-  c->section = section;
-  snprintf(c->name, sizeof c->name, "%s", name);
-  c->A = A;
-  c->N = N;
-  c->sparsity = sparsity;
-  if (bench_run_case(E, c, run) < 0) {
-    bench_printf(E, "  %s N=%lld: %s\n", name, (long long)N, gcoo_last_error());
+  for (int i = 0; i < nN; i++) {
+    memset(&c[i], 0, sizeof c[i]);
+    c[i].section = section;
+    snprintf(c[i].name, sizeof c[i].name, "%s", name);
+    c[i].A = A;
+    c[i].N = Ns[i];
+    c[i].sparsity = sparsity;
+  }
+  if (bench_run_case(E, c, nN, run) < 0) {
+    bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
     return;
   }
-  c->A = NULL;
-  print_case(E, c);
-  if (E->csv) csv_row(E->csv, c);
-  S->n++;
+  for (int i = 0; i < nN; i++) {
+    c[i].A = NULL;
+    print_case(E, &c[i]);
+    if (E->csv) csv_row(E->csv, &c[i]);
+  }
+  S->n += nN;
 }
 
 static const int all_methods[M_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1};
@@ -165,7 +171,7 @@ static void section_random(bench_env *E, summary *S, int quick) {
       }
       char name[64];
       snprintf(name, sizeof name, "random:%lld:%g", (long long)ns[i], ss[j]);
-      one_case(E, S, "random", name, A, ns[i], ss[j], all_methods);
+      one_case(E, S, "random", name, A, &ns[i], 1, ss[j], all_methods);
       gcoo_sparse_destroy(&A);
     }
 }
@@ -204,7 +210,7 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick) {
     snprintf(base, sizeof base, "%s", names[f]);
     char *dot = strstr(base, ".mtx");
     if (dot) *dot = '\0';
-    for (size_t i = 0; i < sizeof Ns / sizeof Ns[0]; i++) one_case(E, S, "real", base, A, Ns[i], 0, all_methods);
+    one_case(E, S, "real", base, A, Ns, 3, 0, all_methods);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -273,8 +279,7 @@ static void section_structured(bench_env *E, summary *S, const char *dir, int qu
       continue;
     }
     if (!A) continue;
-    for (size_t n = 0; n < sizeof Ns / sizeof Ns[0]; n++)
-      one_case(E, S, "structured", name, A, Ns[n], 0, sparse_methods);
+    one_case(E, S, "structured", name, A, Ns, 3, 0, sparse_methods);
     gcoo_sparse_destroy(&A);
   }
 }
@@ -478,7 +483,7 @@ static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N,
   c.A = A;
   c.N = N;
   const int run[M_COUNT] = {0, 1, 0, 1, 1, 0, 0, 1};
-  bench_run_case(E, &c, run);
+  bench_run_case(E, &c, 1, run);
   int bi = -1, bv = -1;
   for (int i = 0; i < nps; i++) {
     bench_printf(E, "%-22s N=%-6lld p=%-4d", name, (long long)N, ps[i]);

@@ -186,6 +186,7 @@ static gcoo_status operands_make(bench_env *E, const gcoo_dense *Xh, int64_t m, 
       CK(cudaMalloc((void **)&o->Yc[r], yb ? yb : 4));
       /* Xc (k x N column-major) = transpose of X seen as column-major N x k */
       const float one = 1.0f, zero = 0.0f;
+      if (xb) CK(cudaMemsetAsync(o->Xc[r], 0, xb, E->stream));
       if (xb && cublasSgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &one,
                             o->X[r], (int)o->N, &zero, o->Xc[r], (int)o->k, o->Xc[r],
                             (int)o->k) != CUBLAS_STATUS_SUCCESS)
@@ -221,9 +222,11 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
   GCOO_CALL(gcoo__calloc((void **)&ck->ref, (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8, "check rows"));
   GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 4, "check row"));
   const float *x = Xh->data, *v = a.values;
+  for (int s = 0; s < ck->nrows; s++)
+    ck->rows[s] = (int64_t)((double)s * (double)ai.nrows / ck->nrows + 0.5) % ai.nrows;
+#pragma omp parallel for schedule(dynamic, 1)
   for (int s = 0; s < ck->nrows; s++) {
-    const int64_t i = (int64_t)((double)s * (double)ai.nrows / ck->nrows + 0.5) % ai.nrows;
-    ck->rows[s] = i;
+    const int64_t i = ck->rows[s];
     double *r = ck->ref + (size_t)s * (size_t)N;
     for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
       for (int64_t j = 0; j < N; j++) r[j] += (double)v[e] * (double)x[(size_t)a.ind[e] * (size_t)N + (size_t)j];
@@ -315,38 +318,13 @@ static gcoo_spdm_alg method_alg(bench_method m) {
   }
 }
 
-/* Create, warm up, check and time one method. */
-static void run_method(bench_env *E, bench_case *c, bench_method m, operands *o,
+/* Warm up, check and time one method's operator on one case's operands. */
+static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, operands *o,
                        const checker *ck) {
   bench_result *res = &c->r[m];
   res->ms = -1;
   res->relerr = NAN;
-  gcoo_op_options opt = GCOO_OP_OPTIONS_INIT;
-  opt.alg = method_alg(m);
-  opt.ncols_hint = c->N;
-  if (m == M_FAITHFUL) opt.p = 4;
   const int col = m == M_CSP_DEFAULT;
-  gcoo_op op = NULL;
-  gcoo_status st = gcoo_op_create(&op, E->ctx, c->A, &opt);
-  if (st < 0) {
-    snprintf(res->note, sizeof res->note, "setup: %s", gcoo_status_name(st));
-    bench_printf(E, "  %s %s: setup failed: %s\n", c->name, bench_method_names[m], gcoo_last_error());
-    return;
-  }
-  gcoo_op_info info;
-  gcoo_op_get_info(op, &info);
-  if (m == M_TUNED || m == M_AUTO) {
-    gcoo_cuda_op_details d;
-    if (gcoo_cuda_op_get_details(op, &d) >= 0) {
-      if (m == M_TUNED) {
-        c->tuned = d;
-        c->tuned_setup_ms = 1e3 * info.setup_seconds;
-      } else {
-        c->autod = d;
-        c->auto_setup_ms = 1e3 * info.setup_seconds;
-      }
-    }
-  }
   const int csp = m == M_CSP_DEFAULT || m == M_CSP_ALG2 || m == M_CSP_ALG3;
   /* cuSPARSE on operands with no NaN: no defensive clearing of Y (see gcoo_kernels.h) */
   if (csp) gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 1);
@@ -357,18 +335,18 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, operands *o,
     cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * 4, E->stream); /* NaN */
   }
   /* warm-up (plans, caches) on NaN-poisoned Y with beta = 0, then the check */
-  st = gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
+  gcoo_status st = gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
   if (st >= 0) st = gcoo_ctx_synchronize(E->ctx);
   if (st < 0) {
     snprintf(res->note, sizeof res->note, "apply: %s", gcoo_status_name(st));
-    bench_printf(E, "  %s %s: apply failed: %s\n", c->name, bench_method_names[m], gcoo_last_error());
-    gcoo_op_destroy(&op);
+    bench_printf(E, "  %s N=%lld %s: apply failed: %s\n", c->name, (long long)c->N,
+                 bench_method_names[m], gcoo_last_error());
     return;
   }
   res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N);
   if (csp && !isfinite(res->relerr)) {
-    bench_printf(E, "  %s %s: cuSPARSE kept NaN of Y with beta = 0; clearing Y first from now on\n",
-                 c->name, bench_method_names[m]);
+    bench_printf(E, "  %s N=%lld %s: cuSPARSE kept the NaN of Y with beta = 0; clearing Y first "
+                 "from now on\n", c->name, (long long)c->N, bench_method_names[m]);
     gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 0);
     gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
     gcoo_ctx_synchronize(E->ctx);
@@ -381,61 +359,95 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, operands *o,
   if (m == M_TUNED || m == M_AUTO) {
     gcoo_cuda_op_details d;
     if (gcoo_cuda_op_get_details(op, &d) >= 0) {
-      if (m == M_TUNED)
-        c->tuned.last = d.last;
-      else
-        c->autod.last = d.last;
+      if (m == M_TUNED) c->tuned = d;
+      else c->autod = d;
     }
   }
-  gcoo_op_destroy(&op);
 }
 
-gcoo_status bench_run_case(bench_env *E, bench_case *c, const int run[M_COUNT]) {
+/* The cases share one matrix and differ in N: the operands of every case are made first, then
+ * each method's operator is made once (hint: the middle N) and applied to every case. */
+gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M_COUNT]) {
+  gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse_info ai;
-  GCOO_CALL(gcoo_sparse_get_info(c->A, &ai));
-  c->m = ai.nrows;
-  c->k = ai.ncols;
-  c->nnz = ai.nnz;
-  c->best_csp = -1;
-  for (int m = 0; m < M_COUNT; m++) {
-    c->r[m].ms = -1;
-    c->r[m].relerr = NAN;
-    snprintf(c->r[m].note, sizeof c->r[m].note, "-");
+  GCOO_CALL(gcoo_sparse_get_info(cs[0].A, &ai));
+  operands o[4];
+  checker ck[4];
+  memset(o, 0, sizeof o);
+  memset(ck, 0, sizeof ck);
+  GCOO_CHECK(nc >= 1 && nc <= 4, GCOO_ERR_INVALID_ARG, "1..4 widths per matrix");
+  for (int i = 0; i < nc; i++) {
+    bench_case *c = &cs[i];
+    c->m = ai.nrows;
+    c->k = ai.ncols;
+    c->nnz = ai.nnz;
+    c->best_csp = -1;
+    for (int m = 0; m < M_COUNT; m++) {
+      c->r[m].ms = -1;
+      c->r[m].relerr = NAN;
+      snprintf(c->r[m].note, sizeof c->r[m].note, "-");
+    }
   }
-  gcoo_dense Xh;
-  GCOO_CALL(gcoo_dense_create(&Xh, GCOO_FLOAT32, GCOO_ROW_MAJOR, c->k, c->N));
-  GCOO_CALL(gcoo_dense_fill_random(&Xh, 4242));
-  const int64_t footprint = (c->k + c->m) * c->N * 4 + c->nnz * 8;
-  operands o;
-  checker ck;
-  memset(&ck, 0, sizeof ck);
-  gcoo_status st = operands_make(E, &Xh, c->m, run[M_CSP_DEFAULT], footprint, &o);
-  if (st >= 0) st = checker_make(c->A, &Xh, &ck);
-  gcoo_dense_destroy(&Xh);
-  if (st < 0) {
-    operands_free(&o);
-    checker_free(&ck);
-    GCOO_CALL(st);
+  for (int i = 0; i < nc && st >= 0; i++) {
+    gcoo_dense Xh;
+    GCOO_GOTO(gcoo_dense_create(&Xh, GCOO_FLOAT32, GCOO_ROW_MAJOR, ai.ncols, cs[i].N));
+    st = gcoo_dense_fill_random(&Xh, 4242);
+    const int64_t footprint = (ai.ncols + ai.nrows) * cs[i].N * 4 + ai.nnz * 8;
+    if (st >= 0) st = operands_make(E, &Xh, ai.nrows, run[M_CSP_DEFAULT], footprint, &o[i]);
+    if (st >= 0) st = checker_make(cs[i].A, &Xh, &ck[i]);
+    gcoo_dense_destroy(&Xh);
+    GCOO_GOTO(st);
   }
-  const double dense_bytes = (double)c->m * (double)c->k * 4.0;
+  const double dense_bytes = (double)ai.nrows * (double)ai.ncols * 4.0;
   for (int m = 0; m < M_COUNT; m++) {
     if (!run[m]) continue;
     if ((m == M_SGEMM || m == M_TF32) && dense_bytes > BENCH_DENSE_MAX_BYTES) {
-      snprintf(c->r[m].note, sizeof c->r[m].note, "dense A %.0f GB", dense_bytes / 1e9);
+      for (int i = 0; i < nc; i++)
+        snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "dense A %.0f GB", dense_bytes / 1e9);
       continue;
     }
-    run_method(E, c, (bench_method)m, &o, &ck);
+    if (bench_over_budget(E, 1.0)) {
+      for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "budget");
+      continue;
+    }
+    gcoo_op_options opt = GCOO_OP_OPTIONS_INIT;
+    opt.alg = method_alg((bench_method)m);
+    opt.ncols_hint = cs[nc / 2].N;
+    if (m == M_FAITHFUL) opt.p = 4;
+    gcoo_op op = NULL;
+    gcoo_status s2 = gcoo_op_create(&op, E->ctx, cs[0].A, &opt);
+    if (s2 < 0) {
+      bench_printf(E, "  %s %s: setup failed: %s\n", cs[0].name, bench_method_names[m], gcoo_last_error());
+      for (int i = 0; i < nc; i++)
+        snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "setup: %s", gcoo_status_name(s2));
+      continue;
+    }
+    gcoo_op_info info;
+    gcoo_op_get_info(op, &info);
+    for (int i = 0; i < nc; i++) {
+      if (m == M_TUNED) cs[i].tuned_setup_ms = 1e3 * info.setup_seconds;
+      if (m == M_AUTO) cs[i].auto_setup_ms = 1e3 * info.setup_seconds;
+      run_method(E, &cs[i], (bench_method)m, op, &o[i], &ck[i]);
+    }
+    gcoo_op_destroy(&op);
   }
-  operands_free(&o);
-  checker_free(&ck);
-  for (int m = M_CSP_DEFAULT; m <= M_CSP_ALG3; m++)
-    if (c->r[m].ms > 0 && (c->best_csp < 0 || c->r[m].ms < c->r[c->best_csp].ms)) c->best_csp = m;
-  /* the floor: max(arithmetic at the SGEMM rate, compulsory bytes at the copy rate) */
-  const double flop = 2.0 * (double)c->nnz * (double)c->N;
-  const double bytes = (double)c->nnz * 8.0 + (double)(c->m + 1) * 8.0 + (double)(c->k + c->m) * (double)c->N * 4.0;
-  const double t_flop = flop / (E->sgemm_tflops * 1e12), t_bytes = bytes / (E->copy_gbs * 1e9);
-  c->floor_ms = 1e3 * (t_flop > t_bytes ? t_flop : t_bytes);
-  return GCOO_SUCCESS;
+  for (int i = 0; i < nc; i++) {
+    bench_case *c = &cs[i];
+    for (int m = M_CSP_DEFAULT; m <= M_CSP_ALG3; m++)
+      if (c->r[m].ms > 0 && (c->best_csp < 0 || c->r[m].ms < c->r[c->best_csp].ms)) c->best_csp = m;
+    /* the floor: max(arithmetic at the SGEMM rate, compulsory bytes at the copy rate) */
+    const double flop = 2.0 * (double)c->nnz * (double)c->N;
+    const double bytes = (double)c->nnz * 8.0 + (double)(c->m + 1) * 8.0 +
+                         (double)(c->k + c->m) * (double)c->N * 4.0;
+    const double t_flop = flop / (E->sgemm_tflops * 1e12), t_bytes = bytes / (E->copy_gbs * 1e9);
+    c->floor_ms = 1e3 * (t_flop > t_bytes ? t_flop : t_bytes);
+  }
+done:
+  for (int i = 0; i < nc; i++) {
+    operands_free(&o[i]);
+    checker_free(&ck[i]);
+  }
+  return st;
 }
 
 gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *ps, int nps,

@@ -458,7 +458,10 @@ gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int
   L->max_distinct = (int64_t)hmax[0];
   L->max_group_nnz = (int64_t)hmax[1];
   GCOO_GOTO(gcoo__cuda_alloc(&L->ucols, (size_t)L->ndistinct * 4, "tuned layout: group column lists"));
-  GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)nnz * sizeof(Entry<T>), "tuned layout: entries"));
+  /* one spare entry: the tuned kernel prefetches ent + pos, which may be one past a row's end */
+  GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)(nnz + 1) * sizeof(Entry<T>), "tuned layout: entries"));
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync((char *)L->entries + (size_t)nnz * sizeof(Entry<T>), 0,
+                                      sizeof(Entry<T>), s));
   if (nnz > 0) {
     GCOO_LAUNCH(fill_layout_kernel<T>, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys,
                 perm, (const int64_t *)H, (const int64_t *)L->uptr, nnz, colbits,

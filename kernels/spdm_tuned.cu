@@ -91,26 +91,26 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   const int rows_per_pass = a.slots * RPT;
 
   for (int pass = 0; pass < pg; pass += rows_per_pass) {
-    int pos[RPT], end[RPT];
+    // pos[r]: the next unused entry of row r (relative to the group); the row's end is re-read
+    // from the row pointer when needed (an L1 hit) rather than kept: RPT fewer registers.
+    int pos[RPT];
     P acc[RPT][VPT];
 #pragma unroll
     for (int r = 0; r < RPT; r++) {
       const int lr = pass + r * a.slots + slot;
-      pos[r] = end[r] = 0;
-      if (lr < pg) {
-        pos[r] = (int)(a.rowptr[row0 + lr] - gbase);
-        end[r] = (int)(a.rowptr[row0 + lr + 1] - gbase);
-      }
+      pos[r] = lr < pg ? (int)(a.rowptr[row0 + lr] - gbase) : 0;
 #pragma unroll
       for (int v = 0; v < VPT; v++) acc[r][v] = pack_zero<T>();
     }
 
     for (int c0 = 0; c0 < D; c0 += a.chunk) {
       const int cn = a.chunk < D - c0 ? a.chunk : D - c0;
-      // each row's next entry, wanted right after the staging: start fetching it now
+      // each row's next entry, wanted right after the staging: start fetching it now (the
+      // entries array has one spare slot, so ent + pos is inside it even past the last row;
+      // no row end is loaded here, so none stays live across the barrier)
 #pragma unroll
       for (int r = 0; r < RPT; r++)
-        if (pos[r] < end[r]) prefetch_l1(ent + pos[r]);
+        if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
       __syncthreads();  // everyone is done reading the previous chunk
       stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
       __syncthreads();  // the chunk is in shared memory
@@ -119,8 +119,10 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
         // This row's entries with a column in the chunk: they are the next ones of the row (its
         // local indices ascend), so walk until the first one past the chunk. The next entry is
         // loaded before the current one is used, to overlap its latency with the FMAs.
+        const int lr = pass + r * a.slots + slot;
+        if (lr >= pg) continue;
         int e = pos[r];
-        const int ee = end[r];
+        const int ee = (int)(a.rowptr[row0 + lr + 1] - gbase);
         if (e < ee) {
           Entry<T> nx = ent[e];
           for (;;) {
