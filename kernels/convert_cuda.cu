@@ -177,7 +177,8 @@ template <typename T>
 __global__ void fill_layout_kernel(const uint64_t *__restrict__ keys, const int64_t *__restrict__ perm,
                                    const int64_t *__restrict__ H, const int64_t *__restrict__ uptr,
                                    int64_t nnz, int colbits, const T *__restrict__ vin,
-                                   int32_t *__restrict__ ucols, Entry<T> *__restrict__ ent) {
+                                   const int32_t *__restrict__ rowidx, int32_t *__restrict__ ucols,
+                                   Entry<T> *__restrict__ ent) {
   const uint64_t colmask = (1ull << colbits) - 1;
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
@@ -189,7 +190,20 @@ __global__ void fill_layout_kernel(const uint64_t *__restrict__ keys, const int6
     Entry<T> en;
     en.v = vin[src];
     en.u = (int32_t)(d - uptr[g]);
-    ent[src] = en;
+    ent[src + rowidx[src]] = en;  // row i's entries start at ptr[i] + i (one sentinel per row)
+  }
+}
+
+// The sentinel closing row i of the tuned layout: local index INT32_MAX stops every chunk's walk.
+template <typename T>
+__global__ void row_sentinels_kernel(const int64_t *__restrict__ ptr, int64_t m,
+                                     Entry<T> *__restrict__ ent) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    Entry<T> en;
+    en.v = T(0);
+    en.u = INT32_MAX;
+    ent[ptr[i + 1] + i] = en;
   }
 }
 
@@ -429,7 +443,8 @@ gcoo_status gather(const gcoo_cuda_csr *A, const uint64_t *keys, const int64_t *
 
 template <typename T>
 gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int64_t *perm,
-                         int colbits, const gcoo_cuda_gcoo *S, gcoo_cuda_tuned *L, cudaStream_t s) {
+                         const int32_t *rowidx, int colbits, const gcoo_cuda_gcoo *S,
+                         gcoo_cuda_tuned *L, cudaStream_t s) {
   gcoo_status st = GCOO_SUCCESS;
   const int64_t nnz = A->nnz, ng = S->ngroups;
   int64_t *flags = NULL, *H = NULL;
@@ -458,14 +473,18 @@ gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int
   L->max_distinct = (int64_t)hmax[0];
   L->max_group_nnz = (int64_t)hmax[1];
   GCOO_GOTO(gcoo__cuda_alloc(&L->ucols, (size_t)L->ndistinct * 4, "tuned layout: group column lists"));
-  /* one spare entry: the tuned kernel prefetches ent + pos, which may be one past a row's end */
-  GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)(nnz + 1) * sizeof(Entry<T>), "tuned layout: entries"));
-  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync((char *)L->entries + (size_t)nnz * sizeof(Entry<T>), 0,
-                                      sizeof(Entry<T>), s));
+  /* the entries of row i at ptr[i] + i .. ptr[i + 1] + i - 1, then a sentinel */
+  GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)(nnz + A->nrows) * sizeof(Entry<T>),
+                             "tuned layout: entries"));
+  if (A->nrows > 0) {
+    GCOO_LAUNCH(row_sentinels_kernel<T>, dim3(grid_for(A->nrows, kThreads)), dim3(kThreads), 0, s,
+                (const int64_t *)A->ptr, A->nrows, (Entry<T> *)L->entries);
+    GCOO_CHECK_LAUNCH_GOTO("row_sentinels_kernel");
+  }
   if (nnz > 0) {
     GCOO_LAUNCH(fill_layout_kernel<T>, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys,
                 perm, (const int64_t *)H, (const int64_t *)L->uptr, nnz, colbits,
-                (const T *)A->values, L->ucols, (Entry<T> *)L->entries);
+                (const T *)A->values, rowidx, L->ucols, (Entry<T> *)L->entries);
     GCOO_CHECK_LAUNCH_GOTO("fill_layout_kernel");
   }
 done:
@@ -551,10 +570,10 @@ extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, 
   GCOO_GOTO(sort_into_groups(A, p, s, &keys, &perm, &rowidx, &colbits));
   if (A->dtype == GCOO_FLOAT64) {
     GCOO_GOTO(gather<double>(A, keys, perm, rowidx, colbits, &S, s));
-    GCOO_GOTO(build_layout<double>(A, keys, perm, colbits, &S, L, s));
+    GCOO_GOTO(build_layout<double>(A, keys, perm, rowidx, colbits, &S, L, s));
   } else {
     GCOO_GOTO(gather<float>(A, keys, perm, rowidx, colbits, &S, s));
-    GCOO_GOTO(build_layout<float>(A, keys, perm, colbits, &S, L, s));
+    GCOO_GOTO(build_layout<float>(A, keys, perm, rowidx, colbits, &S, L, s));
   }
 done:
   free_async(keys, s);

@@ -69,7 +69,9 @@ typedef struct gcoo_cuda_tuned {
   const void *csr_values;     /**< A's values (borrowed) */
   int64_t *uptr;              /**< ngroups + 1 offsets into ucols */
   int32_t *ucols;             /**< distinct columns of each group, ascending */
-  void *entries;              /**< nnz packed {value, local index} (8 B float, 16 B double) */
+  void *entries;              /**< packed {value, local index} (8 B float, 16 B double), row i's
+                                   at rowptr[i] + i, closed by a sentinel {0, INT32_MAX}:
+                                   nnz + m in all */
   int64_t ndistinct;          /**< uptr[ngroups]: sum of the groups' distinct columns */
   int64_t max_distinct;       /**< longest list */
   int64_t max_group_nnz;      /**< most entries in one group */

@@ -7,6 +7,7 @@
 #define GCOO_SPDM_COMMON_CUH
 
 #include <stdint.h>
+#include <string.h>
 
 #include "cuda_compat.h"
 
@@ -47,7 +48,8 @@ __device__ __forceinline__ Pack<T> load_pack(const T *__restrict__ xr, int64_t j
   using V = typename NativeVec<T>::type;
   Pack<T> r;
   if (vec && j + Pack<T>::N <= ncols) {
-    *reinterpret_cast<V *>(&r) = __ldg(reinterpret_cast<const V *>(xr + j));
+    const V v = __ldg(reinterpret_cast<const V *>(xr + j));
+    memcpy(&r, &v, sizeof r);  // a register move, without type punning
   } else {
 #pragma unroll
     for (int i = 0; i < Pack<T>::N; i++) r.e[i] = j + i < ncols ? xr[j + i] : T(0);
@@ -64,14 +66,17 @@ __device__ __forceinline__ void store_pack(T *__restrict__ yr, int64_t j, int64_
   if (vec && j + Pack<T>::N <= ncols) {
     Pack<T> out;
     if (beta != T(0)) {
-      *reinterpret_cast<V *>(&out) = *reinterpret_cast<const V *>(yr + j);
+      const V y = *reinterpret_cast<const V *>(yr + j);
+      memcpy(&out, &y, sizeof out);
 #pragma unroll
       for (int i = 0; i < Pack<T>::N; i++) out.e[i] = alpha * acc.e[i] + beta * out.e[i];
     } else {
 #pragma unroll
       for (int i = 0; i < Pack<T>::N; i++) out.e[i] = alpha * acc.e[i];
     }
-    *reinterpret_cast<V *>(yr + j) = *reinterpret_cast<const V *>(&out);
+    V v;
+    memcpy(&v, &out, sizeof v);
+    *reinterpret_cast<V *>(yr + j) = v;
   } else {
 #pragma unroll
     for (int i = 0; i < Pack<T>::N; i++)

@@ -83,12 +83,14 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   const int64_t row0 = g * a.p;
   const int pg = (int)(a.m - row0 < a.p ? a.m - row0 : a.p);
   const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(VW * VEC);
-  const int64_t gbase = a.rowptr[row0];
+  // entries of row i sit at rowptr[i] + i in the layout (each row closed by a sentinel)
+  const int64_t gbase = a.rowptr[row0] + row0;
   const int64_t ubase = a.uptr[g];
   const int D = (int)(a.uptr[g + 1] - ubase);
   const Entry<T> *__restrict__ ent = a.ent + gbase;
   const int32_t *__restrict__ ucols = a.ucols + ubase;
   const int rows_per_pass = a.slots * RPT;
+  const P *const xlane = xs + lane;  // this thread's first pack of staged row 0
 
   for (int pass = 0; pass < pg; pass += rows_per_pass) {
     // pos[r]: the next unused entry of row r (relative to the group); the row's end is re-read
@@ -98,48 +100,42 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
 #pragma unroll
     for (int r = 0; r < RPT; r++) {
       const int lr = pass + r * a.slots + slot;
-      pos[r] = lr < pg ? (int)(a.rowptr[row0 + lr] - gbase) : 0;
+      pos[r] = lr < pg ? (int)(a.rowptr[row0 + lr] + row0 + lr - gbase) : 0;
 #pragma unroll
       for (int v = 0; v < VPT; v++) acc[r][v] = pack_zero<T>();
     }
 
     for (int c0 = 0; c0 < D; c0 += a.chunk) {
       const int cn = a.chunk < D - c0 ? a.chunk : D - c0;
-      // each row's next entry, wanted right after the staging: start fetching it now (the
-      // entries array has one spare slot, so ent + pos is inside it even past the last row;
-      // no row end is loaded here, so none stays live across the barrier)
+      // each row's next entry, wanted right after the staging: start fetching it now (no row
+      // end is needed: a sentinel closes every row)
 #pragma unroll
       for (int r = 0; r < RPT; r++)
         if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
       __syncthreads();  // everyone is done reading the previous chunk
       stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
       __syncthreads();  // the chunk is in shared memory
+      const int cend = c0 + cn;
 #pragma unroll
       for (int r = 0; r < RPT; r++) {
         // This row's entries with a column in the chunk: they are the next ones of the row (its
         // local indices ascend), so walk until the first one past the chunk. The next entry is
-        // loaded before the current one is used, to overlap its latency with the FMAs.
-        const int lr = pass + r * a.slots + slot;
-        if (lr >= pg) continue;
+        // loaded before the current one is used, to overlap its latency with the FMAs; the
+        // sentinel makes that load always valid and the walk's only test the column's.
+        if (pass + r * a.slots + slot >= pg) continue;
         int e = pos[r];
-        const int ee = (int)(a.rowptr[row0 + lr + 1] - gbase);
-        if (e < ee) {
-          Entry<T> nx = ent[e];
-          for (;;) {
-            const Entry<T> cur = nx;
-            const int u = cur.u - c0;
-            if (u >= cn) break;
-            ++e;
-            if (e < ee) nx = ent[e];
-            const P *xr = xs + u * VW + lane;
+        Entry<T> cur = ent[e];
+        while (cur.u < cend) {  // the row's sentinel (INT32_MAX) ends the walk at the latest
+          const Entry<T> nx = ent[e + 1];
+          ++e;
+          const P *xr = xlane + (cur.u - c0) * VW;
 #pragma unroll
-            for (int v = 0; v < VPT; v++) {
-              const P x = xr[v * 8];
+          for (int v = 0; v < VPT; v++) {
+            const P x = xr[v * 8];
 #pragma unroll
-              for (int i = 0; i < VEC; i++) acc[r][v].e[i] += cur.v * x.e[i];
-            }
-            if (e >= ee) break;
+            for (int i = 0; i < VEC; i++) acc[r][v].e[i] += cur.v * x.e[i];
           }
+          cur = nx;
         }
         pos[r] = e;
       }
@@ -404,7 +400,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
   GCOO_CHECK(variant >= 0 && variant <= kVariantCount, GCOO_ERR_INVALID_ARG,
              "tuned variant %d outside 0..%d", variant, kVariantCount);
   GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
-  GCOO_CHECK(L->max_group_nnz <= INT32_MAX, GCOO_ERR_TOO_LARGE,
+  GCOO_CHECK(L->max_group_nnz + L->p <= INT32_MAX, GCOO_ERR_TOO_LARGE,
              "a group of %d rows holds %lld entries; the tuned kernel indexes a group with 32 "
              "bits (use a smaller p)", L->p, (long long)L->max_group_nnz);
   if (chosen) memset(chosen, 0, sizeof *chosen);
