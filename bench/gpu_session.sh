@@ -39,7 +39,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
 echo "=== 1. build"
 {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$build" -j16 -- -k 0
+    timeout 300 cmake --build "$build" -j16 -- -k 0
 } >"$out/build.log" 2>&1
 rc=$?
 if [ ! -x "$build/bench/spdm_bench" ]; then
@@ -47,7 +47,7 @@ if [ ! -x "$build/bench/spdm_bench" ]; then
   echo "spdm_bench did not link; retrying with unresolved symbols of libgcoo ignored" | tee -a "$out/build.log"
   {
     cmake -S . -B "$build" -DCMAKE_EXE_LINKER_FLAGS=-Wl,--unresolved-symbols=ignore-in-shared-libs &&
-      cmake --build "$build" -j16 -- -k 0
+      timeout 120 cmake --build "$build" -j16 -- -k 0
   } >>"$out/build.log" 2>&1
   rc=$?
 fi
@@ -57,7 +57,7 @@ step "build" $rc
 
 # 2. tests
 echo "=== 2. ctest -L gpu, and the kernels' unit tests (emulated kernels, dispatch)"
-timeout 180 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 150 >"$out/ctest.log" 2>&1
+timeout 150 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 >"$out/ctest.log" 2>&1
 rc=$?
 timeout 60 ctest --test-dir "$build" -R "t304-dispatch|t309-kernels-emulated" --output-on-failure >>"$out/ctest.log" 2>&1
 rc2=$?
@@ -69,11 +69,11 @@ step "ctest t304 t309" $rc2
 echo "=== 3. compute-sanitizer memcheck + racecheck on t303-cuda-tuned"
 t303="$build/tests/gpu/t303-cuda-tuned"
 if command -v compute-sanitizer >/dev/null && [ -x "$t303" ]; then
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$t303" --quick >"$out/memcheck.log" 2>&1
+  timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 "$t303" --quick >"$out/memcheck.log" 2>&1
   rc=$?
   tail -n 3 "$out/memcheck.log"
   step "memcheck t303" $rc
-  timeout 150 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 "$t303" --quick >"$out/racecheck.log" 2>&1
+  timeout 90 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 "$t303" --quick >"$out/racecheck.log" 2>&1
   rc=$?
   tail -n 3 "$out/racecheck.log"
   step "racecheck t303" $rc
@@ -85,13 +85,13 @@ fi
 # 4. sweep
 echo "=== 4. spdm_bench --sweep"
 mkdir -p "$out/sweep"
-timeout 120 "$build/bench/spdm_bench" --sweep --out "$out/sweep" --matrices "$mats" --budget 80 >"$out/sweep/sweep.out" 2>&1
+timeout 100 "$build/bench/spdm_bench" --sweep --out "$out/sweep" --matrices "$mats" --budget 60 >"$out/sweep/sweep.out" 2>&1
 rc=$?
 step "sweep" $rc
 
 # 5. benchmark, with what is left of ~9 minutes
-left=$(( 530 - $(elapsed) ))
-[ $left -lt 90 ] && left=90
+left=$(( 540 - $(elapsed) ))
+[ $left -lt 120 ] && left=120
 budget=$(( left - 30 ))
 echo "=== 5. bench/run_spdm.sh (budget ${budget}s)"
 mkdir -p "$out/bench"
