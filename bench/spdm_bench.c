@@ -80,13 +80,14 @@ static void print_case(bench_env *E, const bench_case *c) {
   const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
   const double flop = 2.0 * (double)c->nnz * (double)c->N;
   bench_printf(E, "%-24.24s %9lld %5lld | fa %s tu %s p%-4d | de %s a2 %s a3 %s | sg %s tf %s | "
-               "auto %-5s %s | x%5.2f x%5.2f | %6.0f GF/s %5.1fx floor\n",
+               "auto %-5s %s | x%5.2f x%5.2f | %6.0f GF/s %5.1fx floor | best %s\n",
                c->name, (long long)c->nnz, (long long)c->N, t[M_FAITHFUL], t[M_TUNED], c->tuned.p,
                t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
                alg_short(c->autod.alg), t[M_AUTO], ratio(bc, c->r[M_TUNED].ms),
                ratio(bc, c->r[M_AUTO].ms),
                c->r[M_TUNED].ms > 0 ? flop / (c->r[M_TUNED].ms * 1e6) : 0.0,
-               ratio(c->r[M_TUNED].ms, c->floor_ms));
+               ratio(c->r[M_TUNED].ms, c->floor_ms),
+               best_method(c) >= 0 ? bench_method_names[best_method(c)] : "-");
 }
 
 static void csv_header(FILE *f) {
@@ -419,19 +420,21 @@ static void summarize(bench_env *E, const summary *S, const char *section) {
 }
 
 static void print_random_table(bench_env *E, const summary *S) {
-  bench_printf(E, "\nrandom sweep, ms (N = n):\n%-20s %9s | %7s %7s %5s | %7s %7s %7s | %7s %7s | %-5s %7s | %6s %6s\n",
+  bench_printf(E, "\nrandom sweep, ms (N = n):\n%-20s %9s | %7s %7s %5s | %7s %7s %7s | %7s %7s | %-5s %7s | %6s %6s | %s\n",
                "case", "nnz", "faithf", "tuned", "p", "def_col", "alg2", "alg3", "sgemm", "tf32",
-               "auto", "auto_ms", "x_tun", "x_auto");
+               "auto", "auto_ms", "x_tun", "x_auto", "best");
   for (int i = 0; i < S->n; i++) {
     const bench_case *c = &S->cases[i];
     if (strcmp(c->section, "random")) continue;
     char t[M_COUNT][16];
     for (int m = 0; m < M_COUNT; m++) fmt_ms(t[m], sizeof t[m], c->r[m].ms);
     const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
-    bench_printf(E, "%-20s %9lld | %s %s %5d | %s %s %s | %s %s | %-5s %s | %6.2f %6.2f\n", c->name,
-                 (long long)c->nnz, t[M_FAITHFUL], t[M_TUNED], c->tuned.p, t[M_CSP_DEFAULT],
+    const int b = best_method(c);
+    bench_printf(E, "%-20s %9lld | %s %s %5d | %s %s %s | %s %s | %-5s %s | %6.2f %6.2f | %s\n",
+                 c->name, (long long)c->nnz, t[M_FAITHFUL], t[M_TUNED], c->tuned.p, t[M_CSP_DEFAULT],
                  t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32], alg_short(c->autod.alg),
-                 t[M_AUTO], ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms));
+                 t[M_AUTO], ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms),
+                 b >= 0 ? bench_method_names[b] : "-");
   }
 }
 
