@@ -115,7 +115,7 @@ int main(void) {
     int64_t m, k;
     double sparsity;
   } shapes[] = {{300, 200, 0.97}, {1000, 37, 0.9}, {17, 2500, 0.8}, {64, 64, 1.0},
-                {1, 1, 0.0},      {500, 1, 0.5},   {2049, 2049, 0.999}};
+                {1, 1, 0.0},      {500, 1, 0.5},   {2049, 2049, 0.999}, {1, 700, 0.5}};
   for (int t = 0; t < 2; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       gcoo_sparse A = NULL;

@@ -10,7 +10,8 @@
  * a CPU count; CSR -> dense; the faithful kernel (p <= 32) and every tuned variant against
  * gcoo_spdm_reference (||Y - ref|| / ||ref|| <= gcoo_test_tolerance(dtype, longest row)), with
  * Y poisoned with NaN for beta = 0, odd N (1, 3, 33, 70), padded and misaligned X and Y, empty
- * groups and rows, nnz = 0, 1 x 1, p in {1, 3, 4, 32, 128, 1000}, float and double. */
+ * groups and rows, nnz = 0, 1 x 1, a single row, a single column, p in {1, 3, 4, 32, 128, 1000},
+ * float and double. */
 #include <math.h>
 #include <string.h>
 
@@ -179,6 +180,11 @@ int main(void) {
     check_conversions(A, 1, name);
     check_product(A, 1, 1, 3.0, 0.0, 0, 0, 0, 0, name);
     check_product(A, 4, 129, 3.0, 1.0, 0, 1, 0, 1, name);
+    gcoo_sparse_destroy(&A);
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 1, 300, 0.5, 4, 0));
+    snprintf(name, sizeof name, "row1x300 %s", t ? "f64" : "f32");
+    check_conversions(A, 4, name);
+    check_product(A, 4, 9, 1.0, 0.5, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 50, 1, 0.3, 3, 0));
     snprintf(name, sizeof name, "column50x1 %s", t ? "f64" : "f32");
