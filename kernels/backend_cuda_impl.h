@@ -43,6 +43,7 @@ typedef struct cuda_op_state {
   cusparseSpMatDescr_t spA;
   cusparse_plan plan;
   int cusparse_no_clear;   /* GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
+  int cusparse_fallback;   /* the layout's algorithm was refused: ALG_DEFAULT from then on */
   /* GCOOSpDM */
   gcoo_cuda_gcoo gcoo;     /* faithful: the GCOO of S */
   gcoo_cuda_tuned tuned;   /* tuned: the layout derived from it */

@@ -122,38 +122,23 @@ done:
   return st;
 }
 
-gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, const cuda_operand *X,
-                                 double beta, const cuda_operand *Y) {
+/* One SpMM with algorithm a: the plan for this shape (made or reused), the defensive clear of Y,
+ * the call. */
+static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, const cuda_operand *X,
+                             double beta, const void *pb, const cuda_operand *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   const size_t es = gcoo_dtype_size(o->csr.dtype);
-  GCOO_CHECK(o->spA != NULL, GCOO_ERR_INTERNAL, "cuSPARSE descriptor missing");
-  GCOO_CHECK(X->layout == Y->layout, GCOO_ERR_UNSUPPORTED,
-             "cuSPARSE SpMM needs X and Y in the same layout (X is %s, Y is %s in the "
-             "SPARSE_DENSE frame)", X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
-             Y->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major");
-  cusparseSpMMAlg_t a;
-  switch (alg) {
-    case GCOO_ALG_CUSPARSE_DEFAULT: a = CUSPARSE_SPMM_ALG_DEFAULT; break;
-    case GCOO_ALG_CUSPARSE_CSR_ALG2: a = CUSPARSE_SPMM_CSR_ALG2; break;
-    case GCOO_ALG_CUSPARSE_CSR_ALG3: a = CUSPARSE_SPMM_CSR_ALG3; break;
-    default: /* GCOO_ALG_CUSPARSE: the algorithm made for the layout */
-      a = X->layout == GCOO_ROW_MAJOR ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
-  }
-  float af = (float)alpha, bf = (float)beta;
-  const void *pa = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&alpha : (const void *)&af;
-  const void *pb = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&beta : (const void *)&bf;
-  GCOO_CALL_CUSPARSE(cusparseSetStream(c->sparse, s));
   cusparse_plan *p = &o->plan;
   if (!p->valid || p->alg != a || p->xlayout != X->layout || p->ylayout != Y->layout ||
       p->n != X->ncols || p->ldx != X->ld || p->ldy != Y->ld) {
     gcoo_status st = make_plan(op, a, X, Y, pa, pb);
     if (st == GCOO_ERR_UNSUPPORTED)
-      return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "%s does not take these operands (%s, N = %lld): %s",
-                        cusparse_alg_name(a),
+      return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "%s does not take these operands (%s, N = %lld, "
+                        "ldx %lld, ldy %lld): %s", cusparse_alg_name(a),
                         X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
-                        (long long)X->ncols, gcoo_last_error());
+                        (long long)X->ncols, (long long)X->ld, (long long)Y->ld, gcoo_last_error());
     GCOO_CALL(st);
   } else {
     GCOO_CALL_CUSPARSE(cusparseDnMatSetValues(p->X, X->data));
@@ -169,5 +154,41 @@ gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, co
   GCOO_CALL_CUSPARSE(cusparseSpMM(c->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                   CUSPARSE_OPERATION_NON_TRANSPOSE, pa, o->spA, p->X, pb, p->Y,
                                   cuda_type(o->csr.dtype), a, p->buffer));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, const cuda_operand *X,
+                                 double beta, const cuda_operand *Y) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
+  GCOO_CHECK(o->spA != NULL, GCOO_ERR_INTERNAL, "cuSPARSE descriptor missing");
+  GCOO_CHECK(X->layout == Y->layout, GCOO_ERR_UNSUPPORTED,
+             "cuSPARSE SpMM needs X and Y in the same layout (X is %s, Y is %s in the "
+             "SPARSE_DENSE frame)", X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
+             Y->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major");
+  cusparseSpMMAlg_t a;
+  switch (alg) {
+    case GCOO_ALG_CUSPARSE_DEFAULT: a = CUSPARSE_SPMM_ALG_DEFAULT; break;
+    case GCOO_ALG_CUSPARSE_CSR_ALG2: a = CUSPARSE_SPMM_CSR_ALG2; break;
+    case GCOO_ALG_CUSPARSE_CSR_ALG3: a = CUSPARSE_SPMM_CSR_ALG3; break;
+    default: /* GCOO_ALG_CUSPARSE: the algorithm made for the layout */
+      a = X->layout == GCOO_ROW_MAJOR ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
+  }
+  /* Algorithms the caller did not name (GCOO_ALG_CUSPARSE, or AUTO's pick) fall back to
+   * ALG_DEFAULT when cuSPARSE refuses the operands, and remember it; forced ones report it. */
+  const int chosen_for_caller = alg == GCOO_ALG_CUSPARSE || op->opts.alg == GCOO_ALG_AUTO;
+  if (chosen_for_caller && o->cusparse_fallback) a = CUSPARSE_SPMM_ALG_DEFAULT;
+  float af = (float)alpha, bf = (float)beta;
+  const void *pa = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&alpha : (const void *)&af;
+  const void *pb = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&beta : (const void *)&bf;
+  GCOO_CALL_CUSPARSE(cusparseSetStream(c->sparse, (cudaStream_t)op->ctx->stream));
+  gcoo_status st = spmm_with(op, a, pa, X, beta, pb, Y);
+  if (st == GCOO_ERR_UNSUPPORTED && chosen_for_caller && a != CUSPARSE_SPMM_ALG_DEFAULT) {
+    GCOO_LOG(GCOO_LOG_INFO, "OP", "%s refused the operands, using CUSPARSE_SPMM_ALG_DEFAULT: %s",
+             cusparse_alg_name(a), gcoo_last_error());
+    o->cusparse_fallback = 1;
+    st = spmm_with(op, CUSPARSE_SPMM_ALG_DEFAULT, pa, X, beta, pb, Y);
+  }
+  GCOO_CALL(st);
   return GCOO_SUCCESS;
 }
