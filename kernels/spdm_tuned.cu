@@ -93,8 +93,8 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   const P *const xlane = xs + lane;  // this thread's first pack of staged row 0
 
   for (int pass = 0; pass < pg; pass += rows_per_pass) {
-    // pos[r]: the next unused entry of row r (relative to the group); the row's end is re-read
-    // from the row pointer when needed (an L1 hit) rather than kept: RPT fewer registers.
+    // pos[r]: the next unused entry of row r (relative to the group's first); no row end is
+    // kept in registers: a sentinel closes every row.
     int pos[RPT];
     P acc[RPT][VPT];
 #pragma unroll
