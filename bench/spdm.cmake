@@ -1,0 +1,14 @@
+# bench/spdm.cmake: the SpDM benchmark (helper kernels); included from bench/CMakeLists.txt.
+# spdm_bench needs the CUDA backend; bench/run_spdm.sh and bench/gpu_session.sh drive it.
+if(GCOO_HAVE_CUDA)
+  add_executable(spdm_bench
+    ${CMAKE_CURRENT_LIST_DIR}/spdm_bench.c
+    ${CMAKE_CURRENT_LIST_DIR}/spdm_measure.c
+    ${CMAKE_CURRENT_LIST_DIR}/spdm_gen.c
+    ${CMAKE_CURRENT_LIST_DIR}/spdm_bench_cuda.cu)
+  target_link_libraries(spdm_bench PRIVATE gcoo gcoo_flags CUDA::cudart CUDA::cublas)
+  target_include_directories(spdm_bench PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
+  if(GCOO_HAVE_OPENMP)
+    target_link_libraries(spdm_bench PRIVATE OpenMP::OpenMP_C)
+  endif()
+endif()

@@ -1,0 +1,618 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/spdm_bench.c: GCOOSpDM against cuSPARSE and cuBLAS on one GPU, side by side, in one run.
+ *
+ *   spdm_bench --out DIR [--matrices DIR] [--budget SECONDS] [--sections LIST] [--quick]
+ *   spdm_bench --out DIR --sweep [--matrices DIR] [--budget SECONDS]
+ *
+ * Sections (LIST: random,real,structured,convert; all by default):
+ *   random      the paper's sweep: n in {1000, 2000, 4000, 8000, 14000} x sparsity in
+ *               {0.9, ..., 0.9995}, N = n;
+ *   real        the Matrix Market files of --matrices with N = 32, 128, 512;
+ *   structured  3-D 7- and 27-point stencils (100^3, 160^3), an R-MAT graph (2^20 nodes), a
+ *               block-diagonal tiling and a Kronecker product of real matrices, N = 32, 128, 512;
+ *   convert     conversion times (CSR -> GCOO, the tuned layout, dense -> GCOO on the GPU; the
+ *               CPU conversion beside them), separate from kernel times.
+ * Every method sees identical operands; Y = A X in float, beta = 0. Columns: faithful and tuned
+ * GCOOSpDM, cuSPARSE ALG_DEFAULT (column-major) / CSR_ALG2 / CSR_ALG3 (row-major), cuBLAS SGEMM
+ * and TF32 on the densified A, GCOO_ALG_AUTO (its choice and time); speedups over the best
+ * cuSPARSE; effective GFLOP/s; time over the floor max(2 nnz N / SGEMM rate, compulsory bytes /
+ * copy bandwidth); relative error against a double-precision product on sampled rows.
+ * Writes DIR/spdm.csv (every case), DIR/spdm_bench.log, DIR/sweep.csv (--sweep); prints the
+ * summary last (geometric means per section). --sweep times every tuned variant at several p on
+ * a representative subset, to choose the defaults. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spdm_bench.h"
+
+#define MAX_CASES 512
+
+typedef struct summary {
+  bench_case *cases;
+  int n;
+} summary;
+
+static const char *alg_short(gcoo_spdm_alg a) {
+  switch (a) {
+    case GCOO_ALG_GCOO: return "tuned";
+    case GCOO_ALG_CUSPARSE_CSR_ALG2: return "alg2";
+    case GCOO_ALG_CUSPARSE_CSR_ALG3: return "alg3";
+    case GCOO_ALG_DENSE: return "sgemm";
+    case GCOO_ALG_DENSE_TF32: return "tf32";
+    default: return gcoo_spdm_alg_name(a);
+  }
+}
+
+/* The method AUTO's choice corresponds to in the table. */
+static int auto_method(const bench_case *c) {
+  switch (c->autod.alg) {
+    case GCOO_ALG_GCOO: return M_TUNED;
+    case GCOO_ALG_CUSPARSE_CSR_ALG2: return M_CSP_ALG2;
+    case GCOO_ALG_CUSPARSE_CSR_ALG3: return M_CSP_ALG3;
+    case GCOO_ALG_DENSE: return M_SGEMM;
+    case GCOO_ALG_DENSE_TF32: return M_TF32;
+    default: return -1;
+  }
+}
+
+static int best_method(const bench_case *c) {
+  int b = -1;
+  for (int m = 0; m < M_AUTO; m++)
+    if (c->r[m].ms > 0 && (b < 0 || c->r[m].ms < c->r[b].ms)) b = m;
+  return b;
+}
+
+static double ratio(double num, double den) { return num > 0 && den > 0 ? num / den : NAN; }
+
+static void fmt_ms(char *buf, size_t n, double ms) {
+  if (ms > 0)
+    snprintf(buf, n, ms < 10 ? "%7.4f" : "%7.2f", ms);
+  else
+    snprintf(buf, n, "%7s", "-");
+}
+
+static void print_case(bench_env *E, const bench_case *c) {
+  char t[M_COUNT][16];
+  for (int m = 0; m < M_COUNT; m++) fmt_ms(t[m], sizeof t[m], c->r[m].ms);
+  const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+  const double flop = 2.0 * (double)c->nnz * (double)c->N;
+  bench_printf(E, "%-24.24s %9lld %5lld | fa %s tu %s p%-4d | de %s a2 %s a3 %s | sg %s tf %s | "
+               "auto %-5s %s | x%5.2f x%5.2f | %6.0f GF/s %5.1fx floor | best %s\n",
+               c->name, (long long)c->nnz, (long long)c->N, t[M_FAITHFUL], t[M_TUNED], c->tuned.p,
+               t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
+               alg_short(c->autod.alg), t[M_AUTO], ratio(bc, c->r[M_TUNED].ms),
+               ratio(bc, c->r[M_AUTO].ms),
+               c->r[M_TUNED].ms > 0 ? flop / (c->r[M_TUNED].ms * 1e6) : 0.0,
+               ratio(c->r[M_TUNED].ms, c->floor_ms),
+               best_method(c) >= 0 ? bench_method_names[best_method(c)] : "-");
+}
+
+static void csv_header(FILE *f) {
+  fprintf(f, "section,case,m,k,nnz,N,sparsity,reuse_tuned,p_tuned,variant_tuned,vpt,rpt,threads,"
+             "chunk");
+  for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%s_ms", bench_method_names[m]);
+  fprintf(f, ",auto_alg,auto_p,best_csp,best_csp_ms,best_method,best_ms,speedup_tuned,"
+             "speedup_auto,speedup_faithful,gflops_tuned,floor_ms,tuned_over_floor");
+  for (int m = 0; m < M_COUNT; m++) fprintf(f, ",relerr_%s", bench_method_names[m]);
+  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why\n");
+}
+
+static void csv_row(FILE *f, const bench_case *c) {
+  const int b = best_method(c);
+  const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+  const gcoo_cuda_tuned_launch *l = &c->tuned.last;
+  fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%.6g,%.4g,%d,%s,%d,%d,%d,%d", c->section, c->name,
+          (long long)c->m, (long long)c->k, (long long)c->nnz, (long long)c->N, c->sparsity,
+          c->tuned.reuse, c->tuned.p, gcoo_cuda_tuned_variant_name(l->variant), l->vpt, l->rpt,
+          l->threads, l->chunk);
+  for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%.6g", c->r[m].ms);
+  fprintf(f, ",%s,%d,%s,%.6g,%s,%.6g,%.4g,%.4g,%.4g,%.6g,%.6g,%.4g", alg_short(c->autod.alg),
+          c->autod.p, c->best_csp >= 0 ? bench_method_names[c->best_csp] : "none", bc,
+          b >= 0 ? bench_method_names[b] : "none", b >= 0 ? c->r[b].ms : -1,
+          ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms), ratio(bc, c->r[M_FAITHFUL].ms),
+          c->r[M_TUNED].ms > 0 ? 2.0 * (double)c->nnz * (double)c->N / (c->r[M_TUNED].ms * 1e6) : 0.0,
+          c->floor_ms, ratio(c->r[M_TUNED].ms, c->floor_ms));
+  for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%.3g", c->r[m].relerr);
+  char why[256];
+  snprintf(why, sizeof why, "%s", c->autod.why);
+  for (char *q = why; *q; q++)
+    if (*q == ',' || *q == '"') *q = ';';
+  fprintf(f, ",%.4g,%.4g,%s\n", c->tuned_setup_ms, c->auto_setup_ms, why);
+  fflush(f);
+}
+
+/* Measure A at each width Ns[0 .. nN) (one operator per method), print, record. A stays the
+ * caller's. */
+static void one_case(bench_env *E, summary *S, const char *section, const char *name,
+                     gcoo_sparse A, const int64_t *Ns, int nN, double sparsity,
+                     const int run[M_COUNT]) {
+  if (S->n + nN > MAX_CASES) return;
+  bench_case *c = &S->cases[S->n];
+  for (int i = 0; i < nN; i++) {
+    memset(&c[i], 0, sizeof c[i]);
+    c[i].section = section;
+    snprintf(c[i].name, sizeof c[i].name, "%s", name);
+    c[i].A = A;
+    c[i].N = Ns[i];
+    c[i].sparsity = sparsity;
+  }
+  if (bench_run_case(E, c, nN, run) < 0) {
+    bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
+    return;
+  }
+  for (int i = 0; i < nN; i++) {
+    c[i].A = NULL;
+    print_case(E, &c[i]);
+    if (E->csv) csv_row(E->csv, &c[i]);
+  }
+  S->n += nN;
+}
+
+static const int all_methods[M_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1};
+static const int sparse_methods[M_COUNT] = {1, 1, 1, 1, 1, 0, 0, 1};
+
+static void section_random(bench_env *E, summary *S, int quick) {
+  const int64_t ns[] = {1000, 2000, 4000, 8000, 14000};
+  const double ss[] = {0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9995};
+  bench_printf(E, "\n== random: n x n, sparsity s, N = n (%.0f s so far)\n", bench_elapsed(E));
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+    for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) {
+      if (quick && (ns[i] > 2000 || (ss[j] != 0.99 && ss[j] != 0.999))) continue;
+      if (bench_over_budget(E, 0.35)) {
+        bench_printf(E, "  budget: random sweep stopped before n = %lld s = %g\n", (long long)ns[i], ss[j]);
+        return;
+      }
+      gcoo_sparse A = NULL;
+      if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, ns[i], ns[i], ss[j], 1234 + i * 10 + j, 0) < 0) {
+        bench_printf(E, "  random %lld %g: %s\n", (long long)ns[i], ss[j], gcoo_last_error());
+        continue;
+      }
+      char name[64];
+      snprintf(name, sizeof name, "random:%lld:%g", (long long)ns[i], ss[j]);
+      one_case(E, S, "random", name, A, &ns[i], 1, ss[j], all_methods);
+      gcoo_sparse_destroy(&A);
+    }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void section_real(bench_env *E, summary *S, const char *dir, int quick) {
+  const int64_t Ns[] = {32, 128, 512};
+  bench_printf(E, "\n== real: %s, N = 32, 128, 512 (%.0f s so far)\n", dir, bench_elapsed(E));
+  DIR *d = opendir(dir);
+  if (!d) {
+    bench_printf(E, "  cannot open %s\n", dir);
+    return;
+  }
+  char *names[256];
+  int nn = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) && nn < 256)
+    if (strstr(de->d_name, ".mtx")) names[nn++] = strdup(de->d_name);
+  closedir(d);
+  qsort(names, (size_t)nn, sizeof *names, cmp_str);
+  for (int f = 0; f < nn; f++) {
+    if (quick && f >= 4) break;
+    if (bench_over_budget(E, 0.7)) {
+      bench_printf(E, "  budget: real matrices stopped before %s\n", names[f]);
+      break;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names[f]);
+    gcoo_sparse A = NULL;
+    if (gcoo_mtx_read(path, GCOO_FLOAT32, 0, &A) < 0) {
+      bench_printf(E, "  %s: %s\n", names[f], gcoo_last_error());
+      continue;
+    }
+    char base[64];
+    snprintf(base, sizeof base, "%s", names[f]);
+    char *dot = strstr(base, ".mtx");
+    if (dot) *dot = '\0';
+    one_case(E, S, "real", base, A, Ns, 3, 0, all_methods);
+    gcoo_sparse_destroy(&A);
+  }
+  for (int f = 0; f < nn; f++) free(names[f]);
+}
+
+static gcoo_status read_named(const char *dir, const char *name, gcoo_sparse *A) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
+  return gcoo_mtx_read(path, GCOO_FLOAT32, 0, A);
+}
+
+/* The structured inputs, built on the host; index i of a fixed list (NULL name when done). */
+static gcoo_status structured_input(int i, const char *dir, gcoo_sparse *A, char *name, size_t len) {
+  gcoo_sparse M = NULL;
+  gcoo_status st = GCOO_SUCCESS;
+  *A = NULL;
+  name[0] = '\0';
+  switch (i) {
+    case 0:
+      snprintf(name, len, "stencil7:100");
+      return gcoo_sparse_poisson3d_rows(A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 7, 100, 0, 1000000, 0);
+    case 1:
+      snprintf(name, len, "stencil27:100");
+      return gcoo_sparse_poisson3d_rows(A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 27, 100, 0, 1000000, 0);
+    case 2:
+      snprintf(name, len, "rmat:20:8");
+      return bench_rmat(A, 20, 8, 77);
+    case 3:
+      if (!dir) return GCOO_SUCCESS;
+      snprintf(name, len, "kron:cage11:4x4");
+      st = read_named(dir, "cage11", &M);
+      if (st >= 0) st = bench_kron_dense_block(A, M, 4);
+      gcoo_sparse_destroy(&M);
+      return st;
+    case 4:
+      if (!dir) return GCOO_SUCCESS;
+      snprintf(name, len, "diag8:TSOPF_RS_b39_c30");
+      st = read_named(dir, "TSOPF_RS_b39_c30", &M);
+      if (st >= 0) st = bench_block_diagonal(A, M, 8);
+      gcoo_sparse_destroy(&M);
+      return st;
+    case 5:
+      snprintf(name, len, "stencil7:160");
+      return gcoo_sparse_poisson3d_rows(A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 7, 160, 0, 4096000, 0);
+    case 6:
+      snprintf(name, len, "stencil27:160");
+      return gcoo_sparse_poisson3d_rows(A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 27, 160, 0, 4096000, 0);
+  }
+  return GCOO_SUCCESS;
+}
+
+static void section_structured(bench_env *E, summary *S, const char *dir, int quick) {
+  const int64_t Ns[] = {32, 128, 512};
+  bench_printf(E, "\n== structured: stencils, R-MAT, tilings, N = 32, 128, 512 (%.0f s so far)\n",
+               bench_elapsed(E));
+  for (int i = 0; i < 7; i++) {
+    if (quick && i > 0) break;
+    if (bench_over_budget(E, 0.9)) {
+      bench_printf(E, "  budget: structured inputs stopped at #%d\n", i);
+      break;
+    }
+    gcoo_sparse A = NULL;
+    char name[64];
+    if (structured_input(i, dir, &A, name, sizeof name) < 0) {
+      bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
+      continue;
+    }
+    if (!A) continue;
+    one_case(E, S, "structured", name, A, Ns, 3, 0, sparse_methods);
+    gcoo_sparse_destroy(&A);
+  }
+}
+
+/* ---- conversions ----------------------------------------------------------------------------- */
+static double sync_wall(bench_env *E) {
+  cudaStreamSynchronize(E->stream);
+  return gcoo__wtime();
+}
+
+static void convert_one(bench_env *E, const char *name, gcoo_sparse A, int with_dense) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_get_info(A, &ai);
+  gcoo_cuda_csr d;
+  double t = sync_wall(E);
+  if (gcoo_cuda_csr_upload(A, &d, E->stream) < 0) {
+    bench_printf(E, "  %s: upload: %s\n", name, gcoo_last_error());
+    return;
+  }
+  const double t_up = sync_wall(E) - t;
+  gcoo_cuda_gcoo S;
+  t = sync_wall(E);
+  gcoo_status st = gcoo_cuda_csr_to_gcoo(&d, 4, &S, E->stream);
+  const double t_g4 = sync_wall(E) - t;
+  if (st >= 0) gcoo_cuda_gcoo_free(&S);
+  int64_t dist[11];
+  t = sync_wall(E);
+  st = gcoo_cuda_reuse_stats(&d, 11, dist, E->stream);
+  const double t_stats = sync_wall(E) - t;
+  gcoo_cuda_tuned L;
+  t = sync_wall(E);
+  if (st >= 0) st = gcoo_cuda_tuned_build(&d, 128, &L, NULL, E->stream);
+  const double t_layout = sync_wall(E) - t;
+  if (st >= 0) gcoo_cuda_tuned_free(&L);
+  double t_dense = -1;
+  if (with_dense && st >= 0) {
+    void *D = NULL;
+    if (cudaMalloc(&D, (size_t)(ai.nrows * ai.ncols) * 4) == cudaSuccess) {
+      gcoo_cuda_csr_to_dense(&d, D, ai.ncols, E->stream);
+      t = sync_wall(E);
+      if (gcoo_cuda_dense_to_gcoo(GCOO_FLOAT32, ai.nrows, ai.ncols, D, ai.ncols, 4, &S, E->stream) >= 0) {
+        t_dense = sync_wall(E) - t;
+        gcoo_cuda_gcoo_free(&S);
+      }
+      cudaFree(D);
+    }
+  }
+  /* the CPU's conversion of the same matrix (transpose, then GCOO with p = 4) */
+  t = gcoo__wtime();
+  gcoo_sparse At = NULL, Sc = NULL;
+  if (gcoo_sparse_transpose(&At, A) >= 0) gcoo_sparse_convert(&Sc, At, GCOO_FORMAT_GCOO, 4);
+  const double t_cpu = gcoo__wtime() - t;
+  gcoo_sparse_destroy(&At);
+  gcoo_sparse_destroy(&Sc);
+  gcoo_cuda_csr_free(&d);
+  if (st < 0) bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
+  bench_printf(E, "%-24s nnz %10lld | upload %8.2f ms | CSR->GCOO(p=4) %8.3f ms | reuse stats %8.3f ms"
+               " | tuned layout(p=128) %8.3f ms | dense->GCOO(p=4) %8.3f ms | CPU CSR->GCOO %8.1f ms\n",
+               name, (long long)ai.nnz, 1e3 * t_up, 1e3 * t_g4, 1e3 * t_stats, 1e3 * t_layout,
+               t_dense > 0 ? 1e3 * t_dense : -1.0, 1e3 * t_cpu);
+  if (E->csv) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/convert.csv", E->outdir);
+    FILE *f = fopen(path, "a");
+    if (f) {
+      fprintf(f, "%s,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", name, (long long)ai.nnz, 1e3 * t_up,
+              1e3 * t_g4, 1e3 * t_stats, 1e3 * t_layout, t_dense > 0 ? 1e3 * t_dense : -1.0,
+              1e3 * t_cpu);
+      fclose(f);
+    }
+  }
+}
+
+static void section_convert(bench_env *E, const char *dir) {
+  bench_printf(E, "\n== conversions (wall time, stream synchronised; kernel times exclude them) "
+               "(%.0f s so far)\n", bench_elapsed(E));
+  char path[4096];
+  snprintf(path, sizeof path, "%s/convert.csv", E->outdir);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fprintf(f, "case,nnz,upload_ms,csr_to_gcoo_p4_ms,reuse_stats_ms,tuned_layout_p128_ms,"
+               "dense_to_gcoo_p4_ms,cpu_csr_to_gcoo_ms\n");
+    fclose(f);
+  }
+  gcoo_sparse A = NULL;
+  if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 14000, 14000, 0.99, 5, 0) >= 0) {
+    convert_one(E, "random:14000:0.99", A, 1);
+    gcoo_sparse_destroy(&A);
+  }
+  if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 8000, 8000, 0.9, 6, 0) >= 0) {
+    convert_one(E, "random:8000:0.9", A, 1);
+    gcoo_sparse_destroy(&A);
+  }
+  char name[64];
+  for (int i = 0; i < 2; i++)
+    if (structured_input(i, dir, &A, name, sizeof name) >= 0 && A) {
+      convert_one(E, name, A, 0);
+      gcoo_sparse_destroy(&A);
+    }
+  if (dir && read_named(dir, "cage11", &A) >= 0) {
+    convert_one(E, "cage11", A, 1);
+    gcoo_sparse_destroy(&A);
+  }
+}
+
+/* ---- summary ------------------------------------------------------------------------------- */
+static void summarize(bench_env *E, const summary *S, const char *section) {
+  double lt = 0, la = 0, lf = 0;
+  int nt = 0, na = 0, nf = 0, wins = 0, auto_ok = 0, auto_n = 0, cases = 0;
+  double maxerr[M_COUNT] = {0};
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    if (strcmp(c->section, section)) continue;
+    cases++;
+    const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+    const double st = ratio(bc, c->r[M_TUNED].ms), sa = ratio(bc, c->r[M_AUTO].ms),
+                 sf = ratio(bc, c->r[M_FAITHFUL].ms);
+    if (isfinite(st)) lt += log(st), nt++, wins += st > 1.0;
+    if (isfinite(sa)) la += log(sa), na++;
+    if (isfinite(sf)) lf += log(sf), nf++;
+    const int b = best_method(c), am = auto_method(c);
+    if (b >= 0 && am >= 0 && c->r[am].ms > 0) {
+      auto_n++;
+      auto_ok += c->r[am].ms <= 1.1 * c->r[b].ms;
+    }
+    for (int m = 0; m < M_COUNT; m++)
+      if (c->r[m].ms > 0 && (c->r[m].relerr > maxerr[m] || !isfinite(c->r[m].relerr))) maxerr[m] = c->r[m].relerr;
+  }
+  if (!cases) return;
+  bench_printf(E, "%-10s %3d cases | geomean speedup over best cuSPARSE: tuned %.2fx (faster in %d/%d), "
+               "auto %.2fx, faithful %.2fx | auto within 10%% of the best in %d/%d\n",
+               section, cases, nt ? exp(lt / nt) : NAN, wins, nt, na ? exp(la / na) : NAN,
+               nf ? exp(lf / nf) : NAN, auto_ok, auto_n);
+  bench_printf(E, "%-10s max relerr:", "");
+  for (int m = 0; m < M_COUNT; m++) bench_printf(E, " %s %.1e", bench_method_names[m], maxerr[m]);
+  bench_printf(E, "\n");
+}
+
+static void print_random_table(bench_env *E, const summary *S) {
+  bench_printf(E, "\nrandom sweep, ms (N = n):\n%-20s %9s | %7s %7s %5s | %7s %7s %7s | %7s %7s | %-5s %7s | %6s %6s | %s\n",
+               "case", "nnz", "faithf", "tuned", "p", "def_col", "alg2", "alg3", "sgemm", "tf32",
+               "auto", "auto_ms", "x_tun", "x_auto", "best");
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    if (strcmp(c->section, "random")) continue;
+    char t[M_COUNT][16];
+    for (int m = 0; m < M_COUNT; m++) fmt_ms(t[m], sizeof t[m], c->r[m].ms);
+    const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+    const int b = best_method(c);
+    bench_printf(E, "%-20s %9lld | %s %s %5d | %s %s %s | %s %s | %-5s %s | %6.2f %6.2f | %s\n",
+                 c->name, (long long)c->nnz, t[M_FAITHFUL], t[M_TUNED], c->tuned.p, t[M_CSP_DEFAULT],
+                 t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32], alg_short(c->autod.alg),
+                 t[M_AUTO], ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms),
+                 b >= 0 ? bench_method_names[b] : "-");
+  }
+}
+
+/* Per N: geometric means for the real and structured sections, and the extremes. */
+static void print_by_n(bench_env *E, const summary *S, const char *section) {
+  const int64_t Ns[] = {32, 128, 512};
+  for (size_t k = 0; k < 3; k++) {
+    double lt = 0, la = 0;
+    int nt = 0, na = 0;
+    const bench_case *lo = NULL, *hi = NULL;
+    for (int i = 0; i < S->n; i++) {
+      const bench_case *c = &S->cases[i];
+      if (strcmp(c->section, section) || c->N != Ns[k]) continue;
+      const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+      const double st = ratio(bc, c->r[M_TUNED].ms), sa = ratio(bc, c->r[M_AUTO].ms);
+      if (isfinite(st)) {
+        lt += log(st), nt++;
+        if (!lo || st < ratio(lo->r[lo->best_csp].ms, lo->r[M_TUNED].ms)) lo = c;
+        if (!hi || st > ratio(hi->r[hi->best_csp].ms, hi->r[M_TUNED].ms)) hi = c;
+      }
+      if (isfinite(sa)) la += log(sa), na++;
+    }
+    if (!nt) continue;
+    bench_printf(E, "%-10s N=%-4lld geomean tuned %.2fx auto %.2fx over best cuSPARSE (%d cases); "
+                 "worst %s %.2fx, best %s %.2fx\n", section, (long long)Ns[k], exp(lt / nt),
+                 na ? exp(la / na) : NAN, nt, lo->name, ratio(lo->r[lo->best_csp].ms, lo->r[M_TUNED].ms),
+                 hi->name, ratio(hi->r[hi->best_csp].ms, hi->r[M_TUNED].ms));
+  }
+}
+
+/* ---- --sweep ---------------------------------------------------------------------------------- */
+static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N, FILE *csv,
+                       char *lines, size_t lines_len) {
+  const int32_t ps[] = {8, 32, 64, 128, 256, 512};
+  const int nps = 6, nv = gcoo_cuda_tuned_variant_count() + 1;
+  double ms[6 * 16];
+  gcoo_cuda_tuned_launch sh[6 * 16];
+  double setup[6] = {0};
+  memset(sh, 0, sizeof sh);
+  if (bench_sweep(E, A, N, ps, nps, ms, sh, setup) < 0) {
+    bench_printf(E, "  sweep %s: %s\n", name, gcoo_last_error());
+    return;
+  }
+  /* the defaults and cuSPARSE on the same case */
+  bench_case c;
+  memset(&c, 0, sizeof c);
+  c.section = "sweep";
+  snprintf(c.name, sizeof c.name, "%s", name);
+  c.A = A;
+  c.N = N;
+  const int run[M_COUNT] = {0, 1, 0, 1, 1, 0, 0, 1};
+  bench_run_case(E, &c, 1, run);
+  int bi = -1, bv = -1;
+  for (int i = 0; i < nps; i++) {
+    bench_printf(E, "%-22s N=%-6lld p=%-4d", name, (long long)N, ps[i]);
+    for (int v = 0; v < nv; v++) {
+      const double t = ms[i * nv + v];
+      bench_printf(E, " %s %.4g", gcoo_cuda_tuned_variant_name(v), t);
+      if (csv)
+        fprintf(csv, "%s,%lld,%d,%s,%.6g,%d,%d,%d,%d,%d,%.4g\n", name, (long long)N, ps[i],
+                gcoo_cuda_tuned_variant_name(v), t, sh[i * nv + v].vpt, sh[i * nv + v].rpt,
+                sh[i * nv + v].threads, sh[i * nv + v].chunk, sh[i * nv + v].blocks_per_sm, setup[i]);
+      if (t > 0 && (bi < 0 || t < ms[bi * nv + bv])) bi = i, bv = v;
+    }
+    bench_printf(E, "\n");
+  }
+  if (csv) fflush(csv);
+  const double bc = c.best_csp >= 0 ? c.r[c.best_csp].ms : -1;
+  char line[400];
+  snprintf(line, sizeof line,
+           "%-22s N=%-6lld best p=%-4d %-15s %8.4f ms | default p=%-4d %8.4f ms (%.2fx of best) | "
+           "best cuSPARSE %8.4f | auto %s %8.4f\n",
+           name, (long long)N, bi >= 0 ? ps[bi] : 0, bi >= 0 ? gcoo_cuda_tuned_variant_name(bv) : "-",
+           bi >= 0 ? ms[bi * nv + bv] : -1.0, c.tuned.p, c.r[M_TUNED].ms,
+           ratio(c.r[M_TUNED].ms, bi >= 0 ? ms[bi * nv + bv] : -1.0), bc, alg_short(c.autod.alg),
+           c.r[M_AUTO].ms);
+  strncat(lines, line, lines_len - strlen(lines) - 1);
+  bench_printf(E, "%s", line);
+}
+
+static void run_sweep(bench_env *E, const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/sweep.csv", E->outdir);
+  FILE *csv = fopen(path, "w");
+  if (csv) fprintf(csv, "case,N,p,variant,ms,vpt,rpt,threads,chunk,blocks_per_sm,setup_ms\n");
+  static char lines[16384];
+  lines[0] = '\0';
+  bench_printf(E, "\n== sweep: tuned variants x p on a representative subset (%.0f s so far)\n",
+               bench_elapsed(E));
+  struct {
+    int64_t n;
+    double s;
+  } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}};
+  for (int i = 0; i < 3; i++) {
+    if (bench_over_budget(E, 0.9)) break;
+    gcoo_sparse A = NULL;
+    char name[64];
+    snprintf(name, sizeof name, "random:%lld:%g", (long long)rnd[i].n, rnd[i].s);
+    if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, rnd[i].n, rnd[i].n, rnd[i].s, 11 + i, 0) >= 0)
+      sweep_case(E, name, A, rnd[i].n, csv, lines, sizeof lines);
+    gcoo_sparse_destroy(&A);
+  }
+  for (int i = 0; i < 4; i++) {
+    if (bench_over_budget(E, 0.9)) break;
+    gcoo_sparse A = NULL;
+    char name[64];
+    if (structured_input(i, dir, &A, name, sizeof name) >= 0 && A) sweep_case(E, name, A, 128, csv, lines, sizeof lines);
+    gcoo_sparse_destroy(&A);
+  }
+  const char *real[] = {"bcsstk33", "cage11", "TSOPF_RS_b39_c30"};
+  for (int i = 0; dir && i < 3; i++) {
+    if (bench_over_budget(E, 0.9)) break;
+    gcoo_sparse A = NULL;
+    if (read_named(dir, real[i], &A) >= 0) sweep_case(E, real[i], A, i == 0 ? 512 : 128, csv, lines, sizeof lines);
+    gcoo_sparse_destroy(&A);
+  }
+  if (csv) fclose(csv);
+  bench_printf(E, "\n== sweep summary (full grid in sweep.csv; %.0f s)\n%s", bench_elapsed(E), lines);
+}
+
+int main(int argc, char **argv) {
+  const char *out = NULL, *mdir = NULL, *sections = "random,real,structured,convert";
+  double budget = 300;
+  int sweep = 0, quick = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc) mdir = argv[++i];
+    else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
+    else if (!strcmp(argv[i], "--sweep")) sweep = 1;
+    else if (!strcmp(argv[i], "--quick")) quick = 1;
+    else {
+      fprintf(stderr, "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
+                      "random,real,structured,convert] [--quick] [--sweep]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (!out) {
+    fprintf(stderr, "%s: --out DIR is required\n", argv[0]);
+    return 2;
+  }
+  if (gcoo_cuda_device_count() == 0) {
+    printf("spdm_bench: no GPU\n");
+    return 77;
+  }
+  bench_env E;
+  if (bench_env_init(&E, out, budget) < 0) {
+    fprintf(stderr, "spdm_bench: %s\n", gcoo_last_error());
+    return 1;
+  }
+  if (sweep) {
+    run_sweep(&E, mdir);
+    bench_env_fini(&E);
+    return 0;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/spdm.csv", out);
+  E.csv = fopen(path, "w");
+  if (E.csv) csv_header(E.csv);
+  summary S;
+  S.cases = calloc(MAX_CASES, sizeof *S.cases);
+  S.n = 0;
+  bench_printf(&E, "columns: ms per product (median); x = best cuSPARSE / method; GF/s = 2 nnz N / "
+               "time of tuned; floor = max(2 nnz N / SGEMM rate, bytes / copy rate)\n");
+  if (strstr(sections, "random")) section_random(&E, &S, quick);
+  if (strstr(sections, "real") && mdir) section_real(&E, &S, mdir, quick);
+  if (strstr(sections, "structured")) section_structured(&E, &S, mdir, quick);
+  if (strstr(sections, "convert")) section_convert(&E, mdir);
+  /* the summary, last (the end of the output is what one sees) */
+  print_random_table(&E, &S);
+  bench_printf(&E, "\n== summary (%d cases, %.0f s; ceilings: copy %.0f GB/s, SGEMM %.1f TFLOP/s; "
+               "CSV: %s/spdm.csv)\n", S.n, bench_elapsed(&E), E.copy_gbs, E.sgemm_tflops, out);
+  print_by_n(&E, &S, "real");
+  print_by_n(&E, &S, "structured");
+  summarize(&E, &S, "random");
+  summarize(&E, &S, "real");
+  summarize(&E, &S, "structured");
+  free(S.cases);
+  bench_env_fini(&E);
+  return 0;
+}

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/* kernels/backend_cuda.c: the CUDA backend: one GPU per context, its own non-blocking stream,
+ * cuSPARSE and cuBLAS handles bound to it, the device's properties read once; persistent SpDM
+ * operators (the algorithm chosen and everything built at setup, on the GPU); applies on host
+ * operands (copied in and out, stream-ordered, synchronised before returning) or device operands
+ * (queued on the context's stream, asynchronous).
+ *
+ * Every entry point makes the context's GPU current and puts the caller's device back after, so
+ * a program juggling several GPUs on one thread keeps its own notion of the current device.
+ * Operands arrive in the SPARSE_DENSE frame (src/op.c): Y (m x N) = alpha A X + beta Y. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cuda_impl.h"
+#include "dispatch.h"
+
+/* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
+enum { STATS_NLOG = 11 };
+/* Group width of the faithful kernel, as published. */
+enum { FAITHFUL_P = 4 };
+
+int gcoo_cuda_device_count(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+/* ---- the current device, made the context's for the length of a call ----------------------- */
+typedef struct device_guard {
+  int prev, changed;
+} device_guard;
+
+static gcoo_status device_enter(gcoo_ctx ctx, device_guard *g) {
+  g->changed = 0;
+  GCOO_CALL_CUDA(cudaGetDevice(&g->prev));
+  if (g->prev != ctx->device) {
+    GCOO_CALL_CUDA(cudaSetDevice(ctx->device));
+    g->changed = 1;
+  }
+  return GCOO_SUCCESS;
+}
+
+static void device_leave(const device_guard *g) {
+  if (g->changed && cudaSetDevice(g->prev) != cudaSuccess) (void)cudaGetLastError();
+}
+
+/* ---- context ------------------------------------------------------------------------------ */
+static void ctx_state_free(cuda_ctx_state *c) {
+  if (!c) return;
+  if (c->blas) cublasDestroy(c->blas);
+  if (c->sparse) cusparseDestroy(c->sparse);
+  if (c->own_stream) cudaStreamDestroy(c->own_stream);
+  (void)cudaGetLastError();
+  free(c);
+}
+
+static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
+  gcoo_status st = GCOO_SUCCESS;
+  cuda_ctx_state *c = NULL;
+  device_guard g = {0, 0};
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return GCOO_ERROR(GCOO_ERR_NO_DEVICE, "no usable CUDA device: cudaGetDeviceCount says %s (%s)",
+                      cudaGetErrorName(e), cudaGetErrorString(e));
+  }
+  GCOO_CHECK(n > 0, GCOO_ERR_NO_DEVICE, "no CUDA device is present");
+  if (device < 0) GCOO_CALL_CUDA(cudaGetDevice(&device));
+  GCOO_CHECK(device < n, GCOO_ERR_NO_DEVICE, "CUDA device %d asked for, %d present (0..%d)", device,
+             n, n - 1);
+  ctx->device = device;
+  GCOO_GOTO(device_enter(ctx, &g));
+  GCOO_GOTO(gcoo__calloc((void **)&c, 1, sizeof *c, "CUDA context state"));
+  struct cudaDeviceProp prop;
+  GCOO_CALL_CUDA_GOTO(cudaGetDeviceProperties(&prop, device));
+  c->dev.device = device;
+  c->dev.sm_count = prop.multiProcessorCount;
+  c->dev.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  c->dev.regs_per_sm = prop.regsPerMultiprocessor;
+  c->dev.cc_major = prop.major;
+  c->dev.cc_minor = prop.minor;
+  c->dev.smem_per_sm = prop.sharedMemPerMultiprocessor;
+  c->dev.smem_per_block_optin = prop.sharedMemPerBlockOptin;
+  c->dev.l2_bytes = (size_t)prop.l2CacheSize;
+  c->dev.global_bytes = prop.totalGlobalMem;
+  snprintf(c->dev.name, sizeof c->dev.name, "%s", prop.name);
+  GCOO_CALL_CUDA_GOTO(cudaStreamCreateWithFlags(&c->own_stream, cudaStreamNonBlocking));
+  GCOO_CALL_CUSPARSE_GOTO(cusparseCreate(&c->sparse));
+  GCOO_CALL_CUSPARSE_GOTO(cusparseSetStream(c->sparse, c->own_stream));
+  GCOO_CALL_CUBLAS_GOTO(cublasCreate(&c->blas));
+  GCOO_CALL_CUBLAS_GOTO(cublasSetStream(c->blas, c->own_stream));
+  GCOO_CALL_CUBLAS_GOTO(cublasSetMathMode(c->blas, CUBLAS_DEFAULT_MATH));
+  ctx->backend = c;
+  ctx->stream = c->own_stream;
+  c = NULL;
+done:
+  ctx_state_free(c);
+  device_leave(&g);
+  return st;
+}
+
+static gcoo_status cuda_ctx_fini(gcoo_ctx ctx) {
+  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = GCOO_SUCCESS;
+  if (c && c->own_stream) st = gcoo__cuda_status(cudaStreamSynchronize(c->own_stream),
+                                                 "cudaStreamSynchronize", __FILE__, __LINE__, __func__);
+  ctx_state_free(c);
+  ctx->backend = NULL;
+  ctx->stream = NULL;
+  device_leave(&g);
+  return st;
+}
+
+static gcoo_status cuda_ctx_describe(gcoo_ctx ctx, char *buf, size_t len) {
+  const cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
+  int rt = 0, drv = 0;
+  if (cudaRuntimeGetVersion(&rt) != cudaSuccess || cudaDriverGetVersion(&drv) != cudaSuccess)
+    (void)cudaGetLastError();
+  snprintf(buf, len,
+           "%s (GPU %d), %d SMs, %.1f GiB, L2 %.1f MiB, shared memory %zu KiB/SM, compute "
+           "capability %d.%d, CUDA runtime %d.%d, driver %d.%d",
+           c->dev.name, c->dev.device, c->dev.sm_count, (double)c->dev.global_bytes / 1073741824.0,
+           (double)c->dev.l2_bytes / 1048576.0, c->dev.smem_per_sm / 1024, c->dev.cc_major,
+           c->dev.cc_minor, rt / 1000, (rt % 1000) / 10, drv / 1000, (drv % 1000) / 10);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_ctx_synchronize(gcoo_ctx ctx) {
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_status(cudaStreamSynchronize((cudaStream_t)ctx->stream),
+                                     "cudaStreamSynchronize", __FILE__, __LINE__, __func__);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+/* ---- gateway extras ------------------------------------------------------------------------ */
+gcoo_status gcoo_cuda_csr_upload(gcoo_sparse A, gcoo_cuda_csr *d, void *stream) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = (cudaStream_t)stream;
+  GCOO_CHECK(d != NULL, GCOO_ERR_NULL, "output is NULL");
+  memset(d, 0, sizeof *d);
+  GCOO_CALL(gcoo_sparse_get_info(A, &ai));
+  GCOO_CHECK(ai.format == GCOO_FORMAT_CSR, GCOO_ERR_INVALID_ARG, "matrix is not CSR");
+  GCOO_CALL(gcoo_sparse_get_arrays(A, &a));
+  const size_t es = gcoo_dtype_size(ai.dtype);
+  d->dtype = ai.dtype;
+  d->nrows = ai.nrows;
+  d->ncols = ai.ncols;
+  d->nnz = ai.nnz;
+  GCOO_GOTO(gcoo__cuda_alloc(&d->ptr, (size_t)(ai.nrows + 1) * 8, "CSR row pointer"));
+  GCOO_GOTO(gcoo__cuda_alloc(&d->ind, (size_t)ai.nnz * 4, "CSR column indices"));
+  GCOO_GOTO(gcoo__cuda_alloc(&d->values, (size_t)ai.nnz * es, "CSR values"));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->ptr, a.ptr, (size_t)(ai.nrows + 1) * 8, cudaMemcpyHostToDevice, s));
+  if (ai.nnz > 0) {
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->ind, a.ind, (size_t)ai.nnz * 4, cudaMemcpyHostToDevice, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->values, a.values, (size_t)ai.nnz * es, cudaMemcpyHostToDevice, s));
+  }
+done:
+  if (st < 0) gcoo_cuda_csr_free(d);
+  return st;
+}
+
+void gcoo_cuda_csr_free(gcoo_cuda_csr *d) {
+  if (!d) return;
+  cudaFree(d->ptr);
+  cudaFree(d->ind);
+  cudaFree(d->values);
+  (void)cudaGetLastError();
+  d->ptr = NULL;
+  d->ind = NULL;
+  d->values = NULL;
+}
+
+gcoo_status gcoo_cuda_gcoo_download(const gcoo_cuda_gcoo *S, gcoo_sparse *out, void *stream) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = (cudaStream_t)stream;
+  int64_t *gidx = NULL;
+  int32_t *rows = NULL, *cols = NULL;
+  void *vals = NULL;
+  const size_t es = gcoo_dtype_size(S->dtype);
+  GCOO_CHECK(out != NULL, GCOO_ERR_NULL, "output is NULL");
+  *out = NULL;
+  GCOO_GOTO(gcoo__malloc_n((void **)&gidx, S->ngroups + 1, 8, "gIdxes"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&rows, S->nnz, 4, "rows"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&cols, S->nnz, 4, "cols"));
+  GCOO_GOTO(gcoo__malloc_n(&vals, S->nnz, es, "values"));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(gidx, S->gidx, (size_t)(S->ngroups + 1) * 8, cudaMemcpyDeviceToHost, s));
+  if (S->nnz > 0) {
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(rows, S->rows, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(cols, S->cols, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(vals, S->values, (size_t)S->nnz * es, cudaMemcpyDeviceToHost, s));
+  }
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  st = gcoo__sparse_adopt(out, GCOO_FORMAT_GCOO, S->dtype, S->nrows, S->ncols, S->nnz, S->p, NULL,
+                          NULL, rows, cols, gidx, vals);
+  gidx = NULL, rows = NULL, cols = NULL, vals = NULL; /* adopted (or freed by adopt) */
+  GCOO_GOTO(st);
+done:
+  free(gidx);
+  free(rows);
+  free(cols);
+  free(vals);
+  return st;
+}
+
+static gcoo_status check_cuda_ctx(gcoo_ctx ctx) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CHECK(ctx->ops == &gcoo__backend_cuda && ctx->backend != NULL, GCOO_ERR_INVALID_ARG,
+             "the context is on the %s backend, not cuda", ctx->ops->name);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_cuda_ctx_devinfo(gcoo_ctx ctx, gcoo_cuda_devinfo *info) {
+  GCOO_CALL(check_cuda_ctx(ctx));
+  GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
+  *info = gcoo__cuda_ctx(ctx)->dev;
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status check_cuda_op(gcoo_op op) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
+  GCOO_CALL(check_cuda_ctx(op->ctx));
+  GCOO_CHECK(op->backend != NULL, GCOO_ERR_INVALID_ARG,
+             "the operator has no CUDA state (algorithm %s)", gcoo_spdm_alg_name(op->info.alg));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t value) {
+  GCOO_CALL(check_cuda_op(op));
+  cuda_op_state *o = gcoo__cuda_op(op);
+  switch (key) {
+    case GCOO_CUDA_OPT_TUNED_VARIANT:
+      GCOO_CHECK(value >= 0 && value <= gcoo_cuda_tuned_variant_count(), GCOO_ERR_INVALID_ARG,
+                 "tuned variant %lld outside 0..%d", (long long)value,
+                 gcoo_cuda_tuned_variant_count());
+      o->variant = (int)value;
+      o->details.variant = (int)value;
+      return GCOO_SUCCESS;
+    case GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR:
+      o->cusparse_no_clear = value != 0;
+      return GCOO_SUCCESS;
+  }
+  return GCOO_ERROR(GCOO_ERR_INVALID_ARG, "unknown CUDA operator option %d", (int)key);
+}
+
+gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d) {
+  GCOO_CALL(check_cuda_op(op));
+  GCOO_CHECK(d != NULL, GCOO_ERR_NULL, "details is NULL");
+  *d = gcoo__cuda_op(op)->details;
+  return GCOO_SUCCESS;
+}
+
+/* ---- operator setup ------------------------------------------------------------------------ */
+static int env_allows_tf32(void) {
+  const char *v = getenv("GCOO_ALLOW_TF32");
+  return v && (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"));
+}
+
+static size_t csr_bytes(const gcoo_cuda_csr *A) {
+  return (size_t)(A->nrows + 1) * 8 + (size_t)A->nnz * (4 + gcoo_dtype_size(A->dtype));
+}
+
+static gcoo_status cuda_op_setup(gcoo_op op) {
+  gcoo_status st = GCOO_SUCCESS;
+  cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  device_guard g = {0, 0};
+  cuda_op_state *o = NULL;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  GCOO_GOTO(gcoo__calloc((void **)&o, 1, sizeof *o, "CUDA operator state"));
+  op->backend = o; /* from here, a failure is cleaned up by op_destroy */
+  GCOO_GOTO(gcoo_cuda_csr_upload(op->A_csr, &o->csr, s));
+  o->device_bytes = csr_bytes(&o->csr);
+
+  gcoo_spdm_alg alg = op->opts.alg;
+  int32_t p = op->opts.p;
+  snprintf(o->details.why, sizeof o->details.why, "forced");
+  /* the reuse statistics: AUTO needs them, and so does GCOO when p is not given */
+  if ((alg == GCOO_ALG_AUTO || (alg == GCOO_ALG_GCOO && p == 0)) && o->csr.nnz > 0) {
+    GCOO_GOTO(gcoo_cuda_reuse_stats(&o->csr, STATS_NLOG, o->details.distinct_by_log2p, s));
+    o->details.nstats = STATS_NLOG;
+  }
+  gcoo_dispatch_in din = {o->csr.dtype, o->csr.nrows, o->csr.ncols, op->opts.ncols_hint,
+                          o->csr.nnz, o->details.nstats, o->details.distinct_by_log2p,
+                          env_allows_tf32(), 0, c->dev.sm_count};
+  if (alg == GCOO_ALG_AUTO) {
+    size_t bytes = 0;
+    GCOO_GOTO(gcoo__dense_fits(op, &bytes, &din.dense_fits));
+    gcoo_dispatch_out dout;
+    gcoo__dispatch(&din, &dout);
+    alg = dout.alg;
+    if (alg == GCOO_ALG_GCOO && p == 0) p = dout.p;
+    snprintf(o->details.why, sizeof o->details.why, "%s", dout.why);
+  }
+  switch (alg) {
+    case GCOO_ALG_GCOO_FAITHFUL:
+      if (p == 0) p = FAITHFUL_P;
+      GCOO_CHECK_GOTO(p <= 32, GCOO_ERR_UNSUPPORTED,
+                      "the faithful GCOOSpDM kernel keeps one register accumulator per column of "
+                      "a group: it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider "
+                      "groups)", p);
+      GCOO_GOTO(gcoo_cuda_csr_to_gcoo(&o->csr, p, &o->gcoo, s));
+      o->device_bytes += (size_t)(o->gcoo.ngroups * 2 + 1) * 8 +
+                         (size_t)o->gcoo.nnz * (8 + gcoo_dtype_size(o->gcoo.dtype));
+      break;
+    case GCOO_ALG_GCOO:
+      if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
+      if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
+      GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, s));
+      o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct : 0.0;
+      o->device_bytes += (size_t)(o->tuned.ngroups + 1) * 8 + (size_t)o->tuned.ndistinct * 4 +
+                         (size_t)o->csr.nnz * 2 * gcoo_dtype_size(o->csr.dtype);
+      break;
+    case GCOO_ALG_CUSPARSE:
+    case GCOO_ALG_CUSPARSE_DEFAULT:
+    case GCOO_ALG_CUSPARSE_CSR_ALG2:
+    case GCOO_ALG_CUSPARSE_CSR_ALG3:
+      p = 0;
+      GCOO_GOTO(gcoo__cusparse_setup(op));
+      break;
+    case GCOO_ALG_DENSE_TF32:
+      GCOO_CHECK_GOTO(o->csr.dtype == GCOO_FLOAT32, GCOO_ERR_UNSUPPORTED,
+                      "dense_tf32 (TF32 tensor cores) is for float operators; use dense for double");
+      /* fall through */
+    case GCOO_ALG_DENSE:
+      p = 0;
+      GCOO_GOTO(gcoo__dense_setup(op));
+      break;
+    default:
+      GCOO_CHECK_GOTO(0, GCOO_ERR_INVALID_ARG, "algorithm %s is not served by the CUDA backend",
+                      gcoo_spdm_alg_name(alg));
+  }
+  o->alg = alg;
+  o->details.alg = alg;
+  o->details.p = p;
+  op->info.alg = alg;
+  op->info.p = p;
+  op->info.device_bytes = o->device_bytes;
+  /* setup_seconds (measured by src/op.c) must include the GPU work */
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+done:
+  device_leave(&g);
+  return st;
+}
+
+static gcoo_status cuda_op_destroy(gcoo_op op) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  if (!o) return GCOO_SUCCESS;
+  device_guard g;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  /* queued applies may still read the operator's arrays */
+  gcoo_status st = gcoo__cuda_status(cudaStreamSynchronize((cudaStream_t)op->ctx->stream),
+                                     "cudaStreamSynchronize", __FILE__, __LINE__, __func__);
+  gcoo__cusparse_destroy(op);
+  gcoo__dense_destroy(op);
+  gcoo_cuda_gcoo_free(&o->gcoo);
+  gcoo_cuda_tuned_free(&o->tuned);
+  gcoo_cuda_csr_free(&o->csr);
+  cudaFree(o->xbuf);
+  cudaFree(o->ybuf);
+  (void)cudaGetLastError();
+  free(o);
+  op->backend = NULL;
+  device_leave(&g);
+  return st;
+}
+
+/* ---- operator apply ------------------------------------------------------------------------ */
+static gcoo_status check_device_pointer(gcoo_ctx ctx, const void *p, const char *what) {
+  struct cudaPointerAttributes a;
+  cudaError_t e = cudaPointerGetAttributes(&a, p);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return GCOO_ERROR(GCOO_ERR_INVALID_ARG, "%s (%p) is marked device memory but CUDA does not "
+                      "know the pointer: %s", what, p, cudaGetErrorString(e));
+  }
+  GCOO_CHECK(a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged,
+             GCOO_ERR_INVALID_ARG, "%s (%p) is marked device memory but points to %s host memory",
+             what, p, a.type == cudaMemoryTypeHost ? "pinned" : "ordinary");
+  GCOO_CHECK(a.type == cudaMemoryTypeManaged || a.device == ctx->device, GCOO_ERR_INVALID_ARG,
+             "%s (%p) is memory of GPU %d; the context uses GPU %d", what, p, a.device,
+             ctx->device);
+  return GCOO_SUCCESS;
+}
+
+/* A grow-only device buffer for a host operand. */
+static gcoo_status ensure_buffer(void **buf, size_t *have, size_t need, const char *what) {
+  if (need <= *have && *buf) return GCOO_SUCCESS;
+  cudaFree(*buf);
+  (void)cudaGetLastError();
+  *buf = NULL;
+  *have = 0;
+  GCOO_CALL(gcoo__cuda_alloc(buf, need, what));
+  *have = need;
+  return GCOO_SUCCESS;
+}
+
+/* Copy a dense matrix between host and device (same layout, leading dimensions may differ). */
+static gcoo_status copy_dense(void *dst, int64_t dld, const void *src, int64_t sld,
+                              gcoo_layout layout, int64_t nrows, int64_t ncols, size_t es,
+                              enum cudaMemcpyKind kind, cudaStream_t s) {
+  const int64_t minor = layout == GCOO_ROW_MAJOR ? ncols : nrows;
+  const int64_t major = layout == GCOO_ROW_MAJOR ? nrows : ncols;
+  if (minor == 0 || major == 0) return GCOO_SUCCESS;
+  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst, (size_t)dld * es, src, (size_t)sld * es, (size_t)minor * es,
+                                   (size_t)major, kind, s));
+  return GCOO_SUCCESS;
+}
+
+/* A device view of an operand: the caller's memory, or a copy of a host operand. */
+static gcoo_status device_operand(gcoo_op op, const gcoo_dense *D, int copy_in, void **buf,
+                                  size_t *have, const char *what, cuda_operand *out) {
+  const size_t es = gcoo_dtype_size(D->dtype);
+  out->layout = D->layout;
+  out->nrows = D->nrows;
+  out->ncols = D->ncols;
+  if (D->mem == GCOO_MEM_DEVICE) {
+    out->data = D->data;
+    out->ld = D->ld;
+    if (D->nrows * D->ncols > 0) GCOO_CALL(check_device_pointer(op->ctx, D->data, what));
+    return GCOO_SUCCESS;
+  }
+  /* host: a device copy whose rows (or columns) start 16-byte aligned */
+  const int64_t vec = (int64_t)(16 / es);
+  const int64_t minor = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  const int64_t major = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
+  out->ld = ((minor > 0 ? minor : 1) + vec - 1) / vec * vec;
+  GCOO_CALL(ensure_buffer(buf, have, (size_t)(major > 0 ? major : 1) * (size_t)out->ld * es, what));
+  out->data = *buf;
+  if (copy_in)
+    GCOO_CALL(copy_dense(out->data, out->ld, D->data, D->ld, D->layout, D->nrows, D->ncols, es,
+                         cudaMemcpyHostToDevice, (cudaStream_t)op->ctx->stream));
+  return GCOO_SUCCESS;
+}
+
+/* Y = beta Y on an operand of either layout (the product of an empty A). */
+static gcoo_status scale_operand(gcoo_dtype dt, double beta, const cuda_operand *Y, cudaStream_t s) {
+  if (Y->layout == GCOO_ROW_MAJOR)
+    GCOO_CALL(gcoo_cuda_scale(dt, Y->nrows, Y->ncols, beta, Y->data, Y->ld, s));
+  else
+    GCOO_CALL(gcoo_cuda_scale(dt, Y->ncols, Y->nrows, beta, Y->data, Y->ld, s));
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
+                       const cuda_operand *Y) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  const int64_t N = X->ncols;
+  if (o->csr.nrows == 0 || N == 0) return GCOO_SUCCESS;
+  if (o->csr.nnz == 0 || o->csr.ncols == 0) {
+    GCOO_CALL(scale_operand(o->csr.dtype, beta, Y, s));
+    return GCOO_SUCCESS;
+  }
+  gcoo_spdm_alg alg = o->alg;
+  const int rowmajor = X->layout == GCOO_ROW_MAJOR && Y->layout == GCOO_ROW_MAJOR;
+  if ((alg == GCOO_ALG_GCOO || alg == GCOO_ALG_GCOO_FAITHFUL) && !rowmajor) {
+    GCOO_CHECK(op->opts.alg == GCOO_ALG_AUTO, GCOO_ERR_UNSUPPORTED,
+               "the GCOO kernels take X and Y row-major in the SPARSE_DENSE frame (column-major "
+               "in the DENSE_SPARSE reading); got X %s, Y %s: use GCOO_ALG_AUTO, a cuSPARSE or "
+               "a dense algorithm for other layouts",
+               X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
+               Y->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major");
+    /* AUTO: serve the other layouts with cuSPARSE (its descriptor made on first need) */
+    if (!o->spA) {
+      double t0 = gcoo__wtime();
+      GCOO_CALL(gcoo__cusparse_setup(op));
+      op->info.setup_seconds += gcoo__wtime() - t0;
+    }
+    alg = GCOO_ALG_CUSPARSE;
+  }
+  switch (alg) {
+    case GCOO_ALG_GCOO_FAITHFUL:
+      GCOO_CALL(gcoo_cuda_spdm_faithful(&o->gcoo, alpha, X->data, X->ld, beta, Y->data, Y->ld, N, s));
+      break;
+    case GCOO_ALG_GCOO:
+      GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld, beta,
+                                     Y->data, Y->ld, N, s, &o->details.last));
+      break;
+    case GCOO_ALG_DENSE:
+    case GCOO_ALG_DENSE_TF32:
+      GCOO_CALL(gcoo__dense_apply(op, alg == GCOO_ALG_DENSE_TF32, alpha, X, beta, Y));
+      break;
+    default:
+      GCOO_CALL(gcoo__cusparse_apply(op, alg, alpha, X, beta, Y));
+  }
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
+                                 gcoo_dense *Y) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  gcoo_status st = GCOO_SUCCESS;
+  device_guard g = {0, 0};
+  cuda_operand dX, dY;
+  GCOO_CHECK(o != NULL, GCOO_ERR_INTERNAL, "operator has no CUDA state");
+  GCOO_CALL(device_enter(op->ctx, &g));
+  GCOO_GOTO(device_operand(op, X, 1, &o->xbuf, &o->xbuf_bytes, "X", &dX));
+  GCOO_GOTO(device_operand(op, Y, beta != 0.0, &o->ybuf, &o->ybuf_bytes, "Y", &dY));
+  GCOO_GOTO(run(op, alpha, &dX, beta, &dY));
+  if (Y->mem == GCOO_MEM_HOST) {
+    GCOO_GOTO(copy_dense(Y->data, Y->ld, dY.data, dY.ld, Y->layout, Y->nrows, Y->ncols,
+                         gcoo_dtype_size(Y->dtype), cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  }
+done:
+  device_leave(&g);
+  return st;
+}
+
+const gcoo_backend_ops gcoo__backend_cuda = {
+    .name = "cuda",
+    .ctx_init = cuda_ctx_init,
+    .ctx_fini = cuda_ctx_fini,
+    .ctx_describe = cuda_ctx_describe,
+    .ctx_synchronize = cuda_ctx_synchronize,
+    .op_setup = cuda_op_setup,
+    .op_apply = cuda_op_apply,
+    .op_destroy = cuda_op_destroy,
+};

@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: MIT
+// kernels/convert_cuda.cu: conversions on the GPU: CSR of A -> GCOO of S = A^T (CUB radix sort),
+// dense A -> GCOO (the paper's count / scan / fill), the tuned kernel's layout derived from the
+// GCOO, reuse statistics for dispatch, CSR -> dense, and Y = beta Y.
+//
+// CSR -> GCOO: entry e of row i, column j of A is entry (j, i) of S, in group i / p. Sorting the
+// entries by the key (i / p, j) with a STABLE radix sort keeps rows ascending among equal keys
+// (CSR order is row-major), which is GCOO's (row of S, column of S) order inside a group; the
+// group offsets are A's row pointer sampled every p rows. The sorted keys also mark each group's
+// distinct columns (a key differs from its predecessor), which the tuned layout needs.
+// No host loops; the CUB calls are wrapped below so that the CPU-emulated build of this file
+// (tests/gpu/t309) runs the same kernels with std:: algorithms in their place.
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gcoo_kernels.h"
+#include "spdm_common.cuh"
+
+#ifdef GCOO_CUDA_EMULATE
+#include <algorithm>
+#include <numeric>
+#include <vector>
+#else
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#endif
+
+namespace {
+
+#ifdef GCOO_CUDA_EMULATE
+constexpr int kThreads = 32;  // the logic holds for any power of two; fewer host threads
+#else
+constexpr int kThreads = 256;
+#endif
+
+// Stream-ordered free of a temporary (NULL is fine); a failure here is not the caller's error.
+void free_async(void *p, cudaStream_t s) {
+  if (p && cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+}
+
+// ---- device-wide primitives (CUB; std:: in the emulated build) -------------------------------
+
+// Stable sort of (key, value) pairs by the key bits [0, end_bit).
+gcoo_status sort_pairs(const uint64_t *kin, uint64_t *kout, const int64_t *vin, int64_t *vout,
+                       int64_t n, int end_bit, cudaStream_t s) {
+  if (n == 0) return GCOO_SUCCESS;
+#ifdef GCOO_CUDA_EMULATE
+  (void)s;
+  std::vector<int64_t> idx((size_t)n);
+  std::iota(idx.begin(), idx.end(), 0);
+  const uint64_t mask = end_bit >= 64 ? ~0ull : ((1ull << end_bit) - 1);
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](int64_t a, int64_t b) { return (kin[a] & mask) < (kin[b] & mask); });
+  for (int64_t i = 0; i < n; i++) {
+    kout[i] = kin[idx[(size_t)i]];
+    vout[i] = vin[idx[(size_t)i]];
+  }
+  return GCOO_SUCCESS;
+#else
+  gcoo_status st = GCOO_SUCCESS;
+  void *tmp = NULL;
+  size_t bytes = 0;
+  GCOO_CALL_CUDA(cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
+  GCOO_CALL(gcoo__cuda_alloc_async(&tmp, bytes, "radix sort workspace", s));
+  GCOO_CALL_CUDA_GOTO(cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
+done:
+  free_async(tmp, s);
+  return st;
+#endif
+}
+
+// out[i] = in[0] + ... + in[i].
+gcoo_status inclusive_sum(const int64_t *in, int64_t *out, int64_t n, cudaStream_t s) {
+  if (n == 0) return GCOO_SUCCESS;
+#ifdef GCOO_CUDA_EMULATE
+  (void)s;
+  std::partial_sum(in, in + n, out);
+  return GCOO_SUCCESS;
+#else
+  gcoo_status st = GCOO_SUCCESS;
+  void *tmp = NULL;
+  size_t bytes = 0;
+  GCOO_CALL_CUDA(cub::DeviceScan::InclusiveSum(NULL, bytes, in, out, n, s));
+  GCOO_CALL(gcoo__cuda_alloc_async(&tmp, bytes, "scan workspace", s));
+  GCOO_CALL_CUDA_GOTO(cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, s));
+done:
+  free_async(tmp, s);
+  return st;
+#endif
+}
+
+// Bits needed to hold values 0 .. x (0 for x = 0).
+int bits_for(int64_t x) {
+  int b = 0;
+  while (b < 63 && (x >> b) != 0) b++;
+  return b;
+}
+
+// ---- kernels -----------------------------------------------------------------------------
+
+// Row of every entry: the i with ptr[i] <= e < ptr[i + 1] (binary search; empty rows skipped).
+__global__ void expand_rows_kernel(const int64_t *__restrict__ ptr, int64_t m, int64_t nnz,
+                                   int32_t *__restrict__ rowidx) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    int64_t lo = 0, hi = m;  // ptr[lo] <= e < ptr[hi]
+    while (hi - lo > 1) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (ptr[mid] <= e)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    rowidx[e] = (int32_t)lo;
+  }
+}
+
+// key = (row / p) << colbits | column; value = position in CSR order.
+__global__ void group_keys_kernel(const int32_t *__restrict__ rowidx, const int32_t *__restrict__ col,
+                                  int64_t nnz, int32_t p, int colbits, uint64_t *__restrict__ keys,
+                                  int64_t *__restrict__ vals) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    keys[e] = ((uint64_t)(rowidx[e] / p) << colbits) | (uint64_t)col[e];
+    vals[e] = e;
+  }
+}
+
+// GCOO arrays in sorted order: row of S = column of A (from the key), column of S = row of A.
+template <typename T>
+__global__ void gather_gcoo_kernel(const uint64_t *__restrict__ keys, const int64_t *__restrict__ perm,
+                                   int64_t nnz, uint64_t colmask, const int32_t *__restrict__ rowidx,
+                                   const T *__restrict__ vin, int32_t *__restrict__ srows,
+                                   int32_t *__restrict__ scols, T *__restrict__ svals) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t src = perm[e];
+    srows[e] = (int32_t)(keys[e] & colmask);
+    scols[e] = rowidx[src];
+    svals[e] = vin[src];
+  }
+}
+
+// gidx[g] = ptr[min(g p, m)] for g = 0 .. ng; gnnz[g] = gidx[g + 1] - gidx[g].
+__global__ void group_offsets_kernel(const int64_t *__restrict__ ptr, int64_t m, int32_t p,
+                                     int64_t ng, int64_t *__restrict__ gidx, int64_t *__restrict__ gnnz) {
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= ng;
+       g += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t r0 = g * p < m ? g * p : m;
+    gidx[g] = ptr[r0];
+    if (g < ng) {
+      const int64_t r1 = (g + 1) * p < m ? (g + 1) * p : m;
+      gnnz[g] = ptr[r1] - ptr[r0];
+    }
+  }
+}
+
+// 1 where a sorted key starts a new run (a new (group, column) pair), else 0.
+__global__ void head_flags_kernel(const uint64_t *__restrict__ keys, int64_t nnz, int64_t *__restrict__ flags) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x)
+    flags[e] = (e == 0 || keys[e] != keys[e - 1]) ? 1 : 0;
+}
+
+// uptr[g] = number of distinct (group, column) pairs before group g = H[gidx[g] - 1].
+__global__ void group_lists_kernel(const int64_t *__restrict__ gidx, const int64_t *__restrict__ H,
+                                   int64_t ng, int64_t *__restrict__ uptr) {
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= ng;
+       g += (int64_t)gridDim.x * blockDim.x)
+    uptr[g] = gidx[g] == 0 ? 0 : H[gidx[g] - 1];
+}
+
+// The tuned layout: ucols (each group's distinct columns, ascending) and, in CSR order, each
+// entry's value with the index of its column in its group's list.
+template <typename T>
+__global__ void fill_layout_kernel(const uint64_t *__restrict__ keys, const int64_t *__restrict__ perm,
+                                   const int64_t *__restrict__ H, const int64_t *__restrict__ uptr,
+                                   int64_t nnz, int colbits, const T *__restrict__ vin,
+                                   const int32_t *__restrict__ rowidx, int32_t *__restrict__ ucols,
+                                   Entry<T> *__restrict__ ent) {
+  const uint64_t colmask = (1ull << colbits) - 1;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    const uint64_t key = keys[e];
+    const int64_t g = (int64_t)(key >> colbits);
+    const int64_t d = H[e] - 1;  // global index of this entry's (group, column) pair
+    if (e == 0 || key != keys[e - 1]) ucols[d] = (int32_t)(key & colmask);
+    const int64_t src = perm[e];
+    Entry<T> en;
+    en.v = vin[src];
+    en.u = (int32_t)(d - uptr[g]);
+    ent[src + rowidx[src]] = en;  // row i's entries start at ptr[i] + i (one sentinel per row)
+  }
+}
+
+// The sentinel closing row i of the tuned layout: local index INT32_MAX stops every chunk's walk.
+template <typename T>
+__global__ void row_sentinels_kernel(const int64_t *__restrict__ ptr, int64_t m,
+                                     Entry<T> *__restrict__ ent) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    Entry<T> en;
+    en.v = T(0);
+    en.u = INT32_MAX;
+    ent[ptr[i + 1] + i] = en;
+  }
+}
+
+// Longest column list and most entries of any group (for chunk sizes and index-width checks).
+__global__ void group_maxima_kernel(const int64_t *__restrict__ uptr, const int64_t *__restrict__ gidx,
+                                    int64_t ng, unsigned long long *__restrict__ out) {
+  __shared__ int64_t sm[kThreads];
+  int64_t md = 0, mn = 0;
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ng;
+       g += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t d = uptr[g + 1] - uptr[g], n = gidx[g + 1] - gidx[g];
+    md = d > md ? d : md;
+    mn = n > mn ? n : mn;
+  }
+  // block maxima through shared memory, then one atomic per block
+  for (int which = 0; which < 2; which++) {
+    sm[threadIdx.x] = which == 0 ? md : mn;
+    __syncthreads();
+    for (int off = blockDim.x / 2; off > 0; off >>= 1) {
+      if ((int)threadIdx.x < off && sm[threadIdx.x + off] > sm[threadIdx.x]) sm[threadIdx.x] = sm[threadIdx.x + off];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicMax(&out[which], (unsigned long long)sm[0]);
+    __syncthreads();
+  }
+}
+
+// key = column << rowbits | row (sorting by it gives A's entries column by column).
+__global__ void column_keys_kernel(const int32_t *__restrict__ rowidx, const int32_t *__restrict__ col,
+                                   int64_t nnz, int rowbits, uint64_t *__restrict__ keys,
+                                   int64_t *__restrict__ vals) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    keys[e] = ((uint64_t)col[e] << rowbits) | (uint64_t)rowidx[e];
+    vals[e] = e;
+  }
+}
+
+// Count, for each i < nlog, the entries that start a new (column, row >> i) run: the distinct
+// (row / 2^i, column) pairs.
+__global__ void count_runs_kernel(const uint64_t *__restrict__ keys, int64_t nnz, int rowbits,
+                                  int nlog, unsigned long long *__restrict__ out) {
+  __shared__ int64_t sm[kThreads];
+  const uint64_t rowmask = (1ull << rowbits) - 1;
+  int64_t cnt[16];
+#pragma unroll
+  for (int i = 0; i < 16; i++) cnt[i] = 0;
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    const uint64_t k = keys[e];
+    if (e == 0) {
+#pragma unroll
+      for (int i = 0; i < 16; i++) cnt[i]++;
+      continue;
+    }
+    const uint64_t kp = keys[e - 1];
+    const bool newcol = (k >> rowbits) != (kp >> rowbits);
+    const uint64_t r = k & rowmask, rp = kp & rowmask;
+#pragma unroll
+    for (int i = 0; i < 16; i++) cnt[i] += (newcol || (r >> i) != (rp >> i)) ? 1 : 0;
+  }
+  for (int i = 0; i < nlog; i++) {
+    int64_t c = 0;
+#pragma unroll
+    for (int q = 0; q < 16; q++)
+      if (q == i) c = cnt[q];
+    const int64_t total = block_sum(c, sm);
+    if (threadIdx.x == 0) atomicAdd(&out[i], (unsigned long long)total);
+  }
+}
+
+// Dense -> GCOO, pass 1: nonzeros of each group (block per group, threads over columns).
+template <typename T>
+__global__ void dense_count_kernel(const T *__restrict__ A, int64_t lda, int64_t m, int64_t k,
+                                   int32_t p, int64_t *__restrict__ gnnz) {
+  __shared__ int64_t sm[kThreads];
+  const int64_t g = blockIdx.x;
+  const int64_t row0 = g * p;
+  const int64_t pg = m - row0 < p ? m - row0 : p;
+  int64_t c = 0;
+  for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
+    for (int64_t r = 0; r < pg; r++) c += A[(row0 + r) * lda + j] != T(0);
+  const int64_t total = block_sum(c, sm);
+  if (threadIdx.x == 0) gnnz[g] = total;
+}
+
+// Dense -> GCOO, pass 2: write each group's entries in (column of A, row of A) order: columns
+// in blocks of blockDim; a block scan of the per-column counts places each column's entries.
+template <typename T>
+__global__ void dense_fill_kernel(const T *__restrict__ A, int64_t lda, int64_t m, int64_t k,
+                                  int32_t p, const int64_t *__restrict__ gidx, int32_t *__restrict__ srows,
+                                  int32_t *__restrict__ scols, T *__restrict__ svals) {
+  __shared__ int64_t sm[kThreads];
+  const int64_t g = blockIdx.x;
+  const int64_t row0 = g * p;
+  const int64_t pg = m - row0 < p ? m - row0 : p;
+  int64_t out = gidx[g];
+  for (int64_t jb = 0; jb < k; jb += blockDim.x) {
+    const int64_t j = jb + threadIdx.x;
+    int64_t c = 0;
+    if (j < k)
+      for (int64_t r = 0; r < pg; r++) c += A[(row0 + r) * lda + j] != T(0);
+    int64_t total;
+    int64_t o = out + block_exclusive_scan(c, sm, &total);
+    if (j < k)
+      for (int64_t r = 0; r < pg; r++) {
+        const T v = A[(row0 + r) * lda + j];
+        if (v != T(0)) {
+          srows[o] = (int32_t)j;
+          scols[o] = (int32_t)(row0 + r);
+          svals[o] = v;
+          o++;
+        }
+      }
+    out += total;
+  }
+}
+
+template <typename T>
+__global__ void scatter_dense_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ col,
+                                     const T *__restrict__ val, int64_t m, int64_t nnz, T *__restrict__ D,
+                                     int64_t ld) {
+  for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+       e += (int64_t)gridDim.x * blockDim.x) {
+    int64_t lo = 0, hi = m;
+    while (hi - lo > 1) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (ptr[mid] <= e)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    D[lo * ld + col[e]] = val[e];
+  }
+}
+
+template <typename T>
+__global__ void scale_kernel(int64_t m, int64_t n, T beta, T *__restrict__ Y, int64_t ldy) {
+  const int64_t total = m * n;
+  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = t / n, j = t % n;
+    T *y = Y + i * ldy + j;
+    *y = beta == T(0) ? T(0) : beta * *y;
+  }
+}
+
+// ---- host side -----------------------------------------------------------------------------
+
+size_t esize(gcoo_dtype t) { return t == GCOO_FLOAT64 ? 8 : 4; }
+
+// Allocate the GCOO arrays of S (nnz entries, ng groups).
+gcoo_status gcoo_alloc(gcoo_cuda_gcoo *S, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
+                       int64_t nnz, int32_t p) {
+  memset(S, 0, sizeof *S);
+  S->dtype = dtype;
+  S->nrows = nrows;
+  S->ncols = ncols;
+  S->nnz = nnz;
+  S->p = p;
+  S->ngroups = (ncols + p - 1) / p;
+  gcoo_status st = GCOO_SUCCESS;
+  GCOO_GOTO(gcoo__cuda_alloc(&S->gidx, (size_t)(S->ngroups + 1) * 8, "GCOO gIdxes"));
+  GCOO_GOTO(gcoo__cuda_alloc(&S->gnnz, (size_t)(S->ngroups > 0 ? S->ngroups : 1) * 8, "GCOO nnzPerGroup"));
+  GCOO_GOTO(gcoo__cuda_alloc(&S->rows, (size_t)nnz * 4, "GCOO rows"));
+  GCOO_GOTO(gcoo__cuda_alloc(&S->cols, (size_t)nnz * 4, "GCOO cols"));
+  GCOO_GOTO(gcoo__cuda_alloc(&S->values, (size_t)nnz * esize(dtype), "GCOO values"));
+done:
+  if (st < 0) gcoo_cuda_gcoo_free(S);
+  return st;
+}
+
+gcoo_status check_csr(const gcoo_cuda_csr *A, int32_t p) {
+  GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "CSR is NULL");
+  GCOO_CHECK(p >= 1, GCOO_ERR_INVALID_ARG, "GCOO group width p = %d must be >= 1", p);
+  GCOO_CHECK(A->nrows >= 0 && A->ncols >= 0 && A->nnz >= 0, GCOO_ERR_INVALID_ARG, "negative size");
+  GCOO_CHECK(A->nrows <= INT32_MAX && A->ncols <= INT32_MAX, GCOO_ERR_TOO_LARGE,
+             "%lld x %lld does not fit 32-bit indices", (long long)A->nrows, (long long)A->ncols);
+  return GCOO_SUCCESS;
+}
+
+// The sorted keys and the permutation of A's entries into GCOO order (the common first half of
+// the CSR -> GCOO conversion and the tuned layout). *keys, *perm and *rowidx are stream-ordered
+// allocations the caller frees with cudaFreeAsync.
+gcoo_status sort_into_groups(const gcoo_cuda_csr *A, int32_t p, cudaStream_t s, uint64_t **keys,
+                             int64_t **perm, int32_t **rowidx, int *colbits) {
+  gcoo_status st = GCOO_SUCCESS;
+  const int64_t nnz = A->nnz, m = A->nrows;
+  uint64_t *kin = NULL;
+  int64_t *vin = NULL;
+  *keys = NULL, *perm = NULL, *rowidx = NULL;
+  const int64_t ng = (m + p - 1) / p;
+  *colbits = bits_for(A->ncols > 0 ? A->ncols - 1 : 0);
+  int end_bit = *colbits + bits_for(ng > 0 ? ng - 1 : 0);
+  if (end_bit < 1) end_bit = 1;
+  GCOO_CHECK(end_bit <= 64, GCOO_ERR_TOO_LARGE, "sort key of %d bits", end_bit);
+  GCOO_GOTO(gcoo__cuda_alloc_async(rowidx, (size_t)nnz * 4, "row indices", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)nnz * 8, "sort keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&vin, (size_t)nnz * 8, "sort values", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(keys, (size_t)nnz * 8, "sorted keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(perm, (size_t)nnz * 8, "GCOO permutation", s));
+  if (nnz > 0) {
+    GCOO_LAUNCH(expand_rows_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, A->ptr, m,
+                nnz, *rowidx);
+    GCOO_CHECK_LAUNCH_GOTO("expand_rows_kernel");
+    GCOO_LAUNCH(group_keys_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s,
+                (const int32_t *)*rowidx, (const int32_t *)A->ind, nnz, p, *colbits, kin, vin);
+    GCOO_CHECK_LAUNCH_GOTO("group_keys_kernel");
+    GCOO_GOTO(sort_pairs(kin, *keys, vin, *perm, nnz, end_bit, s));
+  }
+done:
+  free_async(kin, s);
+  free_async(vin, s);
+  if (st < 0) {
+    free_async(*keys, s);
+    free_async(*perm, s);
+    free_async(*rowidx, s);
+    *keys = NULL, *perm = NULL, *rowidx = NULL;
+  }
+  return st;
+}
+
+template <typename T>
+gcoo_status gather(const gcoo_cuda_csr *A, const uint64_t *keys, const int64_t *perm,
+                   const int32_t *rowidx, int colbits, gcoo_cuda_gcoo *S, cudaStream_t s) {
+  if (A->nnz > 0) {
+    GCOO_LAUNCH(gather_gcoo_kernel<T>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0, s, keys,
+                perm, A->nnz, (colbits >= 64 ? ~0ull : (1ull << colbits) - 1), rowidx,
+                (const T *)A->values, S->rows, S->cols, (T *)S->values);
+    GCOO_CHECK_LAUNCH("gather_gcoo_kernel");
+  }
+  GCOO_LAUNCH(group_offsets_kernel, dim3(grid_for(S->ngroups + 1, kThreads)), dim3(kThreads), 0, s,
+              (const int64_t *)A->ptr, A->nrows, S->p, S->ngroups, S->gidx, S->gnnz);
+  GCOO_CHECK_LAUNCH("group_offsets_kernel");
+  return GCOO_SUCCESS;
+}
+
+template <typename T>
+gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int64_t *perm,
+                         const int32_t *rowidx, int colbits, const gcoo_cuda_gcoo *S,
+                         gcoo_cuda_tuned *L, cudaStream_t s) {
+  gcoo_status st = GCOO_SUCCESS;
+  const int64_t nnz = A->nnz, ng = S->ngroups;
+  int64_t *flags = NULL, *H = NULL;
+  unsigned long long *dmax = NULL, hmax[2] = {0, 0};
+  GCOO_GOTO(gcoo__cuda_alloc(&L->uptr, (size_t)(ng + 1) * 8, "tuned layout: group list offsets"));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&flags, (size_t)nnz * 8, "run heads", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&H, (size_t)nnz * 8, "run numbers", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&dmax, 2 * sizeof *dmax, "group maxima", s));
+  if (nnz > 0) {
+    GCOO_LAUNCH(head_flags_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys, nnz, flags);
+    GCOO_CHECK_LAUNCH_GOTO("head_flags_kernel");
+    GCOO_GOTO(inclusive_sum(flags, H, nnz, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&L->ndistinct, H + nnz - 1, 8, cudaMemcpyDeviceToHost, s));
+  } else {
+    L->ndistinct = 0;
+  }
+  GCOO_LAUNCH(group_lists_kernel, dim3(grid_for(ng + 1, kThreads)), dim3(kThreads), 0, s,
+              (const int64_t *)S->gidx, (const int64_t *)H, ng, L->uptr);
+  GCOO_CHECK_LAUNCH_GOTO("group_lists_kernel");
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(dmax, 0, 2 * sizeof *dmax, s));
+  GCOO_LAUNCH(group_maxima_kernel, dim3(grid_for(ng, kThreads)), dim3(kThreads), 0, s,
+              (const int64_t *)L->uptr, (const int64_t *)S->gidx, ng, dmax);
+  GCOO_CHECK_LAUNCH_GOTO("group_maxima_kernel");
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(hmax, dmax, sizeof hmax, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));  // ndistinct and the maxima size what follows
+  L->max_distinct = (int64_t)hmax[0];
+  L->max_group_nnz = (int64_t)hmax[1];
+  GCOO_GOTO(gcoo__cuda_alloc(&L->ucols, (size_t)L->ndistinct * 4, "tuned layout: group column lists"));
+  /* the entries of row i at ptr[i] + i .. ptr[i + 1] + i - 1, then a sentinel */
+  GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)(nnz + A->nrows) * sizeof(Entry<T>),
+                             "tuned layout: entries"));
+  if (A->nrows > 0) {
+    GCOO_LAUNCH(row_sentinels_kernel<T>, dim3(grid_for(A->nrows, kThreads)), dim3(kThreads), 0, s,
+                (const int64_t *)A->ptr, A->nrows, (Entry<T> *)L->entries);
+    GCOO_CHECK_LAUNCH_GOTO("row_sentinels_kernel");
+  }
+  if (nnz > 0) {
+    GCOO_LAUNCH(fill_layout_kernel<T>, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys,
+                perm, (const int64_t *)H, (const int64_t *)L->uptr, nnz, colbits,
+                (const T *)A->values, rowidx, L->ucols, (Entry<T> *)L->entries);
+    GCOO_CHECK_LAUNCH_GOTO("fill_layout_kernel");
+  }
+done:
+  free_async(flags, s);
+  free_async(H, s);
+  free_async(dmax, s);
+  return st;
+}
+
+}  // namespace
+
+extern "C" void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S) {
+  if (!S) return;
+  cudaFree(S->gidx);
+  cudaFree(S->gnnz);
+  cudaFree(S->rows);
+  cudaFree(S->cols);
+  cudaFree(S->values);
+  (void)cudaGetLastError();
+  S->gidx = S->gnnz = NULL;
+  S->rows = S->cols = NULL;
+  S->values = NULL;
+}
+
+extern "C" gcoo_status gcoo_cuda_csr_to_gcoo(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_gcoo *S,
+                                             void *stream) {
+  GCOO_CALL(check_csr(A, p));
+  GCOO_CHECK(S != NULL, GCOO_ERR_NULL, "output GCOO is NULL");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = GCOO_SUCCESS;
+  uint64_t *keys = NULL;
+  int64_t *perm = NULL;
+  int32_t *rowidx = NULL;
+  int colbits = 0;
+  GCOO_CALL(gcoo_alloc(S, A->dtype, A->ncols, A->nrows, A->nnz, p));
+  GCOO_GOTO(sort_into_groups(A, p, s, &keys, &perm, &rowidx, &colbits));
+  if (A->dtype == GCOO_FLOAT64)
+    GCOO_GOTO(gather<double>(A, keys, perm, rowidx, colbits, S, s));
+  else
+    GCOO_GOTO(gather<float>(A, keys, perm, rowidx, colbits, S, s));
+done:
+  free_async(keys, s);
+  free_async(perm, s);
+  free_async(rowidx, s);
+  if (st < 0) gcoo_cuda_gcoo_free(S);
+  return st;
+}
+
+extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
+  if (!L) return;
+  cudaFree(L->uptr);
+  cudaFree(L->ucols);
+  cudaFree(L->entries);
+  (void)cudaGetLastError();
+  L->uptr = NULL;
+  L->ucols = NULL;
+  L->entries = NULL;
+}
+
+extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
+                                             gcoo_cuda_gcoo *S_keep, void *stream) {
+  GCOO_CALL(check_csr(A, p));
+  GCOO_CHECK(L != NULL, GCOO_ERR_NULL, "output layout is NULL");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = GCOO_SUCCESS;
+  uint64_t *keys = NULL;
+  int64_t *perm = NULL;
+  int32_t *rowidx = NULL;
+  int colbits = 0;
+  gcoo_cuda_gcoo S;
+  memset(&S, 0, sizeof S);
+  memset(L, 0, sizeof *L);
+  L->dtype = A->dtype;
+  L->m = A->nrows;
+  L->k = A->ncols;
+  L->nnz = A->nnz;
+  L->p = p;
+  L->ngroups = (A->nrows + p - 1) / p;
+  L->rowptr = A->ptr;
+  L->colind = A->ind;
+  L->csr_values = A->values;
+  GCOO_GOTO(gcoo_alloc(&S, A->dtype, A->ncols, A->nrows, A->nnz, p));
+  GCOO_GOTO(sort_into_groups(A, p, s, &keys, &perm, &rowidx, &colbits));
+  if (A->dtype == GCOO_FLOAT64) {
+    GCOO_GOTO(gather<double>(A, keys, perm, rowidx, colbits, &S, s));
+    GCOO_GOTO(build_layout<double>(A, keys, perm, rowidx, colbits, &S, L, s));
+  } else {
+    GCOO_GOTO(gather<float>(A, keys, perm, rowidx, colbits, &S, s));
+    GCOO_GOTO(build_layout<float>(A, keys, perm, rowidx, colbits, &S, L, s));
+  }
+done:
+  free_async(keys, s);
+  free_async(perm, s);
+  free_async(rowidx, s);
+  if (st < 0) gcoo_cuda_tuned_free(L);
+  if (st >= 0 && S_keep) {
+    *S_keep = S;
+  } else {
+    if (st >= 0) (void)cudaStreamSynchronize(s);  // S's arrays may still be read by queued work
+    gcoo_cuda_gcoo_free(&S);
+  }
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_reuse_stats(const gcoo_cuda_csr *A, int nlog, int64_t *distinct,
+                                             void *stream) {
+  GCOO_CALL(check_csr(A, 1));
+  GCOO_CHECK(distinct != NULL, GCOO_ERR_NULL, "output is NULL");
+  GCOO_CHECK(nlog >= 1 && nlog <= 16, GCOO_ERR_INVALID_ARG, "nlog = %d outside 1..16", nlog);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  const int64_t nnz = A->nnz;
+  for (int i = 0; i < nlog; i++) distinct[i] = 0;
+  if (nnz == 0) return GCOO_SUCCESS;
+  gcoo_status st = GCOO_SUCCESS;
+  int32_t *rowidx = NULL;
+  uint64_t *kin = NULL, *kout = NULL;
+  int64_t *vin = NULL, *vout = NULL;
+  unsigned long long *cnt = NULL, hc[16] = {0};
+  const int rowbits = bits_for(A->nrows > 0 ? A->nrows - 1 : 0);
+  int end_bit = rowbits + bits_for(A->ncols > 0 ? A->ncols - 1 : 0);
+  if (end_bit < 1) end_bit = 1;
+  GCOO_GOTO(gcoo__cuda_alloc_async(&rowidx, (size_t)nnz * 4, "row indices", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)nnz * 8, "sort keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)nnz * 8, "sorted keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&vin, (size_t)nnz * 8, "sort values", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&vout, (size_t)nnz * 8, "sorted values", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&cnt, sizeof hc, "run counters", s));
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(cnt, 0, sizeof hc, s));
+  GCOO_LAUNCH(expand_rows_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s,
+              (const int64_t *)A->ptr, A->nrows, nnz, rowidx);
+  GCOO_CHECK_LAUNCH_GOTO("expand_rows_kernel");
+  GCOO_LAUNCH(column_keys_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s,
+              (const int32_t *)rowidx, (const int32_t *)A->ind, nnz, rowbits, kin, vin);
+  GCOO_CHECK_LAUNCH_GOTO("column_keys_kernel");
+  GCOO_GOTO(sort_pairs(kin, kout, vin, vout, nnz, end_bit, s));
+  GCOO_LAUNCH(count_runs_kernel, dim3(grid_for(nnz, kThreads) < 1024 ? grid_for(nnz, kThreads) : 1024),
+              dim3(kThreads), 0, s, (const uint64_t *)kout, nnz, rowbits, nlog, cnt);
+  GCOO_CHECK_LAUNCH_GOTO("count_runs_kernel");
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(hc, cnt, sizeof hc, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  for (int i = 0; i < nlog; i++) distinct[i] = (int64_t)hc[i];
+done:
+  free_async(rowidx, s);
+  free_async(kin, s);
+  free_async(kout, s);
+  free_async(vin, s);
+  free_async(vout, s);
+  free_async(cnt, s);
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_dense_to_gcoo(gcoo_dtype dtype, int64_t m, int64_t k,
+                                               const void *A, int64_t lda, int32_t p,
+                                               gcoo_cuda_gcoo *S, void *stream) {
+  GCOO_CHECK(S != NULL, GCOO_ERR_NULL, "output GCOO is NULL");
+  memset(S, 0, sizeof *S);
+  GCOO_CHECK(p >= 1, GCOO_ERR_INVALID_ARG, "GCOO group width p = %d must be >= 1", p);
+  GCOO_CHECK(m >= 0 && k >= 0 && m <= INT32_MAX && k <= INT32_MAX, GCOO_ERR_TOO_LARGE,
+             "dense %lld x %lld does not fit 32-bit indices", (long long)m, (long long)k);
+  GCOO_CHECK(lda >= k && lda >= 1, GCOO_ERR_INVALID_ARG, "lda = %lld < k = %lld", (long long)lda,
+             (long long)k);
+  GCOO_CHECK(A != NULL || m == 0 || k == 0, GCOO_ERR_NULL, "dense matrix is NULL");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = GCOO_SUCCESS;
+  const int64_t ng = (m + p - 1) / p;
+  int64_t *gnnz = NULL, *gidx = NULL, nnz = 0;
+  // pass 1: count per group; CUB scan into offsets (gidx[0] = 0); nnz back to the host
+  GCOO_GOTO(gcoo__cuda_alloc_async(&gnnz, (size_t)(ng > 0 ? ng : 1) * 8, "group counts", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&gidx, (size_t)(ng + 1) * 8, "group offsets", s));
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(gidx, 0, 8, s));
+  if (ng > 0) {
+    if (dtype == GCOO_FLOAT64)
+      GCOO_LAUNCH(dense_count_kernel<double>, dim3((unsigned)ng), dim3(kThreads), 0, s,
+                  (const double *)A, lda, m, k, p, gnnz);
+    else
+      GCOO_LAUNCH(dense_count_kernel<float>, dim3((unsigned)ng), dim3(kThreads), 0, s,
+                  (const float *)A, lda, m, k, p, gnnz);
+    GCOO_CHECK_LAUNCH_GOTO("dense_count_kernel");
+    GCOO_GOTO(inclusive_sum(gnnz, gidx + 1, ng, s));
+  }
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&nnz, gidx + ng, 8, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  // pass 2: allocate by nnz, fill
+  GCOO_GOTO(gcoo_alloc(S, dtype, k, m, nnz, p));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(S->gidx, gidx, (size_t)(ng + 1) * 8, cudaMemcpyDeviceToDevice, s));
+  if (ng > 0)
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(S->gnnz, gnnz, (size_t)ng * 8, cudaMemcpyDeviceToDevice, s));
+  if (ng > 0 && nnz > 0) {
+    if (dtype == GCOO_FLOAT64)
+      GCOO_LAUNCH(dense_fill_kernel<double>, dim3((unsigned)ng), dim3(kThreads), 0, s,
+                  (const double *)A, lda, m, k, p, (const int64_t *)S->gidx, S->rows, S->cols,
+                  (double *)S->values);
+    else
+      GCOO_LAUNCH(dense_fill_kernel<float>, dim3((unsigned)ng), dim3(kThreads), 0, s,
+                  (const float *)A, lda, m, k, p, (const int64_t *)S->gidx, S->rows, S->cols,
+                  (float *)S->values);
+    GCOO_CHECK_LAUNCH_GOTO("dense_fill_kernel");
+  }
+done:
+  free_async(gnnz, s);
+  free_async(gidx, s);
+  if (st < 0) gcoo_cuda_gcoo_free(S);
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_csr_to_dense(const gcoo_cuda_csr *A, void *D, int64_t ld,
+                                              void *stream) {
+  GCOO_CALL(check_csr(A, 1));
+  GCOO_CHECK(ld >= A->ncols && ld >= 1, GCOO_ERR_INVALID_ARG, "ld = %lld < %lld columns",
+             (long long)ld, (long long)A->ncols);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  const size_t es = esize(A->dtype);
+  if (A->nrows == 0 || A->ncols == 0) return GCOO_SUCCESS;
+  GCOO_CALL_CUDA(cudaMemset2DAsync(D, (size_t)ld * es, 0, (size_t)A->ncols * es, (size_t)A->nrows, s));
+  if (A->nnz == 0) return GCOO_SUCCESS;
+  if (A->dtype == GCOO_FLOAT64)
+    GCOO_LAUNCH(scatter_dense_kernel<double>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0, s,
+                (const int64_t *)A->ptr, (const int32_t *)A->ind, (const double *)A->values,
+                A->nrows, A->nnz, (double *)D, ld);
+  else
+    GCOO_LAUNCH(scatter_dense_kernel<float>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0, s,
+                (const int64_t *)A->ptr, (const int32_t *)A->ind, (const float *)A->values,
+                A->nrows, A->nnz, (float *)D, ld);
+  GCOO_CHECK_LAUNCH("scatter_dense_kernel");
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo_cuda_scale(gcoo_dtype dtype, int64_t m, int64_t n, double beta, void *Y,
+                                       int64_t ldy, void *stream) {
+  if (m == 0 || n == 0) return GCOO_SUCCESS;
+  GCOO_CHECK(Y != NULL, GCOO_ERR_NULL, "Y is NULL");
+  GCOO_CHECK(ldy >= n, GCOO_ERR_INVALID_ARG, "ldy = %lld < %lld", (long long)ldy, (long long)n);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (dtype == GCOO_FLOAT64)
+    GCOO_LAUNCH(scale_kernel<double>, dim3(grid_for(m * n, kThreads)), dim3(kThreads), 0, s, m, n,
+                (double)beta, (double *)Y, ldy);
+  else
+    GCOO_LAUNCH(scale_kernel<float>, dim3(grid_for(m * n, kThreads)), dim3(kThreads), 0, s, m, n,
+                (float)beta, (float *)Y, ldy);
+  GCOO_CHECK_LAUNCH("scale_kernel");
+  return GCOO_SUCCESS;
+}

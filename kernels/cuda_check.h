@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* kernels/cuda_check.h: checked CUDA, cuSPARSE and cuBLAS calls and device allocations.
+ *
+ * Every failure becomes a gcoo status with a message naming the library's own error (name and
+ * text), the failing expression, and the file and line (through gcoo__error):
+ *   GCOO_CALL_CUDA(x)      cudaError_t         -> GCOO_ERR_CUDA (allocation: GCOO_ERR_NO_MEMORY)
+ *   GCOO_CALL_CUSPARSE(x)  cusparseStatus_t    -> GCOO_ERR_CUSPARSE (NOT_SUPPORTED: UNSUPPORTED,
+ *                                                 ALLOC_FAILED: NO_MEMORY)
+ *   GCOO_CALL_CUBLAS(x)    cublasStatus_t      -> GCOO_ERR_CUBLAS (same two refinements)
+ *   GCOO_CHECK_LAUNCH(w)   cudaGetLastError() after a kernel launch named w
+ * Each has a _GOTO form for resource owners (sets `st`, jumps to `done`). A CUDA failure is
+ * cleared with cudaGetLastError() so it does not leak into the next check (sticky errors, such as
+ * an illegal address, stay: the context is unusable after them, as CUDA defines).
+ * Usable from C and C++; the kernel files' CPU-emulated build gets the CUDA part only. */
+#ifndef GCOO_CUDA_CHECK_H
+#define GCOO_CUDA_CHECK_H
+
+#include "gcoo/backend.h"
+
+#ifdef GCOO_CUDA_EMULATE
+#include "cuda_compat.h"
+#else
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+#endif
+
+static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, const char *file,
+                                            int line, const char *func) {
+  if (e == cudaSuccess) return GCOO_SUCCESS;
+  (void)cudaGetLastError();
+  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
+                     line, func, "CUDA error %s (%s) in %s", cudaGetErrorName(e),
+                     cudaGetErrorString(e), expr);
+}
+
+#define GCOO_CALL_CUDA(x)                                                                  \
+  do {                                                                                     \
+    gcoo_status gcoo_cs_ = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__);       \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+  } while (0)
+#define GCOO_CALL_CUDA_GOTO(x)                                                             \
+  do {                                                                                     \
+    st = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__);                         \
+    if (st < 0) goto done;                                                                 \
+  } while (0)
+
+/* After every kernel launch: a bad configuration or a missing kernel image shows up here. */
+#define GCOO_CHECK_LAUNCH(what)                                                            \
+  do {                                                                                     \
+    gcoo_status gcoo_cs_ = gcoo__cuda_status(cudaGetLastError(), "launch of " what,       \
+                                             __FILE__, __LINE__, __func__);                \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+  } while (0)
+#define GCOO_CHECK_LAUNCH_GOTO(what)                                                       \
+  do {                                                                                     \
+    st = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, __LINE__,     \
+                           __func__);                                                      \
+    if (st < 0) goto done;                                                                 \
+  } while (0)
+
+/* Device allocation that reports what it was for, how many bytes, and how much was free.
+ * stream != NULL: stream-ordered (cudaMallocAsync), for temporaries of a setup; NULL: cudaMalloc,
+ * for arrays an object keeps. *p is NULL after a failure. */
+static inline gcoo_status gcoo__cuda_alloc_at(void **p, size_t bytes, const char *what,
+                                              cudaStream_t stream, int async, const char *file,
+                                              int line, const char *func) {
+  *p = NULL;
+  cudaError_t e = async ? cudaMallocAsync(p, bytes ? bytes : 1, stream)
+                        : cudaMalloc(p, bytes ? bytes : 1);
+  if (e == cudaSuccess) return GCOO_SUCCESS;
+  (void)cudaGetLastError();
+  *p = NULL;
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    free_b = total_b = 0;
+  }
+  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
+                     line, func,
+                     "cannot allocate %zu bytes of device memory for %s: %s (%zu of %zu bytes "
+                     "free on the device)",
+                     bytes, what, cudaGetErrorString(e), free_b, total_b);
+}
+#define gcoo__cuda_alloc(p, bytes, what) \
+  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (cudaStream_t)0, 0, __FILE__, __LINE__, __func__)
+#define gcoo__cuda_alloc_async(p, bytes, what, stream) \
+  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (stream), 1, __FILE__, __LINE__, __func__)
+
+#ifndef GCOO_CUDA_EMULATE
+static inline gcoo_status gcoo__cusparse_status(cusparseStatus_t s, const char *expr,
+                                                const char *file, int line, const char *func) {
+  if (s == CUSPARSE_STATUS_SUCCESS) return GCOO_SUCCESS;
+  (void)cudaGetLastError();
+  gcoo_status st = s == CUSPARSE_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
+                   : s == CUSPARSE_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
+                                                       : GCOO_ERR_CUSPARSE;
+  return gcoo__error(st, file, line, func, "cuSPARSE error %s (%s) in %s", cusparseGetErrorName(s),
+                     cusparseGetErrorString(s), expr);
+}
+static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr, const char *file,
+                                              int line, const char *func) {
+  if (s == CUBLAS_STATUS_SUCCESS) return GCOO_SUCCESS;
+  (void)cudaGetLastError();
+  gcoo_status st = s == CUBLAS_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
+                   : s == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
+                                                     : GCOO_ERR_CUBLAS;
+  return gcoo__error(st, file, line, func, "cuBLAS error %s (%s) in %s", cublasGetStatusName(s),
+                     cublasGetStatusString(s), expr);
+}
+#define GCOO_CALL_CUSPARSE(x)                                                              \
+  do {                                                                                     \
+    gcoo_status gcoo_cs_ = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__);   \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+  } while (0)
+#define GCOO_CALL_CUSPARSE_GOTO(x)                                                         \
+  do {                                                                                     \
+    st = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__);                     \
+    if (st < 0) goto done;                                                                 \
+  } while (0)
+#define GCOO_CALL_CUBLAS(x)                                                                \
+  do {                                                                                     \
+    gcoo_status gcoo_cs_ = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__);     \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+  } while (0)
+#define GCOO_CALL_CUBLAS_GOTO(x)                                                           \
+  do {                                                                                     \
+    st = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__);                       \
+    if (st < 0) goto done;                                                                 \
+  } while (0)
+#endif
+
+#endif

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// kernels/cuda_emu.h: a small CPU emulator for gcoo's own CUDA kernels, so that their indexing,
+// tails and barriers run (and are tested) on machines without a GPU.
+//
+// Only for tests: a kernel source compiled as C++ with -DGCOO_CUDA_EMULATE includes this header
+// (through cuda_compat.h) instead of the CUDA runtime. Each thread of a block is a fiber with its
+// own stack; the block's fibers share its dynamic shared memory and meet at __syncthreads(), so
+// a missing barrier (a fiber reads a chunk another has not staged yet: the 0xff fill shows up as
+// NaN), an out-of-range index or an unwritten output shows up as a wrong result (or a sanitizer
+// report), not as silence. What it does not model: warps (the emulated kernels use no shuffles
+// or votes), memory ordering beyond the barrier, timing, and true concurrency (fibers switch
+// only at barriers, so races the barriers do not order are left to compute-sanitizer on the
+// GPU). Runtime calls the kernel files make are mapped to host versions below; device memory is
+// host memory.
+#ifndef GCOO_CUDA_EMU_H
+#define GCOO_CUDA_EMU_H
+
+#ifndef GCOO_CUDA_EMULATE
+#error "cuda_emu.h is only for emulated builds (define GCOO_CUDA_EMULATE)"
+#endif
+
+#include <driver_types.h>
+#include <vector_functions.h>
+#include <vector_types.h>
+
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace gcoo_emu {
+
+struct ThreadState {
+  uint3 tid, bid;
+  dim3 bdim, gdim;
+  unsigned char *smem;
+};
+
+// One CUDA thread of the block being run: a fiber (ucontext) with its own stack.
+struct Fiber {
+  ucontext_t ctx;
+  char *stack = nullptr;  // from stack_pool(): kept for the whole program
+  bool done = false, waiting = false;
+  ThreadState st;
+};
+
+// The block being run: its fibers, the scheduler's context, and the barrier's count.
+struct Block {
+  ucontext_t main;
+  std::vector<Fiber> fibers;
+  Fiber *current = nullptr;
+  int alive = 0, waiting = 0;
+  std::function<void()> body;
+};
+
+inline thread_local Block *block_ = nullptr;
+
+// Fiber stacks, allocated once (not zeroed: untouched pages cost nothing) and reused by every
+// launch; about 256 KiB each, enough for the kernels also under AddressSanitizer.
+constexpr size_t kStackBytes = 256 * 1024;
+struct StackPool {
+  std::vector<char *> stacks;
+  ~StackPool() {
+    for (char *p : stacks) std::free(p);
+  }
+};
+inline char *stack_pool(unsigned i) {
+  static StackPool pool;  // emulated launches come from one host thread (the tests')
+  while (pool.stacks.size() <= i) pool.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
+  return pool.stacks[i];
+}
+inline thread_local ThreadState *state_ = nullptr;
+
+inline cudaError_t &last_error() {
+  static thread_local cudaError_t e = cudaSuccess;
+  return e;
+}
+
+// __syncthreads(): park this fiber until every live fiber of the block has arrived. A fiber that
+// returned from the kernel no longer counts (like an exited thread on sm_70+).
+inline void sync_block() {
+  Block &b = *block_;
+  Fiber *f = b.current;
+  f->waiting = true;
+  b.waiting++;
+  swapcontext(&f->ctx, &b.main);
+}
+
+inline void fiber_entry() {
+  Block &b = *block_;
+  b.body();
+  b.current->done = true;
+  b.alive--;
+  // returning resumes uc_link, the scheduler
+}
+
+// Run kernel(args...) over grid x block with `smem` bytes of dynamic shared memory.
+// Blocks run one after another; the threads of a block are fibers on the calling thread,
+// scheduled round-robin: each runs until it reaches a barrier or returns; when all live ones
+// wait, the barrier opens. Deterministic, and cheap enough for tests. Shared memory starts each
+// block filled with 0xff bytes (NaN for floats, -1 for integers), so a read of a slot nobody
+// wrote is visible in the results.
+template <typename... P, typename... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...args) {
+  const unsigned nthreads = block.x * block.y * block.z;
+  if (nthreads == 0 || nthreads > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
+      grid.y > 65535 || grid.z > 65535 || smem > 227 * 1024) {
+    last_error() = cudaErrorInvalidConfiguration;
+    return;
+  }
+  std::vector<unsigned char> shared(smem + 16);
+  Block b;
+  b.fibers.resize(nthreads);
+  for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
+  b.body = [&] { kernel(args...); };
+  Block *outer_block = block_;
+  ThreadState *outer_state = state_;
+  block_ = &b;
+  const uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
+  for (uint64_t bi = 0; bi < nblocks; bi++) {
+    std::fill(shared.begin(), shared.end(), (unsigned char)0xff);
+    const uint3 bid = make_uint3((unsigned)(bi % grid.x), (unsigned)((bi / grid.x) % grid.y),
+                                 (unsigned)(bi / ((uint64_t)grid.x * grid.y)));
+    for (unsigned t = 0; t < nthreads; t++) {
+      Fiber &f = b.fibers[t];
+      f.done = f.waiting = false;
+      f.st.tid = make_uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+      f.st.bid = bid;
+      f.st.bdim = block;
+      f.st.gdim = grid;
+      f.st.smem = shared.data();
+      getcontext(&f.ctx);
+      f.ctx.uc_stack.ss_sp = f.stack;
+      f.ctx.uc_stack.ss_size = kStackBytes;
+      f.ctx.uc_link = &b.main;
+      makecontext(&f.ctx, fiber_entry, 0);
+    }
+    b.alive = (int)nthreads;
+    b.waiting = 0;
+    while (b.alive > 0) {
+      for (unsigned t = 0; t < nthreads; t++) {
+        Fiber &f = b.fibers[t];
+        if (f.done || f.waiting) continue;
+        b.current = &f;
+        state_ = &f.st;
+        swapcontext(&b.main, &f.ctx);
+      }
+      if (b.alive > 0 && b.waiting >= b.alive) {  // everyone left is at the barrier: open it
+        for (auto &f : b.fibers) f.waiting = false;
+        b.waiting = 0;
+      }
+    }
+  }
+  block_ = outer_block;
+  state_ = outer_state;
+}
+
+}  // namespace gcoo_emu
+
+// ---- the CUDA language, as far as gcoo's kernels use it ------------------------------------
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __forceinline__
+#undef __launch_bounds__
+#undef __restrict__
+#undef __shared__
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+// Blocks run one after another, so a function-static array is exactly one block's __shared__.
+#define __shared__ static
+#define threadIdx (gcoo_emu::state_->tid)
+#define blockIdx (gcoo_emu::state_->bid)
+#define blockDim (gcoo_emu::state_->bdim)
+#define gridDim (gcoo_emu::state_->gdim)
+#define __syncthreads() gcoo_emu::sync_block()
+#define GCOO_EMU_SMEM() (gcoo_emu::state_->smem)
+
+template <typename T>
+inline T __ldg(const T *p) {
+  return *p;
+}
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) {
+  unsigned long long old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
+// ---- runtime calls used by the kernel files (host memory stands in for device memory) --------
+namespace gcoo_emu {
+inline cudaError_t GetLastError() {
+  cudaError_t e = last_error();
+  last_error() = cudaSuccess;
+  return e;
+}
+inline cudaError_t PeekAtLastError() { return last_error(); }
+inline const char *GetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "emulated error"; }
+inline const char *GetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorEmulated"; }
+inline cudaError_t Malloc(void **p, size_t n) {
+  *p = std::malloc(n ? n : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t MallocAsync(void **p, size_t n, cudaStream_t) { return Malloc(p, n); }
+inline cudaError_t Free(void *p) {
+  std::free(p);
+  return cudaSuccess;
+}
+inline cudaError_t FreeAsync(void *p, cudaStream_t) { return Free(p); }
+inline cudaError_t MemsetAsync(void *p, int v, size_t n, cudaStream_t = 0) {
+  std::memset(p, v, n);
+  return cudaSuccess;
+}
+inline cudaError_t Memset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t = 0) {
+  for (size_t r = 0; r < h; r++) std::memset((char *)p + r * pitch, v, w);
+  return cudaSuccess;
+}
+inline cudaError_t MemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t = 0) {
+  std::memmove(d, s, n);
+  return cudaSuccess;
+}
+inline cudaError_t StreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t MemGetInfo(size_t *free_b, size_t *total) {
+  *free_b = *total = (size_t)1 << 34;
+  return cudaSuccess;
+}
+template <typename K>
+inline cudaError_t OccupancyMaxActiveBlocksPerMultiprocessor(int *n, K, int threads, size_t) {
+  *n = threads > 0 ? std::max(1, 1024 / threads) : 0;
+  return cudaSuccess;
+}
+template <typename K>
+inline cudaError_t FuncSetAttribute(K, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+}  // namespace gcoo_emu
+
+#define cudaGetLastError gcoo_emu::GetLastError
+#define cudaPeekAtLastError gcoo_emu::PeekAtLastError
+#define cudaGetErrorString gcoo_emu::GetErrorString
+#define cudaGetErrorName gcoo_emu::GetErrorName
+#define cudaMalloc gcoo_emu::Malloc
+#define cudaMallocAsync gcoo_emu::MallocAsync
+#define cudaFree gcoo_emu::Free
+#define cudaFreeAsync gcoo_emu::FreeAsync
+#define cudaMemsetAsync gcoo_emu::MemsetAsync
+#define cudaMemset2DAsync gcoo_emu::Memset2DAsync
+#define cudaMemcpyAsync gcoo_emu::MemcpyAsync
+#define cudaStreamSynchronize gcoo_emu::StreamSynchronize
+#define cudaMemGetInfo gcoo_emu::MemGetInfo
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor gcoo_emu::OccupancyMaxActiveBlocksPerMultiprocessor
+#define cudaFuncSetAttribute gcoo_emu::FuncSetAttribute
+
+#endif

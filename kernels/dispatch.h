@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* kernels/dispatch.h: the rule GCOO_ALG_AUTO applies on the CUDA backend, and the choice of the
+ * tuned kernel's group width p. Pure functions of the numbers below (no CUDA, no state), so
+ * they are tested on any machine and refitted from one benchmark run; docs/dispatch.md explains
+ * the rule and where each threshold comes from. */
+#ifndef GCOO_DISPATCH_H
+#define GCOO_DISPATCH_H
+
+#include "gcoo/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the rule looks at. */
+typedef struct gcoo_dispatch_in {
+  gcoo_dtype dtype;
+  int64_t m, k;          /**< A is m x k */
+  int64_t n;             /**< columns of X and Y (the hint; 0 = unknown) */
+  int64_t nnz;
+  int nlog;              /**< entries of distinct[] (0: no reuse statistics) */
+  const int64_t *distinct; /**< distinct[i]: summed group column lists at p = 2^i */
+  int allow_tf32;        /**< the user allows TF32 (GCOO_ALLOW_TF32=1) */
+  int dense_fits;        /**< a dense copy of A fits in free device memory */
+  int sm_count;          /**< multiprocessors of the device */
+} gcoo_dispatch_in;
+
+/** What it decided. */
+typedef struct gcoo_dispatch_out {
+  gcoo_spdm_alg alg;     /**< GCOO_ALG_GCOO, _CUSPARSE_CSR_ALG2/3, _DENSE or _DENSE_TF32 */
+  int32_t p;             /**< group width for GCOO (also filled when another alg wins) */
+  double reuse;          /**< nnz / distinct at that p (0 when unknown) */
+  char why[256];         /**< one line: the numbers and the branch taken */
+} gcoo_dispatch_out;
+
+/** Dense width assumed when the operator is created without a hint. */
+#define GCOO_DISPATCH_DEFAULT_N 128
+
+/** The group width the tuned kernel should use: argmin over p = 2^i of a traffic model (bytes
+ *  from L2 into shared memory + bytes read from shared memory, slowed when the grid does not
+ *  fill the device). Returns 0 when there are no statistics; *reuse gets nnz / distinct. */
+int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse);
+
+/** GCOO_ALG_AUTO's choice. */
+void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

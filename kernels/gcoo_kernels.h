@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* kernels/gcoo_kernels.h: the gateway to gcoo's CUDA code, for the CUDA backend, bench/ and
+ * tests/gpu (not installed, not for applications: they use gcoo/spdm.h).
+ *
+ * Everything here works in the SPARSE_DENSE frame of src/op.c: Y (m x N) = alpha A X + beta Y,
+ * A (m x k) sparse, X (k x N) and Y (m x N) dense ROW-major on the device. The GCOO object is the
+ * GCOO of S = A^T, so group q holds rows q*p .. q*p+p-1 of A (columns of S), its entries ordered
+ * by (column of A, row of A) = (row of S, column of S): exactly what
+ * gcoo_sparse_convert(transpose(A), GCOO, p) gives on the CPU (the tests compare the arrays).
+ *
+ * Device arrays below are plain cudaMalloc'd pointers; `stream` is a cudaStream_t passed as
+ * void * so that C callers need no CUDA header. Work is queued on the stream; functions that
+ * must know a size on the host (the nnz of a dense -> GCOO conversion) synchronise it and say so. */
+#ifndef GCOO_KERNELS_H
+#define GCOO_KERNELS_H
+
+#include "gcoo/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the launchers size grids and tiles from; read once per context. */
+typedef struct gcoo_cuda_devinfo {
+  int device;                  /**< CUDA ordinal */
+  int sm_count;                /**< multiprocessors */
+  int max_threads_per_sm;      /**< resident threads per multiprocessor */
+  int regs_per_sm;             /**< 32-bit registers per multiprocessor */
+  int cc_major, cc_minor;      /**< compute capability */
+  size_t smem_per_sm;          /**< shared memory per multiprocessor, bytes */
+  size_t smem_per_block_optin; /**< largest dynamic shared memory a block may opt into */
+  size_t l2_bytes;             /**< L2 cache size */
+  size_t global_bytes;         /**< device memory */
+  char name[256];              /**< "NVIDIA H200" */
+} gcoo_cuda_devinfo;
+
+/** CSR of A on the device (canonical: columns ascending in each row, no duplicates). */
+typedef struct gcoo_cuda_csr {
+  gcoo_dtype dtype;
+  int64_t nrows, ncols, nnz;
+  int64_t *ptr;   /**< nrows + 1 */
+  int32_t *ind;   /**< nnz */
+  void *values;   /**< nnz */
+} gcoo_cuda_csr;
+
+/** GCOO of S = A^T on the device: S is k x m (nrows = k, ncols = m), groups of p columns of S. */
+typedef struct gcoo_cuda_gcoo {
+  gcoo_dtype dtype;
+  int64_t nrows, ncols, nnz;
+  int32_t p;
+  int64_t ngroups;
+  int64_t *gidx;  /**< gIdxes, ngroups + 1 */
+  int64_t *gnnz;  /**< nnzPerGroup, ngroups */
+  int32_t *rows;  /**< row of S = column of A, nnz */
+  int32_t *cols;  /**< column of S = row of A, nnz */
+  void *values;   /**< nnz */
+} gcoo_cuda_gcoo;
+
+/** The tuned kernel's layout, derived from the GCOO of S (docs/kernels.md §3): for each group
+ *  of p rows of A, the list of distinct columns its entries touch (the X rows it stages once per
+ *  column tile), and every entry of A, in CSR order, as {value, index into its group's list}. */
+typedef struct gcoo_cuda_tuned {
+  gcoo_dtype dtype;
+  int64_t m, k, nnz;
+  int32_t p;
+  int64_t ngroups;
+  const int64_t *rowptr;      /**< A's row pointer (borrowed from the CSR; m + 1) */
+  const int32_t *colind;      /**< A's column indices (borrowed; the "direct" variants read them) */
+  const void *csr_values;     /**< A's values (borrowed) */
+  int64_t *uptr;              /**< ngroups + 1 offsets into ucols */
+  int32_t *ucols;             /**< distinct columns of each group, ascending */
+  void *entries;              /**< packed {value, local index} (8 B float, 16 B double), row i's
+                                   at rowptr[i] + i, closed by a sentinel {0, INT32_MAX}:
+                                   nnz + m in all */
+  int64_t ndistinct;          /**< uptr[ngroups]: sum of the groups' distinct columns */
+  int64_t max_distinct;       /**< longest list */
+  int64_t max_group_nnz;      /**< most entries in one group */
+} gcoo_cuda_tuned;
+
+/* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
+
+/** GCOO of S = A^T from the device CSR of A, groups of p rows of A (CUB radix sort by
+ *  (group, column), stable, so rows stay ascending inside a column). Allocates S's arrays. */
+gcoo_status gcoo_cuda_csr_to_gcoo(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_gcoo *S, void *stream);
+
+/** GCOO of S = A^T from a dense row-major A (m x k, leading dimension lda) on the device, the
+ *  paper's way: count per group, CUB scan, fill. Exact zeros are dropped (as on the CPU).
+ *  Synchronises the stream once (to size the arrays). A column-major S (k x m, ld) is the same
+ *  buffer as this A. */
+gcoo_status gcoo_cuda_dense_to_gcoo(gcoo_dtype dtype, int64_t m, int64_t k, const void *A,
+                                    int64_t lda, int32_t p, gcoo_cuda_gcoo *S, void *stream);
+
+/** Free the arrays of S (accepts a zeroed struct). */
+void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S);
+
+/** The tuned layout for group width p (builds the GCOO of S on the way; keeps it in *S_keep when
+ *  S_keep is not NULL, frees it otherwise). L borrows A's rowptr, colind and values. */
+gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
+                                  gcoo_cuda_gcoo *S_keep, void *stream);
+void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
+
+/** Reuse statistics for dispatch: distinct[i] = number of distinct (row / 2^i, column) pairs of A
+ *  for i = 0 .. nlog - 1, i.e. the summed length of the groups' column lists at p = 2^i. The
+ *  reuse a group width offers is nnz / distinct[i]. One sort of A's entries by column.
+ *  Synchronises the stream (the counts come back to the host). nlog <= 16. */
+gcoo_status gcoo_cuda_reuse_stats(const gcoo_cuda_csr *A, int nlog, int64_t *distinct, void *stream);
+
+/** Dense row-major copy of A (m x k, leading dimension ld >= k), zeros included. */
+gcoo_status gcoo_cuda_csr_to_dense(const gcoo_cuda_csr *A, void *D, int64_t ld, void *stream);
+
+/** Y = beta Y on a row-major m x n block (beta = 0 writes zeros without reading Y). */
+gcoo_status gcoo_cuda_scale(gcoo_dtype dtype, int64_t m, int64_t n, double beta, void *Y,
+                            int64_t ldy, void *stream);
+
+/* ---- GCOOSpDM kernels (kernels/spdm_faithful.cu, kernels/spdm_tuned.cu) -------------------- */
+
+/** The published kernel (DESIGN.md §1): b = 128 threads, one output column per thread, the
+ *  group's COO staged through shared memory in chunks of b, X value kept while the row repeats,
+ *  p accumulators in registers. Needs S->p <= 32 (GCOO_ERR_UNSUPPORTED otherwise). */
+gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double alpha, const void *X,
+                                    int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
+                                    void *stream);
+
+/** How one tuned launch was shaped (what a variant resolved to). */
+typedef struct gcoo_cuda_tuned_launch {
+  int variant;     /**< the resolved variant id (1 ..) */
+  int staged;      /**< 1: X rows staged through shared memory; 0: read directly */
+  int vpt;         /**< 16-byte vectors per thread along N */
+  int rpt;         /**< rows of A per thread */
+  int threads;     /**< threads per block */
+  int chunk;       /**< X rows staged per chunk */
+  int passes;      /**< row passes per group (1 unless p > threads/8 * rpt) */
+  int tile_cols;   /**< columns of Y per block */
+  size_t smem;     /**< dynamic shared memory per block, bytes */
+  int blocks_per_sm; /**< occupancy the launcher computed */
+} gcoo_cuda_tuned_launch;
+
+/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose from p and N. */
+int gcoo_cuda_tuned_variant_count(void);
+/** Short name of a variant ("staged-v4", "direct-v2", ...); "auto" for 0. */
+const char *gcoo_cuda_tuned_variant_name(int variant);
+
+/** The tuned GCOOSpDM (docs/kernels.md). variant 0: chosen from p and N. Any N >= 0; 16-byte
+ *  loads and stores when X, Y and their leading dimensions allow, element-wise otherwise.
+ *  *chosen (optional) receives the launch shape. */
+gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int variant,
+                                 const gcoo_cuda_devinfo *dev, double alpha, const void *X,
+                                 int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
+                                 void *stream, gcoo_cuda_tuned_launch *chosen);
+
+/* ---- the backend's extras (kernels/backend_cuda.c), for bench/ and tests/gpu --------------- */
+
+/** Upload a host CSR object; free with gcoo_cuda_csr_free. */
+gcoo_status gcoo_cuda_csr_upload(gcoo_sparse A, gcoo_cuda_csr *d, void *stream);
+void gcoo_cuda_csr_free(gcoo_cuda_csr *d);
+/** Host GCOO object with the arrays of S (synchronises the stream). */
+gcoo_status gcoo_cuda_gcoo_download(const gcoo_cuda_gcoo *S, gcoo_sparse *out, void *stream);
+
+/** The device properties a CUDA context read at creation. */
+gcoo_status gcoo_cuda_ctx_devinfo(gcoo_ctx ctx, gcoo_cuda_devinfo *info);
+
+/** Developer options of a CUDA operator (the benchmark's sweep uses them). */
+typedef enum gcoo_cuda_op_option {
+  GCOO_CUDA_OPT_TUNED_VARIANT = 1,   /**< force a tuned variant id (0 = choose) */
+  GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR = 2 /**< 1: with beta = 0, do not zero Y before cuSPARSE
+                                          (only when Y holds no NaN/Inf: cuSPARSE does not
+                                          document that it ignores Y then) */
+} gcoo_cuda_op_option;
+gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t value);
+
+/** What a CUDA operator decided and why (for reports and the dispatch refit). */
+typedef struct gcoo_cuda_op_details {
+  gcoo_spdm_alg alg;        /**< resolved algorithm */
+  int32_t p;                /**< group width (GCOO algorithms), 0 otherwise */
+  int variant;              /**< forced tuned variant, 0 = chosen per apply */
+  double reuse;             /**< nnz / distinct columns of the groups at p (0 when not built) */
+  int nstats;               /**< entries of distinct_by_log2p (0: statistics not computed) */
+  int64_t distinct_by_log2p[16];
+  gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
+  char why[256];            /**< the dispatch rule's reason, or "forced" */
+} gcoo_cuda_op_details;
+gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// kernels/spdm_common.cuh: what gcoo's CUDA kernels share: 16-byte packs along the dense
+// dimension, guarded loads and stores for tails and unaligned operands, the alpha/beta epilogue,
+// the tuned layout's packed entry, and small block-wide helpers written with shared memory and
+// barriers only (no warp intrinsics), so that the CPU emulator runs them unchanged.
+#ifndef GCOO_SPDM_COMMON_CUH
+#define GCOO_SPDM_COMMON_CUH
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_compat.h"
+
+namespace {
+
+/** 16 bytes of T: 4 floats or 2 doubles, loaded and stored with one 128-bit access. */
+template <typename T>
+struct alignas(16) Pack {
+  static constexpr int N = 16 / (int)sizeof(T);
+  T e[N];
+};
+
+template <typename T>
+struct NativeVec;
+template <>
+struct NativeVec<float> {
+  using type = float4;
+};
+template <>
+struct NativeVec<double> {
+  using type = double2;
+};
+
+template <typename T>
+__device__ __forceinline__ Pack<T> pack_zero() {
+  Pack<T> r;
+#pragma unroll
+  for (int i = 0; i < Pack<T>::N; i++) r.e[i] = T(0);
+  return r;
+}
+
+/** Elements j .. j+N-1 of a read-only row xr: one 16-byte load through the read-only path when
+ *  `vec` (row start and leading dimension 16-byte aligned) and the pack is inside the row;
+ *  element by element otherwise, with zeros past ncols. */
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack(const T *__restrict__ xr, int64_t j, int64_t ncols,
+                                             bool vec) {
+  using V = typename NativeVec<T>::type;
+  Pack<T> r;
+  if (vec && j + Pack<T>::N <= ncols) {
+    const V v = __ldg(reinterpret_cast<const V *>(xr + j));
+    memcpy(&r, &v, sizeof r);  // a register move, without type punning
+  } else {
+#pragma unroll
+    for (int i = 0; i < Pack<T>::N; i++) r.e[i] = j + i < ncols ? xr[j + i] : T(0);
+  }
+  return r;
+}
+
+/** y = alpha acc + beta y for elements j .. j+N-1 of row yr (those < ncols). beta == 0: y is not
+ *  read, so NaN or garbage in Y is overwritten (the BLAS convention). */
+template <typename T>
+__device__ __forceinline__ void store_pack(T *__restrict__ yr, int64_t j, int64_t ncols, bool vec,
+                                           const Pack<T> &acc, T alpha, T beta) {
+  using V = typename NativeVec<T>::type;
+  if (vec && j + Pack<T>::N <= ncols) {
+    Pack<T> out;
+    if (beta != T(0)) {
+      const V y = *reinterpret_cast<const V *>(yr + j);
+      memcpy(&out, &y, sizeof out);
+#pragma unroll
+      for (int i = 0; i < Pack<T>::N; i++) out.e[i] = alpha * acc.e[i] + beta * out.e[i];
+    } else {
+#pragma unroll
+      for (int i = 0; i < Pack<T>::N; i++) out.e[i] = alpha * acc.e[i];
+    }
+    V v;
+    memcpy(&v, &out, sizeof v);
+    *reinterpret_cast<V *>(yr + j) = v;
+  } else {
+#pragma unroll
+    for (int i = 0; i < Pack<T>::N; i++)
+      if (j + i < ncols) yr[j + i] = beta != T(0) ? alpha * acc.e[i] + beta * yr[j + i] : alpha * acc.e[i];
+  }
+}
+
+/** Ask for the line holding p to be brought into L1 (no register, no wait). */
+__device__ __forceinline__ void prefetch_l1(const void *p) {
+#ifdef GCOO_CUDA_EMULATE
+  (void)p;
+#else
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#endif
+}
+
+/** One entry of the tuned layout: A's value and the index of its column in the group's list of
+ *  distinct columns. 8 bytes for float, 16 for double: one load each. */
+template <typename T>
+struct alignas(2 * sizeof(T)) Entry {
+  T v;
+  int32_t u;
+};
+
+/** Exclusive prefix sum of v over the block (blockDim.x <= 1024, sm holds blockDim.x values);
+ *  *total receives the block's sum. Every thread of the block must call it. */
+__device__ __forceinline__ int64_t block_exclusive_scan(int64_t v, int64_t *sm, int64_t *total) {
+  const int t = threadIdx.x, n = blockDim.x;
+  sm[t] = v;
+  __syncthreads();
+  for (int off = 1; off < n; off <<= 1) {
+    const int64_t add = t >= off ? sm[t - off] : 0;
+    __syncthreads();
+    sm[t] += add;
+    __syncthreads();
+  }
+  const int64_t inclusive = sm[t];
+  *total = sm[n - 1];
+  __syncthreads();  // sm may be reused right after
+  return inclusive - v;
+}
+
+/** Sum of v over the block (every thread gets it). */
+__device__ __forceinline__ int64_t block_sum(int64_t v, int64_t *sm) {
+  int64_t total;
+  (void)block_exclusive_scan(v, sm, &total);
+  return total;
+}
+
+/** Grid size for a grid-stride loop over n items with `threads` per block. */
+inline unsigned grid_for(int64_t n, int threads) {
+  int64_t b = (n + threads - 1) / threads;
+  if (b < 1) b = 1;
+  if (b > (1 << 20)) b = 1 << 20;
+  return (unsigned)b;
+}
+
+}  // namespace
+
+#endif

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+// kernels/spdm_tuned.cu: the tuned GCOOSpDM for Hopper (docs/kernels.md has the design and the
+// arithmetic behind it).
+//
+// Y (m x N) = alpha A X + beta Y, X and Y row-major. A block owns one GCOO group (p rows of A)
+// and one tile of TN columns. "Staged" variants walk the group's list of distinct columns of A in
+// chunks: each chunk's X rows (TN wide) are read from global memory ONCE into shared memory with
+// 16-byte loads, then every thread multiplies its own rows' entries for that chunk against them,
+// accumulating in registers. So the X traffic from L2 falls by the group's reuse
+// (entries / distinct columns), and the only shared-memory traffic per FMA is one broadcast-free
+// 16-byte read per 4 (float) or 2 (double) FMAs. "Direct" variants skip the staging (a CSR-style
+// kernel on the same row split) to measure what the staging buys.
+//
+// Thread layout: 8 consecutive threads form a "slot" and share rows; thread `lane` of a slot owns
+// packs lane, lane+8, ... (VPT of them) of the tile, so a quarter-warp reads 128 contiguous bytes
+// of one staged row (no bank conflicts) and a slot covers TN = 8 * VPT * 16 bytes of columns.
+// A slot owns RPT rows of the group: rows pass + r * slots + slot, r < RPT.
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gcoo_kernels.h"
+#include "spdm_common.cuh"
+
+namespace {
+
+template <typename T>
+struct TunedArgs {
+  const int64_t *rowptr;  // A's row pointer
+  const int64_t *uptr;    // per group: offsets into ucols
+  const int32_t *ucols;   // per group: distinct columns
+  const Entry<T> *ent;    // CSR-ordered {value, local column index}
+  const int32_t *colind;  // CSR columns (direct variants)
+  const T *vals;          // CSR values (direct variants)
+  const T *X;
+  T *Y;
+  int64_t ldx, ldy, m, N, tile0;
+  int32_t p, chunk, slots;
+  T alpha, beta;
+  bool xvec, yvec;
+};
+
+// Copy the X rows of chunk entries [0, cn) (global columns ucols[0 .. cn)) into xs: row u of the
+// chunk at xs[u * VW ...], VW packs wide, starting at column col0. FU loads are issued before the
+// first store so that several are in flight per thread.
+template <typename T, int VW>
+__device__ __forceinline__ void stage_rows(Pack<T> *xs, const int32_t *__restrict__ ucols, int cn,
+                                           const T *__restrict__ X, int64_t ldx, int64_t col0,
+                                           int64_t N, bool xvec) {
+  constexpr int FU = 4;
+  constexpr int VEC = Pack<T>::N;
+  const int tid = threadIdx.x, nthreads = blockDim.x;
+  const int total = cn * VW;
+  for (int base = tid; base < total; base += nthreads * FU) {
+    Pack<T> r[FU];
+#pragma unroll
+    for (int f = 0; f < FU; f++) {
+      const int idx = base + f * nthreads;
+      if (idx < total) {
+        const int u = idx / VW, w = idx % VW;
+        r[f] = load_pack(X + (int64_t)ucols[u] * ldx, col0 + (int64_t)w * VEC, N, xvec);
+      } else {
+        r[f] = pack_zero<T>();
+      }
+    }
+#pragma unroll
+    for (int f = 0; f < FU; f++) {
+      const int idx = base + f * nthreads;
+      if (idx < total) xs[idx] = r[f];
+    }
+  }
+}
+
+template <typename T, int RPT, int VPT>
+__global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
+  using P = Pack<T>;
+  constexpr int VEC = P::N;
+  constexpr int VW = 8 * VPT;  // packs per staged row = TN / VEC
+  GCOO_DYNAMIC_SMEM(P, xs);
+  const int tid = threadIdx.x;
+  const int slot = tid >> 3, lane = tid & 7;
+  const int64_t g = blockIdx.x;
+  const int64_t row0 = g * a.p;
+  const int pg = (int)(a.m - row0 < a.p ? a.m - row0 : a.p);
+  const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(VW * VEC);
+  // entries of row i sit at rowptr[i] + i in the layout (each row closed by a sentinel)
+  const int64_t gbase = a.rowptr[row0] + row0;
+  const int64_t ubase = a.uptr[g];
+  const int D = (int)(a.uptr[g + 1] - ubase);
+  const Entry<T> *__restrict__ ent = a.ent + gbase;
+  const int32_t *__restrict__ ucols = a.ucols + ubase;
+  const int rows_per_pass = a.slots * RPT;
+  const P *const xlane = xs + lane;  // this thread's first pack of staged row 0
+
+  for (int pass = 0; pass < pg; pass += rows_per_pass) {
+    // pos[r]: the next unused entry of row r (relative to the group's first); no row end is
+    // kept in registers: a sentinel closes every row.
+    int pos[RPT];
+    P acc[RPT][VPT];
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+      const int lr = pass + r * a.slots + slot;
+      pos[r] = lr < pg ? (int)(a.rowptr[row0 + lr] + row0 + lr - gbase) : 0;
+#pragma unroll
+      for (int v = 0; v < VPT; v++) acc[r][v] = pack_zero<T>();
+    }
+
+    for (int c0 = 0; c0 < D; c0 += a.chunk) {
+      const int cn = a.chunk < D - c0 ? a.chunk : D - c0;
+      // each row's next entry, wanted right after the staging: start fetching it now (no row
+      // end is needed: a sentinel closes every row)
+#pragma unroll
+      for (int r = 0; r < RPT; r++)
+        if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
+      __syncthreads();  // everyone is done reading the previous chunk
+      stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
+      __syncthreads();  // the chunk is in shared memory
+      const int cend = c0 + cn;
+#pragma unroll
+      for (int r = 0; r < RPT; r++) {
+        // This row's entries with a column in the chunk: they are the next ones of the row (its
+        // local indices ascend), so walk until the first one past the chunk. The next entry is
+        // loaded before the current one is used, to overlap its latency with the FMAs; the
+        // sentinel makes that load always valid and the walk's only test the column's.
+        if (pass + r * a.slots + slot >= pg) continue;
+        int e = pos[r];
+        Entry<T> cur = ent[e];
+        while (cur.u < cend) {  // the row's sentinel (INT32_MAX) ends the walk at the latest
+          const Entry<T> nx = ent[e + 1];
+          ++e;
+          const P *xr = xlane + (cur.u - c0) * VW;
+#pragma unroll
+          for (int v = 0; v < VPT; v++) {
+            const P x = xr[v * 8];
+#pragma unroll
+            for (int i = 0; i < VEC; i++) acc[r][v].e[i] += cur.v * x.e[i];
+          }
+          cur = nx;
+        }
+        pos[r] = e;
+      }
+    }
+
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+      const int lr = pass + r * a.slots + slot;
+      if (lr < pg) {
+        T *yr = a.Y + (row0 + lr) * a.ldy;
+#pragma unroll
+        for (int v = 0; v < VPT; v++) {
+          const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
+          if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[r][v], a.alpha, a.beta);
+        }
+      }
+    }
+  }
+}
+
+template <typename T, int VPT>
+__global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
+  using P = Pack<T>;
+  constexpr int VEC = P::N;
+  const int tid = threadIdx.x;
+  const int slot = tid >> 3, lane = tid & 7;
+  const int64_t row0 = (int64_t)blockIdx.x * a.p;
+  const int pg = (int)(a.m - row0 < a.p ? a.m - row0 : a.p);
+  const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(8 * VPT * VEC);
+  for (int lr = slot; lr < pg; lr += a.slots) {
+    const int64_t row = row0 + lr;
+    P acc[VPT];
+#pragma unroll
+    for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
+    const int64_t e1 = a.rowptr[row + 1];
+    for (int64_t e = a.rowptr[row]; e < e1; e++) {
+      const T val = a.vals[e];
+      const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
+#pragma unroll
+      for (int v = 0; v < VPT; v++) {
+        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.xvec);
+#pragma unroll
+        for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
+      }
+    }
+    T *yr = a.Y + row * a.ldy;
+#pragma unroll
+    for (int v = 0; v < VPT; v++) {
+      const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
+      if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[v], a.alpha, a.beta);
+    }
+  }
+}
+
+// ---- variants ----------------------------------------------------------------------------
+struct Variant {
+  const char *name;
+  int staged, vpt, max_threads;
+};
+// id 0 = auto: staged, VPT from N and p, 512 threads unless that leaves fewer than two blocks
+// per SM (then 256, so that one block's staging overlaps another's FMAs). The sweep times the
+// others one by one.
+const Variant kVariants[] = {
+    {"auto", 1, 0, 512},
+    {"staged-v1", 1, 1, 512},      {"staged-v2", 1, 2, 512},      {"staged-v4", 1, 4, 512},
+    {"staged-v1-t256", 1, 1, 256}, {"staged-v2-t256", 1, 2, 256}, {"staged-v4-t256", 1, 4, 256},
+    {"direct-v1", 0, 1, 256},      {"direct-v2", 0, 2, 256},      {"direct-v4", 0, 4, 256},
+};
+constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 1;
+
+// Accumulators per thread are RPT * VPT packs; at most 16 packs (64 floats / 32 doubles), so
+// RPT <= 16 / VPT. Rows one pass covers: (threads / 8) * RPT.
+constexpr int kMaxPacksPerThread = 16;
+
+template <typename T>
+using KernelPtr = void (*)(const TunedArgs<T>);
+
+template <typename T, int VPT>
+KernelPtr<T> staged_for_rpt(int rpt) {
+  switch (rpt) {
+    case 1: return staged_kernel<T, 1, VPT>;
+    case 2: return staged_kernel<T, 2, VPT>;
+    case 4: return staged_kernel<T, 4, VPT>;
+    case 8: return VPT <= 2 ? staged_kernel<T, (VPT <= 2 ? 8 : 1), VPT> : nullptr;
+    case 16: return VPT == 1 ? staged_kernel<T, (VPT == 1 ? 16 : 1), VPT> : nullptr;
+  }
+  return nullptr;
+}
+
+template <typename T>
+KernelPtr<T> pick_kernel(int staged, int vpt, int rpt) {
+  if (!staged) {
+    switch (vpt) {
+      case 1: return direct_kernel<T, 1>;
+      case 2: return direct_kernel<T, 2>;
+      case 4: return direct_kernel<T, 4>;
+    }
+    return nullptr;
+  }
+  switch (vpt) {
+    case 1: return staged_for_rpt<T, 1>(rpt);
+    case 2: return staged_for_rpt<T, 2>(rpt);
+    case 4: return staged_for_rpt<T, 4>(rpt);
+  }
+  return nullptr;
+}
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Largest dynamic shared memory set per kernel so far (cudaFuncSetAttribute is needed above
+// 48 KiB; calling it once per new maximum is enough).
+template <typename T>
+gcoo_status allow_smem(KernelPtr<T> k, size_t bytes) {
+  if (bytes <= 48 * 1024) return GCOO_SUCCESS;
+  GCOO_CALL_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  return GCOO_SUCCESS;
+}
+
+// The block shape of one configuration: packs per thread, rows per thread, threads.
+template <typename T>
+struct Shape {
+  int vpt, rpt, threads, slots, passes;
+  KernelPtr<T> k;
+};
+
+template <typename T>
+Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_t N,
+                   int64_t ngroups, int sm_count) {
+  constexpr int VEC = Pack<T>::N;
+  Shape<T> sh;
+  const int64_t slots_max = max_threads / 8;
+  // Packs along N per thread: from N (enough columns to fill the tile), then fewer so that one
+  // pass covers the group and the grid still fills the device.
+  int vpt = vpt_fixed;
+  if (vpt == 0) {
+    const int64_t npacks = div_up(N, VEC);
+    vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
+    while (vpt > 1 && p > slots_max * (kMaxPacksPerThread / vpt)) vpt /= 2;
+    while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < 2 * (int64_t)sm_count) vpt /= 2;
+  }
+  int rpt = 1;
+  if (staged) {
+    const int rpt_max = kMaxPacksPerThread / vpt;
+    while (rpt < rpt_max && div_up(p, rpt) > slots_max) rpt *= 2;
+  }
+  int64_t slots = div_up(p, rpt);
+  if (slots > slots_max) slots = slots_max;
+  sh.threads = (int)(div_up(slots * 8, 32) * 32);
+  sh.slots = sh.threads / 8;
+  sh.vpt = vpt;
+  sh.rpt = rpt;
+  sh.passes = (int)div_up(p, (int64_t)sh.slots * rpt);
+  sh.k = pick_kernel<T>(staged, vpt, rpt);
+  return sh;
+}
+
+template <typename T>
+gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_devinfo *dev,
+                         double alpha, const void *X, int64_t ldx, double beta, void *Y,
+                         int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
+  constexpr int VEC = Pack<T>::N;
+  const Variant &vs = kVariants[variant];
+  const int64_t p = L->p;
+  Shape<T> shp = shape_for<T>(vs.staged, vs.vpt, vs.max_threads, p, N, L->ngroups, dev->sm_count);
+  GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
+             variant, shp.vpt, shp.rpt);
+  int b0 = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b0, shp.k, shp.threads, 0));
+  if (variant == 0 && b0 < 2 && shp.threads > 256) {
+    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, L->ngroups, dev->sm_count);
+    int b2 = 0;
+    if (s2.k) GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));
+    if (s2.k && b2 >= 2) {
+      shp = s2;
+      b0 = b2;
+    }
+  }
+  if (b0 < 1) b0 = 1;
+  KernelPtr<T> k = shp.k;
+  const int threads = shp.threads;
+  const int64_t slots = shp.slots;
+  const int vpt = shp.vpt;
+  gcoo_cuda_tuned_launch sh;
+  memset(&sh, 0, sizeof sh);
+  sh.variant = variant;
+  sh.staged = vs.staged;
+  sh.vpt = vpt;
+  sh.rpt = shp.rpt;
+  sh.threads = threads;
+  sh.passes = shp.passes;
+  sh.tile_cols = 8 * vpt * VEC;
+
+  // Shared memory: as many staged rows as keep the occupancy the registers allow (b0 blocks per
+  // SM), within the opt-in limit, and no more than the longest column list needs.
+  const size_t row_bytes = (size_t)8 * vpt * sizeof(Pack<T>);
+  size_t smem = 0;
+  int chunk = 1;
+  if (vs.staged) {
+    size_t budget = dev->smem_per_sm / (size_t)b0;
+    budget = budget > 2048 ? budget - 1024 : 1024;  // the runtime reserves 1 KiB per block
+    if (budget > dev->smem_per_block_optin) budget = dev->smem_per_block_optin;
+    int64_t c = (int64_t)(budget / row_bytes);
+    if (c > L->max_distinct) c = L->max_distinct;
+    if (c < 1) c = 1;
+    chunk = (int)c;
+    smem = (size_t)chunk * row_bytes;
+    GCOO_CALL(allow_smem<T>(k, smem));
+  }
+  sh.chunk = chunk;
+  sh.smem = smem;
+  int occ = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, threads, smem));
+  sh.blocks_per_sm = occ;
+  if (out) *out = sh;
+
+  TunedArgs<T> a;
+  a.rowptr = L->rowptr;
+  a.uptr = L->uptr;
+  a.ucols = L->ucols;
+  a.ent = static_cast<const Entry<T> *>(L->entries);
+  a.colind = L->colind;
+  a.vals = static_cast<const T *>(L->csr_values);
+  a.X = static_cast<const T *>(X);
+  a.Y = static_cast<T *>(Y);
+  a.ldx = ldx;
+  a.ldy = ldy;
+  a.m = L->m;
+  a.N = N;
+  a.p = (int32_t)p;
+  a.chunk = chunk;
+  a.slots = (int32_t)slots;
+  a.alpha = (T)alpha;
+  a.beta = (T)beta;
+  // 16-byte accesses need 16-byte aligned rows: aligned base and leading dimension.
+  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
+  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
+  const int64_t tiles = div_up(N, sh.tile_cols);
+  for (int64_t t0 = 0; t0 < tiles; t0 += 65535) {
+    a.tile0 = t0;
+    const unsigned ty = (unsigned)(tiles - t0 < 65535 ? tiles - t0 : 65535);
+    GCOO_LAUNCH(k, dim3((unsigned)L->ngroups, ty), dim3((unsigned)threads), smem, stream, a);
+    GCOO_CHECK_LAUNCH("the tuned GCOOSpDM kernel");
+  }
+  return GCOO_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int gcoo_cuda_tuned_variant_count(void) { return kVariantCount; }
+
+extern "C" const char *gcoo_cuda_tuned_variant_name(int variant) {
+  if (variant < 0 || variant > kVariantCount) return "unknown";
+  return kVariants[variant].name;
+}
+
+extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int variant,
+                                            const gcoo_cuda_devinfo *dev, double alpha,
+                                            const void *X, int64_t ldx, double beta, void *Y,
+                                            int64_t ldy, int64_t N, void *stream,
+                                            gcoo_cuda_tuned_launch *chosen) {
+  GCOO_CHECK(L != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device info is NULL");
+  GCOO_CHECK(variant >= 0 && variant <= kVariantCount, GCOO_ERR_INVALID_ARG,
+             "tuned variant %d outside 0..%d", variant, kVariantCount);
+  GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
+  GCOO_CHECK(L->max_group_nnz + L->p <= INT32_MAX, GCOO_ERR_TOO_LARGE,
+             "a group of %d rows holds %lld entries; the tuned kernel indexes a group with 32 "
+             "bits (use a smaller p)", L->p, (long long)L->max_group_nnz);
+  if (chosen) memset(chosen, 0, sizeof *chosen);
+  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
+  GCOO_CHECK(Y != NULL && (X != NULL || L->k == 0), GCOO_ERR_NULL, "X or Y is NULL");
+  GCOO_CHECK(ldy >= N && (L->k == 0 || ldx >= N), GCOO_ERR_INVALID_ARG,
+             "leading dimensions ldx = %lld, ldy = %lld below N = %lld", (long long)ldx,
+             (long long)ldy, (long long)N);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (L->dtype == GCOO_FLOAT64)
+    GCOO_CALL(launch_tuned<double>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
+  else
+    GCOO_CALL(launch_tuned<float>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
+  return GCOO_SUCCESS;
+}

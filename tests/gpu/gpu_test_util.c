@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/gpu/gpu_test_util.c: see gpu_test_util.h. */
+#include "gpu_test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gcoo_sparse gt_cpu_gcoo_of_transpose(gcoo_sparse A, int32_t p) {
+  gcoo_sparse At = NULL, S = NULL;
+  TEST_CALL(gcoo_sparse_transpose(&At, A));
+  TEST_CALL(gcoo_sparse_convert(&S, At, GCOO_FORMAT_GCOO, p));
+  gcoo_sparse_destroy(&At);
+  return S;
+}
+
+void gt_check_gcoo_equal(const char *what, gcoo_sparse cpu, const int64_t *gidx,
+                         const int64_t *gnnz, const int32_t *rows, const int32_t *cols,
+                         const void *values) {
+  gcoo_sparse_info si;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(cpu, &si));
+  TEST_CALL(gcoo_sparse_get_arrays(cpu, &a));
+  for (int64_t g = 0; g <= si.ngroups; g++)
+    if (gidx[g] != a.gidx[g]) {
+      TEST_CHECK(0, "%s: gidx[%lld] = %lld, CPU %lld", what, (long long)g, (long long)gidx[g],
+                 (long long)a.gidx[g]);
+      break;
+    }
+  for (int64_t g = 0; gnnz && g < si.ngroups; g++)
+    if (gnnz[g] != a.gnnz[g]) {
+      TEST_CHECK(0, "%s: gnnz[%lld] = %lld, CPU %lld", what, (long long)g, (long long)gnnz[g],
+                 (long long)a.gnnz[g]);
+      break;
+    }
+  for (int64_t e = 0; e < si.nnz; e++)
+    if (rows[e] != a.rows[e] || cols[e] != a.cols[e]) {
+      TEST_CHECK(0, "%s: entry %lld is (%d, %d), CPU (%d, %d)", what, (long long)e, rows[e],
+                 cols[e], a.rows[e], a.cols[e]);
+      break;
+    }
+  size_t es = gcoo_dtype_size(si.dtype);
+  if (si.nnz > 0 && memcmp(values, a.values, (size_t)si.nnz * es) != 0)
+    TEST_CHECK(0, "%s: values differ from the CPU's", what);
+}
+
+int64_t gt_cpu_distinct(gcoo_sparse A, int64_t p) {
+  gcoo_sparse S = gt_cpu_gcoo_of_transpose(A, (int32_t)p);
+  gcoo_sparse_info si;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(S, &si));
+  TEST_CALL(gcoo_sparse_get_arrays(S, &a));
+  int64_t d = 0;
+  for (int64_t g = 0; g < si.ngroups; g++)
+    for (int64_t e = a.gidx[g]; e < a.gidx[g + 1]; e++) d += e == a.gidx[g] || a.rows[e] != a.rows[e - 1];
+  gcoo_sparse_destroy(&S);
+  return d;
+}
+
+gcoo_dense gt_dense_padded(gcoo_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int offset,
+                           uint64_t seed) {
+  size_t es = gcoo_dtype_size(dtype);
+  size_t n = (size_t)(rows * ld + offset + 1);
+  char *buf = calloc(n, es);
+  if (!buf) {
+    fprintf(stderr, "out of host memory\n");
+    exit(1);
+  }
+  gcoo_dense D = gcoo_dense_wrap(buf + (size_t)offset * es, dtype, GCOO_ROW_MAJOR, rows, cols, ld);
+  if (rows * cols > 0) TEST_CALL(gcoo_dense_fill_random(&D, seed));
+  return D;
+}
+
+void gt_dense_free(gcoo_dense *D, int offset) {
+  if (D->data) free((char *)D->data - (size_t)offset * gcoo_dtype_size(D->dtype));
+  D->data = NULL;
+}
+
+int64_t gt_max_row(gcoo_sparse A) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  int64_t mx = 0;
+  for (int64_t i = 0; a.ptr && i < ai.nrows; i++)
+    if (a.ptr[i + 1] - a.ptr[i] > mx) mx = a.ptr[i + 1] - a.ptr[i];
+  return mx;
+}
+
+double gt_tolerance(gcoo_sparse A) {
+  gcoo_sparse_info ai;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  return gcoo_test_tolerance(ai.dtype, gt_max_row(A));
+}

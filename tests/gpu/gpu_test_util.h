@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/gpu/gpu_test_util.h: helpers the SpDM GPU tests (and their CPU-emulated twin) share:
+ * the CPU GCOO every GPU conversion must equal, array comparison, dense operands with odd
+ * leading dimensions and misaligned starts, and the reference product. */
+#ifndef GCOO_GPU_TEST_UTIL_H
+#define GCOO_GPU_TEST_UTIL_H
+
+#include "gcoo_test.h"
+
+/** CPU GCOO of S = A^T with group width p (what gcoo_sparse_convert of the transpose gives). */
+gcoo_sparse gt_cpu_gcoo_of_transpose(gcoo_sparse A, int32_t p);
+
+/** Compare GCOO arrays (host copies) with the CPU object; counts failures and prints the first
+ *  difference of each array. what names the case. */
+void gt_check_gcoo_equal(const char *what, gcoo_sparse cpu, const int64_t *gidx,
+                         const int64_t *gnnz, const int32_t *rows, const int32_t *cols,
+                         const void *values);
+
+/** Distinct (row / p, column) pairs of A (CPU, for the reuse statistics). */
+int64_t gt_cpu_distinct(gcoo_sparse A, int64_t p);
+
+/** A host row-major rows x cols matrix inside a buffer of rows * ld + offset elements whose data
+ *  starts `offset` elements in (offset 1 misaligns 16-byte access); random values. Free with
+ *  gt_dense_free. */
+gcoo_dense gt_dense_padded(gcoo_dtype dtype, int64_t rows, int64_t cols, int64_t ld, int offset,
+                           uint64_t seed);
+void gt_dense_free(gcoo_dense *D, int offset);
+
+/** Relative error bound for a product of A's rows (by the longest row). */
+double gt_tolerance(gcoo_sparse A);
+
+/** Longest row of a CSR matrix. */
+int64_t gt_max_row(gcoo_sparse A);
+
+#endif

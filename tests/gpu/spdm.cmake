@@ -1,0 +1,31 @@
+# tests/gpu/spdm.cmake: the SpDM GPU tests (helper kernels); included from
+# tests/gpu/CMakeLists.txt. t300-t303 need a GPU (exit 77 without one); t304 (the dispatch
+# rule) and t309 (the kernels on the CPU emulator, kernels/cuda_emu.h) run anywhere CUDA's
+# headers are.
+if(GCOO_HAVE_CUDA)
+  add_library(gcoo_gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
+  target_link_libraries(gcoo_gpu_test_util PUBLIC gcoo_test_util)
+  target_include_directories(gcoo_gpu_test_util PUBLIC ${CMAKE_CURRENT_LIST_DIR}
+                                                       ${PROJECT_SOURCE_DIR}/kernels)
+  foreach(t t300-cuda-ctx t301-cuda-convert t302-cuda-spdm t303-cuda-tuned)
+    gcoo_add_test(${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/${t}.c LABELS gpu
+                  LIBS gcoo_gpu_test_util TIMEOUT 180)
+  endforeach()
+  gcoo_add_test(t304-dispatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/t304-dispatch.c LABELS unit
+                LIBS gcoo_gpu_test_util)
+
+  add_library(gcoo_kernels_emu STATIC
+    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_tuned.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_faithful.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_convert_cuda.cpp)
+  target_compile_definitions(gcoo_kernels_emu PUBLIC GCOO_CUDA_EMULATE)
+  # getcontext() "returns twice" to GCC's eye (-Wclobbered), but the emulator only uses it to
+  # initialise contexts for makecontext(): nothing is resumed there.
+  target_compile_options(gcoo_kernels_emu PRIVATE -Wno-unknown-pragmas
+                         $<$<CXX_COMPILER_ID:GNU>:-Wno-clobbered>)
+  target_include_directories(gcoo_kernels_emu PUBLIC ${PROJECT_SOURCE_DIR}/kernels)
+  target_include_directories(gcoo_kernels_emu SYSTEM PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
+  target_link_libraries(gcoo_kernels_emu PUBLIC gcoo gcoo_flags Threads::Threads)
+  gcoo_add_test(t309-kernels-emulated SOURCES ${CMAKE_CURRENT_LIST_DIR}/t309-kernels-emulated.c
+                LABELS unit LIBS gcoo_kernels_emu gcoo_gpu_test_util TIMEOUT 300)
+endif()

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/gpu/t309-kernels-emulated.c: gcoo's own CUDA kernels run on the CPU emulator
+ * (kernels/cuda_emu.h): every block's threads as host threads meeting at real barriers, host
+ * memory as device memory. Runs without a GPU (label unit), so the kernels' indexing, tails,
+ * chunking and barriers are checked on every machine, against the CPU reference and the CPU
+ * conversions, before a GPU ever runs them. What it cannot check (warp timing, races the barrier
+ * does not order) is left to tests/gpu with compute-sanitizer.
+ *
+ * Checked: CSR -> GCOO and dense -> GCOO equal the CPU's arrays exactly; reuse statistics equal
+ * a CPU count; CSR -> dense; the faithful kernel (p <= 32) and every tuned variant against
+ * gcoo_spdm_reference (||Y - ref|| / ||ref|| <= gcoo_test_tolerance(dtype, longest row)), with
+ * Y poisoned with NaN for beta = 0, odd N (1, 3, 33, 70), padded and misaligned X and Y, empty
+ * groups and rows, nnz = 0, 1 x 1, a single row, a single column, p in {1, 3, 4, 32, 128, 1000},
+ * float and double. */
+#include <math.h>
+#include <string.h>
+
+#include "gpu_test_util.h"
+#include "emu_rename.h"
+#include "gcoo_kernels.h"
+
+static gcoo_cuda_devinfo fake_device(void) {
+  gcoo_cuda_devinfo d;
+  memset(&d, 0, sizeof d);
+  d.sm_count = 4;
+  d.max_threads_per_sm = 2048;
+  d.smem_per_sm = 228 * 1024;
+  d.smem_per_block_optin = 227 * 1024;
+  d.l2_bytes = 1 << 20;
+  return d;
+}
+
+/* The "device" CSR is the host object's arrays (device memory is host memory here). */
+static gcoo_cuda_csr host_csr(gcoo_sparse A) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  gcoo_cuda_csr d = {ai.dtype, ai.nrows, ai.ncols, ai.nnz, (int64_t *)a.ptr, (int32_t *)a.ind,
+                     (void *)a.values};
+  return d;
+}
+
+/* Y = alpha A X + beta Y by the CPU reference into a copy of Y0. */
+static gcoo_dense reference(gcoo_sparse A, double alpha, const gcoo_dense *X, double beta,
+                            const gcoo_dense *Y0) {
+  gcoo_dense R = gcoo_test_copy(Y0);
+  TEST_CALL(gcoo_spdm_reference(alpha, A, X, beta, &R));
+  return R;
+}
+
+static void check_conversions(gcoo_sparse A, int32_t p, const char *name) {
+  char what[160];
+  gcoo_cuda_csr d = host_csr(A);
+  gcoo_sparse cpu = gt_cpu_gcoo_of_transpose(A, p);
+  gcoo_cuda_gcoo S;
+  snprintf(what, sizeof what, "%s p=%d csr->gcoo", name, p);
+  TEST_CALL(gcoo_cuda_csr_to_gcoo(&d, p, &S, NULL));
+  gt_check_gcoo_equal(what, cpu, S.gidx, S.gnnz, S.rows, S.cols, S.values);
+  gcoo_cuda_gcoo_free(&S);
+
+  /* dense -> GCOO from A densified row-major with a padded leading dimension */
+  gcoo_dense D;
+  TEST_CALL(gcoo_dense_create(&D, d.dtype, GCOO_ROW_MAJOR, d.nrows, d.ncols + 3));
+  D.ncols = d.ncols;
+  TEST_CALL(gcoo_sparse_to_dense(A, &D));
+  snprintf(what, sizeof what, "%s p=%d dense->gcoo", name, p);
+  TEST_CALL(gcoo_cuda_dense_to_gcoo(d.dtype, d.nrows, d.ncols, D.data, D.ld, p, &S, NULL));
+  gt_check_gcoo_equal(what, cpu, S.gidx, S.gnnz, S.rows, S.cols, S.values);
+  gcoo_cuda_gcoo_free(&S);
+
+  /* CSR -> dense equals the CPU densification */
+  gcoo_dense E;
+  TEST_CALL(gcoo_dense_create(&E, d.dtype, GCOO_ROW_MAJOR, d.nrows, d.ncols + 3));
+  E.ncols = d.ncols;
+  TEST_CALL(gcoo_dense_fill(&E, NAN));
+  TEST_CALL(gcoo_cuda_csr_to_dense(&d, E.data, E.ld, NULL));
+  TEST_CHECK(gcoo_test_relerr(&E, &D) == 0.0, "%s: csr->dense differs", name);
+  gcoo_dense_destroy(&E);
+  gcoo_dense_destroy(&D);
+  gcoo_sparse_destroy(&cpu);
+}
+
+static void check_stats(gcoo_sparse A, const char *name) {
+  gcoo_cuda_csr d = host_csr(A);
+  int64_t dist[11];
+  TEST_CALL(gcoo_cuda_reuse_stats(&d, 11, dist, NULL));
+  for (int i = 0; i < 11; i++) {
+    int64_t want = d.nnz ? gt_cpu_distinct(A, (int64_t)1 << i) : 0;
+    TEST_CHECK(dist[i] == want, "%s: distinct pairs at p = %d: %lld, CPU %lld", name, 1 << i,
+               (long long)dist[i], (long long)want);
+  }
+}
+
+/* Run one product through `kind` (0 faithful, 1 tuned) on the given operands and compare. */
+static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, double beta,
+                          int64_t xpad, int xoff, int64_t ypad, int yoff, const char *name) {
+  gcoo_sparse_info ai;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_devinfo dev = fake_device();
+  gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N + xpad, xoff, 11);
+  gcoo_dense Y0 = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 12);
+  if (beta == 0.0 && ai.nrows * N > 0) TEST_CALL(gcoo_dense_fill(&Y0, NAN));
+  gcoo_dense R = reference(A, alpha, &X, beta, &Y0);
+  const double tol = gt_tolerance(A);
+  gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 13);
+
+  if (p <= 32) {
+    gcoo_cuda_gcoo S;
+    TEST_CALL(gcoo_cuda_csr_to_gcoo(&d, p, &S, NULL));
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    TEST_CALL(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL));
+    double err = gcoo_test_relerr(&Y, &R);
+    TEST_CHECK(err <= tol, "%s faithful p=%d N=%lld: relerr %.3g > %.3g", name, p, (long long)N, err, tol);
+    gcoo_cuda_gcoo_free(&S);
+  }
+  gcoo_cuda_tuned L;
+  TEST_CALL(gcoo_cuda_tuned_build(&d, p, &L, NULL, NULL));
+  TEST_CHECK(L.ndistinct == (ai.nnz ? gt_cpu_distinct(A, p) : 0), "%s: layout distinct %lld", name,
+             (long long)L.ndistinct);
+  for (int v = 0; v <= gcoo_cuda_tuned_variant_count(); v++) {
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(gcoo_cuda_spdm_tuned(&L, v, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double err = gcoo_test_relerr(&Y, &R);
+    TEST_CHECK(err <= tol, "%s tuned %s p=%d N=%lld (vpt %d rpt %d threads %d chunk %d passes %d): "
+               "relerr %.3g > %.3g", name, gcoo_cuda_tuned_variant_name(v), p, (long long)N,
+               sh.vpt, sh.rpt, sh.threads, sh.chunk, sh.passes, err, tol);
+  }
+  gcoo_cuda_tuned_free(&L);
+  gt_dense_free(&X, xoff);
+  gt_dense_free(&Y0, yoff);
+  gt_dense_free(&Y, yoff);
+  gcoo_dense_destroy(&R);
+}
+
+int main(void) {
+  const gcoo_dtype dtypes[2] = {GCOO_FLOAT32, GCOO_FLOAT64};
+  for (int t = 0; t < 2; t++) {
+    gcoo_dtype dt = dtypes[t];
+    char name[96];
+    /* a random matrix with empty rows and columns (sparsity 0.9), 45 x 37 */
+    gcoo_sparse A = NULL;
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 45, 37, 0.9, 100 + t, 0));
+    snprintf(name, sizeof name, "random45x37 %s", t ? "f64" : "f32");
+    check_stats(A, name);
+    const int32_t ps[] = {1, 3, 4, 32, 128, 1000};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) check_conversions(A, ps[i], name);
+    check_product(A, 4, 33, 1.5, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 3, 70, -0.5, 0.25, 3, 1, 1, 1, name);   /* padded, misaligned */
+    check_product(A, 1, 1, 1.0, 0.0, 0, 0, 0, 0, name);      /* N = 1 */
+    check_product(A, 32, 3, 2.0, -1.0, 0, 0, 2, 0, name);    /* N = 3 */
+    check_product(A, 128, 70, 1.0, 0.0, 0, 0, 0, 0, name);   /* one group wider than m */
+    check_product(A, 1000, 8, 1.0, 0.5, 0, 0, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+
+    /* a denser matrix with long rows, so that the staged chunks are several (chunk < distinct
+     * columns: the fake device's shared memory holds about 56 staged rows of 128 bytes) */
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 12, 400, 0.6, 200 + t, 0));
+    snprintf(name, sizeof name, "wide12x400 %s", t ? "f64" : "f32");
+    check_stats(A, name);
+    check_conversions(A, 4, name);
+    check_product(A, 8, 130, 1.0, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 3, 64, 1.0, 1.0, 0, 0, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+
+    /* nnz = 0, a 1 x 1 matrix, a single column */
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 9, 7, 1.0, 1, 0));
+    snprintf(name, sizeof name, "empty9x7 %s", t ? "f64" : "f32");
+    check_conversions(A, 4, name);
+    check_stats(A, name);
+    check_product(A, 4, 5, 1.0, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 4, 5, 1.0, 2.0, 0, 0, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 1, 1, 0.0, 2, 0));
+    snprintf(name, sizeof name, "one1x1 %s", t ? "f64" : "f32");
+    check_conversions(A, 1, name);
+    check_product(A, 1, 1, 3.0, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 4, 129, 3.0, 1.0, 0, 1, 0, 1, name);
+    gcoo_sparse_destroy(&A);
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 1, 300, 0.5, 4, 0));
+    snprintf(name, sizeof name, "row1x300 %s", t ? "f64" : "f32");
+    check_conversions(A, 4, name);
+    check_product(A, 4, 9, 1.0, 0.5, 0, 0, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 50, 1, 0.3, 3, 0));
+    snprintf(name, sizeof name, "column50x1 %s", t ? "f64" : "f32");
+    check_conversions(A, 4, name);
+    check_stats(A, name);
+    check_product(A, 4, 17, 1.0, 0.0, 0, 0, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+  }
+  return gcoo_test_finish("t309-kernels-emulated");
+}
