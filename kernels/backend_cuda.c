@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "backend_cuda_impl.h"
+#include "blas_cuda.h"
 #include "dispatch.h"
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
@@ -521,6 +522,70 @@ done:
   return st;
 }
 
+/* ---- dense block operations (gcoo/blas.h) on device operands: kernels/blas_cuda.cu ---------- */
+static gcoo_status cuda_mem_alloc(gcoo_ctx ctx, void **ptr, size_t bytes) {
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_mem_alloc(ptr, bytes);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_mem_free(gcoo_ctx ctx, void *ptr) {
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_mem_free(ptr);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense *src) {
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_dense_copy((cudaStream_t)ctx->stream, dst, src);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const gcoo_dense *A,
+                             const gcoo_dense *B, double beta, gcoo_dense *C) {
+  device_guard g;
+  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = GCOO_SUCCESS;
+  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
+    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
+  if (st >= 0) st = gcoo__cuda_gemm(c->blas, ta, tb, alpha, A, B, beta, C);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C) {
+  device_guard g;
+  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = GCOO_SUCCESS;
+  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
+    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
+  if (st >= 0) st = gcoo__cuda_dgmm(c->blas, d, A, C);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out) {
+  device_guard g;
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_coldot((cudaStream_t)ctx->stream, A, B, out);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
 const gcoo_backend_ops gcoo__backend_cuda = {
     .name = "cuda",
     .ctx_init = cuda_ctx_init,
@@ -530,4 +595,10 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .op_setup = cuda_op_setup,
     .op_apply = cuda_op_apply,
     .op_destroy = cuda_op_destroy,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .dense_copy = cuda_dense_copy,
+    .gemm = cuda_gemm,
+    .dgmm = cuda_dgmm,
+    .coldot = cuda_coldot,
 };

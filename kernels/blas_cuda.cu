@@ -4,7 +4,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "gcoo/backend.h"
+#include "blas_cuda.h"
 
 namespace {
 
