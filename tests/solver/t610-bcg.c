@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/solver/t610-bcg.c: block CG on the distributed operator (CPU backend, any rank count).
+/* tests/solver/t610-bcg.c: block CG on the distributed operator, any rank count; argv[1] is the
+ * backend ("cpu", or "cuda" with B and X in device memory: cuBLAS block operations, NCCL sums).
  * Every solve is judged by the residual recomputed here, independently of the solver:
  * ||B - A X||_F,j / ||B_j|| <= 10 * rtol per column (the solver stops on its recursive residual;
  * the factor covers the drift between the two), plus:
@@ -18,6 +19,8 @@
 #include "gcoo_test.h"
 
 static int rank, size;
+static int on_device; /* argv[1] == "cuda": B and X live on the rank's GPU during the solve */
+static gcoo_ctx dctx;
 
 static void rows_of(int64_t m, int64_t *r0, int64_t *r1) {
   *r0 = m * rank / size;
@@ -83,7 +86,20 @@ static gcoo_bcg_result solve_case(gcoo_dist_op op, gcoo_dtype dt, int64_t k, dou
   o.rtol = rtol;
   o.maxit = 2000;
   gcoo_bcg_result r;
-  gcoo_status st = gcoo_dist_bcg_solve(op, &B, &X, &o, &r);
+  gcoo_status st;
+  if (on_device) { /* device operands: the cuBLAS block operations and NCCL reductions */
+    gcoo_dense Bd, Xd;
+    TEST_CALL(gcoo_ctx_dense_create(dctx, &Bd, dt, GCOO_ROW_MAJOR, n, k, GCOO_MEM_DEVICE));
+    TEST_CALL(gcoo_ctx_dense_create(dctx, &Xd, dt, GCOO_ROW_MAJOR, n, k, GCOO_MEM_DEVICE));
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &Bd, &B));
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &Xd, &X));
+    st = gcoo_dist_bcg_solve(op, &Bd, &Xd, &o, &r);
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &X, &Xd));
+    TEST_CALL(gcoo_ctx_dense_destroy(dctx, &Bd));
+    TEST_CALL(gcoo_ctx_dense_destroy(dctx, &Xd));
+  } else {
+    st = gcoo_dist_bcg_solve(op, &B, &X, &o, &r);
+  }
   TEST_CHECK(st == GCOO_SUCCESS, "%s: status %s (%s)", name, gcoo_status_name(st), gcoo_last_error());
   double tr = true_residual(op, &B, &X);
   TEST_CHECK(tr <= 10 * rtol, "%s: true residual %.3e > %.3e after %lld iterations", name, tr,
@@ -160,8 +176,18 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *backend = argc > 1 ? argv[1] : "cpu";
+  on_device = !strcmp(backend, "cuda");
+  int have = gcoo_cuda_device_count() > 0, have_all = have;
+  MPI_Allreduce(&have, &have_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (on_device && !have_all) {
+    if (rank == 0) printf("t610-bcg: no GPU, skipped\n");
+    MPI_Finalize();
+    return GCOO_TEST_SKIP;
+  }
   gcoo_dist d;
-  TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, "cpu"));
+  TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, backend));
+  dctx = gcoo_dist_ctx(d);
 
   for (int dt = 0; dt < 2; dt++) {
     double rtol = dt == GCOO_FLOAT64 ? 1e-10 : 1e-4;
