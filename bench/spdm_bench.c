@@ -527,8 +527,8 @@ static void run_sweep(bench_env *E, const char *dir) {
   struct {
     int64_t n;
     double s;
-  } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}};
-  for (int i = 0; i < 3; i++) {
+  } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}, {14000, 0.999}, {4000, 0.99}, {2000, 0.9}};
+  for (int i = 0; i < (int)(sizeof rnd / sizeof rnd[0]); i++) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;
     char name[64];
@@ -544,11 +544,15 @@ static void run_sweep(bench_env *E, const char *dir) {
     if (structured_input(i, dir, &A, name, sizeof name) >= 0 && A) sweep_case(E, name, A, 128, csv, lines, sizeof lines);
     gcoo_sparse_destroy(&A);
   }
-  const char *real[] = {"bcsstk33", "cage11", "TSOPF_RS_b39_c30"};
-  for (int i = 0; dir && i < 3; i++) {
+  const struct {
+    const char *name;
+    int64_t N;
+  } real[] = {{"bcsstk33", 512}, {"cage11", 128}, {"TSOPF_RS_b39_c30", 128}, {"delaunay_n16", 128},
+              {"ca-CondMat_snapderived", 128}, {"bcsstk24", 32}, {"add32", 32}, {"cavity19", 512}};
+  for (int i = 0; dir && i < (int)(sizeof real / sizeof real[0]); i++) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;
-    if (read_named(dir, real[i], &A) >= 0) sweep_case(E, real[i], A, i == 0 ? 512 : 128, csv, lines, sizeof lines);
+    if (read_named(dir, real[i].name, &A) >= 0) sweep_case(E, real[i].name, A, real[i].N, csv, lines, sizeof lines);
     gcoo_sparse_destroy(&A);
   }
   if (csv) fclose(csv);

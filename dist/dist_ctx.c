@@ -147,6 +147,11 @@ gcoo_status gcoo_dist_create(gcoo_dist *out, MPI_Comm comm, const char *backend)
   else
     snprintf(resource, sizeof resource, "cpu");
   st = gcoo_ctx_create(&d->ctx, resource);
+#if GCOO_HAVE_CUDA
+  /* one rank, one GPU: make it the process's current device too, so that the application's own
+   * cudaMalloc (device operands it passes to gcoo) lands on the rank's GPU, as with NCCL */
+  if (st >= 0 && use_cuda) st = GCOO_CUDA(cudaSetDevice(d->device));
+#endif
   GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
 
   char prefix[64];

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "backend_cuda_impl.h"
 
 static cudaDataType cuda_type(gcoo_dtype t) { return t == GCOO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F; }
@@ -157,6 +159,12 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
   return GCOO_SUCCESS;
 }
 
+/* Every row (or column) of D starts on a 16-byte boundary. */
+static int aligned16(const cuda_operand *D, gcoo_dtype dtype) {
+  const size_t es = gcoo_dtype_size(dtype);
+  return ((uintptr_t)D->data % 16) == 0 && ((size_t)D->ld * es) % 16 == 0;
+}
+
 gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, const cuda_operand *X,
                                  double beta, const cuda_operand *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -182,6 +190,17 @@ gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, co
   const void *pa = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&alpha : (const void *)&af;
   const void *pb = o->csr.dtype == GCOO_FLOAT64 ? (const void *)&beta : (const void *)&bf;
   GCOO_CALL_CUSPARSE(cusparseSetStream(c->sparse, (cudaStream_t)op->ctx->stream));
+  /* CSR_ALG3 reads the dense rows with 16-byte accesses and faults (cudaErrorMisalignedAddress,
+   * which poisons the whole context) when a row does not start on a 16-byte boundary: seen on
+   * an H200 with a row-major X of leading dimension 67 floats. cuSPARSE does not check it, so
+   * gcoo does: chosen algorithms move to ALG2, a forced ALG3 is refused with the reason. */
+  if (a == CUSPARSE_SPMM_CSR_ALG3 && !(aligned16(X, o->csr.dtype) && aligned16(Y, o->csr.dtype))) {
+    GCOO_CHECK(chosen_for_caller, GCOO_ERR_UNSUPPORTED,
+               "CUSPARSE_SPMM_CSR_ALG3 needs 16-byte aligned rows of X and Y (leading dimensions "
+               "%lld and %lld elements, pointers %p and %p): use CSR_ALG2", (long long)X->ld,
+               (long long)Y->ld, X->data, Y->data);
+    a = CUSPARSE_SPMM_CSR_ALG2;
+  }
   gcoo_status st = spmm_with(op, a, pa, X, beta, pb, Y);
   if (st == GCOO_ERR_UNSUPPORTED && chosen_for_caller && a != CUSPARSE_SPMM_ALG_DEFAULT) {
     GCOO_LOG(GCOO_LOG_INFO, "OP", "%s refused the operands, using CUSPARSE_SPMM_ALG_DEFAULT: %s",

@@ -40,6 +40,8 @@ timeout 120 compute-sanitizer --tool racecheck --racecheck-report all --error-ex
 rc=$?; grep "RACECHECK SUMMARY\|ERROR SUMMARY" "$out/racecheck-t303.log"; step "racecheck t303 (tuned SpDM)" $rc
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$t503" >"$out/memcheck-t503.log" 2>&1
 rc=$?; grep "ERROR SUMMARY" "$out/memcheck-t503.log"; step "memcheck t503 (SpGEMM)" $rc
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/gpu/t302-cuda-spdm" >"$out/memcheck-t302.log" 2>&1
+rc=$?; grep "ERROR SUMMARY" "$out/memcheck-t302.log"; step "memcheck t302 (every SpDM alg)" $rc
 
 echo "=== 4. gcoo_dist on the GPUs"
 gd="$build/src/cli/gcoo_dist"
@@ -54,7 +56,7 @@ rc=$?; head -c 600 "$out/solve.json"; echo; step "solve k=16 on $gpus GPU(s)" $r
 
 echo "=== 5. tuned-kernel sweep"
 mkdir -p "$out/sweep"
-left=$(( 540 - $(elapsed) )); [ $left -gt 150 ] && left=150
+left=$(( 540 - $(elapsed) )); [ $left -gt ${GCOO_SWEEP_SECONDS:-150} ] && left=${GCOO_SWEEP_SECONDS:-150}
 if [ $left -gt 40 ]; then
   timeout $left "$build/bench/spdm_bench" --sweep --out "$out/sweep" --matrices "$mats" --budget $((left - 15)) >"$out/sweep/sweep.out" 2>&1
   rc=$?; step sweep $rc
@@ -63,3 +65,5 @@ fi
 
 echo "=== summary ($(elapsed) s)"
 for s in "${status[@]}"; do echo "$s"; done
+# one archive, so that every log comes back whatever the number of files
+tar -czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")" && echo "archive: $out.tgz"

@@ -135,6 +135,19 @@ static void run_case(gcoo_ctx ctx, gcoo_sparse A, const char *name, const test_c
     const double tol = info.alg == GCOO_ALG_DENSE_TF32 ? 2e-3 : gt_tolerance(A);
     TEST_CHECK(err <= tol, "%s (ran %s, p %d): relerr %.3g > %.3g", what,
                gcoo_spdm_alg_name(info.alg), info.p, err, tol);
+    if (!(err <= tol)) { /* where: the first element that is NaN or off, and how many are */
+      int64_t bad = 0, bi = -1, bj = -1;
+      for (int64_t i = 0; i < Y.nrows; i++)
+        for (int64_t jj = 0; jj < Y.ncols; jj++) {
+          double y = gcoo_dense_get(&Y, i, jj), r = gcoo_dense_get(&R, i, jj);
+          if (!(fabs(y - r) <= 1e-3 * (1.0 + fabs(r)))) {
+            if (bad++ == 0) bi = i, bj = jj;
+          }
+        }
+      fprintf(stderr, "  %lld of %lld elements off; first (%lld, %lld): %g, reference %g\n",
+              (long long)bad, (long long)(Y.nrows * Y.ncols), (long long)bi, (long long)bj,
+              bi >= 0 ? gcoo_dense_get(&Y, bi, bj) : 0.0, bi >= 0 ? gcoo_dense_get(&R, bi, bj) : 0.0);
+    }
   }
   cudaFree(dx);
   cudaFree(dy);
