@@ -90,7 +90,13 @@ static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
   c->dev.l2_bytes = (size_t)prop.l2CacheSize;
   c->dev.global_bytes = prop.totalGlobalMem;
   snprintf(c->dev.name, sizeof c->dev.name, "%s", prop.name);
-  GCOO_CALL_CUDA_GOTO(cudaStreamCreateWithFlags(&c->own_stream, cudaStreamNonBlocking));
+  /* A blocking stream: it is ordered with the legacy default stream, so an application's
+   * cudaMemcpy or kernel on stream 0 before (or after) a gcoo call is seen by (or sees) gcoo's
+   * work, as with cuBLAS and cuSPARSE handles left on stream 0. A non-blocking stream raced
+   * with a pageable cudaMemcpy whose DMA was still in flight (seen on an H200: outputs
+   * overwritten by the caller's earlier upload). Callers who want overlap pass their own stream
+   * with gcoo_ctx_set_stream. */
+  GCOO_CALL_CUDA_GOTO(cudaStreamCreateWithFlags(&c->own_stream, cudaStreamDefault));
   GCOO_CALL_CUSPARSE_GOTO(cusparseCreate(&c->sparse));
   GCOO_CALL_CUSPARSE_GOTO(cusparseSetStream(c->sparse, c->own_stream));
   GCOO_CALL_CUBLAS_GOTO(cublasCreate(&c->blas));
@@ -272,6 +278,17 @@ static size_t csr_bytes(const gcoo_cuda_csr *A) {
   return (size_t)(A->nrows + 1) * 8 + (size_t)A->nnz * (4 + gcoo_dtype_size(A->dtype));
 }
 
+/* Longest row of the host CSR (the row skew the dispatch rule looks at). */
+static int64_t max_row_nnz(gcoo_sparse A) {
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info ai;
+  if (gcoo_sparse_get_arrays(A, &a) < 0 || gcoo_sparse_get_info(A, &ai) < 0 || !a.ptr) return 0;
+  int64_t mx = 0;
+  for (int64_t i = 0; i < ai.nrows; i++)
+    if (a.ptr[i + 1] - a.ptr[i] > mx) mx = a.ptr[i + 1] - a.ptr[i];
+  return mx;
+}
+
 static gcoo_status cuda_op_setup(gcoo_op op) {
   gcoo_status st = GCOO_SUCCESS;
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
@@ -294,7 +311,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   }
   gcoo_dispatch_in din = {o->csr.dtype, o->csr.nrows, o->csr.ncols, op->opts.ncols_hint,
                           o->csr.nnz, o->details.nstats, o->details.distinct_by_log2p,
-                          env_allows_tf32(), 0, c->dev.sm_count};
+                          env_allows_tf32(), 0, c->dev.sm_count, max_row_nnz(op->A_csr)};
   if (alg == GCOO_ALG_AUTO) {
     size_t bytes = 0;
     GCOO_GOTO(gcoo__dense_fits(op, &bytes, &din.dense_fits));
@@ -320,6 +337,11 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
       GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, s));
       o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct : 0.0;
+      {
+        const double avg = o->csr.nrows > 0 ? (double)o->csr.nnz / (double)o->csr.nrows : 0.0;
+        const double skew = avg > 0 ? (double)din.max_row_nnz / avg : 0.0;
+        o->tuned.prefer_direct = gcoo__dispatch_tuned_direct(o->details.reuse, skew);
+      }
       o->device_bytes += (size_t)(o->tuned.ngroups + 1) * 8 + (size_t)o->tuned.ndistinct * 4 +
                          (size_t)o->csr.nnz * 2 * gcoo_dtype_size(o->csr.dtype);
       break;

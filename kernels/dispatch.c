@@ -7,80 +7,56 @@
 #include <math.h>
 #include <stdio.h>
 
-/* ---- the traffic model of the staged tuned kernel (docs/kernels.md §2) -------------------- */
-/* Bandwidth out of L1/L2 that cuSPARSE CSR_ALG2 sustained on random n = 14000 (h200-baselines,
- * "Where the time goes": 110 GB in 12.9 ms ~ 8.5 TB/s): the rate the staged X rows and the
- * entries come in at. */
-#define MODEL_L2_BYTES_PER_S 8.0e12
-/* Shared memory: 128 B per clock per SM x 132 SMs x 1.98 GHz (H200.md, KINDS.md clock). */
-#define MODEL_SMEM_BYTES_PER_S 33.4e12
-/* A grid with fewer blocks than this per SM leaves the device underfilled (each block walks its
- * chunks serially; two per SM overlap one's staging with the other's FMAs). */
-#define MODEL_BLOCKS_PER_SM 2.0
-/* Largest p one block covers in one pass when it keeps two blocks per SM: 32 slots (256
- * threads) x 16 rows of one accumulator pack (spdm_tuned.cu). */
-#define MODEL_MAX_P 512
+/* ---- the rule, version 2: refitted from the H200 sweep of 2026-11-30 -------------------------
+ * bench/results/2026-11-30-h200-sweep.csv: every tuned variant x p in {8..512} on 18 inputs
+ * (random n = 2000..14000 at sparsity 0.9..0.999, 7/27-point stencils 100^3, R-MAT 2^20,
+ * Kronecker 4x4 of cage11, and bcsstk33, cage11, TSOPF, delaunay_n16, ca-CondMat, bcsstk24,
+ * add32, cavity19), side by side with cuSPARSE. Version 1's traffic model chose p = 512 and
+ * ran 1.4-4.4x slower than the best setting; the measured optimum sits at p = 32-64 almost
+ * everywhere. */
 
-/* ---- AUTO's thresholds ------------------------------------------------------------------- */
 /* Dense FP32 GEMM beats sparse when density > sparse rate / dense rate: SGEMM 108 ms vs
- * best cuSPARSE 106.8 ms at n = 14000, sparsity 0.90 (break-even ~0.10 for cuSPARSE; the tuned
- * kernel is expected faster, so a little above). FP64 uses the same (DGEMM and the sparse
- * kernels both halve). */
+ * best cuSPARSE 106.8 ms at n = 14000, sparsity 0.90 (notes/h200-baselines.md). FP64 uses
+ * the same (DGEMM and the sparse kernels both halve). */
 #define DENSE_MIN_DENSITY 0.12
 /* TF32 (only when allowed): 15.5 ms at n = 14000 vs cuSPARSE 12.9 ms at sparsity 0.99 and
- * 25.5 ms at 0.98: break-even density ~0.012 for cuSPARSE, ~0.02 against a faster sparse
- * kernel. */
+ * 25.5 ms at 0.98: break-even density ~0.012 for cuSPARSE. */
 #define DENSE_TF32_MIN_DENSITY 0.02
-/* Below this size a GEMM is launch- and tail-bound (the 4000^3 SGEMM already runs at only
- * 48 TFLOP/s); the sparse kernels' times are ~10-20 us there anyway. */
+/* Below this size a GEMM is launch- and tail-bound. */
 #define DENSE_MIN_DIM 1024
-/* The staged kernel reads each X row of a group once per tile, then every entry from shared
- * memory; with less reuse than this it moves about what cuSPARSE moves and pays the staging
- * on top (the published kernel, reuse ~1, ran at 0.4-0.9x of cuSPARSE). */
-#define TUNED_MIN_REUSE 1.25
-/* Narrow dense operands waste the 32-column tile (and cuSPARSE switches to SpMV at N = 1). */
-#define TUNED_MIN_N 8
+/* Tuned GCOO against cuSPARSE (sweep, best cuSPARSE algorithm per input):
+ *  - structured inputs with reuse >= 1.3 at p = 32 ran 1.27-1.52x faster (stencils 1.36 and
+ *    1.31, cage11 1.35, its Kronecker tiling 1.27, delaunay 1.36, bcsstk33 1.51, TSOPF 1.48,
+ *    cavity19 1.28);
+ *  - random matrices (reuse 1.02-1.16) tied within 3 %, and lost where rows are long
+ *    (avg 200 entries, n = 2000-4000: cuSPARSE 1.16-1.37x faster);
+ *  - skewed rows (max row / mean row >= 5: R-MAT, ca-CondMat, add32) lost 1.25-6x;
+ *  - N = 32 lost (bcsstk24, add32: cuSPARSE CSR_ALG3 1.25-1.6x faster). */
+#define TUNED_MIN_REUSE 1.3
+#define TUNED_MAX_ROW_SKEW 5.0
+#define TUNED_MAX_AVG_ROW 100.0
+#define TUNED_MIN_N 33
+/* Staged (X rows through shared memory) against direct, at p = 32: staging won where reuse
+ * was >= 6 (bcsstk33 8.2, bcsstk24 10.2, cavity19 8.0, TSOPF 6.2) or rows were skewed
+ * (R-MAT, ca-CondMat 34.7, add32 6.7); direct won or tied below reuse 3.3 with even rows
+ * (random, stencils 1.4/2.8, cage11 1.4, delaunay 2.1). */
+#define STAGED_MIN_REUSE 4.0
+#define STAGED_MIN_ROW_SKEW 5.0
 /* cuSPARSE CSR_ALG3 beat CSR_ALG2 at N = 32 on 29 of 31 matrices and on every small matrix at
- * N = 128, ALG2 won on large m (stencils, cage11, ct2010, delaunay) and on random n = 14000. */
+ * N = 128; ALG2 won on large m (stencils, cage11, ct2010, delaunay) and on random n = 14000. */
 #define ALG3_MAX_N 32
 #define ALG3_MAX_M_TIMES_N (1 << 24)
 
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
   if (reuse) *reuse = 0.0;
-  if (!in || in->nlog <= 0 || !in->distinct || in->m <= 0) return 0;
-  const double es = in->dtype == GCOO_FLOAT64 ? 8.0 : 4.0;
-  const int vec = in->dtype == GCOO_FLOAT64 ? 2 : 4;
-  const int64_t n = in->n > 0 ? in->n : GCOO_DISPATCH_DEFAULT_N;
-  const double sms = in->sm_count > 0 ? in->sm_count : 132;
-  double best_t = INFINITY;
-  int32_t best_p = 0;
-  for (int i = 0; i < in->nlog && i < 31; i++) {
-    const int64_t p = (int64_t)1 << i;
-    if (p > MODEL_MAX_P) break;
-    const double D = in->distinct[i] > 0 ? (double)in->distinct[i] : 1.0;
-    /* the launcher's tile: 16-byte packs per thread from N, fewer when p is wide */
-    const int64_t npacks = (n + vec - 1) / vec;
-    int vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
-    while (vpt > 1 && p > 32 * (16 / vpt)) vpt /= 2;
-    const double tn = 8.0 * vpt * vec;
-    const double tiles = ceil((double)n / tn);
-    const double blocks = ceil((double)in->m / (double)p) * tiles;
-    const double l2 = D * tn * es * tiles + (double)in->nnz * 2.0 * es * tiles;
-    const double smem = (double)in->nnz * (double)n * es;
-    double t = l2 / MODEL_L2_BYTES_PER_S + smem / MODEL_SMEM_BYTES_PER_S;
-    const double fill = blocks / (sms * MODEL_BLOCKS_PER_SM);
-    if (fill < 1.0) t /= fill;
-    if (t < best_t) {
-      best_t = t;
-      best_p = (int32_t)p;
-    }
-  }
-  if (reuse && best_p > 0) {
-    int i = 0;
-    while (((int64_t)1 << i) < best_p) i++;
-    *reuse = in->distinct[i] > 0 ? (double)in->nnz / (double)in->distinct[i] : 0.0;
-  }
-  return best_p;
+  if (!in || in->nlog <= 5 || !in->distinct || in->m <= 0) return 0;
+  const int log2p = 5; /* GCOO_DISPATCH_TUNED_P = 32 */
+  if (reuse && in->distinct[log2p] > 0) *reuse = (double)in->nnz / (double)in->distinct[log2p];
+  return GCOO_DISPATCH_TUNED_P;
+}
+
+int gcoo__dispatch_tuned_direct(double reuse, double row_skew) {
+  return !(reuse >= STAGED_MIN_REUSE || row_skew >= STAGED_MIN_ROW_SKEW);
 }
 
 void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
@@ -108,20 +84,19 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
       return;
     }
   }
-  if (n < TUNED_MIN_N) {
-    /* CSR_ALG2, the row-major algorithm (cuSPARSE falls back to SpMV at N = 1) */
-    out->alg = GCOO_ALG_CUSPARSE_CSR_ALG2;
-    snprintf(out->why, sizeof out->why, "N = %lld < %d: cuSPARSE CSR_ALG2", (long long)n,
-             TUNED_MIN_N);
-    return;
-  }
-  if (out->p > 0 && reuse >= TUNED_MIN_REUSE) {
+  const double avg_row = in->m > 0 ? (double)in->nnz / (double)in->m : 0.0;
+  const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
+  if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&
+      avg_row <= TUNED_MAX_AVG_ROW) {
     out->alg = GCOO_ALG_GCOO;
-    snprintf(out->why, sizeof out->why, "reuse %.3g >= %.3g at p = %d: tuned GCOO", reuse,
-             TUNED_MIN_REUSE, out->p);
+    snprintf(out->why, sizeof out->why,
+             "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld: "
+             "tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew, TUNED_MAX_ROW_SKEW, avg_row,
+             (long long)n);
     return;
   }
   out->alg = cusp;
-  snprintf(out->why, sizeof out->why, "reuse %.3g < %.3g (p = %d): cuSPARSE %s", reuse,
-           TUNED_MIN_REUSE, out->p, alg3 ? "CSR_ALG3" : "CSR_ALG2");
+  snprintf(out->why, sizeof out->why,
+           "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld: cuSPARSE %s", reuse,
+           out->p, skew, avg_row, (long long)n, alg3 ? "CSR_ALG3" : "CSR_ALG2");
 }

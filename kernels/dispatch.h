@@ -23,6 +23,7 @@ typedef struct gcoo_dispatch_in {
   int allow_tf32;        /**< the user allows TF32 (GCOO_ALLOW_TF32=1) */
   int dense_fits;        /**< a dense copy of A fits in free device memory */
   int sm_count;          /**< multiprocessors of the device */
+  int64_t max_row_nnz;   /**< longest row of A (0 = unknown) */
 } gcoo_dispatch_in;
 
 /** What it decided. */
@@ -36,10 +37,18 @@ typedef struct gcoo_dispatch_out {
 /** Dense width assumed when the operator is created without a hint. */
 #define GCOO_DISPATCH_DEFAULT_N 128
 
-/** The group width the tuned kernel should use: argmin over p = 2^i of a traffic model (bytes
- *  from L2 into shared memory + bytes read from shared memory, slowed when the grid does not
- *  fill the device). Returns 0 when there are no statistics; *reuse gets nnz / distinct. */
+/** The group width the tuned kernel uses (GCOO_DISPATCH_TUNED_P, the measured optimum), and
+ *  *reuse = nnz / distinct columns at that width (0 without statistics). Returns 0 when there
+ *  are no statistics. */
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse);
+
+/** 1 when the tuned kernel should read X directly (no shared-memory staging): low reuse and
+ *  rows of even length; 0 when staging pays (reuse, or skewed rows). */
+int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
+
+/** Group width of the tuned kernel: within 5 % of the best width on 16 of 18 inputs of the
+ *  H200 sweep (random, stencils, Kronecker, real matrices; N = 32..14000). */
+#define GCOO_DISPATCH_TUNED_P 32
 
 /** GCOO_ALG_AUTO's choice. */
 void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out);

@@ -75,6 +75,8 @@ typedef struct gcoo_cuda_tuned {
   int64_t ndistinct;          /**< uptr[ngroups]: sum of the groups' distinct columns */
   int64_t max_distinct;       /**< longest list */
   int64_t max_group_nnz;      /**< most entries in one group */
+  int prefer_direct;          /**< variant 0 resolves to the direct (unstaged) kernel: set by the
+                                   backend from gcoo__dispatch_tuned_direct (kernels/dispatch.c) */
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -135,7 +137,8 @@ typedef struct gcoo_cuda_tuned_launch {
   int blocks_per_sm; /**< occupancy the launcher computed */
 } gcoo_cuda_tuned_launch;
 
-/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose from p and N. */
+/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
+ *  when L->prefer_direct, else the staged one, with the vectors per thread from N and the grid. */
 int gcoo_cuda_tuned_variant_count(void);
 /** Short name of a variant ("staged-v4", "direct-v2", ...); "auto" for 0. */
 const char *gcoo_cuda_tuned_variant_name(int variant);

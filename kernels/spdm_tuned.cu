@@ -203,12 +203,16 @@ const Variant kVariants[] = {
     {"staged-v1", 1, 1, 512},      {"staged-v2", 1, 2, 512},      {"staged-v4", 1, 4, 512},
     {"staged-v1-t256", 1, 1, 256}, {"staged-v2-t256", 1, 2, 256}, {"staged-v4-t256", 1, 4, 256},
     {"direct-v1", 0, 1, 256},      {"direct-v2", 0, 2, 256},      {"direct-v4", 0, 4, 256},
+    {"direct-auto", 0, 0, 256},
 };
+constexpr int kDirectAuto = 10;  // the direct kernel with the vectors per thread chosen below
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 1;
 
 // Accumulators per thread are RPT * VPT packs; at most 16 packs (64 floats / 32 doubles), so
 // RPT <= 16 / VPT. Rows one pass covers: (threads / 8) * RPT.
 constexpr int kMaxPacksPerThread = 16;
+// Blocks per SM below which the direct kernel narrows its tile (see shape_for).
+constexpr int64_t kDirectMinBlocksPerSM = 62;
 
 template <typename T>
 using KernelPtr = void (*)(const TunedArgs<T>);
@@ -270,7 +274,15 @@ Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_
   // Packs along N per thread: from N (enough columns to fill the tile), then fewer so that one
   // pass covers the group and the grid still fills the device.
   int vpt = vpt_fixed;
-  if (vpt == 0) {
+  if (vpt == 0 && !staged) {
+    // The direct kernel: the widest tile (fewest index loads per FMA) that still gives the grid
+    // kDirectMinBlocksPerSM blocks per SM. From the H200 sweep (bench/results, sweep.csv of
+    // 2026-11-30): cage11 (1221 groups) ran best at 1 vector per thread, its 4x4 Kronecker
+    // tiling (4884 groups) at 2, the 7-point stencil (31250 groups) at 4; random n = 4000 at 1.
+    const int64_t npacks = div_up(N, VEC);
+    vpt = 4;
+    while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < kDirectMinBlocksPerSM * (int64_t)sm_count) vpt /= 2;
+  } else if (vpt == 0) {
     const int64_t npacks = div_up(N, VEC);
     vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
     while (vpt > 1 && p > slots_max * (kMaxPacksPerThread / vpt)) vpt /= 2;
@@ -297,6 +309,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
                          double alpha, const void *X, int64_t ldx, double beta, void *Y,
                          int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
   constexpr int VEC = Pack<T>::N;
+  if (variant == 0 && L->prefer_direct) variant = kDirectAuto;
   const Variant &vs = kVariants[variant];
   const int64_t p = L->p;
   Shape<T> shp = shape_for<T>(vs.staged, vs.vpt, vs.max_threads, p, N, L->ngroups, dev->sm_count);

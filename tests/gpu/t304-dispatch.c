@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t304-dispatch.c: GCOO_ALG_AUTO's rule (kernels/dispatch.c) on synthetic inputs: its
  * branches in the documented order (docs/dispatch.md), TF32 only when allowed, dense only when
- * it fits, narrow N to cuSPARSE, reuse to the tuned kernel; and the group-width model: small p
- * for a grid that would not fill the device, large p for random matrices whose reuse grows with
- * p, no p beyond one pass. Pure functions: runs without a GPU. */
+ * it fits, narrow N to cuSPARSE, structured reuse to the tuned kernel, random and skewed rows to
+ * cuSPARSE (version 2, fitted to the H200 sweep), the tuned width p = 32 and the direct/staged
+ * split. Pure functions: runs without a GPU. */
 #include <math.h>
 #include <string.h>
 
@@ -60,15 +60,41 @@ int main(void) {
              gcoo_spdm_alg_name(o.alg));
   /* narrow dense operands go to cuSPARSE */
   o = decide(GCOO_FLOAT32, 14000, 14000, 1, 0.01, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "N = 1: %s", gcoo_spdm_alg_name(o.alg));
-  /* random n = 14000, sparsity 0.99: reuse grows with p; the model takes a wide group */
+  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2 || o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "N = 1: %s",
+             gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 14000, 14000, 32, 0.01, 0, 1, dist);
+  TEST_CHECK(o.alg != GCOO_ALG_GCOO, "N = 32: %s", gcoo_spdm_alg_name(o.alg));
+  /* random n = 14000, sparsity 0.99: reuse 1.16 at p = 32, a tie in the sweep: cuSPARSE */
   o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.01, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p >= 256 && o.reuse > 2.0, "random 0.99: %s p %d reuse %g",
-             gcoo_spdm_alg_name(o.alg), o.p, o.reuse);
-  TEST_CHECK(o.p <= 512, "p %d beyond one pass", o.p);
-  /* a small matrix: wide groups would leave most SMs idle */
-  o = decide(GCOO_FLOAT32, 2000, 2000, 32, 0.01, 0, 1, dist);
-  TEST_CHECK(o.p > 0 && o.p <= 32, "small m: p %d", o.p);
+  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2 && o.p == 32 && o.reuse > 1.1 && o.reuse < 1.2,
+             "random 0.99: %s p %d reuse %g", gcoo_spdm_alg_name(o.alg), o.p, o.reuse);
+  /* structured reuse (a stencil-like matrix: every 32-row group touches 4 x 32 + 2 columns with
+   * 224 entries): the tuned kernel; the same with one row 40x the mean: cuSPARSE */
+  {
+    gcoo_dispatch_in in;
+    int64_t d2[11];
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = 1000000;
+    in.n = 128;
+    in.nnz = 7 * in.m;
+    in.nlog = 11;
+    for (int i = 0; i < 11; i++) d2[i] = (in.m >> i) * (5 * ((int64_t)1 << i) + 2);
+    d2[5] = (in.m / 32) * 162;
+    in.distinct = d2;
+    in.sm_count = 132;
+    in.dense_fits = 0;
+    in.max_row_nnz = 7;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)", gcoo_spdm_alg_name(o.alg), o.p, o.why);
+    in.max_row_nnz = 280;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "skewed rows: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+  }
+  /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
+  TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");
+  TEST_CHECK(gcoo__dispatch_tuned_direct(8.2, 2.1) == 0, "bcsstk33: staged");
+  TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 34.7) == 0, "power law: staged");
   /* no statistics: no p, cuSPARSE */
   gcoo_dispatch_in in;
   memset(&in, 0, sizeof in);
