@@ -298,6 +298,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   GCOO_CALL(device_enter(op->ctx, &g));
   GCOO_GOTO(gcoo__calloc((void **)&o, 1, sizeof *o, "CUDA operator state"));
   op->backend = o; /* from here, a failure is cleaned up by op_destroy */
+  o->cusparse_no_clear = 1; /* see GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
   GCOO_GOTO(gcoo_cuda_csr_upload(op->A_csr, &o->csr, s));
   o->device_bytes = csr_bytes(&o->csr);
 

@@ -165,9 +165,12 @@ gcoo_status gcoo_cuda_ctx_devinfo(gcoo_ctx ctx, gcoo_cuda_devinfo *info);
 /** Developer options of a CUDA operator (the benchmark's sweep uses them). */
 typedef enum gcoo_cuda_op_option {
   GCOO_CUDA_OPT_TUNED_VARIANT = 1,   /**< force a tuned variant id (0 = choose) */
-  GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR = 2 /**< 1: with beta = 0, do not zero Y before cuSPARSE
-                                          (only when Y holds no NaN/Inf: cuSPARSE does not
-                                          document that it ignores Y then) */
+  GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR = 2 /**< 1 (default): with beta = 0, cuSPARSE overwrites Y
+                                          without reading it; 0: zero Y first. cuSPARSE does not
+                                          document it, but on the H200 run of 2026-11-30 every
+                                          cuSPARSE apply (146 cases x 3 algorithms) overwrote a
+                                          NaN-poisoned Y; tests/gpu/t302 checks it on each run.
+                                          The clear cost AUTO 10-28 % on small products. */
 } gcoo_cuda_op_option;
 gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t value);
 
