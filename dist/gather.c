@@ -207,8 +207,17 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
                     Y_slab->layout == GCOO_COL_MAJOR ? "transposed: column slabs" : "row slabs");
   }
 
-  /* 4. move the rows */
-  if (Ys.mem == GCOO_MEM_HOST) {
+  /* 4. move the rows (one rank: its slab is the whole matrix, a plain copy in place) */
+  if (d->size == 1) {
+    const size_t es = gcoo_dtype_size(Ys.dtype);
+    st = gcoo__dist_copy_rows(Yf.data, (size_t)Yf.ld * es, Ys.data, (size_t)Ys.ld * es,
+                              (size_t)Ys.ncols * es, Ys.nrows, Yf.mem, Ys.mem,
+                              Ys.mem == GCOO_MEM_DEVICE ? gcoo_ctx_stream(d->ctx) : NULL);
+#if GCOO_HAVE_CUDA
+    if (st >= 0 && Ys.mem == GCOO_MEM_DEVICE)
+      st = GCOO_CUDA(cudaStreamSynchronize((cudaStream_t)gcoo_ctx_stream(d->ctx)));
+#endif
+  } else if (Ys.mem == GCOO_MEM_HOST) {
     st = gather_host(d, &Ys, root, &Yf, rows);
   } else {
 #if GCOO_HAVE_CUDA
@@ -243,7 +252,7 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
   else if (mem != GCOO_MEM_HOST && mem != GCOO_MEM_DEVICE)
     st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "unknown memory space %d", (int)mem);
   GCOO_CALL(gcoo__dist_agree(d, st));
-  if (count == 0) return GCOO_SUCCESS;
+  if (count == 0 || d->size == 1) return GCOO_SUCCESS; /* a sum over one rank */
   if (mem == GCOO_MEM_HOST) {
     st = GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM,
                                 d->comm));
