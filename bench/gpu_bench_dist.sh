@@ -51,7 +51,7 @@ python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
 rows = [json.loads(l) for l in open(f"{out}/spdm.jsonl")]
-print(f"{'case':44s} {'np':>2} {'alg':8s} {'read s':>7} {'setup s':>7} {'kernel ms':>9} {'gather ms':>9} {'GB/s':>7} {'k+g ms':>8} {'speedup':>7} check")
+print(f"{'case':44s} {'np':>2} {'alg':8s} {'read s':>7} {'setup s':>7} {'kernel ms':>9} {'gather ms':>9} {'first ms':>8} {'GB/s':>7} {'k+g ms':>8} {'speedup':>7} check")
 base = {}
 for d in rows:
     if 'failed' in d:
@@ -63,7 +63,7 @@ for d in rows:
     kg = 1e3 * (t['kernel'] + t['gather'])
     if d['ranks'] == 1: base[name] = kg
     sp = base.get(name, float('nan')) / kg
-    print(f"{name:44s} {d['ranks']:2d} {d['algorithm']:8s} {t['read']:7.3f} {t['setup']:7.3f} {1e3*t['kernel']:9.3f} {1e3*t['gather']:9.3f} {gb:7.1f} {kg:8.3f} {sp:7.2f} {d['check']['pass']}")
+    print(f"{name:44s} {d['ranks']:2d} {d['algorithm']:8s} {t['read']:7.3f} {t['setup']:7.3f} {1e3*t['kernel']:9.3f} {1e3*t['gather']:9.3f} {1e3*t['gather_first']:8.1f} {gb:7.1f} {kg:8.3f} {sp:7.2f} {d['check']['pass']}")
 print()
 for l in open(f"{out}/solve.jsonl"):
     d = json.loads(l)
