@@ -321,10 +321,6 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
     alg = dout.alg;
     if (alg == GCOO_ALG_GCOO && p == 0) p = dout.p;
     snprintf(o->details.why, sizeof o->details.why, "%s", dout.why);
-    o->auto_in = din;
-    o->auto_valid = o->details.nstats > 0;
-    o->auto_n = din.n > 0 ? din.n : GCOO_DISPATCH_DEFAULT_N;
-    o->auto_alg = alg;
   }
   switch (alg) {
     case GCOO_ALG_GCOO_FAITHFUL:
@@ -481,39 +477,6 @@ static gcoo_status scale_operand(gcoo_dtype dt, double beta, const cuda_operand 
   return GCOO_SUCCESS;
 }
 
-/* AUTO at apply time: the rule again for this N (the choice at setup used the hint), between
- * the tuned kernel and cuSPARSE (a dense copy is only made at setup). What the new choice needs
- * is built on first use and counted as setup time, as cuSPARSE's plans are. */
-static gcoo_status auto_for_n(gcoo_op op, int64_t N, gcoo_spdm_alg *alg) {
-  cuda_op_state *o = gcoo__cuda_op(op);
-  if (N != o->auto_n) {
-    gcoo_dispatch_in din = o->auto_in;
-    din.n = N;
-    din.distinct = o->details.distinct_by_log2p;
-    din.dense_fits = 0;
-    gcoo_dispatch_out dout;
-    gcoo__dispatch(&din, &dout);
-    o->auto_n = N;
-    o->auto_alg = dout.alg;
-    GCOO_LOG(GCOO_LOG_INFO, "OP", "AUTO for N = %lld: %s (%s)", (long long)N,
-             gcoo_spdm_alg_name(dout.alg), dout.why);
-  }
-  double t0 = gcoo__wtime();
-  if (o->auto_alg == GCOO_ALG_GCOO && !o->tuned.entries) {
-    cudaStream_t s = (cudaStream_t)op->ctx->stream;
-    GCOO_CALL(gcoo_cuda_tuned_build(&o->csr, GCOO_DISPATCH_TUNED_P, &o->tuned, NULL, s));
-    const double reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct : 0.0;
-    const double avg = o->csr.nrows > 0 ? (double)o->csr.nnz / (double)o->csr.nrows : 0.0;
-    o->tuned.prefer_direct =
-        gcoo__dispatch_tuned_direct(reuse, avg > 0 ? (double)o->auto_in.max_row_nnz / avg : 0.0);
-  } else if (o->auto_alg != GCOO_ALG_GCOO && !o->spA) {
-    GCOO_CALL(gcoo__cusparse_setup(op));
-  }
-  op->info.setup_seconds += gcoo__wtime() - t0;
-  *alg = o->auto_alg;
-  return GCOO_SUCCESS;
-}
-
 static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
                        const cuda_operand *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -526,9 +489,6 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
     return GCOO_SUCCESS;
   }
   gcoo_spdm_alg alg = o->alg;
-  if (op->opts.alg == GCOO_ALG_AUTO && o->auto_valid && alg != GCOO_ALG_DENSE &&
-      alg != GCOO_ALG_DENSE_TF32)
-    GCOO_CALL(auto_for_n(op, N, &alg));
   const int rowmajor = X->layout == GCOO_ROW_MAJOR && Y->layout == GCOO_ROW_MAJOR;
   if ((alg == GCOO_ALG_GCOO || alg == GCOO_ALG_GCOO_FAITHFUL) && !rowmajor) {
     GCOO_CHECK(op->opts.alg == GCOO_ALG_AUTO, GCOO_ERR_UNSUPPORTED,

@@ -5,7 +5,6 @@
 #define GCOO_BACKEND_CUDA_IMPL_H
 
 #include "cuda_check.h"
-#include "dispatch.h"
 #include "gcoo_kernels.h"
 
 /** ctx->backend */
@@ -57,12 +56,6 @@ typedef struct cuda_op_state {
   size_t xbuf_bytes, ybuf_bytes;
   gcoo_cuda_op_details details;
   size_t device_bytes;
-  /* GCOO_ALG_AUTO decides again when N changes (the hint at setup may not be what comes):
-   * the rule's inputs from setup, and the last N and its choice */
-  gcoo_dispatch_in auto_in;
-  int auto_valid;
-  int64_t auto_n;
-  gcoo_spdm_alg auto_alg;
 } cuda_op_state;
 
 static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) { return (cuda_ctx_state *)ctx->backend; }
