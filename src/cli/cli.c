@@ -200,6 +200,39 @@ bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *
   return true;
 }
 
+bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out) {
+  const char *v = cli_get(cmd, name);
+  if (v && (!strcmp(v, "float32") || !strcmp(v, "f32") || !strcmp(v, "float"))) {
+    *out = GCOO_FLOAT32;
+    return true;
+  }
+  if (v && (!strcmp(v, "float64") || !strcmp(v, "f64") || !strcmp(v, "double"))) {
+    *out = GCOO_FLOAT64;
+    return true;
+  }
+  if (cli_rank() == 0)
+    fprintf(stderr, "gcoo_dist %s: --%s %s: expected float32 or float64\n", cmd->name, name,
+            v ? v : "(none)");
+  return false;
+}
+
+const char *cli_dtype_name(gcoo_dtype t) { return t == GCOO_FLOAT64 ? "float64" : "float32"; }
+
+bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid) {
+  long long v;
+  *stencil = 0;
+  if (!cli_flag(cmd, "stencil")) return true;
+  const char *sv = cli_get(cmd, "stencil");
+  if (strcmp(sv, "7") && strcmp(sv, "27")) {
+    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist %s: --stencil %s: expected 7 or 27\n", cmd->name, sv);
+    return false;
+  }
+  if (!cli_int(cmd, "grid", 1, 1290, &v)) return false;
+  *stencil = atoi(sv);
+  *grid = v;
+  return true;
+}
+
 /* ---- JSON --------------------------------------------------------------------------------- */
 static void json_key(cli_json *j, const char *key) {
   if (!j->first[j->depth]) fputc(',', j->f);

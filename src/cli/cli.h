@@ -41,6 +41,11 @@ bool cli_flag(cli_command *cmd, const char *name);
 /** Integer / real option values with range checks; print the reason and return false if bad. */
 bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, long long *out);
 bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out);
+/** Element type option: float32 | float64 (also f32/f64, float/double). */
+bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out);
+const char *cli_dtype_name(gcoo_dtype t);
+/** --stencil 7|27 with --grid n (1..1290): *stencil = 0 when --stencil is absent. */
+bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
 void cli_print_help(const cli_command *cmd, FILE *f);
 
 /* ---- ranks and messages ------------------------------------------------------------------- */

@@ -25,7 +25,6 @@ const char *cli_format_name(gcoo_format f) {
   return "?";
 }
 
-const char *cli_dtype_name(gcoo_dtype t) { return t == GCOO_FLOAT64 ? "float64" : "float32"; }
 
 static int ends_with(const char *s, size_t n, const char *suffix) {
   size_t k = strlen(suffix);
@@ -174,12 +173,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
   }
   int dtype = -1;
   if (dt) {
-    if (!strcmp(dt, "float32")) dtype = GCOO_FLOAT32;
-    else if (!strcmp(dt, "float64")) dtype = GCOO_FLOAT64;
-    else {
-      fprintf(stderr, "gcoo_dist convert: --dtype %s: expected float32 or float64\n", dt);
-      return 2;
-    }
+    gcoo_dtype t;
+    if (!cli_dtype(cmd, "dtype", &t)) return 2;
+    dtype = (int)t;
   }
   long long p = 0;
   if (cli_flag(cmd, "p")) {

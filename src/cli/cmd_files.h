@@ -33,6 +33,5 @@ gcoo_status cli_matrix_read(const char *path, int dtype, cli_matrix *m);
 void cli_matrix_free(cli_matrix *m);
 
 const char *cli_format_name(gcoo_format f);
-const char *cli_dtype_name(gcoo_dtype t);
 
 #endif

@@ -48,14 +48,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     return 2;
   }
   if (cli_flag(cmd, "stencil")) {
-    const char *sv = cli_get(cmd, "stencil");
-    if (strcmp(sv, "7") && strcmp(sv, "27")) {
-      if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --stencil %s: expected 7 or 27\n", sv);
-      return 2;
-    }
-    stencil = atoi(sv);
-    if (!cli_int(cmd, "grid", 1, 1290, &v)) return 2;
-    grid = v;
+    if (!cli_stencil(cmd, &stencil, &grid)) return 2;
     rows = cols = grid * grid * grid;
   } else {
     if (!cli_flag(cmd, "cols")) {
@@ -70,20 +63,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (!cli_int(cmd, "seed", 0, INT64_MAX, &v)) return 2;
     seed = (uint64_t)v;
   }
-  const char *fs = cli_get(cmd, "format"), *ds = cli_get(cmd, "dtype");
+  const char *fs = cli_get(cmd, "format");
   if (strcmp(fs, "csr") && strcmp(fs, "gcoo")) {
     if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --format %s: expected csr or gcoo\n", fs);
     return 2;
   }
   gcoo_dtype dt;
-  if (!strcmp(ds, "float32") || !strcmp(ds, "f32"))
-    dt = GCOO_FLOAT32;
-  else if (!strcmp(ds, "float64") || !strcmp(ds, "f64"))
-    dt = GCOO_FLOAT64;
-  else {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --dtype %s: expected float32 or float64\n", ds);
-    return 2;
-  }
+  if (!cli_dtype(cmd, "dtype", &dt)) return 2;
   if (!cli_int(cmd, "p", 1, 1 << 20, &v)) return 2;
   const int32_t p = (int32_t)v;
   const int gcoo = !strcmp(fs, "gcoo");
@@ -149,7 +135,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_int(&j, "nnz", nnz);
       cli_json_str(&j, "format", fs);
       cli_json_int(&j, "p", p);
-      cli_json_str(&j, "dtype", dt == GCOO_FLOAT64 ? "float64" : "float32");
+      cli_json_str(&j, "dtype", cli_dtype_name(dt));
       cli_json_int(&j, "ranks", size);
       cli_json_str(&j, "out", out);
       cli_json_object(&j, "time_s");
@@ -160,7 +146,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     } else {
       printf("gcoo_dist gen: %s: %lld x %lld, nnz %lld, %s %s -> %s (generate %.3f s, write %.3f s "
              "on %d rank%s)\n", what, (long long)rows, (long long)cols, (long long)nnz,
-             dt == GCOO_FLOAT64 ? "float64" : "float32", gcoo ? "GCOO" : "CSR", out, t_gen,
+             cli_dtype_name(dt), gcoo ? "GCOO" : "CSR", out, t_gen,
              t_write, size, size > 1 ? "s" : "");
     }
     fflush(stdout);

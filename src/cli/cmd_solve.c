@@ -64,16 +64,7 @@ static bool parse(cli_command *cmd, solve_job *j) {
       fprintf(stderr, "gcoo_dist solve: give the matrix as exactly one of --a PATH or --stencil 7|27\n");
     return false;
   }
-  if (cli_flag(cmd, "stencil")) {
-    const char *sv = cli_get(cmd, "stencil");
-    if (strcmp(sv, "7") && strcmp(sv, "27")) {
-      if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: --stencil %s: expected 7 or 27\n", sv);
-      return false;
-    }
-    j->stencil = atoi(sv);
-    if (!cli_int(cmd, "grid", 1, 1290, &v)) return false;
-    j->grid = v;
-  }
+  if (!cli_stencil(cmd, &j->stencil, &j->grid)) return false;
   if (!cli_real(cmd, "shift", -1e300, 1e300, &j->shift)) return false;
   if (!cli_int(cmd, "k", 1, 4096, &v)) return false;
   j->k = v;
@@ -97,13 +88,7 @@ static bool parse(cli_command *cmd, solve_job *j) {
   }
   if (!cli_int(cmd, "p", 0, INT32_MAX, &v)) return false;
   j->p = (int32_t)v;
-  const char *dt = cli_get(cmd, "dtype");
-  if (!strcmp(dt, "float32")) j->dtype = GCOO_FLOAT32;
-  else if (!strcmp(dt, "float64")) j->dtype = GCOO_FLOAT64;
-  else {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: --dtype %s: expected float32 or float64\n", dt);
-    return false;
-  }
+  if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
   if (!strcmp(j->backend, "gpu")) j->backend = "cuda";
   return true;
 }
@@ -286,7 +271,7 @@ static void report(solve_job *j) {
     cli_json_int(&js, "ranks", cli_size());
     cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
     cli_json_str(&js, "device", dev);
-    cli_json_str(&js, "dtype", j->dtype == GCOO_FLOAT64 ? "float64" : "float32");
+    cli_json_str(&js, "dtype", cli_dtype_name(j->dtype));
     cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
     cli_json_int(&js, "k", r->k);
     cli_json_str(&js, "mode", j->separate ? "separate" : "block");
@@ -329,7 +314,7 @@ static void report(solve_job *j) {
   printf("gcoo_dist solve: %s, %lld rows, nnz %lld, shift %g; %d rank(s), %s (%s), %s\n",
          j->a_path ? j->a_path : (j->stencil == 7 ? "3-D Poisson 7-point" : "3-D Poisson 27-point"),
          (long long)j->info.m_global, (long long)j->info.nnz_global, j->shift, cli_size(),
-         gcoo_ctx_backend(gcoo_dist_ctx(j->d)), dev, j->dtype == GCOO_FLOAT64 ? "float64" : "float32");
+         gcoo_ctx_backend(gcoo_dist_ctx(j->d)), dev, cli_dtype_name(j->dtype));
   printf("  %s CG, k = %lld, %s preconditioner, tol %g: %s after %lld iteration(s) (columns: %lld..%lld), "
          "%lld multiplies\n", j->separate ? "separate" : "block", (long long)r->k,
          j->pc == GCOO_PC_JACOBI ? "Jacobi" : "no", j->tol, r->converged ? "converged" : "NOT converged",

@@ -96,16 +96,7 @@ static bool parse(cli_command *cmd, job *j) {
                       "--stencil 7|27 (with --grid) or --rows R --cols C (see --help)\n");
     return false;
   }
-  if (cli_flag(cmd, "stencil")) {
-    const char *sv = cli_get(cmd, "stencil");
-    if (strcmp(sv, "7") && strcmp(sv, "27")) {
-      if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: --stencil %s: expected 7 or 27\n", sv);
-      return false;
-    }
-    j->stencil = atoi(sv);
-    if (!cli_int(cmd, "grid", 1, 1290, &v)) return false;
-    j->grid = v;
-  }
+  if (!cli_stencil(cmd, &j->stencil, &j->grid)) return false;
   if (cli_flag(cmd, "rows")) {
     if (!cli_flag(cmd, "cols")) {
       if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: --rows needs --cols\n");
@@ -155,15 +146,7 @@ static bool parse(cli_command *cmd, job *j) {
   }
   if (!cli_int(cmd, "p", 0, 1 << 20, &v)) return false;
   j->p = (int32_t)v;
-  const char *dt = cli_get(cmd, "dtype");
-  if (!strcmp(dt, "float32") || !strcmp(dt, "f32"))
-    j->dtype = GCOO_FLOAT32;
-  else if (!strcmp(dt, "float64") || !strcmp(dt, "f64"))
-    j->dtype = GCOO_FLOAT64;
-  else {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: --dtype %s: expected float32 or float64\n", dt);
-    return false;
-  }
+  if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
              : !strcmp(xm, "partitioned") ? 1 : -2;

@@ -12,7 +12,7 @@ static cli_option options[] = {
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
     {"out", "FILE", NULL, "write C here as one CSR group (HDF5, scipy/anndata layout)", NULL, false},
     {"backend", "B", NULL, "cpu, cuda or auto (default: $GCOO_BACKEND, else auto)", NULL, false},
-    {"dtype", "T", "double", "float or double", NULL, false},
+    {"dtype", "T", "float64", "float32 or float64 (float, double)", NULL, false},
     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
     {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL,
      false},
@@ -27,7 +27,6 @@ static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc;
   (void)argv;
   const char *pa = cli_get(cmd, "a"), *pb = cli_get(cmd, "b"), *out = cli_get(cmd, "out");
-  const char *dts = cli_get(cmd, "dtype");
   double safety = 0.0;
   long long budget = 0;
   const int method = gcoo_predict_method_from_name(cli_get(cmd, "method"));
@@ -36,10 +35,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spgemm: --a FILE is required (see --help)\n");
     return 2;
   }
-  if (strcmp(dts, "float") && strcmp(dts, "double")) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spgemm: --dtype %s: expected float or double\n", dts);
-    return 2;
-  }
+  gcoo_dtype dt;
+  if (!cli_dtype(cmd, "dtype", &dt)) return 2;
   if (method < 0 || alg < 0) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",
@@ -50,7 +47,6 @@ static int run(int argc, char **argv, cli_command *cmd) {
       !cli_int(cmd, "memory-budget", 0, INT64_MAX, &budget))
     return 2;
   const bool json = cli_flag(cmd, "json");
-  const gcoo_dtype dt = !strcmp(dts, "float") ? GCOO_FLOAT32 : GCOO_FLOAT64;
 
   gcoo_status st;
   gcoo_dist d = NULL;
@@ -103,7 +99,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_int(&j, "ranks", gcoo_dist_size(d));
       cli_json_str(&j, "backend", gcoo_ctx_backend(gcoo_dist_ctx(d)));
       cli_json_str(&j, "device", dev);
-      cli_json_str(&j, "dtype", dts);
+      cli_json_str(&j, "dtype", cli_dtype_name(dt));
       cli_json_str(&j, "alg", gcoo_spgemm_alg_name(info.local.alg));
       cli_json_int(&j, "m", info.m);
       cli_json_int(&j, "k", info.k);
