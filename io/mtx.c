@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -52,6 +53,8 @@ typedef struct mtx_reader {
   size_t cap, beg, end;  /* unread bytes are buf[beg, end); buf[end] is always writable */
   int eof;
   int64_t line;          /* number of the line last returned */
+  int64_t file_bytes;    /* size of a regular file, -1 for pipes and the like */
+  int gzip;              /* compressed */
 } mtx_reader;
 
 static const char *errno_text(int e, char *buf, size_t len) {
@@ -94,6 +97,9 @@ static gcoo_status reader_open(mtx_reader *r, const char *path) {
     return GCOO_ERROR(GCOO_ERR_FORMAT, "%s: empty file (no Matrix Market banner)", path);
   }
   int gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  struct stat sb;
+  r->file_bytes = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
+  r->gzip = gzip;
   if (ends_with(path, ".gz") && !gzip) {
     close(fd);
     return GCOO_ERROR(GCOO_ERR_FORMAT,
@@ -694,6 +700,24 @@ done:
 
 /* ---- array (dense) files ------------------------------------------------------------------- */
 
+/* The dense matrix is allocated before its values are read, so a size line must not be taken
+ * on trust: a 60-byte file announcing 100000 x 100000 would ask for 80 GB and fail with
+ * NO_MEMORY (or, with overcommit, take the memory) before finding that it is truncated. An array
+ * file has one value a line, at least 2 bytes ("0\n") each but the last; deflate expands at most
+ * 1032:1. Files of unknown size (pipes) are trusted. */
+static gcoo_status check_array_room(const mtx_reader *r, const mtx_banner *b) {
+  if (r->file_bytes < 0) return GCOO_SUCCESS;
+  const int64_t ratio = r->gzip ? 1032 : 1;
+  const int64_t text = r->file_bytes <= INT64_MAX / ratio ? r->file_bytes * ratio : INT64_MAX;
+  const int64_t room = text / 2 + 1;
+  GCOO_CHECK(b->nstored <= room, GCOO_ERR_FORMAT,
+             "%s, line %lld: truncated: the size line announces %lld x %lld = %lld values, but "
+             "the file (%lld bytes%s) can hold at most %lld", r->path, (long long)r->line,
+             (long long)b->nrows, (long long)b->ncols, (long long)b->nstored,
+             (long long)r->file_bytes, r->gzip ? ", gzip" : "", (long long)room);
+  return GCOO_SUCCESS;
+}
+
 static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout layout,
                                   gcoo_dense *D) {
   gcoo_status st = GCOO_SUCCESS;
@@ -709,6 +733,7 @@ static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layou
   GCOO_GOTO(read_preamble(&r, &b));
   GCOO_CHECK_GOTO(!b.coordinate, GCOO_ERR_UNSUPPORTED,
                   "%s is a coordinate (sparse) file: read it with gcoo_mtx_read", path);
+  GCOO_GOTO(check_array_room(&r, &b));
   GCOO_GOTO(gcoo_dense_create(&out, dtype, layout, b.nrows, b.ncols));
   int64_t k = 0;
   char *s;
