@@ -107,10 +107,17 @@ gcoo_status gcoo__triplets_canonicalize(gcoo_triplets *t, unsigned flags) {
     if (w > 0 && t->rows[w - 1] == t->rows[k] && t->cols[w - 1] == t->cols[k]) {
       GCOO_CHECK_GOTO(!(flags & GCOO_DUPLICATES_ERROR), GCOO_ERR_DUPLICATE,
                       "entry (%d, %d) appears more than once", t->rows[k], t->cols[k]);
+      double sum;
       if (t->dtype == GCOO_FLOAT64)
-        ((double *)t->vals)[w - 1] += ((double *)t->vals)[k];
+        sum = ((double *)t->vals)[w - 1] += ((double *)t->vals)[k];
       else
-        ((float *)t->vals)[w - 1] += ((float *)t->vals)[k];
+        sum = ((float *)t->vals)[w - 1] += ((float *)t->vals)[k];
+      /* finite values can sum to infinity (1e308 twice; 3e38 twice in float32): the checks of
+       * GCOO_REQUIRE_FINITE on the inputs do not cover the sums */
+      GCOO_CHECK_GOTO(!(flags & GCOO_REQUIRE_FINITE) || isfinite(sum), GCOO_ERR_NOT_FINITE,
+                      "entry (%d, %d): repeated values sum to %g, which overflows %s",
+                      t->rows[k], t->cols[k], sum,
+                      t->dtype == GCOO_FLOAT64 ? "float64" : "float32");
       continue;
     }
     t->rows[w] = t->rows[k];
