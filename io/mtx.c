@@ -598,8 +598,8 @@ done:
 
 /* Expand symmetry and build the CSR (rows bucketed in file order, so a column-sorted file gives
  * sorted rows and creation copies without sorting); duplicates are summed by creation. */
-static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dtype dtype,
-                             unsigned flags, gcoo_sparse *A) {
+static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_entries *e,
+                             gcoo_dtype dtype, unsigned flags, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
   int64_t *ptr = NULL;
   int32_t *ind = NULL;
@@ -629,8 +629,14 @@ static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dty
         ((float *)vals)[at] = (float)v;
     }
   }
-  GCOO_GOTO(gcoo_sparse_create_csr(A, dtype, b->nrows, b->ncols, ptr, ind, vals,
-                                   flags & ~(unsigned)GCOO_DUPLICATES_ERROR));
+  /* GCOO_REQUIRE_FINITE always: every value was checked finite, but repeated entries are
+   * summed here, and finite values can sum to infinity (1e308 twice) */
+  st = gcoo_sparse_create_csr(A, dtype, b->nrows, b->ncols, ptr, ind, vals,
+                              (flags & ~(unsigned)GCOO_DUPLICATES_ERROR) | GCOO_REQUIRE_FINITE);
+  if (st == GCOO_ERR_NOT_FINITE) /* indices of the message are 0-based, the file's 1-based */
+    st = GCOO_ERROR(st, "%s: repeated entries sum past the %s range (0-based: %s)", path,
+                    dtype == GCOO_FLOAT64 ? "float64" : "float32", gcoo_last_error());
+  GCOO_GOTO(st);
 done:
   free(ptr);
   free(ind);
@@ -660,7 +666,7 @@ static gcoo_status mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, 
                   "%s is an array (dense) file: read it with gcoo_mtx_read_dense", path);
   GCOO_GOTO(read_entries(&r, &b, dtype, flags, &e));
   if (flags & GCOO_DUPLICATES_ERROR) GCOO_GOTO(refuse_duplicates(&r, &b, &e));
-  GCOO_GOTO(build_csr(&b, &e, dtype, flags, A));
+  GCOO_GOTO(build_csr(path, &b, &e, dtype, flags, A));
 done:
   entries_free(&e);
   reader_close(&r);
