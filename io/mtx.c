@@ -577,9 +577,11 @@ static gcoo_status refuse_duplicates(mtx_reader *r, const mtx_banner *b, const m
   col_at *byrow = NULL;
   GCOO_GOTO(gcoo__calloc((void **)&start, (size_t)b->nrows + 2, sizeof *start, "row counts"));
   GCOO_GOTO(gcoo__malloc_n((void **)&byrow, e->n, sizeof *byrow, "entries by row"));
-  for (int64_t k = 0; k < e->n; k++) start[e->rows[k] + 2]++;
+  /* (int64_t): row 2^31 - 2 (the last of a 2^31 - 1 row matrix) + 2 overflows int */
+  for (int64_t k = 0; k < e->n; k++) start[(int64_t)e->rows[k] + 2]++;
   for (int64_t i = 0; i < b->nrows; i++) start[i + 2] += start[i + 1];
-  for (int64_t k = 0; k < e->n; k++) byrow[start[e->rows[k] + 1]++] = (col_at){e->cols[k], k};
+  for (int64_t k = 0; k < e->n; k++)
+    byrow[start[(int64_t)e->rows[k] + 1]++] = (col_at){e->cols[k], k};
   for (int64_t i = 0; i < b->nrows; i++) {
     col_at *seg = byrow + start[i];
     int64_t len = start[i + 1] - start[i];
@@ -612,8 +614,8 @@ static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_en
   GCOO_GOTO(gcoo__malloc_n((void **)&ind, nnz, sizeof *ind, "column indices"));
   GCOO_GOTO(gcoo__malloc_n(&vals, nnz, gcoo_dtype_size(dtype), "values"));
   for (int64_t k = 0; k < e->n; k++) {
-    ptr[e->rows[k] + 2]++;
-    if (sym && e->rows[k] != e->cols[k]) ptr[e->cols[k] + 2]++;
+    ptr[(int64_t)e->rows[k] + 2]++; /* int64: index 2^31 - 2 + 2 overflows int */
+    if (sym && e->rows[k] != e->cols[k]) ptr[(int64_t)e->cols[k] + 2]++;
   }
   for (int64_t i = 0; i < b->nrows; i++) ptr[i + 2] += ptr[i + 1];
   for (int64_t k = 0; k < e->n; k++) {
@@ -621,7 +623,7 @@ static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_en
     for (int pass = 0; pass < 1 + (sym && i != j); pass++) {
       int32_t r = pass ? j : i, c = pass ? i : j;
       double v = pass ? mirror * e->vals[k] : e->vals[k];
-      int64_t at = ptr[r + 1]++;
+      int64_t at = ptr[(int64_t)r + 1]++;
       ind[at] = c;
       if (dtype == GCOO_FLOAT64)
         ((double *)vals)[at] = v;
