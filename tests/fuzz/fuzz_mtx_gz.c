@@ -23,7 +23,7 @@
 
 enum {
   READ_CHUNK = 1 << 18,    /* the reader's gzread size (io/mtx.c, MTX_CHUNK) */
-  MAX_ROWS = 1 << 22,      /* larger shapes are read header-only (see fuzz_mtx.c) */
+  MAX_ROWS = 1 << 20,      /* larger shapes are read header-only (see fuzz_mtx.c) */
   MAX_TEXT = 1 << 24       /* decompressed size beyond which a raw gzip input is not compared */
 };
 
