@@ -83,6 +83,7 @@ void gcoo_dense_set(gcoo_dense *D, int64_t i, int64_t j, double v) {
 gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
+  if (D->nrows == 0 || D->ncols == 0) return GCOO_SUCCESS; /* 2^40 x 0: no 2^40 empty rows */
 #pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++)
     for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, value);
@@ -92,6 +93,7 @@ gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
 gcoo_status gcoo_dense_fill_random(gcoo_dense *D, uint64_t seed) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
+  if (D->nrows == 0 || D->ncols == 0) return GCOO_SUCCESS;
   /* one stream per row: the same matrix whatever the thread count, and a rank can make
    * any block of rows by itself */
 #pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)

@@ -60,6 +60,9 @@ static void dense_sizes(void) {
   /* empty with a huge other dimension is fine: nothing to allocate */
   TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, (int64_t)1 << 40, 0));
   TEST_CHECK(D.nrows == (int64_t)1 << 40 && D.ncols == 0, "empty 2^40 x 0 matrix");
+  /* filling it must not walk 2^40 empty rows */
+  LIM_WITHIN(1.0, TEST_CALL(gcoo_dense_fill(&D, 1.0)));
+  LIM_WITHIN(1.0, TEST_CALL(gcoo_dense_fill_random(&D, 1)));
   gcoo_dense_destroy(&D);
   /* caller descriptors: element counts that fit 63 bits but byte counts that do not */
   static double fake[1];
