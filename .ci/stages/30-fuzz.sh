@@ -41,8 +41,9 @@ status=0
 # The first stack frame of a sanitizer report past the interceptors and allocators.
 crash_site() {
   grep -E '^ +#[0-9]+ ' "$1" |
-    grep -vE '__interceptor_|__asan|__sanitizer|__ubsan|fuzzer::|libc\.so|libstdc|pthread|'\
-' in (malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|wcs[a-z]*|abort|raise) ' | head -1
+    grep -vE '__interceptor_|__asan|__sanitizer|__ubsan|__lsan|fuzzer::|libc\.so|sysdeps/|libstdc|'\
+'pthread| in (malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|wcs[a-z]*|abort|raise|__mem[a-z_0-9]*) ' |
+    head -1
 }
 
 # h5: keep fuzzing past crashes, then sort them into upstream (libhdf5) and ours.
@@ -59,6 +60,12 @@ fuzz_h5_classified() {
     "$fuzzer" -runs=1 -timeout=5 -rss_limit_mb=2048 "$a" >"$work/replay.txt" 2>&1 && continue
     local site
     site="$(crash_site "$work/replay.txt")"
+    if grep -q "out-of-memory (used:" "$work/replay.txt" && ! grep -q "out-of-memory (malloc(" "$work/replay.txt"; then
+      # the RSS limit, seen by libFuzzer's watchdog thread: no allocation stack to classify by
+      echo "fuzz h5: unclassified: RSS limit (no allocation stack) for $a"
+      mv "$a" "$build/artifacts/upstream/"
+      continue
+    fi
     if printf '%s' "$site" | grep -q libhdf5 && ! grep -q "FUZZ INVARIANT" "$work/replay.txt"; then
       upstream=$((upstream + 1))
       mv "$a" "$build/artifacts/upstream/"
