@@ -93,6 +93,7 @@ for fuzzer in "$build"/tests/fuzz/fuzz_*; do
   dict=()
   [ -f "$top/tests/fuzz/dict/$h.dict" ] && dict=(-dict="$top/tests/fuzz/dict/$h.dict")
   work="$(mktemp -d)"
+  export GCOO_FUZZ_TMPDIR="$work" # the harnesses' files, including those of crashed runs
   echo "--- fuzz $h: replay $(ls "$regress" 2>/dev/null | wc -l) regressions and $(ls "$corpus" | wc -l) corpus inputs"
   if ! "$fuzzer" -runs=0 -timeout=5 -rss_limit_mb=2048 "$regress" "$corpus" >"$work/replay.log" 2>&1; then
     tail -40 "$work/replay.log"
