@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -52,6 +53,8 @@ typedef struct mtx_reader {
   size_t cap, beg, end;  /* unread bytes are buf[beg, end); buf[end] is always writable */
   int eof;
   int64_t line;          /* number of the line last returned */
+  int64_t file_bytes;    /* size of a regular file, -1 for pipes and the like */
+  int gzip;              /* compressed */
 } mtx_reader;
 
 static const char *errno_text(int e, char *buf, size_t len) {
@@ -94,6 +97,9 @@ static gcoo_status reader_open(mtx_reader *r, const char *path) {
     return GCOO_ERROR(GCOO_ERR_FORMAT, "%s: empty file (no Matrix Market banner)", path);
   }
   int gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  struct stat sb;
+  r->file_bytes = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
+  r->gzip = gzip;
   if (ends_with(path, ".gz") && !gzip) {
     close(fd);
     return GCOO_ERROR(GCOO_ERR_FORMAT,
@@ -571,9 +577,11 @@ static gcoo_status refuse_duplicates(mtx_reader *r, const mtx_banner *b, const m
   col_at *byrow = NULL;
   GCOO_GOTO(gcoo__calloc((void **)&start, (size_t)b->nrows + 2, sizeof *start, "row counts"));
   GCOO_GOTO(gcoo__malloc_n((void **)&byrow, e->n, sizeof *byrow, "entries by row"));
-  for (int64_t k = 0; k < e->n; k++) start[e->rows[k] + 2]++;
+  /* (int64_t): row 2^31 - 2 (the last of a 2^31 - 1 row matrix) + 2 overflows int */
+  for (int64_t k = 0; k < e->n; k++) start[(int64_t)e->rows[k] + 2]++;
   for (int64_t i = 0; i < b->nrows; i++) start[i + 2] += start[i + 1];
-  for (int64_t k = 0; k < e->n; k++) byrow[start[e->rows[k] + 1]++] = (col_at){e->cols[k], k};
+  for (int64_t k = 0; k < e->n; k++)
+    byrow[start[(int64_t)e->rows[k] + 1]++] = (col_at){e->cols[k], k};
   for (int64_t i = 0; i < b->nrows; i++) {
     col_at *seg = byrow + start[i];
     int64_t len = start[i + 1] - start[i];
@@ -592,8 +600,8 @@ done:
 
 /* Expand symmetry and build the CSR (rows bucketed in file order, so a column-sorted file gives
  * sorted rows and creation copies without sorting); duplicates are summed by creation. */
-static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dtype dtype,
-                             unsigned flags, gcoo_sparse *A) {
+static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_entries *e,
+                             gcoo_dtype dtype, unsigned flags, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
   int64_t *ptr = NULL;
   int32_t *ind = NULL;
@@ -606,8 +614,8 @@ static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dty
   GCOO_GOTO(gcoo__malloc_n((void **)&ind, nnz, sizeof *ind, "column indices"));
   GCOO_GOTO(gcoo__malloc_n(&vals, nnz, gcoo_dtype_size(dtype), "values"));
   for (int64_t k = 0; k < e->n; k++) {
-    ptr[e->rows[k] + 2]++;
-    if (sym && e->rows[k] != e->cols[k]) ptr[e->cols[k] + 2]++;
+    ptr[(int64_t)e->rows[k] + 2]++; /* int64: index 2^31 - 2 + 2 overflows int */
+    if (sym && e->rows[k] != e->cols[k]) ptr[(int64_t)e->cols[k] + 2]++;
   }
   for (int64_t i = 0; i < b->nrows; i++) ptr[i + 2] += ptr[i + 1];
   for (int64_t k = 0; k < e->n; k++) {
@@ -615,7 +623,7 @@ static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dty
     for (int pass = 0; pass < 1 + (sym && i != j); pass++) {
       int32_t r = pass ? j : i, c = pass ? i : j;
       double v = pass ? mirror * e->vals[k] : e->vals[k];
-      int64_t at = ptr[r + 1]++;
+      int64_t at = ptr[(int64_t)r + 1]++;
       ind[at] = c;
       if (dtype == GCOO_FLOAT64)
         ((double *)vals)[at] = v;
@@ -623,8 +631,14 @@ static gcoo_status build_csr(const mtx_banner *b, const mtx_entries *e, gcoo_dty
         ((float *)vals)[at] = (float)v;
     }
   }
-  GCOO_GOTO(gcoo_sparse_create_csr(A, dtype, b->nrows, b->ncols, ptr, ind, vals,
-                                   flags & ~(unsigned)GCOO_DUPLICATES_ERROR));
+  /* GCOO_REQUIRE_FINITE always: every value was checked finite, but repeated entries are
+   * summed here, and finite values can sum to infinity (1e308 twice) */
+  st = gcoo_sparse_create_csr(A, dtype, b->nrows, b->ncols, ptr, ind, vals,
+                              (flags & ~(unsigned)GCOO_DUPLICATES_ERROR) | GCOO_REQUIRE_FINITE);
+  if (st == GCOO_ERR_NOT_FINITE) /* indices of the message are 0-based, the file's 1-based */
+    st = GCOO_ERROR(st, "%s: repeated entries sum past the %s range (0-based: %s)", path,
+                    dtype == GCOO_FLOAT64 ? "float64" : "float32", gcoo_last_error());
+  GCOO_GOTO(st);
 done:
   free(ptr);
   free(ind);
@@ -654,7 +668,7 @@ static gcoo_status mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, 
                   "%s is an array (dense) file: read it with gcoo_mtx_read_dense", path);
   GCOO_GOTO(read_entries(&r, &b, dtype, flags, &e));
   if (flags & GCOO_DUPLICATES_ERROR) GCOO_GOTO(refuse_duplicates(&r, &b, &e));
-  GCOO_GOTO(build_csr(&b, &e, dtype, flags, A));
+  GCOO_GOTO(build_csr(path, &b, &e, dtype, flags, A));
 done:
   entries_free(&e);
   reader_close(&r);
@@ -694,6 +708,24 @@ done:
 
 /* ---- array (dense) files ------------------------------------------------------------------- */
 
+/* The dense matrix is allocated before its values are read, so a size line must not be taken
+ * on trust: a 60-byte file announcing 100000 x 100000 would ask for 80 GB and fail with
+ * NO_MEMORY (or, with overcommit, take the memory) before finding that it is truncated. An array
+ * file has one value a line, at least 2 bytes ("0\n") each but the last; deflate expands at most
+ * 1032:1. Files of unknown size (pipes) are trusted. */
+static gcoo_status check_array_room(const mtx_reader *r, const mtx_banner *b) {
+  if (r->file_bytes < 0) return GCOO_SUCCESS;
+  const int64_t ratio = r->gzip ? 1032 : 1;
+  const int64_t text = r->file_bytes <= INT64_MAX / ratio ? r->file_bytes * ratio : INT64_MAX;
+  const int64_t room = text / 2 + 1;
+  GCOO_CHECK(b->nstored <= room, GCOO_ERR_FORMAT,
+             "%s, line %lld: truncated: the size line announces %lld x %lld = %lld values, but "
+             "the file (%lld bytes%s) can hold at most %lld", r->path, (long long)r->line,
+             (long long)b->nrows, (long long)b->ncols, (long long)b->nstored,
+             (long long)r->file_bytes, r->gzip ? ", gzip" : "", (long long)room);
+  return GCOO_SUCCESS;
+}
+
 static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout layout,
                                   gcoo_dense *D) {
   gcoo_status st = GCOO_SUCCESS;
@@ -709,6 +741,7 @@ static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layou
   GCOO_GOTO(read_preamble(&r, &b));
   GCOO_CHECK_GOTO(!b.coordinate, GCOO_ERR_UNSUPPORTED,
                   "%s is a coordinate (sparse) file: read it with gcoo_mtx_read", path);
+  GCOO_GOTO(check_array_room(&r, &b));
   GCOO_GOTO(gcoo_dense_create(&out, dtype, layout, b.nrows, b.ncols));
   int64_t k = 0;
   char *s;

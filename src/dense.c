@@ -33,8 +33,12 @@ gcoo_status gcoo_dense_check(const gcoo_dense *D) {
              "dense data is NULL for a %lld x %lld matrix", (long long)D->nrows,
              (long long)D->ncols);
   int64_t major = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
-  GCOO_CHECK(major == 0 || D->ld <= INT64_MAX / major, GCOO_ERR_TOO_LARGE,
-             "%lld x %lld elements overflow a 64-bit offset", (long long)major, (long long)D->ld);
+  /* in bytes, not only elements: byte offsets (gcoo__dense_overlap, memcpy sizes) are computed
+   * from these, and a 2^62 x 1 float64 descriptor has 2^62 elements but 2^65 bytes */
+  const int64_t es = (int64_t)gcoo_dtype_size(D->dtype);
+  GCOO_CHECK(major == 0 || D->ld <= INT64_MAX / es / major, GCOO_ERR_TOO_LARGE,
+             "%lld x %lld elements of %lld bytes overflow a 64-bit offset", (long long)major,
+             (long long)D->ld, (long long)es);
   return GCOO_SUCCESS;
 }
 
@@ -80,6 +84,7 @@ void gcoo_dense_set(gcoo_dense *D, int64_t i, int64_t j, double v) {
 gcoo_status gcoo_dense_fill(gcoo_dense *D, double value) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
+  if (D->nrows == 0 || D->ncols == 0) return GCOO_SUCCESS; /* 2^40 x 0: no 2^40 empty rows */
 #pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++)
     for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, value);

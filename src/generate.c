@@ -193,9 +193,10 @@ gcoo_status gcoo_dense_fill_random_rows(gcoo_dense *D, uint64_t seed, int64_t ro
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
   GCOO_CHECK(row0 >= 0, GCOO_ERR_INVALID_ARG, "first row %lld < 0", (long long)row0);
+  if (D->nrows == 0 || D->ncols == 0) return GCOO_SUCCESS; /* a 2^40 x 0 matrix is valid */
   /* one stream per global row: the same matrix whatever the thread count, and a rank can make
    * any block of rows by itself */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++) {
     gcoo_rng r;
     gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)(row0 + i));

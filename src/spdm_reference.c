@@ -35,7 +35,7 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
   GCOO_GOTO(gcoo__sparse_csr_view(A, &v));
   const int64_t N = X->ncols;
   int failed = 0;
-#pragma omp parallel if ((v.nnz + v.nrows) * N > GCOO_OMP_MIN_WORK)
+#pragma omp parallel if ((double)(v.nnz + v.nrows) * (double)N > GCOO_OMP_MIN_WORK)
   {
     double *acc = malloc((size_t)(N > 0 ? N : 1) * sizeof *acc);
     if (!acc) {
@@ -86,7 +86,7 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
   GCOO_GOTO(gcoo__sparse_csr_view(csc, &v));
   const int64_t M = B->nrows;
   int failed = 0;
-#pragma omp parallel if ((v.nnz + si.ncols) * M > GCOO_OMP_MIN_WORK)
+#pragma omp parallel if ((double)(v.nnz + si.ncols) * (double)M > GCOO_OMP_MIN_WORK)
   {
     double *acc = malloc((size_t)(M > 0 ? M : 1) * sizeof *acc);
     if (!acc) {

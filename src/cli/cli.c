@@ -168,11 +168,15 @@ bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, lon
   if (!v) return false;
   errno = 0;
   long long x = strtoll(v, &end, 10);
-  /* accept 1e6-style integers too */
+  /* accept 1e6-style integers too: exact ones inside long long only (converting a double at or
+   * past 2^63, or -1e19, to long long is undefined behaviour, not an error) */
   if (end && (*end == 'e' || *end == 'E')) {
+    errno = 0;
     double d = strtod(v, &end);
-    x = (long long)d;
-    if (d != (double)x) end = (char *)v;
+    if (d >= -0x1p63 && d < 0x1p63 && d == (double)(long long)d)
+      x = (long long)d;
+    else
+      end = (char *)v;
   }
   if (errno || !end || end == v || *end || x < lo || x > hi) {
     if (cli_rank() == 0)
