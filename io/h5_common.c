@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include "h5_impl.h"
 
 /* ---- paths ------------------------------------------------------------------------------------ */
@@ -169,7 +170,7 @@ void gcoo__h5_comm_serial(gcoo__h5_comm *c) {
     }                                                                                   \
   } while (0)
 
-gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm) {
+gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing) {
   int init = 0, fin = 0;
   gcoo__h5_comm_serial(c);
   MPI_Initialized(&init);
@@ -181,11 +182,17 @@ gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm) {
   c->mpi = 1;
   MPI_TRY(MPI_Comm_rank(c->comm, &c->rank));
   MPI_TRY(MPI_Comm_size(c->comm, &c->size));
-  /* MPI-IO when HDF5 has it, unless GCOO_H5_MPIO=0; every rank must take the same path */
+  /* Writes go through MPI-IO (collective) when HDF5 has it, unless GCOO_H5_MPIO=0. Reads go
+   * through each rank's own POSIX handle (every rank still reads only its hyperslab) unless
+   * GCOO_H5_MPIO=1: with Open MPI 4.1.4 an I/O error on one rank inside a collective MPI-IO
+   * read left the other ranks waiting forever (OMPIO and ROMIO alike), and OMPIO turned a
+   * failed read into zeros (tests/faults, docs/reliability.md). Every rank takes the same path. */
   int mpio = 0;
 #ifdef H5_HAVE_PARALLEL
   const char *e = getenv("GCOO_H5_MPIO");
-  mpio = !(e && e[0] == '0');
+  mpio = for_writing ? !(e && e[0] == '0') : (e && e[0] == '1');
+#else
+  (void)for_writing;
 #endif
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &mpio, 1, MPI_INT, MPI_MIN, c->comm));
   c->mpio = mpio;
@@ -202,6 +209,35 @@ void gcoo__h5_comm_free(gcoo__h5_comm *c) {
   }
 #endif
   gcoo__h5_comm_serial(c);
+}
+
+gcoo_status gcoo__h5_guard_open(gcoo__h5_guard *g, const char *file) {
+  struct stat sb;
+  g->fd = open(file, O_RDONLY | O_CLOEXEC);
+  GCOO_CHECK(g->fd >= 0, GCOO_ERR_IO, "cannot open \"%s\": %s", file, strerror(errno));
+  if (fstat(g->fd, &sb) != 0) {
+    int e = errno;
+    gcoo__h5_guard_close(g);
+    return GCOO_ERROR(GCOO_ERR_IO, "cannot stat \"%s\": %s", file, strerror(e));
+  }
+  g->size = (int64_t)sb.st_size;
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo__h5_guard_check(const gcoo__h5_guard *g, const char *file) {
+  struct stat sb;
+  if (g->fd < 0) return GCOO_SUCCESS;
+  GCOO_CHECK(fstat(g->fd, &sb) == 0, GCOO_ERR_IO, "cannot stat \"%s\": %s", file, strerror(errno));
+  GCOO_CHECK((int64_t)sb.st_size >= g->size, GCOO_ERR_IO,
+             "\"%s\" shrank from %lld to %lld bytes while it was read (truncated or rewritten "
+             "by another process): what was read is not the file that was opened",
+             file, (long long)g->size, (long long)sb.st_size);
+  return GCOO_SUCCESS;
+}
+
+void gcoo__h5_guard_close(gcoo__h5_guard *g) {
+  if (g->fd >= 0) close(g->fd);
+  g->fd = -1;
 }
 
 gcoo_status gcoo__h5_agree(const gcoo__h5_comm *c, gcoo_status st) {

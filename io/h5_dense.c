@@ -105,6 +105,7 @@ gcoo_status gcoo__h5_dense_read(const gcoo__h5_comm *c, const char *path, gcoo_d
   hid_t fid = H5I_INVALID_HID, obj = H5I_INVALID_HID, space = H5I_INVALID_HID;
   dense_file s;
   gcoo_h5_info info;
+  gcoo__h5_guard guard = GCOO__H5_GUARD_INIT;
   void *scratch = NULL;
   s.d = (gcoo__h5_dset)GCOO__H5_DSET_INIT;
   memset(&info, 0, sizeof info);
@@ -123,6 +124,7 @@ gcoo_status gcoo__h5_dense_read(const gcoo__h5_comm *c, const char *path, gcoo_d
   st = gcoo__h5_agree(c, st);
   if (st < 0) goto done;
   GCOO_GOTO(gcoo__h5_file_open(c, p.file, &fid));
+  GCOO_GOTO(gcoo__h5_agree(c, gcoo__h5_guard_open(&guard, p.file)));
   if (c->rank == 0) st = describe_dense(fid, &p, &info);
   GCOO_GOTO(gcoo__h5_agree(c, st));
   GCOO_GOTO(gcoo__h5_bcast(c, &info, sizeof info, 0));
@@ -212,6 +214,7 @@ gcoo_status gcoo__h5_dense_read(const gcoo__h5_comm *c, const char *path, gcoo_d
     }
     i0 = i1;
   }
+  if (st >= 0) st = gcoo__h5_guard_check(&guard, p.file);
   st = gcoo__h5_agree(c, st);
 done:
   if (st < 0 && D) gcoo_dense_destroy(D);
@@ -220,6 +223,7 @@ done:
   gcoo__h5_dset_close(&s.d);
   gcoo__h5_close(&obj);
   gcoo__h5_close(&fid);
+  gcoo__h5_guard_close(&guard);
   gcoo__h5_path_free(&p);
   return st;
 }

@@ -81,9 +81,23 @@ typedef struct gcoo__h5_comm {
 void gcoo__h5_comm_serial(gcoo__h5_comm *c);
 #if GCOO_HAVE_MPI
 /** Duplicate comm and decide (on every rank alike) whether MPI-IO is used. Collective. */
-gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm);
+gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing);
 #endif
 void gcoo__h5_comm_free(gcoo__h5_comm *c);
+
+/** A file watched across a read: a descriptor opened before the reads and its size then. HDF5's
+ *  POSIX driver returns zeros for bytes past the end of a file, so a file truncated between
+ *  open and read would be read as zeros without an error; after the reads, guard_check fails
+ *  with GCOO_ERR_IO when the file shrank. The descriptor (not the path) is checked, so a file
+ *  that is unlinked but intact still reads correctly. Not collective. */
+typedef struct gcoo__h5_guard {
+  int fd;
+  int64_t size;
+} gcoo__h5_guard;
+#define GCOO__H5_GUARD_INIT {-1, 0}
+gcoo_status gcoo__h5_guard_open(gcoo__h5_guard *g, const char *file);
+gcoo_status gcoo__h5_guard_check(const gcoo__h5_guard *g, const char *file);
+void gcoo__h5_guard_close(gcoo__h5_guard *g);
 /** When any rank failed, every rank leaves with an error: a failing rank keeps its own status
  *  and message, the others return GCOO_ERR_REMOTE with the lowest failing rank's message
  *  ("rank R: ...") as theirs (the convention of gcoo_dist_agree). Collective (a no-op for one
@@ -232,6 +246,7 @@ struct gcoo_h5_sparse_file_s {
   gcoo__h5_dset d[3];  /* CSR/CSC: indices, data; GCOO: rows, cols, values */
   gcoo_h5_info info;
   int64_t *ptr;        /* nmajor + 1 (indptr or gIdxes) */
+  gcoo__h5_guard guard; /* the file, watched across the slab reads */
 };
 #define GCOO_MAGIC_H5_SPARSE 0x67636f6f68357370ull /* "gcooh5sp" */
 

@@ -14,7 +14,7 @@ gcoo_status gcoo_h5_sparse_open(MPI_Comm comm, const char *path, gcoo_h5_sparse_
   GCOO_CHECK(f != NULL, GCOO_ERR_NULL, "file handle output is NULL");
   *f = NULL;
   gcoo__h5_quiet_begin(&q);
-  st = gcoo__h5_comm_dup(&c, comm);
+  st = gcoo__h5_comm_dup(&c, comm, 0);
   if (st >= 0) st = gcoo__h5_sparse_open(&c, path, 1, f); /* takes c over */
   gcoo__h5_quiet_end(&q);
   GCOO_CALL(st);
@@ -59,7 +59,7 @@ static gcoo_status read_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype, 
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_comm_dup(&c, comm);
+  gcoo_status st = gcoo__h5_comm_dup(&c, comm, 0);
   if (st >= 0) st = gcoo__h5_dense_read(&c, path, dtype, row0, rows, n, mode, layout, D);
   gcoo__h5_comm_free(&c);
   gcoo__h5_quiet_end(&q);
@@ -85,7 +85,7 @@ gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nr
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_comm_dup(&c, comm);
+  gcoo_status st = gcoo__h5_comm_dup(&c, comm, 1);
   if (st >= 0) {
     gcoo_status local = gcoo__h5_dense_check_host(D);
     if (local >= 0 && (row0 < 0 || nrows_global < 0))
@@ -105,7 +105,7 @@ gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrow
   gcoo__h5_comm c;
   gcoo_sparse csr = NULL;
   gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_comm_dup(&c, comm);
+  gcoo_status st = gcoo__h5_comm_dup(&c, comm, 1);
   if (st >= 0) {
     gcoo_sparse_info si;
     gcoo_status local = gcoo_sparse_get_info(slab, &si);

@@ -191,6 +191,7 @@ gcoo_status gcoo__h5_sparse_close(struct gcoo_h5_sparse_file_s **fp) {
   GCOO_VALID_OBJECT(f, GCOO_MAGIC_H5_SPARSE, "HDF5 sparse file");
   for (int i = 0; i < 3; i++) gcoo__h5_dset_close(&f->d[i]);
   gcoo__h5_close(&f->fid); /* collective with MPI-IO */
+  gcoo__h5_guard_close(&f->guard);
   free(f->ptr);
   gcoo__h5_path_free(&f->path);
   gcoo__h5_comm_free(&f->c);
@@ -217,10 +218,12 @@ gcoo_status gcoo__h5_sparse_open(gcoo__h5_comm *c, const char *path, int with_pt
   f->c = *c; /* taken over: freed by close */
   gcoo__h5_comm_serial(c);
   f->fid = H5I_INVALID_HID;
+  f->guard = (gcoo__h5_guard)GCOO__H5_GUARD_INIT;
   for (int i = 0; i < 3; i++) f->d[i] = (gcoo__h5_dset)GCOO__H5_DSET_INIT;
   st = gcoo__h5_agree(&f->c, gcoo__h5_path_parse(path, &f->path));
   if (st < 0) goto done;
   GCOO_GOTO(gcoo__h5_file_open(&f->c, f->path.file, &f->fid));
+  GCOO_GOTO(gcoo__h5_agree(&f->c, gcoo__h5_guard_open(&f->guard, f->path.file)));
   if (f->c.rank == 0) st = describe(f->fid, &f->path, &f->info, with_ptr ? &f->ptr : NULL);
   GCOO_GOTO(gcoo__h5_agree(&f->c, st));
   GCOO_GOTO(gcoo__h5_bcast(&f->c, &f->info, sizeof f->info, 0));
@@ -376,6 +379,7 @@ gcoo_status gcoo__h5_sparse_read_slab(struct gcoo_h5_sparse_file_s *f, gcoo_dtyp
     st = gcoo ? build_gcoo(f, dtype, b, nmaj, lo, &pl, &ia, &ib, &vals, &A)
               : build_compressed(f, dtype, b, nmaj, lo, &pl, &ia, &vals, &A);
   }
+  if (st >= 0) st = gcoo__h5_guard_check(&f->guard, f->path.file);
   st = gcoo__h5_agree(&f->c, st);
   if (st >= 0) {
     *slab = A;
