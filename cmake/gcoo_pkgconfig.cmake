@@ -91,7 +91,8 @@ else()
 endif()
 
 if(GCOO_HAVE_CUDA)
-  list(APPEND _pc_private_libs ${CUDA_cudart_LIBRARY} ${CUDA_cusparse_LIBRARY} ${CUDA_cublas_LIBRARY})
+  # the CUDA objects of libgcoo.a are C++: a static link by a C compiler needs libstdc++
+  list(APPEND _pc_private_libs ${CUDA_cudart_LIBRARY} ${CUDA_cusparse_LIBRARY} ${CUDA_cublas_LIBRARY} stdc++)
 endif()
 if(GCOO_HAVE_NCCL)
   list(APPEND _pc_private_libs ${NCCL_LIBRARY})
