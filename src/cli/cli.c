@@ -222,6 +222,12 @@ bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out) {
 
 const char *cli_dtype_name(gcoo_dtype t) { return t == GCOO_FLOAT64 ? "float64" : "float32"; }
 
+const char *cli_h5_dataset(const char *path, const char *object, char *buf, size_t len) {
+  if (!path || strstr(path, ":/")) return path;
+  snprintf(buf, len, "%s:%s", path, object);
+  return buf;
+}
+
 bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid) {
   long long v;
   *stencil = 0;

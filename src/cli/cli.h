@@ -44,6 +44,9 @@ bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *
 /** Element type option: float32 | float64 (also f32/f64, float/double). */
 bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out);
 const char *cli_dtype_name(gcoo_dtype t);
+/** An HDF5 output path with its dataset: path itself when it names one ("f.h5:/Y"), else
+ *  "path:object" in buf (a dense matrix is a dataset and needs a name in the file). */
+const char *cli_h5_dataset(const char *path, const char *object, char *buf, size_t len);
 /** --stencil 7|27 with --grid n (1..1290): *stencil = 0 when --stencil is absent. */
 bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
 void cli_print_help(const cli_command *cmd, FILE *f);

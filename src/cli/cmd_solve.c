@@ -24,7 +24,7 @@ static cli_option options[] = {
     {"alg", "NAME", "auto", "SpDM algorithm of the operator (see spdm --help)", NULL, false},
     {"p", "P", "0", "GCOO group width (0: the backend's default)", NULL, false},
     {"dtype", "T", "float64", "float32 or float64", NULL, false},
-    {"out", "PATH", NULL, "write X to file.h5[:/dataset] (parallel)", NULL, false},
+    {"out", "PATH", NULL, "write X to file.h5[:/dataset] (parallel; dataset /X when not named)", NULL, false},
     {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
     {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
     {NULL, NULL, NULL, NULL, NULL, false}};
@@ -226,7 +226,9 @@ static gcoo_status write_out(solve_job *j) {
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) return st;
 #if GCOO_HAVE_HDF5
-  st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), j->out, j->info.m_global, j->info.row0, &j->Xh);
+  char target[4096];
+  st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), cli_h5_dataset(j->out, "/X", target, sizeof target),
+                                j->info.m_global, j->info.row0, &j->Xh);
 #else
   st = GCOO_ERR_UNSUPPORTED;
 #endif

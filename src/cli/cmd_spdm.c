@@ -34,7 +34,8 @@ static cli_option options[] = {
     {"b", "PATH", NULL, "dense operand: file.h5[:/dataset] (X, k x N; or B, M x k)", NULL, false},
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dense-sparse writes C^T)", NULL, false},
+    {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
+                          "named; dense-sparse writes C^T)", NULL, false},
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
     {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
@@ -559,7 +560,9 @@ static int write_out(job *j) {
   MPI_Barrier(gcoo_dist_comm(j->d));
   double t0 = MPI_Wtime();
   /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
-  gcoo_status st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), j->out, j->m, j->row0, &j->Yh);
+  char target[4096];
+  const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
+  gcoo_status st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_write, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   if (st < 0) return cli_report(j->out, st);
