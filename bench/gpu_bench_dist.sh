@@ -8,15 +8,8 @@
 set -u
 out=${1:?usage: $0 OUT_DIR [MATRICES_DIR]}
 mats=${2:-.mats}
-build=build-gpu
 mkdir -p "$out"
-start=$(date +%s)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
-  cmake --build "$build" -j "$(nproc)"; } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-echo "=== build ok ($(( $(date +%s) - start )) s)"
-timeout 200 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 150 >"$out/ctest-gpu.log" 2>&1
-echo "=== ctest -L gpu: rc $? ($(( $(date +%s) - start )) s)"; grep -E "tests passed|\*\*\*" "$out/ctest-gpu.log" | head
+source "$(dirname "${BASH_SOURCE[0]}")/gpu_prepare.sh"
 gpus=$(nvidia-smi -L | wc -l)
 python3 - >"$out/peer.txt" 2>&1 <<'PY'
 import torch
