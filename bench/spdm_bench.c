@@ -470,8 +470,12 @@ static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N,
                        char *lines, size_t lines_len) {
   const int32_t ps[] = {8, 32, 64, 128, 256, 512};
   const int nps = 6, nv = gcoo_cuda_tuned_variant_count() + 1;
-  double ms[6 * 16];
-  gcoo_cuda_tuned_launch sh[6 * 16];
+  double ms[6 * 32];
+  gcoo_cuda_tuned_launch sh[6 * 32];
+  if (nv > 32) {
+    bench_printf(E, "  sweep %s: %d variants, the table holds 32\n", name, nv);
+    return;
+  }
   double setup[6] = {0};
   memset(sh, 0, sizeof sh);
   if (bench_sweep(E, A, N, ps, nps, ms, sh, setup) < 0) {
@@ -494,9 +498,10 @@ static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N,
       const double t = ms[i * nv + v];
       bench_printf(E, " %s %.4g", gcoo_cuda_tuned_variant_name(v), t);
       if (csv)
-        fprintf(csv, "%s,%lld,%d,%s,%.6g,%d,%d,%d,%d,%d,%.4g\n", name, (long long)N, ps[i],
+        fprintf(csv, "%s,%lld,%d,%s,%.6g,%d,%d,%d,%d,%d,%.4g,%d\n", name, (long long)N, ps[i],
                 gcoo_cuda_tuned_variant_name(v), t, sh[i * nv + v].vpt, sh[i * nv + v].rpt,
-                sh[i * nv + v].threads, sh[i * nv + v].chunk, sh[i * nv + v].blocks_per_sm, setup[i]);
+                sh[i * nv + v].threads, sh[i * nv + v].chunk, sh[i * nv + v].blocks_per_sm, setup[i],
+                sh[i * nv + v].splits);
       if (t > 0 && (bi < 0 || t < ms[bi * nv + bv])) bi = i, bv = v;
     }
     bench_printf(E, "\n");
@@ -519,7 +524,7 @@ static void run_sweep(bench_env *E, const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/sweep.csv", E->outdir);
   FILE *csv = fopen(path, "w");
-  if (csv) fprintf(csv, "case,N,p,variant,ms,vpt,rpt,threads,chunk,blocks_per_sm,setup_ms\n");
+  if (csv) fprintf(csv, "case,N,p,variant,ms,vpt,rpt,threads,chunk,blocks_per_sm,setup_ms,splits\n");
   static char lines[16384];
   lines[0] = '\0';
   bench_printf(E, "\n== sweep: tuned variants x p on a representative subset (%.0f s so far)\n",
@@ -527,7 +532,8 @@ static void run_sweep(bench_env *E, const char *dir) {
   struct {
     int64_t n;
     double s;
-  } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}, {14000, 0.999}, {4000, 0.99}, {2000, 0.9}};
+  } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}, {14000, 0.999}, {4000, 0.99},
+             {2000, 0.9},   {1000, 0.99}, {2000, 0.999}, {8000, 0.95},  {14000, 0.9995}};
   for (int i = 0; i < (int)(sizeof rnd / sizeof rnd[0]); i++) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;

@@ -483,7 +483,12 @@ gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *p
     gcoo_op_get_info(op, &info);
     setup_ms[i] = 1e3 * info.setup_seconds;
     for (int v = 0; v < nv; v++) {
-      gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v);
+      /* the X-resident variants do not depend on p: timed at the first width only */
+      if (i > 0 && gcoo_cuda_tuned_variant_resident(v)) continue;
+      if (gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v) < 0) {
+        bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v), gcoo_last_error());
+        continue;
+      }
       if (gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]) < 0 || gcoo_ctx_synchronize(E->ctx) < 0) {
         bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v), gcoo_last_error());
         continue;

@@ -243,6 +243,28 @@ static gcoo_status check_cuda_op(gcoo_op op) {
   return GCOO_SUCCESS;
 }
 
+/* The tuned kernel's X-resident layout, once (on the operator's device and stream). */
+static gcoo_status build_resident(gcoo_op op) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
+  if (o->tuned.xres.off) return GCOO_SUCCESS;
+  GCOO_CHECK(gcoo_cuda_resident_fits(o->csr.ncols, &c->dev), GCOO_ERR_UNSUPPORTED,
+             "the X-resident kernel keeps k + 1 rows of X in one block's shared memory: k = %lld "
+             "is above %lld on this device", (long long)o->csr.ncols,
+             (long long)(c->dev.smem_per_block_optin / 16 - 1));
+  device_guard g;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  gcoo_status st = gcoo_cuda_tuned_build_resident(&o->csr, &o->tuned, op->ctx->stream);
+  if (st >= 0) {
+    const size_t esize = 2 * gcoo_dtype_size(o->csr.dtype);
+    o->device_bytes += (size_t)(o->tuned.xres.nentries + 32) * esize +
+                       (size_t)o->tuned.xres.nslices * (8 + 32 * 4);
+    op->info.device_bytes = o->device_bytes;
+  }
+  device_leave(&g);
+  return st;
+}
+
 gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t value) {
   GCOO_CALL(check_cuda_op(op));
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -251,6 +273,8 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
       GCOO_CHECK(value >= 0 && value <= gcoo_cuda_tuned_variant_count(), GCOO_ERR_INVALID_ARG,
                  "tuned variant %lld outside 0..%d", (long long)value,
                  gcoo_cuda_tuned_variant_count());
+      if (gcoo_cuda_tuned_variant_resident((int)value) && o->alg == GCOO_ALG_GCOO)
+        GCOO_CALL(build_resident(op));
       o->variant = (int)value;
       o->details.variant = (int)value;
       return GCOO_SUCCESS;

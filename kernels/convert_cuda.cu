@@ -538,10 +538,15 @@ extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   cudaFree(L->uptr);
   cudaFree(L->ucols);
   cudaFree(L->entries);
+  cudaFree(L->xres.off);
+  cudaFree(L->xres.perm);
+  cudaFree(L->xres.entries);
+  cudaFree(L->xres.splits);
   (void)cudaGetLastError();
   L->uptr = NULL;
   L->ucols = NULL;
   L->entries = NULL;
+  memset(&L->xres, 0, sizeof L->xres);
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
@@ -586,6 +591,171 @@ done:
     if (st >= 0) (void)cudaStreamSynchronize(s);  // S's arrays may still be read by queued work
     gcoo_cuda_gcoo_free(&S);
   }
+  return st;
+}
+
+namespace {
+
+// ---- the X-resident layout (docs/kernels.md §8) -----------------------------------------
+
+// Sort keys that put long rows first: INT32_MAX - length (a row holds at most k < 2^31 entries).
+__global__ void row_length_keys_kernel(const int64_t *__restrict__ ptr, int64_t m,
+                                       uint64_t *__restrict__ keys, int64_t *__restrict__ rows) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    keys[i] = (uint64_t)(INT32_MAX - (ptr[i + 1] - ptr[i]));
+    rows[i] = i;
+  }
+}
+
+// Entries of slice s = 32 x its first (longest) row's length.
+__global__ void slice_sizes_kernel(const uint64_t *__restrict__ sorted_keys, int64_t nslices,
+                                   int64_t *__restrict__ size) {
+  for (int64_t sl = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; sl < nslices;
+       sl += (int64_t)gridDim.x * blockDim.x)
+    size[sl] = 32 * (int64_t)(INT32_MAX - (int64_t)sorted_keys[32 * sl]);
+}
+
+// One thread per slice lane: its row's entries down the lane (stride 32), padding {0, k} after
+// them, and the lane's row in perm (-1 past m). Past the last slice, 32 padding entries.
+template <typename T>
+__global__ void fill_resident_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                     const T *__restrict__ vals, int64_t m, int64_t k,
+                                     const int64_t *__restrict__ rows, int64_t nslices,
+                                     const int64_t *__restrict__ off, int32_t *__restrict__ perm,
+                                     Entry<T> *__restrict__ ent) {
+  const int64_t lanes = 32 * nslices;
+  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < lanes + 32;
+       t += (int64_t)gridDim.x * blockDim.x) {
+    Entry<T> pad;
+    pad.v = T(0);
+    pad.u = (int32_t)k;
+    if (t >= lanes) {  // the step past the end
+      ent[off[nslices] + (t - lanes)] = pad;
+      continue;
+    }
+    const int64_t sl = t / 32, r = t % 32;
+    const int64_t row = t < m ? rows[t] : -1;
+    perm[t] = (int32_t)row;
+    const int64_t w = (off[sl + 1] - off[sl]) / 32;
+    const int64_t b = row >= 0 ? ptr[row] : 0, len = row >= 0 ? ptr[row + 1] - b : 0;
+    Entry<T> *out = ent + off[sl] + r;
+    for (int64_t j = 0; j < w; j++) {
+      Entry<T> e = pad;
+      if (j < len) {
+        e.v = vals[b + j];
+        e.u = ind[b + j];
+      }
+      out[32 * j] = e;
+    }
+  }
+}
+
+// Where the R + 1 split points for R parts start: R = 1 -> 0, 2 -> 2, 4 -> 5, 8 -> 10 (the
+// points of the smaller R's come first).
+__host__ __device__ inline int split_base(int R) {
+  int base = 0;
+  for (int r = 1; r < R; r *= 2) base += r + 1;
+  return base;
+}
+
+// Split points: for R = 1, 2, 4, .., the first slice at or past each of the R equal shares of
+// the entries (one thread per point; a binary search over off).
+__global__ void resident_splits_kernel(const int64_t *__restrict__ off, int64_t nslices,
+                                       int64_t *__restrict__ splits) {
+  const int64_t total = off[nslices];
+  const int npoints = split_base(2 * GCOO_XRES_MAX_SPLITS);
+  for (int t = (int)(blockIdx.x * blockDim.x + threadIdx.x); t < npoints;
+       t += (int)(gridDim.x * blockDim.x)) {
+    int R = 1;
+    while (split_base(2 * R) <= t) R *= 2;
+    const int i = t - split_base(R);
+    const int64_t target = (int64_t)((double)total * i / R);
+    int64_t lo = 0, hi = nslices;  // first s with off[s] >= target
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (off[mid] < target)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    splits[t] = i == R ? nslices : lo;
+  }
+}
+
+template <typename T>
+gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream_t s) {
+  gcoo_status st = GCOO_SUCCESS;
+  const int64_t m = A->nrows, ns = (m + 31) / 32;
+  uint64_t *kin = NULL, *kout = NULL;
+  int64_t *rin = NULL, *rout = NULL, *size = NULL;
+  const int npoints = split_base(2 * GCOO_XRES_MAX_SPLITS);
+  X->nslices = ns;
+  GCOO_GOTO(gcoo__cuda_alloc(&X->off, (size_t)(ns + 1) * 8, "resident layout: slice offsets"));
+  GCOO_GOTO(gcoo__cuda_alloc(&X->perm, (size_t)(ns > 0 ? 32 * ns : 1) * 4, "resident layout: row order"));
+  GCOO_GOTO(gcoo__cuda_alloc(&X->splits, (size_t)npoints * 8, "resident layout: split points"));
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(X->off, 0, 8, s));
+  if (ns > 0) {
+    GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)m * 8, "row length keys", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)m * 8, "sorted row length keys", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&rout, (size_t)m * 8, "rows by length", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&size, (size_t)ns * 8, "slice sizes", s));
+    GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr,
+                m, kin, rin);
+    GCOO_CHECK_LAUNCH_GOTO("row length keys");
+    GCOO_GOTO(sort_pairs(kin, kout, rin, rout, m, 32, s));
+    GCOO_LAUNCH(slice_sizes_kernel, dim3(grid_for(ns, kThreads)), dim3(kThreads), 0, s, kout, ns, size);
+    GCOO_CHECK_LAUNCH_GOTO("slice sizes");
+    GCOO_GOTO(inclusive_sum(size, X->off + 1, ns, s));
+  }
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&X->nentries, X->off + ns, 8, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  GCOO_GOTO(gcoo__cuda_alloc(&X->entries, (size_t)(X->nentries + 32) * sizeof(Entry<T>),
+                             "resident layout: entries"));
+  GCOO_LAUNCH(fill_resident_kernel<T>, dim3(grid_for(32 * ns + 32, kThreads)), dim3(kThreads), 0, s,
+              A->ptr, A->ind, static_cast<const T *>(A->values), m, A->ncols, rout, ns, X->off,
+              X->perm, static_cast<Entry<T> *>(X->entries));
+  GCOO_CHECK_LAUNCH_GOTO("resident layout fill");
+  GCOO_LAUNCH(resident_splits_kernel, dim3(grid_for(npoints, kThreads)), dim3(kThreads), 0, s,
+              X->off, ns, X->splits);
+  GCOO_CHECK_LAUNCH_GOTO("resident split points");
+done:
+  free_async(kin, s);
+  free_async(kout, s);
+  free_async(rin, s);
+  free_async(rout, s);
+  free_async(size, s);
+  return st;
+}
+
+void free_resident(gcoo_cuda_xres *X) {
+  cudaFree(X->off);
+  cudaFree(X->perm);
+  cudaFree(X->entries);
+  cudaFree(X->splits);
+  (void)cudaGetLastError();
+  memset(X, 0, sizeof *X);
+}
+
+}  // namespace
+
+extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
+
+extern "C" int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev) {
+  return dev != NULL && k >= 0 && (k + 1) * 16 <= (int64_t)dev->smem_per_block_optin;
+}
+
+extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
+                                                      void *stream) {
+  GCOO_CHECK(A != NULL && L != NULL, GCOO_ERR_NULL, "CSR or layout is NULL");
+  GCOO_CHECK(A->nrows == L->m && A->ncols == L->k && A->nnz == L->nnz && A->dtype == L->dtype,
+             GCOO_ERR_INVALID_ARG, "the tuned layout was not built from this CSR");
+  if (L->xres.off) return GCOO_SUCCESS;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = A->dtype == GCOO_FLOAT64 ? build_resident<double>(A, &L->xres, s)
+                                            : build_resident<float>(A, &L->xres, s);
+  if (st < 0) free_resident(&L->xres);
   return st;
 }
 

@@ -17,6 +17,11 @@
 #define gcoo_cuda_spdm_faithful gcoo_emu_spdm_faithful
 #define gcoo_cuda_tuned_variant_count gcoo_emu_tuned_variant_count
 #define gcoo_cuda_tuned_variant_name gcoo_emu_tuned_variant_name
+#define gcoo_cuda_tuned_variant_resident gcoo_emu_tuned_variant_resident
 #define gcoo_cuda_spdm_tuned gcoo_emu_spdm_tuned
+#define gcoo_cuda_tuned_build_resident gcoo_emu_tuned_build_resident
+#define gcoo_cuda_resident_fits gcoo_emu_resident_fits
+#define gcoo_cuda_xres_split_base gcoo_emu_xres_split_base
+#define gcoo_cuda_spdm_resident gcoo_emu_spdm_resident
 #endif
 #endif

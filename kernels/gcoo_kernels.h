@@ -56,6 +56,26 @@ typedef struct gcoo_cuda_gcoo {
   void *values;   /**< nnz */
 } gcoo_cuda_gcoo;
 
+/** The X-resident layout of A (docs/kernels.md §8), for the "resident" variants of the tuned
+ *  kernel: A's rows sorted by length, longest first (stable), cut into slices of 32 rows, each
+ *  slice stored column by column: entry j of the slice's row r at off[s] + 32 j + r, rows shorter
+ *  than the slice's longest padded with {0, k} (column k is a zero row the kernel appends to its
+ *  copy of X), so that a warp reads 32 consecutive entries per step. 32 more padding entries
+ *  follow the last slice (the kernel loads one step ahead). */
+typedef struct gcoo_cuda_xres {
+  int64_t nslices;           /**< ceil(m / 32) */
+  int64_t nentries;          /**< off[nslices]: entries with padding */
+  int64_t *off;              /**< nslices + 1 offsets, in entries */
+  int32_t *perm;             /**< 32 nslices: row of A of each slice lane, -1 past m */
+  void *entries;             /**< {value, column} (8 B float, 16 B double), nentries + 32 */
+  int64_t *splits;           /**< for R = 1, 2, 4, .., GCOO_XRES_MAX_SPLITS: R + 1 slice indices
+                                  that cut the entries into R near-equal parts, at
+                                  gcoo_cuda_xres_split_base(R) */
+} gcoo_cuda_xres;
+
+/** Largest number of parts a resident launch cuts the slices into (a power of two). */
+#define GCOO_XRES_MAX_SPLITS 64
+
 /** The tuned kernel's layout, derived from the GCOO of S (docs/kernels.md §3): for each group
  *  of p rows of A, the list of distinct columns its entries touch (the X rows it stages once per
  *  column tile), and every entry of A, in CSR order, as {value, index into its group's list}. */
@@ -77,6 +97,9 @@ typedef struct gcoo_cuda_tuned {
   int64_t max_group_nnz;      /**< most entries in one group */
   int prefer_direct;          /**< variant 0 resolves to the direct (unstaged) kernel: set by the
                                    backend from gcoo__dispatch_tuned_direct (kernels/dispatch.c) */
+  int prefer_resident;        /**< variant 0 resolves to the X-resident kernel (needs xres) */
+  gcoo_cuda_xres xres;        /**< the X-resident layout: built on demand
+                                   (gcoo_cuda_tuned_build_resident), zeroed until then */
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -100,6 +123,18 @@ void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S);
 gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
                                   gcoo_cuda_gcoo *S_keep, void *stream);
 void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
+
+/** Build L->xres, the X-resident layout (a stable sort of A's rows by length, a scan and a fill;
+ *  synchronises the stream once to size it). Needs L built by gcoo_cuda_tuned_build from the
+ *  same CSR; a no-op when L->xres is already built. gcoo_cuda_tuned_free frees it too. */
+gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L, void *stream);
+
+/** 1 when the X-resident kernel can hold a tile of X (k + 1 rows, at least 16 bytes wide) in one
+ *  block's shared memory on this device: k + 1 <= smem_per_block_optin / 16 (14 527 on an H200). */
+int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev);
+
+/** Offset of the R + 1 split points for R parts in gcoo_cuda_xres.splits (R a power of two). */
+int gcoo_cuda_xres_split_base(int R);
 
 /** Reuse statistics for dispatch: distinct[i] = number of distinct (row / 2^i, column) pairs of A
  *  for i = 0 .. nlog - 1, i.e. the summed length of the groups' column lists at p = 2^i. The
@@ -134,12 +169,16 @@ typedef struct gcoo_cuda_tuned_launch {
   int passes;      /**< row passes per group (1 unless p > threads/8 * rpt) */
   int tile_cols;   /**< columns of Y per block */
   size_t smem;     /**< dynamic shared memory per block, bytes */
+  int resident;    /**< 1: the X-resident kernel (tile of X in shared memory, A streamed) */
+  int splits;      /**< resident: parts the slices of A are cut into (blocks per tile) */
   int blocks_per_sm; /**< occupancy the launcher computed */
 } gcoo_cuda_tuned_launch;
 
 /** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
  *  when L->prefer_direct, else the staged one, with the vectors per thread from N and the grid. */
 int gcoo_cuda_tuned_variant_count(void);
+/** 1 when the variant is an X-resident one (it needs L->xres). */
+int gcoo_cuda_tuned_variant_resident(int variant);
 /** Short name of a variant ("staged-v4", "direct-v2", ...); "auto" for 0. */
 const char *gcoo_cuda_tuned_variant_name(int variant);
 
@@ -150,6 +189,16 @@ gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int variant,
                                  const gcoo_cuda_devinfo *dev, double alpha, const void *X,
                                  int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
                                  void *stream, gcoo_cuda_tuned_launch *chosen);
+
+/** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 1
+ *  rows, tnp 16-byte packs wide) in shared memory and streams its part of A's slices past it.
+ *  tnp 0: the widest tile that fits and N needs. Needs L->xres (GCOO_ERR_UNSUPPORTED without it,
+ *  or when the tile does not fit: gcoo_cuda_resident_fits). gcoo_cuda_spdm_tuned reaches it
+ *  through the "resident" variants. */
+gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp, const gcoo_cuda_devinfo *dev,
+                                    double alpha, const void *X, int64_t ldx, double beta, void *Y,
+                                    int64_t ldy, int64_t N, void *stream,
+                                    gcoo_cuda_tuned_launch *chosen);
 
 /* ---- the backend's extras (kernels/backend_cuda.c), for bench/ and tests/gpu --------------- */
 

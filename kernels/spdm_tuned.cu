@@ -194,19 +194,24 @@ __global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
 struct Variant {
   const char *name;
   int staged, vpt, max_threads;
+  int resident;  // the X-resident kernel (kernels/spdm_resident.cu); vpt = its packs per row
 };
-// id 0 = auto: staged, VPT from N and p, 512 threads unless that leaves fewer than two blocks
-// per SM (then 256, so that one block's staging overlaps another's FMAs). The sweep times the
-// others one by one.
+// id 0 = auto: the X-resident kernel when L->prefer_resident, the direct one when
+// L->prefer_direct, else staged, VPT from N and p, 512 threads unless that leaves fewer than two
+// blocks per SM (then 256, so that one block's staging overlaps another's FMAs). The sweep times
+// the others one by one; the last two are what auto resolves to (not listed).
 const Variant kVariants[] = {
-    {"auto", 1, 0, 512},
-    {"staged-v1", 1, 1, 512},      {"staged-v2", 1, 2, 512},      {"staged-v4", 1, 4, 512},
-    {"staged-v1-t256", 1, 1, 256}, {"staged-v2-t256", 1, 2, 256}, {"staged-v4-t256", 1, 4, 256},
-    {"direct-v1", 0, 1, 256},      {"direct-v2", 0, 2, 256},      {"direct-v4", 0, 4, 256},
-    {"direct-auto", 0, 0, 256},
+    {"auto", 1, 0, 512, 0},
+    {"staged-v1", 1, 1, 512, 0},      {"staged-v2", 1, 2, 512, 0},      {"staged-v4", 1, 4, 512, 0},
+    {"staged-v1-t256", 1, 1, 256, 0}, {"staged-v2-t256", 1, 2, 256, 0}, {"staged-v4-t256", 1, 4, 256, 0},
+    {"direct-v1", 0, 1, 256, 0},      {"direct-v2", 0, 2, 256, 0},      {"direct-v4", 0, 4, 256, 0},
+    {"resident-v1", 0, 1, 0, 1},      {"resident-v2", 0, 2, 0, 1},      {"resident-v4", 0, 4, 0, 1},
+    {"resident-v8", 0, 8, 0, 1},
+    {"direct-auto", 0, 0, 256, 0},    {"resident-auto", 0, 0, 0, 1},
 };
-constexpr int kDirectAuto = 10;  // the direct kernel with the vectors per thread chosen below
-constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 1;
+constexpr int kDirectAuto = 14;    // the direct kernel with the vectors per thread chosen below
+constexpr int kResidentAuto = 15;  // the resident kernel with its tile chosen from k and N
+constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 3;
 
 // Accumulators per thread are RPT * VPT packs; at most 16 packs (64 floats / 32 doubles), so
 // RPT <= 16 / VPT. Rows one pass covers: (threads / 8) * RPT.
@@ -309,8 +314,14 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
                          double alpha, const void *X, int64_t ldx, double beta, void *Y,
                          int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
   constexpr int VEC = Pack<T>::N;
+  if (variant == 0 && L->prefer_resident) variant = kResidentAuto;
   if (variant == 0 && L->prefer_direct) variant = kDirectAuto;
   const Variant &vs = kVariants[variant];
+  if (vs.resident) {
+    GCOO_CALL(gcoo_cuda_spdm_resident(L, vs.vpt, dev, alpha, X, ldx, beta, Y, ldy, N, stream, out));
+    if (out) out->variant = variant;
+    return GCOO_SUCCESS;
+  }
   const int64_t p = L->p;
   Shape<T> shp = shape_for<T>(vs.staged, vs.vpt, vs.max_threads, p, N, L->ngroups, dev->sm_count);
   GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
@@ -399,8 +410,13 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
 
 extern "C" int gcoo_cuda_tuned_variant_count(void) { return kVariantCount; }
 
+extern "C" int gcoo_cuda_tuned_variant_resident(int variant) {
+  return variant >= 0 && variant < (int)(sizeof kVariants / sizeof kVariants[0]) &&
+         kVariants[variant].resident;
+}
+
 extern "C" const char *gcoo_cuda_tuned_variant_name(int variant) {
-  if (variant < 0 || variant > kVariantCount) return "unknown";
+  if (variant < 0 || variant >= (int)(sizeof kVariants / sizeof kVariants[0])) return "unknown";
   return kVariants[variant].name;
 }
 

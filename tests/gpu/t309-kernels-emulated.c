@@ -13,6 +13,8 @@
  * groups and rows, nnz = 0, 1 x 1, a single row, a single column, p in {1, 3, 4, 32, 128, 1000},
  * float and double. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu_test_util.h"
@@ -92,6 +94,61 @@ static void check_stats(gcoo_sparse A, const char *name) {
   }
 }
 
+/* Most parts any resident launch cut its slices into (the tall matrix must need several). */
+static int max_splits_seen = 0;
+
+/* The resident layout against A: every row appears once in perm, its lane holds the row's
+ * entries in CSR order then padding {0, k}; slices are sorted by length, longest first; the
+ * split points are monotone and cover every slice. */
+static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info ai;
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  const gcoo_cuda_xres *R = &L->xres;
+  const size_t es = gcoo_dtype_size(ai.dtype);
+  TEST_CHECK(R->nslices == (ai.nrows + 31) / 32, "%s: %lld slices", name, (long long)R->nslices);
+  char *seen = calloc((size_t)ai.nrows + 1, 1);
+  int64_t prev_w = INT64_MAX;
+  for (int64_t s = 0; s < R->nslices; s++) {
+    const int64_t w = (R->off[s + 1] - R->off[s]) / 32;
+    TEST_CHECK((R->off[s + 1] - R->off[s]) % 32 == 0 && w <= prev_w, "%s: slice %lld width %lld",
+               name, (long long)s, (long long)w);
+    prev_w = w;
+    for (int r = 0; r < 32; r++) {
+      const int32_t row = R->perm[32 * s + r];
+      if (32 * s + r >= ai.nrows) {
+        TEST_CHECK(row == -1, "%s: padding lane %lld holds row %d", name, (long long)(32 * s + r), row);
+        continue;
+      }
+      TEST_CHECK(row >= 0 && row < ai.nrows && !seen[row], "%s: lane %lld row %d", name,
+                 (long long)(32 * s + r), row);
+      if (row < 0 || row >= ai.nrows) continue;
+      seen[row] = 1;
+      const int64_t b = a.ptr[row], len = a.ptr[row + 1] - b;
+      for (int64_t j = 0; j < w; j++) {
+        const char *e = (const char *)R->entries + (size_t)(R->off[s] + 32 * j + r) * 2 * es;
+        int32_t u;
+        memcpy(&u, e + es, 4);
+        const double v = es == 4 ? (double)*(const float *)e : *(const double *)e;
+        const double want_v = j < len ? (es == 4 ? (double)((const float *)a.values)[b + j]
+                                                 : ((const double *)a.values)[b + j]) : 0.0;
+        const int32_t want_u = j < len ? a.ind[b + j] : (int32_t)ai.ncols;
+        TEST_CHECK(u == want_u && v == want_v, "%s: row %d entry %lld: (%d, %g), want (%d, %g)",
+                   name, row, (long long)j, u, v, want_u, want_v);
+      }
+    }
+  }
+  for (int R2 = 1; R2 <= GCOO_XRES_MAX_SPLITS; R2 *= 2) {
+    const int64_t *sp = R->splits + gcoo_cuda_xres_split_base(R2);
+    TEST_CHECK(sp[0] == 0 && sp[R2] == R->nslices, "%s: splits for %d parts %lld .. %lld", name, R2,
+               (long long)sp[0], (long long)sp[R2]);
+    for (int i = 0; i < R2; i++)
+      TEST_CHECK(sp[i] <= sp[i + 1], "%s: split %d of %d not monotone", name, i, R2);
+  }
+  free(seen);
+}
+
 /* Run one product through `kind` (0 faithful, 1 tuned) on the given operands and compare. */
 static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, double beta,
                           int64_t xpad, int xoff, int64_t ypad, int yoff, const char *name) {
@@ -120,15 +177,28 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
   TEST_CALL(gcoo_cuda_tuned_build(&d, p, &L, NULL, NULL));
   TEST_CHECK(L.ndistinct == (ai.nnz ? gt_cpu_distinct(A, p) : 0), "%s: layout distinct %lld", name,
              (long long)L.ndistinct);
-  for (int v = 0; v <= gcoo_cuda_tuned_variant_count(); v++) {
+  /* the resident variants before their layout exists: a clear refusal */
+  if (ai.nrows > 0 && N > 0)
+    TEST_FAILS(gcoo_cuda_spdm_resident(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N,
+                                       NULL, NULL), GCOO_ERR_UNSUPPORTED, "not built");
+  TEST_CALL(gcoo_cuda_tuned_build_resident(&d, &L, NULL));
+  check_resident_layout(A, &L, name);
+  /* the last round: variant 0 resolved to the resident kernel */
+  for (int v = 0; v <= gcoo_cuda_tuned_variant_count() + 1; v++) {
+    L.prefer_resident = v > gcoo_cuda_tuned_variant_count();
+    if (L.prefer_resident) v = 0;
     for (int64_t i = 0; i < ai.nrows; i++)
       for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
     gcoo_cuda_tuned_launch sh;
     TEST_CALL(gcoo_cuda_spdm_tuned(&L, v, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
     double err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s tuned %s p=%d N=%lld (vpt %d rpt %d threads %d chunk %d passes %d): "
-               "relerr %.3g > %.3g", name, gcoo_cuda_tuned_variant_name(v), p, (long long)N,
-               sh.vpt, sh.rpt, sh.threads, sh.chunk, sh.passes, err, tol);
+    TEST_CHECK(err <= tol, "%s tuned %s p=%d N=%lld (vpt %d rpt %d threads %d chunk %d passes %d "
+               "splits %d): relerr %.3g > %.3g", name, gcoo_cuda_tuned_variant_name(sh.variant), p,
+               (long long)N, sh.vpt, sh.rpt, sh.threads, sh.chunk, sh.passes, sh.splits, err, tol);
+    TEST_CHECK(!L.prefer_resident || ai.nrows == 0 || N == 0 || sh.resident,
+               "%s: variant 0 with prefer_resident ran %s", name, gcoo_cuda_tuned_variant_name(sh.variant));
+    if (sh.resident && sh.splits > max_splits_seen) max_splits_seen = sh.splits;
+    if (L.prefer_resident) break;
   }
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, xoff);
@@ -167,6 +237,13 @@ int main(void) {
     check_product(A, 3, 64, 1.0, 1.0, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
 
+    /* a tall matrix: enough slices that the resident kernel cuts them into several parts */
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 700, 60, 0.93, 300 + t, 0));
+    snprintf(name, sizeof name, "tall700x60 %s", t ? "f64" : "f32");
+    check_product(A, 32, 8, 1.0, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 8, 37, 0.5, 1.5, 2, 1, 0, 0, name);
+    gcoo_sparse_destroy(&A);
+
     /* nnz = 0, a 1 x 1 matrix, a single column */
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 9, 7, 1.0, 1, 0));
     snprintf(name, sizeof name, "empty9x7 %s", t ? "f64" : "f32");
@@ -193,5 +270,7 @@ int main(void) {
     check_product(A, 4, 17, 1.0, 0.0, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
   }
+  TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
+             max_splits_seen);
   return gcoo_test_finish("t309-kernels-emulated");
 }

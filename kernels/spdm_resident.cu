@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// kernels/spdm_resident.cu: the X-resident variant of the tuned GCOOSpDM (docs/kernels.md §8).
+//
+// Y (m x N) = alpha A X + beta Y, X and Y row-major. Where A has little reuse (random matrices:
+// a group of 32 rows shares almost no columns), every kernel that walks A once and fetches X per
+// entry moves one X value from L2 per FMA (4 B/FMA in float): that is where cuSPARSE and the
+// direct kernel sit. This variant turns the product around: a block copies a whole column tile
+// of X (all k rows, TN columns) into shared memory ONCE, then streams all of A (its share of the
+// slices) past it. Per FMA the L2 now delivers entry bytes / TN (8 B / 4 = 2 B at TN = 4 floats,
+// 1 B at 8), and X comes from shared memory. It needs (k + 1) x 16 bytes of shared memory at
+// least: k <= 14 526 on an H200.
+//
+// A is in the resident layout (gcoo_cuda_xres): rows sorted by length, slices of 32 rows stored
+// column by column, so the 32 lanes of a warp walk 32 rows side by side and each step reads 32
+// consecutive entries (one coalesced load); a lane's row needs no reduction across lanes (no
+// shuffles, so the CPU emulator runs this file too). Padding entries point at row k of the
+// staged tile, which is zero.
+//
+// Grid: x = column tiles (adjacent tiles run together and share X's and Y's sectors in L2),
+// y = parts of the slices (when there are too few tiles to fill the device). Within a block,
+// warp w takes slices w, w + warps, ... of its part; slices are sorted longest first, so this
+// deals the work out evenly.
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gcoo_kernels.h"
+#include "spdm_common.cuh"
+
+namespace {
+
+#ifdef GCOO_CUDA_EMULATE
+constexpr int kMaxThreads = 64;  // two warps: fewer host fibers, still several slices per warp
+#else
+constexpr int kMaxThreads = 1024;
+#endif
+// 8 packs per thread (32 float accumulators) need more than the 64 registers 1024 threads leave
+__host__ __device__ constexpr int max_threads(int tnp) { return tnp >= 8 ? kMaxThreads / 2 : kMaxThreads; }
+
+template <typename T>
+struct ResidentArgs {
+  const int64_t *off;    // slice offsets
+  const int32_t *perm;   // row of each slice lane
+  const Entry<T> *ent;   // {value, column}, slice-major, lane-minor
+  const int64_t *split;  // R + 1 slice indices for this launch's R
+  const T *X;
+  T *Y;
+  int64_t ldx, ldy, k, N, tile0;
+  T alpha, beta;
+  bool xvec, yvec;
+};
+
+// TNP: 16-byte packs of X per row of the tile (TN = TNP x 16 / sizeof(T) columns).
+template <typename T, int TNP>
+__global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const ResidentArgs<T> a) {
+  using P = Pack<T>;
+  constexpr int VEC = P::N;
+  constexpr int FU = 4;  // loads in flight per thread while staging
+  GCOO_DYNAMIC_SMEM(P, xs);
+  const int tid = threadIdx.x, nthreads = blockDim.x;
+  const int64_t col0 = (a.tile0 + blockIdx.x) * (int64_t)(TNP * VEC);
+
+  // the tile: rows 0 .. k-1 of X, columns col0 .. col0 + TN (zeros past N), and a zero row k
+  const int total = (int)(a.k + 1) * TNP;
+  for (int base = tid; base < total; base += nthreads * FU) {
+    P r[FU];
+#pragma unroll
+    for (int f = 0; f < FU; f++) {
+      const int idx = base + f * nthreads;
+      const int u = idx / TNP, w = idx % TNP;
+      r[f] = idx < total && u < a.k ? load_pack(a.X + (int64_t)u * a.ldx, col0 + (int64_t)w * VEC, a.N, a.xvec)
+                                    : pack_zero<T>();
+    }
+#pragma unroll
+    for (int f = 0; f < FU; f++) {
+      const int idx = base + f * nthreads;
+      if (idx < total) xs[idx] = r[f];
+    }
+  }
+  __syncthreads();
+
+  const int warp = tid >> 5, lane = tid & 31, nwarps = nthreads >> 5;
+  const int64_t s1 = a.split[blockIdx.y + 1];
+  for (int64_t s = a.split[blockIdx.y] + warp; s < s1; s += nwarps) {
+    const int64_t off = a.off[s];
+    const int w = (int)((a.off[s + 1] - off) >> 5);
+    const Entry<T> *__restrict__ e = a.ent + off + lane;
+    P acc[TNP];
+#pragma unroll
+    for (int v = 0; v < TNP; v++) acc[v] = pack_zero<T>();
+    // load one step ahead (always valid: padding follows the last slice)
+    Entry<T> cur = e[0];
+#pragma unroll 4
+    for (int j = 0; j < w; j++) {
+      const Entry<T> nx = e[(int64_t)(j + 1) * 32];
+      const P *xr = xs + (int64_t)cur.u * TNP;
+#pragma unroll
+      for (int v = 0; v < TNP; v++) {
+        const P x = xr[v];
+#pragma unroll
+        for (int i = 0; i < VEC; i++) acc[v].e[i] += cur.v * x.e[i];
+      }
+      cur = nx;
+    }
+    const int32_t row = a.perm[s * 32 + lane];
+    if (row >= 0) {
+      T *yr = a.Y + (int64_t)row * a.ldy;
+#pragma unroll
+      for (int v = 0; v < TNP; v++) {
+        const int64_t j = col0 + (int64_t)v * VEC;
+        if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[v], a.alpha, a.beta);
+      }
+    }
+  }
+}
+
+template <typename T>
+using ResidentKernel = void (*)(const ResidentArgs<T>);
+
+template <typename T>
+ResidentKernel<T> resident_for(int tnp) {
+  switch (tnp) {
+    case 1: return resident_kernel<T, 1>;
+    case 2: return resident_kernel<T, 2>;
+    case 4: return resident_kernel<T, 4>;
+    case 8: return resident_kernel<T, 8>;
+  }
+  return nullptr;
+}
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+template <typename T>
+gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_cuda_devinfo *dev,
+                            double alpha, const void *X, int64_t ldx, double beta, void *Y,
+                            int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
+  constexpr int VEC = Pack<T>::N;
+  const gcoo_cuda_xres &R = L->xres;
+  const size_t row_bytes = 16;
+  // the widest tile that fits (fewest passes over A), no wider than N needs
+  const int64_t npacks = div_up(N, VEC);
+  int tnp = tnp_fixed;
+  if (tnp == 0) {
+    tnp = 8;
+    while (tnp > 1 && (tnp / 2 >= npacks || (size_t)(L->k + 1) * tnp * row_bytes > dev->smem_per_block_optin))
+      tnp /= 2;
+  }
+  const size_t smem = (size_t)(L->k + 1) * tnp * row_bytes;
+  GCOO_CHECK(smem <= dev->smem_per_block_optin, GCOO_ERR_UNSUPPORTED,
+             "the X-resident kernel keeps k + 1 = %lld rows x %d bytes of X in shared memory "
+             "(%zu bytes); this device allows %zu per block", (long long)(L->k + 1),
+             tnp * (int)row_bytes, smem, dev->smem_per_block_optin);
+  ResidentKernel<T> k = resident_for<T>(tnp);
+  GCOO_CHECK(k != nullptr, GCOO_ERR_INTERNAL, "no resident kernel for %d packs", tnp);
+  if (smem > 48 * 1024)
+    GCOO_CALL_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+
+  // threads: a warp per slice at most; parts: enough blocks for two waves of the device, each
+  // part keeping every warp busy with a few slices
+  int64_t threads = 32 * R.nslices;
+  if (threads > max_threads(tnp)) threads = max_threads(tnp);
+  if (threads < 32) threads = 32;
+  int occ = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, (int)threads, smem));
+  if (occ < 1) occ = 1;
+  const int64_t tiles = div_up(N, (int64_t)tnp * VEC);
+  const int64_t want = 2 * (int64_t)dev->sm_count * occ;
+  int parts = 1;
+  while (parts < GCOO_XRES_MAX_SPLITS && tiles * parts < want &&
+         R.nslices / (2 * parts) >= threads / 32)
+    parts *= 2;
+
+  gcoo_cuda_tuned_launch sh;
+  memset(&sh, 0, sizeof sh);
+  sh.resident = 1;
+  sh.vpt = tnp;
+  sh.rpt = 1;
+  sh.threads = (int)threads;
+  sh.passes = 1;
+  sh.tile_cols = tnp * VEC;
+  sh.smem = smem;
+  sh.splits = parts;
+  sh.blocks_per_sm = occ;
+  if (out) *out = sh;
+
+  ResidentArgs<T> a;
+  a.off = R.off;
+  a.perm = R.perm;
+  a.ent = static_cast<const Entry<T> *>(R.entries);
+  a.split = R.splits + gcoo_cuda_xres_split_base(parts);
+  a.X = static_cast<const T *>(X);
+  a.Y = static_cast<T *>(Y);
+  a.ldx = ldx;
+  a.ldy = ldy;
+  a.k = L->k;
+  a.N = N;
+  a.alpha = (T)alpha;
+  a.beta = (T)beta;
+  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
+  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
+  const int64_t max_x = 2147483647;
+  for (int64_t t0 = 0; t0 < tiles; t0 += max_x) {
+    a.tile0 = t0;
+    const unsigned tx = (unsigned)(tiles - t0 < max_x ? tiles - t0 : max_x);
+    GCOO_LAUNCH(k, dim3(tx, (unsigned)parts), dim3((unsigned)threads), smem, stream, a);
+    GCOO_CHECK_LAUNCH("the X-resident GCOOSpDM kernel");
+  }
+  return GCOO_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp,
+                                               const gcoo_cuda_devinfo *dev, double alpha,
+                                               const void *X, int64_t ldx, double beta, void *Y,
+                                               int64_t ldy, int64_t N, void *stream,
+                                               gcoo_cuda_tuned_launch *chosen) {
+  GCOO_CHECK(L != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device info is NULL");
+  GCOO_CHECK(tnp == 0 || tnp == 1 || tnp == 2 || tnp == 4 || tnp == 8, GCOO_ERR_INVALID_ARG,
+             "resident tile of %d packs (0, 1, 2, 4 or 8)", tnp);
+  if (chosen) memset(chosen, 0, sizeof *chosen);
+  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
+  GCOO_CHECK(L->xres.off != NULL, GCOO_ERR_UNSUPPORTED,
+             "the X-resident layout is not built (gcoo_cuda_tuned_build_resident)");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (L->dtype == GCOO_FLOAT64)
+    GCOO_CALL(launch_resident<double>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
+  else
+    GCOO_CALL(launch_resident<float>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
+  return GCOO_SUCCESS;
+}
