@@ -249,14 +249,14 @@ static gcoo_status build_resident(gcoo_op op) {
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
   if (o->tuned.xres.off) return GCOO_SUCCESS;
   GCOO_CHECK(gcoo_cuda_resident_fits(o->csr.ncols, &c->dev), GCOO_ERR_UNSUPPORTED,
-             "the X-resident kernel keeps k + 1 rows of X in one block's shared memory: k = %lld "
+             "the X-resident kernel keeps k + 8 rows of X in one block's shared memory: k = %lld "
              "is above %lld on this device", (long long)o->csr.ncols,
-             (long long)(c->dev.smem_per_block_optin / 16 - 1));
+             (long long)(c->dev.smem_per_block_optin / 16 - 8));
   device_guard g;
   GCOO_CALL(device_enter(op->ctx, &g));
   gcoo_status st = gcoo_cuda_tuned_build_resident(&o->csr, &o->tuned, op->ctx->stream);
   if (st >= 0) {
-    const size_t esize = 2 * gcoo_dtype_size(o->csr.dtype);
+    const size_t esize = gcoo_dtype_size(o->csr.dtype) + 2; /* value and 16-bit column */
     o->device_bytes += (size_t)(o->tuned.xres.nentries + 32) * esize +
                        (size_t)o->tuned.xres.nslices * (8 + 32 * 4);
     op->info.device_bytes = o->device_bytes;

@@ -540,7 +540,8 @@ extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   cudaFree(L->entries);
   cudaFree(L->xres.off);
   cudaFree(L->xres.perm);
-  cudaFree(L->xres.entries);
+  cudaFree(L->xres.values);
+  cudaFree(L->xres.cols);
   cudaFree(L->xres.splits);
   (void)cudaGetLastError();
   L->uptr = NULL;
@@ -608,46 +609,138 @@ __global__ void row_length_keys_kernel(const int64_t *__restrict__ ptr, int64_t 
   }
 }
 
-// Entries of slice s = 32 x its first (longest) row's length.
-__global__ void slice_sizes_kernel(const uint64_t *__restrict__ sorted_keys, int64_t nslices,
-                                   int64_t *__restrict__ size) {
-  for (int64_t sl = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; sl < nslices;
-       sl += (int64_t)gridDim.x * blockDim.x)
-    size[sl] = 32 * (int64_t)(INT32_MAX - (int64_t)sorted_keys[32 * sl]);
+// The schedule of one quarter-warp (8 lanes = 8 rows of a slice; row -1 = none): which entry
+// each lane reads at each step. On Hopper a warp's 16-byte shared-memory loads are served a
+// quarter-warp at a time, and 8 lanes that read 8 X rows whose indices differ mod 8 hit 8
+// different bank groups (the kernel swizzles wider tiles so that this holds for them too): one
+// wavefront instead of the 2-3 that random columns cost. A row's entries may be summed in any
+// order, so at each step every lane (longest remaining first) takes an entry whose column
+// residue mod 8 no other lane took at that step, the residue it has most of. A lane with nothing
+// left reads a zero row k + b with a free residue b. On random rows this needs 1-6 % more steps
+// than the longest row (a simulation of the rule; König's theorem says the longest row or the
+// busiest residue is the least possible). Without `val` (pass 1) only the steps are counted;
+// with it (pass 2) the schedule is written down the lanes (stride 32), padded to `width` steps.
+template <typename T>
+__device__ int quarter_schedule(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                const T *__restrict__ vals, int64_t k, const int64_t *rows,
+                                T *__restrict__ val, uint16_t *__restrict__ col, int width) {
+  int cnt[8][8], next[8][8], rem[8];
+  int64_t base[8];
+  const int kres = (int)(k & 7);
+  for (int r = 0; r < 8; r++) {
+    base[r] = rows[r] >= 0 ? ptr[rows[r]] : 0;
+    rem[r] = rows[r] >= 0 ? (int)(ptr[rows[r] + 1] - base[r]) : 0;
+    for (int b = 0; b < 8; b++) cnt[r][b] = next[r][b] = 0;
+    for (int j = 0; j < rem[r]; j++) cnt[r][ind[base[r] + j] & 7]++;
+  }
+  int steps = 0;
+  for (;;) {
+    int order[8], n = 0;
+    for (int r = 0; r < 8; r++) {  // lanes with entries left, most first (insertion sort)
+      if (rem[r] == 0) continue;
+      int i = n++;
+      while (i > 0 && rem[order[i - 1]] < rem[r]) {
+        order[i] = order[i - 1];
+        i--;
+      }
+      order[i] = r;
+    }
+    if (n == 0) break;
+    unsigned used = 0;
+    int pick[8];
+    for (int r = 0; r < 8; r++) pick[r] = -1;
+    for (int i = 0; i < n; i++) {
+      const int r = order[i];
+      int best = -1;
+      for (int b = 0; b < 8; b++)
+        if (!((used >> b) & 1) && cnt[r][b] > 0 && (best < 0 || cnt[r][b] > cnt[r][best])) best = b;
+      if (best < 0) continue;  // every residue it has is taken: it waits a step
+      pick[r] = best;
+      used |= 1u << best;
+      cnt[r][best]--;
+      rem[r]--;
+    }
+    if (val) {
+      for (int r = 0; r < 8; r++) {
+        T v = T(0);
+        int64_t u;
+        if (pick[r] >= 0) {
+          const int b = pick[r];
+          int j = next[r][b];
+          while ((ind[base[r] + j] & 7) != b) j++;
+          next[r][b] = j + 1;
+          v = vals[base[r] + j];
+          u = ind[base[r] + j];
+        } else {
+          int b = 0;
+          while ((used >> b) & 1) b++;
+          used |= 1u << b;
+          u = k + ((b - kres) & 7);  // the zero row with residue b
+        }
+        val[32 * (int64_t)steps + r] = v;
+        col[32 * (int64_t)steps + r] = (uint16_t)u;
+      }
+    }
+    steps++;
+  }
+  if (val)
+    for (int j = steps; j < width; j++)
+      for (int r = 0; r < 8; r++) {
+        val[32 * (int64_t)j + r] = T(0);
+        col[32 * (int64_t)j + r] = (uint16_t)(k + ((r - kres) & 7));
+      }
+  return steps;
 }
 
-// One thread per slice lane: its row's entries down the lane (stride 32), padding {0, k} after
-// them, and the lane's row in perm (-1 past m). Past the last slice, 32 padding entries.
+// Pass 1: the steps of every quarter (thread q: lanes 8 (q % 4) .. of slice q / 4).
+template <typename T>
+__global__ void quarter_steps_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                     int64_t m, int64_t k, const int64_t *__restrict__ rows,
+                                     int64_t nquarters, int32_t *__restrict__ qsteps) {
+  for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < nquarters;
+       q += (int64_t)gridDim.x * blockDim.x) {
+    int64_t r8[8];
+    for (int r = 0; r < 8; r++) r8[r] = 8 * q + r < m ? rows[8 * q + r] : -1;
+    qsteps[q] = quarter_schedule<T>(ptr, ind, (const T *)nullptr, k, r8, (T *)nullptr, nullptr, 0);
+  }
+}
+
+// Entries of slice s = 32 x the steps of its slowest quarter.
+__global__ void slice_sizes_kernel(const int32_t *__restrict__ qsteps, int64_t nslices,
+                                   int64_t *__restrict__ size) {
+  for (int64_t sl = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; sl < nslices;
+       sl += (int64_t)gridDim.x * blockDim.x) {
+    int32_t w = 0;
+    for (int q = 0; q < 4; q++) w = qsteps[4 * sl + q] > w ? qsteps[4 * sl + q] : w;
+    size[sl] = 32 * (int64_t)w;
+  }
+}
+
+// Pass 2: every quarter writes its schedule and its lanes' rows; one more thread pads the step
+// past the last slice.
 template <typename T>
 __global__ void fill_resident_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                      const T *__restrict__ vals, int64_t m, int64_t k,
-                                     const int64_t *__restrict__ rows, int64_t nslices,
+                                     const int64_t *__restrict__ rows, int64_t nquarters,
                                      const int64_t *__restrict__ off, int32_t *__restrict__ perm,
-                                     Entry<T> *__restrict__ ent) {
-  const int64_t lanes = 32 * nslices;
-  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < lanes + 32;
-       t += (int64_t)gridDim.x * blockDim.x) {
-    Entry<T> pad;
-    pad.v = T(0);
-    pad.u = (int32_t)k;
-    if (t >= lanes) {  // the step past the end
-      ent[off[nslices] + (t - lanes)] = pad;
+                                     T *__restrict__ val, uint16_t *__restrict__ col) {
+  for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q <= nquarters;
+       q += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t sl = q / 4;
+    if (q == nquarters) {  // the step past the end (the kernel loads one step ahead)
+      for (int r = 0; r < 32; r++) {
+        val[off[sl] + r] = T(0);
+        col[off[sl] + r] = (uint16_t)(k + ((r - (int)(k & 7)) & 7));
+      }
       continue;
     }
-    const int64_t sl = t / 32, r = t % 32;
-    const int64_t row = t < m ? rows[t] : -1;
-    perm[t] = (int32_t)row;
-    const int64_t w = (off[sl + 1] - off[sl]) / 32;
-    const int64_t b = row >= 0 ? ptr[row] : 0, len = row >= 0 ? ptr[row + 1] - b : 0;
-    Entry<T> *out = ent + off[sl] + r;
-    for (int64_t j = 0; j < w; j++) {
-      Entry<T> e = pad;
-      if (j < len) {
-        e.v = vals[b + j];
-        e.u = ind[b + j];
-      }
-      out[32 * j] = e;
+    int64_t r8[8];
+    for (int r = 0; r < 8; r++) {
+      r8[r] = 8 * q + r < m ? rows[8 * q + r] : -1;
+      perm[8 * q + r] = (int32_t)r8[r];
     }
+    const int64_t lane0 = off[sl] + 8 * (q % 4);
+    quarter_schedule<T>(ptr, ind, vals, k, r8, val + lane0, col + lane0, (int)((off[sl + 1] - off[sl]) / 32));
   }
 }
 
@@ -686,10 +779,14 @@ __global__ void resident_splits_kernel(const int64_t *__restrict__ off, int64_t 
 template <typename T>
 gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream_t s) {
   gcoo_status st = GCOO_SUCCESS;
-  const int64_t m = A->nrows, ns = (m + 31) / 32;
+  const int64_t m = A->nrows, ns = (m + 31) / 32, nq = 4 * ns;
   uint64_t *kin = NULL, *kout = NULL;
   int64_t *rin = NULL, *rout = NULL, *size = NULL;
+  int32_t *qsteps = NULL;
   const int npoints = split_base(2 * GCOO_XRES_MAX_SPLITS);
+  GCOO_CHECK(A->ncols + 8 <= 65536, GCOO_ERR_TOO_LARGE,
+             "the X-resident layout stores columns in 16 bits: k = %lld is too large",
+             (long long)A->ncols);
   X->nslices = ns;
   GCOO_GOTO(gcoo__cuda_alloc(&X->off, (size_t)(ns + 1) * 8, "resident layout: slice offsets"));
   GCOO_GOTO(gcoo__cuda_alloc(&X->perm, (size_t)(ns > 0 ? 32 * ns : 1) * 4, "resident layout: row order"));
@@ -701,21 +798,26 @@ gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream
     GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
     GCOO_GOTO(gcoo__cuda_alloc_async(&rout, (size_t)m * 8, "rows by length", s));
     GCOO_GOTO(gcoo__cuda_alloc_async(&size, (size_t)ns * 8, "slice sizes", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&qsteps, (size_t)nq * 4, "quarter-warp steps", s));
     GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr,
                 m, kin, rin);
     GCOO_CHECK_LAUNCH_GOTO("row length keys");
     GCOO_GOTO(sort_pairs(kin, kout, rin, rout, m, 32, s));
-    GCOO_LAUNCH(slice_sizes_kernel, dim3(grid_for(ns, kThreads)), dim3(kThreads), 0, s, kout, ns, size);
+    GCOO_LAUNCH(quarter_steps_kernel<T>, dim3(grid_for(nq, kThreads)), dim3(kThreads), 0, s, A->ptr,
+                A->ind, m, A->ncols, rout, nq, qsteps);
+    GCOO_CHECK_LAUNCH_GOTO("quarter-warp schedules (steps)");
+    GCOO_LAUNCH(slice_sizes_kernel, dim3(grid_for(ns, kThreads)), dim3(kThreads), 0, s, qsteps, ns, size);
     GCOO_CHECK_LAUNCH_GOTO("slice sizes");
     GCOO_GOTO(inclusive_sum(size, X->off + 1, ns, s));
   }
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&X->nentries, X->off + ns, 8, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
-  GCOO_GOTO(gcoo__cuda_alloc(&X->entries, (size_t)(X->nentries + 32) * sizeof(Entry<T>),
-                             "resident layout: entries"));
-  GCOO_LAUNCH(fill_resident_kernel<T>, dim3(grid_for(32 * ns + 32, kThreads)), dim3(kThreads), 0, s,
-              A->ptr, A->ind, static_cast<const T *>(A->values), m, A->ncols, rout, ns, X->off,
-              X->perm, static_cast<Entry<T> *>(X->entries));
+  GCOO_GOTO(gcoo__cuda_alloc(&X->values, (size_t)(X->nentries + 32) * sizeof(T),
+                             "resident layout: values"));
+  GCOO_GOTO(gcoo__cuda_alloc(&X->cols, (size_t)(X->nentries + 32) * 2, "resident layout: columns"));
+  GCOO_LAUNCH(fill_resident_kernel<T>, dim3(grid_for(nq + 1, kThreads)), dim3(kThreads), 0, s,
+              A->ptr, A->ind, static_cast<const T *>(A->values), m, A->ncols, rout, nq, X->off,
+              X->perm, static_cast<T *>(X->values), X->cols);
   GCOO_CHECK_LAUNCH_GOTO("resident layout fill");
   GCOO_LAUNCH(resident_splits_kernel, dim3(grid_for(npoints, kThreads)), dim3(kThreads), 0, s,
               X->off, ns, X->splits);
@@ -726,13 +828,15 @@ done:
   free_async(rin, s);
   free_async(rout, s);
   free_async(size, s);
+  free_async(qsteps, s);
   return st;
 }
 
 void free_resident(gcoo_cuda_xres *X) {
   cudaFree(X->off);
   cudaFree(X->perm);
-  cudaFree(X->entries);
+  cudaFree(X->values);
+  cudaFree(X->cols);
   cudaFree(X->splits);
   (void)cudaGetLastError();
   memset(X, 0, sizeof *X);
@@ -743,7 +847,7 @@ void free_resident(gcoo_cuda_xres *X) {
 extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
 
 extern "C" int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev) {
-  return dev != NULL && k >= 0 && (k + 1) * 16 <= (int64_t)dev->smem_per_block_optin;
+  return dev != NULL && k >= 0 && (k + 8) * 16 <= (int64_t)dev->smem_per_block_optin;
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,

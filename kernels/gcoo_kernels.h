@@ -58,16 +58,20 @@ typedef struct gcoo_cuda_gcoo {
 
 /** The X-resident layout of A (docs/kernels.md §8), for the "resident" variants of the tuned
  *  kernel: A's rows sorted by length, longest first (stable), cut into slices of 32 rows, each
- *  slice stored column by column: entry j of the slice's row r at off[s] + 32 j + r, rows shorter
- *  than the slice's longest padded with {0, k} (column k is a zero row the kernel appends to its
- *  copy of X), so that a warp reads 32 consecutive entries per step. 32 more padding entries
- *  follow the last slice (the kernel loads one step ahead). */
+ *  slice stored step by step: a step holds one entry of each of the 32 rows (lane r at
+ *  off[s] + 32 j + r), so a warp reads 32 consecutive values and columns per step. Within a row
+ *  the entries are reordered so that at every step the 8 lanes of each quarter-warp read X rows
+ *  with different indices mod 8 (no shared-memory bank conflict); a lane with nothing to add
+ *  reads one of 8 zero rows k .. k+7 that the kernel appends to its copy of X (value 0). One more
+ *  step of padding follows the last slice (the kernel loads one step ahead). Columns are 16-bit:
+ *  the layout exists only for k + 8 <= 65536 (the kernel needs far less: see resident_fits). */
 typedef struct gcoo_cuda_xres {
   int64_t nslices;           /**< ceil(m / 32) */
   int64_t nentries;          /**< off[nslices]: entries with padding */
   int64_t *off;              /**< nslices + 1 offsets, in entries */
   int32_t *perm;             /**< 32 nslices: row of A of each slice lane, -1 past m */
-  void *entries;             /**< {value, column} (8 B float, 16 B double), nentries + 32 */
+  void *values;              /**< nentries + 32 values (float or double) */
+  uint16_t *cols;            /**< nentries + 32 columns (k .. k+7: a zero row) */
   int64_t *splits;           /**< for R = 1, 2, 4, .., GCOO_XRES_MAX_SPLITS: R + 1 slice indices
                                   that cut the entries into R near-equal parts, at
                                   gcoo_cuda_xres_split_base(R) */
@@ -129,8 +133,9 @@ void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
  *  same CSR; a no-op when L->xres is already built. gcoo_cuda_tuned_free frees it too. */
 gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L, void *stream);
 
-/** 1 when the X-resident kernel can hold a tile of X (k + 1 rows, at least 16 bytes wide) in one
- *  block's shared memory on this device: k + 1 <= smem_per_block_optin / 16 (14 527 on an H200). */
+/** 1 when the X-resident kernel can hold a tile of X (k + 8 rows, at least 16 bytes wide) in one
+ *  block's shared memory on this device: k + 8 <= smem_per_block_optin / 16 (k <= 14 520 on an
+ *  H200). */
 int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev);
 
 /** Offset of the R + 1 split points for R parts in gcoo_cuda_xres.splits (R a power of two). */
@@ -190,7 +195,7 @@ gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int variant,
                                  int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
                                  void *stream, gcoo_cuda_tuned_launch *chosen);
 
-/** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 1
+/** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 8
  *  rows, tnp 16-byte packs wide) in shared memory and streams its part of A's slices past it.
  *  tnp 0: the widest tile that fits and N needs. Needs L->xres (GCOO_ERR_UNSUPPORTED without it,
  *  or when the tile does not fit: gcoo_cuda_resident_fits). gcoo_cuda_spdm_tuned reaches it

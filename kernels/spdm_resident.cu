@@ -5,16 +5,22 @@
 // a group of 32 rows shares almost no columns), every kernel that walks A once and fetches X per
 // entry moves one X value from L2 per FMA (4 B/FMA in float): that is where cuSPARSE and the
 // direct kernel sit. This variant turns the product around: a block copies a whole column tile
-// of X (all k rows, TN columns) into shared memory ONCE, then streams all of A (its share of the
-// slices) past it. Per FMA the L2 now delivers entry bytes / TN (8 B / 4 = 2 B at TN = 4 floats,
-// 1 B at 8), and X comes from shared memory. It needs (k + 1) x 16 bytes of shared memory at
-// least: k <= 14 526 on an H200.
+// of X (all k rows, TN columns) into shared memory ONCE, then streams its share of A past it.
+// Per FMA the L2 now delivers 6 bytes (float value + 16-bit column) / TN, and X comes from
+// shared memory, where the layout's schedule makes every 16-byte read conflict-free. It needs
+// (k + 8) x 16 bytes of shared memory at least: k <= 14 520 on an H200.
 //
 // A is in the resident layout (gcoo_cuda_xres): rows sorted by length, slices of 32 rows stored
-// column by column, so the 32 lanes of a warp walk 32 rows side by side and each step reads 32
-// consecutive entries (one coalesced load); a lane's row needs no reduction across lanes (no
-// shuffles, so the CPU emulator runs this file too). Padding entries point at row k of the
-// staged tile, which is zero.
+// step by step, so the 32 lanes of a warp walk 32 rows side by side and each step reads 32
+// consecutive values and columns (coalesced); a lane's row needs no reduction across lanes (no
+// shuffles, so the CPU emulator runs this file too). Within a row the entries are ordered so
+// that the 8 lanes of a quarter-warp read X rows with 8 different residues mod 8 at each step;
+// padding reads one of the 8 zero rows k .. k+7 appended to the tile.
+//
+// Shared-memory banks: a quarter-warp's 16-byte reads are conflict-free when their addresses / 16
+// differ mod 8. Pack v of X row u sits at u TNP + (v ^ swizzle(u)), swizzle(u) =
+// (u >> log2(8 / TNP)) mod TNP, which makes address / 16 mod 8 a bijection of u mod 8 for every
+// v and TNP in {1, 2, 4, 8}.
 //
 // Grid: x = column tiles (adjacent tiles run together and share X's and Y's sectors in L2),
 // y = parts of the slices (when there are too few tiles to fill the device). Within a block,
@@ -41,7 +47,8 @@ template <typename T>
 struct ResidentArgs {
   const int64_t *off;    // slice offsets
   const int32_t *perm;   // row of each slice lane
-  const Entry<T> *ent;   // {value, column}, slice-major, lane-minor
+  const T *val;          // values, slice-major, step-major, lane-minor
+  const uint16_t *col;   // columns (k .. k+7: zero rows)
   const int64_t *split;  // R + 1 slice indices for this launch's R
   const T *X;
   T *Y;
@@ -49,6 +56,13 @@ struct ResidentArgs {
   T alpha, beta;
   bool xvec, yvec;
 };
+
+// Where pack v of X row u sits in the tile (see the banks note above).
+template <int TNP>
+__device__ __forceinline__ int swizzled(int u, int v) {
+  constexpr int shift = TNP == 1 ? 3 : TNP == 2 ? 2 : TNP == 4 ? 1 : 0;
+  return u * TNP + (v ^ ((u >> shift) & (TNP - 1)));
+}
 
 // TNP: 16-byte packs of X per row of the tile (TN = TNP x 16 / sizeof(T) columns).
 template <typename T, int TNP>
@@ -60,8 +74,9 @@ __global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const Reside
   const int tid = threadIdx.x, nthreads = blockDim.x;
   const int64_t col0 = (a.tile0 + blockIdx.x) * (int64_t)(TNP * VEC);
 
-  // the tile: rows 0 .. k-1 of X, columns col0 .. col0 + TN (zeros past N), and a zero row k
-  const int total = (int)(a.k + 1) * TNP;
+  // the tile: rows 0 .. k-1 of X, columns col0 .. col0 + TN (zeros past N), and zero rows
+  // k .. k+7
+  const int total = (int)(a.k + 8) * TNP;
   for (int base = tid; base < total; base += nthreads * FU) {
     P r[FU];
 #pragma unroll
@@ -74,7 +89,7 @@ __global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const Reside
 #pragma unroll
     for (int f = 0; f < FU; f++) {
       const int idx = base + f * nthreads;
-      if (idx < total) xs[idx] = r[f];
+      if (idx < total) xs[swizzled<TNP>(idx / TNP, idx % TNP)] = r[f];
     }
   }
   __syncthreads();
@@ -84,23 +99,26 @@ __global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const Reside
   for (int64_t s = a.split[blockIdx.y] + warp; s < s1; s += nwarps) {
     const int64_t off = a.off[s];
     const int w = (int)((a.off[s + 1] - off) >> 5);
-    const Entry<T> *__restrict__ e = a.ent + off + lane;
+    const T *__restrict__ vp = a.val + off + lane;
+    const uint16_t *__restrict__ cp = a.col + off + lane;
     P acc[TNP];
 #pragma unroll
     for (int v = 0; v < TNP; v++) acc[v] = pack_zero<T>();
-    // load one step ahead (always valid: padding follows the last slice)
-    Entry<T> cur = e[0];
+    // load one step ahead (always valid: a step of padding follows the last slice)
+    T cv = vp[0];
+    int cu = cp[0];
 #pragma unroll 4
     for (int j = 0; j < w; j++) {
-      const Entry<T> nx = e[(int64_t)(j + 1) * 32];
-      const P *xr = xs + (int64_t)cur.u * TNP;
+      const T nv = vp[(int64_t)(j + 1) * 32];
+      const int nu = cp[(int64_t)(j + 1) * 32];
 #pragma unroll
       for (int v = 0; v < TNP; v++) {
-        const P x = xr[v];
+        const P x = xs[swizzled<TNP>(cu, v)];
 #pragma unroll
-        for (int i = 0; i < VEC; i++) acc[v].e[i] += cur.v * x.e[i];
+        for (int i = 0; i < VEC; i++) acc[v].e[i] += cv * x.e[i];
       }
-      cur = nx;
+      cv = nv;
+      cu = nu;
     }
     const int32_t row = a.perm[s * 32 + lane];
     if (row >= 0) {
@@ -142,13 +160,13 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   int tnp = tnp_fixed;
   if (tnp == 0) {
     tnp = 8;
-    while (tnp > 1 && (tnp / 2 >= npacks || (size_t)(L->k + 1) * tnp * row_bytes > dev->smem_per_block_optin))
+    while (tnp > 1 && (tnp / 2 >= npacks || (size_t)(L->k + 8) * tnp * row_bytes > dev->smem_per_block_optin))
       tnp /= 2;
   }
-  const size_t smem = (size_t)(L->k + 1) * tnp * row_bytes;
+  const size_t smem = (size_t)(L->k + 8) * tnp * row_bytes;
   GCOO_CHECK(smem <= dev->smem_per_block_optin, GCOO_ERR_UNSUPPORTED,
-             "the X-resident kernel keeps k + 1 = %lld rows x %d bytes of X in shared memory "
-             "(%zu bytes); this device allows %zu per block", (long long)(L->k + 1),
+             "the X-resident kernel keeps k + 8 = %lld rows x %d bytes of X in shared memory "
+             "(%zu bytes); this device allows %zu per block", (long long)(L->k + 8),
              tnp * (int)row_bytes, smem, dev->smem_per_block_optin);
   ResidentKernel<T> k = resident_for<T>(tnp);
   GCOO_CHECK(k != nullptr, GCOO_ERR_INTERNAL, "no resident kernel for %d packs", tnp);
@@ -186,7 +204,8 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   ResidentArgs<T> a;
   a.off = R.off;
   a.perm = R.perm;
-  a.ent = static_cast<const Entry<T> *>(R.entries);
+  a.val = static_cast<const T *>(R.values);
+  a.col = R.cols;
   a.split = R.splits + gcoo_cuda_xres_split_base(parts);
   a.X = static_cast<const T *>(X);
   a.Y = static_cast<T *>(Y);

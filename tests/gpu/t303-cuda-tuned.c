@@ -13,6 +13,12 @@
 #include "gcoo_kernels.h"
 #include "gpu_test_util.h"
 
+static int resident_fits(gcoo_ctx ctx, int64_t k) {
+  gcoo_cuda_devinfo dev;
+  TEST_CALL(gcoo_cuda_ctx_devinfo(ctx, &dev));
+  return gcoo_cuda_resident_fits(k, &dev);
+}
+
 static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int64_t N, int64_t pad,
                   double beta, gcoo_spdm_alg alg) {
   gcoo_sparse_info ai;
@@ -39,6 +45,12 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int6
   TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
   const int nv = alg == GCOO_ALG_GCOO ? gcoo_cuda_tuned_variant_count() : 0;
   for (int v = 0; v <= nv; v++) {
+    if (alg == GCOO_ALG_GCOO && gcoo_cuda_tuned_variant_resident(v) && !resident_fits(ctx, ai.ncols)) {
+      /* the X-resident kernel holds k + 8 rows of X in shared memory: a clear refusal above */
+      TEST_FAILS(gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v), GCOO_ERR_UNSUPPORTED,
+                 "shared memory");
+      continue;
+    }
     if (alg == GCOO_ALG_GCOO) TEST_CALL(gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v));
     TEST_CHECK(cudaMemcpy(dy, Y0.data, yb, cudaMemcpyHostToDevice) == cudaSuccess, "copy");
     TEST_CALL(gcoo_op_apply(op, 1.25, &dX, beta, &dY));
@@ -86,6 +98,12 @@ int main(int argc, char **argv) {
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, quick ? 4000 : 20000, 0.7, 60 + t, 0));
     snprintf(name, sizeof name, "wide40x%d %s", quick ? 4000 : 20000, t ? "f64" : "f32");
     check(ctx, A, name, 16, 40, 0, 1.0, GCOO_ALG_GCOO);
+    gcoo_sparse_destroy(&A);
+    /* many slices: the X-resident kernel cuts them into parts; k near its shared-memory limit
+     * (14 520 on an H200) */
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, quick ? 3000 : 9000, 14000, 0.999, 70 + t, 0));
+    snprintf(name, sizeof name, "tall%dx14000 %s", quick ? 3000 : 9000, t ? "f64" : "f32");
+    check(ctx, A, name, 32, 24, 0, 0.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
   }
   TEST_CALL(gcoo_ctx_destroy(&ctx));

@@ -97,24 +97,44 @@ static void check_stats(gcoo_sparse A, const char *name) {
 /* Most parts any resident launch cut its slices into (the tall matrix must need several). */
 static int max_splits_seen = 0;
 
-/* The resident layout against A: every row appears once in perm, its lane holds the row's
- * entries in CSR order then padding {0, k}; slices are sorted by length, longest first; the
- * split points are monotone and cover every slice. */
+/* The resident layout against A: every row appears once in perm; its lane holds the row's
+ * entries (in some order) and padding {0, a column in k .. k+7}; slices are sorted by length,
+ * longest first; at every step the 8 lanes of each quarter-warp read columns that differ mod 8
+ * (the bank-conflict-free schedule), the padding step past the end included; the split points
+ * are monotone and cover every slice. */
+static int cmp_i64(const void *a, const void *b) {
+  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
   gcoo_sparse_arrays a;
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_arrays(A, &a));
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
   const gcoo_cuda_xres *R = &L->xres;
-  const size_t es = gcoo_dtype_size(ai.dtype);
+  const int f32 = ai.dtype == GCOO_FLOAT32;
+  const int64_t k = ai.ncols;
+#define XVAL(i) (f32 ? (double)((const float *)R->values)[i] : ((const double *)R->values)[i])
+#define AVAL(i) (f32 ? (double)((const float *)a.values)[i] : ((const double *)a.values)[i])
   TEST_CHECK(R->nslices == (ai.nrows + 31) / 32, "%s: %lld slices", name, (long long)R->nslices);
   char *seen = calloc((size_t)ai.nrows + 1, 1);
-  int64_t prev_w = INT64_MAX;
-  for (int64_t s = 0; s < R->nslices; s++) {
-    const int64_t w = (R->off[s + 1] - R->off[s]) / 32;
-    TEST_CHECK((R->off[s + 1] - R->off[s]) % 32 == 0 && w <= prev_w, "%s: slice %lld width %lld",
-               name, (long long)s, (long long)w);
-    prev_w = w;
+  int64_t prev_len = INT64_MAX;
+  for (int64_t s = 0; s <= R->nslices; s++) {
+    const int64_t w = s < R->nslices ? (R->off[s + 1] - R->off[s]) / 32 : 1; /* + the tail step */
+    if (s < R->nslices)
+      TEST_CHECK((R->off[s + 1] - R->off[s]) % 32 == 0, "%s: slice %lld size", name, (long long)s);
+    for (int64_t j = 0; j < w; j++)
+      for (int q = 0; q < 4; q++) {
+        unsigned seen_res = 0;
+        for (int r = 8 * q; r < 8 * q + 8; r++) {
+          const int res = R->cols[R->off[s] + 32 * j + r] & 7;
+          TEST_CHECK(!((seen_res >> res) & 1), "%s: slice %lld step %lld quarter %d: residue %d twice",
+                     name, (long long)s, (long long)j, q, res);
+          seen_res |= 1u << res;
+        }
+      }
+    if (s == R->nslices) break;
     for (int r = 0; r < 32; r++) {
       const int32_t row = R->perm[32 * s + r];
       if (32 * s + r >= ai.nrows) {
@@ -126,19 +146,37 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
       if (row < 0 || row >= ai.nrows) continue;
       seen[row] = 1;
       const int64_t b = a.ptr[row], len = a.ptr[row + 1] - b;
+      TEST_CHECK(len <= prev_len, "%s: row %d (%lld entries) after a shorter one", name, row, (long long)len);
+      prev_len = len;
+      /* the lane's real entries, as (column, position) keys, against the row's */
+      int64_t *got = malloc((size_t)(w + 1) * sizeof *got), *want = malloc((size_t)(len + 1) * sizeof *want);
+      int64_t ng = 0;
       for (int64_t j = 0; j < w; j++) {
-        const char *e = (const char *)R->entries + (size_t)(R->off[s] + 32 * j + r) * 2 * es;
-        int32_t u;
-        memcpy(&u, e + es, 4);
-        const double v = es == 4 ? (double)*(const float *)e : *(const double *)e;
-        const double want_v = j < len ? (es == 4 ? (double)((const float *)a.values)[b + j]
-                                                 : ((const double *)a.values)[b + j]) : 0.0;
-        const int32_t want_u = j < len ? a.ind[b + j] : (int32_t)ai.ncols;
-        TEST_CHECK(u == want_u && v == want_v, "%s: row %d entry %lld: (%d, %g), want (%d, %g)",
-                   name, row, (long long)j, u, v, want_u, want_v);
+        const int64_t e = R->off[s] + 32 * j + r;
+        if (R->cols[e] >= k) {
+          TEST_CHECK(R->cols[e] < k + 8 && XVAL(e) == 0.0, "%s: row %d padding (%d, %g)", name, row,
+                     R->cols[e], XVAL(e));
+          continue;
+        }
+        /* the value must be the row's value at that column (columns are unique in a row) */
+        int64_t at = -1;
+        for (int64_t t = 0; t < len; t++)
+          if (a.ind[b + t] == R->cols[e]) at = t;
+        TEST_CHECK(at >= 0 && XVAL(e) == AVAL(b + at), "%s: row %d column %d: value %g", name, row,
+                   R->cols[e], XVAL(e));
+        got[ng++] = R->cols[e];
       }
+      for (int64_t t = 0; t < len; t++) want[t] = a.ind[b + t];
+      qsort(got, (size_t)ng, sizeof *got, cmp_i64);
+      qsort(want, (size_t)len, sizeof *want, cmp_i64);
+      TEST_CHECK(ng == len && (len == 0 || !memcmp(got, want, (size_t)len * sizeof *got)),
+                 "%s: row %d: %lld of %lld entries in its lane", name, row, (long long)ng, (long long)len);
+      free(got);
+      free(want);
     }
   }
+#undef XVAL
+#undef AVAL
   for (int R2 = 1; R2 <= GCOO_XRES_MAX_SPLITS; R2 *= 2) {
     const int64_t *sp = R->splits + gcoo_cuda_xres_split_base(R2);
     TEST_CHECK(sp[0] == 0 && sp[R2] == R->nslices, "%s: splits for %d parts %lld .. %lld", name, R2,

@@ -11,7 +11,9 @@
  *   - k = 1 against a plain textbook PCG written here: same iteration count within 2;
  *   - misuse: a REPLICATED operator, an indefinite matrix (shift -10: Poisson's smallest
  *     eigenvalue is below 10) -> GCOO_ERR_BREAKDOWN or not converged, never a hang. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
@@ -184,6 +186,16 @@ int main(int argc, char **argv) {
     if (rank == 0) printf("t610-bcg: no GPU, skipped\n");
     MPI_Finalize();
     return GCOO_TEST_SKIP;
+  }
+  if (on_device) {
+    /* more ranks than GPUs on this node (2 ranks on a 1-GPU machine): share them (the
+     * host-staged collectives replace NCCL then), as t408 does */
+    MPI_Comm node;
+    int local_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local_size);
+    MPI_Comm_free(&node);
+    if (local_size > gcoo_cuda_device_count()) setenv("GCOO_ALLOW_SHARED_GPU", "1", 1);
   }
   gcoo_dist d;
   TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, backend));
