@@ -328,6 +328,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
 
   gcoo_spdm_alg alg = op->opts.alg;
   int32_t p = op->opts.p;
+  int resident = 0; /* AUTO chose the tuned kernel's X-resident variant */
   snprintf(o->details.why, sizeof o->details.why, "forced");
   /* the reuse statistics: AUTO needs them, and so does GCOO when p is not given */
   if ((alg == GCOO_ALG_AUTO || (alg == GCOO_ALG_GCOO && p == 0)) && o->csr.nnz > 0) {
@@ -336,7 +337,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   }
   gcoo_dispatch_in din = {o->csr.dtype, o->csr.nrows, o->csr.ncols, op->opts.ncols_hint,
                           o->csr.nnz, o->details.nstats, o->details.distinct_by_log2p,
-                          env_allows_tf32(), 0, c->dev.sm_count, max_row_nnz(op->A_csr)};
+                          env_allows_tf32(), 0, c->dev.sm_count, max_row_nnz(op->A_csr),
+                          (int64_t)(c->dev.smem_per_block_optin / 32) - 8};
   if (alg == GCOO_ALG_AUTO) {
     size_t bytes = 0;
     GCOO_GOTO(gcoo__dense_fits(op, &bytes, &din.dense_fits));
@@ -344,6 +346,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
     gcoo__dispatch(&din, &dout);
     alg = dout.alg;
     if (alg == GCOO_ALG_GCOO && p == 0) p = dout.p;
+    resident = dout.resident;
     snprintf(o->details.why, sizeof o->details.why, "%s", dout.why);
   }
   switch (alg) {
@@ -358,6 +361,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
                          (size_t)o->gcoo.nnz * (8 + gcoo_dtype_size(o->gcoo.dtype));
       break;
     case GCOO_ALG_GCOO:
+      /* the caller asked for the tuned kernel without a width: its variant by the same rule */
+      if (op->opts.alg == GCOO_ALG_GCOO && p == 0) resident = gcoo__dispatch_resident(&din);
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
       GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, s));
@@ -369,6 +374,11 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       }
       o->device_bytes += (size_t)(o->tuned.ngroups + 1) * 8 + (size_t)o->tuned.ndistinct * 4 +
                          (size_t)o->csr.nnz * 2 * gcoo_dtype_size(o->csr.dtype);
+      op->info.device_bytes = o->device_bytes;
+      if (resident) {
+        GCOO_GOTO(build_resident(op));
+        o->tuned.prefer_resident = 1;
+      }
       break;
     case GCOO_ALG_CUSPARSE:
     case GCOO_ALG_CUSPARSE_DEFAULT:

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
-/* ---- the rule, version 2: refitted from the H200 sweep of 2026-11-30 -------------------------
+/* ---- the rule, version 3: version 2 (refitted from the H200 sweep of 2026-11-30) and the
+ * X-resident branch (the sweep after it) --------------------------------------------------------
  * bench/results/2026-11-30-h200-sweep.csv: every tuned variant x p in {8..512} on 18 inputs
  * (random n = 2000..14000 at sparsity 0.9..0.999, 7/27-point stencils 100^3, R-MAT 2^20,
  * Kronecker 4x4 of cage11, and bcsstk33, cage11, TSOPF, delaunay_n16, ca-CondMat, bcsstk24,
@@ -47,6 +48,29 @@
 #define ALG3_MAX_N 32
 #define ALG3_MAX_M_TIMES_N (1 << 24)
 
+/* The X-resident variant (kernels/spdm_resident.cu; sweep of 2026-11-30, after its
+ * bank-conflict-free schedule): where a tile of 8 floats of X fits in shared memory (k <= 7256
+ * on an H200) and X is wide enough for about a tile per SM (N >= 1000), it ran 1.20-1.58x faster than
+ * the best cuSPARSE on random matrices with >= 10 entries per column of A (n = 1000-4000,
+ * sparsity 0.9-0.99: 2000 x 0.9 0.147 ms vs 0.232, 4000 x 0.95 0.689 vs 0.882, 4000 x 0.99
+ * 0.212 vs 0.255, 1000 x 0.99 0.0135 vs 0.0182). It lost where A is too sparse to pay for the
+ * staging of X (2000 x 0.999: 2 entries per column, 0.024 vs 0.013), where only a 4-float tile
+ * fits (n = 8000-14000: A is streamed twice as often; 13.7 ms vs 12.4 at 14000 x 0.99) and at
+ * N <= 512 (few tiles: each is cut into parts that stage X again). Float only (double halves the
+ * tile and doubles the bytes per entry; not measured). */
+#define RESIDENT_MIN_N 1000
+#define RESIDENT_MIN_COL_NNZ 8.0
+
+int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
+  const int64_t n = in->n > 0 ? in->n : GCOO_DISPATCH_DEFAULT_N;
+  if (in->dtype != GCOO_FLOAT32 || in->k <= 0 || in->m <= 0 || in->k > in->resident_max_k ||
+      n < RESIDENT_MIN_N)
+    return 0;
+  const double avg_row = (double)in->nnz / (double)in->m;
+  const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
+  return (double)in->nnz / (double)in->k >= RESIDENT_MIN_COL_NNZ && skew < TUNED_MAX_ROW_SKEW;
+}
+
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
   if (reuse) *reuse = 0.0;
   if (!in || in->nlog <= 5 || !in->distinct || in->m <= 0) return 0;
@@ -68,6 +92,7 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   double reuse = 0.0;
   out->p = gcoo__dispatch_choose_p(in, &reuse);
   out->reuse = reuse;
+  out->resident = 0;
   const int alg3 = n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
   const gcoo_spdm_alg cusp = alg3 ? GCOO_ALG_CUSPARSE_CSR_ALG3 : GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (in->dense_fits && mindim >= DENSE_MIN_DIM) {
@@ -86,6 +111,16 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   }
   const double avg_row = in->m > 0 ? (double)in->nnz / (double)in->m : 0.0;
   const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
+  if (gcoo__dispatch_resident(in)) {
+    out->alg = GCOO_ALG_GCOO;
+    out->resident = 1;
+    snprintf(out->why, sizeof out->why,
+             "k = %lld <= %lld (an 8-float tile of X fits in shared memory), N = %lld >= %d, "
+             "%.3g entries a column >= %.3g, row skew %.3g < %.3g: tuned GCOO, X-resident",
+             (long long)in->k, (long long)in->resident_max_k, (long long)n, RESIDENT_MIN_N,
+             (double)in->nnz / (double)in->k, RESIDENT_MIN_COL_NNZ, skew, TUNED_MAX_ROW_SKEW);
+    return;
+  }
   if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&
       avg_row <= TUNED_MAX_AVG_ROW) {
     out->alg = GCOO_ALG_GCOO;

@@ -24,6 +24,8 @@ typedef struct gcoo_dispatch_in {
   int dense_fits;        /**< a dense copy of A fits in free device memory */
   int sm_count;          /**< multiprocessors of the device */
   int64_t max_row_nnz;   /**< longest row of A (0 = unknown) */
+  int64_t resident_max_k; /**< largest k whose X tile of 8 floats (32 B a row) fits one block's
+                               shared memory: smem_per_block_optin / 32 - 8 (0 = never resident) */
 } gcoo_dispatch_in;
 
 /** What it decided. */
@@ -31,6 +33,7 @@ typedef struct gcoo_dispatch_out {
   gcoo_spdm_alg alg;     /**< GCOO_ALG_GCOO, _CUSPARSE_CSR_ALG2/3, _DENSE or _DENSE_TF32 */
   int32_t p;             /**< group width for GCOO (also filled when another alg wins) */
   double reuse;          /**< nnz / distinct at that p (0 when unknown) */
+  int resident;          /**< GCOO_ALG_GCOO through its X-resident variant */
   char why[256];         /**< one line: the numbers and the branch taken */
 } gcoo_dispatch_out;
 
@@ -49,6 +52,10 @@ int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
 /** Group width of the tuned kernel: within 5 % of the best width on 16 of 18 inputs of the
  *  H200 sweep (random, stencils, Kronecker, real matrices; N = 32..14000). */
 #define GCOO_DISPATCH_TUNED_P 32
+
+/** 1 when the tuned kernel should run its X-resident variant (version 3's branch; also what a
+ *  forced GCOO_ALG_GCOO without a p uses to pick its variant). */
+int gcoo__dispatch_resident(const gcoo_dispatch_in *in);
 
 /** GCOO_ALG_AUTO's choice. */
 void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out);

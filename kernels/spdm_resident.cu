@@ -40,8 +40,12 @@ constexpr int kMaxThreads = 64;  // two warps: fewer host fibers, still several 
 #else
 constexpr int kMaxThreads = 1024;
 #endif
-// 8 packs per thread (32 float accumulators) need more than the 64 registers 1024 threads leave
-__host__ __device__ constexpr int max_threads(int tnp) { return tnp >= 8 ? kMaxThreads / 2 : kMaxThreads; }
+// 8 packs per thread (32 float accumulators), or 4 of doubles with their wider batch registers,
+// need more than the 64 registers 1024 threads leave
+template <typename T>
+__host__ __device__ constexpr int max_threads(int tnp) {
+  return tnp >= 8 || (sizeof(T) == 8 && tnp >= 4) ? kMaxThreads / 2 : kMaxThreads;
+}
 
 template <typename T>
 struct ResidentArgs {
@@ -64,8 +68,13 @@ __device__ __forceinline__ int swizzled(int u, int v) {
   return u * TNP + (v ^ ((u >> shift) & (TNP - 1)));
 }
 
-// Steps whose loads a warp issues together (see the slice loop).
-constexpr int kBatch = 8;
+// Steps whose loads a warp issues together (see the slice loop): 8 where the registers allow
+// two batches besides the accumulators within the launch bound (64 registers at 1024 threads,
+// 128 at 512), 4 otherwise (ptxas -v: no spills either way).
+template <typename T, int TNP>
+__host__ __device__ constexpr int batch_steps() {
+  return sizeof(T) == 4 && (TNP == 1 || TNP == 8) ? 8 : 4;
+}
 
 // acc += v * (X row u of the tile).
 template <typename T, int TNP>
@@ -78,9 +87,20 @@ __device__ __forceinline__ void step(Pack<T> (&acc)[TNP], T v, const Pack<T> *xs
   }
 }
 
+// Values and columns of steps j .. j + kBatch - 1 of a lane (stride 32).
+template <typename T, int kBatch>
+__device__ __forceinline__ void load_batch(T (&v)[kBatch], int (&u)[kBatch], const T *__restrict__ vp,
+                                           const uint16_t *__restrict__ cp, int j) {
+#pragma unroll
+  for (int d = 0; d < kBatch; d++) {
+    v[d] = vp[(int64_t)(j + d) * 32];
+    u[d] = cp[(int64_t)(j + d) * 32];
+  }
+}
+
 // TNP: 16-byte packs of X per row of the tile (TN = TNP x 16 / sizeof(T) columns).
 template <typename T, int TNP>
-__global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const ResidentArgs<T> a) {
+__global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const ResidentArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
   constexpr int FU = 4;  // loads in flight per thread while staging
@@ -118,21 +138,29 @@ __global__ void __launch_bounds__(max_threads(TNP)) resident_kernel(const Reside
     P acc[TNP];
 #pragma unroll
     for (int v = 0; v < TNP; v++) acc[v] = pack_zero<T>();
-    // Steps go in batches of kBatch: all of a batch's loads are issued before its first FMA, so
-    // that a warp keeps 2 kBatch loads in flight (with one step of look-ahead, 32 warps per SM
-    // could not cover the L2 latency: 19 ms instead of 12 on random n = 14000, sparsity 0.99).
+    // Steps go in batches of kBatch, and the next batch's loads are issued before this batch's
+    // FMAs, so that a warp keeps 2-4 kBatch loads in flight: with one step of look-ahead, 32
+    // warps per SM could not cover the L2 latency (19 ms instead of 12 on random n = 14000,
+    // sparsity 0.99; batches of 8 without the overlap: 13.7 ms).
+    constexpr int kBatch = batch_steps<T, TNP>();
     int j = 0;
+    T bv[kBatch];
+    int bu[kBatch];
+    if (w >= kBatch) load_batch<T, kBatch>(bv, bu, vp, cp, 0);
     for (; j + kBatch <= w; j += kBatch) {
-      T bv[kBatch];
-      int bu[kBatch];
+      T nv[kBatch];
+      int nu[kBatch];
+      const bool more = j + 2 * kBatch <= w;
+      if (more) load_batch<T, kBatch>(nv, nu, vp, cp, j + kBatch);
 #pragma unroll
-      for (int d = 0; d < kBatch; d++) {
-        bv[d] = vp[(int64_t)(j + d) * 32];
-        bu[d] = cp[(int64_t)(j + d) * 32];
+      for (int d = 0; d < kBatch; d++) step<T, TNP>(acc, bv[d], xs, bu[d]);
+      if (more) {
+#pragma unroll
+        for (int d = 0; d < kBatch; d++) {
+          bv[d] = nv[d];
+          bu[d] = nu[d];
+        }
       }
-#pragma unroll
-      for (int d = 0; d < kBatch; d++)
-        step<T, TNP>(acc, bv[d], xs, bu[d]);
     }
     for (; j < w; j++) step<T, TNP>(acc, vp[(int64_t)j * 32], xs, (int)cp[(int64_t)j * 32]);
     const int32_t row = a.perm[s * 32 + lane];
@@ -190,7 +218,7 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   // threads: a warp per slice at most; parts: enough blocks for two waves of the device, each
   // part keeping every warp busy with a few slices
   int64_t threads = 32 * R.nslices;
-  if (threads > max_threads(tnp)) threads = max_threads(tnp);
+  if (threads > max_threads<T>(tnp)) threads = max_threads<T>(tnp);
   if (threads < 32) threads = 32;
   int occ = 0;
   GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, (int)threads, smem));

@@ -106,6 +106,24 @@ int main(int argc, char **argv) {
     check(ctx, A, name, 32, 24, 0, 0.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
   }
+  {
+    /* AUTO on a random float matrix that the rule sends to the X-resident variant (k small, N
+     * wide, 24 entries a column): checked against the reference like the rest, and the choice
+     * itself checked in the operator's details */
+    gcoo_sparse A = NULL;
+    TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 1200, 1500, 0.98, 80, 0));
+    check(ctx, A, "auto1200x1500 f32", 0, quick ? 1000 : 1100, 0, 0.0, GCOO_ALG_AUTO);
+    gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+    o.ncols_hint = 1100;
+    gcoo_op op = NULL;
+    TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
+    gcoo_cuda_op_details d;
+    TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+    TEST_CHECK(d.alg == GCOO_ALG_GCOO && strstr(d.why, "X-resident") != NULL,
+               "AUTO on random 1200 x 1500, N = 1100: %s (%s)", gcoo_spdm_alg_name(d.alg), d.why);
+    gcoo_op_destroy(&op);
+    gcoo_sparse_destroy(&A);
+  }
   TEST_CALL(gcoo_ctx_destroy(&ctx));
   return gcoo_test_finish("t303-cuda-tuned");
 }

@@ -19,6 +19,9 @@ static void random_stats(int64_t m, int64_t k, double d, int64_t *distinct, int 
   }
 }
 
+/* what an H200 allows the X-resident variant: 227 KiB / 32 B - 8 */
+static int64_t resident_max_k = 0;
+
 static gcoo_dispatch_out decide(gcoo_dtype dt, int64_t m, int64_t k, int64_t n, double density,
                                 int tf32, int fits, int64_t *distinct) {
   gcoo_dispatch_in in;
@@ -34,11 +37,12 @@ static gcoo_dispatch_out decide(gcoo_dtype dt, int64_t m, int64_t k, int64_t n, 
   in.allow_tf32 = tf32;
   in.dense_fits = fits;
   in.sm_count = 132;
+  in.resident_max_k = resident_max_k;
   gcoo_dispatch_out out;
   gcoo__dispatch(&in, &out);
-  printf("m %lld k %lld N %lld density %g tf32 %d fits %d -> %s p %d (%s)\n", (long long)m,
-         (long long)k, (long long)n, density, tf32, fits, gcoo_spdm_alg_name(out.alg), out.p,
-         out.why);
+  printf("m %lld k %lld N %lld density %g tf32 %d fits %d -> %s%s p %d (%s)\n", (long long)m,
+         (long long)k, (long long)n, density, tf32, fits, gcoo_spdm_alg_name(out.alg),
+         out.resident ? " (X-resident)" : "", out.p, out.why);
   return out;
 }
 
@@ -91,6 +95,27 @@ int main(void) {
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg != GCOO_ALG_GCOO, "skewed rows: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
   }
+  /* the X-resident variant (version 3): float, k small enough for an 8-float tile, wide X, enough
+   * entries per column; nowhere else */
+  TEST_CHECK(!o.resident, "no resident without the device's limit");
+  resident_max_k = 232448 / 32 - 8;
+  o = decide(GCOO_FLOAT32, 4000, 4000, 4000, 0.01, 0, 1, dist);
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 4000 x 0.99: %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.1, 0, 1, dist);
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 2000 x 0.9: %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT64, 4000, 4000, 4000, 0.01, 0, 1, dist);
+  TEST_CHECK(!o.resident, "double: not resident");
+  o = decide(GCOO_FLOAT32, 4000, 4000, 128, 0.01, 0, 1, dist);
+  TEST_CHECK(!o.resident, "N = 128: not resident");
+  o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.01, 0, 1, dist);
+  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "k = 14000: %s",
+             gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.001, 0, 1, dist);
+  TEST_CHECK(!o.resident, "2 entries a column: not resident");
+  o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.2, 0, 1, dist);
+  TEST_CHECK(o.alg == GCOO_ALG_DENSE, "dense still first: %s", gcoo_spdm_alg_name(o.alg));
+  resident_max_k = 0;
+
   /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
   TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");
   TEST_CHECK(gcoo__dispatch_tuned_direct(8.2, 2.1) == 0, "bcsstk33: staged");
