@@ -338,7 +338,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   gcoo_dispatch_in din = {o->csr.dtype, o->csr.nrows, o->csr.ncols, op->opts.ncols_hint,
                           o->csr.nnz, o->details.nstats, o->details.distinct_by_log2p,
                           env_allows_tf32(), 0, c->dev.sm_count, max_row_nnz(op->A_csr),
-                          (int64_t)(c->dev.smem_per_block_optin / 32) - 8};
+                          (int64_t)c->dev.smem_per_block_optin};
   if (alg == GCOO_ALG_AUTO) {
     size_t bytes = 0;
     GCOO_GOTO(gcoo__dense_fits(op, &bytes, &din.dense_fits));

@@ -48,27 +48,36 @@
 #define ALG3_MAX_N 32
 #define ALG3_MAX_M_TIMES_N (1 << 24)
 
-/* The X-resident variant (kernels/spdm_resident.cu; sweep of 2026-11-30, after its
- * bank-conflict-free schedule): where a tile of 8 floats of X fits in shared memory (k <= 7256
- * on an H200) and X is wide enough for about a tile per SM (N >= 1000), it ran 1.20-1.58x faster than
- * the best cuSPARSE on random matrices with >= 10 entries per column of A (n = 1000-4000,
- * sparsity 0.9-0.99: 2000 x 0.9 0.147 ms vs 0.232, 4000 x 0.95 0.689 vs 0.882, 4000 x 0.99
- * 0.212 vs 0.255, 1000 x 0.99 0.0135 vs 0.0182). It lost where A is too sparse to pay for the
- * staging of X (2000 x 0.999: 2 entries per column, 0.024 vs 0.013), where only a 4-float tile
- * fits (n = 8000-14000: A is streamed twice as often; 13.7 ms vs 12.4 at 14000 x 0.99) and at
- * N <= 512 (few tiles: each is cut into parts that stage X again). Float only (double halves the
- * tile and doubles the bytes per entry; not measured). */
+/* The X-resident variant (kernels/spdm_resident.cu; sweeps of 2026-11-30 after its
+ * bank-conflict-free schedule and its pipelined loads). Per column tile it stages k rows of X
+ * and streams all of A, so it pays where A has many entries per column (nnz / k) and X is wide
+ * enough for about a tile per SM (N >= 1000). Measured against the best other kernel
+ * (cuSPARSE or tuned) on random matrices:
+ *  - an 8-float tile fits (k <= 7256 on an H200): 1.1-1.6x faster from 10 entries a column
+ *    (1000 x 0.99 0.0134 ms vs 0.0148; 2000 x 0.9 0.149 vs 0.211; 4000 x 0.95 0.684 vs 1.116
+ *    tuned / 0.882 cuSPARSE; 4000 x 0.99 0.211 vs 0.255); 2.2x slower at 2 (2000 x 0.999);
+ *  - only a 4-float tile fits (k <= 14520): A is streamed twice as often and X staged per 4
+ *    columns, so it needs more: 1.5-1.6x faster at 140 and 400 entries a column (14000 x 0.99
+ *    7.78 ms vs 12.35; 8000 x 0.95 5.99 vs 9.01), 1.4-1.6x slower at 8 and 14 (8000 x 0.999,
+ *    14000 x 0.999); a fit of time = staging + streaming to the 14000 points puts the break-even
+ *    near 28;
+ *  - N <= 512 (few tiles: each is cut into parts that stage X again) and the real matrices of
+ *    the sweep (bcsstk33, cavity19, bcsstk24, add32 at N = 32-512) lost 1.1-2x.
+ * Float only (double halves the tile and nearly doubles the bytes per entry; not measured). */
 #define RESIDENT_MIN_N 1000
-#define RESIDENT_MIN_COL_NNZ 8.0
+#define RESIDENT_MIN_COL_NNZ_WIDE 8.0   /* an 8-float tile fits */
+#define RESIDENT_MIN_COL_NNZ_NARROW 32.0 /* only a 4-float tile fits */
 
 int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
   const int64_t n = in->n > 0 ? in->n : GCOO_DISPATCH_DEFAULT_N;
-  if (in->dtype != GCOO_FLOAT32 || in->k <= 0 || in->m <= 0 || in->k > in->resident_max_k ||
-      n < RESIDENT_MIN_N)
-    return 0;
+  if (in->dtype != GCOO_FLOAT32 || in->k <= 0 || in->m <= 0 || n < RESIDENT_MIN_N) return 0;
+  const int narrow = (in->k + 8) * 16 <= in->resident_smem, wide = (in->k + 8) * 32 <= in->resident_smem;
+  if (!narrow) return 0;
   const double avg_row = (double)in->nnz / (double)in->m;
   const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
-  return (double)in->nnz / (double)in->k >= RESIDENT_MIN_COL_NNZ && skew < TUNED_MAX_ROW_SKEW;
+  const double col_nnz = (double)in->nnz / (double)in->k;
+  return col_nnz >= (wide ? RESIDENT_MIN_COL_NNZ_WIDE : RESIDENT_MIN_COL_NNZ_NARROW) &&
+         skew < TUNED_MAX_ROW_SKEW;
 }
 
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
@@ -115,10 +124,10 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
     out->alg = GCOO_ALG_GCOO;
     out->resident = 1;
     snprintf(out->why, sizeof out->why,
-             "k = %lld <= %lld (an 8-float tile of X fits in shared memory), N = %lld >= %d, "
-             "%.3g entries a column >= %.3g, row skew %.3g < %.3g: tuned GCOO, X-resident",
-             (long long)in->k, (long long)in->resident_max_k, (long long)n, RESIDENT_MIN_N,
-             (double)in->nnz / (double)in->k, RESIDENT_MIN_COL_NNZ, skew, TUNED_MAX_ROW_SKEW);
+             "k = %lld: X tiles fit in %lld bytes of shared memory, N = %lld >= %d, %.3g entries a "
+             "column, row skew %.3g < %.3g: tuned GCOO, X-resident",
+             (long long)in->k, (long long)in->resident_smem, (long long)n, RESIDENT_MIN_N,
+             (double)in->nnz / (double)in->k, skew, TUNED_MAX_ROW_SKEW);
     return;
   }
   if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&

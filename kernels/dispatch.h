@@ -24,8 +24,8 @@ typedef struct gcoo_dispatch_in {
   int dense_fits;        /**< a dense copy of A fits in free device memory */
   int sm_count;          /**< multiprocessors of the device */
   int64_t max_row_nnz;   /**< longest row of A (0 = unknown) */
-  int64_t resident_max_k; /**< largest k whose X tile of 8 floats (32 B a row) fits one block's
-                               shared memory: smem_per_block_optin / 32 - 8 (0 = never resident) */
+  int64_t resident_smem;  /**< shared memory one block may use (smem_per_block_optin), bytes:
+                               what bounds the X-resident variant's tile (0 = never resident) */
 } gcoo_dispatch_in;
 
 /** What it decided. */

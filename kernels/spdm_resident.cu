@@ -198,12 +198,15 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   constexpr int VEC = Pack<T>::N;
   const gcoo_cuda_xres &R = L->xres;
   const size_t row_bytes = 16;
-  // the widest tile that fits (fewest passes over A), no wider than N needs
+  // The tile: the widest of 4 packs or fewer (fewest passes over A; 8 packs need 512 threads
+  // and ran slower in the sweep) that fits, that N needs, and that leaves at least a tile per two
+  // SMs (sweep: 1000 x 0.99 ran best at 2 packs, 125 tiles; 2000-4000 at 4 packs). A forced
+  // width that does not fit is narrowed to one that does.
   const int64_t npacks = div_up(N, VEC);
-  // (a forced width that does not fit is narrowed to one that does)
-  int tnp = tnp_fixed ? tnp_fixed : 8;
-  while (tnp > 1 && ((!tnp_fixed && tnp / 2 >= npacks) ||
-                     (size_t)(L->k + 8) * tnp * row_bytes > dev->smem_per_block_optin))
+  int tnp = tnp_fixed ? tnp_fixed : 4;
+  while (tnp > 1 && ((size_t)(L->k + 8) * tnp * row_bytes > dev->smem_per_block_optin ||
+                     (!tnp_fixed && (tnp / 2 >= npacks ||
+                                     div_up(N, (int64_t)tnp * VEC) < dev->sm_count / 2))))
     tnp /= 2;
   const size_t smem = (size_t)(L->k + 8) * tnp * row_bytes;
   GCOO_CHECK(smem <= dev->smem_per_block_optin, GCOO_ERR_UNSUPPORTED,

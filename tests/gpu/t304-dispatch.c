@@ -19,8 +19,8 @@ static void random_stats(int64_t m, int64_t k, double d, int64_t *distinct, int 
   }
 }
 
-/* what an H200 allows the X-resident variant: 227 KiB / 32 B - 8 */
-static int64_t resident_max_k = 0;
+/* the shared memory an H200 allows one block (the X-resident variant's bound), or 0 */
+static int64_t resident_smem = 0;
 
 static gcoo_dispatch_out decide(gcoo_dtype dt, int64_t m, int64_t k, int64_t n, double density,
                                 int tf32, int fits, int64_t *distinct) {
@@ -37,7 +37,7 @@ static gcoo_dispatch_out decide(gcoo_dtype dt, int64_t m, int64_t k, int64_t n, 
   in.allow_tf32 = tf32;
   in.dense_fits = fits;
   in.sm_count = 132;
-  in.resident_max_k = resident_max_k;
+  in.resident_smem = resident_smem;
   gcoo_dispatch_out out;
   gcoo__dispatch(&in, &out);
   printf("m %lld k %lld N %lld density %g tf32 %d fits %d -> %s%s p %d (%s)\n", (long long)m,
@@ -95,26 +95,33 @@ int main(void) {
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg != GCOO_ALG_GCOO, "skewed rows: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
   }
-  /* the X-resident variant (version 3): float, k small enough for an 8-float tile, wide X, enough
-   * entries per column; nowhere else */
+  /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
+   * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
   TEST_CHECK(!o.resident, "no resident without the device's limit");
-  resident_max_k = 232448 / 32 - 8;
+  resident_smem = 232448;
   o = decide(GCOO_FLOAT32, 4000, 4000, 4000, 0.01, 0, 1, dist);
   TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 4000 x 0.99: %s", gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.1, 0, 1, dist);
   TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 2000 x 0.9: %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 1000, 1000, 1000, 0.01, 0, 1, dist);
+  TEST_CHECK(o.resident, "random 1000 x 0.99 (10 a column): %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.01, 0, 1, dist);
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 14000 x 0.99 (a 4-float tile, 140 a "
+             "column): %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.001, 0, 1, dist);
+  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "random 14000 x 0.999 (14 a "
+             "column): %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 16000, 16000, 16000, 0.01, 0, 1, dist);
+  TEST_CHECK(!o.resident, "k = 16000: no tile fits");
   o = decide(GCOO_FLOAT64, 4000, 4000, 4000, 0.01, 0, 1, dist);
   TEST_CHECK(!o.resident, "double: not resident");
   o = decide(GCOO_FLOAT32, 4000, 4000, 128, 0.01, 0, 1, dist);
   TEST_CHECK(!o.resident, "N = 128: not resident");
-  o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.01, 0, 1, dist);
-  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "k = 14000: %s",
-             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.001, 0, 1, dist);
   TEST_CHECK(!o.resident, "2 entries a column: not resident");
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.2, 0, 1, dist);
   TEST_CHECK(o.alg == GCOO_ALG_DENSE, "dense still first: %s", gcoo_spdm_alg_name(o.alg));
-  resident_max_k = 0;
+  resident_smem = 0;
 
   /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
   TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");
