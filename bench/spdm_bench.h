@@ -70,7 +70,8 @@ int bench_over_budget(const bench_env *E, double fraction);
 gcoo_status bench_env_init(bench_env *E, const char *outdir, double budget_s);
 void bench_env_fini(bench_env *E);
 /** Measure every method (run[m] != 0) on nc <= 4 cases that share one matrix (cs[i].A) and
- *  differ in N: one operator per method, made once, applied to each case's operands. */
+ *  differ in N: one operator per method, made once, applied to each case's operands (AUTO and
+ *  the tuned kernel: one per case, made with its N as the hint). */
 gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M_COUNT]);
 /** --sweep: every tuned variant (0 .. count) at each group width ps[i] on A with N columns:
  *  ms[i * (count + 1) + v] (-1 when it did not run), the launch shapes, the setups. */

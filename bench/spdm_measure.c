@@ -366,7 +366,8 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
 }
 
 /* The cases share one matrix and differ in N: the operands of every case are made first, then
- * each method's operator is made once (hint: the middle N) and applied to every case. */
+ * each method's operator is made once (hint: the middle N) and applied to every case; AUTO's and
+ * the tuned kernel's, whose choice depends on the hint, once per case. */
 gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M_COUNT]) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse_info ai;
@@ -410,26 +411,33 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "budget");
       continue;
     }
-    gcoo_op_options opt = GCOO_OP_OPTIONS_INIT;
-    opt.alg = method_alg((bench_method)m);
-    opt.ncols_hint = cs[nc / 2].N;
-    if (m == M_FAITHFUL) opt.p = 4;
-    gcoo_op op = NULL;
-    gcoo_status s2 = gcoo_op_create(&op, E->ctx, cs[0].A, &opt);
-    if (s2 < 0) {
-      bench_printf(E, "  %s %s: setup failed: %s\n", cs[0].name, bench_method_names[m], gcoo_last_error());
-      for (int i = 0; i < nc; i++)
-        snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "setup: %s", gcoo_status_name(s2));
-      continue;
+    /* AUTO and the tuned kernel choose from the operator's N hint (their documented contract:
+     * docs/dispatch.md), so each case gets its own operator made with its N; the others are
+     * made once for every case (hint: the middle N) */
+    const int per_case = m == M_AUTO || m == M_TUNED;
+    for (int i0 = 0; i0 < nc; i0 += per_case ? 1 : nc) {
+      const int i1 = per_case ? i0 + 1 : nc;
+      gcoo_op_options opt = GCOO_OP_OPTIONS_INIT;
+      opt.alg = method_alg((bench_method)m);
+      opt.ncols_hint = per_case ? cs[i0].N : cs[nc / 2].N;
+      if (m == M_FAITHFUL) opt.p = 4;
+      gcoo_op op = NULL;
+      gcoo_status s2 = gcoo_op_create(&op, E->ctx, cs[0].A, &opt);
+      if (s2 < 0) {
+        bench_printf(E, "  %s %s: setup failed: %s\n", cs[0].name, bench_method_names[m], gcoo_last_error());
+        for (int i = i0; i < i1; i++)
+          snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "setup: %s", gcoo_status_name(s2));
+        continue;
+      }
+      gcoo_op_info info;
+      gcoo_op_get_info(op, &info);
+      for (int i = i0; i < i1; i++) {
+        if (m == M_TUNED) cs[i].tuned_setup_ms = 1e3 * info.setup_seconds;
+        if (m == M_AUTO) cs[i].auto_setup_ms = 1e3 * info.setup_seconds;
+        run_method(E, &cs[i], (bench_method)m, op, &o[i], &ck[i]);
+      }
+      gcoo_op_destroy(&op);
     }
-    gcoo_op_info info;
-    gcoo_op_get_info(op, &info);
-    for (int i = 0; i < nc; i++) {
-      if (m == M_TUNED) cs[i].tuned_setup_ms = 1e3 * info.setup_seconds;
-      if (m == M_AUTO) cs[i].auto_setup_ms = 1e3 * info.setup_seconds;
-      run_method(E, &cs[i], (bench_method)m, op, &o[i], &ck[i]);
-    }
-    gcoo_op_destroy(&op);
   }
   for (int i = 0; i < nc; i++) {
     bench_case *c = &cs[i];

@@ -118,7 +118,30 @@ int main(void) {
   o = decide(GCOO_FLOAT32, 4000, 4000, 128, 0.01, 0, 1, dist);
   TEST_CHECK(!o.resident, "N = 128: not resident");
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.001, 0, 1, dist);
-  TEST_CHECK(!o.resident, "2 entries a column: not resident");
+  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_GCOO, "2 entries a row and a column: tuned, not "
+             "resident: %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 2000, 2000, 128, 0.001, 0, 1, dist);
+  TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows, N = 128: %s", gcoo_spdm_alg_name(o.alg));
+  o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.0005, 0, 1, dist);
+  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "7 entries a row: %s", gcoo_spdm_alg_name(o.alg));
+  {
+    /* 1-4 entries a row but one row of 500: cuSPARSE */
+    gcoo_dispatch_in in;
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = in.n = 2000;
+    in.nnz = 4000;
+    in.nlog = 11;
+    random_stats(2000, 2000, 0.001, dist, 11);
+    in.distinct = dist;
+    in.sm_count = 132;
+    in.max_row_nnz = 500;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows and one long: %s", gcoo_spdm_alg_name(o.alg));
+    in.max_row_nnz = 9;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO, "short rows, the longest 9: %s", gcoo_spdm_alg_name(o.alg));
+  }
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.2, 0, 1, dist);
   TEST_CHECK(o.alg == GCOO_ALG_DENSE, "dense still first: %s", gcoo_spdm_alg_name(o.alg));
   resident_smem = 0;
