@@ -29,6 +29,7 @@ typedef struct cusparse_plan {
   cusparseSpMMAlg_t alg;
   gcoo_layout xlayout, ylayout;
   int64_t n, ldx, ldy;
+  const void *xdata, *ydata; /* the operands the descriptors were made with */
   cusparseDnMatDescr_t X, Y;
   void *buffer;
   size_t buffer_bytes;

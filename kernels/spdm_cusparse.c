@@ -118,6 +118,8 @@ static gcoo_status make_plan(gcoo_op op, cusparseSpMMAlg_t alg, const cuda_opera
   p->n = X->ncols;
   p->ldx = X->ld;
   p->ldy = Y->ld;
+  p->xdata = X->data;
+  p->ydata = Y->data;
   op->info.setup_seconds += gcoo__wtime() - t0;
 done:
   if (st < 0) plan_release(p);
@@ -133,8 +135,15 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   const size_t es = gcoo_dtype_size(o->csr.dtype);
   cusparse_plan *p = &o->plan;
+  /* A single column gets new descriptors when its operands move, instead of
+   * cusparseDnMatSetValues: on an H200 a single-column operator that was first applied to
+   * host operands (staged through the operator's buffers) and then to device operands gave
+   * wrong results (tests/solver/t610, "k=1 vs textbook PCG", whenever AUTO sent that operator
+   * to cuSPARSE), as if the product still used the first pointers. Suspected: cuSPARSE treats
+   * N = 1 as SpMV with vectors bound when the plan is made. Not yet re-run on a GPU. */
+  const int moved = X->ncols == 1 && (p->xdata != X->data || p->ydata != Y->data);
   if (!p->valid || p->alg != a || p->xlayout != X->layout || p->ylayout != Y->layout ||
-      p->n != X->ncols || p->ldx != X->ld || p->ldy != Y->ld) {
+      p->n != X->ncols || p->ldx != X->ld || p->ldy != Y->ld || moved) {
     gcoo_status st = make_plan(op, a, X, Y, pa, pb);
     if (st == GCOO_ERR_UNSUPPORTED)
       return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "%s does not take these operands (%s, N = %lld, "
@@ -145,6 +154,8 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
   } else {
     GCOO_CALL_CUSPARSE(cusparseDnMatSetValues(p->X, X->data));
     GCOO_CALL_CUSPARSE(cusparseDnMatSetValues(p->Y, Y->data));
+    p->xdata = X->data;
+    p->ydata = Y->data;
   }
   /* beta = 0 must overwrite NaN in Y: cuSPARSE does (measured, see GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR);
    * the defensive clear stays available as an option. */
