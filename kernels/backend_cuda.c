@@ -249,9 +249,9 @@ static gcoo_status build_resident(gcoo_op op) {
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
   if (o->tuned.xres.off) return GCOO_SUCCESS;
   GCOO_CHECK(gcoo_cuda_resident_fits(o->csr.ncols, &c->dev), GCOO_ERR_UNSUPPORTED,
-             "the X-resident kernel keeps k + 8 rows of X in one block's shared memory: k = %lld "
-             "is above %lld on this device", (long long)o->csr.ncols,
-             (long long)(c->dev.smem_per_block_optin / 16 - 8));
+             "the X-resident kernel keeps k + %d rows of X in one block's shared memory: k = %lld "
+             "is above %lld on this device", GCOO_XRES_ZERO_ROWS, (long long)o->csr.ncols,
+             (long long)(c->dev.smem_per_block_optin / 16 - GCOO_XRES_ZERO_ROWS));
   device_guard g;
   GCOO_CALL(device_enter(op->ctx, &g));
   gcoo_status st = gcoo_cuda_tuned_build_resident(&o->csr, &o->tuned, op->ctx->stream);

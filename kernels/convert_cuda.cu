@@ -494,6 +494,17 @@ done:
   return st;
 }
 
+// Free the X-resident layout (accepts a zeroed one) and zero it.
+void free_resident(gcoo_cuda_xres *X) {
+  cudaFree(X->off);
+  cudaFree(X->perm);
+  cudaFree(X->values);
+  cudaFree(X->cols);
+  cudaFree(X->splits);
+  (void)cudaGetLastError();
+  memset(X, 0, sizeof *X);
+}
+
 }  // namespace
 
 extern "C" void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S) {
@@ -538,16 +549,11 @@ extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   cudaFree(L->uptr);
   cudaFree(L->ucols);
   cudaFree(L->entries);
-  cudaFree(L->xres.off);
-  cudaFree(L->xres.perm);
-  cudaFree(L->xres.values);
-  cudaFree(L->xres.cols);
-  cudaFree(L->xres.splits);
   (void)cudaGetLastError();
   L->uptr = NULL;
   L->ucols = NULL;
   L->entries = NULL;
-  memset(&L->xres, 0, sizeof L->xres);
+  free_resident(&L->xres);
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
@@ -832,22 +838,13 @@ done:
   return st;
 }
 
-void free_resident(gcoo_cuda_xres *X) {
-  cudaFree(X->off);
-  cudaFree(X->perm);
-  cudaFree(X->values);
-  cudaFree(X->cols);
-  cudaFree(X->splits);
-  (void)cudaGetLastError();
-  memset(X, 0, sizeof *X);
-}
 
 }  // namespace
 
 extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
 
 extern "C" int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev) {
-  return dev != NULL && k >= 0 && (k + 8) * 16 <= (int64_t)dev->smem_per_block_optin;
+  return dev != NULL && k >= 0 && gcoo_cuda_resident_smem(k, 1) <= (int64_t)dev->smem_per_block_optin;
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,

@@ -4,6 +4,8 @@
  * cuBLAS 13.1 on an H200), to be refitted from bench/run_spdm.sh's "auto vs best" columns. */
 #include "dispatch.h"
 
+#include "gcoo_kernels.h" /* gcoo_cuda_resident_smem: the X-resident tile's size */
+
 #include <math.h>
 #include <stdio.h>
 
@@ -78,16 +80,25 @@
 #define RESIDENT_MIN_COL_NNZ_WIDE 8.0   /* an 8-float tile fits */
 #define RESIDENT_MIN_COL_NNZ_NARROW 32.0 /* only a 4-float tile fits */
 
+/* Mean entries a row of A, and the longest row over it (0 when unknown). */
+static double avg_row_of(const gcoo_dispatch_in *in) {
+  return in->m > 0 ? (double)in->nnz / (double)in->m : 0.0;
+}
+static double row_skew_of(const gcoo_dispatch_in *in) {
+  const double avg_row = avg_row_of(in);
+  return in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
+}
+
 int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
   const int64_t n = in->n > 0 ? in->n : GCOO_DISPATCH_DEFAULT_N;
   if (in->dtype != GCOO_FLOAT32 || in->k <= 0 || in->m <= 0 || n < RESIDENT_MIN_N) return 0;
-  const int narrow = (in->k + 8) * 16 <= in->resident_smem, wide = (in->k + 8) * 32 <= in->resident_smem;
+  /* 4-float (one pack) and 8-float (two packs) tiles */
+  const int narrow = gcoo_cuda_resident_smem(in->k, 1) <= in->resident_smem;
+  const int wide = gcoo_cuda_resident_smem(in->k, 2) <= in->resident_smem;
   if (!narrow) return 0;
-  const double avg_row = (double)in->nnz / (double)in->m;
-  const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
   const double col_nnz = (double)in->nnz / (double)in->k;
   return col_nnz >= (wide ? RESIDENT_MIN_COL_NNZ_WIDE : RESIDENT_MIN_COL_NNZ_NARROW) &&
-         skew < TUNED_MAX_ROW_SKEW;
+         row_skew_of(in) < TUNED_MAX_ROW_SKEW;
 }
 
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
@@ -128,8 +139,7 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
       return;
     }
   }
-  const double avg_row = in->m > 0 ? (double)in->nnz / (double)in->m : 0.0;
-  const double skew = in->max_row_nnz > 0 && avg_row > 0 ? (double)in->max_row_nnz / avg_row : 0.0;
+  const double avg_row = avg_row_of(in), skew = row_skew_of(in);
   if (gcoo__dispatch_resident(in)) {
     out->alg = GCOO_ALG_GCOO;
     out->resident = 1;

@@ -77,6 +77,15 @@ typedef struct gcoo_cuda_xres {
                                   gcoo_cuda_xres_split_base(R) */
 } gcoo_cuda_xres;
 
+/** Zero rows the X-resident tile appends to X: padding entries read row k + b to take a free
+ *  residue b mod 8 (one per shared-memory bank group). */
+#define GCOO_XRES_ZERO_ROWS 8
+
+/** Shared memory of an X-resident tile: k + GCOO_XRES_ZERO_ROWS rows of `packs` 16-byte packs. */
+static inline int64_t gcoo_cuda_resident_smem(int64_t k, int packs) {
+  return (k + GCOO_XRES_ZERO_ROWS) * 16 * (int64_t)packs;
+}
+
 /** Largest number of parts a resident launch cuts the slices into (a power of two). */
 #define GCOO_XRES_MAX_SPLITS 64
 

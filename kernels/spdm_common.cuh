@@ -126,6 +126,9 @@ __device__ __forceinline__ int64_t block_sum(int64_t v, int64_t *sm) {
   return total;
 }
 
+/** ceil(a / b) for positive b. */
+inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 /** Grid size for a grid-stride loop over n items with `threads` per block. */
 inline unsigned grid_for(int64_t n, int threads) {
   int64_t b = (n + threads - 1) / threads;

@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const Res
 
   // the tile: rows 0 .. k-1 of X, columns col0 .. col0 + TN (zeros past N), and zero rows
   // k .. k+7
-  const int total = (int)(a.k + 8) * TNP;
+  const int total = (int)(a.k + GCOO_XRES_ZERO_ROWS) * TNP;
   for (int base = tid; base < total; base += nthreads * FU) {
     P r[FU];
 #pragma unroll
@@ -189,30 +189,27 @@ ResidentKernel<T> resident_for(int tnp) {
   return nullptr;
 }
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 template <typename T>
 gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_cuda_devinfo *dev,
                             double alpha, const void *X, int64_t ldx, double beta, void *Y,
                             int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
   constexpr int VEC = Pack<T>::N;
   const gcoo_cuda_xres &R = L->xres;
-  const size_t row_bytes = 16;
   // The tile: the widest of 4 packs or fewer (fewest passes over A; 8 packs need 512 threads
   // and ran slower in the sweep) that fits, that N needs, and that leaves at least a tile per two
   // SMs (sweep: 1000 x 0.99 ran best at 2 packs, 125 tiles; 2000-4000 at 4 packs). A forced
   // width that does not fit is narrowed to one that does.
   const int64_t npacks = div_up(N, VEC);
   int tnp = tnp_fixed ? tnp_fixed : 4;
-  while (tnp > 1 && ((size_t)(L->k + 8) * tnp * row_bytes > dev->smem_per_block_optin ||
+  while (tnp > 1 && ((size_t)gcoo_cuda_resident_smem(L->k, tnp) > dev->smem_per_block_optin ||
                      (!tnp_fixed && (tnp / 2 >= npacks ||
                                      div_up(N, (int64_t)tnp * VEC) < dev->sm_count / 2))))
     tnp /= 2;
-  const size_t smem = (size_t)(L->k + 8) * tnp * row_bytes;
+  const size_t smem = (size_t)gcoo_cuda_resident_smem(L->k, tnp);
   GCOO_CHECK(smem <= dev->smem_per_block_optin, GCOO_ERR_UNSUPPORTED,
-             "the X-resident kernel keeps k + 8 = %lld rows x %d bytes of X in shared memory "
-             "(%zu bytes); this device allows %zu per block", (long long)(L->k + 8),
-             tnp * (int)row_bytes, smem, dev->smem_per_block_optin);
+             "the X-resident kernel keeps k + %d = %lld rows x %d bytes of X in shared memory "
+             "(%zu bytes); this device allows %zu per block", GCOO_XRES_ZERO_ROWS,
+             (long long)(L->k + GCOO_XRES_ZERO_ROWS), tnp * 16, smem, dev->smem_per_block_optin);
   ResidentKernel<T> k = resident_for<T>(tnp);
   GCOO_CHECK(k != nullptr, GCOO_ERR_INTERNAL, "no resident kernel for %d packs", tnp);
   if (smem > 48 * 1024)

@@ -252,8 +252,6 @@ KernelPtr<T> pick_kernel(int staged, int vpt, int rpt) {
   return nullptr;
 }
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Largest dynamic shared memory set per kernel so far (cudaFuncSetAttribute is needed above
 // 48 KiB; calling it once per new maximum is enough).
 template <typename T>
