@@ -182,18 +182,18 @@ gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing) 
   c->mpi = 1;
   MPI_TRY(MPI_Comm_rank(c->comm, &c->rank));
   MPI_TRY(MPI_Comm_size(c->comm, &c->size));
-  /* Writes go through MPI-IO (collective) when HDF5 has it, unless GCOO_H5_MPIO=0. Reads go
-   * through each rank's own POSIX handle (every rank still reads only its hyperslab) unless
-   * GCOO_H5_MPIO=1: with Open MPI 4.1.4 an I/O error on one rank inside a collective MPI-IO
-   * read left the other ranks waiting forever (OMPIO and ROMIO alike), and OMPIO turned a
-   * failed read into zeros (tests/faults, docs/reliability.md). Every rank takes the same path. */
+  /* Reads and writes go through each rank's own POSIX handle (every rank still reads only its
+   * hyperslab; writers take turns) unless GCOO_H5_MPIO=1. With Open MPI 4.1.4 + HDF5 1.10, an
+   * I/O error on one rank inside collective MPI-IO left the other ranks waiting forever (reads:
+   * OMPIO and ROMIO alike; writes: inside H5Fclose, whose error path is not collective), OMPIO
+   * turned a failed read into zeros and reported a failed write (ENOSPC) as success
+   * (tests/faults, docs/reliability.md §5). Every rank takes the same path. */
   int mpio = 0;
 #ifdef H5_HAVE_PARALLEL
   const char *e = getenv("GCOO_H5_MPIO");
-  mpio = for_writing ? !(e && e[0] == '0') : (e && e[0] == '1');
-#else
-  (void)for_writing;
+  mpio = e && e[0] == '1';
 #endif
+  (void)for_writing;
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &mpio, 1, MPI_INT, MPI_MIN, c->comm));
   c->mpio = mpio;
   return GCOO_SUCCESS;
@@ -469,6 +469,12 @@ gcoo_status gcoo__h5_open_object(hid_t fid, const gcoo__h5_path *p, hid_t *obj, 
   H5I_type_t t = H5Iget_type(cur);
   GCOO_CHECK_GOTO(t == H5I_GROUP || t == H5I_DATASET, GCOO_ERR_FORMAT,
                   "%s:%s is neither a group nor a dataset", p->file, p->object);
+  /* the writer's mark (io/h5_write.c): a write that never finished is not data */
+  htri_t partial = H5Aexists(cur, GCOO__H5_INCOMPLETE);
+  H5_TRY(partial, "%s:%s: cannot look up its attributes", p->file, p->object);
+  GCOO_CHECK_GOTO(!partial, GCOO_ERR_FORMAT,
+                  "%s:%s was never finished: its writer stopped before the end (a temporary "
+                  "file of an interrupted gcoo write, not a result)", p->file, p->object);
   *is_group = t == H5I_GROUP;
   *obj = cur;
   cur = H5I_INVALID_HID;

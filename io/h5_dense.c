@@ -351,9 +351,14 @@ gcoo_status gcoo__h5_dense_check_host(const gcoo_dense *D) {
 }
 
 gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D) {
+  return gcoo_h5_write_dense_flags(path, D, 0);
+}
+
+gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm one;
   gcoo__h5_comm_serial(&one);
+  one.write_flags = flags;
   gcoo__h5_quiet_begin(&q);
   gcoo_status st = gcoo__h5_dense_check_host(D);
   if (st >= 0) st = gcoo__h5_dense_write(&one, path, D->nrows, 0, D, GCOO_SUCCESS);

@@ -72,6 +72,7 @@ typedef struct gcoo__h5_comm {
   int rank, size;
   int mpi;   /* comm holds a duplicate owned by this struct */
   int mpio;  /* files opened through MPI-IO by every rank together (collective transfers) */
+  int write_flags; /* a write's GCOO_H5_* flags (gcoo/h5.h); 0 for reads */
 #if GCOO_HAVE_MPI
   MPI_Comm comm;
 #endif
@@ -211,6 +212,13 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
                        gcoo_status *st);
 
 /* ---- the write engine (io/h5_write.c) ------------------------------------------------------------ */
+/** The attribute an object carries while it is being written (removed as the last step before
+ *  the file is closed): the readers refuse an object that has it, so a temporary file left by a
+ *  killed job is never read as a result. */
+#define GCOO__H5_INCOMPLETE "gcoo-incomplete"
+#define GCOO__H5_INCOMPLETE_TEXT \
+  "gcoo was writing this object and did not finish: it is not a result"
+
 typedef struct gcoo__h5_wdset {
   const char *name;  /* inside the group; NULL: the object itself is this dataset (dense) */
   gcoo__h5_kind kind;
@@ -231,7 +239,8 @@ typedef struct gcoo__h5_wlayout {
 typedef void (*gcoo__h5_write_fn)(const gcoo__h5_comm *c, const gcoo__h5_dset *d, void *ctx,
                                   gcoo_status *st);
 
-/** Write an object to path through "<file>.tmp" and a rename, as gcoo/h5.h says. `local` is the
+/** Write an object to path through a temporary file and a rename, as gcoo/h5.h says (an update
+ *  of an existing HDF5 file keeps its other objects; c->write_flags may allow overwriting). `local` is the
  *  rank's status after its own argument checks (agreed first). Collective. */
 gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
                                   const gcoo__h5_wlayout *lay, gcoo__h5_write_fn fn, void *ctx,

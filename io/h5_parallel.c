@@ -82,11 +82,17 @@ gcoo_status gcoo_h5_read_dense_rowset(MPI_Comm comm, const char *path, gcoo_dtyp
 
 gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
                                      int64_t row0, const gcoo_dense *D) {
+  return gcoo_h5_write_dense_rows_flags(comm, path, nrows_global, row0, D, 0);
+}
+
+gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
+                                           int64_t row0, const gcoo_dense *D, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo__h5_quiet_begin(&q);
   gcoo_status st = gcoo__h5_comm_dup(&c, comm, 1);
   if (st >= 0) {
+    c.write_flags = flags;
     gcoo_status local = gcoo__h5_dense_check_host(D);
     if (local >= 0 && (row0 < 0 || nrows_global < 0))
       local = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "row0 = %lld and nrows_global = %lld must be >= 0",
@@ -101,12 +107,18 @@ gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nr
 
 gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
                                    int64_t row0, gcoo_sparse slab) {
+  return gcoo_h5_write_csr_rows_flags(comm, path, nrows_global, row0, slab, 0);
+}
+
+gcoo_status gcoo_h5_write_csr_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
+                                         int64_t row0, gcoo_sparse slab, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo_sparse csr = NULL;
   gcoo__h5_quiet_begin(&q);
   gcoo_status st = gcoo__h5_comm_dup(&c, comm, 1);
   if (st >= 0) {
+    c.write_flags = flags;
     gcoo_sparse_info si;
     gcoo_status local = gcoo_sparse_get_info(slab, &si);
     if (local >= 0 && (row0 < 0 || nrows_global < 0))

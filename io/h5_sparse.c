@@ -542,12 +542,13 @@ gcoo_status gcoo_h5_read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse 
   return st;
 }
 
-static gcoo_status write_sparse(const char *path, gcoo_sparse A) {
+static gcoo_status write_sparse(const char *path, gcoo_sparse A, int flags) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo__h5_comm one;
   gcoo_sparse B = NULL;
   gcoo_sparse_info si;
   gcoo__h5_comm_serial(&one);
+  one.write_flags = flags;
   GCOO_CALL(gcoo_sparse_get_info(A, &si));
   if (si.format == GCOO_FORMAT_COO) {
     GCOO_CALL(gcoo_sparse_convert(&B, A, GCOO_FORMAT_CSR, 0));
@@ -563,9 +564,13 @@ done:
 }
 
 gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A) {
+  return gcoo_h5_write_sparse_flags(path, A, 0);
+}
+
+gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_quiet_begin(&q);
-  gcoo_status st = write_sparse(path, A);
+  gcoo_status st = write_sparse(path, A, flags);
   gcoo__h5_quiet_end(&q);
   GCOO_CALL(st);
   return st;

@@ -32,6 +32,7 @@ static const status_row status_table[] = {
     {GCOO_ERR_DUPLICATE, "GCOO_ERR_DUPLICATE", "duplicate entry"},
     {GCOO_ERR_NOT_FINITE, "GCOO_ERR_NOT_FINITE", "NaN or infinite value"},
     {GCOO_ERR_FORMAT, "GCOO_ERR_FORMAT", "malformed file or object"},
+    {GCOO_ERR_EXISTS, "GCOO_ERR_EXISTS", "output exists or changed meanwhile"},
     {GCOO_ERR_NO_MEMORY, "GCOO_ERR_NO_MEMORY", "out of memory"},
     {GCOO_ERR_IO, "GCOO_ERR_IO", "file input/output failed"},
     {GCOO_ERR_CUDA, "GCOO_ERR_CUDA", "CUDA error"},

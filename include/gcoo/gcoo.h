@@ -30,6 +30,7 @@
 #include "gcoo/blas.h"
 #include "gcoo/predict.h"
 #include "gcoo/spgemm.h"
+#include "gcoo/files.h"
 #include "gcoo/mtx.h"
 #include "gcoo/generate.h"
 #if GCOO_HAVE_HDF5

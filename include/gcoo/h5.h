@@ -38,10 +38,23 @@
  * The library never lets HDF5 print: its automatic error printing is switched off during each
  * call and restored afterwards.
  *
- * Writers create "<file>.tmp" (a whole new file: the object path names the group or dataset to
- * create in it, with intermediate groups), write it, close it, and rename it over <file> only
- * when every rank succeeded; on failure the temp file is removed and <file> left untouched.
- * A write therefore replaces the whole file. Two writers to the same target must not run at once.
+ * Writers never change <file> in place. They build the result under a temporary name
+ * ("<file>.tmp.<job>.<random>", gcoo/files.h), write it, flush and close it checking every
+ * status, reopen it to verify the object, and rename it over <file> only when every rank
+ * succeeded; on any failure the temporary file is removed and <file> left untouched, byte for
+ * byte. The object path names the group or dataset to create (with intermediate groups):
+ *   - <file> absent: a new file holding just that object;
+ *   - <file> an HDF5 file: the result is a copy of it with the object added, every other object
+ *     kept; an object already at the path is an error (GCOO_ERR_EXISTS) unless GCOO_H5_OVERWRITE
+ *     is given, then it is replaced (HDF5 does not reclaim the old object's space: h5repack does);
+ *   - <file> not HDF5, or the object "/" (the whole file): GCOO_ERR_EXISTS unless
+ *     GCOO_H5_OVERWRITE, then the file is replaced.
+ * The disk space of the result is reserved (fallocate) before any data is written, so a full
+ * disk or quota fails early and cleanly. If <file> changed while the write ran (another job
+ * published it first), the result is not published: GCOO_ERR_EXISTS, the other writer's file
+ * stays. While it is written the object carries the attribute "gcoo-incomplete", which every
+ * reader refuses (GCOO_ERR_FORMAT), so a temporary file left by a killed job is never read as a
+ * result.
  *
  * Parallel: collective functions must be called by every rank of comm (duplicated internally),
  * with empty ranges where a rank has nothing; when any rank fails, every rank returns an error:
@@ -52,9 +65,10 @@
  * keeps every MPI-IO request far below 2^31 bytes. Transfers are collective when the ranks'
  * selections are disjoint (slab reads, every write) and independent when they overlap (Open MPI
  * 4.1.4's OMPIO returns wrong data for some overlapping collective reads; GCOO_H5_COLLECTIVE=0
- * makes every transfer independent). GCOO_H5_MPIO=0 (or an HDF5 built without parallel support)
- * makes each rank open the file on its own instead (reads independent, writes one rank after
- * another), for file systems where MPI-IO does not work. */
+ * makes every transfer independent). By default each rank opens the file on its own through
+ * HDF5's POSIX driver instead (reads independent, writes one rank after another): with Open MPI
+ * 4.1.4 and HDF5 1.10 an I/O error inside collective MPI-IO was swallowed or hung the job
+ * (docs/reliability.md §5). GCOO_H5_MPIO=1 opts into MPI-IO for reads and writes. */
 #ifndef GCOO_H5_H
 #define GCOO_H5_H
 
@@ -83,6 +97,11 @@ typedef struct gcoo_h5_info {
   gcoo_layout layout;      /**< dense: how the dataset maps to rows and columns */
 } gcoo_h5_info;
 
+/** Flags of the *_flags writers (the plain writers pass 0). */
+enum gcoo_h5_write_flag {
+  GCOO_H5_OVERWRITE = 1 /**< replace an object already at the path (or a non-HDF5 file) */
+};
+
 /** Whole-object, one-process calls (no MPI needed). Not collective. */
 /** What path holds (attributes and dataset sizes only; the data is not read). */
 gcoo_status gcoo_h5_inspect(const char *path, gcoo_h5_info *info);
@@ -95,6 +114,9 @@ gcoo_status gcoo_h5_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout l
                                gcoo_dense *D);
 /** Write a host dense matrix (any layout and ld) as a row-major dataset of its dtype. */
 gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D);
+/** The same, with GCOO_H5_* flags. */
+gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags);
+gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int flags);
 
 #if GCOO_HAVE_MPI
 /** An open sparse object, shared by the ranks of comm. Opening reads the attributes and the
@@ -130,7 +152,7 @@ gcoo_status gcoo_h5_read_dense_rowset(MPI_Comm comm, const char *path, gcoo_dtyp
                                       const int64_t *rows, int64_t n, gcoo_layout layout,
                                       gcoo_dense *D);
 /** Write a dense nrows_global x ncols dataset, each rank its rows [row0, row0 + D->nrows),
- *  collectively, through path.tmp and a rename. The ranks' row ranges must tile
+ *  collectively, through a temporary file and a rename. The ranks' row ranges must tile
  *  0..nrows_global in rank order (empty ranges allowed); ncols and dtype must agree. Collective. */
 gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
                                      int64_t row0, const gcoo_dense *D);
@@ -139,6 +161,11 @@ gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nr
  *  global indptr comes from an exclusive scan of the slab sizes. Collective. */
 gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
                                    int64_t row0, gcoo_sparse slab);
+/** The collective writers with GCOO_H5_* flags (the same on every rank). Collective. */
+gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
+                                           int64_t row0, const gcoo_dense *D, int flags);
+gcoo_status gcoo_h5_write_csr_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
+                                         int64_t row0, gcoo_sparse slab, int flags);
 #endif
 
 #ifdef __cplusplus

@@ -37,6 +37,8 @@ typedef enum gcoo_status {
   GCOO_ERR_DUPLICATE = -10,      /**< a repeated (row, column) where duplicates were refused */
   GCOO_ERR_NOT_FINITE = -11,     /**< a NaN or infinity where finite values were required */
   GCOO_ERR_FORMAT = -12,         /**< a malformed file or object (header, counts, encoding) */
+  GCOO_ERR_EXISTS = -13,         /**< an output exists and may not be replaced (no overwrite
+                                      asked), or changed while this call was writing it */
 
   /* execution */
   GCOO_ERR_NO_MEMORY = -100,     /**< host or device allocation failed, or a budget was exceeded */

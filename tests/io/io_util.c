@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 #include "io_util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
@@ -231,4 +232,23 @@ int io_run_python(const char *mode, const char *dir) {
   int rc = system(cmd);
   if (rc == -1 || !WIFEXITED(rc)) return 1;
   return WEXITSTATUS(rc);
+}
+
+int io_temp_files(const char *file) {
+  char dir[1024], prefix[1024];
+  const char *slash = strrchr(file, '/');
+  if (slash) {
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+    snprintf(prefix, sizeof prefix, "%s.tmp", slash + 1);
+  } else {
+    snprintf(dir, sizeof dir, ".");
+    snprintf(prefix, sizeof prefix, "%s.tmp", file);
+  }
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (!d) return 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (!strncmp(e->d_name, prefix, strlen(prefix))) n++;
+  closedir(d);
+  return n;
 }

@@ -14,6 +14,8 @@ void io_remove_tree(const char *dir);
 /** dir + "/" + name in a static ring of buffers (several may be alive at once). */
 const char *io_path(const char *dir, const char *name);
 int io_file_exists(const char *path);
+/** Temporary files of a write of `file` left next to it ("<file>.tmp*"). */
+int io_temp_files(const char *file);
 
 /** Canonical triplets: nrows ncols nnz, then "i j v" lines sorted by row, then column, values
  *  in %.17g. Written from a gcoo matrix (through its COO form), read back as arrays. */

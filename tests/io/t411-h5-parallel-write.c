@@ -62,9 +62,7 @@ static void all_fail_(gcoo_status got, gcoo_status want, const char *needle, con
 #define ALL_FAIL(x, want, needle) all_fail_((x), (want), (needle), #x, __LINE__)
 
 static int both_gone(const char *file) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", file);
-  return !io_file_exists(file) && !io_file_exists(tmp);
+  return !io_file_exists(file) && io_temp_files(file) == 0;
 }
 
 static void dense_writes(int variant) {
@@ -122,7 +120,7 @@ static void dense_writes(int variant) {
   TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, r1 - r0, n));
   for (int64_t i = r0; i < r1; i++)
     for (int64_t j = 0; j < n; j++) gcoo_dense_set(&D, i - r0, j, gcoo_dense_get(&full, i, j));
-  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D));
+  TEST_CALL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE));
   /* (a) a bad argument on the last rank only: its leading dimension; then its column count */
   gcoo_dense W = D;
   if (rank == size - 1) W.ld = n - 1;
@@ -155,9 +153,9 @@ static void dense_writes(int variant) {
   MPI_Bcast(&lastrow, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
   char needle[64];
   snprintf(needle, sizeof needle, "row %lld, column 2 is nan", (long long)lastrow);
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D), GCOO_ERR_NOT_FINITE,
-             needle);
-  TEST_CHECK(!io_file_exists(path_of("keep_dense.h5.tmp")), "temp file left after a failed write");
+  ALL_FAIL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE),
+           GCOO_ERR_NOT_FINITE, needle);
+  TEST_CHECK(io_temp_files(path_of("keep_dense.h5")) == 0, "temp file left after a failed write");
   gcoo_dense R;
   TEST_CALL(gcoo_h5_read_dense(keepobj, GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
   TEST_CHECK(io_compare_dense(&R, &full, "kept") == 0, "a failed write changed the existing file");
@@ -168,11 +166,12 @@ static void dense_writes(int variant) {
   if (rank == size - 1 && D.nrows > 0) gcoo_dense_set(&D, D.nrows - 1, 2, 1.0);
   ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D),
              GCOO_ERR_IO, "is a directory");
-  TEST_CHECK(!io_file_exists(path_of("isdir.h5.tmp")), "temp file left");
+  TEST_CHECK(io_temp_files(path_of("isdir.h5")) == 0, "temp file left");
   /* (e) ranks name different files */
   char other[64];
   snprintf(other, sizeof other, "e%d.h5:/Y", rank == size - 1 && size > 1);
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of(other), m, r0, &D),
+  ALL_FAIL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, path_of(other), m, r0, &D,
+                                         GCOO_H5_OVERWRITE),
              size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "path differs across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of("e0.h5")) && both_gone(path_of("e1.h5")), "file left");
   gcoo_dense_destroy(&D);
@@ -261,6 +260,48 @@ static void csr_writes(int variant) {
   gcoo_sparse_destroy(&A);
 }
 
+/* Writing into an existing file keeps its other objects; an existing object is replaced only
+ * with GCOO_H5_OVERWRITE (issue 16), on every rank alike. */
+static void update_writes(int variant) {
+  const int64_t m = 23, n = 3;
+  char file[1000], a[1100], y[1100];
+  snprintf(file, sizeof file, "%s", path_of("upd.h5"));
+  snprintf(a, sizeof a, "%s:/A", file);
+  snprintf(y, sizeof y, "%s:/out/Y", file);
+  if (rank == 0) remove(file);
+  MPI_Barrier(MPI_COMM_WORLD);
+  gcoo_sparse A = NULL, S = NULL, B = NULL;
+  gcoo_dense full, D, R;
+  int64_t r0, r1;
+  rows_of(m, 0, &r0, &r1);
+  TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, m, 7, 0.3, 11, 0));
+  S = row_slab(A, r0, r1);
+  TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S));
+  TEST_CALL(gcoo_dense_create(&full, GCOO_FLOAT64, GCOO_ROW_MAJOR, m, n));
+  TEST_CALL(gcoo_dense_fill_random(&full, 12 + variant));
+  TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, r1 - r0, n));
+  for (int64_t i = r0; i < r1; i++)
+    for (int64_t j = 0; j < n; j++) gcoo_dense_set(&D, i - r0, j, gcoo_dense_get(&full, i, j));
+  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D));
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D), GCOO_ERR_EXISTS, "exists");
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S), GCOO_ERR_EXISTS, "exists");
+  for (int64_t i = 0; i < D.nrows; i++) gcoo_dense_set(&D, i, 0, -1.0 - (double)(r0 + i));
+  for (int64_t i = 0; i < m; i++) gcoo_dense_set(&full, i, 0, -1.0 - (double)i);
+  TEST_CALL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, y, m, r0, &D, GCOO_H5_OVERWRITE));
+  TEST_CALL(gcoo_h5_read_dense(y, GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
+  TEST_CHECK(io_compare_dense(&R, &full, "overwritten") == 0, "variant %d: /out/Y not replaced",
+             variant);
+  TEST_CALL(gcoo_h5_read_sparse(a, GCOO_FLOAT64, &B));
+  TEST_CHECK(io_compare_sparse(B, A, "kept") == 0, "variant %d: /A lost by the update", variant);
+  TEST_CHECK(io_temp_files(file) == 0, "variant %d: temp file left", variant);
+  gcoo_dense_destroy(&R);
+  gcoo_dense_destroy(&D);
+  gcoo_dense_destroy(&full);
+  gcoo_sparse_destroy(&A);
+  gcoo_sparse_destroy(&S);
+  gcoo_sparse_destroy(&B);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -271,15 +312,18 @@ int main(int argc, char **argv) {
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank == 0) manifest = fopen(path_of("manifest.txt"), "w");
 
-  /* 0: MPI-IO; 1: MPI-IO in rounds of 64 bytes; 2: ranks one after the other (no MPI-IO) */
+  /* 0: MPI-IO (GCOO_H5_MPIO=1); 1: MPI-IO in rounds of 64 bytes; 2: the default, ranks one
+   * after the other through their own POSIX handles */
   for (int variant = 0; variant < 3; variant++) {
+    if (variant == 0) setenv("GCOO_H5_MPIO", "1", 1);
     if (variant == 1) setenv("GCOO_H5_CHUNK_BYTES", "64", 1);
     if (variant == 2) {
       unsetenv("GCOO_H5_CHUNK_BYTES");
-      setenv("GCOO_H5_MPIO", "0", 1);
+      unsetenv("GCOO_H5_MPIO");
     }
     dense_writes(variant);
     csr_writes(variant);
+    update_writes(variant);
   }
   unsetenv("GCOO_H5_MPIO");
 
