@@ -265,11 +265,25 @@ done:
   return st;
 }
 
-/* Rank 0 only: what to reserve for the temp file (its end now, plus room for the metadata
- * written at close), then the reservation. */
-static gcoo_status reserve(hid_t fid, const char *tmp, const char *label) {
+/* Rank 0 only: what to reserve for the temp file, then the reservation. HDF5's end of the file
+ * (every dataset is allocated at creation) when the driver reports it; H5Fget_eoa fails with the
+ * MPI-IO driver of HDF5 1.10, so also what the layout needs on top of the file as it is now
+ * (data, 1 MiB alignment per dataset with MPI-IO), whichever is larger, plus 64 KiB for the
+ * metadata written at close. */
+static gcoo_status reserve(const gcoo__h5_comm *c, hid_t fid, const char *tmp,
+                           const gcoo__h5_wlayout *lay, const char *label) {
+  struct stat sb;
+  int64_t need = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : 0;
+  for (int i = 0; i < lay->nd; i++) {
+    const gcoo__h5_wdset *w = &lay->d[i];
+    need += w->dims[0] * (w->ndims == 2 ? w->dims[1] : 1) * (int64_t)gcoo__h5_kind_size(w->kind);
+    if (c->mpio) need += (int64_t)1 << 20;
+  }
   int64_t end = file_end(fid);
-  return gcoo__reserve(tmp, end + ((int64_t)64 << 10), label);
+  if (end < need) end = need;
+  end += (int64_t)64 << 10;
+  GCOO_LOG(GCOO_LOG_INFO, "H5", "%s: reserving %lld bytes for %s", tmp, (long long)end, label);
+  return gcoo__reserve(tmp, end, label);
 }
 
 static gcoo_status remove_mark(hid_t fid, const gcoo__h5_path *p) {
@@ -334,7 +348,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
     if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
     if (st >= 0) st = build_object(c, fid, &p, lay, d);
     st = gcoo__h5_agree(c, st);
-    if (st >= 0 && c->rank == 0) st = reserve(fid, tmp, label);
+    if (st >= 0 && c->rank == 0) st = reserve(c, fid, tmp, lay, label);
     st = gcoo__h5_agree(c, st);
     if (st >= 0) fn(c, d, ctx, &st);
     st = gcoo__h5_agree(c, st);
@@ -349,7 +363,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
           st = open_file(c, tmp, update, &fid);
           if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
           if (st >= 0) st = build_object(c, fid, &p, lay, d);
-          if (st >= 0) st = reserve(fid, tmp, label);
+          if (st >= 0) st = reserve(c, fid, tmp, lay, label);
         } else {
           fid = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
           if (fid < 0)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,4 +315,43 @@ void cli_json_real(cli_json *j, const char *key, double v) {
 void cli_json_bool(cli_json *j, const char *key, bool v) {
   json_key(j, key);
   fprintf(j->f, v ? "true" : "false");
+}
+
+/* ---- writes ------------------------------------------------------------------------------- */
+int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO_H5_OVERWRITE : 0; }
+
+/* The handler may only use async-signal-safe calls: the text is prepared before. */
+static char signal_prefix[64];
+static size_t signal_prefix_len;
+
+static void put(const char *s) {
+  size_t n = strlen(s);
+  while (n > 0) {
+    ssize_t w = write(STDERR_FILENO, s, n);
+    if (w <= 0) return;
+    s += w;
+    n -= (size_t)w;
+  }
+}
+
+static void on_signal(int sig) {
+  int removed = gcoo_remove_temporaries();
+  if (write(STDERR_FILENO, signal_prefix, signal_prefix_len) < 0) {
+  }
+  put(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM");
+  put(removed > 0 ? "; removed the temporary file of the unfinished output (the target file is "
+                    "unchanged)\n"
+                  : "\n");
+  _exit(128 + sig);
+}
+
+void cli_install_signal_handlers(void) {
+  snprintf(signal_prefix, sizeof signal_prefix, "gcoo_dist: rank %d: ", cli_rank());
+  signal_prefix_len = strlen(signal_prefix);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }

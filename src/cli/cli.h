@@ -50,6 +50,17 @@ const char *cli_h5_dataset(const char *path, const char *object, char *buf, size
 /** --stencil 7|27 with --grid n (1..1290): *stencil = 0 when --stencil is absent. */
 bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
 void cli_print_help(const cli_command *cmd, FILE *f);
+/** --overwrite, one definition for every command that writes (--out). */
+#define CLI_OPTION_OVERWRITE                                                                   \
+  {"overwrite", NULL, NULL,                                                                    \
+   "replace what --out names when it exists (an HDF5 object: the file's other objects are "    \
+   "kept either way; a Matrix Market file); without it an existing one is an error", NULL,     \
+   false}
+/** The gcoo_h5_write_*_flags flags the options ask for (GCOO_H5_OVERWRITE with --overwrite). */
+int cli_write_flags(cli_command *cmd);
+/** SIGINT / SIGTERM on this rank: remove the temporary file of a write in progress
+ *  (gcoo_remove_temporaries), say so on stderr and exit 128 + signal. Call after MPI_Init. */
+void cli_install_signal_handlers(void);
 
 /* ---- ranks and messages ------------------------------------------------------------------- */
 int cli_rank(void);

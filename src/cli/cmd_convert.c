@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cmd_files.h"
 
@@ -110,8 +111,9 @@ void cli_matrix_free(cli_matrix *m) {
 static cli_option options[] = {
     {"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
     {"out", "PATH", NULL,
-     "output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is replaced "
-     "as a whole)", NULL, false},
+     "output: file.mtx, file.mtx.gz or file.h5[:/object] (into an existing HDF5 file: the "
+     "object is added, the file's other objects kept)", NULL, false},
+    CLI_OPTION_OVERWRITE,
     {"format", "F", NULL,
      "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
      NULL, false},
@@ -158,6 +160,12 @@ static int run(int argc, char **argv, cli_command *cmd) {
             ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
             ki == CLI_FILE_UNKNOWN ? in : out);
     return 2;
+  }
+  if (ko == CLI_FILE_MTX && !cli_flag(cmd, "overwrite") && access(out, F_OK) == 0) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist convert: \"%s\" exists; nothing was written (--overwrite "
+              "replaces it)\n", out);
+    return 1;
   }
   int dense_out = 0, have_fmt = fmt != NULL;
   gcoo_format format = GCOO_FORMAT_CSR;
@@ -227,8 +235,10 @@ static int run(int argc, char **argv, cli_command *cmd) {
     what = out;
     gcoo_sparse S = B ? B : m.A;
     const gcoo_dense *D = m.is_sparse ? &E : &m.D;
+    const int flags = cli_write_flags(cmd);
     if (ko == CLI_FILE_H5)
-      st = dense_out ? gcoo_h5_write_dense(out, D) : gcoo_h5_write_sparse(out, S);
+      st = dense_out ? gcoo_h5_write_dense_flags(out, D, flags)
+                     : gcoo_h5_write_sparse_flags(out, S, flags);
     else
       st = dense_out ? gcoo_mtx_write_dense(out, D) : gcoo_mtx_write(out, S);
   }
@@ -262,8 +272,10 @@ cli_command cmd_convert = {
     "HDF5 objects are named file.h5:/group/path (file.h5 alone is the root group); sparse\n"
     "matrices are groups in scipy/anndata's layout (csr_matrix, csc_matrix) or gcoo_matrix,\n"
     "dense matrices are 2-D datasets (they need a name: file.h5:/X). Matrix Market coordinate\n"
-    "files hold sparse matrices, array files dense ones. An HDF5 output replaces the whole\n"
-    "file (written to file.tmp, then renamed); it may not be the input file.\n"
+    "files hold sparse matrices, array files dense ones. An HDF5 output is added to an existing\n"
+    "file, keeping its other objects (an existing object, or an existing Matrix Market file,\n"
+    "is replaced only with --overwrite); the file is written under a temporary name and\n"
+    "renamed when complete. The output may not be the input file.\n"
     "examples:\n"
     "  gcoo_dist convert --in bcsstk21.mtx.gz --out A.h5:/A --format gcoo --p 32\n"
     "  gcoo_dist convert --in pbmc.h5ad:/X --out X.mtx.gz\n"

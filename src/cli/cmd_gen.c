@@ -16,6 +16,7 @@ static cli_option options[] = {
     {"stencil", "7|27", NULL, "instead: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false},
     {"grid", "n", "48", "Poisson: grid points per side (n^3 rows)", NULL, false},
     {"out", "PATH", NULL, "output file.h5[:/group] (required)", NULL, false},
+    CLI_OPTION_OVERWRITE,
     {"format", "F", "csr", "csr (written in parallel) or gcoo (written by rank 0)", NULL, false},
     {"p", "P", "32", "GCOO group width, and the row blocks ranks generate", NULL, false},
     {"dtype", "T", "float32", "float32 or float64", NULL, false},
@@ -108,9 +109,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double t1 = MPI_Wtime();
 #if GCOO_HAVE_HDF5
   if (!gcoo)
-    st = gcoo_h5_write_csr_rows(MPI_COMM_WORLD, out, rows, r0, A);
+    st = gcoo_h5_write_csr_rows_flags(MPI_COMM_WORLD, out, rows, r0, A, cli_write_flags(cmd));
   else if (rank == 0)
-    st = gcoo_h5_write_sparse(out, A);
+    st = gcoo_h5_write_sparse_flags(out, A, cli_write_flags(cmd));
   st = cli_agree(st);
 #else
   st = cli_agree(GCOO_ERR_UNSUPPORTED);

@@ -25,13 +25,14 @@ static cli_option options[] = {
     {"p", "P", "0", "GCOO group width (0: the backend's default)", NULL, false},
     {"dtype", "T", "float64", "float32 or float64", NULL, false},
     {"out", "PATH", NULL, "write X to file.h5[:/dataset] (parallel; dataset /X when not named)", NULL, false},
+    CLI_OPTION_OVERWRITE,
     {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
     {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
     {NULL, NULL, NULL, NULL, NULL, false}};
 
 typedef struct solve_job {
   const char *a_path, *b_path, *out, *backend;
-  int stencil, alg, separate, history, json;
+  int stencil, alg, separate, history, json, write_flags;
   int64_t grid, k, maxit;
   int32_t p;
   uint64_t seed;
@@ -55,6 +56,7 @@ static bool parse(cli_command *cmd, solve_job *j) {
   j->a_path = cli_get(cmd, "a");
   j->b_path = cli_get(cmd, "b");
   j->out = cli_get(cmd, "out");
+  j->write_flags = cli_write_flags(cmd);
   j->backend = cli_get(cmd, "backend");
   j->separate = cli_flag(cmd, "separate");
   j->history = cli_flag(cmd, "history");
@@ -227,8 +229,9 @@ static gcoo_status write_out(solve_job *j) {
   if (st < 0) return st;
 #if GCOO_HAVE_HDF5
   char target[4096];
-  st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), cli_h5_dataset(j->out, "/X", target, sizeof target),
-                                j->info.m_global, j->info.row0, &j->Xh);
+  st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d),
+                                      cli_h5_dataset(j->out, "/X", target, sizeof target),
+                                      j->info.m_global, j->info.row0, &j->Xh, j->write_flags);
 #else
   st = GCOO_ERR_UNSUPPORTED;
 #endif

@@ -36,6 +36,7 @@ static cli_option options[] = {
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
     {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
                           "named; dense-sparse writes C^T)", NULL, false},
+    CLI_OPTION_OVERWRITE,
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
     {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
@@ -56,7 +57,7 @@ enum { N_SAMPLE = 64 };
 typedef struct job {
   /* options */
   const char *a_path, *b_path, *out, *backend;
-  int stencil;
+  int stencil, write_flags;
   int64_t grid, rows, cols, ncols;
   double sparsity;
   uint64_t seed_a, seed_b;
@@ -88,6 +89,7 @@ static bool parse(cli_command *cmd, job *j) {
   j->a_path = cli_get(cmd, "a");
   j->b_path = cli_get(cmd, "b");
   j->out = cli_get(cmd, "out");
+  j->write_flags = cli_write_flags(cmd);
   j->check = cli_flag(cmd, "check");
   j->json = cli_flag(cmd, "json");
   int sources = (j->a_path != NULL) + cli_flag(cmd, "stencil") + cli_flag(cmd, "rows");
@@ -562,7 +564,8 @@ static int write_out(job *j) {
   /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
   char target[4096];
   const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
-  gcoo_status st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
+  gcoo_status st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh,
+                                                  j->write_flags);
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_write, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   if (st < 0) return cli_report(j->out, st);

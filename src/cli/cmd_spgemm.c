@@ -11,6 +11,7 @@ static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
     {"out", "FILE", NULL, "write C here as one CSR group (HDF5, scipy/anndata layout)", NULL, false},
+    CLI_OPTION_OVERWRITE,
     {"backend", "B", NULL, "cpu, cuda or auto (default: $GCOO_BACKEND, else auto)", NULL, false},
     {"dtype", "T", "float64", "float32 or float64 (float, double)", NULL, false},
     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
@@ -72,7 +73,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
 #if GCOO_HAVE_HDF5
     cli_progress("writing %s", out);
     const double t0 = MPI_Wtime();
-    st = gcoo_h5_write_csr_rows(gcoo_dist_comm(d), out, info.m, info.row0, slab);
+    st = gcoo_h5_write_csr_rows_flags(gcoo_dist_comm(d), out, info.m, info.row0, slab,
+                                       cli_write_flags(cmd));
     twrite = MPI_Wtime() - t0;
     if (st < 0) {
       rc = cli_rank() == 0 ? cli_fail(out, st) : 1;

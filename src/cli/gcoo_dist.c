@@ -25,6 +25,7 @@ static void usage(FILE *f) {
 int main(int argc, char **argv) {
   int provided = 0, rc = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  cli_install_signal_handlers(); /* after MPI_Init, which may install its own */
   if (argc < 2) {
     rc = cli_default_job();
   } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
