@@ -320,34 +320,26 @@ void cli_json_bool(cli_json *j, const char *key, bool v) {
 /* ---- writes ------------------------------------------------------------------------------- */
 int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO_H5_OVERWRITE : 0; }
 
-/* The handler may only use async-signal-safe calls: the text is prepared before. */
-static char signal_prefix[64];
-static size_t signal_prefix_len;
-
-static void put(const char *s) {
-  size_t n = strlen(s);
-  while (n > 0) {
-    ssize_t w = write(STDERR_FILENO, s, n);
-    if (w <= 0) return;
-    s += w;
-    n -= (size_t)w;
-  }
-}
+/* The handler may only use async-signal-safe calls: its messages are made before, whole, so
+ * that one write(2) each keeps the ranks' lines apart. */
+static char signal_text[2][2][256]; /* [SIGINT?][removed a file?] */
 
 static void on_signal(int sig) {
   int removed = gcoo_remove_temporaries();
-  if (write(STDERR_FILENO, signal_prefix, signal_prefix_len) < 0) {
+  const char *m = signal_text[sig == SIGINT][removed > 0];
+  if (write(STDERR_FILENO, m, strlen(m)) < 0) {
+    /* nothing else can be done in a handler */
   }
-  put(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM");
-  put(removed > 0 ? "; removed the temporary file of the unfinished output (the target file is "
-                    "unchanged)\n"
-                  : "\n");
   _exit(128 + sig);
 }
 
 void cli_install_signal_handlers(void) {
-  snprintf(signal_prefix, sizeof signal_prefix, "gcoo_dist: rank %d: ", cli_rank());
-  signal_prefix_len = strlen(signal_prefix);
+  for (int i = 0; i < 2; i++)
+    for (int r = 0; r < 2; r++)
+      snprintf(signal_text[i][r], sizeof signal_text[i][r], "gcoo_dist: rank %d: stopped by %s%s\n",
+               cli_rank(), i ? "SIGINT" : "SIGTERM",
+               r ? "; removed the temporary file of the unfinished output (the target file is "
+                   "unchanged)" : "");
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

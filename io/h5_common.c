@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include "h5_impl.h"
+#include "publish.h"
 
 /* ---- paths ------------------------------------------------------------------------------------ */
 
@@ -359,6 +360,8 @@ static gcoo_status check_readable(const char *file) {
   struct stat sb;
   GCOO_CHECK(stat(file, &sb) == 0, GCOO_ERR_IO, "cannot open \"%s\": %s", file, strerror(errno));
   GCOO_CHECK(!S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot open \"%s\": it is a directory", file);
+  GCOO_CHECK(!gcoo__is_tmp_name(file), GCOO_ERR_FORMAT, "\"%s\" is the temporary file of a gcoo "
+             "write that never finished (its name says so): not a result", file);
   GCOO_CHECK(access(file, R_OK) == 0, GCOO_ERR_IO, "cannot read \"%s\": %s", file,
              strerror(errno));
   gcoo_status st = GCOO_SUCCESS;

@@ -286,6 +286,15 @@ static gcoo_status reserve(const gcoo__h5_comm *c, hid_t fid, const char *tmp,
   return gcoo__reserve(tmp, end, label);
 }
 
+/* The new object and its mark on disk before any data: a file cut short at any later point
+ * shows the object marked unfinished (not an old copy, not a half-filled object). */
+static gcoo_status flush_mark(hid_t fid, const char *tmp) {
+  gcoo_status st = GCOO_SUCCESS;
+  H5_TRY_AS(GCOO_ERR_IO, H5Fflush(fid, H5F_SCOPE_GLOBAL), "cannot flush \"%s\"", tmp);
+done:
+  return st;
+}
+
 static gcoo_status remove_mark(hid_t fid, const gcoo__h5_path *p) {
   gcoo_status st = GCOO_SUCCESS;
   H5_TRY(H5Adelete_by_name(fid, p->object, GCOO__H5_INCOMPLETE, H5P_DEFAULT),
@@ -348,6 +357,8 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
     if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
     if (st >= 0) st = build_object(c, fid, &p, lay, d);
     st = gcoo__h5_agree(c, st);
+    if (st >= 0) st = flush_mark(fid, tmp);
+    st = gcoo__h5_agree(c, st);
     if (st >= 0 && c->rank == 0) st = reserve(c, fid, tmp, lay, label);
     st = gcoo__h5_agree(c, st);
     if (st >= 0) fn(c, d, ctx, &st);
@@ -363,6 +374,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
           st = open_file(c, tmp, update, &fid);
           if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
           if (st >= 0) st = build_object(c, fid, &p, lay, d);
+          if (st >= 0) st = flush_mark(fid, tmp);
           if (st >= 0) st = reserve(c, fid, tmp, lay, label);
         } else {
           fid = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);

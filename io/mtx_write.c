@@ -4,9 +4,10 @@
  * are written with %.17g (float64) or %.9g (float32): enough digits that reading the file back
  * gives the same bits. gzip-compressed when the path ends in .gz.
  *
- * A file is written to "<path>.tmp.<pid>" and renamed onto <path> only when every byte has
- * been written and the file closed without error, so a crash or a full disk never leaves a
- * file that looks complete; the temporary is removed on any error. */
+ * A file is written to "<path>.tmp.<job>.<random>" (io/publish.c) and published onto <path>
+ * only when every byte has been written and the file closed without error (synced; refused if
+ * <path> changed meanwhile), so a crash or a full disk never leaves a file that looks complete;
+ * the temporary is removed on any error, and by gcoo_remove_temporaries() on a signal. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -19,12 +20,15 @@
 #include "gcoo/backend.h"
 #include "gcoo/mtx.h"
 #include "mtx_impl.h"
+#include "publish.h"
 
 enum { MTX_OUT_BUF = 1 << 16 };
 
 typedef struct mtx_writer {
   const char *path;
-  char *tmp;   /* "<path>.tmp.<pid>" */
+  char *tmp;   /* "<path>.tmp.<job>.<random>" */
+  int slot;    /* in the temporary-file registry */
+  gcoo__target target; /* <path> as it was when the write started */
   FILE *f;     /* plain output, or */
   gzFile gz;   /* compressed output */
   char *buf;   /* formatted text waiting to be written */
@@ -39,11 +43,14 @@ static const char *errno_text(int e, char *buf, size_t len) {
 static gcoo_status writer_open(mtx_writer *w, const char *path) {
   char eb[128];
   memset(w, 0, sizeof *w);
+  w->slot = -1;
+  w->target = (gcoo__target)GCOO__TARGET_INIT;
   GCOO_CHECK(path != NULL && *path, GCOO_ERR_NULL, "path is NULL or empty");
   w->path = path;
-  size_t len = strlen(path) + 32;
-  GCOO_CALL(gcoo__malloc((void **)&w->tmp, len, "temporary file name"));
-  snprintf(w->tmp, len, "%s.tmp.%ld", path, (long)getpid());
+  GCOO_CALL(gcoo__malloc((void **)&w->tmp, GCOO__TMP_NAME, "temporary file name"));
+  GCOO_CALL(gcoo__tmp_name(path, w->tmp, GCOO__TMP_NAME));
+  GCOO_CALL(gcoo__target_snapshot(path, &w->target));
+  w->slot = gcoo__tmp_register(w->tmp);
   GCOO_CALL(gcoo__malloc((void **)&w->buf, MTX_OUT_BUF, "write buffer"));
   size_t n = strlen(path);
   if (n >= 3 && !strcmp(path + n - 3, ".gz")) {
@@ -115,10 +122,11 @@ static gcoo_status writer_close(mtx_writer *w, int ok) {
   int opened = w->gz || w->f;
   w->gz = NULL;
   w->f = NULL;
-  if (ok && st >= 0 && opened && rename(w->tmp, w->path) != 0)
-    st = GCOO_ERROR(GCOO_ERR_IO, "cannot rename %s to %s: %s", w->tmp, w->path,
-                    errno_text(errno, eb, sizeof eb));
-  if ((!ok || st < 0) && opened) unlink(w->tmp);
+  if (ok && st >= 0 && opened) st = gcoo__publish(w->tmp, w->path, &w->target);
+  if ((!ok || st < 0) && opened && w->tmp) unlink(w->tmp);
+  gcoo__tmp_unregister(w->slot);
+  gcoo__target_release(&w->target);
+  w->slot = -1;
   free(w->tmp);
   free(w->buf);
   w->tmp = NULL;

@@ -61,6 +61,19 @@ gcoo_status gcoo__tmp_name(const char *file, char *out, size_t len) {
   return GCOO_SUCCESS;
 }
 
+int gcoo__is_tmp_name(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n < 14 || base[n - 9] != '.') return 0;
+  for (size_t i = n - 8; i < n; i++)
+    if (!((base[i] >= '0' && base[i] <= '9') || (base[i] >= 'a' && base[i] <= 'f'))) return 0;
+  /* ".tmp." then a job name without '/', before the random part */
+  for (const char *t = strstr(base, ".tmp."); t; t = strstr(t + 1, ".tmp."))
+    if ((size_t)(t - base) + 5 < n - 9) return 1;
+  return 0;
+}
+
 enum { TMP_SLOTS = 8 };
 static char tmp_paths[TMP_SLOTS][GCOO__TMP_NAME];
 static volatile sig_atomic_t tmp_used[TMP_SLOTS];
@@ -111,7 +124,8 @@ gcoo_status gcoo__target_snapshot(const char *file, gcoo__target *t) {
   }
   if (fstat(t->fd, &sb) != 0) {
     int e = errno;
-    gcoo__target_release(t);
+    close(t->fd);
+    t->fd = -1;
     return GCOO_ERROR(GCOO_ERR_IO, "cannot stat \"%s\": %s", file, strerror(e));
   }
   t->existed = 1;
@@ -120,8 +134,10 @@ gcoo_status gcoo__target_snapshot(const char *file, gcoo__target *t) {
 }
 
 void gcoo__target_release(gcoo__target *t) {
-  if (t->fd >= 0) close(t->fd);
+  /* only a descriptor snapshot opened: a zeroed struct (fd 0) is not one */
+  if (t->existed && t->fd >= 0) close(t->fd);
   t->fd = -1;
+  t->existed = 0;
 }
 
 static int same_time(struct timespec a, struct timespec b) {
@@ -168,11 +184,19 @@ gcoo_status gcoo__copy_file(const char *file, const char *tmp) {
   if (st < 0) goto done;
   const size_t chunk = (size_t)4 << 20;
   GCOO_GOTO(gcoo__malloc((void **)&buf, chunk, "file copy buffer"));
+  unsigned char head[8];
+  int64_t done_bytes = 0, head_n = 0;
   for (;;) {
     ssize_t n = read(in, buf, chunk);
     if (n < 0 && errno == EINTR) continue;
     GCOO_CHECK_GOTO(n >= 0, GCOO_ERR_IO, "cannot read \"%s\": %s", file, strerror(errno));
     if (n == 0) break;
+    if (done_bytes == 0) { /* keep the signature back until the copy is whole */
+      head_n = n < 8 ? n : 8;
+      memcpy(head, buf, (size_t)head_n);
+      memset(buf, 0, (size_t)head_n);
+    }
+    done_bytes += n;
     for (ssize_t at = 0; at < n;) {
       ssize_t w = write(out, buf + at, (size_t)(n - at));
       if (w < 0 && errno == EINTR) continue;
@@ -181,6 +205,8 @@ gcoo_status gcoo__copy_file(const char *file, const char *tmp) {
       at += w;
     }
   }
+  GCOO_CHECK_GOTO(head_n == 0 || pwrite(out, head, (size_t)head_n, 0) == (ssize_t)head_n,
+                  GCOO_ERR_IO, "cannot write \"%s\": %s", tmp, strerror(errno));
   GCOO_CHECK_GOTO(close(out) == 0, GCOO_ERR_IO, "cannot close \"%s\": %s", tmp, strerror(errno));
   out = -1;
 done:

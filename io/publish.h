@@ -21,6 +21,10 @@ enum { GCOO__TMP_NAME = 4096 };
  *  /dev/urandom. Two jobs, or two writes of one job, never share a name. */
 gcoo_status gcoo__tmp_name(const char *file, char *out, size_t len);
 
+/** 1 when the file name has the form gcoo__tmp_name makes ("<x>.tmp.<job>.<8 hex digits>"):
+ *  the readers refuse such a file (it is never a result). */
+int gcoo__is_tmp_name(const char *path);
+
 /** Record path as a temporary file of this process (gcoo_remove_temporaries() unlinks it);
  *  returns a slot for gcoo__tmp_unregister, or -1 when the registry is full (the write still
  *  works; only the signal clean-up misses it). */
@@ -48,7 +52,8 @@ void gcoo__target_release(gcoo__target *t);
 gcoo_status gcoo__reserve(const char *tmp, int64_t bytes, const char *what);
 
 /** Copy file to tmp (a new file, file's permissions): the start of an update that keeps the
- *  file's other objects. */
+ *  file's other objects. The first 8 bytes (the HDF5 signature) are written last, so a copy
+ *  cut short is not an HDF5 file at all. */
 gcoo_status gcoo__copy_file(const char *file, const char *tmp);
 
 /** Make tmp durable (fsync) and put it in place of file, unless file changed since t was taken

@@ -1,0 +1,210 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/faults/run_writes.sh SCENARIO: writes that never lie (issue 18), through `gcoo_dist` on
+# the CPU backend. Every scenario requires: a clear error (or a correct result), the earlier file
+# at the target intact byte for byte (cmp), and no temporary file left. Scenarios:
+#   full-disk     a 2 MB tmpfs holding a valid y.h5 and an 8 MB result, at 1, 2 and 4 ranks,
+#                 through POSIX writes (the default), OMPIO and ROMIO (GCOO_H5_MPIO=1 with
+#                 OMPI_MCA_io=ompio / romio321): each fails within 60 s naming the rank, the
+#                 path and ENOSPC. Needs root (mount): exit 77 otherwise
+#   full-disk-big the same at 4 ranks with a 128 MB result (the case that hung), POSIX and OMPIO
+#   concurrent    two 2-rank jobs writing the same new object at once, without --overwrite:
+#                 exactly one publishes, the other says the file exists or changed meanwhile
+#   concurrent-overwrite  the same with --overwrite (twice): the file holds one whole result
+#   sigterm       SIGTERM to every rank while the temporary file is being written: every rank
+#                 exits non-zero, the temporary file is gone, y.h5 untouched
+#   sigkill       SIGKILL of every rank during the write: the temporary file stays (nothing can
+#                 remove it) but its name says so and every reader refuses it ("never finished")
+#   overwrite     an existing /Y without --overwrite is an error; with it /Y is replaced and the
+#                 file's other objects are kept (spdm, solve, spgemm, gen, convert; 1 and 2 ranks)
+# Environment: GCOO_DIST, MPIEXEC and the Open MPI root/oversubscribe variables.
+set -u
+scenario="$1"
+: "${GCOO_DIST:?GCOO_DIST must name gcoo_dist}"
+MPIEXEC="${MPIEXEC:-mpirun}"
+export OMP_NUM_THREADS=1
+work="$(mktemp -d "${TMPDIR:-/tmp}/gcoo-writes-XXXXXX")"
+mnt=""
+cleanup() {
+  [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+failures=0
+fail() {
+  echo "FAIL $scenario: $*"
+  failures=$((failures + 1))
+}
+tmp_left() { ls "$1".tmp.* 2>/dev/null | head -1; }
+
+# a small valid earlier result: ref.h5 (the copy to compare against)
+make_ref() {
+  "$GCOO_DIST" spdm --stencil 7 --grid 8 --ncols 2 --repeat 1 --backend cpu --out "$1:/Y" \
+    >/dev/null 2>&1 || { echo "cannot make the earlier result"; exit 1; }
+}
+
+mount_small() { # a fresh 2 MB tmpfs at $work/full with y.h5 in it
+  mnt="$work/full"
+  mkdir -p "$mnt"
+  if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=2m tmpfs "$mnt" 2>/dev/null; then
+    echo "SKIP $scenario: needs root to mount a small tmpfs"
+    exit 77
+  fi
+  cp ref.h5 "$mnt/y.h5"
+}
+
+# full_disk ENV NP GRID: one job onto the full tmpfs
+full_disk() {
+  env_="$1" np="$2" grid="$3"
+  mount_small
+  start=$(date +%s)
+  env $env_ timeout 120 "$MPIEXEC" -np "$np" "$GCOO_DIST" spdm --stencil 7 --grid "$grid" \
+    --ncols 32 --repeat 1 --backend cpu --out "$mnt/y.h5:/Y" --overwrite >out.txt 2>err.txt
+  rc=$?
+  took=$(($(date +%s) - start))
+  what="[$env_ np=$np grid=$grid]"
+  [ "$rc" != 0 ] || fail "$what exited 0 on a full disk"
+  [ "$rc" != 124 ] || fail "$what hung (killed after 120 s)"
+  [ "$rc" -lt 128 ] || fail "$what died of a signal (rc $rc)"
+  grep -q "rank [0-9]*: .*y.h5.*No space left on device" err.txt ||
+    fail "$what: no message naming the rank, the path and ENOSPC: $(head -c 600 err.txt)"
+  cmp -s ref.h5 "$mnt/y.h5" || fail "$what: the earlier y.h5 changed"
+  [ -z "$(tmp_left "$mnt/y.h5")" ] || fail "$what: temporary file left: $(ls "$mnt")"
+  echo "$what rc=$rc in ${took}s: $(grep -m1 'No space' err.txt | cut -c1-200)"
+  umount "$mnt"
+  mnt=""
+}
+
+make_ref ref.h5
+case "$scenario" in
+full-disk)
+  for io in "GCOO_H5_MPIO=0" "GCOO_H5_MPIO=1 OMPI_MCA_io=ompio" "GCOO_H5_MPIO=1 OMPI_MCA_io=romio321"; do
+    for np in 1 2 4; do full_disk "$io" "$np" 40; done
+  done
+  ;;
+full-disk-big)
+  for io in "GCOO_H5_MPIO=0" "GCOO_H5_MPIO=1 OMPI_MCA_io=ompio"; do full_disk "$io" 4 100; done
+  ;;
+concurrent | concurrent-overwrite)
+  ow=""
+  [ "$scenario" = concurrent-overwrite ] && { ow="--overwrite"; cp ref.h5 y.h5; }
+  [ "$scenario" = concurrent ] && cp ref.h5 y.h5 # holds /Y: write /Z, which it does not hold
+  obj=/Z
+  [ -n "$ow" ] && obj=/Y
+  for s in 7 8; do
+    "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 30 --ncols 16 --seed $s --repeat 1 \
+      --backend cpu --out "y.h5:$obj" $ow --json >out$s.txt 2>err$s.txt &
+  done
+  wait %1; rc7=$?
+  wait %2; rc8=$?
+  echo "job seed 7: rc $rc7 $(head -c 300 err7.txt)"
+  echo "job seed 8: rc $rc8 $(head -c 300 err8.txt)"
+  [ -z "$(tmp_left y.h5)" ] || fail "temporary file left: $(ls)"
+  if [ -z "$ow" ]; then
+    [ $((rc7 == 0)) -ne $((rc8 == 0)) ] || fail "exactly one job must publish (rc $rc7 and $rc8)"
+    for s in 7 8; do
+      r=$(eval echo \$rc$s)
+      [ "$r" = 0 ] || grep -q "exists\|since this write started" err$s.txt ||
+        fail "the refused job (seed $s) does not say why: $(head -c 300 err$s.txt)"
+    done
+  else
+    [ "$rc7" = 0 ] || [ "$rc8" = 0 ] || fail "neither job published"
+    for s in 7 8; do
+      r=$(eval echo \$rc$s)
+      [ "$r" = 0 ] || grep -q "since this write started" err$s.txt ||
+        fail "the refused job (seed $s) does not say why: $(head -c 300 err$s.txt)"
+    done
+  fi
+  # the file holds a whole result of a job that reported success, and the earlier objects
+  "$GCOO_DIST" info --in "y.h5:$obj" >info.txt 2>&1 || fail "y.h5:$obj does not read: $(cat info.txt)"
+  grep -q "27000" info.txt || fail "y.h5:$obj is not a 27000-row result: $(cat info.txt)"
+  if [ -z "$ow" ]; then
+    "$GCOO_DIST" info --in "y.h5:/Y" >/dev/null 2>&1 || fail "the earlier /Y was lost"
+  fi
+  ;;
+sigterm | sigkill)
+  # SIGTERM: an update of y.h5 (its copy, then the new /Y); SIGKILL: a new file
+  sig=TERM target=y.h5 ow=--overwrite
+  cp ref.h5 y.h5
+  [ "$scenario" = sigkill ] && { sig=KILL target=new.h5 ow=""; }
+  # small rounds make the write last long enough to be caught in the middle
+  GCOO_H5_CHUNK_BYTES=4096 "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 60 --ncols 64 \
+    --repeat 1 --backend cpu --out "$target:/Y" $ow >out.txt 2>err.txt &
+  job=$!
+  i=0 # until the data is being written (the file is past its first MB)
+  while [ $i -lt 3000 ]; do
+    t="$(tmp_left $target)"
+    [ -n "$t" ] && [ "$(stat -c %s "$t" 2>/dev/null || echo 0)" -gt 1048576 ] && break
+    sleep 0.01
+    i=$((i + 1))
+  done
+  [ -n "$(tmp_left $target)" ] || fail "the write never started"
+  ranks=$(pgrep -f "gcoo_dist spdm --stencil 7 --grid 60" | grep -v "^$job\$")
+  kill -$sig $ranks 2>/dev/null
+  wait $job
+  rc=$?
+  echo "after SIG$sig: rc $rc; $(head -c 400 err.txt)"
+  [ "$rc" != 0 ] || fail "exited 0 after SIG$sig"
+  cmp -s ref.h5 y.h5 || fail "y.h5 changed"
+  if [ "$sig" = TERM ]; then
+    [ -z "$(tmp_left y.h5)" ] || fail "temporary file left: $(ls)"
+    grep -q "rank [0-9]: stopped by SIGTERM" err.txt || fail "no message: $(head -c 300 err.txt)"
+  else
+    [ ! -e new.h5 ] || fail "a killed write published new.h5"
+    left="$(tmp_left new.h5)"
+    [ -n "$left" ] || fail "no temporary file after SIGKILL (nothing to check)"
+    # under its own name the readers refuse it; under any name its object is marked unfinished
+    "$GCOO_DIST" spdm --stencil 7 --grid 60 --b "$left:/Y" --backend cpu >o.txt 2>&1 &&
+      fail "spdm read a killed write's temporary file as its operand"
+    cp "$left" left.h5
+    "$GCOO_DIST" info --in left.h5:/Y >info.txt 2>&1 && fail "a killed write's file reads: $(cat info.txt)"
+    grep -q "never finished" info.txt || fail "no 'never finished': $(head -c 300 info.txt)"
+    "$GCOO_DIST" spdm --stencil 7 --grid 60 --b left.h5:/Y --backend cpu >o.txt 2>&1 &&
+      fail "spdm read a killed write's file as its operand"
+    grep -q "never finished" o.txt || fail "spdm --b: no 'never finished': $(head -c 300 o.txt)"
+  fi
+  ;;
+overwrite)
+  for np in 1 2; do
+    rm -f f.h5 c.mtx
+    run() { "$MPIEXEC" -np "$np" "$GCOO_DIST" "$@" >o.txt 2>e.txt; }
+    run gen --stencil 7 --grid 6 --out f.h5:/A || fail "np $np: gen: $(cat e.txt)"
+    run spdm --a f.h5:/A --ncols 3 --repeat 1 --backend cpu --out f.h5:/Y || fail "np $np: spdm: $(cat e.txt)"
+    cp f.h5 before.h5
+    for cmd in "spdm --a f.h5:/A --ncols 3 --repeat 1 --backend cpu --out f.h5:/Y" \
+               "gen --stencil 7 --grid 6 --out f.h5:/A" \
+               "solve --a f.h5:/A --shift 1 --k 2 --backend cpu --out f.h5:/Y" \
+               "spgemm --a f.h5:/A --b f.h5:/A --backend cpu --out f.h5:/A"; do
+      run $cmd && fail "np $np: '$cmd' replaced an existing object without --overwrite"
+      grep -q "exists" e.txt || fail "np $np: '$cmd': no clear error: $(head -c 300 e.txt)"
+      cmp -s before.h5 f.h5 || fail "np $np: '$cmd' changed the file it refused to write"
+    done
+    run solve --a f.h5:/A --shift 1 --k 2 --backend cpu --out f.h5:/X || fail "np $np: solve: $(cat e.txt)"
+    run spgemm --a f.h5:/A --b f.h5:/A --backend cpu --out f.h5:/C || fail "np $np: spgemm: $(cat e.txt)"
+    run spdm --a f.h5:/A --ncols 3 --seed 9 --repeat 1 --backend cpu --out f.h5:/Y --overwrite ||
+      fail "np $np: spdm --overwrite: $(cat e.txt)"
+    for o in /A /Y /X /C; do
+      "$GCOO_DIST" info --in "f.h5:$o" >/dev/null 2>&1 || fail "np $np: f.h5:$o lost"
+    done
+    [ -z "$(tmp_left f.h5)" ] || fail "np $np: temporary file left"
+    # Matrix Market: an existing file is replaced only with --overwrite
+    run convert --in f.h5:/A --out c.mtx || fail "np $np: convert: $(cat e.txt)"
+    cp c.mtx c0.mtx
+    run convert --in f.h5:/C --out c.mtx && fail "np $np: convert replaced c.mtx without --overwrite"
+    cmp -s c0.mtx c.mtx || fail "np $np: a refused convert changed c.mtx"
+    run convert --in f.h5:/C --out c.mtx --overwrite || fail "np $np: convert --overwrite: $(cat e.txt)"
+    rm -f g.h5
+    run gen --stencil 7 --grid 5 --out g.h5:/A || fail "np $np: gen g.h5: $(cat e.txt)"
+    run convert --in f.h5:/C --out g.h5:/C || fail "np $np: convert into g.h5: $(cat e.txt)"
+    run convert --in f.h5:/C --out g.h5:/C && fail "np $np: convert replaced g.h5:/C without --overwrite"
+    "$GCOO_DIST" info --in g.h5:/A >/dev/null 2>&1 || fail "np $np: convert lost g.h5:/A"
+  done
+  ;;
+*)
+  echo "unknown scenario $scenario"
+  exit 2
+  ;;
+esac
+[ $failures = 0 ] && echo "PASS $scenario"
+[ $failures = 0 ]
