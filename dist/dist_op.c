@@ -234,6 +234,11 @@ gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
   if (op->local) {
     GCOO_CALL(gcoo_op_get_info(op->local, &info->local));
   } else {
+    /* a rank without rows holds no local operator: describe the empty one it stands for (its
+     * element type is the operator's: solvers check their blocks against it) */
+    info->local.dtype = op->dtype;
+    info->local.nrows = op->nrows;
+    info->local.ncols = op->k;
     info->local.reading = op->opts.local.reading;
     info->local.alg = op->opts.local.alg;
     info->local.p = op->opts.local.p;
