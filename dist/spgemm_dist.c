@@ -18,6 +18,7 @@
 #endif
 #include "gcoo/mtx.h"
 #include "gcoo/spgemm.h"
+#include "spgemm_fit.h"
 
 enum { TAG_CSR = 7301, CHUNK = 1 << 30 };
 
@@ -159,6 +160,8 @@ static gcoo_status make_plan(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_opt
   po.want_row_flop = 1;
   po.want_row_nnz = 1;
   GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  /* an output that cannot exist is refused now, not after a minute of computing (spgemm_fit.c) */
+  GCOO_GOTO(gcoo__spgemm_output_fits(&pred, ai.nrows, ai.dtype, o->safety, nranks));
   GCOO_GOTO(gcoo__malloc_n((void **)&work, ai.nrows + 1, sizeof *work, "row work"));
   work[0] = 0;
   for (int64_t i = 0; i < ai.nrows; i++) work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;

@@ -57,14 +57,14 @@ solve-empty)
   done
   ;;
 spgemm-huge)
-  # A = 10^7 x 1 (all ones), B = 1 x 10^7 (all ones), as Matrix Market coordinate files
-  awk 'BEGIN { n = 10000000; print "%%MatrixMarket matrix coordinate real general"; print n, 1, n;
-    for (i = 1; i <= n; i++) print i, 1, 1 }' >col.mtx
-  awk 'BEGIN { n = 10000000; print "%%MatrixMarket matrix coordinate real general"; print 1, n, n;
-    for (i = 1; i <= n; i++) print 1, i, 1 }' >row.mtx
+  # A = 10^7 x 1 and B = 1 x 10^7, every entry nonzero (gen, sparsity 0)
+  "$GCOO_DIST" gen --rows 10000000 --cols 1 --sparsity 0 --out col.h5:/A >/dev/null 2>&1 ||
+    fail "cannot make the column"
+  "$GCOO_DIST" gen --rows 1 --cols 10000000 --sparsity 0 --out row.h5:/B >/dev/null 2>&1 ||
+    fail "cannot make the row"
   for np in 1 2; do
     start=$(date +%s)
-    timeout 120 "$MPIEXEC" -np $np "$GCOO_DIST" spgemm --a col.mtx --b row.mtx --backend cpu \
+    timeout 120 "$MPIEXEC" -np $np "$GCOO_DIST" spgemm --a col.h5:/A --b row.h5:/B --backend cpu \
       --out c.h5 >o.txt 2>e.txt
     rc=$?
     took=$(($(date +%s) - start))
