@@ -139,8 +139,8 @@ done:
  * reached the file once H5Fflush and H5Fclose succeed (data and metadata written by HDF5's
  * caches at flush/close can fail there, e.g. ENOSPC, long after H5Dwrite said yes). With MPI-IO
  * every rank calls, whatever happened. */
-static gcoo_status close_all(gcoo__h5_dset *d, int nd, hid_t *fid, const char *tmp,
-                             gcoo_status st) {
+static gcoo_status close_all(gcoo__h5_dset *d, int nd, hid_t *fid,
+                             const char *tmp, gcoo_status st, int flush_failed) {
   for (int i = 0; i < nd; i++) {
     if (d[i].id < 0) continue;
     if (H5Dclose(d[i].id) < 0 && st >= 0)
@@ -149,10 +149,16 @@ static gcoo_status close_all(gcoo__h5_dset *d, int nd, hid_t *fid, const char *t
     d[i].id = H5I_INVALID_HID;
   }
   if (*fid >= 0) {
-    if (H5Fflush(*fid, H5F_SCOPE_GLOBAL) < 0 && st >= 0)
+    if (!flush_failed && st >= 0 && H5Fflush(*fid, H5F_SCOPE_GLOBAL) < 0)
       st = gcoo__h5_raise(GCOO_ERR_IO, __FILE__, __LINE__, __func__, "cannot flush \"%s\"", tmp);
+    /* A flush that failed cannot be undone in HDF5 1.10.8: its metadata cache stays in flush
+     * state ("slist already enabled?"), every later close fails, and the library's own
+     * clean-up in MPI_Finalize crashes on the file (H5F__close_cb). gcoo still reports the
+     * error, removes the temporary file and leaves the target untouched; the crash at exit
+     * is HDF5's (docs/reliability.md §5). The reservation keeps a full disk from getting here. */
     if (H5Fclose(*fid) < 0 && st >= 0)
       st = gcoo__h5_raise(GCOO_ERR_IO, __FILE__, __LINE__, __func__, "cannot close \"%s\"", tmp);
+    H5Eclear2(H5E_DEFAULT);
     *fid = H5I_INVALID_HID;
   }
   return st;
@@ -288,9 +294,11 @@ static gcoo_status reserve(const gcoo__h5_comm *c, hid_t fid, const char *tmp,
 
 /* The new object and its mark on disk before any data: a file cut short at any later point
  * shows the object marked unfinished (not an old copy, not a half-filled object). */
-static gcoo_status flush_mark(hid_t fid, const char *tmp) {
+static gcoo_status flush_mark(hid_t fid, const char *tmp, int *failed) {
   gcoo_status st = GCOO_SUCCESS;
+  *failed = 1;
   H5_TRY_AS(GCOO_ERR_IO, H5Fflush(fid, H5F_SCOPE_GLOBAL), "cannot flush \"%s\"", tmp);
+  *failed = 0;
 done:
   return st;
 }
@@ -321,7 +329,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
   gcoo__target target = GCOO__TARGET_INIT;
   hid_t fid = H5I_INVALID_HID;
   char tmp[GCOO__TMP_NAME] = "", label[GCOO_H5_LABEL] = "";
-  int mode = TARGET_NEW, slot = -1, made = 0;
+  int mode = TARGET_NEW, slot = -1, made = 0, flush_failed = 0;
   for (int i = 0; i < 5; i++) d[i] = (gcoo__h5_dset)GCOO__H5_DSET_INIT;
   if (st < 0) return st;
   /* the same target on every rank; the checks that need no file first */
@@ -357,14 +365,14 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
     if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
     if (st >= 0) st = build_object(c, fid, &p, lay, d);
     st = gcoo__h5_agree(c, st);
-    if (st >= 0) st = flush_mark(fid, tmp);
+    if (st >= 0) st = flush_mark(fid, tmp, &flush_failed);
     st = gcoo__h5_agree(c, st);
     if (st >= 0 && c->rank == 0) st = reserve(c, fid, tmp, lay, label);
     st = gcoo__h5_agree(c, st);
     if (st >= 0) fn(c, d, ctx, &st);
     st = gcoo__h5_agree(c, st);
     if (st >= 0) st = remove_mark(fid, &p);
-    st = close_all(d, lay->nd, &fid, tmp, st); /* collective with MPI-IO */
+    st = close_all(d, lay->nd, &fid, tmp, st, flush_failed); /* collective with MPI-IO */
     st = gcoo__h5_agree(c, st);
   } else {
     /* no MPI-IO: ranks write one after the other through their own file handles */
@@ -374,7 +382,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
           st = open_file(c, tmp, update, &fid);
           if (st >= 0 && mode == TARGET_UPDATE_REPLACE) st = unlink_old(fid, &p);
           if (st >= 0) st = build_object(c, fid, &p, lay, d);
-          if (st >= 0) st = flush_mark(fid, tmp);
+          if (st >= 0) st = flush_mark(fid, tmp, &flush_failed);
           if (st >= 0) st = reserve(c, fid, tmp, lay, label);
         } else {
           fid = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
@@ -386,7 +394,7 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
         }
         if (st >= 0) fn(c, d, ctx, &st);
         if (st >= 0 && r == c->size - 1) st = remove_mark(fid, &p);
-        st = close_all(d, lay->nd, &fid, tmp, st);
+        st = close_all(d, lay->nd, &fid, tmp, st, flush_failed);
       }
       st = gcoo__h5_agree(c, st);
     }

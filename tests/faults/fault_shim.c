@@ -10,13 +10,16 @@
  *                     truncate  when the $GCOO_FAULT_AFTER-th read of a matching file starts,
  *                               truncate that file to $GCOO_FAULT_KEEP bytes (default 0) on disk:
  *                               the data disappears under every rank that has it open
+ *                     weio      writes to matching files fail with EIO from the
+ *                               $GCOO_FAULT_AFTER-th on (a disk failing under a write)
  *                     memory    right after MPI_Init / MPI_Init_thread returns, limit the
  *                               address space (RLIMIT_AS) to what the process uses then plus
  *                               $GCOO_FAULT_MARGIN_MB MiB: later large allocations fail, as on a
  *                               node whose memory is exhausted, while MPI starts normally
  *   GCOO_FAULT_PATH   substring of the path of the files concerned (count, eio, truncate)
  * Reads are read, pread, pread64, readv, preadv, preadv64 on file descriptors opened (open,
- * open64, openat, openat64) on a matching path: what zlib, HDF5's sec2 driver and MPI-IO use. */
+ * open64, openat, openat64) on a matching path: what zlib, HDF5's sec2 driver and MPI-IO use;
+ * writes likewise write, pwrite, pwrite64, writev, pwritev, pwritev64. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -33,10 +36,10 @@
 
 enum { MAX_FD = 4096 };
 
-static enum { M_NONE, M_COUNT, M_EIO, M_TRUNCATE, M_MEMORY } mode;
+static enum { M_NONE, M_COUNT, M_EIO, M_TRUNCATE, M_MEMORY, M_WEIO } mode;
 static const char *pattern;
 static long after = 1, keep = 0, margin_mb = 64;
-static long nreads;
+static long nreads, nwrites;
 static char watched[MAX_FD];        /* fd opened on a matching path */
 static char *paths[MAX_FD];         /* that path, for truncate */
 static int truncated;
@@ -55,6 +58,7 @@ static void shim_init(void) {
   else if (!strcmp(m, "eio")) mode = M_EIO;
   else if (!strcmp(m, "truncate")) mode = M_TRUNCATE;
   else if (!strcmp(m, "memory")) mode = M_MEMORY;
+  else if (!strcmp(m, "weio")) mode = M_WEIO;
   else fprintf(stderr, "fault_shim: unknown GCOO_FAULT_MODE \"%s\"\n", m);
 }
 
@@ -80,7 +84,7 @@ static void watch(int fd, const char *path) {
 
 /* Called before each read of fd; returns -1 (errno set) when the read must fail. */
 static int before_read(int fd) {
-  if (mode == M_NONE || mode == M_MEMORY || fd < 0 || fd >= MAX_FD || !watched[fd]) return 0;
+  if (mode == M_NONE || mode == M_MEMORY || mode == M_WEIO || fd < 0 || fd >= MAX_FD || !watched[fd]) return 0;
   long k = __atomic_add_fetch(&nreads, 1, __ATOMIC_SEQ_CST);
   if (mode == M_EIO && k >= after) {
     if (k == after)
@@ -207,6 +211,73 @@ ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off64_t off) {
   REAL(preadv64);
   if (before_read(fd)) return -1;
   return real_preadv64(fd, iov, cnt, off);
+}
+
+/* a descriptor duplicated onto another one is that file (or no longer a watched one) */
+int dup2(int oldfd, int newfd) {
+  static int (*real_dup2)(int, int);
+  REAL(dup2);
+  int r = real_dup2(oldfd, newfd);
+  if (r >= 0 && newfd >= 0 && newfd < MAX_FD)
+    watch(newfd, oldfd >= 0 && oldfd < MAX_FD && watched[oldfd] ? paths[oldfd] : NULL);
+  return r;
+}
+
+/* ---- writes -------------------------------------------------------------------------------- */
+/* Called before each write to fd; returns -1 (errno EIO) when the write must fail. */
+static int before_write(int fd) {
+  if (mode != M_WEIO || fd < 0 || fd >= MAX_FD || !watched[fd]) return 0;
+  long k = __atomic_add_fetch(&nwrites, 1, __ATOMIC_SEQ_CST);
+  if (k < after) return 0;
+  if (k == after) {
+    static const char msg[] = "fault_shim: a write fails with EIO (and every later one)\n";
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
+  }
+  errno = EIO;
+  return -1;
+}
+
+ssize_t write(int fd, const void *buf, size_t n) {
+  static ssize_t (*real_write)(int, const void *, size_t);
+  REAL(write);
+  if (before_write(fd)) return -1;
+  return real_write(fd, buf, n);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
+  static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
+  REAL(pwrite);
+  if (before_write(fd)) return -1;
+  return real_pwrite(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off) {
+  static ssize_t (*real_pwrite64)(int, const void *, size_t, off64_t);
+  REAL(pwrite64);
+  if (before_write(fd)) return -1;
+  return real_pwrite64(fd, buf, n, off);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int cnt) {
+  static ssize_t (*real_writev)(int, const struct iovec *, int);
+  REAL(writev);
+  if (before_write(fd)) return -1;
+  return real_writev(fd, iov, cnt);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off) {
+  static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
+  REAL(pwritev);
+  if (before_write(fd)) return -1;
+  return real_pwritev(fd, iov, cnt, off);
+}
+
+ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_t off) {
+  static ssize_t (*real_pwritev64)(int, const struct iovec *, int, off64_t);
+  REAL(pwritev64);
+  if (before_write(fd)) return -1;
+  return real_pwritev64(fd, iov, cnt, off);
 }
 
 /* ---- memory: a limit set once MPI has started ------------------------------------------------ */
