@@ -25,8 +25,8 @@
 static cli_option options[] = {
     {"a", "PATH", NULL, "sparse matrix A: .mtx, .mtx.gz or file.h5[:/object] (the paper's S with "
                         "--reading dense-sparse)", NULL, false},
-    {"stencil", "7|27", NULL, "instead of --a: 3-D Poisson matrix (with --grid)", NULL, false},
-    {"grid", "n", "48", "grid points per side of the Poisson matrix (n^3 rows)", NULL, false},
+    CLI_OPT_STENCIL,
+    CLI_OPT_GRID("48"),
     {"rows", "R", NULL, "instead of --a: random matrix with R rows (with --cols, --sparsity)", NULL, false},
     {"cols", "C", NULL, "columns of the random matrix", NULL, false},
     {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
@@ -34,21 +34,20 @@ static cli_option options[] = {
     {"b", "PATH", NULL, "dense operand: file.h5[:/dataset] (X, k x N; or B, M x k)", NULL, false},
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
-                          "named; dense-sparse writes C^T)", NULL, false},
+    CLI_OPT_OUT("write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
+                "named; dense-sparse writes C^T)"),
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
-    {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
-    {"alg", "NAME", "auto", "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, "
-                            "cusparse_csr_alg2, cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false},
-    {"p", "P", "0", "GCOO group width (0: the backend's default, or the file's groups)", NULL, false},
-    {"dtype", "T", "float32", "float32 or float64", NULL, false},
+    CLI_OPT_BACKEND,
+    CLI_OPT_SPDM_ALG,
+    CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
+    CLI_OPT_DTYPE("float32", ""),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
     {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
-    {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 enum { GATHER_NONE = -2, GATHER_ALL = -1, GATHER_ROOT = 0 };
 enum { N_SAMPLE = 64 };
@@ -130,23 +129,9 @@ static bool parse(cli_command *cmd, job *j) {
       fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
     return false;
   }
-  /* not given: NULL, so that the library reads GCOO_BACKEND (or takes auto) */
-  j->backend = cli_flag(cmd, "backend") ? cli_get(cmd, "backend") : NULL;
-  if (j->backend && strcmp(j->backend, "auto") && strcmp(j->backend, "gpu") && strcmp(j->backend, "cpu") &&
-      strcmp(j->backend, "cuda")) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --backend %s: expected auto, gpu or cpu\n", j->backend);
-    return false;
-  }
-  j->alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
-  if (j->alg < 0) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --alg %s: unknown algorithm (see --help)\n",
-              cli_get(cmd, "alg"));
-    return false;
-  }
-  if (!cli_int(cmd, "p", 0, 1 << 20, &v)) return false;
-  j->p = (int32_t)v;
+  if (!cli_backend(cmd, &j->backend)) return false;
+  if (!cli_spdm_alg(cmd, &j->alg)) return false;
+  if (!cli_p(cmd, &j->p)) return false;
   if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
@@ -197,7 +182,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
 
 /* Whole units of p rows (or columns of S) split evenly: generated rows cost about the same. */
 static void even_rows(job *j, int64_t m, int64_t *r0, int64_t *r1) {
-  const int64_t p = j->p > 0 ? j->p : 32, nu = (m + p - 1) / p;
+  const int64_t p = j->p > 0 ? j->p : GCOO_DEFAULT_P, nu = (m + p - 1) / p;
   gcoo_partition part;
   if (gcoo_partition_balanced(NULL, nu, cli_size(), &part) < 0) {
     *r0 = *r1 = 0;
