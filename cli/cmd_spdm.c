@@ -11,9 +11,6 @@
 #include <string.h>
 
 #include "cli.h"
-#if GCOO_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 /* Return a failed gcoo call's status (the CLI sees the public API only). */
 #define CALL(x)                   \
@@ -70,7 +67,7 @@ typedef struct job {
   char a_desc[256], b_desc[256];
   int64_t m, k, N, nnz, row0, nrows;
   gcoo_dense Xh, Yh;     /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
-  void *Xd, *Yd;         /* device copies on the CUDA backend */
+  gcoo_dense Xd, Yd;     /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
   double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write, t_check, t_total;
   double check_err, check_tol;
@@ -391,48 +388,42 @@ static int make_x(job *j) {
 static int to_device(job *j) {
   j->on_device = gcoo_ctx_device(gcoo_dist_ctx(j->d)) >= 0;
   if (!j->on_device) return 0;
-#if GCOO_HAVE_CUDA
+  gcoo_ctx ctx = gcoo_dist_ctx(j->d);
   const size_t es = gcoo_dtype_size(j->dtype);
   size_t xb = (size_t)(j->Xh.nrows * j->Xh.ld) * es, yb = (size_t)(j->nrows * j->N) * es;
   double t0 = MPI_Wtime();
-  cudaError_t e = cudaMalloc(&j->Xd, xb ? xb : 1);
-  if (e == cudaSuccess) e = cudaMalloc(&j->Yd, yb ? yb : 1);
-  if (e == cudaSuccess && xb) e = cudaMemcpy(j->Xd, j->Xh.data, xb, cudaMemcpyHostToDevice);
-  if (!cli_require(e == cudaSuccess, "moving %zu + %zu bytes to GPU %d: %s", xb, yb,
-                   gcoo_ctx_device(gcoo_dist_ctx(j->d)), cudaGetErrorString(e)))
+  gcoo_status st = gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR, j->Xh.nrows,
+                                         j->Xh.ncols, GCOO_MEM_DEVICE);
+  if (st >= 0)
+    st = gcoo_ctx_dense_create(ctx, &j->Yd, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N,
+                               GCOO_MEM_DEVICE);
+  if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->Xd, &j->Xh);
+  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+  if (!cli_require(st >= 0, "moving %zu + %zu bytes to GPU %d: %s", xb, yb, gcoo_ctx_device(ctx),
+                   gcoo_last_error()))
     return 1;
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_h2d, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   return 0;
-#else
-  return 0;
-#endif
 }
 
 static int from_device(job *j) {
-#if GCOO_HAVE_CUDA
   if (!j->on_device) return 0;
-  size_t yb = (size_t)(j->nrows * j->N) * gcoo_dtype_size(j->dtype);
-  cudaError_t e = yb ? cudaMemcpy(j->Yh.data, j->Yd, yb, cudaMemcpyDeviceToHost) : cudaSuccess;
-  if (!cli_require(e == cudaSuccess, "copying the product from the GPU: %s", cudaGetErrorString(e)))
-    return 1;
-#else
-  (void)j;
-#endif
+  gcoo_status st = gcoo_ctx_dense_copy(gcoo_dist_ctx(j->d), &j->Yh, &j->Yd);
+  if (!cli_require(st >= 0, "copying the product from the GPU: %s", gcoo_last_error())) return 1;
   return 0;
 }
 
 static void free_device(job *j) {
-#if GCOO_HAVE_CUDA
-  if (j->Xd) cudaFree(j->Xd);
-  if (j->Yd) cudaFree(j->Yd);
-#endif
-  j->Xd = j->Yd = NULL;
+  if (j->Xd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Xd);
+  if (j->Yd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Yd);
+  memset(&j->Xd, 0, sizeof j->Xd);
+  memset(&j->Yd, 0, sizeof j->Yd);
 }
 
 /* Operand descriptors in the reading's terms, on the host or the device. */
 static void operands(job *j, int device, gcoo_dense *X, gcoo_dense *Y) {
-  void *xd = device ? j->Xd : j->Xh.data, *yd = device ? j->Yd : j->Yh.data;
+  void *xd = device ? j->Xd.data : j->Xh.data, *yd = device ? j->Yd.data : j->Yh.data;
   const int64_t nx = j->Xh.nrows, N = j->N, ld = N > 0 ? N : 1;
   if (j->reading == GCOO_SPARSE_DENSE) {
     *X = gcoo_dense_wrap(xd, j->dtype, GCOO_ROW_MAJOR, nx, N, ld);
@@ -487,15 +478,12 @@ static int run_products(job *j) {
 static int gather(job *j) {
   if (j->gather == GATHER_NONE) return 0;
   const int recv = j->gather == GATHER_ALL || cli_rank() == 0;
-  gcoo_dense full = {0}, Xs, Ys, F;
+  gcoo_dense full = {0}, fdev = {0}, Xs, Ys, F;
   gcoo_status st = GCOO_SUCCESS;
-  void *fd = NULL;
   if (recv) st = gcoo_dense_create(&full, j->dtype, GCOO_ROW_MAJOR, j->m, j->N);
-#if GCOO_HAVE_CUDA
-  if (recv && st >= 0 && j->on_device &&
-      cudaMalloc(&fd, (size_t)(j->m * j->N) * gcoo_dtype_size(j->dtype) + 1) != cudaSuccess)
-    st = GCOO_ERR_NO_MEMORY;
-#endif
+  if (recv && st >= 0 && j->on_device)
+    st = gcoo_ctx_dense_create(gcoo_dist_ctx(j->d), &fdev, j->dtype, GCOO_ROW_MAJOR, j->m, j->N,
+                               GCOO_MEM_DEVICE);
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) {
     gcoo_dense_destroy(&full);
@@ -503,7 +491,7 @@ static int gather(job *j) {
   }
   operands(j, j->on_device, &Xs, &Ys);
   const int64_t ld = j->N > 0 ? j->N : 1;
-  void *fdata = j->on_device ? fd : full.data;
+  void *fdata = j->on_device ? fdev.data : full.data;
   F = j->reading == GCOO_SPARSE_DENSE
           ? gcoo_dense_wrap(fdata, j->dtype, GCOO_ROW_MAJOR, j->m, j->N, ld)
           : gcoo_dense_wrap(fdata, j->dtype, GCOO_COL_MAJOR, j->N, j->m, ld);
@@ -530,9 +518,7 @@ static int gather(job *j) {
       j->t_gather = times[0];
     }
   }
-#if GCOO_HAVE_CUDA
-  if (fd) cudaFree(fd);
-#endif
+  if (fdev.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &fdev);
   gcoo_dense_destroy(&full);
   if (st < 0) return cli_report("gathering", st);
   return 0;
