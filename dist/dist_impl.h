@@ -7,7 +7,7 @@
 
 #include <mpi.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/dist.h"
 
 #if GCOO_HAVE_CUDA

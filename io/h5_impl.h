@@ -14,7 +14,7 @@
 
 #include <hdf5.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/h5.h"
 
 #if GCOO_HAVE_MPI
