@@ -9,10 +9,12 @@
 
 #include "h5_impl.h"
 
+/* clang-format off: one line per row of the table, as written */
 #define H5_SOURCE_KINDS(X)                                                                   \
   X(H5K_I8, int8_t) X(H5K_U8, uint8_t) X(H5K_I16, int16_t) X(H5K_U16, uint16_t)              \
   X(H5K_I32, int32_t) X(H5K_U32, uint32_t) X(H5K_I64, int64_t) X(H5K_U64, uint64_t)          \
   X(H5K_F32, float) X(H5K_F64, double)
+/* clang-format on */
 
 #define GCOO_TEMPLATE "h5_convert_impl.h"
 #include "gcoo/template.h"
