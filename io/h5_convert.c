@@ -9,7 +9,7 @@
 
 #include "h5_impl.h"
 
-/* clang-format off: one line per row of the table, as written */
+/* clang-format off */
 #define H5_SOURCE_KINDS(X)                                                                   \
   X(H5K_I8, int8_t) X(H5K_U8, uint8_t) X(H5K_I16, int16_t) X(H5K_U16, uint16_t)              \
   X(H5K_I32, int32_t) X(H5K_U32, uint32_t) X(H5K_I64, int64_t) X(H5K_U64, uint64_t)          \
