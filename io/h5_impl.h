@@ -18,7 +18,7 @@
 #include "gcoo/h5.h"
 
 #if GCOO_HAVE_MPI
-#include <mpi.h>
+#include "mpi_check.h" /* <mpi.h> and GCOO_MPI */
 #endif
 
 #ifndef H5I_INVALID_HID
