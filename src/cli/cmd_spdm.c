@@ -45,7 +45,7 @@ static cli_option options[] = {
     {"dtype", "T", "float32", "float32 or float64", NULL, false},
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
+    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (--out writes each rank's rows in parallel, solve never gathers)", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
     {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
     {NULL, NULL, NULL, NULL, NULL, false}};
