@@ -496,6 +496,17 @@ def main():
         p(f"  {source[:40]:40s} {b / G2 / 1e9:6.1f} vs {b / gm2 / 1e9:6.1f} GB/s (link {nvl / 1e9:.0f}); "
           f"with the step-1 gather (own slab during the receives): model {gather_root(A, N, es, M, 2, g1, True) * 1e3:.3f} ms "
           f"= {b / gather_root(A, N, es, M, 2, g1, True) / 1e9:.0f} GB/s [PREDICTION]")
+    p("the 2-GPU kernel + gather target (>= 1.8x) [PREDICTION]: 'serial' = the step-1 gather (own slab copied during the")
+    p("receives) after the product; 'overlapped' = chunks of Y sent as row blocks of the product finish (the max of the two")
+    p("plus one 64 MiB chunk); 'link-rate bound' = serial with the gather at exactly the peer-copy rate and no latency")
+    for source, (A, N, es, c, t1, g1) in fits.items():
+        k2 = spdm_kernel(A, N, es, c, 2)
+        g_new = gather_root(A, N, es, M, 2, g1, True)
+        b = spdm_bytes_to_root(A, N, es, 2)
+        chunk = min(b, 64 * 1048576) / M.nvl_bw
+        bound = (t1 + g1) / (k2 + b / M.nvl_bw)
+        p(f"  {source[:40]:40s} serial {(t1 + g1) / (k2 + g_new):5.2f}x (link-rate bound {bound:4.2f}x), "
+          f"overlapped {(t1 + g1) / (max(k2, g_new) + chunk):5.2f}x")
     p("")
 
     # ---- block CG: fit at 1 GPU, check at 2 ------------------------------------------------
