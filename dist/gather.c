@@ -159,37 +159,59 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
 
   int equal = 1;
   for (int r = 1; r < d->size; r++) equal &= rows[r] == rows[0];
-  if (root < 0 && equal && Ys->ld == N && Yf->ld == N) { /* NCCL's own ring, no copies */
+  /* every branch below depends on facts all ranks share (rows, root), so all ranks take it */
+  if (root < 0 && equal) { /* NCCL's own ring; copies only for strided buffers */
+    if (Ys->ld != N && Ys->nrows > 0) {
+      st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send");
+      if (st >= 0)
+        st = gcoo__dist_copy_rows(sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
+                                  GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s);
+      src = sbuf;
+    }
+    if (st >= 0 && Yf->ld != N && total > 0) {
+      st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
+      dst = rbuf;
+    }
+    GCOO_GOTO(gcoo__dist_agree(d, st));
     GCOO_GOTO(GCOO_NCCL(d, ncclAllGather(src, dst, (size_t)(rows[0] * N), nt, comm, s)));
     GCOO_GOTO(gcoo__nccl_wait(d, "ncclAllGather"));
+    if (rbuf)
+      GCOO_GOTO(gcoo__dist_copy_rows(Yf->data, (size_t)Yf->ld * es, rbuf, rowb, rowb, total,
+                                     GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
     GCOO_GOTO(gcoo__nccl_stream_wait(d, s, "ncclAllGather"));
-    return GCOO_SUCCESS;
+    goto done;
   }
+  /* set-up (staging for strided buffers, the side stream, the plan), agreed before the group so
+   * that no rank waits in it for a peer that failed here */
   if (sends && Ys->ld != N) {
-    GCOO_GOTO(gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send"));
-    GCOO_GOTO(gcoo__dist_copy_rows(sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
-                                   GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
+    st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send");
+    if (st >= 0)
+      st = gcoo__dist_copy_rows(sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
+                                GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s);
     src = sbuf;
   }
-  if (recv && peer_rows > 0 && Yf->ld != N) {
-    GCOO_GOTO(gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive"));
+  if (st >= 0 && recv && peer_rows > 0 && Yf->ld != N) {
+    st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
     dst = rbuf;
   }
   /* the own slab: on a side stream, ordered after the work already on the context's stream
    * (the product that wrote it), concurrent with the NCCL group below */
-  if (recv && Ys->nrows > 0) {
-    GCOO_GOTO(GCOO_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking)));
-    GCOO_GOTO(GCOO_CUDA(cudaEventCreateWithFlags(&ev_ready, cudaEventDisableTiming)));
-    GCOO_GOTO(GCOO_CUDA(cudaEventCreateWithFlags(&ev_own, cudaEventDisableTiming)));
-    GCOO_GOTO(GCOO_CUDA(cudaEventRecord(ev_ready, s)));
-    GCOO_GOTO(GCOO_CUDA(cudaStreamWaitEvent(side, ev_ready, 0)));
-    GCOO_GOTO(gcoo__dist_copy_rows((char *)Yf->data + (size_t)own * Yf->ld * es, (size_t)Yf->ld * es,
-                                   Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
-                                   GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, side));
-    GCOO_GOTO(GCOO_CUDA(cudaEventRecord(ev_own, side)));
+  if (st >= 0 && recv && Ys->nrows > 0) {
+    st = GCOO_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    if (st >= 0) st = GCOO_CUDA(cudaEventCreateWithFlags(&ev_ready, cudaEventDisableTiming));
+    if (st >= 0) st = GCOO_CUDA(cudaEventCreateWithFlags(&ev_own, cudaEventDisableTiming));
+    if (st >= 0) st = GCOO_CUDA(cudaEventRecord(ev_ready, s));
+    if (st >= 0) st = GCOO_CUDA(cudaStreamWaitEvent(side, ev_ready, 0));
+    if (st >= 0)
+      st = gcoo__dist_copy_rows((char *)Yf->data + (size_t)own * Yf->ld * es, (size_t)Yf->ld * es,
+                                Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows, GCOO_MEM_DEVICE,
+                                GCOO_MEM_DEVICE, side);
+    if (st >= 0) st = GCOO_CUDA(cudaEventRecord(ev_own, side));
   }
-  GCOO_GOTO(gcoo__gather_plan(d->rank, d->size, root, rows, gcoo__gather_chunk_rows(rowb), &plan,
-                              &nplan));
+  if (st >= 0)
+    st = gcoo__gather_plan(d->rank, d->size, root, rows, gcoo__gather_chunk_rows(rowb), &plan,
+                           &nplan);
+  GCOO_GOTO(gcoo__dist_agree(d, st));
   /* one group: unfused point-to-point calls can deadlock (NCCL p2p docs) */
   if (nplan > (recv && Ys->nrows > 0 ? 1 : 0)) {
     GCOO_GOTO(GCOO_NCCL(d, ncclGroupStart()));
