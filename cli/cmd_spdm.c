@@ -41,7 +41,7 @@ static cli_option options[] = {
     CLI_OPT_DTYPE("float32", ""),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
+    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (--out writes each rank's rows in parallel, solve never gathers)", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
     CLI_OPT_JSON,
     CLI_OPT_END};
