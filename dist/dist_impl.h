@@ -164,14 +164,4 @@ gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64
                                     gcoo_dtype dtype, int64_t n, const int32_t *rows,
                                     const int32_t *cols, const void *vals, gcoo_sparse *slab);
 
-/** The transpose of a dense matrix as a view of the same buffer (the readings' mapping). */
-static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
-  gcoo_dense T = *D;
-  T.nrows = D->ncols;
-  T.ncols = D->nrows;
-  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
-  T.owned = 0;
-  return T;
-}
-
 #endif
