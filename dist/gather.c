@@ -65,14 +65,14 @@ static gcoo_status gather_staged(gcoo_dist d, const gcoo_dense *Ys, int root, gc
   if (recv) GCOO_GOTO(gcoo__malloc_n(&hf, total, rowb ? rowb : 1, "gather staging"));
   GCOO_GOTO(gcoo__dist_copy_rows(hs, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
                                  GCOO_MEM_HOST, GCOO_MEM_DEVICE, stream));
-  GCOO_GOTO(GCOO_CUDA(cudaStreamSynchronize((cudaStream_t)stream)));
+  GCOO_GOTO(gcoo__dist_device()->stream_sync(stream));
   gcoo_dense hsd = gcoo_dense_wrap(hs, Ys->dtype, GCOO_ROW_MAJOR, Ys->nrows, Ys->ncols, 0);
   gcoo_dense hfd = gcoo_dense_wrap(hf, Ys->dtype, GCOO_ROW_MAJOR, total, Ys->ncols, 0);
   GCOO_GOTO(gather_host(d, &hsd, root, &hfd, rows));
   if (recv) {
     GCOO_GOTO(gcoo__dist_copy_rows(Yf->data, (size_t)Yf->ld * es, hf, rowb, rowb, total,
                                    GCOO_MEM_DEVICE, GCOO_MEM_HOST, stream));
-    GCOO_GOTO(GCOO_CUDA(cudaStreamSynchronize((cudaStream_t)stream)));
+    GCOO_GOTO(gcoo__dist_device()->stream_sync(stream));
   }
 done:
   free(hs);
@@ -145,14 +145,15 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
   const int64_t N = Ys->ncols;
   const int recv = root < 0 || root == d->rank;
   const ncclDataType_t nt = Ys->dtype == GCOO_FLOAT64 ? ncclFloat64 : ncclFloat32;
-  cudaStream_t s = (cudaStream_t)stream, side = NULL;
-  cudaEvent_t ev_ready = NULL, ev_own = NULL;
+  const gcoo_device_ops *dev = gcoo__dist_device();
+  void *s = stream, *side = NULL, *ev_ready = NULL, *ev_own = NULL; /* device streams, events */
   void *sbuf = NULL, *rbuf = NULL; /* contiguous stand-ins for strided buffers */
   gcoo__gather_xfer *plan = NULL;
   int64_t nplan = 0, own = 0;
   const char *src = Ys->data;
   char *dst = recv ? Yf->data : NULL;
   GCOO_CALL(gcoo__dist_nccl(d, &comm));
+  GCOO_CHECK(dev != NULL, GCOO_ERR_INTERNAL, "gather: NCCL without the CUDA backend's device");
   for (int r = 0; r < d->rank; r++) own += rows[r];
   const int64_t peer_rows = total - rows[d->rank]; /* rows this rank receives when it receives */
   const int sends = Ys->nrows > 0 && (root < 0 || root != d->rank);
@@ -197,16 +198,16 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
   /* the own slab: on a side stream, ordered after the work already on the context's stream
    * (the product that wrote it), concurrent with the NCCL group below */
   if (st >= 0 && recv && Ys->nrows > 0) {
-    st = GCOO_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-    if (st >= 0) st = GCOO_CUDA(cudaEventCreateWithFlags(&ev_ready, cudaEventDisableTiming));
-    if (st >= 0) st = GCOO_CUDA(cudaEventCreateWithFlags(&ev_own, cudaEventDisableTiming));
-    if (st >= 0) st = GCOO_CUDA(cudaEventRecord(ev_ready, s));
-    if (st >= 0) st = GCOO_CUDA(cudaStreamWaitEvent(side, ev_ready, 0));
+    st = dev->stream_create(&side);
+    if (st >= 0) st = dev->event_create(&ev_ready);
+    if (st >= 0) st = dev->event_create(&ev_own);
+    if (st >= 0) st = dev->event_record(ev_ready, s);
+    if (st >= 0) st = dev->stream_wait_event(side, ev_ready);
     if (st >= 0)
       st = gcoo__dist_copy_rows((char *)Yf->data + (size_t)own * Yf->ld * es, (size_t)Yf->ld * es,
                                 Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows, GCOO_MEM_DEVICE,
                                 GCOO_MEM_DEVICE, side);
-    if (st >= 0) st = GCOO_CUDA(cudaEventRecord(ev_own, side));
+    if (st >= 0) st = dev->event_record(ev_own, side);
   }
   if (st >= 0)
     st = gcoo__gather_plan(d->rank, d->size, root, rows, gcoo__gather_chunk_rows(rowb), &plan,
@@ -239,16 +240,16 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
       off += rows[r];
     }
   }
-  if (ev_own) GCOO_GOTO(GCOO_CUDA(cudaStreamWaitEvent(s, ev_own, 0)));
+  if (ev_own) GCOO_GOTO(dev->stream_wait_event(s, ev_own));
   GCOO_GOTO(gcoo__nccl_stream_wait(d, s, "gather"));
 done:
   if (st < 0 || sbuf || rbuf) { /* nothing may still read or write what is freed below */
-    (void)cudaStreamSynchronize(s);
-    if (side) (void)cudaStreamSynchronize(side);
+    (void)dev->stream_sync(s);
+    if (side) (void)dev->stream_sync(side);
   }
-  if (side) (void)cudaStreamDestroy(side);
-  if (ev_ready) (void)cudaEventDestroy(ev_ready);
-  if (ev_own) (void)cudaEventDestroy(ev_own);
+  if (side) dev->stream_destroy(side);
+  if (ev_ready) dev->event_destroy(ev_ready);
+  if (ev_own) dev->event_destroy(ev_own);
   free(plan);
   gcoo__dist_free(GCOO_MEM_DEVICE, sbuf);
   gcoo__dist_free(GCOO_MEM_DEVICE, rbuf);
@@ -327,7 +328,7 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
                               Ys.mem == GCOO_MEM_DEVICE ? gcoo_ctx_stream(d->ctx) : NULL);
 #if GCOO_HAVE_CUDA
     if (st >= 0 && Ys.mem == GCOO_MEM_DEVICE)
-      st = GCOO_CUDA(cudaStreamSynchronize((cudaStream_t)gcoo_ctx_stream(d->ctx)));
+      st = gcoo__dist_device()->stream_sync(gcoo_ctx_stream(d->ctx));
 #endif
   } else if (Ys.mem == GCOO_MEM_HOST) {
     st = gather_host(d, &Ys, root, &Yf, rows);
@@ -372,7 +373,8 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
     return GCOO_SUCCESS;
   }
 #if GCOO_HAVE_CUDA
-  cudaStream_t s = (cudaStream_t)gcoo_ctx_stream(d->ctx);
+  void *s = gcoo_ctx_stream(d->ctx);
+  const gcoo_device_ops *dev = gcoo__dist_device();
 #if GCOO_HAVE_NCCL
   if (gcoo__dist_uses_nccl(d) || d->nccl_broken) {
     ncclComm_t comm;
@@ -391,8 +393,8 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
   void *h = NULL;
   const size_t bytes = (size_t)count * gcoo_dtype_size(dtype);
   st = gcoo__malloc(&h, bytes, "all-reduce staging");
-  if (st >= 0) st = GCOO_CUDA(cudaMemcpyAsync(h, buf, bytes, cudaMemcpyDeviceToHost, s));
-  if (st >= 0) st = GCOO_CUDA(cudaStreamSynchronize(s));
+  if (st >= 0) st = dev->copy_rows(h, bytes, buf, bytes, bytes, 1, s);
+  if (st >= 0) st = dev->stream_sync(s);
   st = gcoo__dist_agree(d, st); /* every rank takes the same branch */
   if (st >= 0)
     st = GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, h, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM,
@@ -401,7 +403,8 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
     free(h);
     return st;
   }
-  if (st >= 0) st = GCOO_CUDA(cudaMemcpy(buf, h, bytes, cudaMemcpyHostToDevice));
+  if (st >= 0) st = dev->copy_rows(buf, bytes, h, bytes, bytes, 1, s);
+  if (st >= 0) st = dev->stream_sync(s);
   free(h);
   GCOO_CALL(gcoo__dist_agree(d, st));
   return GCOO_SUCCESS;
