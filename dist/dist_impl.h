@@ -7,8 +7,9 @@
 
 #include <mpi.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/dist.h"
+#include "mpi_check.h"
 
 #if GCOO_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -42,9 +43,7 @@ struct gcoo_dist_s {
 /* ---- checked foreign calls ---------------------------------------------------------------- *
  * Each returns a gcoo_status, so they compose with GCOO_CALL / GCOO_GOTO:
  *     GCOO_GOTO(GCOO_MPI(MPI_Bcast(...)));                                                     */
-gcoo_status gcoo__mpi_check(int code, const char *file, int line, const char *func,
-                            const char *expr);
-#define GCOO_MPI(x) gcoo__mpi_check((x), __FILE__, __LINE__, __func__, #x)
+/* GCOO_MPI(x): src/mpi_check.h, the library's one MPI checker */
 #if GCOO_HAVE_CUDA
 gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
                              const char *expr);
