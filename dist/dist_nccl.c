@@ -38,8 +38,10 @@ gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int 
                              const char *func, const char *expr) {
   if (r == ncclSuccess || r == ncclInProgress) return GCOO_SUCCESS;
   const char *detail = d && d->nccl ? ncclGetLastError(d->nccl) : ncclGetLastError(NULL);
-  return gcoo__error(GCOO_ERR_NCCL, file, line, func, "%s failed: %s%s%s (run with NCCL_DEBUG=WARN "
-                     "for details)", expr, ncclGetErrorString(r), detail && *detail ? ": " : "",
+  return gcoo__error(GCOO_ERR_NCCL, file, line, func,
+                     "%s failed: %s%s%s (run with NCCL_DEBUG=WARN "
+                     "for details)",
+                     expr, ncclGetErrorString(r), detail && *detail ? ": " : "",
                      detail ? detail : "");
 }
 

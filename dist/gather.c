@@ -43,8 +43,8 @@ static gcoo_status gather_host(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
     GCOO_GOTO(GCOO_MPI(MPI_Gatherv(Ys->data, (int)Ys->nrows, stype, recv ? Yf->data : NULL, cnt,
                                    dis, recv ? rtype : stype, root, d->comm)));
   else
-    GCOO_GOTO(GCOO_MPI(MPI_Allgatherv(Ys->data, (int)Ys->nrows, stype, Yf->data, cnt, dis, rtype,
-                                      d->comm)));
+    GCOO_GOTO(GCOO_MPI(
+        MPI_Allgatherv(Ys->data, (int)Ys->nrows, stype, Yf->data, cnt, dis, rtype, d->comm)));
 done:
   if (stype != MPI_DATATYPE_NULL) MPI_Type_free(&stype);
   if (rtype != MPI_DATATYPE_NULL) MPI_Type_free(&rtype);
@@ -84,8 +84,8 @@ done:
 /* The plan of a device gather. Both ends of a pair walk the ranks in the same order and cut a
  * slab into the same chunks, so the k-th send from a to b matches the k-th receive of b from a
  * (NCCL runs same-peer operations of a group in order; MPI matches in order on one tag). */
-gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
-                              int64_t chunk_rows, gcoo__gather_xfer **out, int64_t *n) {
+gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows, int64_t chunk_rows,
+                              gcoo__gather_xfer **out, int64_t *n) {
   *out = NULL;
   *n = 0;
   GCOO_CHECK(size > 0 && rank >= 0 && rank < size && root >= -1 && root < size,
@@ -100,7 +100,8 @@ gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
       const int64_t step = chunk_rows > 0 && r != rank ? chunk_rows : (rows[r] > 0 ? rows[r] : 1);
       if (recv)
         for (int64_t c = 0; c < rows[r]; c += step) {
-          if (pass) x[k] = (gcoo__gather_xfer){r, 0, off + c, rows[r] - c < step ? rows[r] - c : step};
+          if (pass)
+            x[k] = (gcoo__gather_xfer){r, 0, off + c, rows[r] - c < step ? rows[r] - c : step};
           k++;
         }
       if (r != rank && (root < 0 || r == root)) {
@@ -234,9 +235,9 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
     int64_t off = 0;
     for (int r = 0; r < d->size; r++) {
       if (r != d->rank && rows[r] > 0)
-        GCOO_GOTO(gcoo__dist_copy_rows((char *)Yf->data + (size_t)off * Yf->ld * es, (size_t)Yf->ld * es,
-                                       (char *)rbuf + (size_t)off * rowb, rowb, rowb, rows[r],
-                                       GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
+        GCOO_GOTO(gcoo__dist_copy_rows((char *)Yf->data + (size_t)off * Yf->ld * es,
+                                       (size_t)Yf->ld * es, (char *)rbuf + (size_t)off * rowb, rowb,
+                                       rowb, rows[r], GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
       off += rows[r];
     }
   }
@@ -274,8 +275,8 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
     else
       st = gcoo_dense_check(Y_full);
   }
-  if (st >= 0) st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * G_COUNT, sizeof *facts,
-                                   "gather table");
+  if (st >= 0)
+    st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * G_COUNT, sizeof *facts, "gather table");
   if (st >= 0) st = gcoo__malloc_n((void **)&rows, d->size, sizeof *rows, "gather table");
   GCOO_GOTO(gcoo__dist_agree(d, st));
 
@@ -283,13 +284,18 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
   const gcoo_dense Ys = Y_slab->layout == GCOO_COL_MAJOR ? gcoo__dense_transposed(Y_slab) : *Y_slab;
   gcoo_dense Yf = {0};
   if (recv) Yf = Y_full->layout == GCOO_COL_MAJOR ? gcoo__dense_transposed(Y_full) : *Y_full;
-  int64_t mine[G_COUNT] = {Ys.nrows, Ys.ncols, Ys.dtype, Y_slab->layout, Ys.mem,
-                           recv ? Yf.nrows : -1, recv ? Yf.ncols : -1};
+  int64_t mine[G_COUNT] = {Ys.nrows,
+                           Ys.ncols,
+                           Ys.dtype,
+                           Y_slab->layout,
+                           Ys.mem,
+                           recv ? Yf.nrows : -1,
+                           recv ? Yf.ncols : -1};
   if (recv && Y_full->layout != Y_slab->layout) mine[G_LAYOUT] = -1;
   if (recv && Y_full->mem != Y_slab->mem) mine[G_MEM] = -1;
   if (recv && Y_full->dtype != Y_slab->dtype) mine[G_DTYPE] = -1;
-  GCOO_GOTO(GCOO_MPI(MPI_Allgather(mine, G_COUNT, MPI_INT64_T, facts, G_COUNT, MPI_INT64_T,
-                                   d->comm)));
+  GCOO_GOTO(
+      GCOO_MPI(MPI_Allgather(mine, G_COUNT, MPI_INT64_T, facts, G_COUNT, MPI_INT64_T, d->comm)));
   /* 3. every rank reaches the same verdict from the same table */
   int64_t total = 0;
   for (int r = 0; r < d->size; r++) {
@@ -300,7 +306,8 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
                     "gather: rank %d's slab (or its full matrix) has another element type", r);
     GCOO_CHECK_GOTO(f[G_LAYOUT] == facts[G_LAYOUT] && f[G_LAYOUT] >= 0, GCOO_ERR_INVALID_ARG,
                     "gather: rank %d's slab (or its full matrix) has another layout than rank "
-                    "0's slab", r);
+                    "0's slab",
+                    r);
     GCOO_CHECK_GOTO(f[G_MEM] == facts[G_MEM] && f[G_MEM] >= 0, GCOO_ERR_INVALID_ARG,
                     "gather: rank %d mixes host and device buffers", r);
     GCOO_CHECK_GOTO(f[G_COLS] == facts[G_COLS], GCOO_ERR_SHAPE,
@@ -315,8 +322,9 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
     if (f[G_FULL_ROWS] < 0) continue;
     GCOO_CHECK_GOTO(f[G_FULL_ROWS] == total && f[G_FULL_COLS] == facts[G_COLS], GCOO_ERR_SHAPE,
                     "gather: the slabs make a %lld x %lld matrix, rank %d's Y_full is %lld x %lld "
-                    "(%s)", (long long)total, (long long)facts[G_COLS], r,
-                    (long long)f[G_FULL_ROWS], (long long)f[G_FULL_COLS],
+                    "(%s)",
+                    (long long)total, (long long)facts[G_COLS], r, (long long)f[G_FULL_ROWS],
+                    (long long)f[G_FULL_COLS],
                     Y_slab->layout == GCOO_COL_MAJOR ? "transposed: column slabs" : "row slabs");
   }
 
@@ -367,8 +375,8 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
   GCOO_CALL(gcoo__dist_agree(d, st));
   if (count == 0 || d->size == 1) return GCOO_SUCCESS; /* a sum over one rank */
   if (mem == GCOO_MEM_HOST) {
-    st = GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM,
-                                d->comm));
+    st = GCOO_MPI(
+        MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM, d->comm));
     GCOO_CALL(gcoo__dist_agree(d, st));
     return GCOO_SUCCESS;
   }
@@ -397,8 +405,8 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
   if (st >= 0) st = dev->stream_sync(s);
   st = gcoo__dist_agree(d, st); /* every rank takes the same branch */
   if (st >= 0)
-    st = GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, h, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM,
-                                d->comm));
+    st = GCOO_MPI(
+        MPI_Allreduce(MPI_IN_PLACE, h, (int)count, gcoo__mpi_dtype(dtype), MPI_SUM, d->comm));
   else {
     free(h);
     return st;
