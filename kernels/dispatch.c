@@ -39,6 +39,14 @@
 #define TUNED_MAX_ROW_SKEW 5.0
 #define TUNED_MAX_AVG_ROW 100.0
 #define TUNED_MIN_N 33
+/* Enough blocks for the device (version 3; benchmark of 2026-11-30 at N = 128 and 512): on small
+ * matrices the tuned kernel lost where its grid was a few blocks per SM. Staged (reuse >= 4)
+ * with ceil(m / 32) x ceil(N / 128) blocks: 52-274 blocks lost 0.52-0.94x (bcsstk13, fidapex6,
+ * cavity19, bcsstk24, bcsstk33 at N = 128), 445-1878 won 1.21-1.48x (the same at N = 512,
+ * TSOPF); direct with ceil(m / 32) x ceil(N / 32) blocks: 60 and 240 lost 0.84-0.87x (west0479),
+ * 316-1012 won 1.06-1.27x (cryg2500, dwt_2680, bcsstk21, Pd). Thresholds, in blocks per SM: */
+#define TUNED_STAGED_MIN_BLOCKS_PER_SM 3
+#define TUNED_DIRECT_MIN_BLOCKS_PER_SM 2
 /* Very short rows with a wide X (version 3; benchmark of 2026-11-30, random n = 1000-8000 at
  * sparsity 0.999-0.9995, N = n, 1-4 entries a row): the tuned kernel (its direct variant: 8
  * lanes a row, several rows a block) ran 1.00-1.89x faster than the best cuSPARSE algorithm on
@@ -159,17 +167,23 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
              (long long)n, TUNED_SHORT_MIN_N);
     return;
   }
+  const int staged = !gcoo__dispatch_tuned_direct(reuse, skew);
+  const double groups = out->p > 0 ? ceil((double)in->m / out->p) : 0.0;
+  const double blocks = groups * ceil((double)n / (staged ? 128.0 : 32.0));
+  const double min_blocks = (double)(staged ? TUNED_STAGED_MIN_BLOCKS_PER_SM : TUNED_DIRECT_MIN_BLOCKS_PER_SM) *
+                            (double)(in->sm_count > 0 ? in->sm_count : 1);
   if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&
-      avg_row <= TUNED_MAX_AVG_ROW) {
+      avg_row <= TUNED_MAX_AVG_ROW && blocks >= min_blocks) {
     out->alg = GCOO_ALG_GCOO;
     snprintf(out->why, sizeof out->why,
-             "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld: "
-             "tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew, TUNED_MAX_ROW_SKEW, avg_row,
-             (long long)n);
+             "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld, "
+             "%.0f blocks (%s) >= %.0f: tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew,
+             TUNED_MAX_ROW_SKEW, avg_row, (long long)n, blocks, staged ? "staged" : "direct", min_blocks);
     return;
   }
   out->alg = cusp;
   snprintf(out->why, sizeof out->why,
-           "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld: cuSPARSE %s", reuse,
-           out->p, skew, avg_row, (long long)n, alg3 ? "CSR_ALG3" : "CSR_ALG2");
+           "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld, %.0f tuned blocks: "
+           "cuSPARSE %s", reuse, out->p, skew, avg_row, (long long)n, blocks,
+           alg3 ? "CSR_ALG3" : "CSR_ALG2");
 }

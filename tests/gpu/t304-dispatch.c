@@ -146,6 +146,34 @@ int main(void) {
   TEST_CHECK(o.alg == GCOO_ALG_DENSE, "dense still first: %s", gcoo_spdm_alg_name(o.alg));
   resident_smem = 0;
 
+  {
+    /* enough blocks: a small FEM-like matrix with reuse 8 (staged) has too few at N = 128
+     * (143 groups x 1 tile < 3 x 132) and enough at N = 512 (x 4 tiles); a tiny one with reuse
+     * 2 (direct) has too few at N = 512 (15 groups x 16 tiles < 2 x 132) */
+    gcoo_dispatch_in in;
+    int64_t d2[11];
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = 4562;
+    in.nnz = 131735;
+    in.nlog = 11;
+    for (int i = 0; i < 11; i++) d2[i] = in.nnz / 8;
+    in.distinct = d2;
+    in.sm_count = 132;
+    in.max_row_nnz = 60;
+    in.n = 128;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "cavity19-like, N = 128: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    in.n = 512;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO, "cavity19-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    in.m = in.k = 479;
+    in.nnz = 1910;
+    for (int i = 0; i < 11; i++) d2[i] = in.nnz / 2;
+    in.max_row_nnz = 12;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "west0479-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+  }
   /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
   TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");
   TEST_CHECK(gcoo__dispatch_tuned_direct(8.2, 2.1) == 0, "bcsstk33: staged");
