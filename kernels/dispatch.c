@@ -109,6 +109,19 @@ int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
          row_skew_of(in) < TUNED_MAX_ROW_SKEW;
 }
 
+/* The row-split variant (kernels/spdm_split.cu; version 4): rows of very unequal length, where
+ * one long row held a whole block of the other variants back (R-MAT 0.13x, rajat01 0.08x of the
+ * best cuSPARSE with the staged kernel, 2026-11-30). It pays only where some row is really cut
+ * (longer than a piece) and rows are skewed. */
+#define SPLIT_MIN_ROW_SKEW 5.0
+#define SPLIT_MIN_N 33
+
+int gcoo__dispatch_split(const gcoo_dispatch_in *in) {
+  if (in->m <= 0 || in->nnz <= 0) return 0;
+  return row_skew_of(in) >= SPLIT_MIN_ROW_SKEW &&
+         in->max_row_nnz > gcoo_cuda_split_piece(in->m, in->nnz);
+}
+
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
   if (reuse) *reuse = 0.0;
   if (!in || in->nlog <= 5 || !in->distinct || in->m <= 0) return 0;
@@ -131,6 +144,7 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   out->p = gcoo__dispatch_choose_p(in, &reuse);
   out->reuse = reuse;
   out->resident = 0;
+  out->rowsplit = 0;
   const int alg3 = n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
   const gcoo_spdm_alg cusp = alg3 ? GCOO_ALG_CUSPARSE_CSR_ALG3 : GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (in->dense_fits && mindim >= DENSE_MIN_DIM) {
@@ -165,6 +179,15 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
              "%.3g entries a row <= %.3g, the longest %lld <= %d, N = %lld >= %d: tuned GCOO",
              avg_row, TUNED_SHORT_MAX_AVG_ROW, (long long)in->max_row_nnz, TUNED_SHORT_MAX_ROW,
              (long long)n, TUNED_SHORT_MIN_N);
+    return;
+  }
+  if (out->p > 0 && n >= SPLIT_MIN_N && gcoo__dispatch_split(in)) {
+    out->alg = GCOO_ALG_GCOO;
+    out->rowsplit = 1;
+    snprintf(out->why, sizeof out->why,
+             "row skew %.3g >= %.3g, the longest row %lld > a piece of %d, N = %lld >= %d: tuned "
+             "GCOO, row-split", skew, SPLIT_MIN_ROW_SKEW, (long long)in->max_row_nnz,
+             gcoo_cuda_split_piece(in->m, in->nnz), (long long)n, SPLIT_MIN_N);
     return;
   }
   const int staged = !gcoo__dispatch_tuned_direct(reuse, skew);

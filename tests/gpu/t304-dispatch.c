@@ -93,7 +93,14 @@ int main(void) {
     TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)", gcoo_spdm_alg_name(o.alg), o.p, o.why);
     in.max_row_nnz = 280;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "skewed rows: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO || o.rowsplit, "skewed rows: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
+    /* skewed rows none of which is longer than a piece (32 here): nothing to split */
+    in.max_row_nnz = 31;
+    in.nnz = in.m * 6;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(!o.rowsplit && !gcoo__dispatch_split(&in), "no row longer than a piece: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
   }
   /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
@@ -137,7 +144,8 @@ int main(void) {
     in.sm_count = 132;
     in.max_row_nnz = 500;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows and one long: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO || o.rowsplit, "short rows and one long: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
     in.max_row_nnz = 9;
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg == GCOO_ALG_GCOO, "short rows, the longest 9: %s", gcoo_spdm_alg_name(o.alg));
