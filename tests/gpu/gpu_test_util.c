@@ -96,7 +96,7 @@ gcoo_sparse gt_power_law(gcoo_dtype dtype, int64_t m, int64_t k, int64_t longest
   int64_t *ptr = calloc((size_t)m + 1, sizeof *ptr);
   TEST_CHECK(ptr != NULL, "out of memory");
   for (int64_t i = 0; i < m; i++) {
-    const int64_t d = i % 17 + 1;
+    const int64_t d = i % 61 + 1;
     int64_t len = i % 5 == 4 ? 0 : longest / (d * d);
     if (len > k) len = k;
     ptr[i + 1] = ptr[i] + len;

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "tall%dx14000 %s", quick ? 3000 : 9000, t ? "f64" : "f32");
     check(ctx, A, name, 32, 24, 0, 0.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
-    /* power-law rows (the row-split variants; rows up to 3000 entries, pieces of 512): N wider
+    /* power-law rows (the row-split variants; rows up to 3000 entries, pieces of 256): N wider
      * than the split workspace (several column passes), tails, misaligned rows, beta over NaN;
      * a forced GCOO without p resolves variant 0 to the row-split kernel (checked below) */
     A = gt_power_law(dt, quick ? 600 : 3000, 4000, 3000, 90 + t);

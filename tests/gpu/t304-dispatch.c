@@ -93,14 +93,42 @@ int main(void) {
     TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)", gcoo_spdm_alg_name(o.alg), o.p, o.why);
     in.max_row_nnz = 280;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO || o.rowsplit, "skewed rows: %s (%s)",
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO && !o.rowsplit, "skewed rows: %s (%s)",
                gcoo_spdm_alg_name(o.alg), o.why);
-    /* skewed rows none of which is longer than a piece (32 here): nothing to split */
+    /* the row-split variant (version 4): what a forced GCOO takes where the longest row spans
+     * 8 pieces (32 entries each here) and rows are skewed; AUTO leaves such rows to cuSPARSE */
+    TEST_CHECK(gcoo__dispatch_split(&in), "skewed rows, the longest 280: not row-split");
+    in.max_row_nnz = 255;
+    TEST_CHECK(!gcoo__dispatch_split(&in), "the longest row under 8 pieces: row-split");
     in.max_row_nnz = 31;
     in.nnz = in.m * 6;
     gcoo__dispatch(&in, &o);
     TEST_CHECK(!o.rowsplit && !gcoo__dispatch_split(&in), "no row longer than a piece: %s (%s)",
                gcoo_spdm_alg_name(o.alg), o.why);
+  }
+  {
+    /* cuSPARSE in double (version 4): ALG3 up to m N = 2^21 unless rows are very skewed */
+    gcoo_dispatch_in in;
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT64;
+    in.m = in.k = 10000;
+    in.nnz = 70000;
+    in.max_row_nnz = 20;
+    in.n = 128;
+    in.sm_count = 132;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, m N = 1.28e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.n = 512;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT32;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "float, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT64;
+    in.n = 32;
+    in.max_row_nnz = 1000; /* row skew 143 */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s", gcoo_spdm_alg_name(o.alg));
   }
   /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
@@ -144,7 +172,7 @@ int main(void) {
     in.sm_count = 132;
     in.max_row_nnz = 500;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO || o.rowsplit, "short rows and one long: %s (%s)",
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows and one long: %s (%s)",
                gcoo_spdm_alg_name(o.alg), o.why);
     in.max_row_nnz = 9;
     gcoo__dispatch(&in, &o);
