@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/dispatch.c: GCOO_ALG_AUTO's rule and the tuned kernel's group width (see dispatch.h
- * and docs/dispatch.md). Version 1: thresholds from notes/h200-baselines.md (cuSPARSE 12.6 and
- * cuBLAS 13.1 on an H200), to be refitted from bench/run_spdm.sh's "auto vs best" columns. */
+ * and docs/dispatch.md, which has the history: version 1 from notes/h200-baselines.md, versions
+ * 2-3 from the H200 sweeps of 2026-11-30, version 4 (4.1) from the H200 runs of 2026-12-01). */
 #include "dispatch.h"
 
 #include "gcoo_kernels.h" /* gcoo_cuda_resident_smem: the X-resident tile's size */
@@ -72,14 +72,25 @@
 /* cuSPARSE CSR_ALG3 beat CSR_ALG2 at N = 32 on 29 of 31 matrices and on every small matrix at
  * N = 128; ALG2 won on large m (stencils, cage11, ct2010, delaunay) and on random n = 14000. */
 #define ALG3_MAX_N 32
-#define ALG3_MAX_M_TIMES_N (1 << 24)
+/* Version 4.1: 2^23 instead of 2^24, replayed from the measured ALG2 and ALG3 times of
+ * bench/results/2026-12-01-h200-spdm.csv (not yet re-run as AUTO): between 2^23 and 2^24 ALG2
+ * won on ct2010 at N = 128 (1.40x) and ca-CondMat at N = 512 (1.22x), lost 11 % on its 4x4
+ * Kronecker tiling at N = 128; AUTO's geomean over the float cases 1.145x -> 1.148x, cases under
+ * 0.9x of the best cuSPARSE 4 -> 3. Lower thresholds lose more (2^21: 10 cases). */
+#define ALG3_MAX_M_TIMES_N (1 << 23)
 /* In double ALG2 wins from a smaller m N (version 4; 33 real matrices in double at N = 32, 128,
  * 512 on an H200, 2026-12-01): ALG3 was faster at m N <= 1.4 x 10^6 (by 1.08-2.1x: bcsstk13,
  * cavity19, add32, ca-GrQc, FA; bayer10 and bcsstk33 at 1.1-1.7 x 10^6 within 8 %), ALG2 at every
  * m N >= 2.3 x 10^6 (by 1.14-1.9x), and on the two very skewed matrices (rajat01, row skew 228;
- * wiki-Vote, 61) at every N (by 1.08-1.6x). */
+ * wiki-Vote, 61) at every N (by 1.08-1.6x). Version 4.1 (replayed from the final run's times,
+ * not yet re-run as AUTO) narrows that skew rule to rows that are short on average and matrices
+ * that are not tiny: with row skew >= 50 ALG2 won on rajat01 and wiki-Vote (1.07-1.64x) but lost
+ * on kron8:rajat01 at N = 32 (50.6 entries a row: ALG3 1.64x faster) and on bp_1600 (822 rows:
+ * ALG3 1.05-1.14x faster); adder_dcop_05 (1813 rows) is within 8 % either way. */
 #define ALG3_MAX_M_TIMES_N_F64 (1 << 21)
 #define ALG2_MIN_ROW_SKEW_F64 50.0
+#define ALG2_SKEW_MAX_AVG_ROW_F64 20.0
+#define ALG2_SKEW_MIN_M_F64 2048
 
 /* The X-resident variant (kernels/spdm_resident.cu; sweeps of 2026-11-30 after its
  * bank-conflict-free schedule and its pipelined loads). Per column tile it stages k rows of X
@@ -164,9 +175,11 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   out->resident = 0;
   out->rowsplit = 0;
   const int f64 = in->dtype == GCOO_FLOAT64;
+  const int skewed_f64 = row_skew_of(in) >= ALG2_MIN_ROW_SKEW_F64 &&
+                         avg_row_of(in) < ALG2_SKEW_MAX_AVG_ROW_F64 && in->m >= ALG2_SKEW_MIN_M_F64;
   const int alg3 =
       f64 ? (n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N_F64) &&
-                row_skew_of(in) < ALG2_MIN_ROW_SKEW_F64
+                !skewed_f64
           : n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
   const gcoo_spdm_alg cusp = alg3 ? GCOO_ALG_CUSPARSE_CSR_ALG3 : GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (in->dense_fits && mindim >= DENSE_MIN_DIM) {

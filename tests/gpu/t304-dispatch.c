@@ -129,6 +129,23 @@ int main(void) {
     in.max_row_nnz = 1000; /* row skew 143 */
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s", gcoo_spdm_alg_name(o.alg));
+    /* version 4.1: not where rows are long on average (kron8:rajat01) or the matrix is tiny */
+    in.nnz = 500000;
+    in.max_row_nnz = 5000; /* row skew 100, 50 entries a row */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed long rows, N = 32: %s", gcoo_spdm_alg_name(o.alg));
+    in.m = in.k = 800;
+    in.nnz = 4800;
+    in.max_row_nnz = 400; /* row skew 67, 6 entries a row, 800 rows */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed, 800 rows: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = 20000;
+    in.nnz = 100000;
+    in.max_row_nnz = 20;
+    in.n = 512; /* m N = 1.02e7 > 2^23 */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "float, m N = 1.02e7: %s", gcoo_spdm_alg_name(o.alg));
   }
   /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
