@@ -3,16 +3,19 @@
  * and partitions the rows of C by predicted work; every rank computes its rows on its GPU (or
  * the CPU); the result is written with parallel HDF5 as one CSR with a global indptr. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_files.h"
 
 static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    {"out", "FILE", NULL, "write C here as one CSR group (HDF5, scipy/anndata layout)", NULL, false},
+    {"out", "FILE", NULL, "write C: file.h5[:/group] as one CSR group (parallel, scipy/anndata "
+                          "layout) or file.mtx[.gz] (gathered on rank 0)", NULL, false},
     {"backend", "B", NULL, "cpu, cuda or auto (default: $GCOO_BACKEND, else auto)", NULL, false},
-    {"dtype", "T", "float64", "float32 or float64 (float, double)", NULL, false},
+    {"dtype", "T", NULL, "float32 or float64 (float, double) [default: as A's file stores it; "
+                         "float64 for Matrix Market]", NULL, false},
     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
     {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL,
      false},
@@ -20,8 +23,150 @@ static cli_option options[] = {
      false},
     {"alg", "A", "gcoo", "local algorithm: gcoo, cusparse_alg1, cusparse_alg2, cusparse_alg3", NULL,
      false},
+    {"check", NULL, NULL, "check 64 sampled rows of C against the CPU reference (rank 0 reads A "
+                          "and B whole; exit 1 on FAIL)", NULL, false},
     {"json", NULL, NULL, "print one JSON object", NULL, false},
     {NULL, NULL, NULL, NULL, NULL, false}};
+
+enum { N_SAMPLE = 64 };
+
+typedef struct check_result {
+  int64_t rows, nnz_c;
+  double err, tol;
+  bool pass;
+} check_result;
+
+/* A CSR view of S (converted when S is in another format; *tmp owns the copy). */
+static gcoo_status csr_view(gcoo_sparse S, gcoo_sparse *tmp, gcoo_sparse_arrays *a,
+                            gcoo_sparse_info *si) {
+  *tmp = NULL;
+  gcoo_status st = gcoo_sparse_get_info(S, si);
+  if (st >= 0 && si->format != GCOO_FORMAT_CSR) {
+    st = gcoo_sparse_convert(tmp, S, GCOO_FORMAT_CSR, 0);
+    if (st >= 0) S = *tmp;
+  }
+  if (st >= 0) st = gcoo_sparse_get_arrays(S, a);
+  return st;
+}
+
+/* Sampled rows of C against the CPU reference: each rank sends its sampled rows (row, length,
+ * columns, values) to rank 0, which reads A and B whole and computes those rows of A B in
+ * double. The error of an entry is |c - ref| / (|A||B|)_ij, against a bound of a few units of
+ * rounding times the products summed; an entry of C where A B has no product fails. */
+static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gcoo_dist_spgemm_info *info,
+                         gcoo_sparse slab, check_result *res) {
+  memset(res, 0, sizeof *res);
+  MPI_Comm comm = MPI_COMM_WORLD;
+  const int64_t m = info->m, ns = m < N_SAMPLE ? m : N_SAMPLE;
+  gcoo_sparse tmp = NULL;
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info si;
+  gcoo_status st = csr_view(slab, &tmp, &a, &si);
+  /* this rank's sampled rows, packed as doubles: row, length, then (column, value) pairs */
+  size_t cap = 0, used = 0;
+  double *pack = NULL;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int64_t t = 0; st >= 0 && t < ns; t++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const int64_t lo = m * t / ns, hi = m * (t + 1) / ns, i = lo + (int64_t)(x % (uint64_t)(hi - lo));
+    const int64_t li = i - info->row0;
+    if (li < 0 || li >= si.nrows) continue;
+    const int64_t len = a.ptr[li + 1] - a.ptr[li];
+    if (used + 2 + 2 * (size_t)len > cap) {
+      cap = 2 * (used + 2 + 2 * (size_t)len);
+      double *np = realloc(pack, cap * sizeof *np);
+      if (!np) {
+        st = GCOO_ERR_NO_MEMORY;
+        break;
+      }
+      pack = np;
+    }
+    pack[used++] = (double)i;
+    pack[used++] = (double)len;
+    for (int64_t q = a.ptr[li]; q < a.ptr[li + 1]; q++) {
+      pack[used++] = (double)a.ind[q];
+      pack[used++] = dt == GCOO_FLOAT64 ? ((const double *)a.values)[q] : ((const float *)a.values)[q];
+    }
+  }
+  gcoo_sparse_destroy(&tmp);
+  st = cli_agree(st);
+  char *all = NULL;
+  size_t total = 0;
+  if (st >= 0) st = cli_agree(cli_gather_bytes(comm, pack, used * sizeof *pack, &all, &total));
+  free(pack);
+  if (st < 0) return st;
+  if (cli_rank() == 0) {
+    cli_matrix A, B;
+    memset(&B, 0, sizeof B);
+    gcoo_sparse ta = NULL, tb = NULL;
+    gcoo_sparse_arrays aa, ba;
+    gcoo_sparse_info ai, bi;
+    double *acc = NULL, *mag = NULL;
+    st = cli_matrix_read(pa, (int)dt, &A);
+    if (st >= 0 && pb) st = cli_matrix_read(pb, (int)dt, &B);
+    if (st >= 0 && (!A.is_sparse || (pb && !B.is_sparse))) st = GCOO_ERR_FORMAT;
+    if (st >= 0) st = csr_view(A.A, &ta, &aa, &ai);
+    if (st >= 0) st = csr_view(pb ? B.A : A.A, &tb, &ba, &bi);
+    const int64_t n = st >= 0 ? bi.ncols : 0;
+    if (st >= 0 && !((acc = calloc((size_t)n + 1, sizeof *acc)) && (mag = calloc((size_t)n + 1, sizeof *mag))))
+      st = GCOO_ERR_NO_MEMORY;
+    const double *p = (const double *)all, *end = p + total / sizeof *p;
+    int64_t maxprod = 0;
+    double worst = 0.0;
+    while (st >= 0 && p < end) {
+      const int64_t i = (int64_t)p[0], len = (int64_t)p[1];
+      const double *pairs = p + 2;
+      p += 2 + 2 * len;
+      res->rows++;
+      res->nnz_c += len;
+      /* the reference row: acc = sum_q A(i,q) B(q,:), mag = sum |A(i,q)| |B(q,:)| */
+      int64_t prods = aa.ptr[i + 1] - aa.ptr[i];
+      if (prods > maxprod) maxprod = prods;
+      for (int64_t q = aa.ptr[i]; q < aa.ptr[i + 1]; q++) {
+        const int64_t r = aa.ind[q];
+        const double av = ai.dtype == GCOO_FLOAT64 ? ((const double *)aa.values)[q] : ((const float *)aa.values)[q];
+        for (int64_t w = ba.ptr[r]; w < ba.ptr[r + 1]; w++) {
+          const double bv = bi.dtype == GCOO_FLOAT64 ? ((const double *)ba.values)[w] : ((const float *)ba.values)[w];
+          acc[ba.ind[w]] += av * bv;
+          mag[ba.ind[w]] += fabs(av) * fabs(bv) + 1e-300; /* > 0 marks a product there */
+        }
+      }
+      /* C's entries against it (consumed: acc and mag are zeroed where C has an entry) */
+      for (int64_t e = 0; e < len; e++) {
+        const int64_t c = (int64_t)pairs[2 * e];
+        const double v = pairs[2 * e + 1];
+        const double err = c < 0 || c >= n ? INFINITY : mag[c] > 0 ? fabs(v - acc[c]) / mag[c] : (v == 0 ? 0 : INFINITY);
+        if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
+        if (c >= 0 && c < n) acc[c] = mag[c] = 0.0;
+      }
+      /* products C lacks, and the reference's row length */
+      for (int64_t q = aa.ptr[i]; q < aa.ptr[i + 1]; q++)
+        for (int64_t w = ba.ptr[aa.ind[q]]; w < ba.ptr[aa.ind[q] + 1]; w++) {
+          const int64_t c = ba.ind[w];
+          if (mag[c] > 0) {
+            const double err = fabs(acc[c]) / mag[c];
+            if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
+            acc[c] = mag[c] = 0.0;
+          }
+        }
+    }
+    res->err = worst;
+    const double u = dt == GCOO_FLOAT64 ? 0x1p-53 : 0x1p-24;
+    res->tol = 2.0 * (double)(maxprod + 2) * u;
+    res->pass = st >= 0 && res->err <= res->tol && res->rows == ns;
+    free(acc);
+    free(mag);
+    gcoo_sparse_destroy(&ta);
+    gcoo_sparse_destroy(&tb);
+    cli_matrix_free(&A);
+    if (pb) cli_matrix_free(&B);
+  }
+  free(all);
+  int v[2] = {st < 0, res->pass};
+  MPI_Bcast(v, 2, MPI_INT, 0, comm);
+  res->pass = v[1];
+  return v[0] ? (cli_rank() == 0 ? st : GCOO_ERR_REMOTE) : GCOO_SUCCESS;
+}
 
 static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc;
@@ -36,7 +181,11 @@ static int run(int argc, char **argv, cli_command *cmd) {
     return 2;
   }
   gcoo_dtype dt;
-  if (!cli_dtype(cmd, "dtype", &dt)) return 2;
+  char dt_source[300];
+  if (!cli_job_dtype(cmd, pa, GCOO_FLOAT64, &dt, dt_source, sizeof dt_source)) return 2;
+  if (out && cli_output_kind("spgemm", "out", out) == CLI_FILE_UNKNOWN) return 2;
+  const char *inputs[] = {pa, pb}, *names[] = {"a", "b"};
+  if (!cli_outputs_safe("spgemm", out, inputs, names, 2)) return 2;
   if (method < 0 || alg < 0) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",
@@ -69,19 +218,33 @@ static int run(int argc, char **argv, cli_command *cmd) {
     goto done;
   }
   if (out) {
-#if GCOO_HAVE_HDF5
     cli_progress("writing %s", out);
     const double t0 = MPI_Wtime();
-    st = gcoo_h5_write_csr_rows(gcoo_dist_comm(d), out, info.m, info.row0, slab);
+    if (cli_file_kind_of(out) == CLI_FILE_MTX)
+      st = cli_write_mtx_csr_rows(gcoo_dist_comm(d), out, info.m, info.n, slab);
+    else
+#if GCOO_HAVE_HDF5
+      st = gcoo_h5_write_csr_rows(gcoo_dist_comm(d), out, info.m, info.row0, slab);
+#else
+      st = cli_agree(GCOO_ERR_UNSUPPORTED);
+#endif
     twrite = MPI_Wtime() - t0;
     if (st < 0) {
-      rc = cli_rank() == 0 ? cli_fail(out, st) : 1;
+      rc = cli_report(out, st);
       goto done;
     }
-#else
-    rc = cli_fail(out, GCOO_ERR_UNSUPPORTED);
-    goto done;
-#endif
+    cli_progress_rate("wrote", out, cli_file_mbytes(out), twrite);
+  }
+  check_result chk;
+  memset(&chk, 0, sizeof chk);
+  if (cli_flag(cmd, "check")) {
+    cli_progress("checking sampled rows of C against the CPU reference");
+    st = check(pa, pb, dt, &info, slab, &chk);
+    if (st < 0) {
+      rc = cli_report("checking (rank 0 reads A and B)", st);
+      goto done;
+    }
+    if (!chk.pass) rc = 1;
   }
   {
     /* the slowest rank's times, and the local algorithm that ran */
@@ -100,6 +263,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_str(&j, "backend", gcoo_ctx_backend(gcoo_dist_ctx(d)));
       cli_json_str(&j, "device", dev);
       cli_json_str(&j, "dtype", cli_dtype_name(dt));
+      cli_json_str(&j, "dtype_source", dt_source);
       cli_json_str(&j, "alg", gcoo_spgemm_alg_name(info.local.alg));
       cli_json_int(&j, "m", info.m);
       cli_json_int(&j, "k", info.k);
@@ -116,17 +280,30 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_real(&j, "seconds_write", tall[2]);
       cli_json_real(&j, "seconds", tall[1] + tall[2]);
       if (out) cli_json_str(&j, "out", out);
+      if (cli_flag(cmd, "check")) {
+        cli_json_object(&j, "check");
+        cli_json_int(&j, "rows", chk.rows);
+        cli_json_int(&j, "nnz", chk.nnz_c);
+        cli_json_real(&j, "max_rel_err", chk.err);
+        cli_json_real(&j, "tolerance", chk.tol);
+        cli_json_bool(&j, "pass", chk.pass);
+        cli_json_end(&j);
+      }
       cli_json_end(&j);
     } else {
-      printf("C = A B: %lld x %lld (inner %lld), %lld FLOP, nnz(C) = %lld\n", (long long)info.m,
-             (long long)info.n, (long long)info.k, (long long)info.flop, (long long)info.nnz);
+      printf("C = A B: %lld x %lld (inner %lld), %s %s, %lld FLOP, nnz(C) = %lld\n",
+             (long long)info.m, (long long)info.n, (long long)info.k, cli_dtype_name(dt), dt_source,
+             (long long)info.flop, (long long)info.nnz);
       printf("prediction %lld (%+.3f %%); rows split over %d ranks, predicted imbalance %.3f, "
              "measured %.3f\n", (long long)info.nnz_predicted, 100 * perr, gcoo_dist_size(d),
              info.imbalance, info.imbalance_actual);
       printf("%s on %s (%s): plan %.3f s, read %.3f s, compute %.3f s, write %.3f s, total %.3f s\n",
              gcoo_spgemm_alg_name(info.local.alg), gcoo_ctx_backend(gcoo_dist_ctx(d)), dev,
              info.seconds_plan, tall[0], info.seconds_compute, tall[2], tall[1] + tall[2]);
-      if (out) printf("written: %s\n", out);
+      if (out) printf("written: %s (%s)\n", out, cli_file_kind_of(out) == CLI_FILE_MTX ? "Matrix Market coordinate" : "HDF5 CSR group");
+      if (cli_flag(cmd, "check"))
+        printf("check: %lld sampled rows of C (%lld entries), max error %.3g of |A||B| (tolerance %.3g): %s\n",
+               (long long)chk.rows, (long long)chk.nnz_c, chk.err, chk.tol, chk.pass ? "PASS" : "FAIL");
     }
   }
 done:
@@ -137,7 +314,7 @@ done:
 
 cli_command cmd_spgemm = {
     "spgemm", "C = A B, sparse times sparse, output preallocated from the prediction",
-    "--a A [--b B] [--out C.h5] [--backend cpu|cuda] [--safety F] [--json]",
+    "--a A [--b B] [--out C.h5|C.mtx] [--backend cpu|cuda] [--safety F] [--check] [--json]",
     "Rank 0 predicts the size of every row of C (gcoo_dist predict) and gives each rank a slab of\n"
     "rows of equal predicted work; each rank reads its slab of A and the rows of B it needs\n"
     "(HDF5 CSR in parallel; Matrix Market files are read by rank 0 and sent), computes its rows\n"
