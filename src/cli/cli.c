@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -145,9 +146,47 @@ int cli_fail(const char *what, gcoo_status st) {
   return 1;
 }
 
+enum { REPORT_LINE = 2048 };
+
 int cli_report(const char *what, gcoo_status st) {
-  if (st == GCOO_ERR_REMOTE) return 1;
-  return cli_fail(what, st);
+  /* rank 0 prints the message of every rank that failed itself, in rank order, skipping those
+   * that say the same as one printed already: a failure every rank met alike (a bad file read
+   * collectively, a directory that does not exist) is one line, while ranks that failed
+   * differently (rank 2 sees no GPU on its host) each keep their own */
+  int init = 0, size = cli_size(), rank = cli_rank();
+  MPI_Initialized(&init);
+  char mine[REPORT_LINE] = "";
+  if (st < 0 && st != GCOO_ERR_REMOTE)
+    snprintf(mine, sizeof mine, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
+             gcoo_last_error());
+  if (!init || size == 1) {
+    if (st < 0) cli_fail(what, st);
+    return 1;
+  }
+  char *all = rank == 0 ? malloc((size_t)size * REPORT_LINE) : NULL;
+  int have = rank != 0 || all != NULL;
+  MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!have) { /* no room to gather: the failing ranks speak for themselves */
+    if (mine[0]) cli_fail(what, st);
+    return 1;
+  }
+  MPI_Gather(mine, REPORT_LINE, MPI_CHAR, all, REPORT_LINE, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int printed = 0;
+    for (int r = 0; r < size; r++) {
+      const char *line = all + (size_t)r * REPORT_LINE;
+      int seen = !line[0];
+      for (int q = 0; q < r && !seen; q++) seen = !strcmp(line, all + (size_t)q * REPORT_LINE);
+      if (seen) continue;
+      fprintf(stderr, "gcoo_dist: rank %d: %.*s\n", r, REPORT_LINE - 1, line);
+      printed++;
+    }
+    /* every rank holds GCOO_ERR_REMOTE (the cause was agreed inside the library) */
+    if (!printed && st < 0) cli_fail(what, st);
+    fflush(stderr);
+    free(all);
+  }
+  return 1;
 }
 
 bool cli_require(bool ok, const char *fmt, ...) {

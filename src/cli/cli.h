@@ -76,8 +76,10 @@ void cli_print_version(void);
 /** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
  *  <last error>" on stderr. Returns the exit code to use (1). */
 int cli_fail(const char *what, gcoo_status st);
-/** cli_fail for a status that went through gcoo_dist_agree: silent (returns 1) for
- *  GCOO_ERR_REMOTE, since the failing rank prints the cause itself. */
+/** cli_fail for a status that went through gcoo_dist_agree, printed by rank 0 for all: the
+ *  message of each rank that failed itself, in rank order, once per distinct message (ranks
+ *  holding GCOO_ERR_REMOTE say nothing). Collective over MPI_COMM_WORLD: every rank calls it
+ *  with its agreed status. Returns 1. */
 int cli_report(const char *what, gcoo_status st);
 /** A condition every rank evaluates (collective): true when it holds on every rank; the ranks
  *  where it does not print "gcoo_dist: rank R: <message>" on stderr. */

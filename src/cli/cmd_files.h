@@ -55,6 +55,13 @@ bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *i
  *  the calling rank) which object to name and which objects the file holds; true if printed. */
 bool cli_explain_whole_file(const char *cmdname, const char *opt, const char *path, bool dense,
                             gcoo_status st);
+/** cli_fail for a failure reading the inputs paths[0..n) (options opts[i]): the explanation of
+ *  cli_explain_whole_file when one of them was named without its object. Not collective. */
+int cli_fail_file(const char *cmdname, const char *const *opts, const char *const *paths, int n,
+                  const char *what, gcoo_status st);
+/** The same for an agreed status, printed once as cli_report does. Collective. */
+int cli_report_file(const char *cmdname, const char *const *opts, const char *const *paths, int n,
+                    const char *what, gcoo_status st);
 /** Shape of a matrix file (HDF5 object or Matrix Market header). Not collective. */
 gcoo_status cli_dense_shape(const char *path, int64_t *nrows, int64_t *ncols, int *is_sparse);
 /** Rows [r0, r0 + n) of a dense operand: an HDF5 dataset (parallel read) or a Matrix Market

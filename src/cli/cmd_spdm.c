@@ -871,7 +871,10 @@ static int run_job(job *j) {
                                     j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
   if (st < 0) return cli_report("starting", st);
   st = build_operator(j);
-  if (st < 0) rc = cli_report(j->a_path ? j->a_path : "building the matrix", st);
+  if (st < 0) {
+    const char *opt[] = {"a"}, *path[] = {j->a_path};
+    rc = cli_report_file("spdm", opt, path, j->a_path ? 1 : 0, j->a_path ? j->a_path : "building the matrix", st);
+  }
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
   if (!rc) rc = gather(j);

@@ -214,7 +214,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   cli_progress("C = A B with A = %s, B = %s on %d ranks", pa, pb ? pb : pa, gcoo_dist_size(d));
   st = gcoo_dist_spgemm_files(d, pa, pb, dt, &o, &slab, &info);
   if (st < 0) { /* every rank has the agreed status; rank 0's message names the failing rank */
-    rc = cli_rank() == 0 ? cli_fail("spgemm", st) : 1;
+    const char *opt[] = {"a", "b"}, *path[] = {pa, pb};
+    rc = cli_rank() == 0 ? cli_fail_file("spgemm", opt, path, pb ? 2 : 1, "spgemm", st) : 1;
     goto done;
   }
   if (out) {

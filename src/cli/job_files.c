@@ -81,7 +81,7 @@ int cli_output_conflict(const char *out, const char *const *inputs, int n, char 
       snprintf(why, len, "%s would overwrite the input %s", out, inputs[i]);
     else if (!writes_keep_other_objects())
       snprintf(why, len,
-               "%s is in the file of the input %s, and an HDF5 output replaces its whole file: "
+               "%s is in the file of the input %s, and an HDF5 output replaces the whole file: "
                "the input would be lost; write to another file",
                out, inputs[i]);
     else
@@ -124,6 +124,11 @@ bool cli_explain_whole_file(const char *cmdname, const char *opt, const char *pa
   const char *obj;
   cli_path_split(path, file, sizeof file, &obj);
   if (strcmp(obj, "/") && *obj) return false;
+  /* only when the failure is about this path's root group (not another input's) */
+  char root[PATH_MAX + 4];
+  snprintf(root, sizeof root, "%s:/", file);
+  const char *e = gcoo_last_error();
+  if (!e || !strstr(e, root)) return false;
   members_from_last_error(members, sizeof members);
   char first[128] = "X";
   if (members[0]) snprintf(first, sizeof first, "%.*s", (int)strcspn(members, ","), members);
@@ -133,6 +138,26 @@ bool cli_explain_whole_file(const char *cmdname, const char *opt, const char *pa
           cmdname, opt, path, dense ? "dense matrix (a 2-D dataset)" : "matrix", opt, file, first,
           members[0] ? " (the file holds: " : "", members, members[0] ? ")" : "");
   return true;
+}
+
+int cli_fail_file(const char *cmdname, const char *const *opts, const char *const *paths, int n,
+                  const char *what, gcoo_status st) {
+  for (int i = 0; i < n; i++)
+    if (cli_explain_whole_file(cmdname, opts[i], paths[i], false, st)) return 1;
+  return cli_fail(what, st);
+}
+
+int cli_report_file(const char *cmdname, const char *const *opts, const char *const *paths, int n,
+                    const char *what, gcoo_status st) {
+  /* a path named without its object gets the explanation, once, from the first rank that knows */
+  int rank = cli_rank(), knows = st < 0 && st != GCOO_ERR_REMOTE, first = knows ? rank : INT_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int explained = 0;
+  if (rank == first)
+    for (int i = 0; i < n && !explained; i++)
+      explained = cli_explain_whole_file(cmdname, opts[i], paths[i], false, st);
+  MPI_Allreduce(MPI_IN_PLACE, &explained, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return explained ? 1 : cli_report(what, st);
 }
 
 /* ---- the element type of a job ------------------------------------------------------------ */
