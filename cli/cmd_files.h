@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_files.h: the files of the subcommands: telling a path's file type from its name
+/* cli/cmd_files.h: the files of the subcommands: telling a path's file type from its name
  * and reading any matrix file on the calling rank (cmd_convert.c); the files of a distributed
  * job (job_files.c): outputs checked against the inputs, dense operands, Matrix Market output. */
 #ifndef GCOO_CLI_CMD_FILES_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/job_files.c: the files a distributed job reads and writes, seen from the command:
+/* cli/job_files.c: the files a distributed job reads and writes, seen from the command:
  * splitting "file.h5:/object", the output's format from its suffix, the refusal of an output
  * that is one of the job's inputs (before any work starts), dense operands from HDF5 or Matrix
  * Market, and Matrix Market output of a distributed result (gathered on rank 0, which writes). */
