@@ -352,6 +352,16 @@ once)  # a failure every rank meets is printed once, by one rank; no MPI_Abort b
   [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'cannot create') times"; }
   no_err "MPI_ABORT" "no MPI_Abort"
   ;;
+readme)  # the README's command block runs as written (from a tree like the source tree's top)
+  top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+  mkdir -p "$tmp/build"; ln -s "$(dirname "$gd")" "$tmp/build/cli"; ln -s "$top/tests" "$tmp/tests"
+  sed -n '/<!-- readme-commands/,/^```$/p' "$top/README.md" | sed '1,2d;$d' >"$tmp/readme.sh"
+  [ "$(grep -c gcoo_dist "$tmp/readme.sh")" -ge 10 ] || fail "no README command block found"
+  (cd "$tmp" && timeout 280 bash -e -x readme.sh >"$tmp/out" 2>"$tmp/err"); rc=$?
+  expect_rc 0 "the README's commands"
+  [ "$(grep -c "PASS\|\"pass\":true" "$tmp/out")" -ge 4 ] || { cat "$tmp/out"; fail "README: fewer than 4 checks passed"; }
+  for f in A.h5 X.h5 Y.mtx C.h5 Xs.h5 B.h5; do [ -s "$tmp/$f" ] || fail "README: $f not written"; done
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "cli $case_name np=$np: passed"
