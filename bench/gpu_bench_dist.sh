@@ -32,7 +32,7 @@ for c in "${cases[@]}"; do
   for np in 1 $gpus; do
     # one-shot SpDM as the paper runs it: every rank holds X (replicated), the slabs of Y are
     # gathered on rank 0 (device to device: NCCL, or a copy on one rank)
-    timeout 120 mpirun -np "$np" "$gd" spdm $c --backend gpu --xmode replicated --gather root --repeat 20 --check --json \
+    timeout 120 mpirun -np "$np" "$gd" spdm $c --backend gpu --dtype float32 --xmode replicated --gather root --repeat 20 --check --json \
       >>"$out/spdm.jsonl" 2>>"$out/spdm.err" || echo "{\"failed\": \"$c np $np\"}" >>"$out/spdm.jsonl"
   done
 done
