@@ -43,6 +43,7 @@ typedef struct solve_job {
   gcoo_dtype dtype;
   char dtype_source[300];
   double last_progress; /* MPI_Wtime of the last iteration line */
+  int64_t column;       /* --separate: the column being solved */
   gcoo_dist d;
   gcoo_dist_op op;
   gcoo_dist_op_info info;
@@ -230,15 +231,19 @@ static gcoo_dense column(const gcoo_dense *M, int64_t c) {
 static void monitor(void *ctx, int64_t it, int64_t k, const double *rel) {
   solve_job *j = ctx;
   const double now = MPI_Wtime();
-  if (it == 0 || (it > 1 && now - j->last_progress < 1.0)) return;
+  if (it == 0 || ((it > 1 || (j->separate && j->column > 0)) && now - j->last_progress < 1.0)) return;
   double worst = 0.0;
   int64_t done = 0;
   for (int64_t c = 0; c < k; c++) {
     if (rel[c] > worst || isnan(rel[c])) worst = rel[c];
     if (rel[c] <= j->tol) done++;
   }
-  cli_progress("iteration %lld: max relative residual %.3e, %lld of %lld column%s converged",
-               (long long)it, worst, (long long)done, (long long)k, k > 1 ? "s" : "");
+  if (j->separate)
+    cli_progress("column %lld of %lld, iteration %lld: relative residual %.3e",
+                 (long long)j->column + 1, (long long)j->k, (long long)it, worst);
+  else
+    cli_progress("iteration %lld: max relative residual %.3e, %lld of %lld column%s converged",
+                 (long long)it, worst, (long long)done, (long long)k, k > 1 ? "s" : "");
   j->last_progress = now;
 }
 
@@ -271,6 +276,7 @@ static gcoo_status solve(solve_job *j) {
   j->solve_status = GCOO_SUCCESS;
   for (int64_t c = 0; c < j->k; c++) {
     gcoo_dense Bc = column(&j->B, c), Xc = column(&j->X, c);
+    j->column = c;
     gcoo_bcg_result one;
     gcoo_status st = gcoo_dist_bcg_solve(j->op, &Bc, &Xc, &o, &one);
     if (st < 0) return st;
