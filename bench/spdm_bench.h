@@ -9,7 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/gcoo.h"
 #include "gcoo/generate.h"
 #include "gcoo_kernels.h"

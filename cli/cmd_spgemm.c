@@ -11,22 +11,20 @@
 static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    {"out", "FILE", NULL, "write C: file.h5[:/group] as one CSR group (parallel, scipy/anndata "
-                          "layout) or file.mtx[.gz] (gathered on rank 0)", NULL, false},
-    {"backend", "B", NULL, "cpu, cuda or auto (default: $GCOO_BACKEND, else auto)", NULL, false},
-    {"dtype", "T", NULL, "float32 or float64 (float, double) [default: as A's file stores it; "
-                         "float64 for Matrix Market]", NULL, false},
+    CLI_OPT_OUT("write C: file.h5[:/group] as one CSR group (parallel, scipy/anndata layout) or "
+                "file.mtx[.gz] (gathered on rank 0)"),
+    CLI_OPT_BACKEND,
+    CLI_OPT_DTYPE(NULL, " [default: as A's file stores it; float64 for Matrix Market]"),
     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
-    {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL,
-     false},
+    CLI_OPT_PREDICT_METHOD,
     {"memory-budget", "BYTES", "0", "device bytes a rank may use (0: 90 % of free memory)", NULL,
      false},
     {"alg", "A", "gcoo", "local algorithm: gcoo, cusparse_alg1, cusparse_alg2, cusparse_alg3", NULL,
      false},
     {"check", NULL, NULL, "check 64 sampled rows of C against the CPU reference (rank 0 reads "
                           "those rows of A and the rows of B they need; exit 1 on FAIL)", NULL, false},
-    {"json", NULL, NULL, "print one JSON object", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 enum { N_SAMPLE = 64 };
 
@@ -288,7 +286,10 @@ static int run(int argc, char **argv, cli_command *cmd) {
   }
   gcoo_dtype dt;
   char dt_source[300];
-  if (!cli_job_dtype(cmd, pa, GCOO_FLOAT64, &dt, dt_source, sizeof dt_source)) return 2;
+  const char *backend;
+  if (!cli_job_dtype(cmd, pa, GCOO_FLOAT64, &dt, dt_source, sizeof dt_source) ||
+      !cli_backend(cmd, &backend))
+    return 2;
   if (out && cli_output_kind("spgemm", "out", out) == CLI_FILE_UNKNOWN) return 2;
   const char *inputs[] = {pa, pb}, *names[] = {"a", "b"};
   if (!cli_outputs_safe("spgemm", out, inputs, names, 2)) return 2;
@@ -315,7 +316,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double twrite = 0.0;
   int rc = 0;
   memset(&info, 0, sizeof info);
-  st = cli_agree(gcoo_dist_create(&d, MPI_COMM_WORLD, cli_get(cmd, "backend")));
+  st = cli_agree(gcoo_dist_create(&d, MPI_COMM_WORLD, backend));
   if (st < 0) return cli_rank() == 0 ? cli_fail("starting the ranks", st) : 1;
   cli_progress("C = A B with A = %s, B = %s on %d ranks", pa, pb ? pb : pa, gcoo_dist_size(d));
   st = gcoo_dist_spgemm_files(d, pa, pb, dt, &o, &slab, &info);
@@ -421,7 +422,7 @@ done:
 
 cli_command cmd_spgemm = {
     "spgemm", "C = A B, sparse times sparse, output preallocated from the prediction",
-    "--a A [--b B] [--out C.h5|C.mtx] [--backend cpu|cuda] [--safety F] [--check] [--json]",
+    "--a A [--b B] [--out C.h5|C.mtx] [--backend cpu|gpu] [--safety F] [--check] [--json]",
     "Rank 0 predicts the size of every row of C (gcoo_dist predict) and gives each rank a slab of\n"
     "rows of equal predicted work; each rank reads its slab of A and the rows of B it needs\n"
     "(HDF5 CSR in parallel; Matrix Market files are read by rank 0 and sent), computes its rows\n"

@@ -18,8 +18,6 @@
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
 enum { STATS_NLOG = 11 };
-/* Group width of the faithful kernel, as published. */
-enum { FAITHFUL_P = 4 };
 
 int gcoo_cuda_device_count(void) {
   int n = 0;
@@ -351,7 +349,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   }
   switch (alg) {
     case GCOO_ALG_GCOO_FAITHFUL:
-      if (p == 0) p = FAITHFUL_P;
+      if (p == 0) p = GCOO_FAITHFUL_P;
       GCOO_CHECK_GOTO(p <= 32, GCOO_ERR_UNSUPPORTED,
                       "the faithful GCOOSpDM kernel keeps one register accumulator per column of "
                       "a group: it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider "
@@ -607,15 +605,24 @@ static gcoo_status cuda_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_den
   return GCOO_SUCCESS;
 }
 
+/* Enter the context's device with its cuBLAS handle on the context's stream (left again on
+ * failure). */
+static gcoo_status blas_enter(gcoo_ctx ctx, device_guard *g, cublasHandle_t *h) {
+  *h = gcoo__cuda_ctx(ctx)->blas;
+  GCOO_CALL(device_enter(ctx, g));
+  gcoo_status st = GCOO_SUCCESS;
+  GCOO_CALL_CUBLAS_GOTO(cublasSetStream(*h, (cudaStream_t)ctx->stream));
+done:
+  if (st < 0) device_leave(g);
+  return st;
+}
+
 static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const gcoo_dense *A,
                              const gcoo_dense *B, double beta, gcoo_dense *C) {
   device_guard g;
-  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
-  GCOO_CALL(device_enter(ctx, &g));
-  gcoo_status st = GCOO_SUCCESS;
-  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
-    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
-  if (st >= 0) st = gcoo__cuda_gemm(c->blas, ta, tb, alpha, A, B, beta, C);
+  cublasHandle_t h;
+  GCOO_CALL(blas_enter(ctx, &g, &h));
+  gcoo_status st = gcoo__cuda_gemm(h, ta, tb, alpha, A, B, beta, C);
   device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
@@ -623,12 +630,9 @@ static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const g
 
 static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C) {
   device_guard g;
-  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
-  GCOO_CALL(device_enter(ctx, &g));
-  gcoo_status st = GCOO_SUCCESS;
-  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
-    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
-  if (st >= 0) st = gcoo__cuda_dgmm(c->blas, d, A, C);
+  cublasHandle_t h;
+  GCOO_CALL(blas_enter(ctx, &g, &h));
+  gcoo_status st = gcoo__cuda_dgmm(h, d, A, C);
   device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
@@ -642,6 +646,8 @@ static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_den
   GCOO_CALL(st);
   return GCOO_SUCCESS;
 }
+
+extern const gcoo_device_ops gcoo__device_cuda; /* kernels/device_cuda.c */
 
 const gcoo_backend_ops gcoo__backend_cuda = {
     .name = "cuda",
@@ -658,4 +664,5 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .gemm = cuda_gemm,
     .dgmm = cuda_dgmm,
     .coldot = cuda_coldot,
+    .device = &gcoo__device_cuda,
 };

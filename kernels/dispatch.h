@@ -6,7 +6,7 @@
 #ifndef GCOO_DISPATCH_H
 #define GCOO_DISPATCH_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {

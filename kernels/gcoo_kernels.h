@@ -14,7 +14,7 @@
 #ifndef GCOO_KERNELS_H
 #define GCOO_KERNELS_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -45,8 +45,6 @@ CUDA_PENDING = {
     "dist/gather.c": "scale helper (issue 17): gather copies through the backend",
     "dist/dist_nccl.c": "scale helper (issue 17): cudaStreamQuery while polling NCCL",
     "dist/dist_impl.h": "cudaStream_t in gcoo__nccl_stream_wait (dist_nccl.c, scale helper)",
-    "dist/dist_mem.c": "arch helper (issue 20): device buffers through the backend, next commit",
-    "cli/cmd_spdm.c": "arch helper (issue 20): device operands through the backend, next commit",
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
