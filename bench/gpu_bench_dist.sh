@@ -77,7 +77,7 @@ for c in "${cases[@]}"; do
     # gathered on rank 0 (device to device: NCCL, or a copy on one rank)
     # shellcheck disable=SC2086
     run_json spdm.jsonl "spdm $c np $np" mpirun -np "$np" "$gd" spdm $c --backend "$backend" \
-      --xmode replicated --gather root --repeat 20 --check --json
+      --dtype float32 --xmode replicated --gather root --repeat 20 --check --json
   done
 done
 if [ "$gpus" -ge 2 ]; then # the same gather in 64 MiB chunks
