@@ -40,6 +40,15 @@ a.visit(na.append); b.visit(nb.append)
 assert sorted(na) == sorted(nb), (sorted(na), sorted(nb))
 for n in na:
   if isinstance(a[n], h5py.Dataset): assert np.array_equal(a[n][...], b[n][...]), n" "$1" "$2" || fail "$3: $1 changed"; }
+# kept_h5 FILE SAVED WHAT: every object of SAVED is still in FILE, unchanged (FILE may hold more)
+kept_h5() { "$py" -c "
+import h5py, numpy as np, sys
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+nb = []
+b.visit(nb.append)
+for n in nb:
+  assert n in a, n
+  if isinstance(b[n], h5py.Dataset): assert np.array_equal(a[n][...], b[n][...]), n" "$1" "$2" || fail "$3: an object of $1 was lost or changed"; }
 # mkinputs: a small sparse R.h5:/A (float64, 60 x 60), X.h5:/X (60 x 3), an SPD L.h5 with /A and /B
 mkinputs() {
   "$py" -c "
@@ -186,17 +195,21 @@ assert b['spmm_calls'] < d['spmm_calls'], (b['spmm_calls'], d['spmm_calls'])"
   # a non-square matrix: refused with the reason
   run "$np" solve --rows 5 2>/dev/null; [ "$rc" = 2 ] || fail "unknown option accepted"
   ;;
-clobber)  # an output that is one of the job's inputs: refused before any work, the input intact
+clobber)  # an output that is one of the job's inputs: refused before any work, the input intact;
+  # an output in an input's file (another object) is added, keeping the input (issue 18)
   mkinputs
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/R.h5:/A"
+  expect_rc 2 "spgemm --out = --a"; expect_err "input" "spgemm --out = --a"
+  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "spgemm --a R.h5:/A --out R.h5:/A"
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/R.h5:/C"
-  expect_rc 2 "spgemm --out into A's file"; expect_err "input" "spgemm --out into A's file"
-  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "spgemm --a R.h5:/A --out R.h5:/C"
+  expect_rc 0 "spgemm --out into A's file"; kept_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "spgemm --out R.h5:/C"
   run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/X.h5:/Y"
-  expect_rc 2 "spdm --out into X's file"; expect_err "input" "spdm --out into X's file"
-  same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "spdm --b X.h5:/X --out X.h5:/Y"
+  expect_rc 0 "spdm --out into X's file"; kept_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "spdm --out X.h5:/Y"
   run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/X"
-  expect_rc 2 "solve --out into A's and B's file"; expect_err "input" "solve --out L.h5:/X"
-  same_h5 "$tmp/L.h5" "$tmp/L.saved.h5" "solve --a L.h5:/A --b L.h5:/B --out L.h5:/X"
+  expect_rc 0 "solve --out into A's and B's file"; kept_h5 "$tmp/L.h5" "$tmp/L.saved.h5" "solve --out L.h5:/X"
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/B"
+  expect_rc 2 "solve --out = --b"; kept_h5 "$tmp/L.h5" "$tmp/L.saved.h5" "solve --out L.h5:/B"
+  cp "$tmp/R.saved.h5" "$tmp/R.h5"; cp "$tmp/X.saved.h5" "$tmp/X.h5"
   # the same file under other names: a relative path with ./, a symbolic and a hard link
   ln -s "$tmp/X.h5" "$tmp/Xsym.h5"; ln "$tmp/R.h5" "$tmp/Rhard.h5"
   (cd "$tmp" && timeout 50 "$mpiexec" -np "$np" --oversubscribe "$gd" spdm --a ./R.h5:/A --b X.h5:/X \
@@ -204,7 +217,7 @@ clobber)  # an output that is one of the job's inputs: refused before any work, 
   expect_rc 2 "spdm --out a link to --b"; same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "--out through a symbolic link"
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/A"
   expect_rc 2 "spgemm --out a hard link to --a"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "--out through a hard link"
-  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/B"
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/A"
   expect_rc 2 "convert --out a hard link to --in"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "convert through a hard link"
   # Matrix Market in and out
   run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert to .mtx"

@@ -58,12 +58,14 @@ expect 2 "--format coo: expected csr, csc, gcoo or dense" "$G" convert --in annd
 expect 2 "--dtype half: expected float32 or float64" "$G" convert --in anndata.h5:/X --out x.h5:/A --dtype half
 expect 2 "--p applies to --format gcoo only" "$G" convert --in anndata.h5:/X --out x.h5:/A --format csr --p 8
 expect 2 "--p 0: expected an integer in [1," "$G" info --in anndata.h5:/X --p 0
-expect 2 "replaces the whole file" "$G" convert --in g.h5:/A --out g.h5:/B
+expect 2 "would overwrite the input" "$G" convert --in g.h5:/A --out g.h5:/A
+expect 0 "-> g.h5:/B" "$G" convert --in g.h5:/A --out g.h5:/B
+expect 0 "g.h5:/A (hdf5)" "$G" info --in g.h5:/A
 expect 1 "needs a name in the file (for example dn.h5:/X)" "$G" convert --in dense.h5:/D64 --out dn.h5
 expect 2 "unknown option \"--bogus\"" "$G" convert --bogus
 expect 0 "usage: gcoo_dist convert --in PATH --out PATH" "$G" convert --help
 expect 0 "usage: gcoo_dist info --in PATH" "$G" info --help
-for f in x.h5 x.h5.tmp dn.h5 dn.h5.tmp x.bin; do [ ! -e "$f" ] || note "a failed command left $f"; done
+for f in x.h5 dn.h5 x.bin x.h5.tmp.* dn.h5.tmp.*; do [ ! -e "$f" ] || note "a failed command left $f"; done
 
 # under mpiexec: rank 0 converts, the other ranks share its exit code, one summary line
 out=$("$MPIEXEC" -n 2 --oversubscribe "$G" convert --in anndata.h5:/X --out m2.h5:/A 2>&1)
