@@ -82,8 +82,7 @@ static gcoo_status build_object(const gcoo__h5_comm *c, hid_t fid, const gcoo__h
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "layout", "row-major"));
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "encoding-type", "array"));
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "encoding-version", "0.2.0"));
-      GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, GCOO__H5_INCOMPLETE,
-                                           GCOO__H5_INCOMPLETE_TEXT));
+      GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, GCOO__H5_INCOMPLETE, GCOO__H5_INCOMPLETE_TEXT));
     }
   }
 done:
@@ -139,13 +138,15 @@ done:
  * reached the file once H5Fflush and H5Fclose succeed (data and metadata written by HDF5's
  * caches at flush/close can fail there, e.g. ENOSPC, long after H5Dwrite said yes). With MPI-IO
  * every rank calls, whatever happened. */
-static gcoo_status close_all(gcoo__h5_dset *d, int nd, hid_t *fid,
-                             const char *tmp, gcoo_status st, int flush_failed) {
+static gcoo_status close_all(gcoo__h5_dset *d, int nd, hid_t *fid, const char *tmp, gcoo_status st,
+                             int flush_failed) {
   for (int i = 0; i < nd; i++) {
     if (d[i].id < 0) continue;
     if (H5Dclose(d[i].id) < 0 && st >= 0)
-      st = gcoo__h5_raise(GCOO_ERR_IO, __FILE__, __LINE__, __func__, "%s: closing the dataset "
-                          "in \"%s\" failed", d[i].label, tmp);
+      st = gcoo__h5_raise(GCOO_ERR_IO, __FILE__, __LINE__, __func__,
+                          "%s: closing the dataset "
+                          "in \"%s\" failed",
+                          d[i].label, tmp);
     d[i].id = H5I_INVALID_HID;
   }
   if (*fid >= 0) {
@@ -185,15 +186,15 @@ static gcoo_status object_exists(hid_t fid, const gcoo__h5_path *p, int *exists)
     if (i < n) {
       H5O_info_t info;
 #if H5_VERSION_GE(1, 12, 0)
-      H5_TRY(H5Oget_info_by_name3(fid, part, &info, H5O_INFO_BASIC, H5P_DEFAULT), "%s: %s",
-             p->file, part);
+      H5_TRY(H5Oget_info_by_name3(fid, part, &info, H5O_INFO_BASIC, H5P_DEFAULT), "%s: %s", p->file,
+             part);
 #else
-      H5_TRY(H5Oget_info_by_name2(fid, part, &info, H5O_INFO_BASIC, H5P_DEFAULT), "%s: %s",
-             p->file, part);
+      H5_TRY(H5Oget_info_by_name2(fid, part, &info, H5O_INFO_BASIC, H5P_DEFAULT), "%s: %s", p->file,
+             part);
 #endif
       GCOO_CHECK_GOTO(info.type == H5O_TYPE_GROUP, GCOO_ERR_EXISTS,
-                      "%s:%s cannot be written: %s is a dataset, not a group", p->file,
-                      p->object, part);
+                      "%s:%s cannot be written: %s is a dataset, not a group", p->file, p->object,
+                      part);
     }
   }
   *exists = 1;
@@ -213,8 +214,7 @@ static gcoo_status inspect_target(const gcoo__h5_path *p, int flags, int *mode) 
     return GCOO_SUCCESS;
   }
   GCOO_CHECK(!S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": it is a directory", p->file);
-  GCOO_CHECK(S_ISREG(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": not a regular file",
-             p->file);
+  GCOO_CHECK(S_ISREG(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": not a regular file", p->file);
   htri_t is = -1;
 #if H5_VERSION_GE(1, 12, 0)
   is = H5Fis_accessible(p->file, H5P_DEFAULT);
@@ -225,8 +225,8 @@ static gcoo_status inspect_target(const gcoo__h5_path *p, int flags, int *mode) 
   if (is <= 0 || !strcmp(p->object, "/")) {
     GCOO_CHECK(overwrite, GCOO_ERR_EXISTS,
                "\"%s\" exists and %s: it would be replaced as a whole; nothing was written "
-               "(allow it with overwrite: gcoo_dist --overwrite, GCOO_H5_OVERWRITE)", p->file,
-               is <= 0 ? "is not an HDF5 file" : "the object to write is its root group");
+               "(allow it with overwrite: gcoo_dist --overwrite, GCOO_H5_OVERWRITE)",
+               p->file, is <= 0 ? "is not an HDF5 file" : "the object to write is its root group");
     *mode = TARGET_REPLACE_FILE;
     return GCOO_SUCCESS;
   }
@@ -336,8 +336,10 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
   st = gcoo__h5_path_parse(path, &p);
   if (st >= 0) gcoo__h5_label(label, sizeof label, &p, NULL);
   if (st >= 0 && !lay->encoding && !strcmp(p.object, "/"))
-    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "%s: a dense matrix is a dataset and needs a name in "
-                    "the file (for example %s:/X)", path, p.file);
+    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
+                    "%s: a dense matrix is a dataset and needs a name in "
+                    "the file (for example %s:/X)",
+                    path, p.file);
   st = gcoo__h5_agree(c, st);
   if (st >= 0) st = gcoo__h5_same_on_all(c, NULL, 0, path, "HDF5 output");
   if (st < 0) goto done;

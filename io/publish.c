@@ -155,12 +155,16 @@ gcoo_status gcoo__reserve(const char *tmp, int64_t bytes, const char *what) {
   int e = errno;
   close(fd);
   if (rc != 0 && (e == EOPNOTSUPP || e == ENOSYS || e == EINVAL || e == EPERM)) {
-    GCOO_LOG(GCOO_LOG_INFO, "IO", "%s: the file system cannot reserve space (%s): writing "
-             "without a reservation", tmp, strerror(e));
+    GCOO_LOG(GCOO_LOG_INFO, "IO",
+             "%s: the file system cannot reserve space (%s): writing "
+             "without a reservation",
+             tmp, strerror(e));
     return GCOO_SUCCESS;
   }
-  GCOO_CHECK(rc == 0, GCOO_ERR_IO, "cannot reserve %lld bytes for %s in \"%s\": %s (nothing was "
-             "written; the target is unchanged)", (long long)bytes, what, tmp, strerror(e));
+  GCOO_CHECK(rc == 0, GCOO_ERR_IO,
+             "cannot reserve %lld bytes for %s in \"%s\": %s (nothing was "
+             "written; the target is unchanged)",
+             (long long)bytes, what, tmp, strerror(e));
 #else
   (void)tmp, (void)bytes, (void)what;
 #endif
@@ -223,9 +227,12 @@ static void sync_dir(const char *file) {
   char dir[GCOO__TMP_NAME];
   snprintf(dir, sizeof dir, "%s", file);
   char *slash = strrchr(dir, '/');
-  if (slash == dir) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    snprintf(dir, sizeof dir, ".");
   int dfd = open(dir, O_RDONLY | O_CLOEXEC);
   if (dfd >= 0) {
     (void)fsync(dfd); /* best effort: not every file system syncs directories */
@@ -234,9 +241,11 @@ static void sync_dir(const char *file) {
 }
 
 static gcoo_status changed(const char *file, const char *how) {
-  return GCOO_ERROR(GCOO_ERR_EXISTS, "\"%s\" %s since this write started (another job or program "
+  return GCOO_ERROR(GCOO_ERR_EXISTS,
+                    "\"%s\" %s since this write started (another job or program "
                     "wrote it meanwhile): this result was not published, and what the other "
-                    "writer left is untouched; run again to write it", file, how);
+                    "writer left is untouched; run again to write it",
+                    file, how);
 }
 
 gcoo_status gcoo__publish(const char *tmp, const char *file, const gcoo__target *t) {
@@ -246,8 +255,8 @@ gcoo_status gcoo__publish(const char *tmp, const char *file, const gcoo__target 
   if (fd >= 0) {
     int rc = fsync(fd), e = errno;
     close(fd);
-    GCOO_CHECK_GOTO(rc == 0 || e == EINVAL || e == EROFS, GCOO_ERR_IO,
-                    "cannot sync \"%s\": %s", tmp, strerror(e));
+    GCOO_CHECK_GOTO(rc == 0 || e == EINVAL || e == EROFS, GCOO_ERR_IO, "cannot sync \"%s\": %s",
+                    tmp, strerror(e));
   }
   if (t->existed) {
     /* the lock orders two gcoo writers of one file: the second sees the first's new file */
@@ -281,8 +290,8 @@ gcoo_status gcoo__publish(const char *tmp, const char *file, const gcoo__target 
       st = changed(file, "was created");
       goto done;
     }
-    GCOO_CHECK_GOTO(rename(tmp, file) == 0, GCOO_ERR_IO, "cannot rename \"%s\" to \"%s\": %s",
-                    tmp, file, strerror(errno));
+    GCOO_CHECK_GOTO(rename(tmp, file) == 0, GCOO_ERR_IO, "cannot rename \"%s\" to \"%s\": %s", tmp,
+                    file, strerror(errno));
   }
   sync_dir(file);
 done:

@@ -33,14 +33,19 @@ void gcoo__tmp_unregister(int slot);
 
 /** The target of a write as it was when the write started. */
 typedef struct gcoo__target {
-  int fd;        /* open on the target (its lock), -1 when it did not exist */
+  int fd; /* open on the target (its lock), -1 when it did not exist */
   int existed;
   dev_t dev;
   ino_t ino;
   int64_t size;
   struct timespec mtime, ctime;
 } gcoo__target;
-#define GCOO__TARGET_INIT {-1, 0, 0, 0, 0, {0, 0}, {0, 0}}
+#define GCOO__TARGET_INIT     \
+  {                           \
+    -1, 0, 0, 0, 0, {0, 0}, { \
+      0, 0                    \
+    }                         \
+  }
 
 /** Remember what file is now (or that it does not exist). */
 gcoo_status gcoo__target_snapshot(const char *file, gcoo__target *t);

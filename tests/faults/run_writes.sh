@@ -207,7 +207,7 @@ overwrite)
     for cmd in "spdm --a f.h5:/A --ncols 3 --repeat 1 --backend cpu --out f.h5:/Y" \
                "gen --stencil 7 --grid 6 --out f.h5:/A" \
                "solve --a f.h5:/A --shift 1 --k 2 --backend cpu --out f.h5:/Y" \
-               "spgemm --a f.h5:/A --b f.h5:/A --backend cpu --out f.h5:/A"; do
+               "spgemm --a f.h5:/A --b f.h5:/A --backend cpu --out f.h5:/Y"; do
       run $cmd && fail "np $np: '$cmd' replaced an existing object without --overwrite"
       grep -q "exists" e.txt || fail "np $np: '$cmd': no clear error: $(head -c 300 e.txt)"
       cmp -s before.h5 f.h5 || fail "np $np: '$cmd' changed the file it refused to write"
