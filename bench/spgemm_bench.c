@@ -38,7 +38,7 @@ static int cmp_d(const void *a, const void *b) {
 }
 
 /* ||C - R|| / ||R|| if C and R have the same pattern, else INFINITY. */
-static double compare(const gcoo_dev_csr *C, const gcoo_dev_csr *R) {
+static double compare(const gcoo_cuda_csr *C, const gcoo_cuda_csr *R) {
   gcoo_sparse hc = NULL, hr = NULL;
   if (gcoo__dev_csr_download(C, &hc, NULL) < 0 || gcoo__dev_csr_download(R, &hr, NULL) < 0) {
     gcoo_sparse_destroy(&hc);
@@ -67,15 +67,15 @@ static double compare(const gcoo_dev_csr *C, const gcoo_dev_csr *R) {
 }
 
 /* Run one algorithm reps + 1 times (the first is a warm-up); keep the last C in *keep. */
-static void run_alg(gcoo_spgemm_alg alg, gcoo_sparse hA, gcoo_sparse hB, const gcoo_dev_csr *dA,
-                    const gcoo_dev_csr *dB, int reps, int64_t budget, result *r,
-                    gcoo_dev_csr *keep) {
+static void run_alg(gcoo_spgemm_alg alg, gcoo_sparse hA, gcoo_sparse hB, const gcoo_cuda_csr *dA,
+                    const gcoo_cuda_csr *dB, int reps, int64_t budget, result *r,
+                    gcoo_cuda_csr *keep) {
   double *t = calloc((size_t)reps + 1, sizeof *t);
   memset(r, 0, sizeof *r);
   r->check = -1.0;
   memset(keep, 0, sizeof *keep);
   for (int rep = 0; rep <= reps; rep++) {
-    gcoo_dev_csr C;
+    gcoo_cuda_csr C;
     gcoo_sparse hC = NULL;
     gcoo_spgemm_info info;
     gcoo_status st;
@@ -83,7 +83,7 @@ static void run_alg(gcoo_spgemm_alg alg, gcoo_sparse hA, gcoo_sparse hB, const g
     if (alg == GCOO_SPGEMM_GCOO) {
       gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
       o.memory_budget = budget;
-      st = gcoo__cuda_spgemm_gcoo(NULL, hA, hB, dA, dB, &o, &C, &hC, &info);
+      st = gcoo__cuda_spgemm_gcoo(NULL, dA, dB, &o, &C, &hC, &info);
     } else {
       st = gcoo__cuda_spgemm_cusparse(NULL, alg, dA, dB, 0.0, &C, &info);
     }
@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
       gcoo_sparse_get_info(B, &bi);
       if (ai.ncols != bi.nrows) continue; /* A*A of a rectangular matrix */
       gcoo_csr_view va, vb;
-      gcoo_dev_csr dA, dB, C[NALG];
+      gcoo_cuda_csr dA, dB, C[NALG];
       result r[NALG];
       gcoo__sparse_csr_view(A, &va);
       gcoo__sparse_csr_view(B, &vb);
@@ -287,7 +287,7 @@ int main(int argc, char **argv) {
       /* the memory budget: ours again with a quarter of its own peak, batched, still exact */
       if (budget_test && r[0].ok && ref >= 0) {
         result rb;
-        gcoo_dev_csr Cb;
+        gcoo_cuda_csr Cb;
         const int64_t budget = (int64_t)(r[0].peak_mb * 1048576.0 / 4.0);
         run_alg(GCOO_SPGEMM_GCOO, A, B, &dA, &dB, 1, budget, &rb, &Cb);
         if (rb.ok) rb.check = compare(&Cb, &C[ref]);

@@ -46,8 +46,8 @@ struct free_watch {
 }  // namespace
 
 extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg,
-                                                  const gcoo_dev_csr *dA, const gcoo_dev_csr *dB,
-                                                  double chunk_fraction, gcoo_dev_csr *dC,
+                                                  const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                                                  double chunk_fraction, gcoo_cuda_csr *dC,
                                                   gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = (cudaStream_t)stream;
@@ -95,10 +95,10 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   SPG_LAUNCHED("narrow_ptr");
   SPG_CUSPARSE(cusparseCreate(&h));
   SPG_CUSPARSE(cusparseSetStream(h, s));
-  SPG_CUSPARSE(cusparseCreateCsr(&mA, dA->nrows, dA->ncols, dA->nnz, pA, dA->ind, dA->val,
+  SPG_CUSPARSE(cusparseCreateCsr(&mA, dA->nrows, dA->ncols, dA->nnz, pA, dA->ind, dA->values,
                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                  dt));
-  SPG_CUSPARSE(cusparseCreateCsr(&mB, dB->nrows, dB->ncols, dB->nnz, pB, dB->ind, dB->val,
+  SPG_CUSPARSE(cusparseCreateCsr(&mB, dB->nrows, dB->ncols, dB->nnz, pB, dB->ind, dB->values,
                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                  dt));
   SPG_CUSPARSE(cusparseCreateCsr(&mC, dA->nrows, dB->ncols, 0, nullptr, nullptr, nullptr,
@@ -136,8 +136,8 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
   SPG_CUDA(spg_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
   SPG_CUDA(spg_malloc(&mem, (void **)&dC->ind, nnzC * 4));
-  SPG_CUDA(spg_malloc(&mem, &dC->val, nnzC * (int64_t)es));
-  SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->val));
+  SPG_CUDA(spg_malloc(&mem, &dC->values, nnzC * (int64_t)es));
+  SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->values));
   SPG_CUSPARSE(cusparseSpGEMM_copy(h, op, op, one, mA, mB, zero, mC, dt, calg, desc));
   SPG_CUDA(cudaStreamSynchronize(s));
   fw.look();

@@ -17,14 +17,14 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
                                  const char *what) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB, dC;
+  gcoo_cuda_csr dA, dB, dC;
   gcoo_spgemm_info info;
   memset(&info, 0, sizeof info);
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
-  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, Ac, Bc, &dA, &dB, o, &dC, &C, &info));
+  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dB, o, &dC, &C, &info));
   if (!C) TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
@@ -47,13 +47,13 @@ static void run_cusparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
                                    GCOO_SPGEMM_CUSPARSE_ALG3};
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B);
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB;
+  gcoo_cuda_csr dA, dB;
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
   for (int a = 0; a < 3; a++) {
-    gcoo_dev_csr dC;
+    gcoo_cuda_csr dC;
     gcoo_sparse C = NULL;
     gcoo_spgemm_info info;
     TEST_CALL(gcoo__cuda_spgemm_cusparse(NULL, algs[a], &dA, &dB, 0.0, &dC, &info));
@@ -197,13 +197,13 @@ int main(void) {
   {
     gcoo_sparse A = NULL, C = NULL;
     gcoo_csr_view v;
-    gcoo_dev_csr dA, dC;
+    gcoo_cuda_csr dA, dC;
     gcoo_spgemm_options t = GCOO_SPGEMM_OPTIONS_INIT;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 1000, 1000, 0.99, 4, 0));
     TEST_CALL(gcoo__sparse_csr_view(A, &v));
     TEST_CALL(gcoo__dev_csr_upload(&v, &dA, NULL));
     t.memory_budget = 1000;
-    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, A, A, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
+    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
                "memory budget 1000 bytes");
     gcoo__dev_csr_free(&dA);
     gcoo_sparse_destroy(&A);
