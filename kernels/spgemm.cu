@@ -79,7 +79,7 @@ template <typename T>
 int last_shared_bin() {
   const size_t optin = device_smem_optin();
   int b = 4;
-  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 64 <= optin) b++;
+  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 1024 <= optin) b++;
   return b;
 }
 
@@ -165,9 +165,9 @@ cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
                          int64_t n, int bits, rows_state rs, pass_out<T> out, int sms) {
   auto kernel = block_rows_kernel<T, TPB, GLOBAL>;
   const size_t smem = GLOBAL ? 0 : ((size_t)1 << bits) * (sizeof(T) + 4);
-  if (smem > 48 * 1024) {
-    cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (smem >= 32 * 1024) {  // the static part counts too: opt in well before 48 KiB
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)smem + 1024);
     if (e != cudaSuccess) return e;
   }
   int64_t blocks = n, cap = (int64_t)sms * (GLOBAL ? 4 : 16);

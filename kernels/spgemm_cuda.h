@@ -40,6 +40,10 @@ gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg, const 
                                        const gcoo_cuda_csr *dB, double chunk_fraction,
                                        gcoo_cuda_csr *dC, gcoo_spgemm_info *info);
 
+/** ||C - R|| / ||R|| (Frobenius, in double) when C and R have the same shape and pattern (row
+ *  pointers and columns), INFINITY otherwise or on a CUDA error. On the device. */
+double gcoo__cuda_csr_compare(const gcoo_cuda_csr *C, const gcoo_cuda_csr *R);
+
 /** Free device memory in bytes (cudaMemGetInfo), 0 on error. */
 int64_t gcoo__cuda_free_bytes(void);
 
