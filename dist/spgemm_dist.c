@@ -19,19 +19,12 @@
 #include "gcoo/mtx.h"
 #include "gcoo/spgemm.h"
 
+#include "dist_impl.h"
+
 enum { TAG_CSR = 7301, CHUNK = 1 << 30 };
 
-#define SPG_MPI(x)                                                                  \
-  do {                                                                              \
-    int e_ = (x);                                                                   \
-    if (e_ != MPI_SUCCESS) {                                                        \
-      char m_[MPI_MAX_ERROR_STRING];                                                \
-      int l_ = 0;                                                                   \
-      MPI_Error_string(e_, m_, &l_);                                                \
-      st = GCOO_ERROR(GCOO_ERR_MPI, "MPI error in %s: %s", #x, m_);                 \
-      goto done;                                                                    \
-    }                                                                               \
-  } while (0)
+/* MPI calls go through the project's one checker (dist/dist_impl.h). */
+#define SPG_MPI(x) GCOO_GOTO(GCOO_MPI(x))
 
 /* Point-to-point of any size: chunks of at most 1 GiB (MPI counts are int). */
 static gcoo_status send_bytes(MPI_Comm comm, const void *buf, int64_t bytes, int dest) {
@@ -294,8 +287,18 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
       const int64_t c0 = p.bcol[2 * r], c1 = p.bcol[2 * r + 1];
       st = csr_block(Ac ? Ac : A, p.begin[r], p.begin[r + 1], c0, c1 - c0, &a);
       if (st >= 0) st = csr_block(Bc ? Bc : B, c0, c1, 0, p.n, &b);
+      if (r > 0) { /* a flag first: a rank whose slab could not be made is told so */
+        int64_t ok = st >= 0;
+        const gcoo_status sf = GCOO_MPI(MPI_Send(&ok, 1, MPI_INT64_T, r, TAG_CSR, comm));
+        if (st >= 0) st = sf;
+      }
       if (st >= 0 && r > 0) st = send_csr(comm, a, r);
       if (st >= 0 && r > 0) st = send_csr(comm, b, r);
+      if (st < 0) /* the ranks not served yet are told not to wait for a slab */
+        for (int q = r - 1; q > 0; q--) {
+          int64_t ok = 0;
+          (void)GCOO_MPI(MPI_Send(&ok, 1, MPI_INT64_T, q, TAG_CSR, comm));
+        }
       if (r == 0) {
         Aloc = a;
         Bloc = b;
@@ -306,10 +309,12 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
     }
     gcoo_sparse_destroy(&Ac);
     gcoo_sparse_destroy(&Bc);
-    /* a failure here leaves receivers waiting: MPI errors are fatal, gcoo ones are memory */
-    if (st < 0) MPI_Abort(comm, 1);
   } else {
-    st = recv_csr(comm, 0, &Aloc);
+    int64_t ok = 0;
+    st = GCOO_MPI(MPI_Recv(&ok, 1, MPI_INT64_T, 0, TAG_CSR, comm, MPI_STATUS_IGNORE));
+    if (st >= 0 && !ok)
+      st = GCOO_ERROR(GCOO_ERR_MPI, "rank 0 could not send this rank its slab of A and B");
+    if (st >= 0) st = recv_csr(comm, 0, &Aloc);
     if (st >= 0) st = recv_csr(comm, 0, &Bloc);
   }
   st = gcoo_dist_agree(d, st);

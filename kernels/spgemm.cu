@@ -75,6 +75,25 @@ void pool_trim(cudaStream_t s) {
   (void)cudaGetLastError();
 }
 
+// Pinned host memory for the small copies the host waits for (pageable copies cost more).
+unsigned long long *staging() {
+  static thread_local unsigned long long *buf = nullptr;
+  if (!buf && cudaMallocHost((void **)&buf, 8192) != cudaSuccess) {
+    (void)cudaGetLastError();
+    buf = nullptr;
+  }
+  return buf;
+}
+
+// Copy `bytes` (<= 8192) from the device and wait: through the pinned buffer when there is one.
+cudaError_t fetch_small(void *dst, const void *src, size_t bytes, cudaStream_t s) {
+  unsigned long long *b = staging();
+  cudaError_t e = cudaMemcpyAsync(b ? (void *)b : dst, src, bytes, cudaMemcpyDeviceToHost, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e == cudaSuccess && b) memcpy(dst, b, bytes);
+  return e;
+}
+
 template <typename T>
 int last_shared_bin() {
   const size_t optin = device_smem_optin();
@@ -103,50 +122,54 @@ unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per)
 struct pass_plan {
   int64_t nmax = 0, n = 0;
   int32_t *binned = nullptr;
-  int64_t *room_list = nullptr, *room_off = nullptr, *tab_list = nullptr, *tab_off = nullptr;
-  unsigned long long *bin_count = nullptr;  // kNumBins counts, then kNumBins cursors
+  pair64 *sizes = nullptr, *offs = nullptr;  // (room, table) of each entry, and their scan
+  unsigned long long *bin_count = nullptr;   // kNumBins counts, kNumBins cursors, 3 totals
   unsigned long long count[kNumBins] = {0};
   int64_t total_room = 0, total_tab = 0;
 };
 
 void plan_free(spg_mem *mem, pass_plan *p) {
   spg_tmp_free(mem, p->binned, p->nmax * 4);
-  spg_tmp_free(mem, p->room_list, (p->nmax + 1) * 8);
-  spg_tmp_free(mem, p->room_off, (p->nmax + 1) * 8);
-  spg_tmp_free(mem, p->tab_list, (p->nmax + 1) * 8);
-  spg_tmp_free(mem, p->tab_off, (p->nmax + 1) * 8);
-  spg_tmp_free(mem, p->bin_count, 2 * kNumBins * 8);
+  spg_tmp_free(mem, p->sizes, (p->nmax + 1) * 16);
+  spg_tmp_free(mem, p->offs, (p->nmax + 1) * 16);
+  spg_tmp_free(mem, p->bin_count, (2 * kNumBins + 3) * 8);
   *p = pass_plan();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
-// Synchronises the stream once.
+// Synchronises the stream once (one small copy brings the counts and totals).
 gcoo_status plan_pass(cudaStream_t s, spg_mem *mem, const int32_t *list,
                       const unsigned long long *d_n, int64_t nmax, rows_state rs,
                       int last_shared, pass_plan *p) {
   gcoo_status st = GCOO_SUCCESS;
-  unsigned long long hn = 0;
+  void *tmp = nullptr;
+  size_t bytes = 0;
   p->nmax = nmax;
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->binned, nmax * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->room_list, (nmax + 1) * 8));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->room_off, (nmax + 1) * 8));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->tab_list, (nmax + 1) * 8));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->tab_off, (nmax + 1) * 8));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->bin_count, 2 * kNumBins * 8));
-  SPG_CUDA(cudaMemsetAsync(p->bin_count, 0, 2 * kNumBins * 8, s));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->sizes, (nmax + 1) * 16));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->offs, (nmax + 1) * 16));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->bin_count, (2 * kNumBins + 3) * 8));
+  SPG_CUDA(cudaMemsetAsync(p->bin_count, 0, (2 * kNumBins + 3) * 8, s));
   bin_count_kernel<<<blocks_for(nmax + 1, 256), 256, 0, s>>>(list, d_n, nmax, rs, last_shared,
-                                                             p->bin_count, p->room_list,
-                                                             p->tab_list);
+                                                             p->bin_count, p->sizes);
   SPG_LAUNCHED("bin_count_kernel");
-  GCOO_GOTO(scan_i64(s, mem, p->room_list, p->room_off, nmax + 1));
-  GCOO_GOTO(scan_i64(s, mem, p->tab_list, p->tab_off, nmax + 1));
-  SPG_CUDA(cudaMemcpyAsync(p->count, p->bin_count, kNumBins * 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaMemcpyAsync(&p->total_room, p->room_off + nmax, 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaMemcpyAsync(&p->total_tab, p->tab_off + nmax, 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaMemcpyAsync(&hn, d_n, 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaStreamSynchronize(s));
-  p->n = (int64_t)hn;
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, p->sizes, p->offs, pair64_sum(),
+                                          pair64{0, 0}, nmax + 1, s));
+  SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, p->sizes, p->offs, pair64_sum(),
+                                          pair64{0, 0}, nmax + 1, s));
+  plan_summary_kernel<<<1, 32, 0, s>>>(p->bin_count, p->offs + nmax, d_n);
+  SPG_LAUNCHED("plan_summary_kernel");
+  {
+    unsigned long long h[2 * kNumBins + 3];
+    SPG_CUDA(fetch_small(h, p->bin_count, sizeof h, s));
+    memcpy(p->count, h, sizeof p->count);
+    p->n = (int64_t)h[2 * kNumBins];
+    p->total_room = (int64_t)h[2 * kNumBins + 1];
+    p->total_tab = (int64_t)h[2 * kNumBins + 2];
+  }
 done:
+  spg_tmp_free(mem, tmp, (int64_t)bytes);
   return st;
 }
 
@@ -165,10 +188,12 @@ cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
                          int64_t n, int bits, rows_state rs, pass_out<T> out, int sms) {
   auto kernel = block_rows_kernel<T, TPB, GLOBAL>;
   const size_t smem = GLOBAL ? 0 : ((size_t)1 << bits) * (sizeof(T) + 4);
-  if (smem >= 32 * 1024) {  // the static part counts too: opt in well before 48 KiB
+  static int opted_in = 0;  // per instantiation (and process): bits is fixed per bin
+  if (smem >= 32 * 1024 && !opted_in) {  // the static part counts too: opt in before 48 KiB
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem + 1024);
     if (e != cudaSuccess) return e;
+    opted_in = 1;
   }
   int64_t blocks = n, cap = (int64_t)sms * (GLOBAL ? 4 : 16);
   if (blocks > cap) blocks = cap;
@@ -184,7 +209,6 @@ gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const
                      unsigned long long *ovf_count, int32_t **ci, T **cv) {
   gcoo_status st = GCOO_SUCCESS;
   pass_out<T> out;
-  unsigned long long cursor[kNumBins];
   int64_t start[kNumBins + 1];
   const int sms = device_sm_count();
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
@@ -194,14 +218,12 @@ gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const
   *cv = nullptr;
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) {
-    cursor[b] = (unsigned long long)start[b];
     start[b + 1] = start[b] + (int64_t)p->count[b];
   }
   if (p->n == 0) goto done;
-  SPG_CUDA(cudaMemcpyAsync(p->bin_count + kNumBins, cursor, sizeof cursor, cudaMemcpyHostToDevice, s));
   bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, rs, last_shared,
-                                                           p->bin_count + kNumBins, p->room_off,
-                                                           p->tab_off, tab_off_rows, p->binned);
+                                                           p->bin_count, p->offs, tab_off_rows,
+                                                           p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
@@ -265,7 +287,7 @@ struct product {
   class_stats *cs = nullptr;
   int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
   unsigned long long *ctr = nullptr;  // [0] list length, [1] overflows, [2] second overflows,
-                                      // [3] FLOP of recomputed rows
+                                      // [3] FLOP of recomputed rows, [4] nnz of a batch
   int32_t *ci[3] = {nullptr, nullptr, nullptr};
   T *cv[3] = {nullptr, nullptr, nullptr};
   int64_t buf_len[3] = {0, 0, 0};
@@ -297,7 +319,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
   int32_t *ci = nullptr;
   T *cv = nullptr;
   const int64_t nr = r1 - r0;
-  unsigned long long h[4] = {0, 0, 0, 0};
+  unsigned long long h[5] = {0, 0, 0, 0, 0};
   int64_t nnz = 0;
   *rowptr_out = nullptr;
   *ci_out = nullptr;
@@ -313,9 +335,10 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
   gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
   SPG_LAUNCHED("gather_sizes");
   GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
-  SPG_CUDA(cudaMemcpyAsync(h, P->ctr, 4 * 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaMemcpyAsync(&nnz, rowptr + nr, 8, cudaMemcpyDeviceToHost, s));
-  SPG_CUDA(cudaStreamSynchronize(s));
+  nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
+  SPG_LAUNCHED("nnz_to_counter");
+  SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
+  nnz = (int64_t)h[4];
   if (h[1] > 0) {  // rows that did not fit: exact rooms (or their bound), a second buffer
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
@@ -329,9 +352,10 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
     gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
     SPG_LAUNCHED("gather_sizes");
     GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
-    SPG_CUDA(cudaMemcpyAsync(h, P->ctr, 4 * 8, cudaMemcpyDeviceToHost, s));
-    SPG_CUDA(cudaMemcpyAsync(&nnz, rowptr + nr, 8, cudaMemcpyDeviceToHost, s));
-    SPG_CUDA(cudaStreamSynchronize(s));
+    nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
+    SPG_LAUNCHED("nnz_to_counter");
+    SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
+    nnz = (int64_t)h[4];
     GCOO_CHECK_GOTO(h[2] == 0, GCOO_ERR_INTERNAL,
                     "%llu recomputed rows of C overflowed their exact rooms", h[2]);
   }
@@ -344,7 +368,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
       b.ci[k] = P->ci[k];
       b.cv[k] = P->cv[k];
     }
-    compact_rows<T><<<blocks_for(nr * 32, 256), 256, 0, s>>>(r0, nr, rowptr, P->rs, b, ci, cv);
+    compact_rows<T><<<blocks_for(nr, kCompactRows), 256, 0, s>>>(r0, nr, rowptr, P->rs, b, ci, cv);
     SPG_LAUNCHED("compact_rows");
   }
   *rowptr_out = rowptr;
@@ -415,18 +439,17 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.list, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ovf1, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ovf2, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ctr, 4 * 8));
+  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ctr, 6 * 8));
   SPG_CUDA(cudaMemsetAsync(P.cs, 0, sizeof(class_stats), s));
-  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 4 * 8, s));
+  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 6 * 8, s));
   if (m > 0) {
     bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P.in_csr(), m, n, P.rs, P.cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   SPG_CUDA(cudaEventRecord(ev[1], s));
-  thresholds_kernel<<<1, kClasses, 0, s>>>(P.cs, kSampleRate, kSampleMinRows);
-  SPG_LAUNCHED("thresholds_kernel");
   if (m > 0) {
-    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P.rs, P.cs, P.list, P.ctr);
+    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, kSampleRate, kSampleMinRows,
+                                                      P.rs, P.cs, P.list, P.ctr);
     SPG_LAUNCHED("select_kernel");
   }
   SPG_CUDA(cudaEventRecord(ev[2], s));
@@ -444,15 +467,13 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     }
   }
   // 3. the estimate and the rooms of the other rows
-  estimate_kernel<<<1, 32, 0, s>>>(P.cs, safety);
-  SPG_LAUNCHED("estimate_kernel");
   SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
   if (m > 0) {
-    rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, P.rs, P.cs, P.list, P.ctr);
+    rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
     SPG_LAUNCHED("rooms_kernel");
   }
   SPG_CUDA(cudaEventRecord(ev[4], s));
-  SPG_CUDA(cudaMemcpyAsync(&hcs, P.cs, sizeof hcs, cudaMemcpyDeviceToHost, s));
+  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
 
   // 4.-6. one batch when the rows' rooms (twice: buffer and C) and tables fit the budget
   {
@@ -470,7 +491,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
       SPG_CUDA(cudaMemsetAsync(P.rs.src, kSrcNone, m, s));
       SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
       if (m > 0) {
-        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, P.rs, P.cs, P.list, P.ctr);
+        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list,
+                                                        P.ctr);
         SPG_LAUNCHED("rooms_kernel");
       }
       SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
@@ -516,7 +538,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     if (nbatches > 1) {
       SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
       if (r1 > r0) {
-        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, P.rs, P.cs, P.list, P.ctr);
+        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs,
+                                                              P.list, P.ctr);
         SPG_LAUNCHED("rooms_kernel");
       }
     }
@@ -575,7 +598,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     info->alg = GCOO_SPGEMM_GCOO;
     info->flop = (int64_t)hcs.flop;
     info->nnz = nnz_total;
-    info->nnz_predicted = (int64_t)llround(hcs.estimate);
+    info->nnz_predicted = (int64_t)llround(class_estimate(&hcs));
     info->nnz_allocated = P.allocated;
     info->rows_overflowed = P.overflowed;
     info->flop_recomputed = P.flop_recomputed;
@@ -605,7 +628,7 @@ done:
   spg_tmp_free(&P.mem, P.list, m * 4);
   spg_tmp_free(&P.mem, P.ovf1, m * 4);
   spg_tmp_free(&P.mem, P.ovf2, m * 4);
-  spg_tmp_free(&P.mem, P.ctr, 4 * 8);
+  spg_tmp_free(&P.mem, P.ctr, 6 * 8);
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);

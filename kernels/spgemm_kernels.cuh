@@ -373,6 +373,16 @@ __global__ void __launch_bounds__(TPB)
 
 constexpr int kClasses = 32;  // rows with uncertainty, by floor(log2 hi(i))
 
+// A room and a global table size, scanned together.
+struct pair64 {
+  int64_t room, tab;
+};
+struct pair64_sum {
+  __host__ __device__ pair64 operator()(const pair64 &a, const pair64 &b) const {
+    return {a.room + b.room, a.tab + b.tab};
+  }
+};
+
 struct class_stats {
   unsigned long long rows[kClasses];     // rows with hi > lo
   unsigned long long g[kClasses];        // sum of hi - lo over them
@@ -381,9 +391,6 @@ struct class_stats {
   unsigned long long s_dz[kClasses];     // sum of z - lo over the sampled rows
   unsigned int s_umax[kClasses];         // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
   unsigned long long flop, sum_lo, sum_hi;
-  unsigned long long thr[kClasses];      // sampling threshold (2^32 scale)
-  double v[kClasses];                    // room fraction of the uncertain part
-  double estimate;                       // nnz(C) predicted
 };
 
 __device__ __forceinline__ int class_of(int32_t hi) { return 31 - __clz(hi); }
@@ -449,20 +456,17 @@ __host__ __device__ inline unsigned long long class_threshold(unsigned long long
   return (unsigned long long)(q * 4294967296.0);
 }
 
-__global__ void thresholds_kernel(class_stats *cs, double rate, double min_rows) {
-  const int c = threadIdx.x;
-  if (c < kClasses) cs->thr[c] = class_threshold(cs->rows[c], rate, min_rows);
-}
-
 // Rows of [0, m) with uncertainty whose coin falls under their class's threshold: the sample
 // (room = hi, appended to list).
-__global__ void select_kernel(int64_t m, uint64_t seed, rows_state rs, const class_stats *cs,
-                              int32_t *list, unsigned long long *count) {
+__global__ void select_kernel(int64_t m, uint64_t seed, double rate, double min_rows,
+                              rows_state rs, const class_stats *cs, int32_t *list,
+                              unsigned long long *count) {
   const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
   if (hi <= lo) return;
-  if ((unsigned long long)row_coin(seed, i) < cs->thr[class_of(hi)]) {
+  const int c = class_of(hi);
+  if ((unsigned long long)row_coin(seed, i) < class_threshold(cs->rows[c], rate, min_rows)) {
     rs.room[i] = hi;
     list[atomicAdd(count, 1ull)] = (int32_t)i;
   }
@@ -484,29 +488,26 @@ __global__ void sample_sums_kernel(const int32_t *list, int64_t n, rows_state rs
 __host__ __device__ inline double class_fraction(unsigned long long s_g, unsigned long long s_dz) {
   return s_g ? (double)s_dz / (double)s_g : 1.0;
 }
+// The room fraction of a class: at least the largest fraction its sample showed (and safety x
+// the mean); safety < 1 (tests forcing the overflow path) gives safety x the mean alone.
 __host__ __device__ inline double class_room(double u, unsigned int umax, double safety) {
   const double mx = (double)umax / 1073741824.0;
   double v = u * safety;
-  const double w = 0.5 * (u + mx);  // halfway to the largest fraction the sample saw
-  if (v < w) v = w;
+  if (safety >= 1.0 && v < mx) v = mx;
   return v < 1.0 ? v : 1.0;
 }
 
-__global__ void estimate_kernel(class_stats *cs, double safety) {
-  if (threadIdx.x != 0) return;
+// nnz(C) predicted: sum lo + sum_c u_c G_c (host; the CPU predictor computes the same).
+inline double class_estimate(const class_stats *cs) {
   double e = (double)cs->sum_lo;
-  for (int c = 0; c < kClasses; c++) {
-    const double u = class_fraction(cs->s_g[c], cs->s_dz[c]);
-    e += u * (double)cs->g[c];
-    cs->v[c] = class_room(u, cs->s_umax[c], safety);
-  }
-  cs->estimate = e;
+  for (int c = 0; c < kClasses; c++) e += class_fraction(cs->s_g[c], cs->s_dz[c]) * (double)cs->g[c];
+  return e;
 }
 
 // Rooms of rows [r0, r1) not yet computed (src == kSrcNone) with work: exact where the size is
 // known (z >= 0), else lo + ceil(v (hi - lo)); they form the list of the pass.
-__global__ void rooms_kernel(int64_t r0, int64_t r1, rows_state rs, const class_stats *cs,
-                             int32_t *list, unsigned long long *count) {
+__global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state rs,
+                             const class_stats *cs, int32_t *list, unsigned long long *count) {
   const int64_t i = r0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= r1) return;
   const int32_t hi = rs.hi[i];
@@ -521,7 +522,8 @@ __global__ void rooms_kernel(int64_t r0, int64_t r1, rows_state rs, const class_
     room = z;
   } else {
     const int32_t lo = rs.lo[i], g = hi - lo;
-    const double v = cs->v[class_of(hi)];
+    const int c = class_of(hi);
+    const double v = class_room(class_fraction(cs->s_g[c], cs->s_dz[c]), cs->s_umax[c], safety);
     const int64_t extra = (int64_t)ceil(v * (double)g);
     room = lo + (int32_t)(extra < g ? extra : g);
   }
@@ -575,7 +577,7 @@ __host__ __device__ inline int64_t global_slots(int32_t hi) {
 // each entry, 0 from *d_n to nmax (for the exclusive scans over nmax + 1 entries).
 __global__ void bin_count_kernel(const int32_t *list, const unsigned long long *d_n, int64_t nmax,
                                  rows_state rs, int last_shared, unsigned long long *bin_count,
-                                 int64_t *room_list, int64_t *tab_list) {
+                                 pair64 *sizes) {
   __shared__ unsigned long long h[kNumBins];
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
@@ -585,11 +587,9 @@ __global__ void bin_count_kernel(const int32_t *list, const unsigned long long *
     const int32_t i = list[t], hi = rs.hi[i], room = rs.room[i];
     const int b = bin_of(hi, room, last_shared);
     atomicAdd(&h[b], 1ull);
-    room_list[t] = room;
-    tab_list[t] = b == kGlobalBin ? global_slots(hi) : 0;
+    sizes[t] = {room, b == kGlobalBin ? global_slots(hi) : 0};
   } else if (t <= nmax) {
-    room_list[t] = 0;
-    tab_list[t] = 0;
+    sizes[t] = {0, 0};
   }
   __syncthreads();
   if (threadIdx.x < kNumBins && h[threadIdx.x]) atomicAdd(&bin_count[threadIdx.x], h[threadIdx.x]);
@@ -598,15 +598,33 @@ __global__ void bin_count_kernel(const int32_t *list, const unsigned long long *
 // Scatter rows into their bins (cursor[b] starts at the bin's offset) and their room and table
 // offsets into the per-row arrays.
 __global__ void bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared,
-                                   unsigned long long *cursor, const int64_t *room_off,
-                                   const int64_t *tab_off_list, int64_t *tab_off, int32_t *binned) {
+                                   unsigned long long *bin_count, const pair64 *offs,
+                                   int64_t *tab_off, int32_t *binned) {
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
   const int32_t i = list[t];
   const int b = bin_of(rs.hi[i], rs.room[i], last_shared);
-  binned[atomicAdd(&cursor[b], 1ull)] = i;
-  rs.off[i] = room_off[t];
-  tab_off[i] = tab_off_list[t];
+  unsigned long long start = 0;  // the bin's first place: counts of the bins before it
+  for (int c = 0; c < b; c++) start += bin_count[c];
+  binned[start + atomicAdd(&bin_count[kNumBins + b], 1ull)] = i;
+  rs.off[i] = offs[t].room;
+  tab_off[i] = offs[t].tab;
+}
+
+// The plan's totals next to its counts, so that one copy brings them to the host:
+// bin_count[2 kNumBins ..] = (list length, total room, total table slots).
+__global__ void plan_summary_kernel(unsigned long long *bin_count, const pair64 *total,
+                                    const unsigned long long *d_n) {
+  if (threadIdx.x == 0) {
+    bin_count[2 * kNumBins] = *d_n;
+    bin_count[2 * kNumBins + 1] = (unsigned long long)total->room;
+    bin_count[2 * kNumBins + 2] = (unsigned long long)total->tab;
+  }
+}
+
+// ctr[4] = rowptr[n] (nnz of the batch), next to the counters, for one copy.
+__global__ void nnz_to_counter(const int64_t *rowptr, int64_t n, unsigned long long *ctr) {
+  if (threadIdx.x == 0) ctr[4] = (unsigned long long)rowptr[n];
 }
 
 // ---- layout -----------------------------------------------------------------------------------
@@ -625,23 +643,39 @@ struct bufs {
   const T *cv[3];
 };
 
-// Lay rows [r0, r0 + n) out as CSR: a warp per row copies from the buffer that holds it.
+// Lay rows [r0, r0 + n) out as CSR. A block takes kCompactRows consecutive rows and copies their
+// entries as one flat range (thread j: entries j, j + blockDim, ...; a binary search in the
+// block's row pointers finds an entry's row), so short rows do not leave lanes idle and C is
+// written contiguously.
+constexpr int kCompactRows = 256;
 template <typename T>
-__global__ void compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr,
-                             rows_state rs, bufs<T> b, int32_t *__restrict__ ci,
-                             T *__restrict__ cv) {
-  const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const int lane = threadIdx.x % 32;
-  if (w >= n) return;
-  const int64_t z = rowptr[w + 1] - rowptr[w];
-  if (z == 0) return;
-  const int64_t from = rs.off[r0 + w], to = rowptr[w];
-  const int id = rs.src[r0 + w];
-  const int32_t *si = b.ci[id];
-  const T *sv = b.cv[id];
-  for (int64_t s = lane; s < z; s += 32) {
-    ci[to + s] = si[from + s];
-    cv[to + s] = sv[from + s];
+__global__ void __launch_bounds__(256)
+    compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr, rows_state rs,
+                 bufs<T> b, int32_t *__restrict__ ci, T *__restrict__ cv) {
+  __shared__ int64_t sp[kCompactRows + 1], so[kCompactRows];
+  __shared__ uint8_t sid[kCompactRows];
+  const int64_t first = (int64_t)blockIdx.x * kCompactRows;
+  const int nrows = (int)(n - first < kCompactRows ? n - first : kCompactRows);
+  for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[first + i];
+  for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
+    so[i] = rs.off[r0 + first + i];
+    sid[i] = rs.src[r0 + first + i];
+  }
+  __syncthreads();
+  const int64_t base = sp[0], end = sp[nrows];
+  for (int64_t q = base + threadIdx.x; q < end; q += blockDim.x) {
+    int lo = 0, hi = nrows - 1;  // the largest r with sp[r] <= q
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) >> 1;
+      if (sp[mid] <= q) lo = mid;
+      else hi = mid - 1;
+    }
+    const int id = sid[lo];
+    const int64_t from = so[lo] + (q - sp[lo]);
+    const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
+    const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
+    ci[q] = si[from];
+    cv[q] = sv[from];
   }
 }
 
