@@ -31,8 +31,6 @@ namespace {
 
 using namespace gcoo_spg;
 
-constexpr double kSampleRate = 0.01;  // share of a class's uncertain rows in the sample
-constexpr double kSampleMinRows = 32; // and at least this many rows of the class
 
 int device_sm_count() {
   int d = 0, c = 0;
@@ -448,8 +446,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   }
   SPG_CUDA(cudaEventRecord(ev[1], s));
   if (m > 0) {
-    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, kSampleRate, kSampleMinRows,
-                                                      P.rs, P.cs, P.list, P.ctr);
+    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P.rs, P.cs, P.list, P.ctr);
     SPG_LAUNCHED("select_kernel");
   }
   SPG_CUDA(cudaEventRecord(ev[2], s));
@@ -598,7 +595,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     info->alg = GCOO_SPGEMM_GCOO;
     info->flop = (int64_t)hcs.flop;
     info->nnz = nnz_total;
-    info->nnz_predicted = (int64_t)llround(class_estimate(&hcs));
+    info->nnz_predicted = (int64_t)llround(gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
     info->nnz_allocated = P.allocated;
     info->rows_overflowed = P.overflowed;
     info->flop_recomputed = P.flop_recomputed;

@@ -23,6 +23,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "predict_classes.h"
+
 namespace gcoo_spg {
 
 constexpr uint32_t kFull = 0xffffffffu;
@@ -371,7 +373,7 @@ __global__ void __launch_bounds__(TPB)
 
 // ---- the predictor and the plan ---------------------------------------------------------------
 
-constexpr int kClasses = 32;  // rows with uncertainty, by floor(log2 hi(i))
+constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT;  // by floor(log2 hi(i)), src/predict_classes.h
 
 // A room and a global table size, scanned together.
 struct pair64 {
@@ -393,16 +395,7 @@ struct class_stats {
   unsigned long long flop, sum_lo, sum_hi;
 };
 
-__device__ __forceinline__ int class_of(int32_t hi) { return 31 - __clz(hi); }
-
-// splitmix64 of (seed, row): the sampling coin of a row, the same on the CPU.
-__host__ __device__ __forceinline__ uint32_t row_coin(uint64_t seed, int64_t row) {
-  uint64_t x = seed + 0x9e3779b97f4a7c15ull * (uint64_t)(row + 1);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return (uint32_t)(x >> 32);
-}
+__device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
 
 // flop, lo, hi of rows [0, m); class histogram.
 __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs,
@@ -412,6 +405,7 @@ __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs
   if (threadIdx.x == 0) sflop = slo = shi = 0;
   __syncthreads();
   const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long tf = 0, tl = 0, th = 0;
   if (i < m) {
     int64_t f = 0, lo = 0;
     for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) {
@@ -430,9 +424,19 @@ __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs
       atomicAdd(&hr[c], 1ull);
       atomicAdd(&hg[c], (unsigned long long)(hi - lo));
     }
-    atomicAdd(&sflop, (unsigned long long)f);
-    atomicAdd(&slo, (unsigned long long)lo);
-    atomicAdd(&shi, (unsigned long long)hi);
+    tf = (unsigned long long)f;
+    tl = (unsigned long long)lo;
+    th = (unsigned long long)hi;
+  }
+  for (int o = 16; o > 0; o >>= 1) {  // warp sums first: one shared atomic per warp
+    tf += __shfl_down_sync(kFull, tf, o);
+    tl += __shfl_down_sync(kFull, tl, o);
+    th += __shfl_down_sync(kFull, th, o);
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(&sflop, tf);
+    atomicAdd(&slo, tl);
+    atomicAdd(&shi, th);
   }
   __syncthreads();
   if (threadIdx.x < kClasses && hr[threadIdx.x]) {
@@ -446,27 +450,16 @@ __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs
   }
 }
 
-// The sampling rate of each class: rate, at least `min_rows` rows of the class (all if fewer).
-__host__ __device__ inline unsigned long long class_threshold(unsigned long long rows, double rate,
-                                                              double min_rows) {
-  if (rows == 0) return 0;
-  double q = min_rows / (double)rows;
-  if (q < rate) q = rate;
-  if (q >= 1.0) return 1ull << 32;
-  return (unsigned long long)(q * 4294967296.0);
-}
-
 // Rows of [0, m) with uncertainty whose coin falls under their class's threshold: the sample
 // (room = hi, appended to list).
-__global__ void select_kernel(int64_t m, uint64_t seed, double rate, double min_rows,
-                              rows_state rs, const class_stats *cs, int32_t *list,
-                              unsigned long long *count) {
+__global__ void select_kernel(int64_t m, uint64_t seed, rows_state rs, const class_stats *cs,
+                              int32_t *list, unsigned long long *count) {
   const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
   if (hi <= lo) return;
   const int c = class_of(hi);
-  if ((unsigned long long)row_coin(seed, i) < class_threshold(cs->rows[c], rate, min_rows)) {
+  if ((unsigned long long)gcoo__row_coin(seed, i) < gcoo__class_threshold(cs->rows[c])) {
     rs.room[i] = hi;
     list[atomicAdd(count, 1ull)] = (int32_t)i;
   }
@@ -481,27 +474,7 @@ __global__ void sample_sums_kernel(const int32_t *list, int64_t n, rows_state rs
   atomicAdd(&cs->s_rows[c], 1ull);
   atomicAdd(&cs->s_g[c], (unsigned long long)(hi - lo));
   atomicAdd(&cs->s_dz[c], (unsigned long long)(z - lo));
-  atomicMax(&cs->s_umax[c], (unsigned int)((double)(z - lo) / (double)(hi - lo) * 1073741824.0));
-}
-
-// The estimate and the room fractions (one thread; the CPU predictor computes the same).
-__host__ __device__ inline double class_fraction(unsigned long long s_g, unsigned long long s_dz) {
-  return s_g ? (double)s_dz / (double)s_g : 1.0;
-}
-// The room fraction of a class: at least the largest fraction its sample showed (and safety x
-// the mean); safety < 1 (tests forcing the overflow path) gives safety x the mean alone.
-__host__ __device__ inline double class_room(double u, unsigned int umax, double safety) {
-  const double mx = (double)umax / 1073741824.0;
-  double v = u * safety;
-  if (safety >= 1.0 && v < mx) v = mx;
-  return v < 1.0 ? v : 1.0;
-}
-
-// nnz(C) predicted: sum lo + sum_c u_c G_c (host; the CPU predictor computes the same).
-inline double class_estimate(const class_stats *cs) {
-  double e = (double)cs->sum_lo;
-  for (int c = 0; c < kClasses; c++) e += class_fraction(cs->s_g[c], cs->s_dz[c]) * (double)cs->g[c];
-  return e;
+  atomicMax(&cs->s_umax[c], gcoo__class_ufix(z, lo, hi));
 }
 
 // Rooms of rows [r0, r1) not yet computed (src == kSrcNone) with work: exact where the size is
@@ -521,11 +494,9 @@ __global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state r
   if (z >= 0) {
     room = z;
   } else {
-    const int32_t lo = rs.lo[i], g = hi - lo;
     const int c = class_of(hi);
-    const double v = class_room(class_fraction(cs->s_g[c], cs->s_dz[c]), cs->s_umax[c], safety);
-    const int64_t extra = (int64_t)ceil(v * (double)g);
-    room = lo + (int32_t)(extra < g ? extra : g);
+    const double u = gcoo__class_fraction(cs->s_g[c], cs->s_dz[c]);
+    room = gcoo__class_rows_room(rs.lo[i], hi, gcoo__class_room(u, cs->s_umax[c], safety));
   }
   rs.room[i] = room;
   list[atomicAdd(count, 1ull)] = (int32_t)i;
