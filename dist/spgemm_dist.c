@@ -126,9 +126,11 @@ static void plan_free(plan *p) {
   p->begin = p->bcol = NULL;
 }
 
-/* Rank 0: predict, partition by predicted work, find each rank's range of B rows. */
-static gcoo_status make_plan(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *o,
-                             int nranks, plan *p) {
+/* Rank 0: predict (on its GPU when its context is CUDA: the GPU predictor, method CLASSES;
+ * else on its CPU threads with opts->predict), partition by predicted work, find each rank's
+ * range of B rows. */
+static gcoo_status make_plan(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                             const gcoo_spgemm_options *o, int nranks, plan *p) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse Ac = NULL, Bc = NULL;
   gcoo_sparse_info ai, bi;
@@ -151,7 +153,10 @@ static gcoo_status make_plan(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_opt
   if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
   po.want_row_flop = 1;
   po.want_row_nnz = 1;
-  GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  if (ctx && ctx->ops == &gcoo__backend_cuda)
+    GCOO_GOTO(gcoo__predict_cuda(ctx, Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  else
+    GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
   GCOO_GOTO(gcoo__malloc_n((void **)&work, ai.nrows + 1, sizeof *work, "row work"));
   work[0] = 0;
   for (int64_t i = 0; i < ai.nrows; i++) work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;
@@ -267,7 +272,7 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
   const double t0 = gcoo__wtime();
 
   /* plan on rank 0, agreed, broadcast */
-  if (rank == 0) st = make_plan(A, B, &o, nranks, &p);
+  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
   st = gcoo_dist_agree(d, st);
   if (st < 0) goto done;
   GCOO_GOTO(bcast_plan(comm, nranks, &p));
@@ -416,7 +421,7 @@ gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *
                   (long long)ib.ncols);
   GCOO_GOTO(gcoo_h5_sparse_read_slab(fa, dtype, 0, rank == 0 ? ia.nmajor : 0, &A));
   GCOO_GOTO(gcoo_h5_sparse_read_slab(fb, dtype, 0, rank == 0 ? ib.nmajor : 0, &B));
-  if (rank == 0) st = make_plan(A, B, &o, nranks, &p);
+  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
   gcoo_sparse_destroy(&A);
   gcoo_sparse_destroy(&B);
   st = gcoo_dist_agree(d, st);

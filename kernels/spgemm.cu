@@ -386,13 +386,92 @@ done:
   return st;
 }
 
+// The per-row state, counters and lists of a product (or a prediction), and their release.
+template <typename T>
+gcoo_status product_alloc(product<T> *P) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  const int64_t m = P->m;
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.hi, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.lo, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.room, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.z, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.off, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.src, m));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->tab_off_rows, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->cs, sizeof(class_stats)));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->list, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf1, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf2, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ctr, 6 * 8));
+  SPG_CUDA(cudaMemsetAsync(P->cs, 0, sizeof(class_stats), s));
+  SPG_CUDA(cudaMemsetAsync(P->ctr, 0, 6 * 8, s));
+done:
+  return st;
+}
+
+template <typename T>
+void product_free(product<T> *P) {
+  const int64_t m = P->m;
+  cudaStreamSynchronize(P->s);
+  for (int k = 0; k < 3; k++) free_buf(P, k);
+  spg_tmp_free(&P->mem, P->rs.hi, m * 4);
+  spg_tmp_free(&P->mem, P->rs.lo, m * 4);
+  spg_tmp_free(&P->mem, P->rs.room, m * 4);
+  spg_tmp_free(&P->mem, P->rs.z, m * 4);
+  spg_tmp_free(&P->mem, P->rs.off, m * 8);
+  spg_tmp_free(&P->mem, P->rs.src, m);
+  spg_tmp_free(&P->mem, P->tab_off_rows, m * 8);
+  spg_tmp_free(&P->mem, P->cs, sizeof(class_stats));
+  spg_tmp_free(&P->mem, P->list, m * 4);
+  spg_tmp_free(&P->mem, P->ovf1, m * 4);
+  spg_tmp_free(&P->mem, P->ovf2, m * 4);
+  spg_tmp_free(&P->mem, P->ctr, 6 * 8);
+}
+
+// Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
+// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection and the
+// sample's pass.
+template <typename T>
+gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  const int64_t m = P->m, n = P->n;
+  pass_plan ps;
+  if (m > 0) {
+    bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    SPG_LAUNCHED("bounds_kernel");
+  }
+  if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
+  if (m > 0) {
+    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P->rs, P->cs, P->list, P->ctr);
+    SPG_LAUNCHED("select_kernel");
+  }
+  if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
+  GCOO_GOTO(plan_pass(s, &P->mem, P->list, P->ctr, m, P->rs, P->last_shared, &ps));
+  {
+    const int64_t ns = ps.n;
+    P->allocated += ps.total_room;
+    P->buf_len[0] = ps.total_room;
+    GCOO_GOTO(run_pass<T>(s, &P->mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &ps,
+                          P->last_shared, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0]));
+    if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
+    if (ns > 0) {
+      sample_sums_kernel<<<blocks_for(ns, 256), 256, 0, s>>>(P->list, ns, P->rs, P->cs);
+      SPG_LAUNCHED("sample_sums_kernel");
+    }
+  }
+done:
+  plan_free(&P->mem, &ps);  // run_pass frees it; a failed plan_pass does not
+  return st;
+}
+
 template <typename T>
 gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
                         const gcoo_spgemm_options *o, gcoo_cuda_csr *dC, gcoo_sparse *hC,
                         gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
   product<T> P;
-  pass_plan ps;
   class_stats hcs;
   host_csr H;
   int32_t *h_room = nullptr, *h_hi = nullptr;
@@ -426,43 +505,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
 
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.hi, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.lo, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.room, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.z, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.off, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.rs.src, m));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.tab_off_rows, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.cs, sizeof(class_stats)));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.list, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ovf1, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ovf2, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&P.ctr, 6 * 8));
-  SPG_CUDA(cudaMemsetAsync(P.cs, 0, sizeof(class_stats), s));
-  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 6 * 8, s));
-  if (m > 0) {
-    bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P.in_csr(), m, n, P.rs, P.cs);
-    SPG_LAUNCHED("bounds_kernel");
-  }
-  SPG_CUDA(cudaEventRecord(ev[1], s));
-  if (m > 0) {
-    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P.rs, P.cs, P.list, P.ctr);
-    SPG_LAUNCHED("select_kernel");
-  }
-  SPG_CUDA(cudaEventRecord(ev[2], s));
-  GCOO_GOTO(plan_pass(s, &P.mem, P.list, P.ctr, m, P.rs, P.last_shared, &ps));
-  {
-    const int64_t ns = ps.n;
-    P.allocated += ps.total_room;
-    P.buf_len[0] = ps.total_room;
-    GCOO_GOTO(run_pass<T>(s, &P.mem, A, B, P.rs, P.tab_off_rows, P.list, &ps, P.last_shared, 0,
-                          P.ovf1, P.ctr + 1, &P.ci[0], &P.cv[0]));
-    SPG_CUDA(cudaEventRecord(ev[3], s));
-    if (ns > 0) {
-      sample_sums_kernel<<<blocks_for(ns, 256), 256, 0, s>>>(P.list, ns, P.rs, P.cs);
-      SPG_LAUNCHED("sample_sums_kernel");
-    }
-  }
+  GCOO_GOTO(product_alloc(&P));
+  GCOO_GOTO(sample_phase(&P, seed, ev));
   // 3. the estimate and the rooms of the other rows
   SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
   if (m > 0) {
@@ -613,19 +657,7 @@ done:
   free(H.ind);
   free(H.val);
   cudaStreamSynchronize(s);
-  for (int k = 0; k < 3; k++) free_buf(&P, k);
-  spg_tmp_free(&P.mem, P.rs.hi, m * 4);
-  spg_tmp_free(&P.mem, P.rs.lo, m * 4);
-  spg_tmp_free(&P.mem, P.rs.room, m * 4);
-  spg_tmp_free(&P.mem, P.rs.z, m * 4);
-  spg_tmp_free(&P.mem, P.rs.off, m * 8);
-  spg_tmp_free(&P.mem, P.rs.src, m);
-  spg_tmp_free(&P.mem, P.tab_off_rows, m * 8);
-  spg_tmp_free(&P.mem, P.cs, sizeof(class_stats));
-  spg_tmp_free(&P.mem, P.list, m * 4);
-  spg_tmp_free(&P.mem, P.ovf1, m * 4);
-  spg_tmp_free(&P.mem, P.ovf2, m * 4);
-  spg_tmp_free(&P.mem, P.ctr, 6 * 8);
+  product_free(&P);
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);
@@ -636,6 +668,78 @@ done:
     gcoo__dev_csr_free(dC);
     gcoo_sparse_destroy(hC);
   }
+  return st;
+}
+
+// The GPU predictor alone (the plan of the distributed SpGEMM): steps 1-3 of a product, the
+// per-row predictions and FLOP brought to the host.
+template <typename T>
+gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+                         const gcoo_predict_options *po, gcoo_prediction *pred) {
+  gcoo_status st = GCOO_SUCCESS;
+  product<T> P;
+  class_stats hcs;
+  int64_t *d_flop = nullptr, *d_nnz = nullptr;
+  const int64_t m = A->nrows, n = B->ncols;
+  const double t0 = gcoo__wtime();
+  memset(&hcs, 0, sizeof hcs);
+  memset(pred, 0, sizeof *pred);
+  P.s = s;
+  P.mem.stream = s;
+  P.A = A;
+  P.B = B;
+  P.m = m;
+  P.n = n;
+  P.last_shared = last_shared_bin<T>();
+  GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
+                  "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
+  pool_setup();
+  GCOO_GOTO(product_alloc(&P));
+  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr));
+  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
+  if (m > 0) {
+    predict_rows_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P.in_csr(), m, P.rs, P.cs, d_flop,
+                                                           d_nnz);
+    SPG_LAUNCHED("predict_rows_kernel");
+  }
+  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
+  GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_flop, m, 8, "row FLOP"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_nnz, m, 8, "row NNZ"));
+  if (m > 0) {
+    SPG_CUDA(cudaMemcpyAsync(pred->row_flop, d_flop, m * 8, cudaMemcpyDeviceToHost, s));
+    SPG_CUDA(cudaMemcpyAsync(pred->row_nnz, d_nnz, m * 8, cudaMemcpyDeviceToHost, s));
+    SPG_CUDA(cudaStreamSynchronize(s));
+  }
+  {
+    const double e = gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz);
+    int64_t counted = 0, exact = 1;
+    for (int c = 0; c < kClasses; c++) {
+      counted += (int64_t)hcs.s_rows[c];
+      if (hcs.rows[c] > 0 && hcs.s_g[c] < hcs.g[c]) exact = 0;
+    }
+    pred->method = GCOO_PREDICT_CLASSES;
+    pred->nrows = m;
+    pred->ncols = n;
+    pred->flop_total = (int64_t)hcs.flop;
+    pred->nnz_lower = (int64_t)hcs.sum_lo;
+    pred->nnz_upper = (int64_t)hcs.sum_hi;
+    pred->nnz_estimate = e;
+    pred->nnz_predicted = llround(e);
+    pred->compression_ratio =
+        pred->nnz_predicted > 0 ? (double)hcs.flop / (double)pred->nnz_predicted : 1.0;
+    pred->rel_stderr = exact ? 0.0 : NAN;
+    pred->exact = (int)exact;
+    pred->samples = counted;
+    pred->rows_counted = counted;
+    pred->seconds = gcoo__wtime() - t0;
+  }
+done:
+  spg_tmp_free(&P.mem, d_flop, m * 8);
+  spg_tmp_free(&P.mem, d_nnz, m * 8);
+  product_free(&P);
+  pool_trim(s);
+  if (st < 0) gcoo_prediction_free(pred);
   return st;
 }
 
@@ -788,6 +892,48 @@ done:
   gcoo_sparse_destroy(&hC);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
+  return st;
+}
+
+// The predictor on a CUDA context (host operands, host prediction; method CLASSES).
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_sparse Ac = nullptr, Bc = nullptr, Bt = nullptr;
+  gcoo_sparse_info ai, bi;
+  gcoo_csr_view va, vb;
+  gcoo_cuda_csr dA, dB;
+  gcoo_predict_options o = GCOO_PREDICT_OPTIONS_INIT;
+  cudaStream_t s = (cudaStream_t)ctx->stream;
+  memset(&dA, 0, sizeof dA);
+  memset(&dB, 0, sizeof dB);
+  if (opts) o = *opts;
+  if (ctx->device >= 0) SPG_CUDA(cudaSetDevice(ctx->device));
+  GCOO_GOTO(gcoo_sparse_get_info(A, &ai));
+  GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
+  GCOO_CHECK_GOTO(ai.ncols == bi.nrows, GCOO_ERR_SHAPE,
+                  "C = A B: A is %lld x %lld but B is %lld x %lld (inner dimensions differ)",
+                  (long long)ai.nrows, (long long)ai.ncols, (long long)bi.nrows,
+                  (long long)bi.ncols);
+  if (ai.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0));
+  if (bi.dtype != ai.dtype) { /* only the pattern matters: one element type on the device */
+    GCOO_GOTO(gcoo_sparse_astype(&Bt, B, ai.dtype));
+    B = Bt;
+    GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
+  }
+  if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
+  GCOO_GOTO(gcoo__sparse_csr_view(Ac ? Ac : A, &va));
+  GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
+  GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
+  GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
+  if (ai.dtype == GCOO_FLOAT64) GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
+  else GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
+done:
+  gcoo__dev_csr_free(&dA);
+  gcoo__dev_csr_free(&dB);
+  gcoo_sparse_destroy(&Ac);
+  gcoo_sparse_destroy(&Bc);
+  gcoo_sparse_destroy(&Bt);
   return st;
 }
 

@@ -502,6 +502,26 @@ __global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state r
   list[atomicAdd(count, 1ull)] = (int32_t)i;
 }
 
+// The prediction of every row (for gcoo__predict_cuda): exact where known, else
+// llround(lo + u_c (hi - lo)) as the CPU's CLASSES method; and flop(i).
+__global__ void predict_rows_kernel(csr_in in, int64_t m, rows_state rs, const class_stats *cs,
+                                    int64_t *row_flop, int64_t *row_nnz) {
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  int64_t f = 0;
+  for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) f += in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]];
+  row_flop[i] = f;
+  const int32_t z = rs.z[i], hi = rs.hi[i], lo = rs.lo[i];
+  if (z >= 0 || hi <= lo) {
+    row_nnz[i] = z >= 0 ? z : hi;
+    return;
+  }
+  const int c = class_of(hi);
+  const double u = gcoo__class_fraction(cs->s_g[c], cs->s_dz[c]);
+  int64_t v = llround(__dadd_rn((double)lo, __dmul_rn(u, (double)(hi - lo))));
+  row_nnz[i] = v < lo ? lo : v > hi ? hi : v;
+}
+
 // Rooms of listed rows for a recomputation: exact if known, else the bound; their FLOP is added
 // to *flop (what the overflow cost).
 __global__ void reroom_kernel(const int32_t *list, int64_t n, rows_state rs, csr_in in,
