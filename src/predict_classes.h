@@ -22,8 +22,8 @@
 #endif
 
 #define GCOO_PREDICT_CLASSES_COUNT 32
-#define GCOO_PREDICT_CLASSES_RATE 0.01
-#define GCOO_PREDICT_CLASSES_MIN_ROWS 32.0
+#define GCOO_PREDICT_CLASSES_RATE 0.02
+#define GCOO_PREDICT_CLASSES_MIN_ROWS 64.0
 #define GCOO_PREDICT_CLASSES_UFIX 1073741824.0 /* fractions as fixed point, 2^30 */
 
 static inline GCOO_HD int gcoo__class_of(int32_t hi) {
