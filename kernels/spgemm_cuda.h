@@ -9,7 +9,7 @@
 #ifndef GCOO_KERNELS_SPGEMM_CUDA_H
 #define GCOO_KERNELS_SPGEMM_CUDA_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo_kernels.h"
 
 #ifdef __cplusplus

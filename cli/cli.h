@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
+ * writer, rank-aware messages and status agreement. The command talks; the library does not. */
+#ifndef GCOO_CLI_H
+#define GCOO_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+#include "gcoo/gcoo.h"
+#include "gcoo/dist.h"
+
+/* ---- options ------------------------------------------------------------------------------ */
+typedef struct cli_option {
+  const char *name;   /* long name without "--" */
+  const char *arg;    /* NULL for a flag, else the argument's name in the help ("N") */
+  const char *def;    /* default value shown in help and returned when absent (may be NULL) */
+  const char *help;
+  /* filled by cli_parse */
+  const char *value;  /* argument (or def), or "1" for a set flag, NULL if absent */
+  bool given;
+} cli_option;
+
+/* ---- the options several subcommands share: one definition each ---------------------------
+ * A subcommand lists CLI_OPT_X in its table and reads it with the matching reader below, so the
+ * name, argument, help, range and error message are the same in every subcommand. Where the
+ * default differs between subcommands it is the macro's argument and means the same thing. */
+#define CLI_P_MAX (1 << 20) /* the largest --p */
+/** --p P: the GCOO group width, in [1, CLI_P_MAX]; DEF the subcommand's default ("32"), or
+ *  "0" (then also accepted: the input's groups or the backend's default), or NULL (absent:
+ *  the input decides); NOTE (a string literal, "" for none) says what the width is for. */
+#define CLI_OPT_P(def, note) {"p", "P", def, "GCOO group width, up to 2^20" note, NULL, false}
+/** --dtype T: the element type; DEF "float32" or "float64", or NULL when the input decides and
+ *  NOTE (a string literal, "" for none) says so in --help. */
+#define CLI_OPT_DTYPE(def, note) \
+  {"dtype", "T", def, "element type: float32 or float64 (f32/f64, float/double)" note, NULL, false}
+/** --backend B: auto, gpu or cpu (cuda is gpu); absent: $GCOO_BACKEND, else auto. */
+#define CLI_OPT_BACKEND \
+  {"backend", "B", NULL, "auto, gpu or cpu [default: $GCOO_BACKEND, else auto]", NULL, false}
+/** --json: one JSON object on stdout (rank 0) instead of the text. */
+#define CLI_OPT_JSON {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of text", NULL, false}
+/** --out PATH: where the result is written; HELP says what and how. */
+#define CLI_OPT_OUT(help) {"out", "PATH", NULL, help, NULL, false}
+/** --stencil 7|27 and --grid n: the 3-D Poisson matrix (read with cli_stencil); GRID the
+ *  default grid points per side. */
+#define CLI_OPT_STENCIL \
+  {"stencil", "7|27", NULL, "instead of a matrix file: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false}
+#define CLI_OPT_GRID(def) \
+  {"grid", "n", def, "grid points per side of the Poisson matrix (n^3 rows)", NULL, false}
+/** --alg NAME: the SpDM algorithm of the operator (gcoo_spdm_alg_from_name). */
+#define CLI_OPT_SPDM_ALG                                                                        \
+  {"alg", "NAME", "auto",                                                                       \
+   "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, cusparse_csr_alg2, "               \
+   "cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false}
+/** --method M: the SpGEMM size predictor (gcoo_predict_method_from_name). */
+#define CLI_OPT_PREDICT_METHOD \
+  {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL, false}
+#define CLI_OPT_END {NULL, NULL, NULL, NULL, NULL, false}
+
+typedef struct cli_command {
+  const char *name;
+  const char *summary;
+  const char *usage;       /* one line after "gcoo_dist <name> " */
+  const char *description; /* paragraph(s) for --help */
+  cli_option *options;     /* terminated by {NULL} */
+  int (*run)(int argc, char **argv, struct cli_command *cmd);
+} cli_command;
+
+/** Parse argv (after the subcommand name). Returns 0 to go on, 1 when --help or --version
+ *  was printed (exit 0), -1 on a bad option (message printed on rank 0; exit 2). Positional arguments are
+ *  refused. */
+int cli_parse(cli_command *cmd, int argc, char **argv);
+const char *cli_get(cli_command *cmd, const char *name);
+bool cli_flag(cli_command *cmd, const char *name);
+/** Integer / real option values with range checks; print the reason and return false if bad. */
+bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, long long *out);
+bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out);
+/** Element type option: float32 | float64 (also f32/f64, float/double). */
+bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out);
+/** The job's element type: --dtype when given, else the type path stores (HDF5: as stored;
+ *  Matrix Market: float64), else fallback (generated inputs). source says which ("from
+ *  --dtype", "as stored in A.h5", "for Matrix Market A.mtx", "for generated input"). Collective (rank 0 looks at the file). */
+bool cli_job_dtype(cli_command *cmd, const char *path, gcoo_dtype fallback, gcoo_dtype *out,
+                   char *source, size_t len);
+/** --p (CLI_OPT_P) into *p, 0 when absent; 0 itself only where it is the default. */
+bool cli_p(cli_command *cmd, int32_t *p);
+/** --backend (CLI_OPT_BACKEND): the name for gcoo_dist_create, NULL when not given (the library
+ *  then reads $GCOO_BACKEND, else auto); false with the message on a name not in the list. */
+bool cli_backend(cli_command *cmd, const char **backend);
+/** --alg (CLI_OPT_SPDM_ALG) as a gcoo_spdm_alg. */
+bool cli_spdm_alg(cli_command *cmd, int *alg);
+const char *cli_dtype_name(gcoo_dtype t);
+/** An HDF5 output path with its dataset: path itself when it names one ("f.h5:/Y"), else
+ *  "path:object" in buf (a dense matrix is a dataset and needs a name in the file). */
+const char *cli_h5_dataset(const char *path, const char *object, char *buf, size_t len);
+/** --stencil 7|27 with --grid n (1..1290): *stencil = 0 when --stencil is absent. */
+bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
+void cli_print_help(const cli_command *cmd, FILE *f);
+
+/* ---- ranks and messages ------------------------------------------------------------------- */
+int cli_rank(void);
+int cli_size(void);
+/** printf on rank 0 only (stdout). */
+void cli_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Whether progress is shown: GCOO_PROGRESS=1 / 0 decide; otherwise when the job was started
+ *  from a terminal: stderr is one, or (under mpirun / srun, where rank 0's stderr is a pipe) the
+ *  launcher's stderr is one, or the job step belongs to an interactive Slurm allocation; never in
+ *  a batch job (sbatch's ENVIRONMENT=BATCH, PBS_ENVIRONMENT=PBS_BATCH). Details in cli.c. */
+bool cli_interactive(void);
+/** Progress and notes on rank 0 only (stderr), shown when cli_interactive(), so logs and JSON
+ *  of batch jobs stay clean. */
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** "<what> <path>: 12.3 MB in 0.456 s (27.0 MB/s)" as progress (mbytes 0: the time only). */
+void cli_progress_rate(const char *what, const char *path, double mbytes, double seconds);
+/** gcoo_dist --version (rank 0): gcoo's version, its build line and the MPI library. */
+void cli_print_version(void);
+/** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
+ *  <last error>" on stderr. Returns the exit code to use (1). */
+int cli_fail(const char *what, gcoo_status st);
+/** cli_fail for a status that went through gcoo_dist_agree, printed by rank 0 for all: the
+ *  message of each rank that failed itself, in rank order, once per distinct message (ranks
+ *  holding GCOO_ERR_REMOTE say nothing). Collective over MPI_COMM_WORLD: every rank calls it
+ *  with its agreed status. Returns 1. */
+int cli_report(const char *what, gcoo_status st);
+/** A condition every rank evaluates (collective): true when it holds on every rank; the ranks
+ *  where it does not print "gcoo_dist: rank R: <message>" on stderr. */
+bool cli_require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Agree over MPI_COMM_WORLD (so all stop together): a failing rank gets its own status, the
+ *  others GCOO_ERR_REMOTE when any rank failed (cli_report prints nothing for it: the failing
+ *  rank's message is enough), else the minimum status. */
+gcoo_status cli_agree(gcoo_status local);
+
+/* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */
+typedef struct cli_json {
+  FILE *f;
+  int depth;
+  bool first[16];
+  char close[16]; /* '}' or ']' for each open level */
+} cli_json;
+void cli_json_begin(cli_json *j, FILE *f);
+void cli_json_object(cli_json *j, const char *key);  /* nested object; key NULL in arrays */
+void cli_json_array(cli_json *j, const char *key);
+void cli_json_end(cli_json *j);  /* closes the innermost object/array; at depth 0 the whole
+                                    object, followed by a newline */
+void cli_json_str(cli_json *j, const char *key, const char *v);
+void cli_json_int(cli_json *j, const char *key, long long v);
+void cli_json_real(cli_json *j, const char *key, double v);
+void cli_json_bool(cli_json *j, const char *key, bool v);
+
+/* ---- the subcommands (one file each) ------------------------------------------------------ */
+extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;
+/** The main job on its embedded default (gcoo_dist with no arguments). */
+int cli_default_job(void);
+
+#endif
