@@ -53,8 +53,8 @@ static int cmp_d(const void *a, const void *b) {
 
 /* Run one algorithm reps + 1 times (the first is a warm-up; a warm-up over 1 s cuts the timed
  * runs to 2, said in the output); keep the last C in *keep. */
-static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
-                    int reps, int64_t budget, result *r, gcoo_cuda_csr *keep) {
+static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB, int reps,
+                    int64_t budget, result *r, gcoo_cuda_csr *keep) {
   double *t = calloc((size_t)reps + 1, sizeof *t);
   memset(r, 0, sizeof *r);
   r->check = -1.0;
@@ -91,8 +91,10 @@ static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cud
       if (rep == reps) gcoo__dev_csr_upload(&v, &C, NULL);
       gcoo_sparse_destroy(&hC);
     }
-    if (rep == reps) *keep = C;
-    else gcoo__dev_csr_free(&C);
+    if (rep == reps)
+      *keep = C;
+    else
+      gcoo__dev_csr_free(&C);
   }
   qsort(t + 1, (size_t)reps, sizeof *t, cmp_d);
   r->ms = reps > 0 ? t[1 + reps / 2] : t[0];
@@ -220,25 +222,37 @@ int main(int argc, char **argv) {
   const char *skip = ""; /* NAME:OP,NAME:OP: products left out (said in the output) */
   const char **files = calloc((size_t)argc + 1, sizeof *files);
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
       const char *d = argv[++i];
       ndt = strcmp(d, "both") ? 1 : 2;
       if (!strcmp(d, "float")) dts[0] = GCOO_FLOAT32;
-    } else if (!strcmp(argv[i], "--no-generated")) gen = "";
-    else if (!strcmp(argv[i], "--gen") && i + 1 < argc) gen = argv[++i];
-    else if (!strcmp(argv[i], "--stencil") && i + 1 < argc) stencil_n = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--budget-test")) budget_test = 1;
-    else if (!strcmp(argv[i], "--opsparse") && i + 1 < argc) ops_bin = argv[++i];
-    else if (!strcmp(argv[i], "--opsparse-dir") && i + 1 < argc) ops_dir = argv[++i];
-    else if (!strcmp(argv[i], "--opsparse-max-nnz") && i + 1 < argc) ops_max_nnz = atoll(argv[++i]);
-    else if (!strcmp(argv[i], "--plan-json") && i + 1 < argc) plan_json = argv[++i];
-    else if (!strcmp(argv[i], "--skip") && i + 1 < argc) skip = argv[++i];
-    else if (!strcmp(argv[i], "--out") && i + 1 < argc) outdir = argv[++i];
+    } else if (!strcmp(argv[i], "--no-generated"))
+      gen = "";
+    else if (!strcmp(argv[i], "--gen") && i + 1 < argc)
+      gen = argv[++i];
+    else if (!strcmp(argv[i], "--stencil") && i + 1 < argc)
+      stencil_n = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--budget-test"))
+      budget_test = 1;
+    else if (!strcmp(argv[i], "--opsparse") && i + 1 < argc)
+      ops_bin = argv[++i];
+    else if (!strcmp(argv[i], "--opsparse-dir") && i + 1 < argc)
+      ops_dir = argv[++i];
+    else if (!strcmp(argv[i], "--opsparse-max-nnz") && i + 1 < argc)
+      ops_max_nnz = atoll(argv[++i]);
+    else if (!strcmp(argv[i], "--plan-json") && i + 1 < argc)
+      plan_json = argv[++i];
+    else if (!strcmp(argv[i], "--skip") && i + 1 < argc)
+      skip = argv[++i];
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      outdir = argv[++i];
     else if (argv[i][0] == '-') {
       fprintf(stderr, "spgemm_bench: unknown option %s\n", argv[i]);
       return 2;
-    } else files[nfiles++] = argv[i];
+    } else
+      files[nfiles++] = argv[i];
   }
   if (gcoo__cuda_free_bytes() == 0) {
     fprintf(stderr, "spgemm_bench: no usable GPU\n");
@@ -338,14 +352,17 @@ int main(int argc, char **argv) {
         for (int a = 0; a < NALG; a++) run_alg(algs[a], &dA, &dB, reps, 0, &r[a], &C[a]);
         memset(&r[OPS], 0, sizeof r[OPS]);
         r[OPS].check = -1;
-        if (!ops_bin) snprintf(r[OPS].err, sizeof r[OPS].err, "not available");
-        else if (dt != GCOO_FLOAT64) snprintf(r[OPS].err, sizeof r[OPS].err, "double only");
-        else if (ai.nnz > ops_max_nnz) snprintf(r[OPS].err, sizeof r[OPS].err, "operand too large for its text input");
+        if (!ops_bin)
+          snprintf(r[OPS].err, sizeof r[OPS].err, "not available");
+        else if (dt != GCOO_FLOAT64)
+          snprintf(r[OPS].err, sizeof r[OPS].err, "double only");
+        else if (ai.nnz > ops_max_nnz)
+          snprintf(r[OPS].err, sizeof r[OPS].err, "operand too large for its text input");
         else {
           char nb[80];
           snprintf(nb, sizeof nb, "%s_T", name);
-          const double ms = run_opsparse(ops_bin, ops_dir, name, A, prod ? nb : name, B,
-                                         r[OPS].err, sizeof r[OPS].err);
+          const double ms = run_opsparse(ops_bin, ops_dir, name, A, prod ? nb : name, B, r[OPS].err,
+                                         sizeof r[OPS].err);
           if (ms > 0) {
             r[OPS].ok = 1;
             r[OPS].ms = ms;
@@ -364,22 +381,28 @@ int main(int argc, char **argv) {
         printf("%-24.24s %-3s %10lld %11lld |", name, pr->op, (long long)ai.nnz,
                (long long)(r[0].ok ? gi->nnz : (ref >= 0 ? r[ref].info.nnz : -1)));
         for (int a = 0; a < NCOL; a++) {
-          if (r[a].ok) printf(" %8.3f", r[a].ms);
-          else printf(" %8s", a == OPS ? "-" : "FAIL");
+          if (r[a].ok)
+            printf(" %8.3f", r[a].ms);
+          else
+            printf(" %8s", a == OPS ? "-" : "FAIL");
         }
         printf(" |");
         for (int a = 0; a < 3; a++) {
-          if (r[a].ok) printf(" %7.1f", r[a].peak_mb);
-          else printf(" %7s", "-");
+          if (r[a].ok)
+            printf(" %7.1f", r[a].peak_mb);
+          else
+            printf(" %7s", "-");
         }
         if (r[0].ok)
           printf(" | %6.2f %6lld %6.2f %5.2f%s%s\n",
-                 gi->nnz ? 100.0 * ((double)gi->nnz_predicted - (double)gi->nnz) / (double)gi->nnz : 0.0,
+                 gi->nnz ? 100.0 * ((double)gi->nnz_predicted - (double)gi->nnz) / (double)gi->nnz
+                         : 0.0,
                  (long long)gi->rows_overflowed,
                  gi->flop ? 100.0 * (double)gi->flop_recomputed / (double)gi->flop : 0.0,
                  gi->seconds > 0 ? 100.0 * gi->seconds_predict / gi->seconds : 0.0,
                  r[0].reps < reps ? "  (2 runs)" : "", bad ? "  MISMATCH" : "");
-        else printf(" | gcoo failed: %s\n", r[0].err);
+        else
+          printf(" | gcoo failed: %s\n", r[0].err);
         for (int a = 1; a < NALG; a++)
           if (!r[a].ok) printf("    %s: %s\n", col_name[a], r[a].err);
         for (int a = 0; a < NCOL; a++) {
@@ -391,7 +414,9 @@ int main(int argc, char **argv) {
                   (long long)bi.ncols, (long long)ai.nnz, (long long)gi->flop,
                   (long long)(a == OPS ? gi->nnz : q->nnz), col_name[a], r[a].ok, r[a].reps,
                   r[a].ms, r[a].peak_mb, (long long)q->nnz_predicted,
-                  a == 0 && q->nnz ? 100.0 * ((double)q->nnz_predicted - (double)q->nnz) / (double)q->nnz : 0.0,
+                  a == 0 && q->nnz
+                      ? 100.0 * ((double)q->nnz_predicted - (double)q->nnz) / (double)q->nnz
+                      : 0.0,
                   (long long)q->nnz_allocated, (long long)q->rows_overflowed,
                   (long long)q->flop_recomputed, 1e3 * q->seconds_predict, 1e3 * q->seconds_flop,
                   (long long)q->batches, r[a].check, r[a].err);
@@ -403,7 +428,8 @@ int main(int argc, char **argv) {
           const int64_t budget = (int64_t)(r[0].peak_mb * 1048576.0 / 4.0);
           run_alg(GCOO_SPGEMM_GCOO, &dA, &dB, 1, budget, &rb, &Cb);
           if (rb.ok) rb.check = gcoo__cuda_csr_compare(&Cb, &C[ref]);
-          printf("%-24.24s %-3s budget %.1f MB: %s, %lld batches, peak %.1f MB, %.3f ms, check %.2e\n",
+          printf("%-24.24s %-3s budget %.1f MB: %s, %lld batches, peak %.1f MB, %.3f ms, check "
+                 "%.2e\n",
                  name, pr->op, (double)budget / 1048576.0, rb.ok ? "ok" : rb.err,
                  (long long)rb.info.batches, rb.peak_mb, rb.ms, rb.check);
           if (!rb.ok || !(rb.check <= tol)) nbad++;
@@ -462,17 +488,21 @@ int main(int argc, char **argv) {
     if (g->seconds > 0) shares[npr++] = g->seconds_predict / g->seconds;
   }
   qsort(shares, (size_t)npr, sizeof *shares, cmp_d);
-  const double share = npr ? (npr % 2 ? shares[npr / 2] : 0.5 * (shares[npr / 2 - 1] + shares[npr / 2])) : NAN;
+  const double share = npr ? (npr % 2 ? shares[npr / 2]
+                                      : 0.5 * (shares[npr / 2 - 1] + shares[npr / 2]))
+                           : NAN;
   const double g1 = n1 ? exp(l1 / n1) : NAN, gops = nops ? exp(lops / nops) : NAN;
   const double gmem = nmem ? exp(lmem / nmem) : NAN, rmean = nr ? rsum / nr : NAN;
   const double room_ratio = nnz_sum > 0 ? room_sum / nnz_sum : NAN;
   printf("\n=== summary: %d products (%s), median of %d runs after a warm-up, CSV %s\n", np,
          ndt == 2 ? "double and float" : (dts[0] == GCOO_FLOAT64 ? "double" : "float"), reps, path);
   printf("gcoo vs ALG1 over %d products, vs OpSparse over %d (double; its own driver); gcoo wrong "
-         "or failed: %d\n", n1, nops, nbad);
+         "or failed: %d\n",
+         n1, nops, nbad);
   printf("worst product against the faster of ALG1 and OpSparse: %s\n", worst_name);
   printf("rooms: total room %.0f entries for %.0f nnz (%.3fx), FLOP recomputed %.3f %% on "
-         "average\n", room_sum, nnz_sum, room_ratio, 100.0 * rmean);
+         "average\n",
+         room_sum, nnz_sum, room_ratio, 100.0 * rmean);
   double plan_share = NAN;
   if (plan_json) {
     FILE *jf = fopen(plan_json, "r");

@@ -66,8 +66,8 @@ static gcoo_status csr_block(gcoo_sparse A, int64_t r0, int64_t r1, int64_t c0, 
   for (int64_t i = 0; i <= nr; i++) ptr[i] = v.ptr[r0 + i] - p0;
   for (int64_t q = 0; q < nnz; q++) ind[q] = (int32_t)(v.ind[p0 + q] - c0);
   if (nnz) memcpy(val, (const char *)v.values + (size_t)p0 * es, (size_t)nnz * es);
-  st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, v.dtype, nr, nc, nnz, 0, ptr, ind, NULL, NULL,
-                          NULL, val);
+  st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, v.dtype, nr, nc, nnz, 0, ptr, ind, NULL, NULL, NULL,
+                          val);
   ptr = NULL, ind = NULL, val = NULL;
 done:
   free(ptr);
@@ -115,8 +115,8 @@ done:
 typedef struct plan {
   int64_t m, k, n, flop, nnz_pred;
   int64_t dtype;
-  int64_t *begin;   /* nranks + 1 row offsets */
-  int64_t *bcol;    /* 2 nranks: the range [c0, c1) of rows of B each rank needs */
+  int64_t *begin; /* nranks + 1 row offsets */
+  int64_t *bcol;  /* 2 nranks: the range [c0, c1) of rows of B each rank needs */
   double imbalance;
 } plan;
 
@@ -159,7 +159,8 @@ static gcoo_status make_plan(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
     GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
   GCOO_GOTO(gcoo__malloc_n((void **)&work, ai.nrows + 1, sizeof *work, "row work"));
   work[0] = 0;
-  for (int64_t i = 0; i < ai.nrows; i++) work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;
+  for (int64_t i = 0; i < ai.nrows; i++)
+    work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;
   GCOO_GOTO(gcoo_partition_balanced(work, ai.nrows, nranks, &part));
   GCOO_GOTO(gcoo__malloc_n((void **)&p->begin, nranks + 1, sizeof *p->begin, "plan"));
   GCOO_GOTO(gcoo__malloc_n((void **)&p->bcol, 2 * nranks, sizeof *p->bcol, "plan"));
@@ -285,8 +286,10 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
     gcoo_sparse_info ai, bi;
     st = gcoo_sparse_get_info(A, &ai);
     if (st >= 0) st = gcoo_sparse_get_info(B, &bi);
-    if (st >= 0 && ai.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0);
-    if (st >= 0 && bi.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0);
+    if (st >= 0 && ai.format != GCOO_FORMAT_CSR)
+      st = gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0);
+    if (st >= 0 && bi.format != GCOO_FORMAT_CSR)
+      st = gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0);
     for (int r = nranks - 1; r >= 0 && st >= 0; r--) { /* rank 0's own last */
       gcoo_sparse a = NULL, b = NULL;
       const int64_t c0 = p.bcol[2 * r], c1 = p.bcol[2 * r + 1];
@@ -477,7 +480,7 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
   st = C_slab ? gcoo_sparse_get_info(C_slab, &ci) : GCOO_ERROR(GCOO_ERR_NULL, "C_slab is NULL");
   if (st >= 0) {
     st = ci.format == GCOO_FORMAT_CSR ? GCOO_SUCCESS
-                                     : GCOO_ERROR(GCOO_ERR_INVALID_ARG, "C_slab is not CSR");
+                                      : GCOO_ERROR(GCOO_ERR_INVALID_ARG, "C_slab is not CSR");
     mine[0] = ci.nrows, mine[1] = ci.ncols, mine[2] = ci.nnz, mine[3] = ci.dtype;
   }
   st = gcoo_dist_agree(d, st);
@@ -506,7 +509,8 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
     ptr[0] = 0;
     for (int r = 0; r < nranks; r++) {
       gcoo_csr_view v;
-      if (r == root) GCOO_GOTO(gcoo__sparse_csr_view(C_slab, &v));
+      if (r == root)
+        GCOO_GOTO(gcoo__sparse_csr_view(C_slab, &v));
       else {
         GCOO_GOTO(recv_csr(comm, r, &piece));
         GCOO_GOTO(gcoo__sparse_csr_view(piece, &v));
@@ -520,8 +524,8 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
       at += v.nnz;
       gcoo_sparse_destroy(&piece);
     }
-    st = gcoo__sparse_adopt(C, GCOO_FORMAT_CSR, dt, m, mine[1], nnz, 0, ptr, ind, NULL, NULL,
-                            NULL, val);
+    st = gcoo__sparse_adopt(C, GCOO_FORMAT_CSR, dt, m, mine[1], nnz, 0, ptr, ind, NULL, NULL, NULL,
+                            val);
     ptr = NULL, ind = NULL, val = NULL;
   }
 done:

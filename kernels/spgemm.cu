@@ -31,7 +31,6 @@ namespace {
 
 using namespace gcoo_spg;
 
-
 int device_sm_count() {
   int d = 0, c = 0;
   if (cudaGetDevice(&d) != cudaSuccess ||
@@ -120,8 +119,8 @@ unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per)
 struct pass_plan {
   int64_t nmax = 0, n = 0;
   int32_t *binned = nullptr;
-  pair64 *sizes = nullptr, *offs = nullptr;  // (room, table) of each entry, and their scan
-  unsigned long long *bin_count = nullptr;   // kNumBins counts, kNumBins cursors, 3 totals
+  pair64 *sizes = nullptr, *offs = nullptr; // (room, table) of each entry, and their scan
+  unsigned long long *bin_count = nullptr;  // kNumBins counts, kNumBins cursors, 3 totals
   unsigned long long count[kNumBins] = {0};
   int64_t total_room = 0, total_tab = 0;
 };
@@ -137,8 +136,8 @@ void plan_free(spg_mem *mem, pass_plan *p) {
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
 // Synchronises the stream once (one small copy brings the counts and totals).
 gcoo_status plan_pass(cudaStream_t s, spg_mem *mem, const int32_t *list,
-                      const unsigned long long *d_n, int64_t nmax, rows_state rs,
-                      int last_shared, pass_plan *p) {
+                      const unsigned long long *d_n, int64_t nmax, rows_state rs, int last_shared,
+                      pass_plan *p) {
   gcoo_status st = GCOO_SUCCESS;
   void *tmp = nullptr;
   size_t bytes = 0;
@@ -154,8 +153,8 @@ gcoo_status plan_pass(cudaStream_t s, spg_mem *mem, const int32_t *list,
   SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, p->sizes, p->offs, pair64_sum(),
                                           pair64{0, 0}, nmax + 1, s));
   SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
-  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, p->sizes, p->offs, pair64_sum(),
-                                          pair64{0, 0}, nmax + 1, s));
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, p->sizes, p->offs, pair64_sum(), pair64{0, 0},
+                                          nmax + 1, s));
   plan_summary_kernel<<<1, 32, 0, s>>>(p->bin_count, p->offs + nmax, d_n);
   SPG_LAUNCHED("plan_summary_kernel");
   {
@@ -176,8 +175,8 @@ cudaError_t launch_warp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, con
                         int64_t n, rows_state rs, pass_out<T> out, int sms) {
   int64_t blocks = (n + WARPS - 1) / WARPS, cap = (int64_t)sms * 64;
   if (blocks > cap) blocks = cap;
-  warp_rows_kernel<T, TS, WARPS><<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs,
-                                                                         out);
+  warp_rows_kernel<T, TS, WARPS>
+      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
 
@@ -186,8 +185,8 @@ cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
                          int64_t n, int bits, rows_state rs, pass_out<T> out, int sms) {
   auto kernel = block_rows_kernel<T, TPB, GLOBAL>;
   const size_t smem = GLOBAL ? 0 : ((size_t)1 << bits) * (sizeof(T) + 4);
-  static int opted_in = 0;  // per instantiation (and process): bits is fixed per bin
-  if (smem >= 32 * 1024 && !opted_in) {  // the static part counts too: opt in before 48 KiB
+  static int opted_in = 0;              // per instantiation (and process): bits is fixed per bin
+  if (smem >= 32 * 1024 && !opted_in) { // the static part counts too: opt in before 48 KiB
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem + 1024);
     if (e != cudaSuccess) return e;
@@ -233,7 +232,7 @@ gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const
   out.ovf_rows = ovf_rows;
   out.ovf_count = ovf_count;
   out.tab_off = tab_off_rows;
-  for (int b = kNumBins - 1; b >= 0; b--) {  // longest rows first: they set the critical path
+  for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
     if (nb == 0) continue;
     const int32_t *rows = p->binned + start[b];
@@ -244,11 +243,21 @@ gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const
       case 2: SPG_CUDA((launch_warp<T, 128, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
       case 3: SPG_CUDA((launch_warp<T, 256, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
       case 4: SPG_CUDA((launch_warp<T, 512, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 5: SPG_CUDA((launch_block<T, 128, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms))); break;
-      case 6: SPG_CUDA((launch_block<T, 256, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms))); break;
-      case 7: SPG_CUDA((launch_block<T, 512, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms))); break;
-      case 8: SPG_CUDA((launch_block<T, 1024, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms))); break;
-      default: SPG_CUDA((launch_block<T, 1024, true>(s, in, Av, Bv, rows, nb, 0, rs, out, sms))); break;
+      case 5:
+        SPG_CUDA((launch_block<T, 128, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 6:
+        SPG_CUDA((launch_block<T, 256, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 7:
+        SPG_CUDA((launch_block<T, 512, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 8:
+        SPG_CUDA((launch_block<T, 1024, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      default:
+        SPG_CUDA((launch_block<T, 1024, true>(s, in, Av, Bv, rows, nb, 0, rs, out, sms)));
+        break;
     }
   }
 done:
@@ -284,8 +293,8 @@ struct product {
   int64_t *tab_off_rows = nullptr;
   class_stats *cs = nullptr;
   int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
-  unsigned long long *ctr = nullptr;  // [0] list length, [1] overflows, [2] second overflows,
-                                      // [3] FLOP of recomputed rows, [4] nnz of a batch
+  unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
+                                     // [3] FLOP of recomputed rows, [4] nnz of a batch
   int32_t *ci[3] = {nullptr, nullptr, nullptr};
   T *cv[3] = {nullptr, nullptr, nullptr};
   int64_t buf_len[3] = {0, 0, 0};
@@ -326,8 +335,8 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
   GCOO_GOTO(plan_pass(s, mem, P->list, P->ctr, nmax, P->rs, P->last_shared, &p1));
   P->allocated += p1.total_room;
   P->buf_len[1] = p1.total_room;
-  GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &p1, P->last_shared,
-                        1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
+  GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &p1, P->last_shared, 1,
+                        P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&cnt, (nr + 1) * 8));
   SPG_CUDA(spg_malloc(mem, (void **)&rowptr, (nr + 1) * 8));
   gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
@@ -337,16 +346,16 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int
   SPG_LAUNCHED("nnz_to_counter");
   SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
   nnz = (int64_t)h[4];
-  if (h[1] > 0) {  // rows that did not fit: exact rooms (or their bound), a second buffer
+  if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
     reroom_kernel<<<blocks_for(novf, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
-                                                         P->ctr + 3);
+                                                        P->ctr + 3);
     SPG_LAUNCHED("reroom_kernel");
     GCOO_GOTO(plan_pass(s, mem, P->ovf1, P->ctr + 1, novf, P->rs, P->last_shared, &p2));
     P->buf_len[2] = p2.total_room;
-    GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->ovf1, &p2,
-                          P->last_shared, 2, P->ovf2, P->ctr + 2, &P->ci[2], &P->cv[2]));
+    GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->ovf1, &p2, P->last_shared,
+                          2, P->ovf2, P->ctr + 2, &P->ci[2], &P->cv[2]));
     gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
     SPG_LAUNCHED("gather_sizes");
     GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
@@ -462,7 +471,7 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
     }
   }
 done:
-  plan_free(&P->mem, &ps);  // run_pass frees it; a failed plan_pass does not
+  plan_free(&P->mem, &ps); // run_pass frees it; a failed plan_pass does not
   return st;
 }
 
@@ -523,7 +532,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     SPG_CUDA(cudaStreamSynchronize(s));
     // the rooms are read on the host only when they might not fit: bound them by sum hi first
     const int want = P.mem.live + (m + 1) * 16 + 3 * (int64_t)hcs.sum_hi * E > budget;
-    if (want) {  // the rooms decide: cut batches in row order on the host
+    if (want) { // the rooms decide: cut batches in row order on the host
       GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
       GCOO_GOTO(gcoo__malloc_n((void **)&h_hi, m, 4, "row bounds"));
       GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, 8, "batches"));
@@ -532,8 +541,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
       SPG_CUDA(cudaMemsetAsync(P.rs.src, kSrcNone, m, s));
       SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
       if (m > 0) {
-        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list,
-                                                        P.ctr);
+        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
         SPG_LAUNCHED("rooms_kernel");
       }
       SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
@@ -542,19 +550,19 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
       const int64_t fixed = P.mem.live + (m + 1) * 16;
       GCOO_CHECK_GOTO(fixed < budget, GCOO_ERR_NO_MEMORY,
                       "memory budget %lld bytes is below the %lld bytes of per-row bookkeeping "
-                      "for %lld rows", (long long)budget, (long long)fixed, (long long)m);
+                      "for %lld rows",
+                      (long long)budget, (long long)fixed, (long long)m);
       const int64_t room_budget = budget - fixed;
       int64_t used = 0, total = 0;
       nbatches = 0;
       for (int64_t i = 0; i < m; i++) {
         const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
         const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], P.last_shared);
-        const int64_t cost = 2 * room * E + 48 +
-                             (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
+        const int64_t cost = 2 * room * E + 48 + (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
         GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,
                         "row %lld alone needs %lld bytes of device memory (room %lld), more "
-                        "than the %lld bytes the budget leaves", (long long)i, (long long)cost,
-                        (long long)room, (long long)room_budget);
+                        "than the %lld bytes the budget leaves",
+                        (long long)i, (long long)cost, (long long)room, (long long)room_budget);
         if (used + cost > room_budget) {
           batch_end[nbatches++] = i;
           used = 0;
@@ -579,8 +587,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     if (nbatches > 1) {
       SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
       if (r1 > r0) {
-        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs,
-                                                              P.list, P.ctr);
+        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs, P.list,
+                                                              P.ctr);
         SPG_LAUNCHED("rooms_kernel");
       }
     }
@@ -639,7 +647,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     info->alg = GCOO_SPGEMM_GCOO;
     info->flop = (int64_t)hcs.flop;
     info->nnz = nnz_total;
-    info->nnz_predicted = (int64_t)llround(gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
+    info->nnz_predicted = (int64_t)llround(
+        gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
     info->nnz_allocated = P.allocated;
     info->rows_overflowed = P.overflowed;
     info->flop_recomputed = P.flop_recomputed;
@@ -726,8 +735,9 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
     pred->nnz_upper = (int64_t)hcs.sum_hi;
     pred->nnz_estimate = e;
     pred->nnz_predicted = llround(e);
-    pred->compression_ratio =
-        pred->nnz_predicted > 0 ? (double)hcs.flop / (double)pred->nnz_predicted : 1.0;
+    pred->compression_ratio = pred->nnz_predicted > 0
+                                  ? (double)hcs.flop / (double)pred->nnz_predicted
+                                  : 1.0;
     pred->rel_stderr = exact ? 0.0 : NAN;
     pred->exact = (int)exact;
     pred->samples = counted;
@@ -743,7 +753,7 @@ done:
   return st;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" {
 
@@ -875,7 +885,8 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   if (opts->alg == GCOO_SPGEMM_AUTO || opts->alg == GCOO_SPGEMM_GCOO) {
     GCOO_GOTO(gcoo__cuda_spgemm_gcoo(s, &dA, &dB, opts, &dC, &hC, &local));
   } else {
-    GCOO_GOTO(gcoo__cuda_spgemm_cusparse(s, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
+    GCOO_GOTO(
+        gcoo__cuda_spgemm_cusparse(s, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
   }
   if (hC) {
     *C = hC;
@@ -926,8 +937,10 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
   GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
   GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
-  if (ai.dtype == GCOO_FLOAT64) GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
-  else GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
+  if (ai.dtype == GCOO_FLOAT64)
+    GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
+  else
+    GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
 done:
   gcoo__dev_csr_free(&dA);
   gcoo__dev_csr_free(&dB);
@@ -937,4 +950,4 @@ done:
   return st;
 }
 
-}  // extern "C"
+} // extern "C"

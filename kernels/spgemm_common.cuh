@@ -15,16 +15,16 @@
 #define SPG_LAUNCHED(what) GCOO_CHECK_LAUNCH_GOTO(what)
 
 // Blocking copy ordered on stream s (a plain cudaMemcpy would not wait for a non-blocking stream).
-#define SPG_COPY(dst, src, bytes, kind)                                   \
-  do {                                                                    \
-    SPG_CUDA(cudaMemcpyAsync((dst), (src), (size_t)(bytes), (kind), s));  \
-    SPG_CUDA(cudaStreamSynchronize(s));                                   \
+#define SPG_COPY(dst, src, bytes, kind)                                  \
+  do {                                                                   \
+    SPG_CUDA(cudaMemcpyAsync((dst), (src), (size_t)(bytes), (kind), s)); \
+    SPG_CUDA(cudaStreamSynchronize(s));                                  \
   } while (0)
 
 // Device memory owned by one call: live and peak bytes of what it allocated.
 struct spg_mem {
   int64_t live = 0, peak = 0;
-  cudaStream_t stream = nullptr;  // for the pool
+  cudaStream_t stream = nullptr; // for the pool
 };
 
 static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {

@@ -13,14 +13,14 @@
 
 #include "spgemm_common.cuh"
 
-#define SPG_CUSPARSE(x)                                                                       \
-  do {                                                                                        \
-    cusparseStatus_t c_ = (x);                                                                \
-    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                      \
+#define SPG_CUSPARSE(x)                                                                      \
+  do {                                                                                       \
+    cusparseStatus_t c_ = (x);                                                               \
+    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                     \
       st = GCOO_ERROR(GCOO_ERR_CUSPARSE, "cuSPARSE %s (%s) in %s", cusparseGetErrorName(c_), \
-                      cusparseGetErrorString(c_), #x);                                        \
-      goto done;                                                                              \
-    }                                                                                         \
+                      cusparseGetErrorString(c_), #x);                                       \
+      goto done;                                                                             \
+    }                                                                                        \
   } while (0)
 
 namespace {
@@ -44,7 +44,7 @@ struct free_watch {
   }
 };
 
-}  // namespace
+} // namespace
 
 extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg,
                                                   const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
@@ -117,8 +117,8 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
                                              &size1, buf1));
   fw.look();
   if (calg == CUSPARSE_SPGEMM_ALG1) {
-    SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
-                                        nullptr));
+    SPG_CUSPARSE(
+        cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, nullptr));
   } else {
     SPG_CUSPARSE(cusparseSpGEMM_getNumProducts(desc, &nprod));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
@@ -131,8 +131,8 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
     buf3 = nullptr;
   }
   SPG_CUDA(spg_malloc(&mem, &buf2, (int64_t)size2));
-  SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
-                                      buf2));
+  SPG_CUSPARSE(
+      cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, buf2));
   fw.look();
   SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
   SPG_CUDA(spg_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
@@ -208,7 +208,7 @@ __global__ void compare_kernel(int64_t m, const int64_t *__restrict__ cp,
   }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" double gcoo__cuda_csr_compare(const gcoo_cuda_csr *C, const gcoo_cuda_csr *R) {
   gcoo_status st = GCOO_SUCCESS;

@@ -36,26 +36,26 @@ __device__ __forceinline__ uint32_t slot_of(int32_t col, int bits) {
 
 // Per-row state of a product (arrays of m entries, device memory).
 struct rows_state {
-  int32_t *hi;       // min(flop(i), n): no row can be larger
-  int32_t *lo;       // max nnz(B row k) over k in row i of A: no row can be smaller
-  int32_t *room;     // entries reserved for the row in its pass
-  int32_t *z;        // exact size once computed; -1 while unknown after an abort
-  int64_t *off;      // where its room starts in its pass's buffer
-  uint8_t *src;      // which buffer holds it (kSrc*)
+  int32_t *hi;   // min(flop(i), n): no row can be larger
+  int32_t *lo;   // max nnz(B row k) over k in row i of A: no row can be smaller
+  int32_t *room; // entries reserved for the row in its pass
+  int32_t *z;    // exact size once computed; -1 while unknown after an abort
+  int64_t *off;  // where its room starts in its pass's buffer
+  uint8_t *src;  // which buffer holds it (kSrc*)
 };
 constexpr uint8_t kSrcNone = 255;
 
 // What a pass writes.
 template <typename T>
 struct pass_out {
-  int32_t *ci;                    // the pass's buffer
+  int32_t *ci; // the pass's buffer
   T *cv;
   uint8_t buf_id;
-  int32_t *ovf_rows;              // rows that did not fit their room
+  int32_t *ovf_rows; // rows that did not fit their room
   unsigned long long *ovf_count;
-  int32_t *gkeys;                 // global bin: tables
+  int32_t *gkeys; // global bin: tables
   T *gvals;
-  const int64_t *tab_off;         // global bin: table of row i at tab_off[i] (by row)
+  const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
 };
 
 struct csr_in {
@@ -98,7 +98,7 @@ __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_
 template <typename T, int TS>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
                                                 int32_t *ci, T *cv) {
-  if (z <= 32) {  // rank by counting, in registers
+  if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
     int r = 0;
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(WARPS * 32)
         bs = in.Bp[k];
         len = (int)(in.Bp[k + 1] - bs);
       }
-      int pre = len;  // inclusive scan of the lengths
+      int pre = len; // inclusive scan of the lengths
       for (int o = 1; o < 32; o <<= 1) {
         const int y = __shfl_up_sync(kFull, pre, o);
         if (lane >= o) pre += y;
@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(WARPS * 32)
       const int total = __shfl_sync(kFull, pre, 31);
       for (int base = 0; base < total && !over; base += 32) {
         const int q = base + lane;
-        int l = 0;  // lanes before l have pre <= q
+        int l = 0; // lanes before l have pre <= q
         for (int step = 16; step > 0; step >>= 1)
           if (__shfl_sync(kFull, pre, l + step - 1) <= q) l += step;
         const int spre = __shfl_sync(kFull, pre, l), slen = __shfl_sync(kFull, len, l);
@@ -373,7 +373,7 @@ __global__ void __launch_bounds__(TPB)
 
 // ---- the predictor and the plan ---------------------------------------------------------------
 
-constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT;  // by floor(log2 hi(i)), src/predict_classes.h
+constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT; // by floor(log2 hi(i)), src/predict_classes.h
 
 // A room and a global table size, scanned together.
 struct pair64 {
@@ -386,20 +386,19 @@ struct pair64_sum {
 };
 
 struct class_stats {
-  unsigned long long rows[kClasses];     // rows with hi > lo
-  unsigned long long g[kClasses];        // sum of hi - lo over them
-  unsigned long long s_rows[kClasses];   // sampled rows
-  unsigned long long s_g[kClasses];      // sum of hi - lo over the sampled rows
-  unsigned long long s_dz[kClasses];     // sum of z - lo over the sampled rows
-  unsigned int s_umax[kClasses];         // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
+  unsigned long long rows[kClasses];   // rows with hi > lo
+  unsigned long long g[kClasses];      // sum of hi - lo over them
+  unsigned long long s_rows[kClasses]; // sampled rows
+  unsigned long long s_g[kClasses];    // sum of hi - lo over the sampled rows
+  unsigned long long s_dz[kClasses];   // sum of z - lo over the sampled rows
+  unsigned int s_umax[kClasses];       // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
   unsigned long long flop, sum_lo, sum_hi;
 };
 
 __device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
 
 // flop, lo, hi of rows [0, m); class histogram.
-__global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs,
-                              class_stats *cs) {
+__global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs, class_stats *cs) {
   __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi;
   if (threadIdx.x < kClasses) hr[threadIdx.x] = hg[threadIdx.x] = 0;
   if (threadIdx.x == 0) sflop = slo = shi = 0;
@@ -428,7 +427,7 @@ __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs
     tl = (unsigned long long)lo;
     th = (unsigned long long)hi;
   }
-  for (int o = 16; o > 0; o >>= 1) {  // warp sums first: one shared atomic per warp
+  for (int o = 16; o > 0; o >>= 1) { // warp sums first: one shared atomic per warp
     tf += __shfl_down_sync(kFull, tf, o);
     tl += __shfl_down_sync(kFull, tl, o);
     th += __shfl_down_sync(kFull, th, o);
@@ -595,7 +594,7 @@ __global__ void bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs
   if (t >= n) return;
   const int32_t i = list[t];
   const int b = bin_of(rs.hi[i], rs.room[i], last_shared);
-  unsigned long long start = 0;  // the bin's first place: counts of the bins before it
+  unsigned long long start = 0; // the bin's first place: counts of the bins before it
   for (int c = 0; c < b; c++) start += bin_count[c];
   binned[start + atomicAdd(&bin_count[kNumBins + b], 1ull)] = i;
   rs.off[i] = offs[t].room;
@@ -655,11 +654,13 @@ __global__ void __launch_bounds__(256)
   __syncthreads();
   const int64_t base = sp[0], end = sp[nrows];
   for (int64_t q = base + threadIdx.x; q < end; q += blockDim.x) {
-    int lo = 0, hi = nrows - 1;  // the largest r with sp[r] <= q
+    int lo = 0, hi = nrows - 1; // the largest r with sp[r] <= q
     while (lo < hi) {
       const int mid = (lo + hi + 1) >> 1;
-      if (sp[mid] <= q) lo = mid;
-      else hi = mid - 1;
+      if (sp[mid] <= q)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     const int id = sid[lo];
     const int64_t from = so[lo] + (q - sp[lo]);
@@ -670,6 +671,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-}  // namespace gcoo_spg
+} // namespace gcoo_spg
 
 #endif

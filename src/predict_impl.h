@@ -9,21 +9,21 @@
 typedef struct gcoo__pstate {
   gcoo_csr_view A, B;
   int64_t M, N;
-  int64_t *flop;        /* M: flop(i) */
-  int32_t *lo, *hi;     /* M: exact bounds on nnz(i) */
+  int64_t *flop;    /* M: flop(i) */
+  int32_t *lo, *hi; /* M: exact bounds on nnz(i) */
   gcoo_row_bounds tot;
   int32_t *nnz;         /* M: counted nnz(i), -1 while unknown (-2 queued) */
   int64_t rows_counted; /* rows counted with the hash table (rows with lo == hi are free) */
   int64_t flop_counted; /* their FLOP */
   gcoo_rng rng;
-  uint64_t seed;        /* the options' seed (CLASSES hashes rows with it) */
+  uint64_t seed; /* the options' seed (CLASSES hashes rows with it) */
 } gcoo__pstate;
 
 /* What a method hands back. */
 typedef struct gcoo__pestimate {
-  double nnz;       /* estimate of nnz(C) */
-  double stderr_;   /* estimated standard error (absolute), NaN if none, 0 if exact */
-  int64_t samples;  /* sample points drawn */
+  double nnz;      /* estimate of nnz(C) */
+  double stderr_;  /* estimated standard error (absolute), NaN if none, 0 if exact */
+  int64_t samples; /* sample points drawn */
   int exact;
   /* per-row fill for uncounted rows: nnz(i) ~ lo + slope_g (hi - lo) (ADAPTIVE) or
      flop * slope_f (ratio designs) */

@@ -121,17 +121,20 @@ int main(void) {
     return GCOO_TEST_SKIP;
   }
   gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
-  const int64_t shapes[][3] = {{1, 1, 1}, {5, 7, 3}, {300, 200, 250}, {2000, 1500, 1800},
+  const int64_t shapes[][3] = {{1, 1, 1},
+                               {5, 7, 3},
+                               {300, 200, 250},
+                               {2000, 1500, 1800},
                                {100, 20000, 30}};
   const double spars[] = {0.0, 0.4, 0.95, 0.995, 0.999};
   for (int s = 0; s < 5; s++)
     for (int dt = 0; dt < 2; dt++) {
       gcoo_sparse A = NULL, B = NULL;
       char what[96];
-      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0],
-                                   shapes[s][1], spars[s], 500 + s, 0));
-      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1],
-                                   shapes[s][2], spars[s], 600 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0], shapes[s][1],
+                                   spars[s], 500 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1], shapes[s][2],
+                                   spars[s], 600 + s, 0));
       snprintf(what, sizeof what, "random %lldx%lldx%lld %s", (long long)shapes[s][0],
                (long long)shapes[s][1], (long long)shapes[s][2], dt ? "double" : "float");
       run_ours(A, B, &o, what);
@@ -159,7 +162,8 @@ int main(void) {
     t.memory_budget = i1.peak_bytes / 5 + 30000 * 40;
     gcoo_spgemm_info i4 = run_ours(P, P, &t, "powerlaw^2 budget");
     /* the budget holds where rows fit their predicted room; recomputed rows add their size */
-    TEST_CHECK(i4.batches > 1 && i4.peak_bytes <= 2 * t.memory_budget && i4.peak_bytes < i1.peak_bytes,
+    TEST_CHECK(i4.batches > 1 && i4.peak_bytes <= 2 * t.memory_budget &&
+                   i4.peak_bytes < i1.peak_bytes,
                "budget %lld: %lld batches, peak %lld (unbatched %lld)", (long long)t.memory_budget,
                (long long)i4.batches, (long long)i4.peak_bytes, (long long)i1.peak_bytes);
     printf("budget %lld bytes: %lld batches, peak %lld bytes (one batch: %lld)\n",
@@ -215,10 +219,10 @@ int main(void) {
     const int64_t dims[][3] = {{0, 0, 0}, {4, 0, 3}, {0, 5, 2}, {6, 4, 7}};
     for (int d = 0; d < 4; d++) {
       gcoo_sparse A = NULL, B = NULL;
-      TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL,
-                                       NULL, 0));
-      TEST_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL,
-                                       NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL, NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL, NULL, 0));
       run_ours(A, B, &o, "empty");
       gcoo_sparse_destroy(&A);
       gcoo_sparse_destroy(&B);
@@ -254,7 +258,8 @@ int main(void) {
     gcoo_status st = gcoo_ctx_create(&ctx, "cuda");
     if (st == GCOO_ERR_UNSUPPORTED) {
       printf("t503-spgemm-gpu: CUDA contexts not available in this build (%s): public-API part "
-             "not run\n", gcoo_last_error());
+             "not run\n",
+             gcoo_last_error());
     } else {
       TEST_CALL(st);
       gcoo_sparse A = NULL, C = NULL;
@@ -264,7 +269,8 @@ int main(void) {
       for (int a = GCOO_SPGEMM_AUTO; a <= GCOO_SPGEMM_CUSPARSE_ALG3; a++) {
         t.alg = (gcoo_spgemm_alg)a;
         TEST_CALL(gcoo_spgemm(ctx, A, A, &t, &C, &info));
-        TEST_CHECK(spgemm_check(A, A, C, "gcoo_spgemm cuda") <= gcoo_test_tolerance(GCOO_FLOAT32, 700),
+        TEST_CHECK(spgemm_check(A, A, C, "gcoo_spgemm cuda") <=
+                       gcoo_test_tolerance(GCOO_FLOAT32, 700),
                    "gcoo_spgemm on CUDA, %s", gcoo_spgemm_alg_name(t.alg));
         gcoo_sparse_destroy(&C);
       }
