@@ -59,7 +59,7 @@ gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int 
 gcoo_status gcoo__nccl_wait(gcoo_dist d, const char *what);
 /** Wait for a stream carrying NCCL work, watching the communicator's async error and the
  *  timeout. */
-gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, cudaStream_t s, const char *what);
+gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, void *stream, const char *what);
 /** Bootstrap the communicator over MPI (collective; all ranks get one or all an error). */
 gcoo_status gcoo__dist_nccl_init(gcoo_dist d);
 /** The communicator usable for device collectives, or an error saying why there is none. */
@@ -91,6 +91,9 @@ gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int
                                 MPI_Comm comm, MPI_Request req[2]);
 
 /* ---- host or device memory (dist_mem.c) ---------------------------------------------------- */
+/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events),
+ *  NULL when CUDA is not compiled in: dist/ reaches the device only through them. */
+static inline const gcoo_device_ops *gcoo__dist_device(void) { return gcoo__backend_cuda.device; }
 gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what);
 void gcoo__dist_free(gcoo_memspace mem, void *p);
 /** Copy nrows rows of rowbytes bytes between two strided buffers (strides in bytes), host or
@@ -98,6 +101,25 @@ void gcoo__dist_free(gcoo_memspace mem, void *p);
 gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                                  size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
                                  gcoo_memspace smem, void *stream);
+
+/* ---- the device gather's plan (gather.c), pure so that the CPU tests run it with MPI ------ */
+/** One transfer of a gather: rows of this rank's slab sent to peer, or rows of the full matrix
+ *  received from peer. peer == this rank is the receiving rank's own slab (a local copy). */
+typedef struct gcoo__gather_xfer {
+  int peer;
+  int send;       /* 1: send slab rows [row, row + nrows); 0: receive full rows [row, ...) */
+  int64_t row;
+  int64_t nrows;
+} gcoo__gather_xfer;
+/** The transfers this rank posts to gather slabs of rows[r] rows on root (-1: on every rank),
+ *  in chunks of at most chunk_rows rows (<= 0: whole slabs), in an order in which both ends of
+ *  every pair post the same chunks, so one NCCL group (or MPI requests) can carry them. *out is
+ *  malloc'd (free it; NULL when *n is 0). */
+gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
+                              int64_t chunk_rows, gcoo__gather_xfer **out, int64_t *n);
+/** Rows per chunk of a device gather of rows of row_bytes: GCOO_GATHER_CHUNK_MB (MiB, default
+ *  0 = whole slabs). */
+int64_t gcoo__gather_chunk_rows(size_t row_bytes);
 
 /* ---- GPU binding (dist_ctx.c), pure so that tests can feed it any cluster ------------------ */
 typedef struct gcoo__gpu_slot {
