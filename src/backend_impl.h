@@ -143,6 +143,11 @@ extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when
 gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                               const gcoo_spgemm_options *opts, gcoo_sparse *C,
                               gcoo_spgemm_info *info);
+/* The GPU predictor (kernels/spgemm.cu, method CLASSES: the estimate of gcoo_predict with
+ * GCOO_PREDICT_CLASSES for the same seed), row_flop and row_nnz always filled; a build without
+ * CUDA reports "not compiled". */
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred);
 
 struct gcoo_ctx_s {
   uint64_t magic;
