@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd_files.h"
 
@@ -26,23 +25,12 @@ const char *cli_format_name(gcoo_format f) {
 }
 
 
-static int ends_with(const char *s, size_t n, const char *suffix) {
-  size_t k = strlen(suffix);
-  return n >= k && !strncasecmp(s + n - k, suffix, k);
-}
-
 cli_file_kind cli_file_kind_of(const char *path) {
-  static const char *const h5[] = {".h5", ".hdf5", ".hdf", ".he5", ".h5ad", ".nc"};
-  if (!path || !*path) return CLI_FILE_UNKNOWN;
-  size_t n = strlen(path);
-  if (ends_with(path, n, ".mtx") || ends_with(path, n, ".mtx.gz")) return CLI_FILE_MTX;
-  /* an HDF5 file name, alone or followed by ":object" */
-  for (size_t i = 1; i <= n; i++) {
-    if (i < n && path[i] != ':') continue;
-    for (size_t e = 0; e < sizeof h5 / sizeof h5[0]; e++)
-      if (ends_with(path, i, h5[e])) return CLI_FILE_H5;
+  switch (gcoo_file_kind_of(path)) {
+    case GCOO_FILE_MTX: return CLI_FILE_MTX;
+    case GCOO_FILE_H5: return CLI_FILE_H5;
+    default: return CLI_FILE_UNKNOWN;
   }
-  return CLI_FILE_UNKNOWN;
 }
 
 gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {

@@ -21,9 +21,7 @@ static cli_option options[] = {
     CLI_OPT_END};
 
 static gcoo_status read_matrix(const char *path, gcoo_sparse *A) {
-  const size_t n = strlen(path);
-  const int mtx = (n > 4 && !strcmp(path + n - 4, ".mtx")) || (n > 7 && !strcmp(path + n - 7, ".mtx.gz"));
-  if (mtx) return gcoo_mtx_read(path, GCOO_FLOAT64, 0, A);
+  if (gcoo_file_kind_of(path) == GCOO_FILE_MTX) return gcoo_mtx_read(path, GCOO_FLOAT64, 0, A);
 #if GCOO_HAVE_HDF5
   return gcoo_h5_read_sparse(path, GCOO_FLOAT64, A);
 #else

@@ -167,10 +167,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
   int64_t dims[2] = {-1, -1};
   *st = GCOO_SUCCESS;
   if (cli_rank() == 0) {
-    size_t n = strlen(j->a_path);
-    int mtx = (n >= 4 && !strcmp(j->a_path + n - 4, ".mtx")) ||
-              (n >= 7 && !strcmp(j->a_path + n - 7, ".mtx.gz"));
-    if (mtx) {
+    if (gcoo_file_kind_of(j->a_path) == GCOO_FILE_MTX) {
       gcoo_mtx_header h;
       *st = gcoo_mtx_read_header(j->a_path, &h);
       if (*st >= 0) dims[0] = h.nrows, dims[1] = h.ncols;

@@ -59,7 +59,7 @@ gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int 
 gcoo_status gcoo__nccl_wait(gcoo_dist d, const char *what);
 /** Wait for a stream carrying NCCL work, watching the communicator's async error and the
  *  timeout. */
-gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, cudaStream_t s, const char *what);
+gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, void *stream, const char *what);
 /** Bootstrap the communicator over MPI (collective; all ranks get one or all an error). */
 gcoo_status gcoo__dist_nccl_init(gcoo_dist d);
 /** The communicator usable for device collectives, or an error saying why there is none. */
@@ -91,6 +91,9 @@ gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int
                                 MPI_Comm comm, MPI_Request req[2]);
 
 /* ---- host or device memory (dist_mem.c) ---------------------------------------------------- */
+/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events),
+ *  NULL when CUDA is not compiled in: dist/ reaches the device only through them. */
+static inline const gcoo_device_ops *gcoo__dist_device(void) { return gcoo__backend_cuda.device; }
 gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what);
 void gcoo__dist_free(gcoo_memspace mem, void *p);
 /** Copy nrows rows of rowbytes bytes between two strided buffers (strides in bytes), host or
@@ -163,15 +166,5 @@ gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A, gcoo_dtype dtype,
 gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
                                     gcoo_dtype dtype, int64_t n, const int32_t *rows,
                                     const int32_t *cols, const void *vals, gcoo_sparse *slab);
-
-/** The transpose of a dense matrix as a view of the same buffer (the readings' mapping). */
-static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
-  gcoo_dense T = *D;
-  T.nrows = D->ncols;
-  T.ncols = D->nrows;
-  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
-  T.owned = 0;
-  return T;
-}
 
 #endif

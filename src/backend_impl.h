@@ -28,6 +28,17 @@ void gcoo__set_error_text(const char *text);
  *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
 int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
 
+/** The transpose of a dense matrix as a view of the same buffer (the readings' mapping:
+ *  a column-major matrix read as row-major is its transpose). */
+static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
+  gcoo_dense T = *D;
+  T.nrows = D->ncols;
+  T.ncols = D->nrows;
+  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
+  T.owned = 0;
+  return T;
+}
+
 /** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
  *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
  *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
