@@ -145,7 +145,7 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   }
 
   /* 3. the local operator(s), each taking its block over */
-  if (opts->xmode == GCOO_DIST_X_PARTITIONED) {
+  if (opts->xmode == GCOO_DIST_X_PARTITIONED && d->size > 1) {
     /* the halo pattern reads the columns of A: a GCOO slab is converted once */
     if (!is_csr) {
       st = gcoo__gcoo_to_csr_of_transpose(*slab, &A_csr);
@@ -160,6 +160,8 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
     if (op->nrows > 0) st = make_local_op(d, &A_diag, &opts->local, &op->local);
     if (st >= 0 && op->halo.nrecv > 0) st = make_local_op(d, &A_offd, &opts->local, &op->offd);
   } else if (op->nrows > 0) {
+    /* REPLICATED, or PARTITIONED on one rank: its diagonal block is the whole slab (row0 = 0,
+     * so local and global columns agree), nothing to split and no halo */
     st = make_local_op(d, slab, &opts->local, &op->local);
   }
   GCOO_GOTO(gcoo__dist_agree(d, st));
@@ -374,7 +376,7 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   gcoo_dist d = op->d;
   gcoo_status st = check_operands(op, X, Y_slab);
-  if (op->opts.xmode == GCOO_DIST_X_REPLICATED) {
+  if (op->opts.xmode == GCOO_DIST_X_REPLICATED || d->size == 1) {
     if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
     GCOO_CALL(gcoo__dist_agree(d, st));
     return GCOO_SUCCESS;

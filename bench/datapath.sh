@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench/datapath.sh: from file to answer, beside the disk's own rate (issue 19, docs/datapath.md).
+#
+# For each matrix file: the disk (dd, buffered and O_DIRECT, cold), h5py reading every dataset of
+# the group (cold and warm), and `gcoo_dist spdm --json` at 1 and 2 ranks (cold and warm) with
+# each phase (read, setup, dense operand, upload, kernel, check, total) and the peak RSS of
+# rank 0. Cold = `echo 3 > /proc/sys/vm/drop_caches` before the run (root); where that is not
+# permitted, every run is warm and the lines say so. Ends with one line per target of issue 19:
+#   target spdm-file-floor:   wall time of a cold 1-rank GPU spdm over the floor
+#                             (file bytes / cold dd rate + kernel time + output bytes / write
+#                             rate; no --out, so no output bytes), goal <= 1.5x
+#   target spgemm-file-floor: the same for `gcoo_dist spgemm` (A * A), goal <= 1.5x
+#   target read-2rank:        aggregate read rate at 2 ranks over 1 rank's (cold), goal >= 1.0x
+# and, before them, the CPU target: read + setup over h5py's read of the same file, goal <= 2x.
+#
+# Usage: bench/datapath.sh [options]
+#   --gcoo DIR       build with src/cli/gcoo_dist (or cli/gcoo_dist) [build]
+#   --dir DIR        scratch folder for the files, on the file system to measure [/tmp/gcoo-datapath]
+#   --grid N         27-point Poisson N^3 made by `gcoo_dist gen` [100]
+#   --real FILE.mtx  also a real matrix (converted to HDF5 CSR with `gcoo_dist convert`)
+#   --backend B      cpu or gpu [cpu]
+#   --ncols N        columns of X [32]
+#   --reps R         warm repetitions (median reported) [3]
+#   --spgemm         also time `gcoo_dist spgemm --a F --b F` (GPU backend)
+set -u
+gcoo=build dir=/tmp/gcoo-datapath grid=100 real="" backend=cpu ncols=32 reps=3 spgemm=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gcoo) gcoo=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    --grid) grid=$2; shift 2 ;;
+    --real) real=$2; shift 2 ;;
+    --backend) backend=$2; shift 2 ;;
+    --ncols) ncols=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --spgemm) spgemm=1; shift ;;
+    *) echo "datapath.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+bin=$gcoo/cli/gcoo_dist
+[ -x "$bin" ] || bin=$gcoo/src/cli/gcoo_dist
+[ -x "$bin" ] || { echo "datapath.sh: no gcoo_dist under $gcoo" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mkdir -p "$dir"
+log=$dir/runs.jsonl
+: >"$log"
+
+cold_ok=0
+if sync && (echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then cold_ok=1; fi
+drop() { [ "$cold_ok" = 1 ] && sync && echo 3 >/proc/sys/vm/drop_caches; }
+
+echo "# datapath benchmark (issue 19)"
+echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "host:    $(hostname), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+echo "gpu:     $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
+echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
+echo "command: bench/datapath.sh --grid $grid --backend $backend --ncols $ncols --reps $reps${real:+ --real $real}$([ $spgemm = 1 ] && echo ' --spgemm')"
+echo "cache:   $([ $cold_ok = 1 ] && echo 'cold runs after drop_caches' || echo 'drop_caches not permitted: every run is WARM')"
+echo "disk:    $(df -h "$dir" | awk 'NR==2 {print $1, $2}') ($dir)"
+echo
+
+# dd rate in bytes/s of reading a file (buffered or direct), cold when allowed
+dd_rate() { # file [direct]
+  drop
+  local flag=""
+  [ "${2:-}" = direct ] && flag="iflag=direct"
+  dd if="$1" of=/dev/null bs=16M $flag 2>&1 | awk '/copied/ {for (i = 1; i <= NF; i++) if ($i == "s,") printf "%.0f\n", $1 / $(i - 1)}'
+}
+dd_write_rate() { # bytes
+  local n=$(( ($1 + 16777215) / 16777216 ))
+  [ $n -lt 1 ] && n=1
+  local r
+  r=$(dd if=/dev/zero of="$dir/ddwrite.tmp" bs=16M count=$n conv=fsync 2>&1 | awk '/copied/ {for (i = 1; i <= NF; i++) if ($i == "s,") printf "%.0f\n", $1 / $(i - 1)}')
+  rm -f "$dir/ddwrite.tmp"
+  echo "$r"
+}
+
+h5py_read() { # file [cold] -> seconds
+  [ "${2:-}" = cold ] && drop
+  python3 - "$1" <<'EOF'
+import sys, time
+import h5py
+t = time.perf_counter()
+with h5py.File(sys.argv[1], "r") as f:
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            obj[...]
+    f.visititems(visit)
+print(f"{time.perf_counter() - t:.6f}")
+EOF
+}
+
+# one gcoo_dist run: np cold|warm command... -> appends a JSON line (with peak RSS) to the log
+run_json() { # label np mode args...
+  local label=$1 np=$2 mode=$3
+  shift 3
+  [ "$mode" = cold ] && drop
+  local t0 t1 out rss
+  t0=$(date +%s.%N)
+  if [ "$np" = 1 ]; then
+    out=$(/usr/bin/time -f "RSS_KB %M" "$bin" "$@" --json 2>"$dir/err.txt")
+  else
+    out=$(mpirun -np "$np" /usr/bin/time -f "RSS_KB %M" "$bin" "$@" --json 2>"$dir/err.txt")
+  fi
+  local rc=$?
+  t1=$(date +%s.%N)
+  rss=$(awk '/^RSS_KB/ {if ($2 > m) m = $2} END {print m + 0}' "$dir/err.txt")
+  python3 - "$label" "$np" "$mode" "$rc" "$(echo "$t1 - $t0" | bc)" "$rss" "$out" >>"$log" <<'EOF'
+import json, sys
+label, np, mode, rc, wall, rss, out = sys.argv[1:8]
+try:
+    d = json.loads(out)
+except Exception:
+    d = {"error": out[-400:]}
+d.update({"label": label, "np": int(np), "mode": mode, "rc": int(rc), "wall_s": float(wall),
+          "rss_kb": int(rss)})
+print(json.dumps(d))
+EOF
+  [ $rc = 0 ] || { echo "  $label np=$np $mode: rc $rc: $(tail -3 "$dir/err.txt")"; }
+}
+
+files=()
+f=$dir/poisson27_$grid.h5
+if [ ! -s "$f" ]; then
+  echo "making $f ($bin gen --stencil 27 --grid $grid)"
+  "$bin" gen --stencil 27 --grid "$grid" --out "$f" >/dev/null || exit 1
+fi
+files+=("$f")
+if [ -n "$real" ]; then
+  r=$dir/$(basename "${real%%.mtx*}").h5
+  [ -s "$r" ] || "$bin" convert --in "$real" --out "$r:/A" --format csr >/dev/null || exit 1
+  files+=("$r:/A")
+fi
+
+for spec in "${files[@]}"; do
+  file=${spec%%:/*}
+  bytes=$(stat -c %s "$file")
+  echo "== $spec: $bytes bytes"
+  rb=$(dd_rate "$file")
+  rd=$(dd_rate "$file" direct)
+  rwarm=$(dd if="$file" of=/dev/null bs=16M 2>/dev/null; dd if="$file" of=/dev/null bs=16M 2>&1 | awk '/copied/ {for (i = 1; i <= NF; i++) if ($i == "s,") printf "%.0f\n", $1 / $(i - 1)}')
+  hc=$(h5py_read "$file" cold)
+  hw=$(h5py_read "$file" warm)
+  hw2=$(h5py_read "$file" warm)
+  hw=$(python3 -c "print(min($hw, $hw2))")
+  awk -v b="$rb" -v d="$rd" -v w="$rwarm" -v n="$bytes" -v hc="$hc" -v hw="$hw" 'BEGIN {
+    printf "  dd: cold buffered %.2f GB/s, cold direct %.2f GB/s, warm %.2f GB/s\n", b / 1e9, d / 1e9, w / 1e9
+    printf "  h5py every dataset: cold %.3f s (%.2f GB/s), warm %.3f s\n", hc, n / hc / 1e9, hw }'
+  echo "{\"label\": \"disk\", \"file\": \"$spec\", \"bytes\": $bytes, \"dd_cold\": $rb, \"dd_direct\": $rd, \"dd_warm\": $rwarm, \"h5py_cold\": $hc, \"h5py_warm\": $hw}" >>"$log"
+  for np in 1 2; do
+    run_json "spdm:$spec" "$np" cold spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
+    for ((i = 0; i < reps; i++)); do
+      run_json "spdm:$spec" "$np" warm spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
+    done
+  done
+  if [ $spgemm = 1 ]; then
+    run_json "spgemm:$spec" 1 cold spgemm --a "$spec" --b "$spec"
+  fi
+  # the write rate for the floor's output term, at the size of the product (here: none written)
+  echo "{\"label\": \"write\", \"file\": \"$spec\", \"dd_write\": $(dd_write_rate 268435456)}" >>"$log"
+done
+
+python3 - "$log" "$backend" "$cold_ok" <<'EOF'
+import json, statistics, sys
+log, backend, cold_ok = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+rows = [json.loads(l) for l in open(log) if l.strip()]
+disk = {r["file"]: r for r in rows if r["label"] == "disk"}
+write = {r["file"]: r for r in rows if r["label"] == "write"}
+def runs(label, np, mode):
+    return [r for r in rows if r["label"] == label and r["np"] == np and r["mode"] == mode
+            and r.get("rc") == 0 and "time_s" in r]
+def med(rs, key):
+    v = [r["time_s"][key] for r in rs]
+    return statistics.median(v) if v else float("nan")
+print()
+print("phases (seconds; warm: median of the repetitions; rss: rank 0's peak, MB)")
+print(f"{'file':28s} {'np':>2s} {'cache':5s} {'read':>7s} {'setup':>7s} {'dense':>7s} {'upload':>7s} "
+      f"{'kernel':>8s} {'check':>7s} {'total':>7s} {'wall':>7s} {'GB/s':>6s} {'rss':>6s} check")
+targets = {}
+for f, dk in disk.items():
+    for np in (1, 2):
+        for mode in ("cold", "warm"):
+            rs = runs("spdm:" + f, np, mode)
+            if not rs:
+                continue
+            rd = med(rs, "read")
+            rate = dk["bytes"] / rd / 1e9 if rd > 0 else float("nan")
+            wall = statistics.median(r["wall_s"] for r in rs)
+            rss = max(r["rss_kb"] for r in rs) / 1024
+            ok = all(r.get("check", {}).get("pass") for r in rs)
+            print(f"{f[-28:]:28s} {np:2d} {mode:5s} {rd:7.3f} {med(rs, 'setup'):7.3f} "
+                  f"{med(rs, 'dense_operand'):7.3f} {med(rs, 'upload'):7.3f} {med(rs, 'kernel'):8.4f} "
+                  f"{med(rs, 'check'):7.4f} {med(rs, 'total'):7.3f} {wall:7.3f} {rate:6.2f} {rss:6.0f} "
+                  f"{'PASS' if ok else 'FAIL'}")
+            targets.setdefault(f, {})[(np, mode)] = (rd, med(rs, "setup"), med(rs, "kernel"), wall)
+    print(f"{f[-28:]:28s} disk: dd cold {dk['dd_cold']/1e9:.2f} GB/s, direct {dk['dd_direct']/1e9:.2f} GB/s, "
+          f"warm {dk['dd_warm']/1e9:.2f} GB/s; h5py cold {dk['h5py_cold']:.3f} s, warm {dk['h5py_warm']:.3f} s")
+print()
+first = next(iter(disk), None)
+lines = []
+# the CPU target: read + setup over h5py's read, same cache state
+if backend == "cpu" and first in targets:
+    mode = "cold" if cold_ok else "warm"
+    t = targets[first].get((1, mode))
+    h = disk[first]["h5py_cold" if cold_ok else "h5py_warm"]
+    if t:
+        ratio = (t[0] + t[1]) / h
+        print(f"cpu read+setup ({mode}): {t[0] + t[1]:.3f} s vs h5py {h:.3f} s")
+        lines.append(f"target cpu-read-setup: {ratio:.2f}x (goal <= 2x) {'met' if ratio <= 2 else 'missed'}")
+    tw = targets[first].get((1, "warm"))
+    if tw:
+        hw = disk[first]["h5py_warm"]
+        print(f"cpu read+setup (warm): {tw[0] + tw[1]:.3f} s vs h5py {hw:.3f} s: {(tw[0] + tw[1]) / hw:.2f}x")
+# spdm floor: GPU only
+if backend == "gpu" and first in targets and (1, "cold") in targets[first]:
+    rd, su, kern, wall = targets[first][(1, "cold")]
+    floor = disk[first]["bytes"] / disk[first]["dd_cold"] + kern
+    r = wall / floor
+    print(f"spdm floor: {disk[first]['bytes']} B / {disk[first]['dd_cold']/1e9:.2f} GB/s + kernel "
+          f"{kern*1e3:.2f} ms = {floor:.3f} s; wall {wall:.3f} s")
+    lines.append(f"target spdm-file-floor: {r:.2f}x (goal <= 1.5x) {'met' if r <= 1.5 else 'missed'}")
+else:
+    lines.append("target spdm-file-floor: not measured (no GPU run in this benchmark)")
+sg = [r for r in rows if r["label"].startswith("spgemm:") and r.get("rc") == 0 and "time_s" in r]
+if backend == "gpu" and sg and first:
+    r0 = sg[0]
+    ts = r0["time_s"]
+    kern = ts.get("product", ts.get("kernel", float("nan")))
+    floor = disk[first]["bytes"] * 2 / disk[first]["dd_cold"] + kern
+    r = r0["wall_s"] / floor
+    print(f"spgemm floor: 2 x {disk[first]['bytes']} B / {disk[first]['dd_cold']/1e9:.2f} GB/s + product "
+          f"{kern:.3f} s = {floor:.3f} s; wall {r0['wall_s']:.3f} s ({ts})")
+    lines.append(f"target spgemm-file-floor: {r:.2f}x (goal <= 1.5x) {'met' if r <= 1.5 else 'missed'}")
+else:
+    lines.append("target spgemm-file-floor: not measured (" +
+                 ("no spgemm run" if backend == "gpu" else "no GPU run in this benchmark") + ")")
+mode = "cold" if cold_ok else "warm"
+if first in targets and (1, mode) in targets[first] and (2, mode) in targets[first]:
+    r1 = disk[first]["bytes"] / targets[first][(1, mode)][0]
+    r2 = disk[first]["bytes"] / targets[first][(2, mode)][0]
+    print(f"read rate ({mode}): 1 rank {r1/1e9:.2f} GB/s, 2 ranks {r2/1e9:.2f} GB/s aggregate")
+    q = r2 / r1
+    lines.append(f"target read-2rank: {q:.2f}x (goal >= 1.0x) {'met' if q >= 1.0 else 'missed'}"
+                 + ("" if cold_ok else " (warm cache)"))
+else:
+    lines.append("target read-2rank: not measured (a 1- or 2-rank run failed)")
+print()
+print("\n".join(lines))
+EOF
