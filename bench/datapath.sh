@@ -21,10 +21,11 @@
 #   --real FILE.mtx  also a real matrix (converted to HDF5 CSR with `gcoo_dist convert`)
 #   --backend B      cpu or gpu [cpu]
 #   --ncols N        columns of X [32]
-#   --reps R         warm repetitions (median reported) [3]
-#   --spgemm         also time `gcoo_dist spgemm --a F --b F` (GPU backend)
+#   --reps R         repetitions, cold and warm each (medians reported) [3]
+#   --nps "1 2"      rank counts [1 2]
+#   --spgemm N       also time `gcoo_dist spgemm --a F` (C = A A) on a 27-point N^3 file, cold
 set -u
-gcoo=build dir=/tmp/gcoo-datapath grid=100 real="" backend=cpu ncols=32 reps=3 spgemm=0
+gcoo=build dir=/tmp/gcoo-datapath grid=100 real="" backend=cpu ncols=32 reps=3 spgemm=0 nps="1 2"
 while [ $# -gt 0 ]; do
   case "$1" in
     --gcoo) gcoo=$2; shift 2 ;;
@@ -34,7 +35,8 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2; shift 2 ;;
     --ncols) ncols=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
-    --spgemm) spgemm=1; shift ;;
+    --spgemm) spgemm=$2; shift 2 ;;
+    --nps) nps=$2; shift 2 ;;
     *) echo "datapath.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +57,7 @@ echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "host:    $(hostname), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
 echo "gpu:     $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
-echo "command: bench/datapath.sh --grid $grid --backend $backend --ncols $ncols --reps $reps${real:+ --real $real}$([ $spgemm = 1 ] && echo ' --spgemm')"
+echo "command: bench/datapath.sh --grid $grid --backend $backend --ncols $ncols --reps $reps${real:+ --real $real}$([ "$spgemm" != 0 ] && echo " --spgemm $spgemm")"
 echo "cache:   $([ $cold_ok = 1 ] && echo 'cold runs after drop_caches' || echo 'drop_caches not permitted: every run is WARM')"
 echo "disk:    $(df -h "$dir" | awk 'NR==2 {print $1, $2}') ($dir)"
 echo
@@ -148,18 +150,28 @@ for spec in "${files[@]}"; do
     printf "  dd: cold buffered %.2f GB/s, cold direct %.2f GB/s, warm %.2f GB/s\n", b / 1e9, d / 1e9, w / 1e9
     printf "  h5py every dataset: cold %.3f s (%.2f GB/s), warm %.3f s\n", hc, n / hc / 1e9, hw }'
   echo "{\"label\": \"disk\", \"file\": \"$spec\", \"bytes\": $bytes, \"dd_cold\": $rb, \"dd_direct\": $rd, \"dd_warm\": $rwarm, \"h5py_cold\": $hc, \"h5py_warm\": $hw}" >>"$log"
-  for np in 1 2; do
-    run_json "spdm:$spec" "$np" cold spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
+  for np in $nps; do
+    for ((i = 0; i < reps; i++)); do
+      run_json "spdm:$spec" "$np" cold spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
+    done
     for ((i = 0; i < reps; i++)); do
       run_json "spdm:$spec" "$np" warm spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
     done
   done
-  if [ $spgemm = 1 ]; then
-    run_json "spgemm:$spec" 1 cold spgemm --a "$spec" --b "$spec"
-  fi
   # the write rate for the floor's output term, at the size of the product (here: none written)
   echo "{\"label\": \"write\", \"file\": \"$spec\", \"dd_write\": $(dd_write_rate 268435456)}" >>"$log"
 done
+
+if [ "$spgemm" != 0 ]; then
+  g=$dir/poisson27_$spgemm.h5
+  [ -s "$g" ] || "$bin" gen --stencil 27 --grid "$spgemm" --out "$g" >/dev/null || exit 1
+  gb=$(stat -c %s "$g")
+  gr=$(dd_rate "$g")
+  echo "== spgemm C = A A, $g: $gb bytes, dd cold $(awk -v r="$gr" 'BEGIN {printf "%.2f", r / 1e9}') GB/s"
+  echo "{\"label\": \"spgemm-disk\", \"file\": \"$g\", \"bytes\": $gb, \"dd_cold\": $gr}" >>"$log"
+  run_json "spgemm:$g" 1 cold spgemm --a "$g" --backend "$backend" --dtype float32
+  run_json "spgemm:$g" 1 warm spgemm --a "$g" --backend "$backend" --dtype float32
+fi
 
 python3 - "$log" "$backend" "$cold_ok" <<'EOF'
 import json, statistics, sys
@@ -178,6 +190,7 @@ print("phases (seconds; warm: median of the repetitions; rss: rank 0's peak, MB)
 print(f"{'file':28s} {'np':>2s} {'cache':5s} {'read':>7s} {'setup':>7s} {'dense':>7s} {'upload':>7s} "
       f"{'kernel':>8s} {'check':>7s} {'total':>7s} {'wall':>7s} {'GB/s':>6s} {'rss':>6s} check")
 targets = {}
+mem = []
 for f, dk in disk.items():
     for np in (1, 2):
         for mode in ("cold", "warm"):
@@ -194,8 +207,20 @@ for f, dk in disk.items():
                   f"{med(rs, 'check'):7.4f} {med(rs, 'total'):7.3f} {wall:7.3f} {rate:6.2f} {rss:6.0f} "
                   f"{'PASS' if ok else 'FAIL'}")
             targets.setdefault(f, {})[(np, mode)] = (rd, med(rs, "setup"), med(rs, "kernel"), wall)
+            if mode == "cold":
+                # host memory: 1.5 x the rank's share of the file plus its dense operands (X rows
+                # held and Y rows: PARTITIONED holds its own rows of X)
+                r = rs[0]
+                es = 8 if r.get("dtype") == "float64" else 4
+                m, N = r["a"]["rows"], r["b"]["cols"]
+                own = m / np
+                xrows = own if r.get("xmode") == "partitioned" else r["a"]["cols"]
+                bound = 1.5 * dk["bytes"] / np + (xrows + own) * N * es
+                mem.append(f"host peak {f[-28:]} np={np}: {rss:.0f} MB (rank 0), bound 1.5 x slab + "
+                           f"dense operands = {bound / 2**20:.0f} MB: {'within' if rss * 2**20 <= bound else 'ABOVE'}")
     print(f"{f[-28:]:28s} disk: dd cold {dk['dd_cold']/1e9:.2f} GB/s, direct {dk['dd_direct']/1e9:.2f} GB/s, "
           f"warm {dk['dd_warm']/1e9:.2f} GB/s; h5py cold {dk['h5py_cold']:.3f} s, warm {dk['h5py_warm']:.3f} s")
+print("\n".join(mem))
 print()
 first = next(iter(disk), None)
 lines = []
@@ -222,15 +247,19 @@ if backend == "gpu" and first in targets and (1, "cold") in targets[first]:
     lines.append(f"target spdm-file-floor: {r:.2f}x (goal <= 1.5x) {'met' if r <= 1.5 else 'missed'}")
 else:
     lines.append("target spdm-file-floor: not measured (no GPU run in this benchmark)")
-sg = [r for r in rows if r["label"].startswith("spgemm:") and r.get("rc") == 0 and "time_s" in r]
-if backend == "gpu" and sg and first:
-    r0 = sg[0]
-    ts = r0["time_s"]
-    kern = ts.get("product", ts.get("kernel", float("nan")))
-    floor = disk[first]["bytes"] * 2 / disk[first]["dd_cold"] + kern
+sd = next((r for r in rows if r["label"] == "spgemm-disk"), None)
+sg = [r for r in rows if r["label"].startswith("spgemm:") and r.get("rc") == 0 and "seconds_compute" in r]
+for r0 in sg:
+    print(f"spgemm {r0['mode']}: wall {r0['wall_s']:.3f} s, read {r0['seconds_read']:.3f} s, plan "
+          f"{r0['seconds_plan']:.3f} s, compute {r0['seconds_compute']:.3f} s, nnz(C) {r0['nnz']}, "
+          f"backend {r0['backend']}, rss {r0['rss_kb'] / 1024:.0f} MB")
+cold = [r for r in sg if r["mode"] == "cold"]
+if backend == "gpu" and cold and sd:
+    r0 = cold[0]
+    floor = sd["bytes"] / sd["dd_cold"] + r0["seconds_compute"]
     r = r0["wall_s"] / floor
-    print(f"spgemm floor: 2 x {disk[first]['bytes']} B / {disk[first]['dd_cold']/1e9:.2f} GB/s + product "
-          f"{kern:.3f} s = {floor:.3f} s; wall {r0['wall_s']:.3f} s ({ts})")
+    print(f"spgemm floor: {sd['bytes']} B / {sd['dd_cold']/1e9:.2f} GB/s + compute "
+          f"{r0['seconds_compute']:.3f} s (no output written) = {floor:.3f} s; wall {r0['wall_s']:.3f} s")
     lines.append(f"target spgemm-file-floor: {r:.2f}x (goal <= 1.5x) {'met' if r <= 1.5 else 'missed'}")
 else:
     lines.append("target spgemm-file-floor: not measured (" +
