@@ -11,7 +11,7 @@ grid=${3:-100}
 np=${4:-1}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-gd="$build/src/cli/gcoo_dist"
+gd="$build/cli/gcoo_dist"
 for k in 1 8 32 128; do
   for mode in block separate; do
     extra=""

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_predict.c: gcoo_dist predict: the predicted size of C = A B (gcoo/predict.h), next
+/* cli/cmd_predict.c: gcoo_dist predict: the predicted size of C = A B (gcoo/predict.h), next
  * to the paper's reference design on the same kind of sample, and with --exact the true size
  * and both relative errors. Runs on rank 0 (the predictor uses its OpenMP threads). */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_solve.c: gcoo_dist solve: block CG (gcoo/solver.h) on the distributed GCOO
+/* cli/cmd_solve.c: gcoo_dist solve: block CG (gcoo/solver.h) on the distributed GCOO
  * operator, for k right-hand sides at once or (--separate) one column at a time with the same
  * operator, which is the comparison the block method is judged by. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_spgemm.c: gcoo_dist spgemm: distributed C = A B (gcoo/spgemm.h). Rank 0 predicts
+/* cli/cmd_spgemm.c: gcoo_dist spgemm: distributed C = A B (gcoo/spgemm.h). Rank 0 predicts
  * and partitions the rows of C by predicted work; every rank computes its rows on its GPU (or
  * the CPU); the result is written with parallel HDF5 as one CSR with a global indptr. */
 #include <math.h>

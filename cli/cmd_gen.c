@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_gen.c: gcoo_dist gen: write a generated sparse matrix (the paper's random matrix,
+/* cli/cmd_gen.c: gcoo_dist gen: write a generated sparse matrix (the paper's random matrix,
  * or a 3-D Poisson stencil) to HDF5, each rank generating and writing its own block of rows.
  * Every row is generated from its own stream (or formula), so the file is the same whatever
  * the number of ranks. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_info.c: gcoo_dist info: what a matrix file holds (shape, entries, density,
+/* cli/cmd_info.c: gcoo_dist info: what a matrix file holds (shape, entries, density,
  * format, element type, row lengths) and how it would fare as GCOO: for group widths p, the
  * number of groups, empty groups, entries per group and the reuse factor GCOOSpDM exploits.
  * Runs on rank 0. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_convert.c: gcoo_dist convert: Matrix Market (.mtx, .mtx.gz) <-> HDF5 objects,
+/* cli/cmd_convert.c: gcoo_dist convert: Matrix Market (.mtx, .mtx.gz) <-> HDF5 objects,
  * sparse and dense, and HDF5 -> HDF5 re-encoding (CSR, CSC, GCOO, dense; float32/float64).
  * Runs on rank 0; the other ranks wait and leave with its exit code. Also the file helpers
  * that gcoo_dist info shares (cmd_files.h). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_spdm.c: gcoo_dist spdm: Y = A X (or the paper's C = B S) distributed over the
+/* cli/cmd_spdm.c: gcoo_dist spdm: Y = A X (or the paper's C = B S) distributed over the
  * ranks, timed per phase, checked against the CPU reference on sampled rows, written in
  * parallel; and the embedded default job (gcoo_dist with no arguments).
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
+/* cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
 #include "cli.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
+/* cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
  * writer, rank-aware messages and status agreement. The command talks; the library does not. */
 #ifndef GCOO_CLI_H
 #define GCOO_CLI_H
