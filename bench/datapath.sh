@@ -40,8 +40,8 @@ while [ $# -gt 0 ]; do
     *) echo "datapath.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-bin=$gcoo/cli/gcoo_dist
-[ -x "$bin" ] || bin=$gcoo/src/cli/gcoo_dist
+bin=$(realpath "$gcoo")/cli/gcoo_dist
+[ -x "$bin" ] || bin=$(realpath "$gcoo")/src/cli/gcoo_dist
 [ -x "$bin" ] || { echo "datapath.sh: no gcoo_dist under $gcoo" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$dir"
@@ -54,9 +54,9 @@ drop() { [ "$cold_ok" = 1 ] && sync && echo 3 >/proc/sys/vm/drop_caches; }
 
 echo "# datapath benchmark (issue 19)"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "host:    $(hostname), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+echo "host:    $(uname -n), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
 echo "gpu:     $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
-echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
+echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || cat COMMIT 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (worktree copy)')"
 echo "command: bench/datapath.sh --grid $grid --backend $backend --ncols $ncols --reps $reps${real:+ --real $real}$([ "$spgemm" != 0 ] && echo " --spgemm $spgemm")"
 echo "cache:   $([ $cold_ok = 1 ] && echo 'cold runs after drop_caches' || echo 'drop_caches not permitted: every run is WARM')"
 echo "disk:    $(df -h "$dir" | awk 'NR==2 {print $1, $2}') ($dir)"
@@ -93,22 +93,34 @@ print(f"{time.perf_counter() - t:.6f}")
 EOF
 }
 
+# a command's wall time and the largest peak RSS among its processes (RUSAGE_CHILDREN: the
+# ranks under mpirun too), on stderr as WALL_S and RSS_KB; no /usr/bin/time needed
+measured() {
+  python3 -c '
+import resource, subprocess, sys, time
+t = time.perf_counter()
+p = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)
+w = time.perf_counter() - t
+sys.stdout.write(p.stdout.decode())
+sys.stderr.write("RSS_KB %d\nWALL_S %.6f\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, w))
+sys.exit(p.returncode)' "$@"
+}
+
 # one gcoo_dist run: np cold|warm command... -> appends a JSON line (with peak RSS) to the log
 run_json() { # label np mode args...
   local label=$1 np=$2 mode=$3
   shift 3
   [ "$mode" = cold ] && drop
-  local t0 t1 out rss
-  t0=$(date +%s.%N)
+  local out rss wall
   if [ "$np" = 1 ]; then
-    out=$(/usr/bin/time -f "RSS_KB %M" "$bin" "$@" --json 2>"$dir/err.txt")
+    out=$(measured "$bin" "$@" --json 2>"$dir/err.txt")
   else
-    out=$(mpirun -np "$np" /usr/bin/time -f "RSS_KB %M" "$bin" "$@" --json 2>"$dir/err.txt")
+    out=$(measured mpirun -np "$np" "$bin" "$@" --json 2>"$dir/err.txt")
   fi
   local rc=$?
-  t1=$(date +%s.%N)
-  rss=$(awk '/^RSS_KB/ {if ($2 > m) m = $2} END {print m + 0}' "$dir/err.txt")
-  python3 - "$label" "$np" "$mode" "$rc" "$(echo "$t1 - $t0" | bc)" "$rss" "$out" >>"$log" <<'EOF'
+  rss=$(awk '/^RSS_KB/ {print $2}' "$dir/err.txt")
+  wall=$(awk '/^WALL_S/ {print $2}' "$dir/err.txt")
+  python3 - "$label" "$np" "$mode" "$rc" "$wall" "${rss:-0}" "$out" >>"$log" <<'EOF'
 import json, sys
 label, np, mode, rc, wall, rss, out = sys.argv[1:8]
 try:
@@ -122,11 +134,19 @@ EOF
   [ $rc = 0 ] || { echo "  $label np=$np $mode: rc $rc: $(tail -3 "$dir/err.txt")"; }
 }
 
+gen() { # file grid
+  if [ "${GEN_NP:-1}" -gt 1 ]; then
+    mpirun -np "$GEN_NP" "$bin" gen --stencil 27 --grid "$2" --out "$1" >/dev/null
+  else
+    "$bin" gen --stencil 27 --grid "$2" --out "$1" >/dev/null
+  fi
+}
+
 files=()
 f=$dir/poisson27_$grid.h5
 if [ ! -s "$f" ]; then
-  echo "making $f ($bin gen --stencil 27 --grid $grid)"
-  "$bin" gen --stencil 27 --grid "$grid" --out "$f" >/dev/null || exit 1
+  echo "making $f (gcoo_dist gen --stencil 27 --grid $grid, ${GEN_NP:-1} ranks)"
+  gen "$f" "$grid" || exit 1
 fi
 files+=("$f")
 if [ -n "$real" ]; then
@@ -164,7 +184,7 @@ done
 
 if [ "$spgemm" != 0 ]; then
   g=$dir/poisson27_$spgemm.h5
-  [ -s "$g" ] || "$bin" gen --stencil 27 --grid "$spgemm" --out "$g" >/dev/null || exit 1
+  [ -s "$g" ] || gen "$g" "$spgemm" || exit 1
   gb=$(stat -c %s "$g")
   gr=$(dd_rate "$g")
   echo "== spgemm C = A A, $g: $gb bytes, dd cold $(awk -v r="$gr" 'BEGIN {printf "%.2f", r / 1e9}') GB/s"
