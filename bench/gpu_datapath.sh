@@ -7,7 +7,7 @@
 # spgemm on a smaller Poisson file (--spgemm). Logs under $OUT (or ./gpu-datapath-out).
 #   usage: bench/gpu_datapath.sh [--grid N] [--real FILE.mtx.gz] [--spgemm N] [--tests-timeout S]
 set -u
-grid=160 real="" spgemm=80 tmo=45
+grid=160 real="" spgemm=80 tmo=30
 while [ $# -gt 0 ]; do
   case "$1" in
     --grid) grid=$2; shift 2 ;;
@@ -27,7 +27,7 @@ echo "=== build ok ($(( $(date +%s) - start )) s)"
 timeout "$tmo" ctest --test-dir build-gpu -L gpu -j 4 --timeout "$tmo" >"$out/ctest-gpu.log" 2>&1
 echo "=== ctest -L gpu: rc $? ($(( $(date +%s) - start )) s)"
 grep -E "tests passed|Failed|\*\*\*" "$out/ctest-gpu.log" | cut -c1-110 | head -20
-timeout 30 ctest --test-dir build-gpu -R "t031|t060|t402|t404" -j 8 --timeout 30 >"$out/ctest-ops.log" 2>&1
+timeout 20 ctest --test-dir build-gpu -R "t031|t060|t402|t404" -j 8 --timeout 20 >"$out/ctest-ops.log" 2>&1
 echo "=== operator and file tests on the CUDA backend: rc $? ($(( $(date +%s) - start )) s)"
 grep -E "tests passed|Failed|\*\*\*" "$out/ctest-ops.log" | cut -c1-110 | head -20
 GEN_NP=8 bench/datapath.sh --gcoo build-gpu --dir /tmp/gcoo-datapath --grid "$grid" --backend gpu --reps 1 \
