@@ -56,7 +56,9 @@ echo "# datapath benchmark (issue 19)"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "host:    $(uname -n), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
 echo "gpu:     $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
-echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || cat COMMIT 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (worktree copy)')"
+# COMMIT: written beside a copy of the worktree sent to another machine (no .git there)
+echo "commit:  $(cat COMMIT 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -f COMMIT ] && echo ' (copy of the worktree)')"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the start"
 echo "command: bench/datapath.sh --grid $grid --backend $backend --ncols $ncols --reps $reps${real:+ --real $real}$([ "$spgemm" != 0 ] && echo " --spgemm $spgemm")"
 echo "cache:   $([ $cold_ok = 1 ] && echo 'cold runs after drop_caches' || echo 'drop_caches not permitted: every run is WARM')"
 echo "disk:    $(df -h "$dir" | awk 'NR==2 {print $1, $2}') ($dir)"
@@ -240,7 +242,7 @@ for f, dk in disk.items():
                            f"dense operands = {bound / 2**20:.0f} MB: {'within' if rss * 2**20 <= bound else 'ABOVE'}")
     print(f"{f[-28:]:28s} disk: dd cold {dk['dd_cold']/1e9:.2f} GB/s, direct {dk['dd_direct']/1e9:.2f} GB/s, "
           f"warm {dk['dd_warm']/1e9:.2f} GB/s; h5py cold {dk['h5py_cold']:.3f} s, warm {dk['h5py_warm']:.3f} s")
-print("\n".join(mem))
+print("\n".join(mem) + ("\n(peak RSS includes the process's own ~40-50 MB of MPI, HDF5 and CUDA libraries)" if mem else ""))
 print()
 first = next(iter(disk), None)
 lines = []
