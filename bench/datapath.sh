@@ -55,7 +55,8 @@ drop() { [ "$cold_ok" = 1 ] && sync && echo 3 >/proc/sys/vm/drop_caches; }
 echo "# datapath benchmark (issue 19)"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "host:    $(uname -n), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
-echo "gpu:     $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "gpu:     ${gpu:-none}"
 # COMMIT: written beside a copy of the worktree sent to another machine (no .git there)
 echo "commit:  $(cat COMMIT 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -f COMMIT ] && echo ' (copy of the worktree)')"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the start"
@@ -117,7 +118,10 @@ run_json() { # label np mode args...
   if [ "$np" = 1 ]; then
     out=$(measured "$bin" "$@" --json 2>"$dir/err.txt")
   else
-    out=$(measured mpirun -np "$np" "$bin" "$@" --json 2>"$dir/err.txt")
+    # one OpenMP team per rank sized to its share of the cores (as a user would run it)
+    local th=$(( $(nproc) / np ))
+    [ $th -lt 1 ] && th=1
+    out=$(OMP_NUM_THREADS=$th measured mpirun -np "$np" -x OMP_NUM_THREADS "$bin" "$@" --json 2>"$dir/err.txt")
   fi
   local rc=$?
   rss=$(awk '/^RSS_KB/ {print $2}' "$dir/err.txt")
