@@ -126,6 +126,7 @@ int main(void) {
     check_shape((gcoo_dtype)dt, 100, 120, 0.05, 0, 5); /* empty rows and groups */
     check_shape((gcoo_dtype)dt, 257, 300, 0.2, 1, 6);  /* a dense row; 257 = 8 * 32 + 1 */
     check_shape((gcoo_dtype)dt, 2000, 1500, 0.01, 0, 7);
+    check_shape((gcoo_dtype)dt, 40, 70000, 0.002, 0, 8);  /* wide: long merges, big column gaps */
   }
   return gcoo_test_finish("t031-convert-frame");
 }
