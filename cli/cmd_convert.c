@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd_files.h"
 
@@ -26,23 +25,12 @@ const char *cli_format_name(gcoo_format f) {
 }
 
 
-static int ends_with(const char *s, size_t n, const char *suffix) {
-  size_t k = strlen(suffix);
-  return n >= k && !strncasecmp(s + n - k, suffix, k);
-}
-
 cli_file_kind cli_file_kind_of(const char *path) {
-  static const char *const h5[] = {".h5", ".hdf5", ".hdf", ".he5", ".h5ad", ".nc"};
-  if (!path || !*path) return CLI_FILE_UNKNOWN;
-  size_t n = strlen(path);
-  if (ends_with(path, n, ".mtx") || ends_with(path, n, ".mtx.gz")) return CLI_FILE_MTX;
-  /* an HDF5 file name, alone or followed by ":object" */
-  for (size_t i = 1; i <= n; i++) {
-    if (i < n && path[i] != ':') continue;
-    for (size_t e = 0; e < sizeof h5 / sizeof h5[0]; e++)
-      if (ends_with(path, i, h5[e])) return CLI_FILE_H5;
+  switch (gcoo_file_kind_of(path)) {
+    case GCOO_FILE_MTX: return CLI_FILE_MTX;
+    case GCOO_FILE_H5: return CLI_FILE_H5;
+    default: return CLI_FILE_UNKNOWN;
   }
-  return CLI_FILE_UNKNOWN;
 }
 
 gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
@@ -109,38 +97,14 @@ void cli_matrix_free(cli_matrix *m) {
 
 static cli_option options[] = {
     {"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
-    {"out", "PATH", NULL,
-     "output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is replaced "
-     "as a whole)", NULL, false},
+    CLI_OPT_OUT("output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is "
+                "replaced as a whole)"),
     {"format", "F", NULL,
      "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
      NULL, false},
-    {"p", "P", NULL, "GCOO group width with --format gcoo [default: the input's p, else 32]", NULL,
-     false},
-    {"dtype", "T", NULL, "float32 or float64 [default: as stored; float64 for Matrix Market]",
-     NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
-
-/* "file.h5:/x" -> "file.h5", for comparing input and output files */
-static void file_part(const char *path, char *buf, size_t len) {
-  snprintf(buf, len, "%s", path);
-  size_t n = strlen(buf);
-  for (size_t i = 1; i < n; i++)
-    if (buf[i] == ':' && cli_file_kind_of(buf) == CLI_FILE_H5) {
-      char save = buf[i];
-      buf[i] = '\0';
-      if (cli_file_kind_of(buf) == CLI_FILE_H5) return;
-      buf[i] = save;
-    }
-}
-
-static int same_file(const char *a, const char *b) {
-  char fa[PATH_MAX], fb[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
-  file_part(a, fa, sizeof fa);
-  file_part(b, fb, sizeof fb);
-  if (!realpath(fa, ra) || !realpath(fb, rb)) return !strcmp(fa, fb);
-  return !strcmp(ra, rb);
-}
+    CLI_OPT_P(NULL, ", with --format gcoo [default: the input's p, else 32]"),
+    CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
+    CLI_OPT_END};
 
 static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc, (void)argv;
@@ -177,18 +141,17 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (!cli_dtype(cmd, "dtype", &t)) return 2;
     dtype = (int)t;
   }
-  long long p = 0;
+  int32_t p = 0;
   if (cli_flag(cmd, "p")) {
-    if (!cli_int(cmd, "p", 1, INT_MAX, &p)) return 2;
+    if (!cli_p(cmd, &p)) return 2;
     if (!have_fmt || format != GCOO_FORMAT_GCOO || dense_out) {
       fprintf(stderr, "gcoo_dist convert: --p applies to --format gcoo only\n");
       return 2;
     }
   }
-  if (ko == CLI_FILE_H5 && same_file(in, out)) {
-    fprintf(stderr,
-            "gcoo_dist convert: --out names the input file; an HDF5 write replaces the whole "
-            "file, so write to another file\n");
+  char why[2 * PATH_MAX + 200];
+  if (cli_output_conflict(out, &in, 1, why, sizeof why) >= 0) {
+    fprintf(stderr, "gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
     return 2;
   }
 
@@ -196,13 +159,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   gcoo_status st = cli_matrix_read(in, dtype, &m);
   if (st < 0) {
     cli_matrix_free(&m);
-    return cli_fail(in, st);
+    const char *opt[] = {"in"};
+    return cli_fail_file("convert", opt, &in, 1, in, st);
   }
   if (!have_fmt) {
     dense_out = !m.is_sparse;
     format = ki == CLI_FILE_H5 && m.is_sparse ? m.format : GCOO_FORMAT_CSR;
   }
-  if (!p) p = m.is_sparse && m.format == GCOO_FORMAT_GCOO && m.p > 0 ? m.p : 32;
+  if (!p) p = m.is_sparse && m.format == GCOO_FORMAT_GCOO && m.p > 0 ? m.p : GCOO_DEFAULT_P;
 
   gcoo_sparse B = NULL;
   gcoo_dense E;
@@ -240,7 +204,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     else if (dense_out)
       snprintf(to, sizeof to, "dense %s", cli_dtype_name(t));
     else if (format == GCOO_FORMAT_GCOO)
-      snprintf(to, sizeof to, "gcoo p=%lld %s", p, cli_dtype_name(t));
+      snprintf(to, sizeof to, "gcoo p=%lld %s", (long long)p, cli_dtype_name(t));
     else
       snprintf(to, sizeof to, "%s %s", cli_format_name(format), cli_dtype_name(t));
     cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in,

@@ -10,10 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#if GCOO_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
+#include "cmd_files.h"
 
 /* Return a failed gcoo call's status (the CLI sees the public API only). */
 #define CALL(x)                   \
@@ -25,30 +22,33 @@
 static cli_option options[] = {
     {"a", "PATH", NULL, "sparse matrix A: .mtx, .mtx.gz or file.h5[:/object] (the paper's S with "
                         "--reading dense-sparse)", NULL, false},
-    {"stencil", "7|27", NULL, "instead of --a: 3-D Poisson matrix (with --grid)", NULL, false},
-    {"grid", "n", "48", "grid points per side of the Poisson matrix (n^3 rows)", NULL, false},
+    CLI_OPT_STENCIL,
+    CLI_OPT_GRID("48"),
     {"rows", "R", NULL, "instead of --a: random matrix with R rows (with --cols, --sparsity)", NULL, false},
     {"cols", "C", NULL, "columns of the random matrix", NULL, false},
     {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
     {"seed-a", "N", "1", "seed of the random matrix", NULL, false},
-    {"b", "PATH", NULL, "dense operand: file.h5[:/dataset] (X, k x N; or B, M x k)", NULL, false},
+    {"b", "PATH", NULL, "dense operand: file.h5:/dataset or a Matrix Market array file.mtx[.gz]; "
+                        "X (k x N) or, with --reading dense-sparse, B (N x k), each as numpy "
+                        "writes it (row-major)", NULL, false},
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
-                          "named; dense-sparse writes C^T)", NULL, false},
+    CLI_OPT_OUT("write the product: file.h5[:/dataset] (parallel; dataset /Y when not named; "
+                "dense-sparse: C^T, N x m row-major = C's column-major bytes) or file.mtx[.gz] "
+                "(gathered on rank 0; Y, or C itself)"),
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
-    {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
-    {"alg", "NAME", "auto", "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, "
-                            "cusparse_csr_alg2, cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false},
-    {"p", "P", "0", "GCOO group width (0: the backend's default, or the file's groups)", NULL, false},
-    {"dtype", "T", "float32", "float32 or float64", NULL, false},
+    CLI_OPT_BACKEND,
+    CLI_OPT_SPDM_ALG,
+    CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
+    CLI_OPT_DTYPE(NULL, " [default: as --a's file stores it (float64 for Matrix Market); float32 "
+                        "for generated matrices]"),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
+    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (--out writes each rank's rows in parallel, solve never gathers)", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
-    {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 enum { GATHER_NONE = -2, GATHER_ALL = -1, GATHER_ROOT = 0 };
 enum { N_SAMPLE = 64 };
@@ -64,6 +64,7 @@ typedef struct job {
   int alg, repeat, gather, xmode; /* xmode -1: auto */
   int32_t p;
   gcoo_dtype dtype;
+  char dtype_source[300]; /* why this dtype: "--dtype", "as stored in A.h5", "default" */
   bool check, json;
   /* state */
   gcoo_dist d;
@@ -71,7 +72,7 @@ typedef struct job {
   char a_desc[256], b_desc[256];
   int64_t m, k, N, nnz, row0, nrows;
   gcoo_dense Xh, Yh;     /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
-  void *Xd, *Yd;         /* device copies on the CUDA backend */
+  gcoo_dense Xd, Yd;     /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
   double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write, t_check, t_total;
   double check_err, check_tol;
@@ -130,24 +131,15 @@ static bool parse(cli_command *cmd, job *j) {
       fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
     return false;
   }
-  /* not given: NULL, so that the library reads GCOO_BACKEND (or takes auto) */
-  j->backend = cli_flag(cmd, "backend") ? cli_get(cmd, "backend") : NULL;
-  if (j->backend && strcmp(j->backend, "auto") && strcmp(j->backend, "gpu") && strcmp(j->backend, "cpu") &&
-      strcmp(j->backend, "cuda")) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --backend %s: expected auto, gpu or cpu\n", j->backend);
+  if (!cli_backend(cmd, &j->backend)) return false;
+  if (!cli_spdm_alg(cmd, &j->alg)) return false;
+  if (!cli_p(cmd, &j->p)) return false;
+  if (!cli_job_dtype(cmd, j->a_path, GCOO_FLOAT32, &j->dtype, j->dtype_source,
+                     sizeof j->dtype_source))
     return false;
-  }
-  j->alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
-  if (j->alg < 0) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --alg %s: unknown algorithm (see --help)\n",
-              cli_get(cmd, "alg"));
-    return false;
-  }
-  if (!cli_int(cmd, "p", 0, 1 << 20, &v)) return false;
-  j->p = (int32_t)v;
-  if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
+  if (j->out && cli_output_kind("spdm", "out", j->out) == CLI_FILE_UNKNOWN) return false;
+  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
+  if (!cli_outputs_safe("spdm", j->out, inputs, names, 2)) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
              : !strcmp(xm, "partitioned") ? 1 : -2;
@@ -175,10 +167,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
   int64_t dims[2] = {-1, -1};
   *st = GCOO_SUCCESS;
   if (cli_rank() == 0) {
-    size_t n = strlen(j->a_path);
-    int mtx = (n >= 4 && !strcmp(j->a_path + n - 4, ".mtx")) ||
-              (n >= 7 && !strcmp(j->a_path + n - 7, ".mtx.gz"));
-    if (mtx) {
+    if (gcoo_file_kind_of(j->a_path) == GCOO_FILE_MTX) {
       gcoo_mtx_header h;
       *st = gcoo_mtx_read_header(j->a_path, &h);
       if (*st >= 0) dims[0] = h.nrows, dims[1] = h.ncols;
@@ -197,7 +186,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
 
 /* Whole units of p rows (or columns of S) split evenly: generated rows cost about the same. */
 static void even_rows(job *j, int64_t m, int64_t *r0, int64_t *r1) {
-  const int64_t p = j->p > 0 ? j->p : 32, nu = (m + p - 1) / p;
+  const int64_t p = j->p > 0 ? j->p : GCOO_DEFAULT_P, nu = (m + p - 1) / p;
   gcoo_partition part;
   if (gcoo_partition_balanced(NULL, nu, cli_size(), &part) < 0) {
     *r0 = *r1 = 0;
@@ -309,6 +298,7 @@ static gcoo_status build_operator(job *j) {
   MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   j->t_read = worst[0];
   j->t_setup = worst[1];
+  if (j->a_path) cli_progress_rate("read", j->a_path, cli_file_mbytes(j->a_path), j->t_read);
   return GCOO_SUCCESS;
 }
 
@@ -347,20 +337,20 @@ static int make_x(job *j) {
     st = gcoo_dist_agree(j->d, st);
     if (st < 0) return cli_report("generating the dense operand", st);
   } else {
-#if GCOO_HAVE_HDF5
     /* the file's shape first, so that disagreeing inner dimensions get a clear message */
     int64_t dims[3] = {-1, -1, 0};
-    gcoo_h5_info info;
     if (cli_rank() == 0) {
-      st = gcoo_h5_inspect(j->b_path, &info);
-      if (st >= 0) dims[0] = info.nrows, dims[1] = info.ncols, dims[2] = info.is_sparse;
+      int sparse = 0;
+      st = cli_dense_shape(j->b_path, &dims[0], &dims[1], &sparse);
+      dims[2] = sparse;
+      if (st < 0 && !cli_explain_whole_file("spdm", "b", j->b_path, true, st))
+        cli_fail(j->b_path, st);
     }
-    st = gcoo_dist_agree(j->d, st);
-    if (st < 0) return cli_report(j->b_path, st);
+    if (cli_agree(st) < 0) return 1; /* rank 0 said why */
     MPI_Bcast(dims, 3, MPI_INT64_T, 0, gcoo_dist_comm(j->d));
     if (!cli_require(cli_rank() != 0 || !dims[2],
-                     "--b %s holds a sparse matrix; the dense operand must be a 2-D dataset",
-                     j->b_path))
+                     "--b %s holds a sparse matrix; the dense operand must be a 2-D dataset or a "
+                     "Matrix Market array file", j->b_path))
       return 1;
     const int ds = j->reading == GCOO_DENSE_SPARSE;
     const int64_t inner = ds ? dims[1] : dims[0];
@@ -370,31 +360,29 @@ static int make_x(job *j) {
                      (long long)(ds ? j->m : j->k), ds ? "B" : "X", (long long)j->k,
                      ds ? "columns" : "rows", j->b_path, (long long)dims[0], (long long)dims[1]))
       return 1;
-    if (!cli_require(!(ds && is_partitioned(j)),
+    if (!cli_require(cli_rank() != 0 || !(ds && is_partitioned(j)),
                      "--xmode partitioned with --reading dense-sparse needs a generated B "
                      "(--ncols): column slabs of a file's B are not contiguous; use --xmode "
                      "replicated"))
       return 1;
     j->N = ds ? dims[0] : dims[1];
     snprintf(j->b_desc, sizeof j->b_desc, "%s", j->b_path);
+    cli_progress("reading %s", j->b_path);
     if (ds) {
-      /* B (M x k), row-major in the file, read column-major: the bytes of X (k x M) row-major */
+      /* B (N x k), row-major in the file, read column-major: the bytes of X (k x N) row-major */
       gcoo_dense B;
-      st = gcoo_h5_read_dense_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, dims[0],
-                                   GCOO_COL_MAJOR, &B);
+      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, dims[0],
+                               GCOO_COL_MAJOR, &B);
       if (st >= 0) {
         j->Xh = gcoo_dense_wrap(B.data, j->dtype, GCOO_ROW_MAJOR, B.ncols, B.nrows, B.ld);
         j->Xh.owned = B.owned;
       }
     } else {
-      st = gcoo_h5_read_dense_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx,
-                                   GCOO_ROW_MAJOR, &j->Xh);
+      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx,
+                               GCOO_ROW_MAJOR, &j->Xh);
     }
+    st = cli_agree(st);
     if (st < 0) return cli_report(j->b_path, st);
-#else
-    cli_require(false, "--b %s: this gcoo was built without HDF5; use --ncols", j->b_path);
-    return 1;
-#endif
   }
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_x, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
@@ -406,48 +394,42 @@ static int make_x(job *j) {
 static int to_device(job *j) {
   j->on_device = gcoo_ctx_device(gcoo_dist_ctx(j->d)) >= 0;
   if (!j->on_device) return 0;
-#if GCOO_HAVE_CUDA
+  gcoo_ctx ctx = gcoo_dist_ctx(j->d);
   const size_t es = gcoo_dtype_size(j->dtype);
   size_t xb = (size_t)(j->Xh.nrows * j->Xh.ld) * es, yb = (size_t)(j->nrows * j->N) * es;
   double t0 = MPI_Wtime();
-  cudaError_t e = cudaMalloc(&j->Xd, xb ? xb : 1);
-  if (e == cudaSuccess) e = cudaMalloc(&j->Yd, yb ? yb : 1);
-  if (e == cudaSuccess && xb) e = cudaMemcpy(j->Xd, j->Xh.data, xb, cudaMemcpyHostToDevice);
-  if (!cli_require(e == cudaSuccess, "moving %zu + %zu bytes to GPU %d: %s", xb, yb,
-                   gcoo_ctx_device(gcoo_dist_ctx(j->d)), cudaGetErrorString(e)))
+  gcoo_status st = gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR, j->Xh.nrows,
+                                         j->Xh.ncols, GCOO_MEM_DEVICE);
+  if (st >= 0)
+    st = gcoo_ctx_dense_create(ctx, &j->Yd, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N,
+                               GCOO_MEM_DEVICE);
+  if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->Xd, &j->Xh);
+  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+  if (!cli_require(st >= 0, "moving %zu + %zu bytes to GPU %d: %s", xb, yb, gcoo_ctx_device(ctx),
+                   gcoo_last_error()))
     return 1;
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_h2d, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   return 0;
-#else
-  return 0;
-#endif
 }
 
 static int from_device(job *j) {
-#if GCOO_HAVE_CUDA
   if (!j->on_device) return 0;
-  size_t yb = (size_t)(j->nrows * j->N) * gcoo_dtype_size(j->dtype);
-  cudaError_t e = yb ? cudaMemcpy(j->Yh.data, j->Yd, yb, cudaMemcpyDeviceToHost) : cudaSuccess;
-  if (!cli_require(e == cudaSuccess, "copying the product from the GPU: %s", cudaGetErrorString(e)))
-    return 1;
-#else
-  (void)j;
-#endif
+  gcoo_status st = gcoo_ctx_dense_copy(gcoo_dist_ctx(j->d), &j->Yh, &j->Yd);
+  if (!cli_require(st >= 0, "copying the product from the GPU: %s", gcoo_last_error())) return 1;
   return 0;
 }
 
 static void free_device(job *j) {
-#if GCOO_HAVE_CUDA
-  if (j->Xd) cudaFree(j->Xd);
-  if (j->Yd) cudaFree(j->Yd);
-#endif
-  j->Xd = j->Yd = NULL;
+  if (j->Xd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Xd);
+  if (j->Yd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Yd);
+  memset(&j->Xd, 0, sizeof j->Xd);
+  memset(&j->Yd, 0, sizeof j->Yd);
 }
 
 /* Operand descriptors in the reading's terms, on the host or the device. */
 static void operands(job *j, int device, gcoo_dense *X, gcoo_dense *Y) {
-  void *xd = device ? j->Xd : j->Xh.data, *yd = device ? j->Yd : j->Yh.data;
+  void *xd = device ? j->Xd.data : j->Xh.data, *yd = device ? j->Yd.data : j->Yh.data;
   const int64_t nx = j->Xh.nrows, N = j->N, ld = N > 0 ? N : 1;
   if (j->reading == GCOO_SPARSE_DENSE) {
     *X = gcoo_dense_wrap(xd, j->dtype, GCOO_ROW_MAJOR, nx, N, ld);
@@ -502,15 +484,12 @@ static int run_products(job *j) {
 static int gather(job *j) {
   if (j->gather == GATHER_NONE) return 0;
   const int recv = j->gather == GATHER_ALL || cli_rank() == 0;
-  gcoo_dense full = {0}, Xs, Ys, F;
+  gcoo_dense full = {0}, fdev = {0}, Xs, Ys, F;
   gcoo_status st = GCOO_SUCCESS;
-  void *fd = NULL;
   if (recv) st = gcoo_dense_create(&full, j->dtype, GCOO_ROW_MAJOR, j->m, j->N);
-#if GCOO_HAVE_CUDA
-  if (recv && st >= 0 && j->on_device &&
-      cudaMalloc(&fd, (size_t)(j->m * j->N) * gcoo_dtype_size(j->dtype) + 1) != cudaSuccess)
-    st = GCOO_ERR_NO_MEMORY;
-#endif
+  if (recv && st >= 0 && j->on_device)
+    st = gcoo_ctx_dense_create(gcoo_dist_ctx(j->d), &fdev, j->dtype, GCOO_ROW_MAJOR, j->m, j->N,
+                               GCOO_MEM_DEVICE);
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) {
     gcoo_dense_destroy(&full);
@@ -518,7 +497,7 @@ static int gather(job *j) {
   }
   operands(j, j->on_device, &Xs, &Ys);
   const int64_t ld = j->N > 0 ? j->N : 1;
-  void *fdata = j->on_device ? fd : full.data;
+  void *fdata = j->on_device ? fdev.data : full.data;
   F = j->reading == GCOO_SPARSE_DENSE
           ? gcoo_dense_wrap(fdata, j->dtype, GCOO_ROW_MAJOR, j->m, j->N, ld)
           : gcoo_dense_wrap(fdata, j->dtype, GCOO_COL_MAJOR, j->N, j->m, ld);
@@ -545,9 +524,7 @@ static int gather(job *j) {
       j->t_gather = times[0];
     }
   }
-#if GCOO_HAVE_CUDA
-  if (fd) cudaFree(fd);
-#endif
+  if (fdev.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &fdev);
   gcoo_dense_destroy(&full);
   if (st < 0) return cli_report("gathering", st);
   return 0;
@@ -555,22 +532,29 @@ static int gather(job *j) {
 
 static int write_out(job *j) {
   if (!j->out) return 0;
-#if GCOO_HAVE_HDF5
+  const int ds = j->reading == GCOO_DENSE_SPARSE;
   cli_progress("writing %s", j->out);
   MPI_Barrier(gcoo_dist_comm(j->d));
   double t0 = MPI_Wtime();
-  /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
-  char target[4096];
-  const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
-  gcoo_status st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
+  gcoo_status st;
+  if (cli_file_kind_of(j->out) == CLI_FILE_MTX) {
+    /* the product as the reading names it: Y (m x N), or C = B S (N x m) */
+    st = cli_write_mtx_dense_rows(gcoo_dist_comm(j->d), j->out, j->m, &j->Yh, ds);
+  } else {
+#if GCOO_HAVE_HDF5
+    /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
+    char target[4096];
+    const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
+    st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
+#else
+    st = cli_agree(GCOO_ERR_UNSUPPORTED);
+#endif
+  }
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_write, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   if (st < 0) return cli_report(j->out, st);
+  cli_progress_rate("wrote", j->out, cli_file_mbytes(j->out), j->t_write);
   return 0;
-#else
-  cli_require(false, "--out %s: this gcoo was built without HDF5", j->out);
-  return 1;
-#endif
 }
 
 /* ---- the check ---------------------------------------------------------------------------- */
@@ -591,6 +575,17 @@ static gcoo_status x_rowset(job *j, const int64_t *rows, int64_t n, gcoo_dense *
       CALL(gcoo_dense_fill_random_rows(&row, j->seed_b, rows[t]));
     }
     return GCOO_SUCCESS;
+  }
+  if (j->reading == GCOO_SPARSE_DENSE && cli_file_kind_of(j->b_path) == CLI_FILE_MTX) {
+    /* a text file has no rows to seek to: read it again whole (the check is opt-in) */
+    gcoo_dense W;
+    gcoo_status st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, j->k,
+                                         GCOO_ROW_MAJOR, &W);
+    if (st >= 0) st = gcoo_dense_create(Xs, j->dtype, GCOO_ROW_MAJOR, n, j->N);
+    for (int64_t t = 0; st >= 0 && t < n; t++)
+      for (int64_t c = 0; c < j->N; c++) gcoo_dense_set(Xs, t, c, gcoo_dense_get(&W, rows[t], c));
+    gcoo_dense_destroy(&W);
+    return st;
   }
 #if GCOO_HAVE_HDF5
   if (j->reading == GCOO_SPARSE_DENSE)
@@ -736,6 +731,7 @@ static void report(job *j) {
     cli_json_str(&js, "product", ds ? "C = B S" : "Y = A X");
     cli_json_str(&js, "reading", ds ? "dense-sparse" : "sparse-dense");
     cli_json_str(&js, "dtype", j->dtype == GCOO_FLOAT64 ? "float64" : "float32");
+    cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_int(&js, "ranks", size);
     cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
     cli_json_bool(&js, "nccl", di.nccl);
@@ -792,8 +788,9 @@ static void report(job *j) {
     }
     cli_json_end(&js);
   } else {
-    printf("gcoo_dist spdm: %s (%s, %s) on %d rank%s, backend %s%s\n", ds ? "C = B S" : "Y = A X",
+    printf("gcoo_dist spdm: %s (%s, %s %s) on %d rank%s, backend %s%s\n", ds ? "C = B S" : "Y = A X",
            ds ? "dense-sparse" : "sparse-dense", j->dtype == GCOO_FLOAT64 ? "float64" : "float32",
+           j->dtype_source,
            size, size > 1 ? "s" : "", gcoo_ctx_backend(gcoo_dist_ctx(j->d)),
            di.nccl ? " + NCCL" : "");
     for (int r = 0; r < size && r < 8; r++) printf("  rank %d: %s\n", r, all + (size_t)r * DESC);
@@ -815,10 +812,15 @@ static void report(job *j) {
       printf(", gather %.3f ms (median; first %.3f ms)", 1e3 * j->t_gather, 1e3 * j->t_gather_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
-    if (j->out) printf("  wrote %s%s\n", j->out, ds ? " (C^T: the column-major C's bytes)" : "");
+    if (j->out)
+      printf("  wrote %s%s\n", j->out,
+             !ds ? " (Y, m x N)"
+             : cli_file_kind_of(j->out) == CLI_FILE_MTX ? " (C, N x m)"
+                                                        : " (C^T, m x N: the column-major C's bytes)");
     if (j->check)
-      printf("  check: %lld sampled rows, max error %.3g of |A||X| (tolerance %.3g): %s\n",
-             (long long)j->check_rows, j->check_err, j->check_tol, j->check_pass ? "PASS" : "FAIL");
+      printf("  check: %lld sampled %s, max error %.3g of %s (tolerance %.3g): %s\n",
+             (long long)j->check_rows, ds ? "columns of C" : "rows of Y", j->check_err,
+             ds ? "|B||S|" : "|A||X|", j->check_tol, j->check_pass ? "PASS" : "FAIL");
   }
   fflush(stdout);
   free(all);
@@ -833,7 +835,10 @@ static int run_job(job *j) {
                                     j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
   if (st < 0) return cli_report("starting", st);
   st = build_operator(j);
-  if (st < 0) rc = cli_report(j->a_path ? j->a_path : "building the matrix", st);
+  if (st < 0) {
+    const char *opt[] = {"a"}, *path[] = {j->a_path};
+    rc = cli_report_file("spdm", opt, path, j->a_path ? 1 : 0, j->a_path ? j->a_path : "building the matrix", st);
+  }
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
   if (!rc) rc = gather(j);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/blas.h"
 #include "gcoo/solver.h"
 
@@ -327,6 +327,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(colnorms2(&s, &s.R));
   relres(&s, s.hred, b2, rel);
   GCOO_GOTO(record(&s, 0, rel, o.rtol, &all_converged));
+  if (o.monitor) o.monitor(o.monitor_ctx, 0, k, rel);
   if (!all_converged) {
     GCOO_GOTO(precondition(&s, &o));
     GCOO_GOTO(gcoo_ctx_dense_copy(s.ctx, &s.W, &s.Z));
@@ -366,6 +367,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(reduce(&s, k + width * k));
     relres(&s, s.hred, b2, rel);
     GCOO_GOTO(record(&s, it, rel, o.rtol, &all_converged));
+    if (o.monitor) o.monitor(o.monitor_ctx, it, k, rel);
     if (all_converged) break;
     /* beta = -(P^T Q)^{-1} Q^T Z;  W = Z + P beta;  P = orth(W) */
     double *beta = s.hred + k;

@@ -42,11 +42,7 @@ PUBLIC_LAYER = {
 CUDA_PENDING = {
     "dist/halo.c": "solver helper (issue 14): halo exchange copies through the backend",
     "dist/halo.h": "solver helper (issue 14): comment only, goes with halo.c",
-    "dist/gather.c": "scale helper (issue 17): gather copies through the backend",
-    "dist/dist_nccl.c": "scale helper (issue 17): cudaStreamQuery while polling NCCL",
-    "dist/dist_impl.h": "cudaStream_t in gcoo__nccl_stream_wait (dist_nccl.c, scale helper)",
-    "dist/dist_mem.c": "arch helper (issue 20): device buffers through the backend, next commit",
-    "cli/cmd_spdm.c": "arch helper (issue 20): device operands through the backend, next commit",
+    "dist/dist_impl.h": "includes the CUDA runtime for GCOO_CUDA: cudaSetDevice / cudaDeviceGetPCIBusId (dist_ctx.c, dist_nccl.c), halo.c (solver helper)",
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -3,7 +3,7 @@
  * whole system, distributed runs included, can be run and tested on machines without GPUs. */
 #include <stdio.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -12,9 +12,8 @@
 #define GCOO_TEMPLATE "spdm_cpu_impl.h"
 #include "gcoo/template.h"
 
-/* CPU default group width: wide enough that a group's rows of Y stay in L1/L2 while its
- * entries stream through; the result does not depend on it. */
-enum { CPU_DEFAULT_P = 32 };
+/* CPU default group width GCOO_DEFAULT_P: wide enough that a group's rows of Y stay in L1/L2
+ * while its entries stream through; the result does not depend on it. */
 
 static gcoo_status cpu_ctx_init(gcoo_ctx ctx, int device) {
   (void)device;
@@ -62,7 +61,7 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
   op->info.alg = faithful ? GCOO_ALG_GCOO_FAITHFUL : GCOO_ALG_GCOO;
   /* the documented default when p is not given; a GCOO file's own groups reach here as an
    * explicit p (dist/dist_file.c), so they are used as they are */
-  op->info.p = op->opts.p ? op->opts.p : faithful ? 4 : CPU_DEFAULT_P;
+  op->info.p = op->opts.p ? op->opts.p : faithful ? GCOO_FAITHFUL_P : GCOO_DEFAULT_P;
   if (op->S && si.p == op->info.p) return GCOO_SUCCESS;
   if (op->S) { /* another group width than the one given */
     GCOO_CALL(gcoo__gcoo_to_csr_of_transpose(op->S, &op->A_csr));

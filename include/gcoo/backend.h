@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* gcoo/backend.h: the developer and backend-author interface of gcoo (not for applications).
+/* gcoo/backend.h: the documented backend-author interface of gcoo (not for applications).
  *
- * What every layer (src/, kernels/, io/, dist/) shares: error raising and propagation, logging,
- * the raw-array views handed to kernels, the context and operator objects, and the table of
- * backend functions. Applications include gcoo/gcoo.h only. */
+ * Error raising and propagation (GCOO_ERROR, GCOO_CHECK, GCOO_CALL, GCOO_GOTO), checked
+ * allocation, logging, the raw-array views handed to kernels, the table of backend functions
+ * and the device operations, and the float/double template macros (gcoo/template.h).
+ * Applications include gcoo/gcoo.h only. The library's own internals (object layouts, handle
+ * checks, random numbers, limits) are in src/backend_impl.h, which is not installed. */
 #ifndef GCOO_BACKEND_H
 #define GCOO_BACKEND_H
 
@@ -35,8 +37,6 @@ gcoo_status gcoo__error(gcoo_status st, const char *file, int line, const char *
 gcoo_status gcoo__verror(gcoo_status st, const char *file, int line, const char *func,
                          const char *fmt, va_list ap);
 void gcoo__trace(const char *file, int line);
-/** Set the last error to a message received from elsewhere (another rank), verbatim. */
-void gcoo__set_error_text(const char *text);
 
 /** Raise: return GCOO_ERROR(GCOO_ERR_SHAPE, "X has %lld rows, expected %lld", ...); */
 #define GCOO_ERROR(st, ...) gcoo__error((st), __FILE__, __LINE__, __func__, __VA_ARGS__)
@@ -75,14 +75,6 @@ void gcoo__set_error_text(const char *text);
     }                                         \
   } while (0)
 
-/** Internal invariant (a bug if false): on in debug builds only, like PetscAssert. */
-#ifdef NDEBUG
-#define GCOO_ASSERT(cond) ((void)0)
-#else
-#define GCOO_ASSERT(cond) \
-  ((cond) ? (void)0 : (void)GCOO_ERROR(GCOO_ERR_INTERNAL, "assertion failed: %s", #cond))
-#endif
-
 /* ---- memory: malloc that raises GCOO_ERR_NO_MEMORY with the size, and overflow-safe sizes ---- */
 gcoo_status gcoo__malloc(void **p, size_t nbytes, const char *what);
 gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what);
@@ -90,18 +82,6 @@ gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what);
 gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes);
 #define GCOO_MALLOC(ptr, n, what) gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
 gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
-
-/** 1 if the elements of two dense matrices in the same memory space share bytes (an output
- *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
-int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
-
-/** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
- *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
- *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
-#define GCOO_OMP_MIN_WORK 32768
-
-/** Largest value a row or column index may take (int32). */
-#define GCOO_INDEX_MAX INT32_MAX
 
 /* ---- logging: GCOO_DEBUG=WARN|INFO|TRACE, GCOO_DEBUG_FILE=path (%h host, %p pid) -------------
  * Off by default: the library prints nothing unless asked. */
@@ -114,8 +94,6 @@ typedef enum gcoo_log_level {
 
 void gcoo__log(gcoo_log_level level, const char *subsys, const char *fmt, ...) GCOO_PRINTF(3, 4);
 gcoo_log_level gcoo__log_level(void);
-/** Prefix for log lines of a rank ("rank 3 [gpu 1]"); set by dist/. */
-void gcoo__log_set_prefix(const char *prefix);
 #define GCOO_LOG(level, subsys, ...)                                         \
   do {                                                                       \
     if (gcoo__log_level() >= (level)) gcoo__log((level), (subsys), __VA_ARGS__); \
@@ -124,69 +102,7 @@ void gcoo__log_set_prefix(const char *prefix);
 /** Seconds on a monotonic clock. */
 double gcoo__wtime(void);
 
-/* ---- reproducible random numbers ------------------------------------------------------------
- * SplitMix64 seeding a xoshiro256** stream: the same seed gives the same numbers on every
- * platform. gcoo__rng_jump-free streams per row/rank come from seeding with (seed, stream id). */
-typedef struct gcoo_rng { uint64_t s[4]; } gcoo_rng;
-
-static inline uint64_t gcoo__splitmix64(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-/** Seed a generator from (seed, stream): different streams are independent sequences. */
-static inline void gcoo__rng_seed(gcoo_rng *r, uint64_t seed, uint64_t stream) {
-  uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull + 0x2545f4914f6cdd1dull);
-  for (int i = 0; i < 4; i++) r->s[i] = gcoo__splitmix64(&x);
-}
-static inline uint64_t gcoo__rng_next(gcoo_rng *r) {
-  uint64_t *s = r->s;
-  uint64_t t = s[1] << 17, x = s[1] * 5;
-  uint64_t result = ((x << 7) | (x >> 57)) * 9;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = (s[3] << 45) | (s[3] >> 19);
-  return result;
-}
-/** Uniform double in [0, 1) with 53 random bits. */
-static inline double gcoo__rng_uniform(gcoo_rng *r) {
-  return (double)(gcoo__rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-/** Uniform integer in [0, n), n > 0, without modulo bias (Lemire's method). */
-static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
-  uint64_t x = gcoo__rng_next(r);
-  __uint128_t m = (__uint128_t)x * n;
-  uint64_t l = (uint64_t)m;
-  if (l < n) {
-    uint64_t t = (0 - n) % n;
-    while (l < t) {
-      x = gcoo__rng_next(r);
-      m = (__uint128_t)x * n;
-      l = (uint64_t)m;
-    }
-  }
-  return (uint64_t)(m >> 64);
-}
-
-/* ---- objects ------------------------------------------------------------------------------ */
-#define GCOO_MAGIC_CTX 0x67636f6f63747821ull     /* "gcooctx!" */
-#define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull  /* "gcoospr!" */
-#define GCOO_MAGIC_OP 0x67636f6f6f702121ull      /* "gcooop!!" */
-#define GCOO_MAGIC_FREED 0xdeadbeefdeadbeefull
-
-/** Raise GCOO_ERR_NULL / GCOO_ERR_INVALID_OBJECT for a bad handle (GraphBLAS's pattern). */
-#define GCOO_VALID_OBJECT(obj, magic_value, what)                                             \
-  do {                                                                                        \
-    GCOO_CHECK((obj) != NULL, GCOO_ERR_NULL, "%s is NULL", (what));                            \
-    GCOO_CHECK((obj)->magic == (magic_value), GCOO_ERR_INVALID_OBJECT,                          \
-               "%s is not a valid object (%s)", (what),                                       \
-               (obj)->magic == GCOO_MAGIC_FREED ? "already destroyed" : "uninitialised");      \
-  } while (0)
-
+/* ---- objects' arrays ------------------------------------------------------------------------ */
 /** Raw arrays of a GCOO matrix (host or device pointers), as kernels consume it. */
 typedef struct gcoo_gcoo_view {
   gcoo_dtype dtype;
@@ -213,41 +129,31 @@ typedef struct gcoo_csr_view {
 gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v);
 gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
 
-/** Make an object that takes ownership of malloc'd arrays (freed with it, or on failure).
- *  No copy, no checks beyond sizes: for callers that built the arrays correctly themselves.
- *  For COO/GCOO ptr is NULL; for CSR/CSC rows/cols are NULL; gidx is only for GCOO. */
-gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dtype, int64_t nrows,
-                               int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
-                               int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
-
-/* ---- the operator's two frames (src/convert_frame.c): single passes, in place where possible
- * (DESIGN.md §1; docs/datapath.md). */
-/** A copy in the same format (arrays copied, nothing re-sorted). */
-gcoo_status gcoo__sparse_clone(gcoo_sparse A, gcoo_sparse *B);
-/** A CSR matrix turned, in place, into the CSC of its transpose (or CSC into CSR): the same
- *  arrays, dimensions swapped. */
-gcoo_status gcoo__sparse_flip_compressed(gcoo_sparse A);
-/** CSR of A (m x k) -> GCOO of S = A^T (k x m), groups of p rows of A, in place: *A is consumed
- *  (its index array becomes the rows of S, its values are permuted inside each group; one new
- *  array, the columns of S). *A is destroyed on failure too. */
-gcoo_status gcoo__csr_to_gcoo_of_transpose(gcoo_sparse *A, int32_t p, gcoo_sparse *S);
-/** GCOO of S (k x m) -> CSR of A = S^T (m x k), a new matrix: one counting pass per group. */
-gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A);
-/** A caller's matrix (A for GCOO_SPARSE_DENSE, S for GCOO_DENSE_SPARSE, any format) as an owned
- *  copy in one of an operator's two frames, with at most one conversion: the CSR of A, or the
- *  GCOO of S as given. */
-gcoo_status gcoo__sparse_frame_copy(gcoo_sparse A, gcoo_reading reading, gcoo_sparse *out);
-
-/* ---- small dense algebra on the host (src/smallmat.c), row-major k x k in double ----------- */
-/** Cholesky A = L L^T in place (lower triangle; upper zeroed); GCOO_ERR_BREAKDOWN if not SPD. */
-gcoo_status gcoo__chol(int64_t n, double *A);
-/** Solve L L^T X = B in place, B n x nrhs row-major. */
-void gcoo__chol_solve(int64_t n, const double *L, int64_t nrhs, double *B);
-/** From a Gram matrix G = W^T W (k x k), a k x rank transform T (row-major, leading dimension
- *  rank) with W T orthonormal, by Cholesky with diagonal pivoting that stops at pivots below
- *  rank_tol * max diag(G): dependent or vanishing columns of W are dropped, not divided by. */
-gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, double *T,
-                                 int64_t *rank);
+/* ---- device memory, copies, streams and events ---------------------------------------------
+ * What the layers above kernels/ (dist/) need of a device, so that they never call a device
+ * runtime themselves. Calls act on the calling thread's current device (dist/ binds each rank's
+ * GPU when it starts). Streams and events are opaque handles (cudaStream_t and cudaEvent_t on
+ * CUDA); a NULL stream is the device's default stream. Every call returns a gcoo_status raised
+ * through the backend's one error checker (kernels/cuda_check.h on CUDA). */
+typedef struct gcoo_device_ops {
+  /** *ptr = bytes of device memory (at least 1), for `what` (named in the error message). */
+  gcoo_status (*alloc)(void **ptr, size_t bytes, const char *what);
+  void (*free)(void *ptr); /* NULL is ignored */
+  /** nrows rows of rowbytes bytes between strided buffers (pitches in bytes), either side on the
+   *  host or the device, ordered on stream (returns before a device copy completes). */
+  gcoo_status (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t rowbytes, int64_t nrows, void *stream);
+  gcoo_status (*stream_create)(void **stream); /* non-blocking with respect to stream 0 */
+  void (*stream_destroy)(void *stream);
+  gcoo_status (*stream_sync)(void *stream);
+  /** *done = 1 when all work queued on stream has finished, else 0 (does not wait). */
+  gcoo_status (*stream_query)(void *stream, int *done);
+  gcoo_status (*event_create)(void **event); /* without timing */
+  void (*event_destroy)(void *event);
+  gcoo_status (*event_record)(void *event, void *stream);
+  /** Work queued on stream after this call waits for event. */
+  gcoo_status (*stream_wait_event)(void *stream, void *event);
+} gcoo_device_ops;
 
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
@@ -278,46 +184,9 @@ typedef struct gcoo_backend_ops {
                       const gcoo_dense *B, double beta, gcoo_dense *C);
   gcoo_status (*dgmm)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C);
   gcoo_status (*coldot)(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
+  /** Device memory, copies, streams and events; NULL on backends without a device. */
+  const gcoo_device_ops *device;
 } gcoo_backend_ops;
-
-/** An operator from a slab already in one of its two frames, taken over (no copy): *A is the
- *  CSR of A (m x k) or the GCOO of S = A^T (k x m, groups of rows of A), whatever the reading
- *  in opts (which only decides how apply reads its operands). *A is NULL afterwards, on
- *  failure too. */
-gcoo_status gcoo__op_create_take(gcoo_op *op, gcoo_ctx ctx, gcoo_sparse *A,
-                                 const gcoo_op_options *opts);
-/** The operator's matrix as a new CSR of A (the SPARSE_DENSE frame), from what it holds. */
-gcoo_status gcoo__op_csr(gcoo_op op, gcoo_sparse *A_csr);
-/** Rows rows[0..n) (strictly increasing, local to the operator, A frame) as a new n x k CSR,
- *  from what the operator holds on the host; for checks, O(entries of the rows' groups). */
-gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_sparse *R);
-
-extern const gcoo_backend_ops gcoo__backend_cpu;
-extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when not compiled */
-
-/** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
- *  opts is complete (defaults filled in by gcoo_spgemm). */
-gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
-                              const gcoo_spgemm_options *opts, gcoo_sparse *C,
-                              gcoo_spgemm_info *info);
-
-struct gcoo_ctx_s {
-  uint64_t magic;
-  const gcoo_backend_ops *ops;
-  int device;         /* CUDA ordinal, -1 on the CPU */
-  void *stream;       /* cudaStream_t in use */
-  void *backend;      /* backend-private state (handles, own stream) */
-};
-
-struct gcoo_op_s {
-  uint64_t magic;
-  gcoo_ctx ctx;
-  gcoo_op_options opts;
-  gcoo_sparse S;      /* host GCOO of S = A^T (groups of p rows of A), or NULL */
-  gcoo_sparse A_csr;  /* host CSR of A (the SPARSE_DENSE frame), or NULL; at least one is set */
-  gcoo_op_info info;
-  void *backend;      /* backend-private state (device arrays, descriptors) */
-};
 
 /* ---- precision templates in C ----------------------------------------------------------------
  * A file "foo_impl.h" written once in terms of GCOO_T (the element type) and GCOO_FN(name)
@@ -331,12 +200,6 @@ struct gcoo_op_s {
 #define GCOO_FN2_(name, sfx) GCOO_FN_(name, sfx)
 #define GCOO_DISPATCH(dtype, name, ...) \
   ((dtype) == GCOO_FLOAT64 ? name##_f64(__VA_ARGS__) : name##_f32(__VA_ARGS__))
-
-/** Check that a dimension fits the int32 index type. */
-#define GCOO_CHECK_DIM(n, what)                                                            \
-  GCOO_CHECK((n) >= 0 && (n) <= (int64_t)GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,               \
-             "%s = %lld does not fit a 32-bit index (max %d)", (what), (long long)(n),     \
-             GCOO_INDEX_MAX)
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,12 @@ extern "C" {
 
 typedef enum gcoo_pc_type { GCOO_PC_NONE = 0, GCOO_PC_JACOBI = 1 } gcoo_pc_type;
 
+/** Called after every iteration (iteration 0: the initial residual) on every rank, with the same
+ *  arguments there: the k relative residuals ||R_j|| / ||B_j|| (recursive), valid during the
+ *  call. For progress reports; it must not call gcoo on the same operator. */
+typedef void (*gcoo_bcg_monitor)(void *monitor_ctx, int64_t iteration, int64_t k,
+                                 const double *relres);
+
 typedef struct gcoo_bcg_options {
   size_t size;          /**< sizeof(gcoo_bcg_options) */
   double rtol;          /**< stop column j when ||B_j - A X_j|| <= rtol ||B_j|| (recursive residual) */
@@ -26,9 +32,11 @@ typedef struct gcoo_bcg_options {
   gcoo_pc_type pc;      /**< preconditioner */
   int record_history;   /**< keep every iteration's relative residuals */
   double rank_tol;      /**< relative pivot below which a direction is dropped; 0: by dtype */
+  gcoo_bcg_monitor monitor; /**< optional (NULL: none); see gcoo_bcg_monitor */
+  void *monitor_ctx;    /**< passed to monitor */
 } gcoo_bcg_options;
 
-#define GCOO_BCG_OPTIONS_INIT {sizeof(gcoo_bcg_options), 1e-8, 1000, GCOO_PC_JACOBI, 0, 0.0}
+#define GCOO_BCG_OPTIONS_INIT {sizeof(gcoo_bcg_options), 1e-8, 1000, GCOO_PC_JACOBI, 0, 0.0, NULL, NULL}
 
 /** What a solve did. Arrays are allocated by the solver; free with gcoo_bcg_result_free. */
 typedef struct gcoo_bcg_result {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "unit_util.h"
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 static gcoo_dense transposed_copy(const gcoo_dense *D) {
   gcoo_dense T;
