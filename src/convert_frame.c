@@ -50,8 +50,8 @@ gcoo_status gcoo__sparse_clone(gcoo_sparse A, gcoo_sparse *B) {
       memcpy(gidx, A->gidx, (size_t)(A->ngroups + 1) * sizeof *gidx);
     }
   }
-  st = gcoo__sparse_adopt(B, A->format, A->dtype, A->nrows, A->ncols, A->nnz, A->p, ptr, ind,
-                          rows, cols, gidx, vals);
+  st = gcoo__sparse_adopt(B, A->format, A->dtype, A->nrows, A->ncols, A->nnz, A->p, ptr, ind, rows,
+                          cols, gidx, vals);
   ptr = NULL, ind = NULL, rows = NULL, cols = NULL, gidx = NULL, vals = NULL;
   GCOO_GOTO(st);
 done:
@@ -208,7 +208,7 @@ gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A) {
   for (int64_t q = 0; q < S->ngroups; q++)
     for (int64_t e = g[q]; e < g[q + 1]; e++) ptr[cs[e] + 1]++;
   for (int64_t i = 0; i < m; i++) ptr[i + 1] += ptr[i];
-  /* fill with ptr[i] as row i's cursor (a group's entries come by row of S = column of A, so
+    /* fill with ptr[i] as row i's cursor (a group's entries come by row of S = column of A, so
    * each row of A gets its columns in increasing order); the cursors end at the next row's start */
 #pragma omp parallel for schedule(dynamic, 64) if (nnz > GCOO_OMP_MIN_WORK)
   for (int64_t q = 0; q < S->ngroups; q++)

@@ -31,8 +31,8 @@ static void check_shape(gcoo_dtype dt, int64_t m, int64_t k, double density, int
   ut_expect ecsr = ut_expect_from_dense(&D, GCOO_FORMAT_CSR, 0);
   for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
     const int32_t p = ps[pi];
-    snprintf(what, sizeof what, "%s A %lldx%lld d=%.2f%s p=%d", dt ? "f64" : "f32",
-             (long long)m, (long long)k, density, dense_row ? " dense row" : "", p);
+    snprintf(what, sizeof what, "%s A %lldx%lld d=%.2f%s p=%d", dt ? "f64" : "f32", (long long)m,
+             (long long)k, density, dense_row ? " dense row" : "", p);
     ut_expect egcoo = ut_expect_from_dense(&Dt, GCOO_FORMAT_GCOO, p);
     gcoo_sparse A = NULL, C = NULL, S = NULL, B = NULL;
     TEST_CALL(gcoo_sparse_from_dense(&A, &D, GCOO_FORMAT_CSR, 0, 0));
@@ -94,7 +94,8 @@ static void check_shape(gcoo_dtype dt, int64_t m, int64_t k, double density, int
       gcoo_sparse_arrays ra;
       TEST_CALL(gcoo_sparse_get_arrays(Rr, &ra));
       for (int64_t t = 0; t < nr; t++) {
-        const int64_t i = rows[t], n1 = ra.ptr[t + 1] - ra.ptr[t], n0 = ecsr.ptr[i + 1] - ecsr.ptr[i];
+        const int64_t i = rows[t], n1 = ra.ptr[t + 1] - ra.ptr[t],
+                      n0 = ecsr.ptr[i + 1] - ecsr.ptr[i];
         TEST_CHECK(n1 == n0 && !memcmp(ra.ind + ra.ptr[t], ecsr.cols + ecsr.ptr[i], 4 * (size_t)n0),
                    "%s: row %lld from %s has %lld entries, expected %lld", what, (long long)i,
                    w ? "GCOO" : "CSR", (long long)n1, (long long)n0);
@@ -126,7 +127,7 @@ int main(void) {
     check_shape((gcoo_dtype)dt, 100, 120, 0.05, 0, 5); /* empty rows and groups */
     check_shape((gcoo_dtype)dt, 257, 300, 0.2, 1, 6);  /* a dense row; 257 = 8 * 32 + 1 */
     check_shape((gcoo_dtype)dt, 2000, 1500, 0.01, 0, 7);
-    check_shape((gcoo_dtype)dt, 40, 70000, 0.002, 0, 8);  /* wide: long merges, big column gaps */
+    check_shape((gcoo_dtype)dt, 40, 70000, 0.002, 0, 8); /* wide: long merges, big column gaps */
   }
   return gcoo_test_finish("t031-convert-frame");
 }
