@@ -151,11 +151,11 @@ static int run(int argc, char **argv, cli_command *cmd) {
     }
   }
   char why[2 * PATH_MAX + 200];
-  if (!cli_mtx_output_allowed(cmd, out)) return 1;
   if (cli_output_conflict(out, &in, 1, why, sizeof why) >= 0) {
     fprintf(stderr, "gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
     return 2;
   }
+  if (!cli_mtx_output_allowed(cmd, out)) return 1;
 
   cli_matrix m;
   gcoo_status st = cli_matrix_read(in, dtype, &m);
