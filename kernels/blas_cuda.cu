@@ -123,26 +123,21 @@ extern "C" gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double 
                                        gcoo_dense *C) {
   const int m = (int)C->nrows, n = (int)C->ncols, k = (int)(ta ? A->nrows : A->ncols);
   if (m == 0 || n == 0) return GCOO_SUCCESS;
-  const float af = (float)alpha, bf = (float)beta;
+  // One call for both element types: cublasGemmEx with the type's own compute type (FP64, or
+  // plain FP32 as cublasSgemm: no TF32), scalars of that type.
   const bool dbl = C->dtype == GCOO_FLOAT64;
-  if (C->layout == GCOO_ROW_MAJOR) {
-    // row-major C = op(A) op(B)  <=>  column-major C^T = op(B)^T op(A)^T
-    cublasOperation_t oa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, ob = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (dbl)
-      BLAS_CUBLAS(cublasDgemm(h, oa, ob, n, m, k, &alpha, (const double *)B->data, (int)B->ld,
-                              (const double *)A->data, (int)A->ld, &beta, (double *)C->data, (int)C->ld));
-    else
-      BLAS_CUBLAS(cublasSgemm(h, oa, ob, n, m, k, &af, (const float *)B->data, (int)B->ld,
-                              (const float *)A->data, (int)A->ld, &bf, (float *)C->data, (int)C->ld));
-  } else {
-    cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (dbl)
-      BLAS_CUBLAS(cublasDgemm(h, oa, ob, m, n, k, &alpha, (const double *)A->data, (int)A->ld,
-                              (const double *)B->data, (int)B->ld, &beta, (double *)C->data, (int)C->ld));
-    else
-      BLAS_CUBLAS(cublasSgemm(h, oa, ob, m, n, k, &af, (const float *)A->data, (int)A->ld,
-                              (const float *)B->data, (int)B->ld, &bf, (float *)C->data, (int)C->ld));
-  }
+  const float af = (float)alpha, bf = (float)beta;
+  const void *pa = dbl ? (const void *)&alpha : (const void *)&af;
+  const void *pb = dbl ? (const void *)&beta : (const void *)&bf;
+  const cudaDataType_t t = dbl ? CUDA_R_64F : CUDA_R_32F;
+  const cublasComputeType_t ct = dbl ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  // cuBLAS is column-major: a row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T
+  const bool rm = C->layout == GCOO_ROW_MAJOR;
+  const gcoo_dense *L = rm ? B : A, *R = rm ? A : B;
+  const int tl = rm ? tb : ta, tr = rm ? ta : tb;
+  BLAS_CUBLAS(cublasGemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N, tr ? CUBLAS_OP_T : CUBLAS_OP_N,
+                           rm ? n : m, rm ? m : n, k, pa, L->data, t, (int)L->ld, R->data, t,
+                           (int)R->ld, pb, C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
   return GCOO_SUCCESS;
 }
 

@@ -43,6 +43,7 @@ typedef struct gcoo_bcg_result {
   /* time per phase, seconds (this rank; device work synchronised at phase ends) */
   double t_total, t_spmm, t_reduce, t_blas, t_precond;
   int64_t spmm_calls;          /**< operator applications (one per iteration, plus setup) */
+  double t_iterate;            /**< seconds in the iterations: set-up and final check excluded */
 } gcoo_bcg_result;
 
 /** Solve A X = B. A must be a square operator made with GCOO_DIST_X_PARTITIONED (X, B and A's
