@@ -267,8 +267,8 @@ static gcoo_status pcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   r->min_block_rank = 1;
   r->t_iterate = p.t_iterate;
   r->spmm_calls += 1 + p.iterations; /* r = b - A x in the set-up, one per iteration */
-  /* a graph's kernels cannot be timed one by one: iteration 1's kernels (plain launches, CUDA
-   * events between them) times the iteration count */
+  /* a graph's kernels cannot be timed one by one: iteration 2's kernels (plain launches, CUDA
+   * events between them; iteration 1 pays for loading the kernels) times the iteration count */
   r->t_spmm += p.t_spmm * (double)p.iterations;
   r->t_blas += (p.t_update + p.t_direction) * (double)p.iterations;
   *converged = p.converged;

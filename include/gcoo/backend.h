@@ -284,7 +284,7 @@ typedef struct gcoo__pcg_device {
   int64_t iterations;    /* out */
   int converged, breakdown;
   double residual;       /* final recursive ||r|| / ||b|| */
-  double t_spmm, t_update, t_direction; /* GPU seconds of each kernel in iteration 1 */
+  double t_spmm, t_update, t_direction; /* GPU seconds of each kernel in iteration 2 */
   double t_first_batch;  /* GPU seconds of the first graph_iterations (plain launches) */
   double t_iterate;      /* wall seconds from the first iteration queued to the last one done */
   int64_t graph_iterations; /* iterations per graph replay */
