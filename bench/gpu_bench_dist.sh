@@ -22,7 +22,7 @@ s.record(); [y.copy_(x) for _ in range(10)]; e.record(); e.synchronize()
 print(f"peer copy GPU0->GPU1: {10 * n / (s.elapsed_time(e) * 1e-3) / 1e9:.1f} GB/s")
 PY
 cat "$out/peer.txt"
-gd="$build/src/cli/gcoo_dist"
+gd="$build/cli/gcoo_dist"
 cases=("--rows 14000 --cols 14000 --sparsity 0.99 --ncols 14000"
        "--rows 14000 --cols 14000 --sparsity 0.999 --ncols 14000"
        "--stencil 27 --grid 128 --ncols 128"

@@ -19,8 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 : >"$out/solver.jsonl"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-gd="$build/src/cli/gcoo_dist"
-[ -x "$gd" ] || gd="$build/cli/gcoo_dist"
+gd="$build/cli/gcoo_dist"
 problems=("poisson|--stencil 7 --grid 100|--grid 100")
 for m in msc04515 bcsstk24; do
   [ -n "$mats" ] && [ -f "$mats/$m.mtx.gz" ] && problems+=("$m|--a $mats/$m.mtx.gz|--mtx $mats/$m.mtx.gz")

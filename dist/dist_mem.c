@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* dist/dist_mem.c: buffers of dist/ that live where the caller's operands live (host memory, or
- * the rank's GPU through the CUDA runtime), and strided row copies between any two of them. */
+ * the rank's GPU through the backend's device operations), and strided row copies between any
+ * two of them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
 
-#if GCOO_HAVE_CUDA
-gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
-                             const char *expr) {
-  if (e == cudaSuccess) return GCOO_SUCCESS;
-  (void)cudaGetLastError(); /* clear a sticky-less error so later calls start clean */
-  return gcoo__error(GCOO_ERR_CUDA, file, line, func, "%s failed: %s (%s)", expr,
-                     cudaGetErrorString(e), cudaGetErrorName(e));
-}
-#endif
+/* The device side: the CUDA backend's device operations (gcoo/backend.h), NULL when CUDA is not
+ * compiled in. */
+static const gcoo_device_ops *device(void) { return gcoo__backend_cuda.device; }
 
 gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what) {
   *p = NULL;
@@ -22,19 +17,10 @@ gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const ch
     GCOO_CALL(gcoo__malloc(p, bytes, what));
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
-  cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    *p = NULL;
-    return GCOO_ERROR(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA,
-                      "cudaMalloc of %zu bytes for %s failed: %s", bytes, what,
-                      cudaGetErrorString(e));
-  }
+  GCOO_CHECK(device() != NULL, GCOO_ERR_UNSUPPORTED,
+             "device memory for %s: CUDA is not compiled in", what);
+  GCOO_CALL(device()->alloc(p, bytes, what));
   return GCOO_SUCCESS;
-#else
-  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device memory for %s: CUDA is not compiled in", what);
-#endif
 }
 
 void gcoo__dist_free(gcoo_memspace mem, void *p) {
@@ -43,9 +29,7 @@ void gcoo__dist_free(gcoo_memspace mem, void *p) {
     free(p);
     return;
   }
-#if GCOO_HAVE_CUDA
-  (void)cudaFree(p);
-#endif
+  if (device()) device()->free(p);
 }
 
 gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -61,13 +45,7 @@ gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size
     }
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
-  /* cudaMemcpyDefault: unified addressing tells the direction from the pointers */
-  GCOO_CALL(GCOO_CUDA(cudaMemcpy2DAsync(dst, dpitch, src, spitch, rowbytes, (size_t)nrows,
-                                        cudaMemcpyDefault, (cudaStream_t)stream)));
+  GCOO_CHECK(device() != NULL, GCOO_ERR_UNSUPPORTED, "device copy: CUDA is not compiled in");
+  GCOO_CALL(device()->copy_rows(dst, dpitch, src, spitch, rowbytes, nrows, stream));
   return GCOO_SUCCESS;
-#else
-  (void)stream;
-  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device copy: CUDA is not compiled in");
-#endif
 }

@@ -643,6 +643,8 @@ static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_den
   return GCOO_SUCCESS;
 }
 
+extern const gcoo_device_ops gcoo__device_cuda; /* kernels/device_cuda.c */
+
 const gcoo_backend_ops gcoo__backend_cuda = {
     .name = "cuda",
     .ctx_init = cuda_ctx_init,
@@ -658,4 +660,5 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .gemm = cuda_gemm,
     .dgmm = cuda_dgmm,
     .coldot = cuda_coldot,
+    .device = &gcoo__device_cuda,
 };

@@ -7,4 +7,4 @@ top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$top/scripts/build.sh" "$top/build"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ranks="${GCOO_DEMO_RANKS:-2}"
-exec mpirun -np "$ranks" --oversubscribe "$top/build/src/cli/gcoo_dist" "$@"
+exec mpirun -np "$ranks" --oversubscribe "$top/build/cli/gcoo_dist" "$@"

@@ -44,7 +44,7 @@ timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/g
 rc=$?; grep "ERROR SUMMARY" "$out/memcheck-t302.log"; step "memcheck t302 (every SpDM alg)" $rc
 
 echo "=== 4. gcoo_dist on the GPUs"
-gd="$build/src/cli/gcoo_dist"
+gd="$build/cli/gcoo_dist"
 GCOO_BACKEND=cuda timeout 60 mpirun -np "$gpus" "$gd" >"$out/default.txt" 2>&1
 rc=$?; tail -n 4 "$out/default.txt"; step "default job on $gpus GPU(s)" $rc
 for reading in sparse-dense dense-sparse; do

@@ -66,8 +66,8 @@ printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n' >"$ru
 # ---- submission --------------------------------------------------------------------------------
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export BACKEND=cpu
-if [ "$build" != "$top/build" ]; then export GCOO_DIST="$build/src/cli/gcoo_dist"; fi
-[ -x "${GCOO_DIST:-$top/build/src/cli/gcoo_dist}" ] || fail "no gcoo_dist in $build: build first"
+if [ "$build" != "$top/build" ]; then export GCOO_DIST="$build/cli/gcoo_dist"; fi
+[ -x "${GCOO_DIST:-$top/build/cli/gcoo_dist}" ] || fail "no gcoo_dist in $build: build first"
 
 declare -A job_script job_expect
 job_names=()

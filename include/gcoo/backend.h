@@ -231,6 +231,32 @@ void gcoo__chol_solve(int64_t n, const double *L, int64_t nrhs, double *B);
 gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, double *T,
                                  int64_t *rank);
 
+/* ---- device memory, copies, streams and events ---------------------------------------------
+ * What the layers above kernels/ (dist/) need of a device, so that they never call a device
+ * runtime themselves. Calls act on the calling thread's current device (dist/ binds each rank's
+ * GPU when it starts). Streams and events are opaque handles (cudaStream_t and cudaEvent_t on
+ * CUDA); a NULL stream is the device's default stream. Every call returns a gcoo_status raised
+ * through the backend's one error checker (kernels/cuda_check.h on CUDA). */
+typedef struct gcoo_device_ops {
+  /** *ptr = bytes of device memory (at least 1), for `what` (named in the error message). */
+  gcoo_status (*alloc)(void **ptr, size_t bytes, const char *what);
+  void (*free)(void *ptr); /* NULL is ignored */
+  /** nrows rows of rowbytes bytes between strided buffers (pitches in bytes), either side on the
+   *  host or the device, ordered on stream (returns before a device copy completes). */
+  gcoo_status (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t rowbytes, int64_t nrows, void *stream);
+  gcoo_status (*stream_create)(void **stream); /* non-blocking with respect to stream 0 */
+  void (*stream_destroy)(void *stream);
+  gcoo_status (*stream_sync)(void *stream);
+  /** *done = 1 when all work queued on stream has finished, else 0 (does not wait). */
+  gcoo_status (*stream_query)(void *stream, int *done);
+  gcoo_status (*event_create)(void **event); /* without timing */
+  void (*event_destroy)(void *event);
+  gcoo_status (*event_record)(void *event, void *stream);
+  /** Work queued on stream after this call waits for event. */
+  gcoo_status (*stream_wait_event)(void *stream, void *event);
+} gcoo_device_ops;
+
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
@@ -255,6 +281,8 @@ typedef struct gcoo_backend_ops {
                       const gcoo_dense *B, double beta, gcoo_dense *C);
   gcoo_status (*dgmm)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C);
   gcoo_status (*coldot)(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
+  /** Device memory, copies, streams and events; NULL on backends without a device. */
+  const gcoo_device_ops *device;
 } gcoo_backend_ops;
 
 extern const gcoo_backend_ops gcoo__backend_cpu;

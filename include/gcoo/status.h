@@ -17,7 +17,7 @@ const char *gcoo_status_name(gcoo_status s);
 
 /** Message of the last error raised on the calling thread: what went wrong, the file and line
  *  where it was detected and the call chain that carried it back, for example
- *  "io/mtx.c:212 gcoo_mtx_read: line 14: row index 9001 outside 1..8000 <- src/cli/cmd_spdm.c:80".
+ *  "io/mtx.c:212 gcoo_mtx_read: line 14: row index 9001 outside 1..8000 <- cli/cmd_spdm.c:80".
  *  The string stays valid until the thread's next failing gcoo call. Empty if none failed.
  *  Not collective; thread-safe (the message is thread-local). */
 const char *gcoo_last_error(void);

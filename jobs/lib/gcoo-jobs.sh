@@ -4,7 +4,7 @@
 # Settings, all environment variables with defaults (sbatch passes the submitting shell's
 # environment to the job, so `NCOLS=512 sbatch jobs/spdm-node.sbatch` works):
 #   GCOO_DIST     the gcoo_dist command. Default: gcoo_dist on PATH, else <prefix>/bin/gcoo_dist
-#                 next to an installed <prefix>/share/gcoo/jobs, else build/src/cli/gcoo_dist of
+#                 next to an installed <prefix>/share/gcoo/jobs, else build/cli/gcoo_dist of
 #                 the source tree holding this jobs/ folder
 #   LAUNCHER      srun (default) | mpirun        how ranks are started (jobs/README.md says when
 #                                               to use which)
@@ -86,7 +86,7 @@ gcoo_find_dist() {
   local here c
   here="$(cd "$GCOO_JOBS_DIR" && pwd)"
   for c in "$(command -v gcoo_dist 2>/dev/null || true)" "$here/../../../bin/gcoo_dist" \
-           "$here/../build/src/cli/gcoo_dist"; do
+           "$here/../build/cli/gcoo_dist"; do
     if [ -n "$c" ] && [ -x "$c" ]; then
       GCOO_DIST="$(cd "$(dirname "$c")" && pwd)/$(basename "$c")"
       return 0

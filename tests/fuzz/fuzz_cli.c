@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/fuzz/fuzz_cli.c: harness "cli": option parsing of gcoo_dist (src/cli/cli.c) on argument
+/* tests/fuzz/fuzz_cli.c: harness "cli": option parsing of gcoo_dist (cli/cli.c) on argument
  * vectors made from arbitrary bytes (arguments separated by NUL bytes, at most 64), against a
  * command with options of every kind: flags, options with and without defaults, integer and
  * real values in several ranges; then the JSON writer on the values that came through.

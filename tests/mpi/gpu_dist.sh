@@ -14,7 +14,7 @@ grep -q "NCCL=ON" "$out/build.log" || echo "warning: built without NCCL (see $ou
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 echo "== $gpus GPU(s)"
 ctest --test-dir "$build" -L "mpi|cli" -LE gpu --output-on-failure -j 4 2>&1 | tail -15
-gd="$build/src/cli/gcoo_dist"
+gd="$build/cli/gcoo_dist"
 np=1
 while [ "$np" -le "$gpus" ]; do
   echo "== t408-dist-gpu on $np rank(s)"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_solve.c: gcoo_dist solve: block CG (gcoo/solver.h) on the distributed GCOO
+/* cli/cmd_solve.c: gcoo_dist solve: block CG (gcoo/solver.h) on the distributed GCOO
  * operator, for k right-hand sides at once or (--separate) one column at a time with the same
  * operator, which is the comparison the block method is judged by. */
 #include <math.h>
@@ -10,8 +10,8 @@
 
 static cli_option options[] = {
     {"a", "PATH", NULL, "SPD matrix A: .mtx, .mtx.gz or file.h5[:/object]", NULL, false},
-    {"stencil", "7|27", NULL, "instead of --a: 3-D Poisson matrix (SPD) on a --grid n^3 grid", NULL, false},
-    {"grid", "n", "32", "grid points per side of the Poisson matrix", NULL, false},
+    CLI_OPT_STENCIL,
+    CLI_OPT_GRID("32"),
     {"shift", "S", "0", "solve with A + S*I (makes a semi-definite matrix definite)", NULL, false},
     {"b", "PATH", NULL, "right-hand sides: dense file.h5[:/dataset], m x k", NULL, false},
     {"k", "K", "8", "instead of --b: K random right-hand sides", NULL, false},
@@ -20,14 +20,14 @@ static cli_option options[] = {
     {"maxit", "M", "10000", "iteration limit", NULL, false},
     {"pc", "P", "jacobi", "preconditioner: jacobi or none", NULL, false},
     {"separate", NULL, NULL, "solve the k columns one after another (k = 1 block CG = PCG)", NULL, false},
-    {"backend", "B", "auto", "auto, gpu or cpu", NULL, false},
-    {"alg", "NAME", "auto", "SpDM algorithm of the operator (see spdm --help)", NULL, false},
-    {"p", "P", "0", "GCOO group width (0: the backend's default)", NULL, false},
-    {"dtype", "T", "float64", "float32 or float64", NULL, false},
-    {"out", "PATH", NULL, "write X to file.h5[:/dataset] (parallel; dataset /X when not named)", NULL, false},
+    CLI_OPT_BACKEND,
+    CLI_OPT_SPDM_ALG,
+    CLI_OPT_P("0", " (0: the backend's default)"),
+    CLI_OPT_DTYPE("float64", ""),
+    CLI_OPT_OUT("write X to file.h5[:/dataset] (parallel; dataset /X when not named)"),
     {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
-    {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 typedef struct solve_job {
   const char *a_path, *b_path, *out, *backend;
@@ -55,7 +55,6 @@ static bool parse(cli_command *cmd, solve_job *j) {
   j->a_path = cli_get(cmd, "a");
   j->b_path = cli_get(cmd, "b");
   j->out = cli_get(cmd, "out");
-  j->backend = cli_get(cmd, "backend");
   j->separate = cli_flag(cmd, "separate");
   j->history = cli_flag(cmd, "history");
   j->json = cli_flag(cmd, "json");
@@ -81,15 +80,10 @@ static bool parse(cli_command *cmd, solve_job *j) {
     if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: --pc %s: expected jacobi or none\n", pc);
     return false;
   }
-  j->alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
-  if (j->alg < 0) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: unknown --alg %s\n", cli_get(cmd, "alg"));
-    return false;
-  }
-  if (!cli_int(cmd, "p", 0, INT32_MAX, &v)) return false;
-  j->p = (int32_t)v;
+  if (!cli_backend(cmd, &j->backend)) return false;
+  if (!cli_spdm_alg(cmd, &j->alg)) return false;
+  if (!cli_p(cmd, &j->p)) return false;
   if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
-  if (!strcmp(j->backend, "gpu")) j->backend = "cuda";
   return true;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_info.c: gcoo_dist info: what a matrix file holds (shape, entries, density,
+/* cli/cmd_info.c: gcoo_dist info: what a matrix file holds (shape, entries, density,
  * format, element type, row lengths) and how it would fare as GCOO: for group widths p, the
  * number of groups, empty groups, entries per group and the reuse factor GCOOSpDM exploits.
  * Runs on rank 0. */
@@ -12,10 +12,9 @@
 
 static cli_option options[] = {
     {"in", "PATH", NULL, "the matrix: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
-    {"p", "P", "32", "group width of the GCOO statistics (also tabled for 4, 32, 128, 512)", NULL,
-     false},
-    {"json", NULL, NULL, "print one JSON object instead of text", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_P("32", ": the groups of the GCOO statistics (also tabled for 4, 32, 128, 512)"),
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 /* Groups of p consecutive rows of A: what gcoo_dist spdm builds for Y = A X (the GCOO column
  * groups of S = A^T). A group's entries that share a column of A use the same row of X, which
@@ -72,12 +71,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (cli_rank() != 0) return 0;
   const char *path = cli_get(cmd, "in");
   bool json = cli_flag(cmd, "json");
-  long long pv = 32;
+  int32_t p = 0;
   if (!path) {
     fprintf(stderr, "gcoo_dist info: --in PATH is required (see --help)\n");
     return 2;
   }
-  if (!cli_int(cmd, "p", 1, INT_MAX, &pv)) return 2;
+  if (!cli_p(cmd, &p)) return 2;
+  const long long pv = p;
   if (cli_file_kind_of(path) == CLI_FILE_UNKNOWN) {
     fprintf(stderr,
             "gcoo_dist info: cannot tell the file type of \"%s\" from its name (use .mtx, "

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
+/* cli/cli.h: what the subcommands of gcoo_dist share: option parsing with --help, a JSON
  * writer, rank-aware messages and status agreement. The command talks; the library does not. */
 #ifndef GCOO_CLI_H
 #define GCOO_CLI_H
@@ -23,6 +23,42 @@ typedef struct cli_option {
   bool given;
 } cli_option;
 
+/* ---- the options several subcommands share: one definition each ---------------------------
+ * A subcommand lists CLI_OPT_X in its table and reads it with the matching reader below, so the
+ * name, argument, help, range and error message are the same in every subcommand. Where the
+ * default differs between subcommands it is the macro's argument and means the same thing. */
+#define CLI_P_MAX (1 << 20) /* the largest --p */
+/** --p P: the GCOO group width, in [1, CLI_P_MAX]; DEF the subcommand's default ("32"), or
+ *  "0" (then also accepted: the input's groups or the backend's default), or NULL (absent:
+ *  the input decides); NOTE (a string literal, "" for none) says what the width is for. */
+#define CLI_OPT_P(def, note) {"p", "P", def, "GCOO group width, up to 2^20" note, NULL, false}
+/** --dtype T: the element type; DEF "float32" or "float64", or NULL when the input decides and
+ *  NOTE (a string literal, "" for none) says so in --help. */
+#define CLI_OPT_DTYPE(def, note) \
+  {"dtype", "T", def, "element type: float32 or float64 (f32/f64, float/double)" note, NULL, false}
+/** --backend B: auto, gpu or cpu (cuda is gpu); absent: $GCOO_BACKEND, else auto. */
+#define CLI_OPT_BACKEND \
+  {"backend", "B", NULL, "auto, gpu or cpu [default: $GCOO_BACKEND, else auto]", NULL, false}
+/** --json: one JSON object on stdout (rank 0) instead of the text. */
+#define CLI_OPT_JSON {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of text", NULL, false}
+/** --out PATH: where the result is written; HELP says what and how. */
+#define CLI_OPT_OUT(help) {"out", "PATH", NULL, help, NULL, false}
+/** --stencil 7|27 and --grid n: the 3-D Poisson matrix (read with cli_stencil); GRID the
+ *  default grid points per side. */
+#define CLI_OPT_STENCIL \
+  {"stencil", "7|27", NULL, "instead of a matrix file: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false}
+#define CLI_OPT_GRID(def) \
+  {"grid", "n", def, "grid points per side of the Poisson matrix (n^3 rows)", NULL, false}
+/** --alg NAME: the SpDM algorithm of the operator (gcoo_spdm_alg_from_name). */
+#define CLI_OPT_SPDM_ALG                                                                        \
+  {"alg", "NAME", "auto",                                                                       \
+   "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, cusparse_csr_alg2, "               \
+   "cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false}
+/** --method M: the SpGEMM size predictor (gcoo_predict_method_from_name). */
+#define CLI_OPT_PREDICT_METHOD \
+  {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL, false}
+#define CLI_OPT_END {NULL, NULL, NULL, NULL, NULL, false}
+
 typedef struct cli_command {
   const char *name;
   const char *summary;
@@ -43,6 +79,13 @@ bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, lon
 bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out);
 /** Element type option: float32 | float64 (also f32/f64, float/double). */
 bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out);
+/** --p (CLI_OPT_P) into *p, 0 when absent; 0 itself only where it is the default. */
+bool cli_p(cli_command *cmd, int32_t *p);
+/** --backend (CLI_OPT_BACKEND): the name for gcoo_dist_create, NULL when not given (the library
+ *  then reads $GCOO_BACKEND, else auto); false with the message on a name not in the list. */
+bool cli_backend(cli_command *cmd, const char **backend);
+/** --alg (CLI_OPT_SPDM_ALG) as a gcoo_spdm_alg. */
+bool cli_spdm_alg(cli_command *cmd, int *alg);
 const char *cli_dtype_name(gcoo_dtype t);
 /** An HDF5 output path with its dataset: path itself when it names one ("f.h5:/Y"), else
  *  "path:object" in buf (a dense matrix is a dataset and needs a name in the file). */

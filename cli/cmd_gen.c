@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_gen.c: gcoo_dist gen: write a generated sparse matrix (the paper's random matrix,
+/* cli/cmd_gen.c: gcoo_dist gen: write a generated sparse matrix (the paper's random matrix,
  * or a 3-D Poisson stencil) to HDF5, each rank generating and writing its own block of rows.
  * Every row is generated from its own stream (or formula), so the file is the same whatever
  * the number of ranks. */
@@ -13,14 +13,14 @@ static cli_option options[] = {
     {"cols", "C", NULL, "random matrix: columns", NULL, false},
     {"sparsity", "S", "0.99", "random matrix: fraction of zeros (each entry independently)", NULL, false},
     {"seed", "N", "1", "random matrix: seed", NULL, false},
-    {"stencil", "7|27", NULL, "instead: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false},
-    {"grid", "n", "48", "Poisson: grid points per side (n^3 rows)", NULL, false},
-    {"out", "PATH", NULL, "output file.h5[:/group] (required)", NULL, false},
+    CLI_OPT_STENCIL,
+    CLI_OPT_GRID("48"),
+    CLI_OPT_OUT("output file.h5[:/group] (required)"),
     {"format", "F", "csr", "csr (written in parallel) or gcoo (written by rank 0)", NULL, false},
-    {"p", "P", "32", "GCOO group width, and the row blocks ranks generate", NULL, false},
-    {"dtype", "T", "float32", "float32 or float64", NULL, false},
-    {"json", NULL, NULL, "print one JSON object on stdout (rank 0)", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_P("32", ", and the row blocks ranks generate"),
+    CLI_OPT_DTYPE("float32", ""),
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 static gcoo_status generate(int stencil, int64_t grid, int64_t rows, int64_t cols, double sparsity,
                             uint64_t seed, gcoo_dtype dt, gcoo_format f, int32_t p, int64_t r0,
@@ -70,8 +70,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   }
   gcoo_dtype dt;
   if (!cli_dtype(cmd, "dtype", &dt)) return 2;
-  if (!cli_int(cmd, "p", 1, 1 << 20, &v)) return 2;
-  const int32_t p = (int32_t)v;
+  int32_t p;
+  if (!cli_p(cmd, &p)) return 2;
   const int gcoo = !strcmp(fs, "gcoo");
   const int rank = cli_rank(), size = cli_size();
 

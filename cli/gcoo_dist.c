@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/gcoo_dist.c: `gcoo_dist <command> [options]`, one MPI rank per GPU.
+/* cli/gcoo_dist.c: `gcoo_dist <command> [options]`, one MPI rank per GPU.
  * With no arguments it runs the main job on its embedded default (see cli_default_job). */
 #include <stdlib.h>
 #include <string.h>

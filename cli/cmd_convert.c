@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_convert.c: gcoo_dist convert: Matrix Market (.mtx, .mtx.gz) <-> HDF5 objects,
+/* cli/cmd_convert.c: gcoo_dist convert: Matrix Market (.mtx, .mtx.gz) <-> HDF5 objects,
  * sparse and dense, and HDF5 -> HDF5 re-encoding (CSR, CSC, GCOO, dense; float32/float64).
  * Runs on rank 0; the other ranks wait and leave with its exit code. Also the file helpers
  * that gcoo_dist info shares (cmd_files.h). */
@@ -109,17 +109,14 @@ void cli_matrix_free(cli_matrix *m) {
 
 static cli_option options[] = {
     {"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
-    {"out", "PATH", NULL,
-     "output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is replaced "
-     "as a whole)", NULL, false},
+    CLI_OPT_OUT("output: file.mtx, file.mtx.gz or file.h5[:/object] (an HDF5 output file is "
+                "replaced as a whole)"),
     {"format", "F", NULL,
      "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
      NULL, false},
-    {"p", "P", NULL, "GCOO group width with --format gcoo [default: the input's p, else 32]", NULL,
-     false},
-    {"dtype", "T", NULL, "float32 or float64 [default: as stored; float64 for Matrix Market]",
-     NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_P(NULL, ", with --format gcoo [default: the input's p, else 32]"),
+    CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
+    CLI_OPT_END};
 
 /* "file.h5:/x" -> "file.h5", for comparing input and output files */
 static void file_part(const char *path, char *buf, size_t len) {
@@ -177,9 +174,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (!cli_dtype(cmd, "dtype", &t)) return 2;
     dtype = (int)t;
   }
-  long long p = 0;
+  int32_t p = 0;
   if (cli_flag(cmd, "p")) {
-    if (!cli_int(cmd, "p", 1, INT_MAX, &p)) return 2;
+    if (!cli_p(cmd, &p)) return 2;
     if (!have_fmt || format != GCOO_FORMAT_GCOO || dense_out) {
       fprintf(stderr, "gcoo_dist convert: --p applies to --format gcoo only\n");
       return 2;
@@ -202,7 +199,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     dense_out = !m.is_sparse;
     format = ki == CLI_FILE_H5 && m.is_sparse ? m.format : GCOO_FORMAT_CSR;
   }
-  if (!p) p = m.is_sparse && m.format == GCOO_FORMAT_GCOO && m.p > 0 ? m.p : 32;
+  if (!p) p = m.is_sparse && m.format == GCOO_FORMAT_GCOO && m.p > 0 ? m.p : GCOO_DEFAULT_P;
 
   gcoo_sparse B = NULL;
   gcoo_dense E;
@@ -240,7 +237,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     else if (dense_out)
       snprintf(to, sizeof to, "dense %s", cli_dtype_name(t));
     else if (format == GCOO_FORMAT_GCOO)
-      snprintf(to, sizeof to, "gcoo p=%lld %s", p, cli_dtype_name(t));
+      snprintf(to, sizeof to, "gcoo p=%lld %s", (long long)p, cli_dtype_name(t));
     else
       snprintf(to, sizeof to, "%s %s", cli_format_name(format), cli_dtype_name(t));
     cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in,

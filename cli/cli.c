@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
+/* cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
 #include "cli.h"
 
 #include <errno.h>
@@ -217,6 +217,36 @@ bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out) {
   if (cli_rank() == 0)
     fprintf(stderr, "gcoo_dist %s: --%s %s: expected float32 or float64\n", cmd->name, name,
             v ? v : "(none)");
+  return false;
+}
+
+bool cli_p(cli_command *cmd, int32_t *p) {
+  const cli_option *o = find(cmd, "p", 1);
+  long long v = 0;
+  *p = 0;
+  if (!o || !o->value) return true;
+  if (!cli_int(cmd, "p", o->def && !strcmp(o->def, "0") ? 0 : 1, CLI_P_MAX, &v)) return false;
+  *p = (int32_t)v;
+  return true;
+}
+
+bool cli_backend(cli_command *cmd, const char **backend) {
+  /* not given: NULL, so that the library reads GCOO_BACKEND (or takes auto) */
+  const char *b = cli_flag(cmd, "backend") ? cli_get(cmd, "backend") : NULL;
+  *backend = b;
+  if (!b || !strcmp(b, "auto") || !strcmp(b, "gpu") || !strcmp(b, "cpu") || !strcmp(b, "cuda"))
+    return true;
+  if (cli_rank() == 0)
+    fprintf(stderr, "gcoo_dist %s: --backend %s: expected auto, gpu or cpu\n", cmd->name, b);
+  return false;
+}
+
+bool cli_spdm_alg(cli_command *cmd, int *alg) {
+  *alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
+  if (*alg >= 0) return true;
+  if (cli_rank() == 0)
+    fprintf(stderr, "gcoo_dist %s: --alg %s: unknown algorithm (see --help)\n", cmd->name,
+            cli_get(cmd, "alg"));
   return false;
 }
 

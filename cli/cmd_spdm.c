@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_spdm.c: gcoo_dist spdm: Y = A X (or the paper's C = B S) distributed over the
+/* cli/cmd_spdm.c: gcoo_dist spdm: Y = A X (or the paper's C = B S) distributed over the
  * ranks, timed per phase, checked against the CPU reference on sampled rows, written in
  * parallel; and the embedded default job (gcoo_dist with no arguments).
  *
@@ -11,9 +11,6 @@
 #include <string.h>
 
 #include "cli.h"
-#if GCOO_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 /* Return a failed gcoo call's status (the CLI sees the public API only). */
 #define CALL(x)                   \
@@ -25,8 +22,8 @@
 static cli_option options[] = {
     {"a", "PATH", NULL, "sparse matrix A: .mtx, .mtx.gz or file.h5[:/object] (the paper's S with "
                         "--reading dense-sparse)", NULL, false},
-    {"stencil", "7|27", NULL, "instead of --a: 3-D Poisson matrix (with --grid)", NULL, false},
-    {"grid", "n", "48", "grid points per side of the Poisson matrix (n^3 rows)", NULL, false},
+    CLI_OPT_STENCIL,
+    CLI_OPT_GRID("48"),
     {"rows", "R", NULL, "instead of --a: random matrix with R rows (with --cols, --sparsity)", NULL, false},
     {"cols", "C", NULL, "columns of the random matrix", NULL, false},
     {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
@@ -34,21 +31,20 @@ static cli_option options[] = {
     {"b", "PATH", NULL, "dense operand: file.h5[:/dataset] (X, k x N; or B, M x k)", NULL, false},
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    {"out", "PATH", NULL, "write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
-                          "named; dense-sparse writes C^T)", NULL, false},
+    CLI_OPT_OUT("write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
+                "named; dense-sparse writes C^T)"),
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
-    {"backend", "B", "auto", "auto, gpu or cpu ($GCOO_BACKEND when not given)", NULL, false},
-    {"alg", "NAME", "auto", "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, "
-                            "cusparse_csr_alg2, cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false},
-    {"p", "P", "0", "GCOO group width (0: the backend's default, or the file's groups)", NULL, false},
-    {"dtype", "T", "float32", "float32 or float64", NULL, false},
+    CLI_OPT_BACKEND,
+    CLI_OPT_SPDM_ALG,
+    CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
+    CLI_OPT_DTYPE("float32", ""),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
     {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
-    {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of the summary", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 enum { GATHER_NONE = -2, GATHER_ALL = -1, GATHER_ROOT = 0 };
 enum { N_SAMPLE = 64 };
@@ -71,7 +67,7 @@ typedef struct job {
   char a_desc[256], b_desc[256];
   int64_t m, k, N, nnz, row0, nrows;
   gcoo_dense Xh, Yh;     /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
-  void *Xd, *Yd;         /* device copies on the CUDA backend */
+  gcoo_dense Xd, Yd;     /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
   double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write, t_check, t_total;
   double check_err, check_tol;
@@ -130,23 +126,9 @@ static bool parse(cli_command *cmd, job *j) {
       fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
     return false;
   }
-  /* not given: NULL, so that the library reads GCOO_BACKEND (or takes auto) */
-  j->backend = cli_flag(cmd, "backend") ? cli_get(cmd, "backend") : NULL;
-  if (j->backend && strcmp(j->backend, "auto") && strcmp(j->backend, "gpu") && strcmp(j->backend, "cpu") &&
-      strcmp(j->backend, "cuda")) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --backend %s: expected auto, gpu or cpu\n", j->backend);
-    return false;
-  }
-  j->alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
-  if (j->alg < 0) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --alg %s: unknown algorithm (see --help)\n",
-              cli_get(cmd, "alg"));
-    return false;
-  }
-  if (!cli_int(cmd, "p", 0, 1 << 20, &v)) return false;
-  j->p = (int32_t)v;
+  if (!cli_backend(cmd, &j->backend)) return false;
+  if (!cli_spdm_alg(cmd, &j->alg)) return false;
+  if (!cli_p(cmd, &j->p)) return false;
   if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
@@ -197,7 +179,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
 
 /* Whole units of p rows (or columns of S) split evenly: generated rows cost about the same. */
 static void even_rows(job *j, int64_t m, int64_t *r0, int64_t *r1) {
-  const int64_t p = j->p > 0 ? j->p : 32, nu = (m + p - 1) / p;
+  const int64_t p = j->p > 0 ? j->p : GCOO_DEFAULT_P, nu = (m + p - 1) / p;
   gcoo_partition part;
   if (gcoo_partition_balanced(NULL, nu, cli_size(), &part) < 0) {
     *r0 = *r1 = 0;
@@ -406,48 +388,42 @@ static int make_x(job *j) {
 static int to_device(job *j) {
   j->on_device = gcoo_ctx_device(gcoo_dist_ctx(j->d)) >= 0;
   if (!j->on_device) return 0;
-#if GCOO_HAVE_CUDA
+  gcoo_ctx ctx = gcoo_dist_ctx(j->d);
   const size_t es = gcoo_dtype_size(j->dtype);
   size_t xb = (size_t)(j->Xh.nrows * j->Xh.ld) * es, yb = (size_t)(j->nrows * j->N) * es;
   double t0 = MPI_Wtime();
-  cudaError_t e = cudaMalloc(&j->Xd, xb ? xb : 1);
-  if (e == cudaSuccess) e = cudaMalloc(&j->Yd, yb ? yb : 1);
-  if (e == cudaSuccess && xb) e = cudaMemcpy(j->Xd, j->Xh.data, xb, cudaMemcpyHostToDevice);
-  if (!cli_require(e == cudaSuccess, "moving %zu + %zu bytes to GPU %d: %s", xb, yb,
-                   gcoo_ctx_device(gcoo_dist_ctx(j->d)), cudaGetErrorString(e)))
+  gcoo_status st = gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR, j->Xh.nrows,
+                                         j->Xh.ncols, GCOO_MEM_DEVICE);
+  if (st >= 0)
+    st = gcoo_ctx_dense_create(ctx, &j->Yd, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N,
+                               GCOO_MEM_DEVICE);
+  if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->Xd, &j->Xh);
+  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+  if (!cli_require(st >= 0, "moving %zu + %zu bytes to GPU %d: %s", xb, yb, gcoo_ctx_device(ctx),
+                   gcoo_last_error()))
     return 1;
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_h2d, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   return 0;
-#else
-  return 0;
-#endif
 }
 
 static int from_device(job *j) {
-#if GCOO_HAVE_CUDA
   if (!j->on_device) return 0;
-  size_t yb = (size_t)(j->nrows * j->N) * gcoo_dtype_size(j->dtype);
-  cudaError_t e = yb ? cudaMemcpy(j->Yh.data, j->Yd, yb, cudaMemcpyDeviceToHost) : cudaSuccess;
-  if (!cli_require(e == cudaSuccess, "copying the product from the GPU: %s", cudaGetErrorString(e)))
-    return 1;
-#else
-  (void)j;
-#endif
+  gcoo_status st = gcoo_ctx_dense_copy(gcoo_dist_ctx(j->d), &j->Yh, &j->Yd);
+  if (!cli_require(st >= 0, "copying the product from the GPU: %s", gcoo_last_error())) return 1;
   return 0;
 }
 
 static void free_device(job *j) {
-#if GCOO_HAVE_CUDA
-  if (j->Xd) cudaFree(j->Xd);
-  if (j->Yd) cudaFree(j->Yd);
-#endif
-  j->Xd = j->Yd = NULL;
+  if (j->Xd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Xd);
+  if (j->Yd.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &j->Yd);
+  memset(&j->Xd, 0, sizeof j->Xd);
+  memset(&j->Yd, 0, sizeof j->Yd);
 }
 
 /* Operand descriptors in the reading's terms, on the host or the device. */
 static void operands(job *j, int device, gcoo_dense *X, gcoo_dense *Y) {
-  void *xd = device ? j->Xd : j->Xh.data, *yd = device ? j->Yd : j->Yh.data;
+  void *xd = device ? j->Xd.data : j->Xh.data, *yd = device ? j->Yd.data : j->Yh.data;
   const int64_t nx = j->Xh.nrows, N = j->N, ld = N > 0 ? N : 1;
   if (j->reading == GCOO_SPARSE_DENSE) {
     *X = gcoo_dense_wrap(xd, j->dtype, GCOO_ROW_MAJOR, nx, N, ld);
@@ -502,15 +478,12 @@ static int run_products(job *j) {
 static int gather(job *j) {
   if (j->gather == GATHER_NONE) return 0;
   const int recv = j->gather == GATHER_ALL || cli_rank() == 0;
-  gcoo_dense full = {0}, Xs, Ys, F;
+  gcoo_dense full = {0}, fdev = {0}, Xs, Ys, F;
   gcoo_status st = GCOO_SUCCESS;
-  void *fd = NULL;
   if (recv) st = gcoo_dense_create(&full, j->dtype, GCOO_ROW_MAJOR, j->m, j->N);
-#if GCOO_HAVE_CUDA
-  if (recv && st >= 0 && j->on_device &&
-      cudaMalloc(&fd, (size_t)(j->m * j->N) * gcoo_dtype_size(j->dtype) + 1) != cudaSuccess)
-    st = GCOO_ERR_NO_MEMORY;
-#endif
+  if (recv && st >= 0 && j->on_device)
+    st = gcoo_ctx_dense_create(gcoo_dist_ctx(j->d), &fdev, j->dtype, GCOO_ROW_MAJOR, j->m, j->N,
+                               GCOO_MEM_DEVICE);
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) {
     gcoo_dense_destroy(&full);
@@ -518,7 +491,7 @@ static int gather(job *j) {
   }
   operands(j, j->on_device, &Xs, &Ys);
   const int64_t ld = j->N > 0 ? j->N : 1;
-  void *fdata = j->on_device ? fd : full.data;
+  void *fdata = j->on_device ? fdev.data : full.data;
   F = j->reading == GCOO_SPARSE_DENSE
           ? gcoo_dense_wrap(fdata, j->dtype, GCOO_ROW_MAJOR, j->m, j->N, ld)
           : gcoo_dense_wrap(fdata, j->dtype, GCOO_COL_MAJOR, j->N, j->m, ld);
@@ -545,9 +518,7 @@ static int gather(job *j) {
       j->t_gather = times[0];
     }
   }
-#if GCOO_HAVE_CUDA
-  if (fd) cudaFree(fd);
-#endif
+  if (fdev.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &fdev);
   gcoo_dense_destroy(&full);
   if (st < 0) return cli_report("gathering", st);
   return 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_predict.c: gcoo_dist predict: the predicted size of C = A B (gcoo/predict.h), next
+/* cli/cmd_predict.c: gcoo_dist predict: the predicted size of C = A B (gcoo/predict.h), next
  * to the paper's reference design on the same kind of sample, and with --exact the true size
  * and both relative errors. Runs on rank 0 (the predictor uses its OpenMP threads). */
 #include <math.h>
@@ -10,15 +10,15 @@
 static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.mtx, .mtx.gz, or .h5[:/group])", NULL, false},
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    {"method", "M", "adaptive", "adaptive, paper, reference, pps, upper or exact", NULL, false},
+    CLI_OPT_PREDICT_METHOD,
     {"samples", "S", "0", "rows drawn (adaptive: first sample size); 0: the method's default",
      NULL, false},
     {"seed", "N", "2629890061", "sampling seed", NULL, false},
     {"rel-error", "E", "0.003", "adaptive: target relative standard error", NULL, false},
     {"max-cost", "C", "0.1", "adaptive: most FLOP counted, as a fraction of all", NULL, false},
     {"exact", NULL, NULL, "also count nnz(C) exactly and report the errors", NULL, false},
-    {"json", NULL, NULL, "print one JSON object", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 static gcoo_status read_matrix(const char *path, gcoo_sparse *A) {
   const size_t n = strlen(path);

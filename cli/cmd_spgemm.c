@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_spgemm.c: gcoo_dist spgemm: distributed C = A B (gcoo/spgemm.h). Rank 0 predicts
+/* cli/cmd_spgemm.c: gcoo_dist spgemm: distributed C = A B (gcoo/spgemm.h). Rank 0 predicts
  * and partitions the rows of C by predicted work; every rank computes its rows on its GPU (or
  * the CPU); the result is written with parallel HDF5 as one CSR with a global indptr. */
 #include <math.h>
@@ -10,18 +10,17 @@
 static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    {"out", "FILE", NULL, "write C here as one CSR group (HDF5, scipy/anndata layout)", NULL, false},
-    {"backend", "B", NULL, "cpu, cuda or auto (default: $GCOO_BACKEND, else auto)", NULL, false},
-    {"dtype", "T", "float64", "float32 or float64 (float, double)", NULL, false},
+    CLI_OPT_OUT("write C here as one CSR group (HDF5, scipy/anndata layout)"),
+    CLI_OPT_BACKEND,
+    CLI_OPT_DTYPE("float64", ""),
     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
-    {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL,
-     false},
+    CLI_OPT_PREDICT_METHOD,
     {"memory-budget", "BYTES", "0", "device bytes a rank may use (0: 90 % of free memory)", NULL,
      false},
     {"alg", "A", "gcoo", "local algorithm: gcoo, cusparse_alg1, cusparse_alg2, cusparse_alg3", NULL,
      false},
-    {"json", NULL, NULL, "print one JSON object", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+    CLI_OPT_JSON,
+    CLI_OPT_END};
 
 static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc;
@@ -36,7 +35,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
     return 2;
   }
   gcoo_dtype dt;
-  if (!cli_dtype(cmd, "dtype", &dt)) return 2;
+  const char *backend;
+  if (!cli_dtype(cmd, "dtype", &dt) || !cli_backend(cmd, &backend)) return 2;
   if (method < 0 || alg < 0) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",
@@ -60,7 +60,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double twrite = 0.0;
   int rc = 0;
   memset(&info, 0, sizeof info);
-  st = cli_agree(gcoo_dist_create(&d, MPI_COMM_WORLD, cli_get(cmd, "backend")));
+  st = cli_agree(gcoo_dist_create(&d, MPI_COMM_WORLD, backend));
   if (st < 0) return cli_rank() == 0 ? cli_fail("starting the ranks", st) : 1;
   cli_progress("C = A B with A = %s, B = %s on %d ranks", pa, pb ? pb : pa, gcoo_dist_size(d));
   st = gcoo_dist_spgemm_files(d, pa, pb, dt, &o, &slab, &info);
@@ -137,7 +137,7 @@ done:
 
 cli_command cmd_spgemm = {
     "spgemm", "C = A B, sparse times sparse, output preallocated from the prediction",
-    "--a A [--b B] [--out C.h5] [--backend cpu|cuda] [--safety F] [--json]",
+    "--a A [--b B] [--out C.h5] [--backend cpu|gpu] [--safety F] [--json]",
     "Rank 0 predicts the size of every row of C (gcoo_dist predict) and gives each rank a slab of\n"
     "rows of equal predicted work; each rank reads its slab of A and the rows of B it needs\n"
     "(HDF5 CSR in parallel; Matrix Market files are read by rank 0 and sent), computes its rows\n"

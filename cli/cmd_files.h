@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* src/cli/cmd_files.h: what gcoo_dist convert and info share (defined in cmd_convert.c):
+/* cli/cmd_files.h: what gcoo_dist convert and info share (defined in cmd_convert.c):
  * telling a path's file type from its name, and reading any matrix file (Matrix Market or an
  * HDF5 object, sparse or dense) on the calling rank. */
 #ifndef GCOO_CLI_CMD_FILES_H

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* kernels/device_cuda.c: the CUDA backend's device memory, copies, streams and events
+ * (gcoo_device_ops of gcoo/backend.h), so that dist/ reaches the CUDA runtime only through the
+ * backend interface. Every failure goes through the one CUDA checker, kernels/cuda_check.h. */
+#include "cuda_check.h"
+
+static gcoo_status dev_alloc(void **ptr, size_t bytes, const char *what) {
+  GCOO_CALL(gcoo__cuda_alloc(ptr, bytes, what));
+  return GCOO_SUCCESS;
+}
+
+static void dev_free(void *ptr) {
+  if (ptr) (void)cudaFree(ptr);
+}
+
+static gcoo_status copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
+                             size_t rowbytes, int64_t nrows, void *stream) {
+  if (nrows <= 0 || rowbytes == 0) return GCOO_SUCCESS;
+  /* cudaMemcpyDefault: unified addressing tells the direction from the pointers */
+  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst, dpitch, src, spitch, rowbytes, (size_t)nrows,
+                                   cudaMemcpyDefault, (cudaStream_t)stream));
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status stream_create(void **stream) {
+  cudaStream_t s = NULL;
+  *stream = NULL;
+  GCOO_CALL_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  *stream = s;
+  return GCOO_SUCCESS;
+}
+
+static void stream_destroy(void *stream) {
+  if (stream) (void)cudaStreamDestroy((cudaStream_t)stream);
+}
+
+static gcoo_status stream_sync(void *stream) {
+  GCOO_CALL_CUDA(cudaStreamSynchronize((cudaStream_t)stream));
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status stream_query(void *stream, int *done) {
+  cudaError_t e = cudaStreamQuery((cudaStream_t)stream);
+  *done = e != cudaErrorNotReady;
+  if (e == cudaErrorNotReady) return GCOO_SUCCESS;
+  GCOO_CALL_CUDA(e);
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status event_create(void **event) {
+  cudaEvent_t e = NULL;
+  *event = NULL;
+  GCOO_CALL_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  *event = e;
+  return GCOO_SUCCESS;
+}
+
+static void event_destroy(void *event) {
+  if (event) (void)cudaEventDestroy((cudaEvent_t)event);
+}
+
+static gcoo_status event_record(void *event, void *stream) {
+  GCOO_CALL_CUDA(cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream));
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status stream_wait_event(void *stream, void *event) {
+  GCOO_CALL_CUDA(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0));
+  return GCOO_SUCCESS;
+}
+
+const gcoo_device_ops gcoo__device_cuda = {
+    .alloc = dev_alloc,
+    .free = dev_free,
+    .copy_rows = copy_rows,
+    .stream_create = stream_create,
+    .stream_destroy = stream_destroy,
+    .stream_sync = stream_sync,
+    .stream_query = stream_query,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .event_record = event_record,
+    .stream_wait_event = stream_wait_event,
+};
+
+/* GCOO_CUDA of dist/dist_impl.h, for the dist/ files that still call the runtime themselves
+ * (halo.c, gather.c, dist_nccl.c: their owners move them onto gcoo_device_ops): the same checker
+ * as every kernel file. */
+gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
+                             const char *expr);
+gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
+                             const char *expr) {
+  return gcoo__cuda_status(e, expr, file, line, func);
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# scripts/check_layers.py: the layer rules of README.md ("Layout") as a check the build runs
+# (ctest: arch-layers, label arch). The library is one object library, so the compiler would
+# let any file include any folder's header; this check is what makes an upward include fail.
+#
+#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- cli/        (a layer uses those left of it)
+#
+# 1. Includes: every #include "..." or <gcoo/...> of a file in src/, kernels/, io/, dist/, cli/
+#    is resolved the way the build resolves it (the including file's folder, then include/,
+#    then the layer folders, which are all on the object library's include path) and must
+#    name a header of the same or a lower layer. Public headers belong to the layer that
+#    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h and
+#    gcoo/solver.h are dist, the umbrella gcoo/gcoo.h is for programs (cli).
+# 2. The CUDA runtime: outside kernels/ no file includes the CUDA runtime or calls its memory,
+#    copy, stream or event functions; device memory, copies, streams and events go through
+#    the backend interface (gcoo/backend.h). Files still waiting for their owner's conversion
+#    are listed in CUDA_PENDING with the reason; the list only shrinks.
+#
+# Usage: scripts/check_layers.py [--root DIR] [--quiet]. Exit 0 when clean, 1 with one line per
+# violation ("FILE:LINE: ..."), 2 on bad usage.
+import argparse
+import os
+import re
+import sys
+
+LAYERS = ["include", "src", "kernels", "io", "dist", "cli"]
+RANK = {name: i for i, name in enumerate(LAYERS)}
+
+# The layer of each public header: the layer whose code implements what it declares.
+PUBLIC_LAYER = {
+    "gcoo/mtx.h": "io",
+    "gcoo/h5.h": "io",
+    "gcoo/dist.h": "dist",
+    "gcoo/solver.h": "dist",
+    "gcoo/gcoo.h": "cli",
+}
+# every other gcoo/*.h (status, types, template, backend, ctx, dense, sparse, spdm, blas,
+# generate, predict, spgemm, config) is the core's: "include"
+
+# Outside kernels/, these may still touch the CUDA runtime directly; each names its owner.
+CUDA_PENDING = {
+    "dist/halo.c": "solver helper (issue 14): halo exchange copies through the backend",
+    "dist/halo.h": "solver helper (issue 14): comment only, goes with halo.c",
+    "dist/gather.c": "scale helper (issue 17): gather copies through the backend",
+    "dist/dist_nccl.c": "scale helper (issue 17): cudaStreamQuery while polling NCCL",
+    "dist/dist_impl.h": "cudaStream_t in gcoo__nccl_stream_wait (dist_nccl.c, scale helper)",
+}
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+CUDA_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*[<\"](cuda_runtime(_api)?\.h|cuda\.h)[>\"]")
+CUDA_CALL_RE = re.compile(
+    r"\bcuda(Malloc\w*|Free\w*|Memcpy\w*|Memset\w*|Stream\w*|Event\w*|HostAlloc|HostRegister)\s*\(")
+SOURCE_EXT = (".c", ".h", ".cu", ".cuh", ".cpp", ".hpp")
+
+
+def layer_of_path(rel):
+    top = rel.split("/", 1)[0]
+    return top if top in RANK else None
+
+
+def strip_comments(text):
+    """The text with C comments and string literals blanked (line breaks kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c in "\"'" and not re.match(r"\s*#\s*include", text[text.rfind("\n", 0, i) + 1:i]):
+            j = i + 1  # a string or character literal, to its closing quote
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n) if j < n and text[j] == c else j
+            out.append(c + " " * (j - i - 1))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def resolve(root, rel, name, quoted):
+    """Where the build finds header NAME included from REL: (path relative to root) or None."""
+    if name.startswith("gcoo/"):
+        return "include/" + name
+    candidates = []
+    if quoted:
+        candidates.append(os.path.normpath(os.path.join(os.path.dirname(rel), name)))
+    candidates += [os.path.normpath(os.path.join(d, name)) for d in LAYERS if d != "include"]
+    for cand in candidates:
+        if not cand.startswith("..") and os.path.isfile(os.path.join(root, cand)):
+            return cand
+    return None  # a system or third-party header
+
+
+def header_layer(path):
+    if path.startswith("include/"):
+        return PUBLIC_LAYER.get(path[len("include/"):], "include")
+    return layer_of_path(path)
+
+
+def check(root):
+    problems = []
+    for layer in LAYERS[1:]:
+        for dirpath, _, files in os.walk(os.path.join(root, layer)):
+            for f in sorted(files):
+                if not f.endswith(SOURCE_EXT):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+                code = strip_comments(text).split("\n")
+                for lineno, line in enumerate(text.split("\n"), 1):
+                    m = INCLUDE_RE.match(line)
+                    if m and not code[lineno - 1].strip():
+                        m = None  # inside a comment
+                    if m:
+                        target = resolve(root, rel, m.group(2), m.group(1) == '"')
+                        tl = header_layer(target) if target else None
+                        if tl and RANK[tl] > RANK[layer]:
+                            problems.append(f"{rel}:{lineno}: {layer}/ includes {m.group(2)} "
+                                            f"({target}, layer {tl}/): an upward include")
+                    if layer == "kernels" or rel in CUDA_PENDING:
+                        continue
+                    if CUDA_INCLUDE_RE.match(code[lineno - 1]):
+                        problems.append(f"{rel}:{lineno}: {layer}/ includes the CUDA runtime "
+                                        "(only kernels/ may; use the backend interface)")
+                    c = CUDA_CALL_RE.search(code[lineno - 1])
+                    if c:
+                        problems.append(f"{rel}:{lineno}: {layer}/ calls cuda{c.group(1)} "
+                                        "(device memory, copies, streams and events go through "
+                                        "the backend interface, gcoo/backend.h)")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args()
+    root = os.path.abspath(args.root)
+    if not os.path.isdir(os.path.join(root, "src")):
+        print(f"check_layers: {root} is not the gcoo source tree", file=sys.stderr)
+        return 2
+    problems = check(root)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"check_layers: {len(problems)} violation(s) of the layer rules "
+              "(README.md, docs/architecture.md)", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print("check_layers: layers clean: " + " <- ".join(LAYERS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

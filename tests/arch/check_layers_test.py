@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
+# small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
+# through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h), a CUDA
+# runtime call outside kernels/ and lawful includes beside them (down, same layer, system
+# headers, commented out), and checks that exactly the violations are reported.
+import os
+import subprocess
+import sys
+import tempfile
+
+script = sys.argv[1]
+tree = {
+    "include/gcoo/sparse.h": "",
+    "include/gcoo/h5.h": "",
+    "include/gcoo/dist.h": "",
+    "include/gcoo/gcoo.h": "",
+    "src/core.c": '#include <stdio.h>\n#include "gcoo/sparse.h"\n#include "core_impl.h"\n'
+                  '#include "gcoo/h5.h"\n/* #include "gcoo/dist.h" */\n',
+    "src/core_impl.h": '#include "gcoo/gcoo.h"\n',
+    "kernels/k.cu": '#include "core_impl.h"\n#include "dist_impl.h"\n'
+                    'void f(void) { cudaMalloc(0, 0); }\n',
+    "io/r.c": '#include "gcoo/dist.h"\n#include "core_impl.h"\nconst char *s = "cudaFree(p)";\n',
+    "dist/dist_impl.h": '#include "gcoo/h5.h"\n#include "cli.h"\n',
+    "dist/d.c": '#include "dist_impl.h"\nvoid g(void) { cudaEventRecord(0, 0); }\n',
+    "cli/cli.h": '#include "gcoo/gcoo.h"\n#include "dist_impl.h"\n',
+}
+expect = {
+    "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
+    "dist/d.c:2",
+}
+with tempfile.TemporaryDirectory() as root:
+    for rel, text in tree.items():
+        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w") as f:
+            f.write(text)
+    r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
+    got = {":".join(line.split(":")[:2]) for line in r.stdout.splitlines() if line}
+    print(r.stdout, end="")
+    if r.returncode != 1 or got != expect:
+        print(f"FAIL: rc {r.returncode} (want 1); missed {sorted(expect - got)}, "
+              f"extra {sorted(got - expect)}")
+        sys.exit(1)
+    # and the clean part alone passes
+    for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
+                "dist/d.c"):
+        os.remove(os.path.join(root, rel))
+    r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"FAIL: a clean tree gave rc {r.returncode}: {r.stdout}")
+        sys.exit(1)
+print("check_layers_test: every violation caught, a clean tree passes")
