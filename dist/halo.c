@@ -8,15 +8,19 @@
  * renumbered to halo rows), PETSc's MPIAIJ layout, so the own-rows product runs while the halo
  * travels.
  *
- * Every apply: pack the rows others need (one copy per run of consecutive rows:
- * cudaMemcpy2DAsync on the GPU; a Poisson slab's send list is one run per neighbour), send and
+ * Every apply: pack the rows others need (one strided copy per run of consecutive rows through
+ * the backend's device operations; a Poisson slab's send list is one run per neighbour), send and
  * receive them (NCCL grouped ncclSend/ncclRecv on a communication stream for device buffers,
  * MPI_Isend/Irecv of whole-row datatypes for host buffers, host staging + MPI for device
- * buffers without NCCL), then the off-diagonal product reads the received rows. */
+ * buffers without NCCL), then the off-diagonal product reads the received rows. Streams, events
+ * and copies of device buffers go through the CUDA backend's gcoo_device_ops (gcoo/backend.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
+
+/* The device operations of the CUDA backend; NULL when CUDA is not compiled in. */
+static const gcoo_device_ops *device(void) { return gcoo__backend_cuda.device; }
 
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -278,36 +282,29 @@ gcoo_status gcoo__halo_reserve(gcoo_dist d, gcoo__halo *h, gcoo_dtype dtype, int
     GCOO_CALL(gcoo__malloc_n(&h->reqs, h->nsend_peers + h->nrecv_peers + 1, sizeof(MPI_Request),
                              "halo requests"));
   if (mem == GCOO_MEM_DEVICE) {
-#if GCOO_HAVE_CUDA
+    const gcoo_device_ops *dv = device();
+    GCOO_CHECK(dv != NULL, GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
     if (!gcoo__dist_uses_nccl(d)) {
       GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_send, &h->h_send_cap, sb, "halo host staging"));
       GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_recv, &h->h_recv_cap, rb, "halo host staging"));
     }
-    if (!h->stream) {
-      cudaStream_t s;
-      cudaEvent_t e1, e2;
-      GCOO_CALL(GCOO_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)));
-      h->stream = s;
-      GCOO_CALL(GCOO_CUDA(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming)));
-      h->ev_ready = e1;
-      GCOO_CALL(GCOO_CUDA(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming)));
-      h->ev_done = e2;
+    if (!h->stream) { /* the communication stream and its two events, made once */
+      GCOO_CALL(dv->stream_create(&h->stream));
+      GCOO_CALL(dv->event_create(&h->ev_ready));
+      GCOO_CALL(dv->event_create(&h->ev_done));
     }
-#else
-    (void)d;
-    return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
-#endif
   }
   return GCOO_SUCCESS;
 }
 
 void gcoo__halo_free(gcoo__halo *h) {
   free_buffers(h);
-#if GCOO_HAVE_CUDA
-  if (h->stream) (void)cudaStreamDestroy((cudaStream_t)h->stream);
-  if (h->ev_ready) (void)cudaEventDestroy((cudaEvent_t)h->ev_ready);
-  if (h->ev_done) (void)cudaEventDestroy((cudaEvent_t)h->ev_done);
-#endif
+  const gcoo_device_ops *dv = device();
+  if (dv) {
+    if (h->stream) dv->stream_destroy(h->stream);
+    if (h->ev_ready) dv->event_destroy(h->ev_ready);
+    if (h->ev_done) dv->event_destroy(h->ev_done);
+  }
   free(h->recv_rows);
   free(h->recv_peer);
   free(h->recv_off);
@@ -382,18 +379,21 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
     GCOO_CALL(post_mpi(d, h, dtype, N, h->sendbuf, h->recvbuf));
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
+  const gcoo_device_ops *dv = device();
+  GCOO_CHECK(dv != NULL && h->stream, GCOO_ERR_UNSUPPORTED,
+             "device operands: CUDA is not compiled in (or the halo was not reserved)");
   const size_t rowb = (size_t)N * gcoo_dtype_size(dtype);
-  cudaStream_t cs = (cudaStream_t)ctx_stream, hs = (cudaStream_t)h->stream;
+  void *cs = ctx_stream;
 #if GCOO_HAVE_NCCL
   if (gcoo__dist_uses_nccl(d)) {
+    void *hs = h->stream;
     ncclComm_t comm;
     GCOO_CALL(gcoo__dist_nccl(d, &comm));
     const ncclDataType_t nt = dtype == GCOO_FLOAT64 ? ncclFloat64 : ncclFloat32;
     /* the communication stream starts after the work that produced X (and that read the
      * previous halo) on the context's stream */
-    GCOO_CALL(GCOO_CUDA(cudaEventRecord((cudaEvent_t)h->ev_ready, cs)));
-    GCOO_CALL(GCOO_CUDA(cudaStreamWaitEvent(hs, (cudaEvent_t)h->ev_ready, 0)));
+    GCOO_CALL(dv->event_record(h->ev_ready, cs));
+    GCOO_CALL(dv->stream_wait_event(hs, h->ev_ready));
     GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, hs));
     if (h->nsend_peers + h->nrecv_peers > 0) {
       /* all peers in one group: unfused send/recv pairs can deadlock (NCCL p2p docs) */
@@ -402,19 +402,20 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
       for (int i = 0; i < h->nrecv_peers && st >= 0; i++) {
         int64_t off = h->recv_off[i], cnt = h->recv_off[i + 1] - off;
         st = GCOO_NCCL(d, ncclRecv((char *)h->recvbuf + (size_t)off * rowb, (size_t)(cnt * N),
-                                   nt, h->recv_peer[i], comm, hs));
+                                   nt, h->recv_peer[i], comm, (cudaStream_t)hs));
       }
       for (int i = 0; i < h->nsend_peers && st >= 0; i++) {
         int64_t off = h->send_off[i], cnt = h->send_off[i + 1] - off;
         st = GCOO_NCCL(d, ncclSend((const char *)h->sendbuf + (size_t)off * rowb,
-                                   (size_t)(cnt * N), nt, h->send_peer[i], comm, hs));
+                                   (size_t)(cnt * N), nt, h->send_peer[i], comm,
+                                   (cudaStream_t)hs));
       }
       gcoo_status st2 = GCOO_NCCL(d, ncclGroupEnd());
       GCOO_CALL(st);
       GCOO_CALL(st2);
       GCOO_CALL(gcoo__nccl_wait(d, "halo exchange (ncclGroupEnd)"));
     }
-    GCOO_CALL(GCOO_CUDA(cudaEventRecord((cudaEvent_t)h->ev_done, hs)));
+    GCOO_CALL(dv->event_record(h->ev_done, hs));
     h->pending = 1;
     return GCOO_SUCCESS;
   }
@@ -423,20 +424,14 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
   GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, cs));
   GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend,
                                  GCOO_MEM_HOST, GCOO_MEM_DEVICE, cs));
-  GCOO_CALL(GCOO_CUDA(cudaStreamSynchronize(cs)));
+  GCOO_CALL(dv->stream_sync(cs));
   GCOO_CALL(post_mpi(d, h, dtype, N, h->h_send, h->h_recv));
   GCOO_CALL(wait_mpi(h));
   GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv,
                                  GCOO_MEM_DEVICE, GCOO_MEM_HOST, cs));
   /* h_recv must not be overwritten by the next apply before this copy ran */
-  GCOO_CALL(GCOO_CUDA(cudaStreamSynchronize(cs)));
+  GCOO_CALL(dv->stream_sync(cs));
   return GCOO_SUCCESS;
-#else
-  (void)ctx_stream;
-  (void)dtype;
-  (void)N;
-  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
-#endif
 }
 
 gcoo_status gcoo__halo_end(gcoo_dist d, gcoo__halo *h, void *ctx_stream) {
@@ -446,11 +441,9 @@ gcoo_status gcoo__halo_end(gcoo_dist d, gcoo__halo *h, void *ctx_stream) {
     GCOO_CALL(wait_mpi(h));
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
   h->pending = 0;
-  GCOO_CALL(GCOO_CUDA(cudaStreamWaitEvent((cudaStream_t)ctx_stream, (cudaEvent_t)h->ev_done, 0)));
-#else
-  (void)ctx_stream;
-#endif
+  const gcoo_device_ops *dv = device();
+  GCOO_CHECK(dv != NULL, GCOO_ERR_INTERNAL, "device halo without CUDA");
+  GCOO_CALL(dv->stream_wait_event(ctx_stream, h->ev_done));
   return GCOO_SUCCESS;
 }

@@ -22,7 +22,7 @@ typedef struct gcoo__halo {
   int nsend_peers;
   int *send_peer;
   int64_t *send_off;       /* nsend_peers + 1 offsets into send_rows */
-  /* send_rows as runs of consecutive rows: one copy per run when packing (cudaMemcpy2DAsync) */
+  /* send_rows as runs of consecutive rows: one strided copy per run when packing */
   int64_t nruns;
   int64_t *run_src, *run_len, *run_dst;
   /* buffers, sized at the first apply and grown when N grows */

@@ -40,8 +40,6 @@ PUBLIC_LAYER = {
 
 # Outside kernels/, these may still touch the CUDA runtime directly; each names its owner.
 CUDA_PENDING = {
-    "dist/halo.c": "solver helper (issue 14): halo exchange copies through the backend",
-    "dist/halo.h": "solver helper (issue 14): comment only, goes with halo.c",
     "dist/gather.c": "scale helper (issue 17): gather copies through the backend",
     "dist/dist_nccl.c": "scale helper (issue 17): cudaStreamQuery while polling NCCL",
     "dist/dist_impl.h": "cudaStream_t in gcoo__nccl_stream_wait (dist_nccl.c, scale helper)",
