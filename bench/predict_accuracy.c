@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/gcoo.h"
 
 #ifdef _OPENMP

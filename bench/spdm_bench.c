@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/spdm_bench.c: GCOOSpDM against cuSPARSE and cuBLAS on one GPU, side by side, in one run.
  *
- *   spdm_bench --out DIR [--matrices DIR] [--budget SECONDS] [--sections LIST] [--quick]
+ *   spdm_bench --out DIR [--matrices DIR] [--budget SECONDS] [--sections LIST] [--match LIST]
+ *              [--lean] [--quick]
  *   spdm_bench --out DIR --sweep [--matrices DIR] [--budget SECONDS]
  *
- * Sections (LIST: random,real,structured,convert; all by default):
+ * Sections (LIST: random,real,real-f64,large,large-f64,structured,convert; all by default):
  *   random      the paper's sweep: n in {1000, 2000, 4000, 8000, 14000} x sparsity in
  *               {0.9, ..., 0.9995}, N = n;
  *   real        the Matrix Market files of --matrices with N = 32, 128, 512;
+ *   real-f64    the same in double (sparse methods: the tuned kernel, cuSPARSE, AUTO);
+ *   large       larger matrices built from the real ones, so that nnz x N >= 10^7 at every N:
+ *               Kronecker products A (x) J_b with a dense b x b block of ones (each entry of A
+ *               becomes a b x b block: rows b times longer, the row-length distribution and the
+ *               power law kept) and block-diagonal copies, N = 32, 128, 512;
+ *   large-f64   the same in double;
  *   structured  3-D 7- and 27-point stencils (100^3, 160^3), an R-MAT graph (2^20 nodes), a
  *               block-diagonal tiling and a Kronecker product of real matrices, N = 32, 128, 512;
  *   convert     conversion times (CSR -> GCOO, the tuned layout, dense -> GCOO on the GPU; the
@@ -18,8 +25,9 @@
  * cuSPARSE; effective GFLOP/s; time over the floor max(2 nnz N / SGEMM rate, compulsory bytes /
  * copy bandwidth); relative error against a double-precision product on sampled rows.
  * Writes DIR/spdm.csv (every case), DIR/spdm_bench.log, DIR/sweep.csv (--sweep); prints the
- * summary last (geometric means per section). --sweep times every tuned variant at several p on
- * a representative subset, to choose the defaults. */
+ * summary last (geometric means per section) and then one line per target of issue 15
+ * ("target NAME: VALUE (goal GOAL) met|missed"), computed from the cases measured. --sweep
+ * times every tuned variant at several p on a representative subset, to choose the defaults. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -28,7 +36,27 @@
 
 #include "spdm_bench.h"
 
-#define MAX_CASES 512
+#define MAX_CASES 640
+
+/* --match LIST: only the real, large and structured inputs whose name contains one of the
+ * comma-separated substrings (NULL: all). */
+static const char *g_match = NULL;
+/* --lean: only the tuned kernel, cuSPARSE and AUTO (what the targets compare), everywhere */
+static int g_lean = 0;
+
+static int name_matches(const char *name) {
+  if (!g_match) return 1;
+  for (const char *p = g_match; *p;) {
+    const char *q = strchr(p, ',');
+    const size_t len = q ? (size_t)(q - p) : strlen(p);
+    char sub[128];
+    snprintf(sub, sizeof sub, "%.*s", (int)(len < sizeof sub - 1 ? len : sizeof sub - 1), p);
+    if (len && strstr(name, sub)) return 1;
+    if (!q) break;
+    p = q + 1;
+  }
+  return 0;
+}
 
 typedef struct summary {
   bench_case *cases;
@@ -97,7 +125,7 @@ static void csv_header(FILE *f) {
   fprintf(f, ",auto_alg,auto_p,best_csp,best_csp_ms,best_method,best_ms,speedup_tuned,"
              "speedup_auto,speedup_faithful,gflops_tuned,floor_ms,tuned_over_floor");
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",relerr_%s", bench_method_names[m]);
-  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why\n");
+  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why,dtype\n");
 }
 
 static void csv_row(FILE *f, const bench_case *c) {
@@ -120,7 +148,8 @@ static void csv_row(FILE *f, const bench_case *c) {
   snprintf(why, sizeof why, "%s", c->autod.why);
   for (char *q = why; *q; q++)
     if (*q == ',' || *q == '"') *q = ';';
-  fprintf(f, ",%.4g,%.4g,%s\n", c->tuned_setup_ms, c->auto_setup_ms, why);
+  fprintf(f, ",%.4g,%.4g,%s,%s\n", c->tuned_setup_ms, c->auto_setup_ms, why,
+          c->dtype == GCOO_FLOAT64 ? "f64" : "f32");
   fflush(f);
 }
 
@@ -131,14 +160,21 @@ static void one_case(bench_env *E, summary *S, const char *section, const char *
                      const int run[M_COUNT]) {
   if (S->n + nN > MAX_CASES) return;
   bench_case *c = &S->cases[S->n];
+  gcoo_sparse_info ai;
+  if (gcoo_sparse_get_info(A, &ai) < 0) return;
   for (int i = 0; i < nN; i++) {
     memset(&c[i], 0, sizeof c[i]);
     c[i].section = section;
+    c[i].dtype = ai.dtype;
     snprintf(c[i].name, sizeof c[i].name, "%s", name);
     c[i].A = A;
     c[i].N = Ns[i];
     c[i].sparsity = sparsity;
   }
+  int lean_run[M_COUNT];
+  for (int m = 0; m < M_COUNT; m++) lean_run[m] = run[m] && (!g_lean || m == M_TUNED || m == M_AUTO ||
+                                                             (m >= M_CSP_DEFAULT && m <= M_CSP_ALG3));
+  run = lean_run;
   if (bench_run_case(E, c, nN, run) < 0) {
     bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
     return;
@@ -153,11 +189,21 @@ static void one_case(bench_env *E, summary *S, const char *section, const char *
 
 static const int all_methods[M_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1};
 static const int sparse_methods[M_COUNT] = {1, 1, 1, 1, 1, 0, 0, 1};
+/* the tuned kernel, cuSPARSE and AUTO: the double and large sections */
+static const int target_methods[M_COUNT] = {0, 1, 1, 1, 1, 0, 0, 1};
 
 static void section_random(bench_env *E, summary *S, int quick) {
   const int64_t ns[] = {1000, 2000, 4000, 8000, 14000};
   const double ss[] = {0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9995};
   bench_printf(E, "\n== random: n x n, sparsity s, N = n (%.0f s so far)\n", bench_elapsed(E));
+  /* --lean leaves out cuSPARSE's column-major ALG_DEFAULT here: the slowest method of the sweep
+   * (800 ms at 14000 x 0.9), never its best cuSPARSE algorithm (2026-11-30-h200-spdm.txt) */
+  int run[M_COUNT];
+  memcpy(run, all_methods, sizeof run);
+  if (g_lean) {
+    run[M_CSP_DEFAULT] = 0;
+    bench_printf(E, "  --lean: cuSPARSE ALG_DEFAULT (column-major) not run on the random sweep\n");
+  }
   for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
     for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) {
       if (quick && (ns[i] > 2000 || (ss[j] != 0.99 && ss[j] != 0.999))) continue;
@@ -172,16 +218,18 @@ static void section_random(bench_env *E, summary *S, int quick) {
       }
       char name[64];
       snprintf(name, sizeof name, "random:%lld:%g", (long long)ns[i], ss[j]);
-      one_case(E, S, "random", name, A, &ns[i], 1, ss[j], all_methods);
+      one_case(E, S, "random", name, A, &ns[i], 1, ss[j], run);
       gcoo_sparse_destroy(&A);
     }
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void section_real(bench_env *E, summary *S, const char *dir, int quick) {
+static void section_real(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
   const int64_t Ns[] = {32, 128, 512};
-  bench_printf(E, "\n== real: %s, N = 32, 128, 512 (%.0f s so far)\n", dir, bench_elapsed(E));
+  const int f64 = dt == GCOO_FLOAT64;
+  bench_printf(E, "\n== real%s: %s, N = 32, 128, 512 (%.0f s so far)\n", f64 ? " (double)" : "",
+               dir, bench_elapsed(E));
   DIR *d = opendir(dir);
   if (!d) {
     bench_printf(E, "  cannot open %s\n", dir);
@@ -195,15 +243,16 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick) {
   closedir(d);
   qsort(names, (size_t)nn, sizeof *names, cmp_str);
   for (int f = 0; f < nn; f++) {
+    if (!name_matches(names[f])) continue;
     if (quick && f >= 4) break;
-    if (bench_over_budget(E, 0.7)) {
+    if (bench_over_budget(E, f64 ? 0.62 : 0.45)) {
       bench_printf(E, "  budget: real matrices stopped before %s\n", names[f]);
       break;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, names[f]);
     gcoo_sparse A = NULL;
-    if (gcoo_mtx_read(path, GCOO_FLOAT32, 0, &A) < 0) {
+    if (gcoo_mtx_read(path, dt, 0, &A) < 0) {
       bench_printf(E, "  %s: %s\n", names[f], gcoo_last_error());
       continue;
     }
@@ -211,7 +260,7 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick) {
     snprintf(base, sizeof base, "%s", names[f]);
     char *dot = strstr(base, ".mtx");
     if (dot) *dot = '\0';
-    one_case(E, S, "real", base, A, Ns, 3, 0, all_methods);
+    one_case(E, S, f64 ? "real-f64" : "real", base, A, Ns, 3, 0, f64 ? target_methods : all_methods);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -269,7 +318,7 @@ static void section_structured(bench_env *E, summary *S, const char *dir, int qu
                bench_elapsed(E));
   for (int i = 0; i < 7; i++) {
     if (quick && i > 0) break;
-    if (bench_over_budget(E, 0.9)) {
+    if (bench_over_budget(E, 0.96)) {
       bench_printf(E, "  budget: structured inputs stopped at #%d\n", i);
       break;
     }
@@ -279,8 +328,66 @@ static void section_structured(bench_env *E, summary *S, const char *dir, int qu
       bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
       continue;
     }
-    if (!A) continue;
+    if (!A || !name_matches(name)) {
+      gcoo_sparse_destroy(&A);
+      continue;
+    }
     one_case(E, S, "structured", name, A, Ns, 3, 0, sparse_methods);
+    gcoo_sparse_destroy(&A);
+  }
+}
+
+/* The larger inputs (section "large"): Kronecker products of the shared real matrices with a
+ * dense b x b block of ones, and block-diagonal copies, each with nnz >= 3 x 10^5 so that
+ * nnz x N >= 10^7 from N = 32. Power-law graphs (wiki-Vote, ca-CondMat, rajat01) keep their
+ * power law: every row becomes b rows b times as long. */
+static const struct {
+  const char *name;
+  int kron;  /* b of A (x) J_b, or 0 */
+  int diag;  /* copies on the diagonal, or 0 */
+} large_inputs[] = {
+    {"TSOPF_RS_b39_c30", 2, 0}, {"cage11", 4, 0},   {"delaunay_n16", 4, 0}, {"ct2010", 4, 0},
+    {"bcsstk33", 2, 0},         {"ca-CondMat_snapderived", 4, 0}, {"wiki-Vote_snapderived", 4, 0},
+    {"rajat01", 8, 0},          {"cavity19", 4, 0},  {"bcsstk24", 0, 16},   {"FA", 4, 0},
+    {"bayer10", 4, 0},          {"msc04515", 0, 16}, {"fidapex6", 0, 32},
+};
+
+static void section_large(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
+  const int64_t Ns[] = {32, 128, 512};
+  const int f64 = dt == GCOO_FLOAT64;
+  const int n = (int)(sizeof large_inputs / sizeof large_inputs[0]);
+  bench_printf(E, "\n== large%s: Kronecker products with dense blocks and block-diagonal copies "
+               "of the real matrices, N = 32, 128, 512 (%.0f s so far)\n", f64 ? " (double)" : "",
+               bench_elapsed(E));
+  for (int i = 0; i < n; i++) {
+    if (!name_matches(large_inputs[i].name)) continue;
+    if (quick && i >= 2) break;
+    if (bench_over_budget(E, f64 ? 0.86 : 0.74)) {
+      bench_printf(E, "  budget: large inputs stopped before %s\n", large_inputs[i].name);
+      break;
+    }
+    gcoo_sparse M = NULL, A = NULL, Ad = NULL;
+    char name[96];
+    gcoo_status st = read_named(dir, large_inputs[i].name, &M);
+    if (st >= 0 && large_inputs[i].kron) {
+      snprintf(name, sizeof name, "kron%d:%s", large_inputs[i].kron, large_inputs[i].name);
+      st = bench_kron_dense_block(&A, M, large_inputs[i].kron);
+    } else if (st >= 0) {
+      snprintf(name, sizeof name, "diag%d:%s", large_inputs[i].diag, large_inputs[i].name);
+      st = bench_block_diagonal(&A, M, large_inputs[i].diag);
+    }
+    if (st >= 0 && f64) {
+      st = gcoo_sparse_astype(&Ad, A, GCOO_FLOAT64);
+      gcoo_sparse_destroy(&A);
+      A = Ad;
+    }
+    gcoo_sparse_destroy(&M);
+    if (st < 0) {
+      bench_printf(E, "  %s: %s\n", large_inputs[i].name, gcoo_last_error());
+      gcoo_sparse_destroy(&A);
+      continue;
+    }
+    one_case(E, S, f64 ? "large-f64" : "large", name, A, Ns, 3, 0, target_methods);
     gcoo_sparse_destroy(&A);
   }
 }
@@ -465,6 +572,121 @@ static void print_by_n(bench_env *E, const summary *S, const char *section) {
   }
 }
 
+/* ---- the issue's targets ---------------------------------------------------------------------- */
+static int in_sections(const bench_case *c, const char *a, const char *b) {
+  return !strcmp(c->section, a) || (b && !strcmp(c->section, b));
+}
+
+static double auto_ratio(const bench_case *c) {
+  return ratio(c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, c->r[M_AUTO].ms);
+}
+
+/* Geometric mean of AUTO over the best cuSPARSE on the cases of sections a/b with nnz x N >=
+ * 10^7 and the given N (0: any); *count receives how many. */
+static double target_geomean(const summary *S, const char *a, const char *b, int64_t N, int *count) {
+  double l = 0;
+  int n = 0;
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    if (!in_sections(c, a, b) || (N && c->N != N) || (double)c->nnz * (double)c->N < 1e7) continue;
+    const double r = auto_ratio(c);
+    if (isfinite(r)) l += log(r), n++;
+  }
+  *count = n;
+  return n ? exp(l / n) : NAN;
+}
+
+static void print_target(bench_env *E, const char *name, double value, int n, double goal,
+                         const char *extra) {
+  if (!n || !isfinite(value)) {
+    bench_printf(E, "target %s: not measured (no case ran) (goal >= %.2gx) missed\n", name, goal);
+    return;
+  }
+  bench_printf(E, "target %s: %.2fx%s (goal >= %.2gx) %s\n", name, value, extra ? extra : "", goal,
+               value >= goal ? "met" : "missed");
+}
+
+static void print_targets(bench_env *E, const summary *S) {
+  /* where AUTO lost: to the best cuSPARSE by more than 10 %, and to the best method measured */
+  bench_printf(E, "\nAUTO below 0.9x of the best cuSPARSE algorithm:\n");
+  int nlow = 0, nlost = 0;
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    const double r = auto_ratio(c);
+    if (isfinite(r) && r < 0.9) {
+      nlow++;
+      bench_printf(E, "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best cuSPARSE %s %.4f ms: %.2fx (%s)\n",
+                   c->section, c->name, (long long)c->N, alg_short(c->autod.alg), c->r[M_AUTO].ms,
+                   bench_method_names[c->best_csp], c->r[c->best_csp].ms, r, c->autod.why);
+    }
+  }
+  bench_printf(E, "  %d of %d cases\nAUTO's choice more than 10%% slower than the best method measured:\n",
+               nlow, S->n);
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    const int b = best_method(c), am = auto_method(c);
+    if (b < 0 || am < 0 || c->r[am].ms <= 0 || c->r[am].ms <= 1.1 * c->r[b].ms) continue;
+    nlost++;
+    bench_printf(E, "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best %s %.4f ms\n", c->section,
+                 c->name, (long long)c->N, alg_short(c->autod.alg), c->r[am].ms,
+                 bench_method_names[b], c->r[b].ms);
+  }
+  bench_printf(E, "  %d cases\n\n", nlost);
+
+  const int64_t Ns[] = {32, 128, 512};
+  for (int k = 0; k < 3; k++) {
+    int n = 0;
+    const double g = target_geomean(S, "real", "large", Ns[k], &n);
+    char name[32], extra[64];
+    snprintf(name, sizeof name, "real-auto-n%lld", (long long)Ns[k]);
+    snprintf(extra, sizeof extra, " over %d float cases with nnz x N >= 1e7", n);
+    print_target(E, name, g, n, 1.3, extra);
+  }
+  {
+    int n = 0;
+    const double g = target_geomean(S, "real-f64", "large-f64", 0, &n);
+    char extra[64];
+    snprintf(extra, sizeof extra, " over %d double cases with nnz x N >= 1e7, N = 32-512", n);
+    print_target(E, "real-auto-double", g, n, 1.3, extra);
+  }
+  {
+    double lo = INFINITY;
+    const bench_case *w = NULL;
+    int n = 0;
+    for (int i = 0; i < S->n; i++) {
+      const double r = auto_ratio(&S->cases[i]);
+      if (!isfinite(r)) continue;
+      n++;
+      if (r < lo) lo = r, w = &S->cases[i];
+    }
+    char extra[160];
+    snprintf(extra, sizeof extra, " (%s %s N=%lld; %d of %d cases below 0.9x)", w ? w->section : "-",
+             w ? w->name : "-", w ? (long long)w->N : 0LL, nlow, n);
+    print_target(E, "auto-worst", lo, n, 0.9, extra);
+  }
+  {
+    double l = 0, lo = INFINITY;
+    int n = 0;
+    for (int i = 0; i < S->n; i++) {
+      const bench_case *c = &S->cases[i];
+      if (strcmp(c->section, "random")) continue;
+      const double r = ratio(c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, c->r[M_TUNED].ms);
+      if (!isfinite(r)) continue;
+      l += log(r), n++;
+      if (r < lo) lo = r;
+    }
+    const double g = n ? exp(l / n) : NAN;
+    if (!n) {
+      bench_printf(E, "target random-tuned: not measured (no case ran) (goal >= 1.5x, none below 0.9x) missed\n");
+    } else {
+      bench_printf(E, "target random-tuned: %.2fx, lowest %.2fx over %d cases (goal >= 1.5x, none "
+                   "below 0.9x) %s\n", g, lo, n, g >= 1.5 && lo >= 0.9 ? "met" : "missed");
+    }
+  }
+  bench_printf(E, "target tc-speedup: not measured (no tensor-core mode: --math tf32 is not built) "
+               "(goal >= 2x) missed\n");
+}
+
 /* ---- --sweep ---------------------------------------------------------------------------------- */
 static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N, FILE *csv,
                        char *lines, size_t lines_len) {
@@ -565,8 +787,21 @@ static void run_sweep(bench_env *E, const char *dir) {
   bench_printf(E, "\n== sweep summary (full grid in sweep.csv; %.0f s)\n%s", bench_elapsed(E), lines);
 }
 
+/* 1 when the comma-separated list names the section exactly ("real" is not "real-f64"). */
+static int has_section(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = list; p && *p;) {
+    const char *q = strchr(p, ',');
+    const size_t len = q ? (size_t)(q - p) : strlen(p);
+    if (len == n && !strncmp(p, name, n)) return 1;
+    p = q ? q + 1 : NULL;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  const char *out = NULL, *mdir = NULL, *sections = "random,real,structured,convert";
+  const char *out = NULL, *mdir = NULL,
+             *sections = "random,real,real-f64,large,large-f64,structured,convert";
   double budget = 300;
   int sweep = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -574,11 +809,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--matrices") && i + 1 < argc) mdir = argv[++i];
     else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
     else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
+    else if (!strcmp(argv[i], "--match") && i + 1 < argc) g_match = argv[++i];
+    else if (!strcmp(argv[i], "--lean")) g_lean = 1;
     else if (!strcmp(argv[i], "--sweep")) sweep = 1;
     else if (!strcmp(argv[i], "--quick")) quick = 1;
     else {
       fprintf(stderr, "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
-                      "random,real,structured,convert] [--quick] [--sweep]\n", argv[0]);
+                      "random,real,real-f64,large,large-f64,structured,convert] [--match "
+                      "NAME,...] [--lean] [--quick] [--sweep]\n", argv[0]);
       return 2;
     }
   }
@@ -609,19 +847,22 @@ int main(int argc, char **argv) {
   S.n = 0;
   bench_printf(&E, "columns: ms per product (median); x = best cuSPARSE / method; GF/s = 2 nnz N / "
                "time of tuned; floor = max(2 nnz N / SGEMM rate, bytes / copy rate)\n");
-  if (strstr(sections, "random")) section_random(&E, &S, quick);
-  if (strstr(sections, "real") && mdir) section_real(&E, &S, mdir, quick);
-  if (strstr(sections, "structured")) section_structured(&E, &S, mdir, quick);
-  if (strstr(sections, "convert")) section_convert(&E, mdir);
+  if (has_section(sections, "random")) section_random(&E, &S, quick);
+  if (has_section(sections, "real") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT32);
+  if (has_section(sections, "real-f64") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT64);
+  if (has_section(sections, "large") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT32);
+  if (has_section(sections, "large-f64") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT64);
+  if (has_section(sections, "structured")) section_structured(&E, &S, mdir, quick);
+  if (has_section(sections, "convert")) section_convert(&E, mdir);
   /* the summary, last (the end of the output is what one sees) */
   print_random_table(&E, &S);
   bench_printf(&E, "\n== summary (%d cases, %.0f s; ceilings: copy %.0f GB/s, SGEMM %.1f TFLOP/s; "
                "CSV: %s/spdm.csv)\n", S.n, bench_elapsed(&E), E.copy_gbs, E.sgemm_tflops, out);
-  print_by_n(&E, &S, "real");
-  print_by_n(&E, &S, "structured");
+  const char *const secs[] = {"real", "real-f64", "large", "large-f64", "structured"};
+  for (int i = 0; i < 5; i++) print_by_n(&E, &S, secs[i]);
   summarize(&E, &S, "random");
-  summarize(&E, &S, "real");
-  summarize(&E, &S, "structured");
+  for (int i = 0; i < 5; i++) summarize(&E, &S, secs[i]);
+  print_targets(&E, &S);
   free(S.cases);
   bench_env_fini(&E);
   return 0;

@@ -9,7 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/gcoo.h"
 #include "gcoo/generate.h"
 #include "gcoo_kernels.h"
@@ -51,9 +51,10 @@ typedef struct bench_result {
 
 /** A case: a matrix and a dense width, with everything measured on it. */
 typedef struct bench_case {
-  const char *section;  /* "random", "real", "structured" */
+  const char *section;  /* "random", "real", "real-f64", "large", "large-f64", "structured" */
+  gcoo_dtype dtype;     /* of A and the operands */
   char name[96];
-  gcoo_sparse A;        /* host CSR, float */
+  gcoo_sparse A;        /* host CSR, float or double */
   int64_t m, k, nnz, N;
   double sparsity;      /* random sweep only */
   bench_result r[M_COUNT];

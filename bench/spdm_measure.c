@@ -150,8 +150,9 @@ void bench_env_fini(bench_env *E) {
 /* ---- operands ------------------------------------------------------------------------------ */
 typedef struct operands {
   int R;                 /* rotated copies */
-  float *X[8], *Y[8];    /* row-major, ld = N */
-  float *Xc[8], *Yc[8];  /* column-major copies, ld = k and m (ALG_DEFAULT) */
+  gcoo_dtype dtype;      /* float or double */
+  void *X[8], *Y[8];     /* row-major, ld = N */
+  void *Xc[8], *Yc[8];   /* column-major copies, ld = k and m (ALG_DEFAULT) */
   int64_t k, m, N;
 } operands;
 
@@ -171,12 +172,14 @@ static gcoo_status operands_make(bench_env *E, const gcoo_dense *Xh, int64_t m, 
   o->k = Xh->nrows;
   o->N = Xh->ncols;
   o->m = m;
+  o->dtype = Xh->dtype;
   o->R = 1;
   if ((double)footprint * 2 < (double)E->dev.l2_bytes) {
     o->R = (int)ceil(3.0 * (double)E->dev.l2_bytes / (double)(footprint > 0 ? footprint : 1));
     if (o->R > 8) o->R = 8;
   }
-  const size_t xb = (size_t)(o->k * o->N) * 4, yb = (size_t)(m * o->N) * 4;
+  const size_t es = gcoo_dtype_size(o->dtype);
+  const size_t xb = (size_t)(o->k * o->N) * es, yb = (size_t)(m * o->N) * es;
   for (int r = 0; r < o->R; r++) {
     CK(cudaMalloc((void **)&o->X[r], xb ? xb : 4));
     CK(cudaMalloc((void **)&o->Y[r], yb ? yb : 4));
@@ -186,19 +189,24 @@ static gcoo_status operands_make(bench_env *E, const gcoo_dense *Xh, int64_t m, 
       CK(cudaMalloc((void **)&o->Yc[r], yb ? yb : 4));
       /* Xc (k x N column-major) = transpose of X seen as column-major N x k */
       const float one = 1.0f, zero = 0.0f;
+      const double done = 1.0, dzero = 0.0;
       if (xb) CK(cudaMemsetAsync(o->Xc[r], 0, xb, E->stream));
-      if (xb && cublasSgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &one,
-                            o->X[r], (int)o->N, &zero, o->Xc[r], (int)o->k, o->Xc[r],
-                            (int)o->k) != CUBLAS_STATUS_SUCCESS)
-        return GCOO_ERROR(GCOO_ERR_CUBLAS, "transpose of X failed");
+      const cublasStatus_t bs =
+          !xb ? CUBLAS_STATUS_SUCCESS
+          : o->dtype == GCOO_FLOAT64
+              ? cublasDgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &done,
+                            o->X[r], (int)o->N, &dzero, o->Xc[r], (int)o->k, o->Xc[r], (int)o->k)
+              : cublasSgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &one,
+                            o->X[r], (int)o->N, &zero, o->Xc[r], (int)o->k, o->Xc[r], (int)o->k);
+      if (bs != CUBLAS_STATUS_SUCCESS) return GCOO_ERROR(GCOO_ERR_CUBLAS, "transpose of X failed");
     }
   }
   CK(cudaStreamSynchronize(E->stream));
   return GCOO_SUCCESS;
 }
 
-static gcoo_dense dev_dense(float *p, gcoo_layout l, int64_t r, int64_t c) {
-  gcoo_dense D = gcoo_dense_wrap(p, GCOO_FLOAT32, l, r, c, 0);
+static gcoo_dense dev_dense(void *p, gcoo_dtype dt, gcoo_layout l, int64_t r, int64_t c) {
+  gcoo_dense D = gcoo_dense_wrap(p, dt, l, r, c, 0);
   if (D.ld < 1) D.ld = 1;
   D.mem = GCOO_MEM_DEVICE;
   return D;
@@ -207,9 +215,10 @@ static gcoo_dense dev_dense(float *p, gcoo_layout l, int64_t r, int64_t c) {
 /* ---- checking: sampled rows against a double-precision product on the host ---------------- */
 typedef struct checker {
   int nrows;
+  gcoo_dtype dtype;
   int64_t rows[BENCH_CHECK_ROWS];
   double *ref;  /* nrows x N */
-  float *got;   /* N */
+  void *got;    /* N */
 } checker;
 
 static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck) {
@@ -220,8 +229,11 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
   const int64_t N = Xh->ncols;
   ck->nrows = ai.nrows < BENCH_CHECK_ROWS ? (int)ai.nrows : BENCH_CHECK_ROWS;
   GCOO_CALL(gcoo__calloc((void **)&ck->ref, (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8, "check rows"));
-  GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 4, "check row"));
+  ck->dtype = ai.dtype;
+  GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 8, "check row"));
+  const int dbl = ai.dtype == GCOO_FLOAT64;
   const float *x = Xh->data, *v = a.values;
+  const double *xd = Xh->data, *vd = a.values;
   for (int s = 0; s < ck->nrows; s++)
     ck->rows[s] = (int64_t)((double)s * (double)ai.nrows / ck->nrows + 0.5) % ai.nrows;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -229,7 +241,10 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
     const int64_t i = ck->rows[s];
     double *r = ck->ref + (size_t)s * (size_t)N;
     for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
-      for (int64_t j = 0; j < N; j++) r[j] += (double)v[e] * (double)x[(size_t)a.ind[e] * (size_t)N + (size_t)j];
+      for (int64_t j = 0; j < N; j++) {
+        const size_t xi = (size_t)a.ind[e] * (size_t)N + (size_t)j;
+        r[j] += dbl ? vd[e] * xd[xi] : (double)v[e] * (double)x[xi];
+      }
   }
   return GCOO_SUCCESS;
 }
@@ -241,16 +256,19 @@ static void checker_free(checker *ck) {
 }
 
 /* ||Y - ref|| / ||ref|| over the sampled rows of Y (row- or column-major on the device). */
-static double check_rows(const checker *ck, const float *Y, gcoo_layout l, int64_t m, int64_t N) {
+static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64_t m, int64_t N) {
   double e = 0, r = 0;
+  const size_t es = gcoo_dtype_size(ck->dtype);
+  const char *Y = Yv;
   for (int s = 0; s < ck->nrows; s++) {
     const int64_t i = ck->rows[s];
     cudaError_t ce = l == GCOO_ROW_MAJOR
-                         ? cudaMemcpy(ck->got, Y + (size_t)i * (size_t)N, (size_t)N * 4, cudaMemcpyDeviceToHost)
-                         : cudaMemcpy2D(ck->got, 4, Y + i, (size_t)m * 4, 4, (size_t)N, cudaMemcpyDeviceToHost);
+                         ? cudaMemcpy(ck->got, Y + (size_t)i * (size_t)N * es, (size_t)N * es, cudaMemcpyDeviceToHost)
+                         : cudaMemcpy2D(ck->got, es, Y + (size_t)i * es, (size_t)m * es, es, (size_t)N, cudaMemcpyDeviceToHost);
     if (ce != cudaSuccess) return INFINITY;
     for (int64_t j = 0; j < N; j++) {
-      const double g = ck->got[j], f = ck->ref[(size_t)s * (size_t)N + (size_t)j];
+      const double g = es == 8 ? ((const double *)ck->got)[j] : ((const float *)ck->got)[j];
+      const double f = ck->ref[(size_t)s * (size_t)N + (size_t)j];
       if (isnan(g)) return INFINITY;
       e += (g - f) * (g - f);
       r += f * f;
@@ -330,9 +348,11 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   if (csp) gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 1);
   gcoo_dense X[8], Y[8];
   for (int r = 0; r < o->R; r++) {
-    X[r] = col ? dev_dense(o->Xc[r], GCOO_COL_MAJOR, o->k, o->N) : dev_dense(o->X[r], GCOO_ROW_MAJOR, o->k, o->N);
-    Y[r] = col ? dev_dense(o->Yc[r], GCOO_COL_MAJOR, o->m, o->N) : dev_dense(o->Y[r], GCOO_ROW_MAJOR, o->m, o->N);
-    cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * 4, E->stream); /* NaN */
+    X[r] = col ? dev_dense(o->Xc[r], o->dtype, GCOO_COL_MAJOR, o->k, o->N)
+               : dev_dense(o->X[r], o->dtype, GCOO_ROW_MAJOR, o->k, o->N);
+    Y[r] = col ? dev_dense(o->Yc[r], o->dtype, GCOO_COL_MAJOR, o->m, o->N)
+               : dev_dense(o->Y[r], o->dtype, GCOO_ROW_MAJOR, o->m, o->N);
+    cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * gcoo_dtype_size(o->dtype), E->stream); /* NaN */
   }
   /* warm-up (plans, caches) on NaN-poisoned Y with beta = 0, then the check */
   gcoo_status st = gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
@@ -391,17 +411,22 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
   }
   for (int i = 0; i < nc && st >= 0; i++) {
     gcoo_dense Xh;
-    GCOO_GOTO(gcoo_dense_create(&Xh, GCOO_FLOAT32, GCOO_ROW_MAJOR, ai.ncols, cs[i].N));
+    GCOO_GOTO(gcoo_dense_create(&Xh, ai.dtype, GCOO_ROW_MAJOR, ai.ncols, cs[i].N));
     st = gcoo_dense_fill_random(&Xh, 4242);
-    const int64_t footprint = (ai.ncols + ai.nrows) * cs[i].N * 4 + ai.nnz * 8;
+    const int64_t es = (int64_t)gcoo_dtype_size(ai.dtype);
+    const int64_t footprint = (ai.ncols + ai.nrows) * cs[i].N * es + ai.nnz * (es + 4);
     if (st >= 0) st = operands_make(E, &Xh, ai.nrows, run[M_CSP_DEFAULT], footprint, &o[i]);
     if (st >= 0) st = checker_make(cs[i].A, &Xh, &ck[i]);
     gcoo_dense_destroy(&Xh);
     GCOO_GOTO(st);
   }
-  const double dense_bytes = (double)ai.nrows * (double)ai.ncols * 4.0;
+  const double dense_bytes = (double)ai.nrows * (double)ai.ncols * (double)gcoo_dtype_size(ai.dtype);
   for (int m = 0; m < M_COUNT; m++) {
     if (!run[m]) continue;
+    if (m == M_TF32 && ai.dtype != GCOO_FLOAT32) {
+      for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "float only");
+      continue;
+    }
     if ((m == M_SGEMM || m == M_TF32) && dense_bytes > BENCH_DENSE_MAX_BYTES) {
       for (int i = 0; i < nc; i++)
         snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "dense A %.0f GB", dense_bytes / 1e9);
@@ -445,8 +470,9 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       if (c->r[m].ms > 0 && (c->best_csp < 0 || c->r[m].ms < c->r[c->best_csp].ms)) c->best_csp = m;
     /* the floor: max(arithmetic at the SGEMM rate, compulsory bytes at the copy rate) */
     const double flop = 2.0 * (double)c->nnz * (double)c->N;
-    const double bytes = (double)c->nnz * 8.0 + (double)(c->m + 1) * 8.0 +
-                         (double)(c->k + c->m) * (double)c->N * 4.0;
+    const double es = (double)gcoo_dtype_size(ai.dtype);
+    const double bytes = (double)c->nnz * (es + 4.0) + (double)(c->m + 1) * 8.0 +
+                         (double)(c->k + c->m) * (double)c->N * es;
     const double t_flop = flop / (E->sgemm_tflops * 1e12), t_bytes = bytes / (E->copy_gbs * 1e9);
     c->floor_ms = 1e3 * (t_flop > t_bytes ? t_flop : t_bytes);
   }
@@ -465,7 +491,7 @@ gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *p
   const int nv = gcoo_cuda_tuned_variant_count() + 1;
   for (int i = 0; i < nps * nv; i++) ms[i] = -1;
   gcoo_dense Xh;
-  GCOO_CALL(gcoo_dense_create(&Xh, GCOO_FLOAT32, GCOO_ROW_MAJOR, ai.ncols, N));
+  GCOO_CALL(gcoo_dense_create(&Xh, ai.dtype, GCOO_ROW_MAJOR, ai.ncols, N));
   GCOO_CALL(gcoo_dense_fill_random(&Xh, 4242));
   operands o;
   const int64_t footprint = (ai.ncols + ai.nrows) * N * 4 + ai.nnz * 8;
@@ -473,8 +499,8 @@ gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *p
   gcoo_dense_destroy(&Xh);
   gcoo_dense X[8], Y[8];
   for (int r = 0; st >= 0 && r < o.R; r++) {
-    X[r] = dev_dense(o.X[r], GCOO_ROW_MAJOR, ai.ncols, N);
-    Y[r] = dev_dense(o.Y[r], GCOO_ROW_MAJOR, ai.nrows, N);
+    X[r] = dev_dense(o.X[r], o.dtype, GCOO_ROW_MAJOR, ai.ncols, N);
+    Y[r] = dev_dense(o.Y[r], o.dtype, GCOO_ROW_MAJOR, ai.nrows, N);
   }
   for (int i = 0; st >= 0 && i < nps; i++) {
     if (bench_over_budget(E, 1.0)) break;

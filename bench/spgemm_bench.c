@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/gcoo.h"
 #include "spgemm_cuda.h"
 

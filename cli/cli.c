@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cli/cli.c: option parsing, rank-aware output and JSON for the subcommands. */
+#define _XOPEN_SOURCE 700 /* readlink */
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,16 +34,109 @@ void cli_out(const char *fmt, ...) {
   fflush(stdout);
 }
 
+/* Whether the job was started from a terminal (see cli.h). Rank 0 asks once; the answer is
+ * cached. Under mpirun the rank's stderr is a pipe to mpirun, so the terminal is looked for on
+ * the launcher's side: the stderr of the parent (Open MPI starts the ranks of its own node as
+ * children of mpirun, and rank 0 runs there by default), or of the process above a launcher
+ * daemon (orted, prted, hydra) when the parent is one. Slurm's srun does not pass its terminal on; a step of an interactive allocation
+ * (salloc, srun from a shell) counts as interactive, one of a batch script (sbatch sets
+ * ENVIRONMENT=BATCH, PBS sets PBS_ENVIRONMENT=PBS_BATCH) does not. */
+static bool fd_is_terminal_of(pid_t pid) {
+  char link[64], target[256];
+  snprintf(link, sizeof link, "/proc/%ld/fd/2", (long)pid);
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n <= 0) return false;
+  target[n] = '\0';
+  return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8) ||
+         !strcmp(target, "/dev/console");
+}
+
+static pid_t parent_of(pid_t pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char *p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+  long pp = 0;
+  if (!p || sscanf(p + 1, " %*c %ld", &pp) != 1) return 0;
+  return (pid_t)pp;
+}
+
+/* Launcher daemons between a rank and mpirun (Open MPI 4: orted, 5: prted; MPICH: hydra). */
+static bool is_daemon(pid_t pid) {
+  char path[64], name[64] = "";
+  snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  if (!fgets(name, sizeof name, f)) name[0] = '\0';
+  fclose(f);
+  name[strcspn(name, "\n")] = '\0';
+  return !strcmp(name, "orted") || !strcmp(name, "prted") || !strcmp(name, "hydra_pmi_proxy");
+}
+
+static int interactive_detect(void) {
+  const char *env = getenv("ENVIRONMENT"), *pbs = getenv("PBS_ENVIRONMENT");
+  if ((env && !strcmp(env, "BATCH")) || (pbs && !strcmp(pbs, "PBS_BATCH"))) return 0;
+  if (isatty(STDERR_FILENO)) return 1;
+  const bool mpi_launched = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_RANK") ||
+                            getenv("PMIX_RANK") || getenv("SLURM_STEP_ID");
+  if (!mpi_launched) return 0; /* a plain run whose stderr is a file or a pipe */
+  if (getenv("SLURM_PTY_PORT")) return 1; /* srun --pty */
+  /* the launcher's stderr: mpirun's own, or past one daemon; not further up, where a wrapper's
+   * terminal may be one the user redirected mpirun's output away from */
+  pid_t p = getppid();
+  if (p > 1 && is_daemon(p)) p = parent_of(p);
+  if (p > 1 && fd_is_terminal_of(p)) return 1;
+  /* srun's tasks are children of slurmstepd, whose descriptors are not ours to read: a step
+   * outside a batch script was started from a shell (salloc, srun) */
+  if (getenv("SLURM_STEP_ID") && getenv("SLURM_JOB_ID")) return 1;
+  return 0;
+}
+
+bool cli_interactive(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *force = getenv("GCOO_PROGRESS");
+    if (force && *force == '1') cached = 1;
+    else if (force && *force == '0') cached = 0;
+    else cached = interactive_detect();
+  }
+  return cached == 1;
+}
+
 void cli_progress(const char *fmt, ...) {
-  if (cli_rank() != 0) return;
-  const char *force = getenv("GCOO_PROGRESS");
-  if (!(force && *force == '1') && !isatty(STDERR_FILENO)) return;
+  if (cli_rank() != 0 || !cli_interactive()) return;
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "gcoo_dist: ");
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+  fflush(stderr);
   va_end(ap);
+}
+
+void cli_progress_rate(const char *what, const char *path, double mbytes, double seconds) {
+  if (!(mbytes > 0 && seconds > 0)) {
+    cli_progress("%s %s in %.3f s", what, path, seconds);
+    return;
+  }
+  const double rate = mbytes / seconds;
+  const char *unit = mbytes >= 1e3 ? "GB" : mbytes >= 1.0 ? "MB" : "kB";
+  const double scale = mbytes >= 1e3 ? 1e-3 : mbytes >= 1.0 ? 1.0 : 1e3;
+  cli_progress("%s %s: %.1f %s in %.3f s (%.1f MB/s)", what, path, mbytes * scale, unit, seconds,
+               rate);
+}
+
+void cli_print_version(void) {
+  int len = 0;
+  char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  MPI_Get_library_version(mpi, &len);
+  char *nl = strchr(mpi, '\n');
+  if (nl) *nl = '\0';
+  cli_out("gcoo_dist %s\n%s\nMPI: %s\n", GCOO_VERSION_STRING, gcoo_version_string(), mpi);
 }
 
 int cli_fail(const char *what, gcoo_status st) {
@@ -51,9 +146,47 @@ int cli_fail(const char *what, gcoo_status st) {
   return 1;
 }
 
+enum { REPORT_LINE = 2048 };
+
 int cli_report(const char *what, gcoo_status st) {
-  if (st == GCOO_ERR_REMOTE) return 1;
-  return cli_fail(what, st);
+  /* rank 0 prints the message of every rank that failed itself, in rank order, skipping those
+   * that say the same as one printed already: a failure every rank met alike (a bad file read
+   * collectively, a directory that does not exist) is one line, while ranks that failed
+   * differently (rank 2 sees no GPU on its host) each keep their own */
+  int init = 0, size = cli_size(), rank = cli_rank();
+  MPI_Initialized(&init);
+  char mine[REPORT_LINE] = "";
+  if (st < 0 && st != GCOO_ERR_REMOTE)
+    snprintf(mine, sizeof mine, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
+             gcoo_last_error());
+  if (!init || size == 1) {
+    if (st < 0) cli_fail(what, st);
+    return 1;
+  }
+  char *all = rank == 0 ? malloc((size_t)size * REPORT_LINE) : NULL;
+  int have = rank != 0 || all != NULL;
+  MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!have) { /* no room to gather: the failing ranks speak for themselves */
+    if (mine[0]) cli_fail(what, st);
+    return 1;
+  }
+  MPI_Gather(mine, REPORT_LINE, MPI_CHAR, all, REPORT_LINE, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int printed = 0;
+    for (int r = 0; r < size; r++) {
+      const char *line = all + (size_t)r * REPORT_LINE;
+      int seen = !line[0];
+      for (int q = 0; q < r && !seen; q++) seen = !strcmp(line, all + (size_t)q * REPORT_LINE);
+      if (seen) continue;
+      fprintf(stderr, "gcoo_dist: rank %d: %.*s\n", r, REPORT_LINE - 1, line);
+      printed++;
+    }
+    /* every rank holds GCOO_ERR_REMOTE (the cause was agreed inside the library) */
+    if (!printed && st < 0) cli_fail(what, st);
+    fflush(stderr);
+    free(all);
+  }
+  return 1;
 }
 
 bool cli_require(bool ok, const char *fmt, ...) {
@@ -100,7 +233,8 @@ void cli_print_help(const cli_command *cmd, FILE *f) {
     if (o->def) fprintf(f, " [default: %s]", o->def);
     fputc('\n', f);
   }
-  fprintf(f, "  %-26s %s\n", "--help", "this help");
+  fprintf(f, "  %-26s %s\n", "--help, -h", "this help");
+  fprintf(f, "  %-26s %s\n", "--version, -V", "gcoo's version, build and MPI library");
 }
 
 int cli_parse(cli_command *cmd, int argc, char **argv) {
@@ -112,6 +246,10 @@ int cli_parse(cli_command *cmd, int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       if (cli_rank() == 0) cli_print_help(cmd, stdout);
+      return 1;
+    }
+    if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+      cli_print_version();
       return 1;
     }
     if (strncmp(a, "--", 2) != 0) {

@@ -68,8 +68,8 @@ typedef struct cli_command {
   int (*run)(int argc, char **argv, struct cli_command *cmd);
 } cli_command;
 
-/** Parse argv (after the subcommand name). Returns 0 to go on, 1 when --help was printed
- *  (exit 0), -1 on a bad option (message printed on rank 0; exit 2). Positional arguments are
+/** Parse argv (after the subcommand name). Returns 0 to go on, 1 when --help or --version
+ *  was printed (exit 0), -1 on a bad option (message printed on rank 0; exit 2). Positional arguments are
  *  refused. */
 int cli_parse(cli_command *cmd, int argc, char **argv);
 const char *cli_get(cli_command *cmd, const char *name);
@@ -79,6 +79,11 @@ bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, lon
 bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *out);
 /** Element type option: float32 | float64 (also f32/f64, float/double). */
 bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out);
+/** The job's element type: --dtype when given, else the type path stores (HDF5: as stored;
+ *  Matrix Market: float64), else fallback (generated inputs). source says which ("from
+ *  --dtype", "as stored in A.h5", "for Matrix Market A.mtx", "for generated input"). Collective (rank 0 looks at the file). */
+bool cli_job_dtype(cli_command *cmd, const char *path, gcoo_dtype fallback, gcoo_dtype *out,
+                   char *source, size_t len);
 /** --p (CLI_OPT_P) into *p, 0 when absent; 0 itself only where it is the default. */
 bool cli_p(cli_command *cmd, int32_t *p);
 /** --backend (CLI_OPT_BACKEND): the name for gcoo_dist_create, NULL when not given (the library
@@ -99,14 +104,25 @@ int cli_rank(void);
 int cli_size(void);
 /** printf on rank 0 only (stdout). */
 void cli_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/** Progress and notes on rank 0 only (stderr), shown only when stderr is a terminal or
- *  GCOO_PROGRESS=1, so logs and JSON stay clean. */
+/** Whether progress is shown: GCOO_PROGRESS=1 / 0 decide; otherwise when the job was started
+ *  from a terminal: stderr is one, or (under mpirun / srun, where rank 0's stderr is a pipe) the
+ *  launcher's stderr is one, or the job step belongs to an interactive Slurm allocation; never in
+ *  a batch job (sbatch's ENVIRONMENT=BATCH, PBS_ENVIRONMENT=PBS_BATCH). Details in cli.c. */
+bool cli_interactive(void);
+/** Progress and notes on rank 0 only (stderr), shown when cli_interactive(), so logs and JSON
+ *  of batch jobs stay clean. */
 void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** "<what> <path>: 12.3 MB in 0.456 s (27.0 MB/s)" as progress (mbytes 0: the time only). */
+void cli_progress_rate(const char *what, const char *path, double mbytes, double seconds);
+/** gcoo_dist --version (rank 0): gcoo's version, its build line and the MPI library. */
+void cli_print_version(void);
 /** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
  *  <last error>" on stderr. Returns the exit code to use (1). */
 int cli_fail(const char *what, gcoo_status st);
-/** cli_fail for a status that went through gcoo_dist_agree: silent (returns 1) for
- *  GCOO_ERR_REMOTE, since the failing rank prints the cause itself. */
+/** cli_fail for a status that went through gcoo_dist_agree, printed by rank 0 for all: the
+ *  message of each rank that failed itself, in rank order, once per distinct message (ranks
+ *  holding GCOO_ERR_REMOTE say nothing). Collective over MPI_COMM_WORLD: every rank calls it
+ *  with its agreed status. Returns 1. */
 int cli_report(const char *what, gcoo_status st);
 /** A condition every rank evaluates (collective): true when it holds on every rank; the ranks
  *  where it does not print "gcoo_dist: rank R: <message>" on stderr. */

@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cmd_files.h"
 
@@ -26,23 +25,12 @@ const char *cli_format_name(gcoo_format f) {
 }
 
 
-static int ends_with(const char *s, size_t n, const char *suffix) {
-  size_t k = strlen(suffix);
-  return n >= k && !strncasecmp(s + n - k, suffix, k);
-}
-
 cli_file_kind cli_file_kind_of(const char *path) {
-  static const char *const h5[] = {".h5", ".hdf5", ".hdf", ".he5", ".h5ad", ".nc"};
-  if (!path || !*path) return CLI_FILE_UNKNOWN;
-  size_t n = strlen(path);
-  if (ends_with(path, n, ".mtx") || ends_with(path, n, ".mtx.gz")) return CLI_FILE_MTX;
-  /* an HDF5 file name, alone or followed by ":object" */
-  for (size_t i = 1; i <= n; i++) {
-    if (i < n && path[i] != ':') continue;
-    for (size_t e = 0; e < sizeof h5 / sizeof h5[0]; e++)
-      if (ends_with(path, i, h5[e])) return CLI_FILE_H5;
+  switch (gcoo_file_kind_of(path)) {
+    case GCOO_FILE_MTX: return CLI_FILE_MTX;
+    case GCOO_FILE_H5: return CLI_FILE_H5;
+    default: return CLI_FILE_UNKNOWN;
   }
-  return CLI_FILE_UNKNOWN;
 }
 
 gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
@@ -118,27 +106,6 @@ static cli_option options[] = {
     CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
     CLI_OPT_END};
 
-/* "file.h5:/x" -> "file.h5", for comparing input and output files */
-static void file_part(const char *path, char *buf, size_t len) {
-  snprintf(buf, len, "%s", path);
-  size_t n = strlen(buf);
-  for (size_t i = 1; i < n; i++)
-    if (buf[i] == ':' && cli_file_kind_of(buf) == CLI_FILE_H5) {
-      char save = buf[i];
-      buf[i] = '\0';
-      if (cli_file_kind_of(buf) == CLI_FILE_H5) return;
-      buf[i] = save;
-    }
-}
-
-static int same_file(const char *a, const char *b) {
-  char fa[PATH_MAX], fb[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
-  file_part(a, fa, sizeof fa);
-  file_part(b, fb, sizeof fb);
-  if (!realpath(fa, ra) || !realpath(fb, rb)) return !strcmp(fa, fb);
-  return !strcmp(ra, rb);
-}
-
 static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc, (void)argv;
   if (cli_rank() != 0) return 0; /* rank 0 converts; gcoo_dist shares its exit code */
@@ -182,10 +149,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
       return 2;
     }
   }
-  if (ko == CLI_FILE_H5 && same_file(in, out)) {
-    fprintf(stderr,
-            "gcoo_dist convert: --out names the input file; an HDF5 write replaces the whole "
-            "file, so write to another file\n");
+  char why[2 * PATH_MAX + 200];
+  if (cli_output_conflict(out, &in, 1, why, sizeof why) >= 0) {
+    fprintf(stderr, "gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
     return 2;
   }
 
@@ -193,7 +159,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   gcoo_status st = cli_matrix_read(in, dtype, &m);
   if (st < 0) {
     cli_matrix_free(&m);
-    return cli_fail(in, st);
+    const char *opt[] = {"in"};
+    return cli_fail_file("convert", opt, &in, 1, in, st);
   }
   if (!have_fmt) {
     dense_out = !m.is_sparse;

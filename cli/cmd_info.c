@@ -86,7 +86,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   }
   cli_matrix m;
   gcoo_status st = cli_matrix_inspect(path, &m);
-  if (st < 0) return cli_fail(path, st);
+  const char *opt[] = {"in"};
+  if (st < 0) return cli_fail_file("info", opt, &path, 1, path, st);
   if (!m.is_sparse) return dense_info(path, &m, json);
   st = cli_matrix_read(path, (int)m.dtype, &m);
   gcoo_sparse C = NULL;

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_files.h"
 
 static cli_option options[] = {
     {"a", "FILE", NULL, "matrix A (.mtx, .mtx.gz, or .h5[:/group])", NULL, false},
@@ -21,9 +21,7 @@ static cli_option options[] = {
     CLI_OPT_END};
 
 static gcoo_status read_matrix(const char *path, gcoo_sparse *A) {
-  const size_t n = strlen(path);
-  const int mtx = (n > 4 && !strcmp(path + n - 4, ".mtx")) || (n > 7 && !strcmp(path + n - 7, ".mtx.gz"));
-  if (mtx) return gcoo_mtx_read(path, GCOO_FLOAT64, 0, A);
+  if (gcoo_file_kind_of(path) == GCOO_FILE_MTX) return gcoo_mtx_read(path, GCOO_FLOAT64, 0, A);
 #if GCOO_HAVE_HDF5
   return gcoo_h5_read_sparse(path, GCOO_FLOAT64, A);
 #else
@@ -68,12 +66,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
   memset(&p, 0, sizeof p);
   memset(&r, 0, sizeof r);
   cli_progress("reading %s", pa);
-  if ((st = read_matrix(pa, &A)) < 0) return cli_fail(pa, st);
+  const char *opt[] = {"a", "b"}, *path[] = {pa, pb};
+  if ((st = read_matrix(pa, &A)) < 0) return cli_fail_file("predict", opt, path, 1, pa, st);
   if (pb && strcmp(pb, pa)) {
     cli_progress("reading %s", pb);
     if ((st = read_matrix(pb, &B)) < 0) {
       gcoo_sparse_destroy(&A);
-      return cli_fail(pb, st);
+      return cli_fail_file("predict", opt + 1, path + 1, 1, pb, st);
     }
   }
   gcoo_sparse_get_info(A, &ai);

@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_files.h"
 
 static cli_option options[] = {
     {"a", "PATH", NULL, "SPD matrix A: .mtx, .mtx.gz or file.h5[:/object]", NULL, false},
     CLI_OPT_STENCIL,
     CLI_OPT_GRID("32"),
     {"shift", "S", "0", "solve with A + S*I (makes a semi-definite matrix definite)", NULL, false},
-    {"b", "PATH", NULL, "right-hand sides: dense file.h5[:/dataset], m x k", NULL, false},
+    {"b", "PATH", NULL, "right-hand sides B, m x k: file.h5:/dataset or a Matrix Market array "
+                        "file.mtx[.gz]", NULL, false},
     {"k", "K", "8", "instead of --b: K random right-hand sides", NULL, false},
     {"seed", "S", "7", "seed of the random right-hand sides", NULL, false},
     {"tol", "T", "1e-8", "relative residual per column", NULL, false},
@@ -23,8 +24,10 @@ static cli_option options[] = {
     CLI_OPT_BACKEND,
     CLI_OPT_SPDM_ALG,
     CLI_OPT_P("0", " (0: the backend's default)"),
-    CLI_OPT_DTYPE("float64", ""),
-    CLI_OPT_OUT("write X to file.h5[:/dataset] (parallel; dataset /X when not named)"),
+    CLI_OPT_DTYPE(NULL, " [default: float64, whatever the file stores: tolerances such as 1e-8 "
+                        "need it]"),
+    CLI_OPT_OUT("write X: file.h5[:/dataset] (parallel; dataset /X when not named) or "
+                "file.mtx[.gz] (gathered on rank 0)"),
     {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
     CLI_OPT_JSON,
     CLI_OPT_END};
@@ -38,6 +41,9 @@ typedef struct solve_job {
   double shift, tol;
   gcoo_pc_type pc;
   gcoo_dtype dtype;
+  char dtype_source[300];
+  double last_progress; /* MPI_Wtime of the last iteration line */
+  int64_t column;       /* --separate: the column being solved */
   gcoo_dist d;
   gcoo_dist_op op;
   gcoo_dist_op_info info;
@@ -83,8 +89,60 @@ static bool parse(cli_command *cmd, solve_job *j) {
   if (!cli_backend(cmd, &j->backend)) return false;
   if (!cli_spdm_alg(cmd, &j->alg)) return false;
   if (!cli_p(cmd, &j->p)) return false;
-  if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
-  return true;
+  /* float64 unless told: a tolerance like 1e-8 is out of float32's reach, whatever the file's
+   * values are stored in */
+  if (!cli_job_dtype(cmd, NULL, GCOO_FLOAT64, &j->dtype, j->dtype_source, sizeof j->dtype_source))
+    return false;
+  if (!cli_flag(cmd, "dtype")) snprintf(j->dtype_source, sizeof j->dtype_source, "(default)");
+  if (j->out && cli_output_kind("solve", "out", j->out) == CLI_FILE_UNKNOWN) return false;
+  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
+  return cli_outputs_safe("solve", j->out, inputs, names, 2);
+}
+
+/* Shapes before any work: A must be square, B must have A's rows. Rank 0 looks at the files and
+ * says what is wrong, once. */
+static bool shapes_fit(solve_job *j) {
+  int ok = 1;
+  if (cli_rank() == 0) {
+    int64_t am = 0, an = 0, bm = 0, bn = 0;
+    int asp = 1, bsp = 0;
+    gcoo_status st = GCOO_SUCCESS;
+    if (j->a_path) {
+      st = cli_dense_shape(j->a_path, &am, &an, &asp);
+      if (st < 0) {
+        if (!cli_explain_whole_file("solve", "a", j->a_path, false, st)) cli_fail(j->a_path, st);
+        ok = 0;
+      } else if (!asp) {
+        fprintf(stderr, "gcoo_dist solve: --a %s is a dense matrix; block CG takes a sparse one\n", j->a_path);
+        ok = 0;
+      } else if (am != an) {
+        fprintf(stderr,
+                "gcoo_dist solve: --a %s is %lld x %lld: block CG solves square (symmetric "
+                "positive definite) systems\n", j->a_path, (long long)am, (long long)an);
+        ok = 0;
+      }
+    } else {
+      am = j->grid * j->grid * j->grid;
+    }
+    if (ok && j->b_path) {
+      st = cli_dense_shape(j->b_path, &bm, &bn, &bsp);
+      if (st < 0) {
+        if (!cli_explain_whole_file("solve", "b", j->b_path, true, st)) cli_fail(j->b_path, st);
+        ok = 0;
+      } else if (bsp) {
+        fprintf(stderr, "gcoo_dist solve: --b %s holds a sparse matrix; the right-hand sides are "
+                        "a dense 2-D dataset or a Matrix Market array file\n", j->b_path);
+        ok = 0;
+      } else if (bm != am || bn < 1) {
+        fprintf(stderr, "gcoo_dist solve: --b %s is %lld x %lld, but A has %lld rows: B must be "
+                        "%lld x k\n", j->b_path, (long long)bm, (long long)bn, (long long)am,
+                (long long)am);
+        ok = 0;
+      }
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return ok;
 }
 
 /* The operator, with X partitioned like the rows (what block CG needs). */
@@ -100,6 +158,7 @@ static gcoo_status build(solve_job *j) {
     cli_progress("reading %s", j->a_path);
     gcoo_status st = gcoo_dist_op_create_from_file(j->d, j->a_path, j->dtype, &o, &j->op);
     if (st < 0) return st;
+    cli_progress_rate("read", j->a_path, cli_file_mbytes(j->a_path), MPI_Wtime() - t0);
   } else {
     const int64_t n3 = j->grid * j->grid * j->grid;
     gcoo_partition part;
@@ -128,13 +187,10 @@ static gcoo_status operands(solve_job *j) {
   const int64_t n = j->info.nrows_local, r0 = j->info.row0;
   gcoo_ctx ctx = gcoo_dist_ctx(j->d);
   if (j->b_path) {
-#if GCOO_HAVE_HDF5
-    st = gcoo_h5_read_dense_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, r0, n, GCOO_ROW_MAJOR, &j->Bh);
+    cli_progress("reading %s", j->b_path);
+    st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, r0, n, GCOO_ROW_MAJOR, &j->Bh);
     if (st >= 0 && j->Bh.ncols < 1) st = GCOO_ERR_SHAPE;
     if (st >= 0) j->k = j->Bh.ncols;
-#else
-    st = GCOO_ERR_UNSUPPORTED;
-#endif
   } else {
     st = gcoo_dense_create(&j->Bh, j->dtype, GCOO_ROW_MAJOR, n, j->k);
     if (st >= 0) st = gcoo_dense_fill_random_rows(&j->Bh, j->seed, r0);
@@ -165,8 +221,32 @@ static gcoo_dense column(const gcoo_dense *M, int64_t c) {
   return v;
 }
 
+/* Iteration progress (rank 0, interactive runs): the first iteration, then one line a second. */
+static void monitor(void *ctx, int64_t it, int64_t k, const double *rel) {
+  solve_job *j = ctx;
+  const double now = MPI_Wtime();
+  if (it == 0 || ((it > 1 || (j->separate && j->column > 0)) && now - j->last_progress < 1.0)) return;
+  double worst = 0.0;
+  int64_t done = 0;
+  for (int64_t c = 0; c < k; c++) {
+    if (rel[c] > worst || isnan(rel[c])) worst = rel[c];
+    if (rel[c] <= j->tol) done++;
+  }
+  if (j->separate)
+    cli_progress("column %lld of %lld, iteration %lld: relative residual %.3e",
+                 (long long)j->column + 1, (long long)j->k, (long long)it, worst);
+  else
+    cli_progress("iteration %lld: max relative residual %.3e, %lld of %lld column%s converged",
+                 (long long)it, worst, (long long)done, (long long)k, k > 1 ? "s" : "");
+  j->last_progress = now;
+}
+
 static gcoo_status solve(solve_job *j) {
   gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
+  if (cli_interactive() && cli_rank() == 0) {
+    o.monitor = monitor;
+    o.monitor_ctx = j;
+  }
   o.rtol = j->tol;
   o.maxit = j->maxit;
   o.pc = j->pc;
@@ -190,6 +270,7 @@ static gcoo_status solve(solve_job *j) {
   j->solve_status = GCOO_SUCCESS;
   for (int64_t c = 0; c < j->k; c++) {
     gcoo_dense Bc = column(&j->B, c), Xc = column(&j->X, c);
+    j->column = c;
     gcoo_bcg_result one;
     gcoo_status st = gcoo_dist_bcg_solve(j->op, &Bc, &Xc, &o, &one);
     if (st < 0) return st;
@@ -220,14 +301,20 @@ static gcoo_status write_out(solve_job *j) {
   if (j->X.mem == GCOO_MEM_DEVICE) st = gcoo_ctx_dense_copy(ctx, &j->Xh, &j->X);
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) return st;
+  cli_progress("writing %s", j->out);
+  if (cli_file_kind_of(j->out) == CLI_FILE_MTX) {
+    st = cli_write_mtx_dense_rows(gcoo_dist_comm(j->d), j->out, j->info.m_global, &j->Xh, 0);
+  } else {
 #if GCOO_HAVE_HDF5
-  char target[4096];
-  st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), cli_h5_dataset(j->out, "/X", target, sizeof target),
-                                j->info.m_global, j->info.row0, &j->Xh);
+    char target[4096];
+    st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), cli_h5_dataset(j->out, "/X", target, sizeof target),
+                                  j->info.m_global, j->info.row0, &j->Xh);
 #else
-  st = GCOO_ERR_UNSUPPORTED;
+    st = gcoo_dist_agree(j->d, GCOO_ERR_UNSUPPORTED);
 #endif
+  }
   j->t_write = MPI_Wtime() - t0;
+  if (st >= 0) cli_progress_rate("wrote", j->out, cli_file_mbytes(j->out), j->t_write);
   return st;
 }
 
@@ -270,6 +357,7 @@ static void report(solve_job *j) {
     cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
     cli_json_str(&js, "device", dev);
     cli_json_str(&js, "dtype", cli_dtype_name(j->dtype));
+    cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
     cli_json_int(&js, "k", r->k);
     cli_json_str(&js, "mode", j->separate ? "separate" : "block");
@@ -310,10 +398,10 @@ static void report(solve_job *j) {
     cli_json_end(&js);
     return;
   }
-  printf("gcoo_dist solve: %s, %lld rows, nnz %lld, shift %g; %d rank(s), %s (%s), %s\n",
+  printf("gcoo_dist solve: %s, %lld rows, nnz %lld, shift %g; %d rank(s), %s (%s), %s %s\n",
          j->a_path ? j->a_path : (j->stencil == 7 ? "3-D Poisson 7-point" : "3-D Poisson 27-point"),
          (long long)j->info.m_global, (long long)j->info.nnz_global, j->shift, cli_size(),
-         gcoo_ctx_backend(gcoo_dist_ctx(j->d)), dev, cli_dtype_name(j->dtype));
+         gcoo_ctx_backend(gcoo_dist_ctx(j->d)), dev, cli_dtype_name(j->dtype), j->dtype_source);
   printf("  %s CG, k = %lld, %s preconditioner, tol %g: %s after %lld iteration(s) (columns: %lld..%lld), "
          "%lld multiplies\n", j->separate ? "separate" : "block", (long long)r->k,
          j->pc == GCOO_PC_JACOBI ? "Jacobi" : "no", j->tol, r->converged ? "converged" : "NOT converged",
@@ -330,6 +418,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   (void)argv;
   solve_job j;
   if (!parse(cmd, &j)) return 2;
+  if (!shapes_fit(&j)) return 1;
   gcoo_status st = gcoo_dist_create(&j.d, MPI_COMM_WORLD, j.backend);
   if (st < 0) return cli_report("creating the distributed context", st);
   int rc = 0;

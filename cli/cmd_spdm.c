@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_files.h"
 
 /* Return a failed gcoo call's status (the CLI sees the public API only). */
 #define CALL(x)                   \
@@ -28,20 +28,24 @@ static cli_option options[] = {
     {"cols", "C", NULL, "columns of the random matrix", NULL, false},
     {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
     {"seed-a", "N", "1", "seed of the random matrix", NULL, false},
-    {"b", "PATH", NULL, "dense operand: file.h5[:/dataset] (X, k x N; or B, M x k)", NULL, false},
+    {"b", "PATH", NULL, "dense operand: file.h5:/dataset or a Matrix Market array file.mtx[.gz]; "
+                        "X (k x N) or, with --reading dense-sparse, B (N x k), each as numpy "
+                        "writes it (row-major)", NULL, false},
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    CLI_OPT_OUT("write the product to file.h5[:/dataset] (parallel; dataset /Y when not "
-                "named; dense-sparse writes C^T)"),
+    CLI_OPT_OUT("write the product: file.h5[:/dataset] (parallel; dataset /Y when not named; "
+                "dense-sparse: C^T, N x m row-major = C's column-major bytes) or file.mtx[.gz] "
+                "(gathered on rank 0; Y, or C itself)"),
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
                                      "column-major, the paper's)", NULL, false},
     CLI_OPT_BACKEND,
     CLI_OPT_SPDM_ALG,
     CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
-    CLI_OPT_DTYPE("float32", ""),
+    CLI_OPT_DTYPE(NULL, " [default: as --a's file stores it (float64 for Matrix Market); float32 "
+                        "for generated matrices]"),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product: root, all or none", NULL, false},
+    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (--out writes each rank's rows in parallel, solve never gathers)", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
     CLI_OPT_JSON,
     CLI_OPT_END};
@@ -60,6 +64,7 @@ typedef struct job {
   int alg, repeat, gather, xmode; /* xmode -1: auto */
   int32_t p;
   gcoo_dtype dtype;
+  char dtype_source[300]; /* why this dtype: "--dtype", "as stored in A.h5", "default" */
   bool check, json;
   /* state */
   gcoo_dist d;
@@ -129,7 +134,12 @@ static bool parse(cli_command *cmd, job *j) {
   if (!cli_backend(cmd, &j->backend)) return false;
   if (!cli_spdm_alg(cmd, &j->alg)) return false;
   if (!cli_p(cmd, &j->p)) return false;
-  if (!cli_dtype(cmd, "dtype", &j->dtype)) return false;
+  if (!cli_job_dtype(cmd, j->a_path, GCOO_FLOAT32, &j->dtype, j->dtype_source,
+                     sizeof j->dtype_source))
+    return false;
+  if (j->out && cli_output_kind("spdm", "out", j->out) == CLI_FILE_UNKNOWN) return false;
+  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
+  if (!cli_outputs_safe("spdm", j->out, inputs, names, 2)) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
              : !strcmp(xm, "partitioned") ? 1 : -2;
@@ -157,10 +167,7 @@ static bool is_square_file(job *j, gcoo_status *st) {
   int64_t dims[2] = {-1, -1};
   *st = GCOO_SUCCESS;
   if (cli_rank() == 0) {
-    size_t n = strlen(j->a_path);
-    int mtx = (n >= 4 && !strcmp(j->a_path + n - 4, ".mtx")) ||
-              (n >= 7 && !strcmp(j->a_path + n - 7, ".mtx.gz"));
-    if (mtx) {
+    if (gcoo_file_kind_of(j->a_path) == GCOO_FILE_MTX) {
       gcoo_mtx_header h;
       *st = gcoo_mtx_read_header(j->a_path, &h);
       if (*st >= 0) dims[0] = h.nrows, dims[1] = h.ncols;
@@ -291,6 +298,7 @@ static gcoo_status build_operator(job *j) {
   MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   j->t_read = worst[0];
   j->t_setup = worst[1];
+  if (j->a_path) cli_progress_rate("read", j->a_path, cli_file_mbytes(j->a_path), j->t_read);
   return GCOO_SUCCESS;
 }
 
@@ -329,20 +337,20 @@ static int make_x(job *j) {
     st = gcoo_dist_agree(j->d, st);
     if (st < 0) return cli_report("generating the dense operand", st);
   } else {
-#if GCOO_HAVE_HDF5
     /* the file's shape first, so that disagreeing inner dimensions get a clear message */
     int64_t dims[3] = {-1, -1, 0};
-    gcoo_h5_info info;
     if (cli_rank() == 0) {
-      st = gcoo_h5_inspect(j->b_path, &info);
-      if (st >= 0) dims[0] = info.nrows, dims[1] = info.ncols, dims[2] = info.is_sparse;
+      int sparse = 0;
+      st = cli_dense_shape(j->b_path, &dims[0], &dims[1], &sparse);
+      dims[2] = sparse;
+      if (st < 0 && !cli_explain_whole_file("spdm", "b", j->b_path, true, st))
+        cli_fail(j->b_path, st);
     }
-    st = gcoo_dist_agree(j->d, st);
-    if (st < 0) return cli_report(j->b_path, st);
+    if (cli_agree(st) < 0) return 1; /* rank 0 said why */
     MPI_Bcast(dims, 3, MPI_INT64_T, 0, gcoo_dist_comm(j->d));
     if (!cli_require(cli_rank() != 0 || !dims[2],
-                     "--b %s holds a sparse matrix; the dense operand must be a 2-D dataset",
-                     j->b_path))
+                     "--b %s holds a sparse matrix; the dense operand must be a 2-D dataset or a "
+                     "Matrix Market array file", j->b_path))
       return 1;
     const int ds = j->reading == GCOO_DENSE_SPARSE;
     const int64_t inner = ds ? dims[1] : dims[0];
@@ -352,31 +360,29 @@ static int make_x(job *j) {
                      (long long)(ds ? j->m : j->k), ds ? "B" : "X", (long long)j->k,
                      ds ? "columns" : "rows", j->b_path, (long long)dims[0], (long long)dims[1]))
       return 1;
-    if (!cli_require(!(ds && is_partitioned(j)),
+    if (!cli_require(cli_rank() != 0 || !(ds && is_partitioned(j)),
                      "--xmode partitioned with --reading dense-sparse needs a generated B "
                      "(--ncols): column slabs of a file's B are not contiguous; use --xmode "
                      "replicated"))
       return 1;
     j->N = ds ? dims[0] : dims[1];
     snprintf(j->b_desc, sizeof j->b_desc, "%s", j->b_path);
+    cli_progress("reading %s", j->b_path);
     if (ds) {
-      /* B (M x k), row-major in the file, read column-major: the bytes of X (k x M) row-major */
+      /* B (N x k), row-major in the file, read column-major: the bytes of X (k x N) row-major */
       gcoo_dense B;
-      st = gcoo_h5_read_dense_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, dims[0],
-                                   GCOO_COL_MAJOR, &B);
+      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, dims[0],
+                               GCOO_COL_MAJOR, &B);
       if (st >= 0) {
         j->Xh = gcoo_dense_wrap(B.data, j->dtype, GCOO_ROW_MAJOR, B.ncols, B.nrows, B.ld);
         j->Xh.owned = B.owned;
       }
     } else {
-      st = gcoo_h5_read_dense_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx,
-                                   GCOO_ROW_MAJOR, &j->Xh);
+      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx,
+                               GCOO_ROW_MAJOR, &j->Xh);
     }
+    st = cli_agree(st);
     if (st < 0) return cli_report(j->b_path, st);
-#else
-    cli_require(false, "--b %s: this gcoo was built without HDF5; use --ncols", j->b_path);
-    return 1;
-#endif
   }
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_x, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
@@ -526,22 +532,29 @@ static int gather(job *j) {
 
 static int write_out(job *j) {
   if (!j->out) return 0;
-#if GCOO_HAVE_HDF5
+  const int ds = j->reading == GCOO_DENSE_SPARSE;
   cli_progress("writing %s", j->out);
   MPI_Barrier(gcoo_dist_comm(j->d));
   double t0 = MPI_Wtime();
-  /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
-  char target[4096];
-  const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
-  gcoo_status st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
+  gcoo_status st;
+  if (cli_file_kind_of(j->out) == CLI_FILE_MTX) {
+    /* the product as the reading names it: Y (m x N), or C = B S (N x m) */
+    st = cli_write_mtx_dense_rows(gcoo_dist_comm(j->d), j->out, j->m, &j->Yh, ds);
+  } else {
+#if GCOO_HAVE_HDF5
+    /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
+    char target[4096];
+    const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
+    st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh);
+#else
+    st = cli_agree(GCOO_ERR_UNSUPPORTED);
+#endif
+  }
   double mine = MPI_Wtime() - t0;
   MPI_Allreduce(&mine, &j->t_write, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   if (st < 0) return cli_report(j->out, st);
+  cli_progress_rate("wrote", j->out, cli_file_mbytes(j->out), j->t_write);
   return 0;
-#else
-  cli_require(false, "--out %s: this gcoo was built without HDF5", j->out);
-  return 1;
-#endif
 }
 
 /* ---- the check ---------------------------------------------------------------------------- */
@@ -562,6 +575,17 @@ static gcoo_status x_rowset(job *j, const int64_t *rows, int64_t n, gcoo_dense *
       CALL(gcoo_dense_fill_random_rows(&row, j->seed_b, rows[t]));
     }
     return GCOO_SUCCESS;
+  }
+  if (j->reading == GCOO_SPARSE_DENSE && cli_file_kind_of(j->b_path) == CLI_FILE_MTX) {
+    /* a text file has no rows to seek to: read it again whole (the check is opt-in) */
+    gcoo_dense W;
+    gcoo_status st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, 0, j->k,
+                                         GCOO_ROW_MAJOR, &W);
+    if (st >= 0) st = gcoo_dense_create(Xs, j->dtype, GCOO_ROW_MAJOR, n, j->N);
+    for (int64_t t = 0; st >= 0 && t < n; t++)
+      for (int64_t c = 0; c < j->N; c++) gcoo_dense_set(Xs, t, c, gcoo_dense_get(&W, rows[t], c));
+    gcoo_dense_destroy(&W);
+    return st;
   }
 #if GCOO_HAVE_HDF5
   if (j->reading == GCOO_SPARSE_DENSE)
@@ -711,6 +735,7 @@ static void report(job *j) {
     cli_json_str(&js, "product", ds ? "C = B S" : "Y = A X");
     cli_json_str(&js, "reading", ds ? "dense-sparse" : "sparse-dense");
     cli_json_str(&js, "dtype", j->dtype == GCOO_FLOAT64 ? "float64" : "float32");
+    cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_int(&js, "ranks", size);
     cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
     cli_json_bool(&js, "nccl", di.nccl);
@@ -767,8 +792,9 @@ static void report(job *j) {
     }
     cli_json_end(&js);
   } else {
-    printf("gcoo_dist spdm: %s (%s, %s) on %d rank%s, backend %s%s\n", ds ? "C = B S" : "Y = A X",
+    printf("gcoo_dist spdm: %s (%s, %s %s) on %d rank%s, backend %s%s\n", ds ? "C = B S" : "Y = A X",
            ds ? "dense-sparse" : "sparse-dense", j->dtype == GCOO_FLOAT64 ? "float64" : "float32",
+           j->dtype_source,
            size, size > 1 ? "s" : "", gcoo_ctx_backend(gcoo_dist_ctx(j->d)),
            di.nccl ? " + NCCL" : "");
     for (int r = 0; r < size && r < 8; r++) printf("  rank %d: %s\n", r, all + (size_t)r * DESC);
@@ -790,10 +816,15 @@ static void report(job *j) {
       printf(", gather %.3f ms (median; first %.3f ms)", 1e3 * j->t_gather, 1e3 * j->t_gather_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
-    if (j->out) printf("  wrote %s%s\n", j->out, ds ? " (C^T: the column-major C's bytes)" : "");
+    if (j->out)
+      printf("  wrote %s%s\n", j->out,
+             !ds ? " (Y, m x N)"
+             : cli_file_kind_of(j->out) == CLI_FILE_MTX ? " (C, N x m)"
+                                                        : " (C^T, m x N: the column-major C's bytes)");
     if (j->check)
-      printf("  check: %lld sampled rows, max error %.3g of |A||X| (tolerance %.3g): %s\n",
-             (long long)j->check_rows, j->check_err, j->check_tol, j->check_pass ? "PASS" : "FAIL");
+      printf("  check: %lld sampled %s, max error %.3g of %s (tolerance %.3g): %s\n",
+             (long long)j->check_rows, ds ? "columns of C" : "rows of Y", j->check_err,
+             ds ? "|B||S|" : "|A||X|", j->check_tol, j->check_pass ? "PASS" : "FAIL");
   }
   fflush(stdout);
   free(all);
@@ -808,7 +839,10 @@ static int run_job(job *j) {
                                     j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
   if (st < 0) return cli_report("starting", st);
   st = build_operator(j);
-  if (st < 0) rc = cli_report(j->a_path ? j->a_path : "building the matrix", st);
+  if (st < 0) {
+    const char *opt[] = {"a"}, *path[] = {j->a_path};
+    rc = cli_report_file("spdm", opt, path, j->a_path ? 1 : 0, j->a_path ? j->a_path : "building the matrix", st);
+  }
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
   if (!rc) rc = gather(j);

@@ -13,13 +13,14 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gcoo_dist <command> [options]     (mpirun -np R gcoo_dist ...: one rank per GPU)\n"
           "       gcoo_dist                         run the main job on its embedded default\n"
-          "       gcoo_dist --version | --help\n\ncommands:\n");
+          "       gcoo_dist --version | -V | --help     (also after a command)\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
   fprintf(f,
           "\n'gcoo_dist <command> --help' describes a command.\n"
           "Environment: GCOO_BACKEND=cpu|cuda|auto, GCOO_DEBUG=WARN|INFO|TRACE, "
-          "GCOO_DEBUG_FILE=path (%%h host, %%p pid), GCOO_PROGRESS=1.\n");
+          "GCOO_DEBUG_FILE=path (%%h host, %%p pid),\n"
+          "GCOO_PROGRESS=1|0 (progress on stderr: default on when started from a terminal).\n");
 }
 
 int main(int argc, char **argv) {
@@ -27,13 +28,8 @@ int main(int argc, char **argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   if (argc < 2) {
     rc = cli_default_job();
-  } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-    int len = 0;
-    char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-    MPI_Get_library_version(mpi, &len);
-    char *nl = strchr(mpi, '\n');
-    if (nl) *nl = '\0';
-    cli_out("gcoo_dist %s\n%s\nMPI: %s\n", GCOO_VERSION_STRING, gcoo_version_string(), mpi);
+  } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+    cli_print_version();
   } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     if (cli_rank() == 0) usage(stdout);
   } else {

@@ -10,7 +10,8 @@
 #                                        requirements (MPI, CUDA, HDF5, NCCL, OpenMP, zlib) that
 #                                        this build used; FindNCCL.cmake rides along
 #   lib/pkgconfig/gcoo.pc                pkg-config file (Requires mpi-c, Requires.private HDF5 and
-#                                        zlib, Libs.private CUDA/NCCL/OpenMP)
+#                                        zlib, Libs.private CUDA/NCCL/OpenMP; rpath in Libs)
+#   lib/pkgconfig/gcoo-static.pc         the same for libgcoo.a, named by its path
 #   share/gcoo/jobs/, share/doc/gcoo/    SLURM batch scripts, examples and docs
 # Included at the end of the root CMakeLists.txt, once every target exists.
 include(CMakePackageConfigHelpers)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# cmake/gcoo_pkgconfig.cmake: write lib/pkgconfig/gcoo.pc for builds that do not use CMake
-# (Makefiles, autotools, Meson). The file is relocatable: its prefix is ${pcfiledir}/<up>, so
+# cmake/gcoo_pkgconfig.cmake: write lib/pkgconfig/gcoo.pc (shared libgcoo, with an rpath so that
+# programs find it at run time) and gcoo-static.pc (libgcoo.a by its path) for builds that do not
+# use CMake (Makefiles, autotools, Meson). The file is relocatable: its prefix is ${pcfiledir}/<up>, so
 # `cmake --install build --prefix /anywhere` gives a working gcoo.pc without reconfiguring.
 #
 # What goes where, and why:
@@ -133,5 +134,6 @@ else()
 endif()
 
 configure_file(cmake/gcoo.pc.in ${PROJECT_BINARY_DIR}/gcoo.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/gcoo.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
-        COMPONENT devel)
+configure_file(cmake/gcoo-static.pc.in ${PROJECT_BINARY_DIR}/gcoo-static.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gcoo.pc ${PROJECT_BINARY_DIR}/gcoo-static.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)

@@ -23,13 +23,15 @@
  *     keeps k columns and dropped directions are zero columns of P (the width lives on the
  *     device), the host reads the state of iteration it - 2 while it queues iteration it.
  *     Iterations queued after convergence change nothing (their coefficients are zero), so the
- *     iteration count and X are those of the converged iteration. */
+ *     iteration count and X are those of the converged iteration.
+ *   A monitor (gcoo_bcg_options.monitor) needs every iteration's residuals on the host: with one
+ *   set on any rank, device operands take the host loop. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_impl.h"
 #include "dist_impl.h"
-#include "gcoo/backend.h"
 #include "gcoo/blas.h"
 #include "gcoo/solver.h"
 
@@ -209,8 +211,8 @@ static gcoo_status inverse_diagonal(bcg *s, int64_t row0) {
   for (int64_t i = 0; i < s->n; i++) {
     GCOO_CHECK_GOTO(d[i] > 0.0 && isfinite(d[i]), GCOO_ERR_INVALID_ARG,
                     "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
-                    "positive diagonal; use --pc none or a shift)", (long long)(row0 + i),
-                    (long long)(row0 + i), d[i]);
+                    "positive diagonal; use --pc none or a shift)",
+                    (long long)(row0 + i), (long long)(row0 + i), d[i]);
     if (s->dt == GCOO_FLOAT64)
       ((double *)h)[i] = 1.0 / d[i];
     else
@@ -260,7 +262,8 @@ static gcoo_status pcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   if (strided) GCOO_CALL(gcoo_ctx_dense_copy(s->ctx, X, &Xc));
   GCOO_CHECK(!p.breakdown, GCOO_ERR_BREAKDOWN,
              "p^T A p <= 0 at iteration %lld: the matrix is not positive definite (is the "
-             "operator SPD?)", (long long)(p.iterations + 1));
+             "operator SPD?)",
+             (long long)(p.iterations + 1));
   gcoo_bcg_result *r = s->res;
   r->residual[0] = p.residual;
   r->column_iterations[0] = p.converged ? p.iterations : -1;
@@ -293,14 +296,16 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   gcoo_bcg_result *res = s->res;
   GCOO_CALL(gcoo__cuda_bcg_create(s->ctx, s->dt, s->n, k, o->rtol, rank_tol, o->maxit,
                                   o->record_history, &h));
-  gcoo_dense red = gcoo_dense_wrap(gcoo__cuda_bcg_red(h), s->dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, 0);
+  gcoo_dense red = gcoo_dense_wrap(gcoo__cuda_bcg_red(h), s->dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k,
+                                   0);
   red.mem = GCOO_MEM_DEVICE;
   gcoo_dense cf[3];
   for (int i = 0; i < 3; i++) {
     cf[i] = gcoo_dense_wrap(gcoo__cuda_bcg_coef(h, i), s->dt, GCOO_ROW_MAJOR, k, k, 0);
     cf[i].mem = GCOO_MEM_DEVICE;
   }
-  gcoo_dense g_kk = piece(&red, 0, k, k), g_kk2 = piece(&red, k * k, k, k), g_k = piece(&red, 0, 1, k);
+  gcoo_dense g_kk = piece(&red, 0, k, k), g_kk2 = piece(&red, k * k, k, k),
+             g_k = piece(&red, 0, 1, k);
   gcoo_dense g_qz = piece(&red, k, k, k);
   const gcoo_dense *dinv = o->pc == GCOO_PC_JACOBI ? &s->dinv : NULL;
   void *rbuf = red.data;
@@ -377,7 +382,8 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
     res->t_iterate = gcoo__wtime() - t_start;
     GCOO_CHECK_GOTO(!out.breakdown, GCOO_ERR_BREAKDOWN,
                     "Cholesky pivot of P^T A P is %g at iteration %lld: the matrix is not positive "
-                    "definite (is the operator SPD?)", out.bad_pivot, (long long)(out.iterations + 1));
+                    "definite (is the operator SPD?)",
+                    out.bad_pivot, (long long)(out.iterations + 1));
     *converged = out.converged;
     *iterations = out.iterations;
     res->min_block_rank = out.min_rank;
@@ -435,7 +441,8 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   /* checks, agreed over ranks so that no rank waits in a collective for one that returned */
   gcoo_status local = gcoo_dense_check(B);
   if (local >= 0) local = gcoo_dense_check(X);
-  if (local >= 0 && !(o.rtol > 0.0 && o.maxit >= 0 && (o.pc == GCOO_PC_NONE || o.pc == GCOO_PC_JACOBI)))
+  if (local >= 0 &&
+      !(o.rtol > 0.0 && o.maxit >= 0 && (o.pc == GCOO_PC_NONE || o.pc == GCOO_PC_JACOBI)))
     local = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "bad options: rtol %g, maxit %lld, pc %d", o.rtol,
                        (long long)o.maxit, (int)o.pc);
   if (local >= 0 && info.m_global != info.k)
@@ -473,15 +480,21 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   for (size_t i = 0; i < sizeof blocks / sizeof blocks[0] && local >= 0; i++)
     local = gcoo_ctx_dense_create(s.ctx, blocks[i], s.dt, GCOO_ROW_MAJOR, n, k, s.mem);
   if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.dinv, s.dt, GCOO_ROW_MAJOR, n, 1, s.mem);
-  if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.red, s.dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, s.mem);
+  if (local >= 0)
+    local = gcoo_ctx_dense_create(s.ctx, &s.red, s.dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, s.mem);
   if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.coef, s.dt, GCOO_ROW_MAJOR, k, k, s.mem);
-  if (local >= 0) local = gcoo__malloc_n((void **)&s.hred, 2 * k * k + k, sizeof(double), "reductions");
+  if (local >= 0)
+    local = gcoo__malloc_n((void **)&s.hred, 2 * k * k + k, sizeof(double), "reductions");
   if (local >= 0) local = gcoo__malloc_n((void **)&s.hcoef, k * k, sizeof(double), "coefficients");
-  if (local >= 0) local = gcoo__malloc_n((void **)&res->column_iterations, k, sizeof(int64_t), "result");
-  if (local >= 0) local = gcoo__calloc((void **)&res->residual, (size_t)k, sizeof(double), "result");
-  if (local >= 0) local = gcoo__calloc((void **)&res->true_residual, (size_t)k, sizeof(double), "result");
+  if (local >= 0)
+    local = gcoo__malloc_n((void **)&res->column_iterations, k, sizeof(int64_t), "result");
+  if (local >= 0)
+    local = gcoo__calloc((void **)&res->residual, (size_t)k, sizeof(double), "result");
+  if (local >= 0)
+    local = gcoo__calloc((void **)&res->true_residual, (size_t)k, sizeof(double), "result");
   if (local >= 0 && o.record_history)
-    local = gcoo__calloc((void **)&res->history, (size_t)((o.maxit + 1) * k), sizeof(double), "history");
+    local = gcoo__calloc((void **)&res->history, (size_t)((o.maxit + 1) * k), sizeof(double),
+                         "history");
   if (local >= 0 && o.pc == GCOO_PC_JACOBI) local = inverse_diagonal(&s, info.row0);
   GCOO_GOTO(gcoo_dist_agree(s.d, local));
   res->k = k;
@@ -493,8 +506,13 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(gcoo__malloc_n((void **)&ptq, k * k, sizeof *ptq, "P^T A P"));
 
   if (s.mem == GCOO_MEM_DEVICE) {
-    const int pcg = k == 1 && s.d->size == 1 && !A->offd && A->local;
-    if (pcg || k <= GCOO_BCG_DEVICE_MAX_K) {
+    /* A monitor wants every iteration's residuals on the host: the host-synchronised loop
+     * serves it. Agreed over ranks (gcoo_dist solve sets one on rank 0 of a terminal run only):
+     * the paths differ in their collectives. */
+    int device_ok = !o.monitor && k <= GCOO_BCG_DEVICE_MAX_K, all_ok = device_ok;
+    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(&device_ok, &all_ok, 1, MPI_INT, MPI_MIN, s.d->comm)));
+    const int pcg = all_ok && k == 1 && s.d->size == 1 && !A->offd && A->local;
+    if (all_ok) {
       local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
                   : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
       GCOO_GOTO(gcoo_dist_agree(s.d, local));
@@ -522,6 +540,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(colnorms2(&s, &s.R));
   relres(&s, s.hred, b2, rel);
   GCOO_GOTO(record(&s, 0, rel, o.rtol, &all_converged));
+  if (o.monitor) o.monitor(o.monitor_ctx, 0, k, rel);
   if (!all_converged) {
     GCOO_GOTO(precondition(&s, &o));
     GCOO_GOTO(gcoo_ctx_dense_copy(s.ctx, &s.W, &s.Z));
@@ -542,7 +561,8 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(reduce(&s, width * width + width * k));
     memcpy(ptq, s.hred, (size_t)(width * width) * sizeof *ptq);
     for (int64_t i = 0; i < width; i++) /* symmetrise: rounding makes P^T Q slightly asymmetric */
-      for (int64_t j = 0; j < i; j++) ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
+      for (int64_t j = 0; j < i; j++)
+        ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
     GCOO_GOTO(gcoo__chol(width, ptq));
     double *alpha = s.hred + width * width; /* s x k, solved in place */
     gcoo__chol_solve(width, ptq, k, alpha);
@@ -562,6 +582,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(reduce(&s, k + width * k));
     relres(&s, s.hred, b2, rel);
     GCOO_GOTO(record(&s, it, rel, o.rtol, &all_converged));
+    if (o.monitor) o.monitor(o.monitor_ctx, it, k, rel);
     if (all_converged) break;
     /* beta = -(P^T Q)^{-1} Q^T Z;  W = Z + P beta;  P = orth(W) */
     double *beta = s.hred + k;

@@ -7,8 +7,9 @@
 
 #include <mpi.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/dist.h"
+#include "mpi_check.h"
 
 #if GCOO_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -42,9 +43,7 @@ struct gcoo_dist_s {
 /* ---- checked foreign calls ---------------------------------------------------------------- *
  * Each returns a gcoo_status, so they compose with GCOO_CALL / GCOO_GOTO:
  *     GCOO_GOTO(GCOO_MPI(MPI_Bcast(...)));                                                     */
-gcoo_status gcoo__mpi_check(int code, const char *file, int line, const char *func,
-                            const char *expr);
-#define GCOO_MPI(x) gcoo__mpi_check((x), __FILE__, __LINE__, __func__, #x)
+/* GCOO_MPI(x): src/mpi_check.h, the library's one MPI checker */
 #if GCOO_HAVE_CUDA
 gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
                              const char *expr);
@@ -60,7 +59,7 @@ gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int 
 gcoo_status gcoo__nccl_wait(gcoo_dist d, const char *what);
 /** Wait for a stream carrying NCCL work, watching the communicator's async error and the
  *  timeout. */
-gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, cudaStream_t s, const char *what);
+gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, void *stream, const char *what);
 /** Bootstrap the communicator over MPI (collective; all ranks get one or all an error). */
 gcoo_status gcoo__dist_nccl_init(gcoo_dist d);
 /** The communicator usable for device collectives, or an error saying why there is none. */
@@ -92,6 +91,9 @@ gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int
                                 MPI_Comm comm, MPI_Request req[2]);
 
 /* ---- host or device memory (dist_mem.c) ---------------------------------------------------- */
+/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events),
+ *  NULL when CUDA is not compiled in: dist/ reaches the device only through them. */
+static inline const gcoo_device_ops *gcoo__dist_device(void) { return gcoo__backend_cuda.device; }
 gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what);
 void gcoo__dist_free(gcoo_memspace mem, void *p);
 /** Copy nrows rows of rowbytes bytes between two strided buffers (strides in bytes), host or
@@ -99,6 +101,25 @@ void gcoo__dist_free(gcoo_memspace mem, void *p);
 gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                                  size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
                                  gcoo_memspace smem, void *stream);
+
+/* ---- the device gather's plan (gather.c), pure so that the CPU tests run it with MPI ------ */
+/** One transfer of a gather: rows of this rank's slab sent to peer, or rows of the full matrix
+ *  received from peer. peer == this rank is the receiving rank's own slab (a local copy). */
+typedef struct gcoo__gather_xfer {
+  int peer;
+  int send;       /* 1: send slab rows [row, row + nrows); 0: receive full rows [row, ...) */
+  int64_t row;
+  int64_t nrows;
+} gcoo__gather_xfer;
+/** The transfers this rank posts to gather slabs of rows[r] rows on root (-1: on every rank),
+ *  in chunks of at most chunk_rows rows (<= 0: whole slabs), in an order in which both ends of
+ *  every pair post the same chunks, so one NCCL group (or MPI requests) can carry them. *out is
+ *  malloc'd (free it; NULL when *n is 0). */
+gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
+                              int64_t chunk_rows, gcoo__gather_xfer **out, int64_t *n);
+/** Rows per chunk of a device gather of rows of row_bytes: GCOO_GATHER_CHUNK_MB (MiB, default
+ *  0 = whole slabs). */
+int64_t gcoo__gather_chunk_rows(size_t row_bytes);
 
 /* ---- GPU binding (dist_ctx.c), pure so that tests can feed it any cluster ------------------ */
 typedef struct gcoo__gpu_slot {
@@ -145,15 +166,5 @@ gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A, gcoo_dtype dtype,
 gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
                                     gcoo_dtype dtype, int64_t n, const int32_t *rows,
                                     const int32_t *cols, const void *vals, gcoo_sparse *slab);
-
-/** The transpose of a dense matrix as a view of the same buffer (the readings' mapping). */
-static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
-  gcoo_dense T = *D;
-  T.nrows = D->ncols;
-  T.ncols = D->nrows;
-  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
-  T.owned = 0;
-  return T;
-}
 
 #endif

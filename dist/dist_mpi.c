@@ -1,21 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* dist/dist_mpi.c: checked MPI calls, element and row datatypes, and transfers whose element
- * counts may pass INT_MAX (MPI-3 counts are int). */
+/* dist/dist_mpi.c: element and row datatypes, and transfers whose element counts may pass
+ * INT_MAX (MPI-3 counts are int). Calls are checked with GCOO_MPI (src/mpi_check.h). */
 #include <limits.h>
 #include <stdint.h>
 
 #include "dist_impl.h"
-
-gcoo_status gcoo__mpi_check(int code, const char *file, int line, const char *func,
-                            const char *expr) {
-  if (code == MPI_SUCCESS) return GCOO_SUCCESS;
-  char msg[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  if (MPI_Error_string(code, msg, &len) != MPI_SUCCESS) len = 0;
-  msg[len] = '\0';
-  return gcoo__error(GCOO_ERR_MPI, file, line, func, "%s failed: %s (MPI error %d)", expr,
-                     len ? msg : "unknown error", code);
-}
 
 MPI_Datatype gcoo__mpi_dtype(gcoo_dtype t) { return t == GCOO_FLOAT64 ? MPI_DOUBLE : MPI_FLOAT; }
 

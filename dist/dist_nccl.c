@@ -38,8 +38,10 @@ gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int 
                              const char *func, const char *expr) {
   if (r == ncclSuccess || r == ncclInProgress) return GCOO_SUCCESS;
   const char *detail = d && d->nccl ? ncclGetLastError(d->nccl) : ncclGetLastError(NULL);
-  return gcoo__error(GCOO_ERR_NCCL, file, line, func, "%s failed: %s%s%s (run with NCCL_DEBUG=WARN "
-                     "for details)", expr, ncclGetErrorString(r), detail && *detail ? ": " : "",
+  return gcoo__error(GCOO_ERR_NCCL, file, line, func,
+                     "%s failed: %s%s%s (run with NCCL_DEBUG=WARN "
+                     "for details)",
+                     expr, ncclGetErrorString(r), detail && *detail ? ": " : "",
                      detail ? detail : "");
 }
 
@@ -70,12 +72,14 @@ gcoo_status gcoo__nccl_wait(gcoo_dist d, const char *what) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, cudaStream_t s, const char *what) {
+gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, void *stream, const char *what) {
+  const gcoo_device_ops *dev = gcoo__dist_device();
+  GCOO_CHECK(dev != NULL, GCOO_ERR_INTERNAL, "%s: NCCL without the CUDA backend", what);
   double t0 = gcoo__wtime();
   for (;;) {
-    cudaError_t e = cudaStreamQuery(s);
-    if (e == cudaSuccess) return GCOO_SUCCESS;
-    if (e != cudaErrorNotReady) GCOO_CALL(GCOO_CUDA(e));
+    int done = 0;
+    GCOO_CALL(dev->stream_query(stream, &done));
+    if (done) return GCOO_SUCCESS;
     if (d->nccl) {
       ncclResult_t async = ncclSuccess;
       if (ncclCommGetAsyncError(d->nccl, &async) == ncclSuccess && async != ncclSuccess &&

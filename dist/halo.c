@@ -118,8 +118,7 @@ done:
 /* Runs of consecutive local rows in send_rows: one copy each when packing. */
 static gcoo_status build_runs(gcoo__halo *h) {
   int64_t n = 0;
-  for (int64_t k = 0; k < h->nsend; k++)
-    n += k == 0 || h->send_rows[k] != h->send_rows[k - 1] + 1;
+  for (int64_t k = 0; k < h->nsend; k++) n += k == 0 || h->send_rows[k] != h->send_rows[k - 1] + 1;
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_src, n, sizeof(int64_t), "halo runs"));
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_len, n, sizeof(int64_t), "halo runs"));
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_dst, n, sizeof(int64_t), "halo runs"));
@@ -176,8 +175,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
     for (int64_t k = 0; k < h->nrecv; k++) {
       int o = owner_of(row_begin, size, h->recv_rows[k]);
       if (o == d->rank || h->recv_rows[k] >= row_begin[size]) {
-        st = GCOO_ERROR(GCOO_ERR_INTERNAL, "halo row %d has owner %d (rank %d)",
-                        h->recv_rows[k], o, d->rank);
+        st = GCOO_ERROR(GCOO_ERR_INTERNAL, "halo row %d has owner %d (rank %d)", h->recv_rows[k], o,
+                        d->rank);
         break;
       }
       cnt_need[o]++;
@@ -199,7 +198,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   st = total <= 0x7fffffff ? GCOO_SUCCESS
                            : GCOO_ERROR(GCOO_ERR_TOO_LARGE,
                                         "rank %d must send %lld halo rows per apply, more than an "
-                                        "MPI count holds", d->rank, (long long)total);
+                                        "MPI count holds",
+                                        d->rank, (long long)total);
   if (st >= 0) {
     for (int r = 1; r < size; r++) dis_give[r] = dis_give[r - 1] + cnt_give[r - 1];
     h->nsend = total;
@@ -216,8 +216,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   for (int64_t k = 0; k < h->nsend && st >= 0; k++) {
     int64_t g = h->send_rows[k];
     if (g < row0 || g >= row0 + nown)
-      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "rank %d was asked for row %lld it does not own",
-                      d->rank, (long long)g);
+      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "rank %d was asked for row %lld it does not own", d->rank,
+                      (long long)g);
     else
       h->send_rows[k] = (int32_t)(g - row0);
   }
@@ -232,9 +232,11 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   }
   if (st >= 0) st = split_slab(&v, row0, nown, h, A_diag, A_offd);
   GCOO_GOTO(gcoo__dist_agree(d, st));
-  GCOO_LOG(GCOO_LOG_INFO, "HALO", "receives %lld rows from %d ranks, sends %lld rows (%lld runs) "
-           "to %d ranks", (long long)h->nrecv, h->nrecv_peers, (long long)h->nsend,
-           (long long)h->nruns, h->nsend_peers);
+  GCOO_LOG(GCOO_LOG_INFO, "HALO",
+           "receives %lld rows from %d ranks, sends %lld rows (%lld runs) "
+           "to %d ranks",
+           (long long)h->nrecv, h->nrecv_peers, (long long)h->nsend, (long long)h->nruns,
+           h->nsend_peers);
 done:
   free(cnt_need);
   free(cnt_give);
@@ -327,8 +329,8 @@ static gcoo_status pack(const gcoo__halo *h, const gcoo_dense *Xown, void *to, g
   const size_t pitch = (size_t)Xown->ld * es;
   for (int64_t r = 0; r < h->nruns; r++)
     GCOO_CALL(gcoo__dist_copy_rows((char *)to + (size_t)h->run_dst[r] * rowb, rowb,
-                                   (const char *)Xown->data + (size_t)h->run_src[r] * pitch,
-                                   pitch, rowb, h->run_len[r], mem, Xown->mem, stream));
+                                   (const char *)Xown->data + (size_t)h->run_src[r] * pitch, pitch,
+                                   rowb, h->run_len[r], mem, Xown->mem, stream));
   return GCOO_SUCCESS;
 }
 
@@ -369,8 +371,7 @@ static gcoo_status wait_mpi(gcoo__halo *h) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
-                             void *ctx_stream) {
+gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown, void *ctx_stream) {
   const gcoo_dtype dtype = Xown->dtype;
   const int64_t N = Xown->ncols;
   GCOO_CHECK(Xown->layout == GCOO_ROW_MAJOR, GCOO_ERR_INTERNAL, "halo source must be row-major");
@@ -401,14 +402,13 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
       gcoo_status st = GCOO_SUCCESS;
       for (int i = 0; i < h->nrecv_peers && st >= 0; i++) {
         int64_t off = h->recv_off[i], cnt = h->recv_off[i + 1] - off;
-        st = GCOO_NCCL(d, ncclRecv((char *)h->recvbuf + (size_t)off * rowb, (size_t)(cnt * N),
-                                   nt, h->recv_peer[i], comm, (cudaStream_t)hs));
+        st = GCOO_NCCL(d, ncclRecv((char *)h->recvbuf + (size_t)off * rowb, (size_t)(cnt * N), nt,
+                                   h->recv_peer[i], comm, (cudaStream_t)hs));
       }
       for (int i = 0; i < h->nsend_peers && st >= 0; i++) {
         int64_t off = h->send_off[i], cnt = h->send_off[i + 1] - off;
-        st = GCOO_NCCL(d, ncclSend((const char *)h->sendbuf + (size_t)off * rowb,
-                                   (size_t)(cnt * N), nt, h->send_peer[i], comm,
-                                   (cudaStream_t)hs));
+        st = GCOO_NCCL(d, ncclSend((const char *)h->sendbuf + (size_t)off * rowb, (size_t)(cnt * N),
+                                   nt, h->send_peer[i], comm, (cudaStream_t)hs));
       }
       gcoo_status st2 = GCOO_NCCL(d, ncclGroupEnd());
       GCOO_CALL(st);
@@ -422,13 +422,13 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
 #endif
   /* no NCCL: pack on the GPU, stage through the host, MPI, back to the GPU */
   GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, cs));
-  GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend,
-                                 GCOO_MEM_HOST, GCOO_MEM_DEVICE, cs));
+  GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend, GCOO_MEM_HOST,
+                                 GCOO_MEM_DEVICE, cs));
   GCOO_CALL(dv->stream_sync(cs));
   GCOO_CALL(post_mpi(d, h, dtype, N, h->h_send, h->h_recv));
   GCOO_CALL(wait_mpi(h));
-  GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv,
-                                 GCOO_MEM_DEVICE, GCOO_MEM_HOST, cs));
+  GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv, GCOO_MEM_DEVICE,
+                                 GCOO_MEM_HOST, cs));
   /* h_recv must not be overwritten by the next apply before this copy ran */
   GCOO_CALL(dv->stream_sync(cs));
   return GCOO_SUCCESS;

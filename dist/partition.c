@@ -9,7 +9,7 @@
  * largest rank exceeds the ideal share by at most one unit's cost. */
 #include <stdlib.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/dist.h"
 
 static inline double prefix(const int64_t *ptr, int64_t b) {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/dist.h"
 #if GCOO_HAVE_HDF5
 #include "gcoo/h5.h"

@@ -159,16 +159,8 @@ void gcoo__h5_comm_serial(gcoo__h5_comm *c) {
 }
 
 #if GCOO_HAVE_MPI
-#define MPI_TRY(call)                                                                   \
-  do {                                                                                  \
-    int rc_ = (call);                                                                   \
-    if (rc_ != MPI_SUCCESS) {                                                           \
-      char es_[MPI_MAX_ERROR_STRING];                                                   \
-      int el_ = 0;                                                                      \
-      if (MPI_Error_string(rc_, es_, &el_) != MPI_SUCCESS) snprintf(es_, sizeof es_, "?"); \
-      return GCOO_ERROR(GCOO_ERR_MPI, "%s failed: %s", #call, es_);                      \
-    }                                                                                   \
-  } while (0)
+/* an MPI call checked by the library's one MPI checker (src/mpi_check.h) */
+#define MPI_TRY(call) GCOO_CALL(GCOO_MPI(call))
 
 gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing) {
   int init = 0, fin = 0;

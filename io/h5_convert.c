@@ -9,10 +9,12 @@
 
 #include "h5_impl.h"
 
+/* clang-format off */
 #define H5_SOURCE_KINDS(X)                                                                   \
   X(H5K_I8, int8_t) X(H5K_U8, uint8_t) X(H5K_I16, int16_t) X(H5K_U16, uint16_t)              \
   X(H5K_I32, int32_t) X(H5K_U32, uint32_t) X(H5K_I64, int64_t) X(H5K_U64, uint64_t)          \
   X(H5K_F32, float) X(H5K_F64, double)
+/* clang-format on */
 
 #define GCOO_TEMPLATE "h5_convert_impl.h"
 #include "gcoo/template.h"
@@ -23,11 +25,13 @@ static inline int fits_i32_unsigned(uint64_t v) { return v <= (uint64_t)INT32_MA
 static inline int fits_i64_signed(int64_t v) { (void)v; return 1; }
 static inline int fits_i64_unsigned(uint64_t v) { return v <= (uint64_t)INT64_MAX; }
 
+/* clang-format off */
 #define H5_INT_KINDS(X)                                                                   \
   X(H5K_I8, int8_t, signed, int64_t) X(H5K_U8, uint8_t, unsigned, uint64_t)               \
   X(H5K_I16, int16_t, signed, int64_t) X(H5K_U16, uint16_t, unsigned, uint64_t)           \
   X(H5K_I32, int32_t, signed, int64_t) X(H5K_U32, uint32_t, unsigned, uint64_t)           \
   X(H5K_I64, int64_t, signed, int64_t) X(H5K_U64, uint64_t, unsigned, uint64_t)
+/* clang-format on */
 
 int64_t gcoo__h5_to_index(gcoo__h5_kind k, const void *src, int64_t n, int32_t *dst) {
   switch (k) {

@@ -14,11 +14,11 @@
 
 #include <hdf5.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/h5.h"
 
 #if GCOO_HAVE_MPI
-#include <mpi.h>
+#include "mpi_check.h" /* <mpi.h> and GCOO_MPI */
 #endif
 
 #ifndef H5I_INVALID_HID

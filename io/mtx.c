@@ -34,7 +34,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/mtx.h"
 #include "mtx_impl.h"
 

@@ -18,8 +18,6 @@
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
 enum { STATS_NLOG = 11 };
-/* Group width of the faithful kernel, as published. */
-enum { FAITHFUL_P = 4 };
 
 int gcoo_cuda_device_count(void) {
   int n = 0;
@@ -265,6 +263,25 @@ static gcoo_status build_resident(gcoo_op op) {
   return st;
 }
 
+/* The tuned kernel's row-split layout, once (pieces from the mean row, workspace as wide as the
+ * operator's N hint). */
+static gcoo_status build_split(gcoo_op op) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  if (o->tuned.split.item_begin) return GCOO_SUCCESS;
+  device_guard g;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  const int64_t hint = op->opts.ncols_hint > 0 ? op->opts.ncols_hint : GCOO_DISPATCH_DEFAULT_N;
+  gcoo_status st = gcoo_cuda_tuned_build_split(&o->csr, 0, hint, &o->tuned, op->ctx->stream);
+  if (st >= 0) {
+    const gcoo_cuda_split *P = &o->tuned.split;
+    o->device_bytes += (size_t)P->nitems * 24 + (size_t)P->nlong * 16 + 8 +
+                       (size_t)P->nwork * (size_t)P->work_cols * gcoo_dtype_size(o->csr.dtype);
+    op->info.device_bytes = o->device_bytes;
+  }
+  device_leave(&g);
+  return st;
+}
+
 gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t value) {
   GCOO_CALL(check_cuda_op(op));
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -275,6 +292,8 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
                  gcoo_cuda_tuned_variant_count());
       if (gcoo_cuda_tuned_variant_resident((int)value) && o->alg == GCOO_ALG_GCOO)
         GCOO_CALL(build_resident(op));
+      if (gcoo_cuda_tuned_variant_split((int)value) && o->alg == GCOO_ALG_GCOO)
+        GCOO_CALL(build_split(op));
       o->variant = (int)value;
       o->details.variant = (int)value;
       return GCOO_SUCCESS;
@@ -329,6 +348,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   gcoo_spdm_alg alg = op->opts.alg;
   int32_t p = op->opts.p;
   int resident = 0; /* AUTO chose the tuned kernel's X-resident variant */
+  int rowsplit = 0; /* ... or its row-split variant */
   snprintf(o->details.why, sizeof o->details.why, "forced");
   /* the reuse statistics: AUTO needs them, and so does GCOO when p is not given */
   if ((alg == GCOO_ALG_AUTO || (alg == GCOO_ALG_GCOO && p == 0)) && o->csr.nnz > 0) {
@@ -347,11 +367,12 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
     alg = dout.alg;
     if (alg == GCOO_ALG_GCOO && p == 0) p = dout.p;
     resident = dout.resident;
+    rowsplit = dout.rowsplit;
     snprintf(o->details.why, sizeof o->details.why, "%s", dout.why);
   }
   switch (alg) {
     case GCOO_ALG_GCOO_FAITHFUL:
-      if (p == 0) p = FAITHFUL_P;
+      if (p == 0) p = GCOO_FAITHFUL_P;
       GCOO_CHECK_GOTO(p <= 32, GCOO_ERR_UNSUPPORTED,
                       "the faithful GCOOSpDM kernel keeps one register accumulator per column of "
                       "a group: it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider "
@@ -362,7 +383,10 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       break;
     case GCOO_ALG_GCOO:
       /* the caller asked for the tuned kernel without a width: its variant by the same rule */
-      if (op->opts.alg == GCOO_ALG_GCOO && p == 0) resident = gcoo__dispatch_resident(&din);
+      if (op->opts.alg == GCOO_ALG_GCOO && p == 0) {
+        resident = gcoo__dispatch_resident(&din);
+        rowsplit = !resident && gcoo__dispatch_split(&din);
+      }
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
       GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, s));
@@ -378,6 +402,10 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       if (resident) {
         GCOO_GOTO(build_resident(op));
         o->tuned.prefer_resident = 1;
+      }
+      if (rowsplit) {
+        GCOO_GOTO(build_split(op));
+        o->tuned.prefer_split = 1;
       }
       break;
     case GCOO_ALG_CUSPARSE:
@@ -607,15 +635,24 @@ static gcoo_status cuda_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_den
   return GCOO_SUCCESS;
 }
 
+/* Enter the context's device with its cuBLAS handle on the context's stream (left again on
+ * failure). */
+static gcoo_status blas_enter(gcoo_ctx ctx, device_guard *g, cublasHandle_t *h) {
+  *h = gcoo__cuda_ctx(ctx)->blas;
+  GCOO_CALL(device_enter(ctx, g));
+  gcoo_status st = GCOO_SUCCESS;
+  GCOO_CALL_CUBLAS_GOTO(cublasSetStream(*h, (cudaStream_t)ctx->stream));
+done:
+  if (st < 0) device_leave(g);
+  return st;
+}
+
 static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const gcoo_dense *A,
                              const gcoo_dense *B, double beta, gcoo_dense *C) {
   device_guard g;
-  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
-  GCOO_CALL(device_enter(ctx, &g));
-  gcoo_status st = GCOO_SUCCESS;
-  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
-    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
-  if (st >= 0) st = gcoo__cuda_gemm(c->blas, ta, tb, alpha, A, B, beta, C);
+  cublasHandle_t h;
+  GCOO_CALL(blas_enter(ctx, &g, &h));
+  gcoo_status st = gcoo__cuda_gemm(h, ta, tb, alpha, A, B, beta, C);
   device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
@@ -623,12 +660,9 @@ static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const g
 
 static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C) {
   device_guard g;
-  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
-  GCOO_CALL(device_enter(ctx, &g));
-  gcoo_status st = GCOO_SUCCESS;
-  if (cublasSetStream(c->blas, (cudaStream_t)ctx->stream) != CUBLAS_STATUS_SUCCESS)
-    st = GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasSetStream failed");
-  if (st >= 0) st = gcoo__cuda_dgmm(c->blas, d, A, C);
+  cublasHandle_t h;
+  GCOO_CALL(blas_enter(ctx, &g, &h));
+  gcoo_status st = gcoo__cuda_dgmm(h, d, A, C);
   device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;

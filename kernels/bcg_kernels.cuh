@@ -5,7 +5,7 @@
 // convergence test) and the one-pass Jacobi step with the residual norms. The same arithmetic as
 // src/smallmat.c, in the same order where it matters (pivot choice, stopping rule), with the
 // loops over rows or columns spread over the block's threads.
-// Barriers only (no warp shuffles or atomics): tests/solver/t611 runs these kernels on the CPU
+// Barriers only (no warp shuffles or atomics): tests/solver/t612 runs these kernels on the CPU
 // emulator (kernels/cuda_emu.h) against src/smallmat.c.
 #ifndef GCOO_BCG_KERNELS_CUH
 #define GCOO_BCG_KERNELS_CUH
@@ -16,7 +16,6 @@
 #include "cuda_compat.h"
 
 namespace gcoo_bcg {
-
 
 struct bcg_state {
   int64_t it;
@@ -54,7 +53,7 @@ template <typename T>
 __device__ void chol_solve_cols(const bcg_arrays &a, int r, const T *B, double sign, T *coef) {
   const int64_t k = a.k;
   for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
-    double *y = a.Y;  // Y[i * k + c]
+    double *y = a.Y; // Y[i * k + c]
     for (int i = 0; i < r; i++) {
       double s = (double)B[i * k + c];
       for (int l = 0; l < i; l++) s -= a.L[i * k + l] * y[l * k + c];
@@ -123,7 +122,7 @@ template <typename T>
 __global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first) {
   const int64_t k = a.k;
   bcg_state *st = a.st;
-  __shared__ int open;  // some column not converged: threads store 1, never anything else
+  __shared__ int open; // some column not converged: threads store 1, never anything else
   if (entered_done(st)) {
     if (!first) zero_coef(k, beta);
     return;
@@ -198,17 +197,25 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
     const int64_t p = p_sh;
     if (p != j) {
       for (int64_t i = threadIdx.x; i < k; i += blockDim.x) {
-        double t = S[j * k + i]; S[j * k + i] = S[p * k + i]; S[p * k + i] = t;
+        double t = S[j * k + i];
+        S[j * k + i] = S[p * k + i];
+        S[p * k + i] = t;
       }
       for (int64_t l = threadIdx.x; l < j; l += blockDim.x) {
-        double t = L[j * k + l]; L[j * k + l] = L[p * k + l]; L[p * k + l] = t;
+        double t = L[j * k + l];
+        L[j * k + l] = L[p * k + l];
+        L[p * k + l] = t;
       }
       __syncthreads();
       for (int64_t i = threadIdx.x; i < k; i += blockDim.x) {
-        double t = S[i * k + j]; S[i * k + j] = S[i * k + p]; S[i * k + p] = t;
+        double t = S[i * k + j];
+        S[i * k + j] = S[i * k + p];
+        S[i * k + p] = t;
       }
       if (threadIdx.x == 0) {
-        int t = a.piv[j]; a.piv[j] = a.piv[p]; a.piv[p] = t;
+        int t = a.piv[j];
+        a.piv[j] = a.piv[p];
+        a.piv[p] = t;
       }
       __syncthreads();
     }
@@ -240,7 +247,7 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
   }
   if (threadIdx.x == 0) {
     st->rank = r;
-    if (r == 0) st->done = 1;  // W vanished: nothing left to search (not converged)
+    if (r == 0) st->done = 1; // W vanished: nothing left to search (not converged)
   }
 }
 
@@ -251,9 +258,9 @@ __global__ void bcg_store_b2(bcg_arrays a, const T *red) {
 
 // W = D^-1 R (or R), and per-block partial column sums of R .* R (one pass over R).
 template <typename T>
-__global__ void precond_norms_partial(int64_t n, int64_t k, const T *R, int64_t ldr,
-                                      const T *dinv, T *W, int64_t ldw, double *partial) {
-  GCOO_DYNAMIC_SMEM(double, buf);  // blockDim.x values
+__global__ void precond_norms_partial(int64_t n, int64_t k, const T *R, int64_t ldr, const T *dinv,
+                                      T *W, int64_t ldw, double *partial) {
+  GCOO_DYNAMIC_SMEM(double, buf); // blockDim.x values
   const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
   const int64_t r0 = blockIdx.x * rows_per_block;
   const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
@@ -289,6 +296,6 @@ __global__ void colsum_final(const double *partial, int nblocks, int64_t k, T *o
   out[j] = (T)s;
 }
 
-}  // namespace gcoo_bcg
+} // namespace gcoo_bcg
 
 #endif

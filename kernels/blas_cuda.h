@@ -7,7 +7,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {

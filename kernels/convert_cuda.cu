@@ -505,6 +505,17 @@ void free_resident(gcoo_cuda_xres *X) {
   memset(X, 0, sizeof *X);
 }
 
+void free_split(gcoo_cuda_split *P) {
+  cudaFree(P->item_begin);
+  cudaFree(P->item_row);
+  cudaFree(P->item_slot);
+  cudaFree(P->long_row);
+  cudaFree(P->long_ptr);
+  cudaFree(P->work);
+  (void)cudaGetLastError();
+  memset(P, 0, sizeof *P);
+}
+
 }  // namespace
 
 extern "C" void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S) {
@@ -554,6 +565,7 @@ extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   L->ucols = NULL;
   L->entries = NULL;
   free_resident(&L->xres);
+  free_split(&L->split);
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_tuned *L,
@@ -839,6 +851,105 @@ done:
 }
 
 
+// ---- the row-split layout (docs/kernels.md §9) ------------------------------------------
+
+// Per row: its items (1, or ceil(length / piece) for a long row), whether it is long, and its
+// workspace rows (its items when long, else 0).
+__global__ void split_count_kernel(const int64_t *__restrict__ ptr, int64_t m, int32_t piece,
+                                   int64_t *__restrict__ items, int64_t *__restrict__ longs,
+                                   int64_t *__restrict__ work) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t len = ptr[i + 1] - ptr[i];
+    const int64_t n = len > piece ? (len + piece - 1) / piece : 1;
+    items[i] = n;
+    longs[i] = len > piece;
+    work[i] = len > piece ? n : 0;
+  }
+}
+
+// Per row, from the inclusive sums of the counts: its items (first entry, row, workspace row)
+// and, for a long row, its place in the list of long rows.
+__global__ void split_fill_kernel(const int64_t *__restrict__ ptr, int64_t m, int32_t piece,
+                                  const int64_t *__restrict__ items, const int64_t *__restrict__ longs,
+                                  const int64_t *__restrict__ work, int64_t *__restrict__ item_begin,
+                                  int64_t *__restrict__ item_row, int64_t *__restrict__ item_slot,
+                                  int64_t *__restrict__ long_row, int64_t *__restrict__ long_ptr) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t len = ptr[i + 1] - ptr[i];
+    const int is_long = len > piece;
+    const int64_t n = is_long ? (len + piece - 1) / piece : 1;
+    const int64_t it0 = items[i] - n, w0 = work[i] - (is_long ? n : 0);
+    for (int64_t q = 0; q < n; q++) {
+      item_begin[it0 + q] = ptr[i] + q * piece;
+      item_row[it0 + q] = i;
+      item_slot[it0 + q] = is_long ? w0 + q : -1;
+    }
+    if (is_long) {
+      long_row[longs[i] - 1] = i;
+      long_ptr[longs[i] - 1] = w0;
+    }
+  }
+}
+
+gcoo_status build_split(const gcoo_cuda_csr *A, int32_t piece, int64_t ncols_hint,
+                        gcoo_cuda_split *P, cudaStream_t s) {
+  gcoo_status st = GCOO_SUCCESS;
+  const int64_t m = A->nrows;
+  const size_t es = gcoo_dtype_size(A->dtype);
+  int64_t *cnt = NULL, *items = NULL, *longs = NULL, *work = NULL;
+  int64_t tot[3] = {0, 0, 0};
+  P->piece = piece;
+  if (m > 0) {
+    GCOO_GOTO(gcoo__cuda_alloc_async(&cnt, (size_t)m * 24, "row-split counts", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&items, (size_t)m * 8, "row-split item sums", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&longs, (size_t)m * 8, "row-split long-row sums", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&work, (size_t)m * 8, "row-split workspace sums", s));
+    GCOO_LAUNCH(split_count_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr, m,
+                piece, cnt, cnt + m, cnt + 2 * m);
+    GCOO_CHECK_LAUNCH_GOTO("row-split counts");
+    GCOO_GOTO(inclusive_sum(cnt, items, m, s));
+    GCOO_GOTO(inclusive_sum(cnt + m, longs, m, s));
+    GCOO_GOTO(inclusive_sum(cnt + 2 * m, work, m, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&tot[0], items + m - 1, 8, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&tot[1], longs + m - 1, 8, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&tot[2], work + m - 1, 8, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  }
+  P->nitems = tot[0];
+  P->nlong = tot[1];
+  P->nwork = tot[2];
+  /* the workspace: ncols_hint rounded up to 128, within [128, 512] and the byte bound */
+  {
+    int64_t wc = ncols_hint > 0 ? (ncols_hint + 127) / 128 * 128 : 128;
+    if (wc > 512) wc = 512;
+    while (wc > 128 && P->nwork * wc * (int64_t)es > GCOO_SPLIT_MAX_WORK_BYTES) wc -= 128;
+    P->work_cols = wc;
+  }
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_begin, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split items"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_row, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split item rows"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_slot, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split item slots"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->long_row, (size_t)(P->nlong > 0 ? P->nlong : 1) * 8, "row-split long rows"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->long_ptr, (size_t)(P->nlong + 1) * 8, "row-split long-row offsets"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->work, (size_t)(P->nwork > 0 ? P->nwork : 1) * (size_t)P->work_cols * es,
+                             "row-split workspace"));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(P->long_ptr + P->nlong, &tot[2], 8, cudaMemcpyHostToDevice, s));
+  if (m > 0) {
+    GCOO_LAUNCH(split_fill_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr, m,
+                piece, items, longs, work, P->item_begin, P->item_row, P->item_slot, P->long_row,
+                P->long_ptr);
+    GCOO_CHECK_LAUNCH_GOTO("row-split fill");
+  }
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s)); /* tot[2] is on this stack frame */
+done:
+  free_async(cnt, s);
+  free_async(items, s);
+  free_async(longs, s);
+  free_async(work, s);
+  return st;
+}
+
 }  // namespace
 
 extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
@@ -857,6 +968,22 @@ extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gc
   gcoo_status st = A->dtype == GCOO_FLOAT64 ? build_resident<double>(A, &L->xres, s)
                                             : build_resident<float>(A, &L->xres, s);
   if (st < 0) free_resident(&L->xres);
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_tuned_build_split(const gcoo_cuda_csr *A, int32_t piece,
+                                                   int64_t ncols_hint, gcoo_cuda_tuned *L,
+                                                   void *stream) {
+  GCOO_CHECK(A != NULL && L != NULL, GCOO_ERR_NULL, "CSR or layout is NULL");
+  GCOO_CHECK(A->nrows == L->m && A->ncols == L->k && A->nnz == L->nnz && A->dtype == L->dtype,
+             GCOO_ERR_INVALID_ARG, "the tuned layout was not built from this CSR");
+  GCOO_CHECK(piece >= 0 && piece <= GCOO_SPLIT_MAX_PIECE, GCOO_ERR_INVALID_ARG,
+             "row-split piece %d outside 1..%d (0: from the mean row)", piece, GCOO_SPLIT_MAX_PIECE);
+  if (L->split.item_begin) return GCOO_SUCCESS;
+  if (piece == 0) piece = gcoo_cuda_split_piece(A->nrows, A->nnz);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = build_split(A, piece, ncols_hint, &L->split, s);
+  if (st < 0) free_split(&L->split);
   return st;
 }
 

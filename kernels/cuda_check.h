@@ -15,7 +15,7 @@
 #ifndef GCOO_CUDA_CHECK_H
 #define GCOO_CUDA_CHECK_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef GCOO_CUDA_EMULATE
 #include "cuda_compat.h"

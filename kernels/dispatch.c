@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/dispatch.c: GCOO_ALG_AUTO's rule and the tuned kernel's group width (see dispatch.h
- * and docs/dispatch.md). Version 1: thresholds from notes/h200-baselines.md (cuSPARSE 12.6 and
- * cuBLAS 13.1 on an H200), to be refitted from bench/run_spdm.sh's "auto vs best" columns. */
+ * and docs/dispatch.md, which has the history: version 1 from notes/h200-baselines.md, versions
+ * 2-3 from the H200 sweeps of 2026-11-30, version 4 (4.1) from the H200 runs of 2026-12-01). */
 #include "dispatch.h"
 
 #include "gcoo_kernels.h" /* gcoo_cuda_resident_smem: the X-resident tile's size */
@@ -39,6 +39,20 @@
 #define TUNED_MAX_ROW_SKEW 5.0
 #define TUNED_MAX_AVG_ROW 100.0
 #define TUNED_MIN_N 33
+/* ... except where long rows come with high reuse (version 4; H200, 2026-12-01): Kronecker
+ * tilings of FEM matrices with 116-135 entries a row and reuse 11.7-15 at p = 32 ran 1.40-1.69x
+ * faster than the best cuSPARSE at N = 512 (kron2:bcsstk33, kron4:cavity19; AUTO's cuSPARSE
+ * choice was 0.86-0.94x) and tied at N = 128 (1.02-1.04x); the random matrices behind
+ * TUNED_MAX_AVG_ROW had reuse 2-3.3. */
+#define TUNED_LONG_ROW_MIN_REUSE 8.0
+/* Enough blocks for the device (version 3; benchmark of 2026-11-30 at N = 128 and 512): on small
+ * matrices the tuned kernel lost where its grid was a few blocks per SM. Staged (reuse >= 4)
+ * with ceil(m / 32) x ceil(N / 128) blocks: 52-274 blocks lost 0.52-0.94x (bcsstk13, fidapex6,
+ * cavity19, bcsstk24, bcsstk33 at N = 128), 445-1878 won 1.21-1.48x (the same at N = 512,
+ * TSOPF); direct with ceil(m / 32) x ceil(N / 32) blocks: 60 and 240 lost 0.84-0.87x (west0479),
+ * 316-1012 won 1.06-1.27x (cryg2500, dwt_2680, bcsstk21, Pd). Thresholds, in blocks per SM: */
+#define TUNED_STAGED_MIN_BLOCKS_PER_SM 3
+#define TUNED_DIRECT_MIN_BLOCKS_PER_SM 2
 /* Very short rows with a wide X (version 3; benchmark of 2026-11-30, random n = 1000-8000 at
  * sparsity 0.999-0.9995, N = n, 1-4 entries a row): the tuned kernel (its direct variant: 8
  * lanes a row, several rows a block) ran 1.00-1.89x faster than the best cuSPARSE algorithm on
@@ -58,7 +72,25 @@
 /* cuSPARSE CSR_ALG3 beat CSR_ALG2 at N = 32 on 29 of 31 matrices and on every small matrix at
  * N = 128; ALG2 won on large m (stencils, cage11, ct2010, delaunay) and on random n = 14000. */
 #define ALG3_MAX_N 32
-#define ALG3_MAX_M_TIMES_N (1 << 24)
+/* Version 4.1: 2^23 instead of 2^24, replayed from the measured ALG2 and ALG3 times of
+ * bench/results/2026-12-01-h200-spdm.csv (not yet re-run as AUTO): between 2^23 and 2^24 ALG2
+ * won on ct2010 at N = 128 (1.40x) and ca-CondMat at N = 512 (1.22x), lost 11 % on its 4x4
+ * Kronecker tiling at N = 128; AUTO's geomean over the float cases 1.145x -> 1.148x, cases under
+ * 0.9x of the best cuSPARSE 4 -> 3. Lower thresholds lose more (2^21: 10 cases). */
+#define ALG3_MAX_M_TIMES_N (1 << 23)
+/* In double ALG2 wins from a smaller m N (version 4; 33 real matrices in double at N = 32, 128,
+ * 512 on an H200, 2026-12-01): ALG3 was faster at m N <= 1.4 x 10^6 (by 1.08-2.1x: bcsstk13,
+ * cavity19, add32, ca-GrQc, FA; bayer10 and bcsstk33 at 1.1-1.7 x 10^6 within 8 %), ALG2 at every
+ * m N >= 2.3 x 10^6 (by 1.14-1.9x), and on the two very skewed matrices (rajat01, row skew 228;
+ * wiki-Vote, 61) at every N (by 1.08-1.6x). Version 4.1 (replayed from the final run's times,
+ * not yet re-run as AUTO) narrows that skew rule to rows that are short on average and matrices
+ * that are not tiny: with row skew >= 50 ALG2 won on rajat01 and wiki-Vote (1.07-1.64x) but lost
+ * on kron8:rajat01 at N = 32 (50.6 entries a row: ALG3 1.64x faster) and on bp_1600 (822 rows:
+ * ALG3 1.05-1.14x faster); adder_dcop_05 (1813 rows) is within 8 % either way. */
+#define ALG3_MAX_M_TIMES_N_F64 (1 << 21)
+#define ALG2_MIN_ROW_SKEW_F64 50.0
+#define ALG2_SKEW_MAX_AVG_ROW_F64 20.0
+#define ALG2_SKEW_MIN_M_F64 2048
 
 /* The X-resident variant (kernels/spdm_resident.cu; sweeps of 2026-11-30 after its
  * bank-conflict-free schedule and its pipelined loads). Per column tile it stages k rows of X
@@ -101,6 +133,24 @@ int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
          row_skew_of(in) < TUNED_MAX_ROW_SKEW;
 }
 
+/* The row-split variant (kernels/spdm_split.cu; version 4): rows of very unequal length, where
+ * one long row held a whole block of the other variants back (R-MAT 0.13x, rajat01 0.08x of the
+ * best cuSPARSE with the staged kernel, 2026-11-30). First H200 run (2026-12-01, early call):
+ * with pieces it ran rajat01 at 0.59-0.71x, wiki-Vote 0.58-0.85x, ca-CondMat 0.61-1.01x, R-MAT
+ * 2^20 0.45-0.61x, their Kronecker tilings 0.48-0.85x of the best cuSPARSE: 5-8x better than
+ * before, still slower than cuSPARSE, so AUTO does not take it (cuSPARSE serves skewed rows);
+ * a forced GCOO_ALG_GCOO without p does. Where only a few rows exceed a piece it lost to the
+ * other variants (FA, longest row 34 at pieces of 32: 0.53-0.55x against 0.66-0.75x), hence the
+ * second condition: the longest row spans at least SPLIT_MIN_PIECES pieces. */
+#define SPLIT_MIN_ROW_SKEW 5.0
+#define SPLIT_MIN_PIECES 8
+
+int gcoo__dispatch_split(const gcoo_dispatch_in *in) {
+  if (in->m <= 0 || in->nnz <= 0) return 0;
+  return row_skew_of(in) >= SPLIT_MIN_ROW_SKEW &&
+         in->max_row_nnz >= (int64_t)SPLIT_MIN_PIECES * gcoo_cuda_split_piece(in->m, in->nnz);
+}
+
 int32_t gcoo__dispatch_choose_p(const gcoo_dispatch_in *in, double *reuse) {
   if (reuse) *reuse = 0.0;
   if (!in || in->nlog <= 5 || !in->distinct || in->m <= 0) return 0;
@@ -123,7 +173,14 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   out->p = gcoo__dispatch_choose_p(in, &reuse);
   out->reuse = reuse;
   out->resident = 0;
-  const int alg3 = n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
+  out->rowsplit = 0;
+  const int f64 = in->dtype == GCOO_FLOAT64;
+  const int skewed_f64 = row_skew_of(in) >= ALG2_MIN_ROW_SKEW_F64 &&
+                         avg_row_of(in) < ALG2_SKEW_MAX_AVG_ROW_F64 && in->m >= ALG2_SKEW_MIN_M_F64;
+  const int alg3 =
+      f64 ? (n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N_F64) &&
+                !skewed_f64
+          : n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
   const gcoo_spdm_alg cusp = alg3 ? GCOO_ALG_CUSPARSE_CSR_ALG3 : GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (in->dense_fits && mindim >= DENSE_MIN_DIM) {
     if (in->dtype == GCOO_FLOAT32 && in->allow_tf32 && density >= DENSE_TF32_MIN_DENSITY) {
@@ -159,17 +216,23 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
              (long long)n, TUNED_SHORT_MIN_N);
     return;
   }
+  const int staged = !gcoo__dispatch_tuned_direct(reuse, skew);
+  const double groups = out->p > 0 ? ceil((double)in->m / out->p) : 0.0;
+  const double blocks = groups * ceil((double)n / (staged ? 128.0 : 32.0));
+  const double min_blocks = (double)(staged ? TUNED_STAGED_MIN_BLOCKS_PER_SM : TUNED_DIRECT_MIN_BLOCKS_PER_SM) *
+                            (double)(in->sm_count > 0 ? in->sm_count : 1);
   if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&
-      avg_row <= TUNED_MAX_AVG_ROW) {
+      (avg_row <= TUNED_MAX_AVG_ROW || reuse >= TUNED_LONG_ROW_MIN_REUSE) && blocks >= min_blocks) {
     out->alg = GCOO_ALG_GCOO;
     snprintf(out->why, sizeof out->why,
-             "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld: "
-             "tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew, TUNED_MAX_ROW_SKEW, avg_row,
-             (long long)n);
+             "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld, "
+             "%.0f blocks (%s) >= %.0f: tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew,
+             TUNED_MAX_ROW_SKEW, avg_row, (long long)n, blocks, staged ? "staged" : "direct", min_blocks);
     return;
   }
   out->alg = cusp;
   snprintf(out->why, sizeof out->why,
-           "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld: cuSPARSE %s", reuse,
-           out->p, skew, avg_row, (long long)n, alg3 ? "CSR_ALG3" : "CSR_ALG2");
+           "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld, %.0f tuned blocks: "
+           "cuSPARSE %s", reuse, out->p, skew, avg_row, (long long)n, blocks,
+           alg3 ? "CSR_ALG3" : "CSR_ALG2");
 }

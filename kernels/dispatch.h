@@ -6,7 +6,7 @@
 #ifndef GCOO_DISPATCH_H
 #define GCOO_DISPATCH_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +34,7 @@ typedef struct gcoo_dispatch_out {
   int32_t p;             /**< group width for GCOO (also filled when another alg wins) */
   double reuse;          /**< nnz / distinct at that p (0 when unknown) */
   int resident;          /**< GCOO_ALG_GCOO through its X-resident variant */
+  int rowsplit;          /**< GCOO_ALG_GCOO through its row-split variant */
   char why[256];         /**< one line: the numbers and the branch taken */
 } gcoo_dispatch_out;
 
@@ -56,6 +57,10 @@ int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
 /** 1 when the tuned kernel should run its X-resident variant (version 3's branch; also what a
  *  forced GCOO_ALG_GCOO without a p uses to pick its variant). */
 int gcoo__dispatch_resident(const gcoo_dispatch_in *in);
+
+/** 1 when the tuned kernel should run its row-split variant (long rows cut into pieces:
+ *  version 4's branch; also what a forced GCOO_ALG_GCOO without a p uses). */
+int gcoo__dispatch_split(const gcoo_dispatch_in *in);
 
 /** GCOO_ALG_AUTO's choice. */
 void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out);

@@ -23,5 +23,8 @@
 #define gcoo_cuda_resident_fits gcoo_emu_resident_fits
 #define gcoo_cuda_xres_split_base gcoo_emu_xres_split_base
 #define gcoo_cuda_spdm_resident gcoo_emu_spdm_resident
+#define gcoo_cuda_tuned_variant_split gcoo_emu_tuned_variant_split
+#define gcoo_cuda_tuned_build_split gcoo_emu_tuned_build_split
+#define gcoo_cuda_spdm_split gcoo_emu_spdm_split
 #endif
 #endif

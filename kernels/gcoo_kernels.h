@@ -14,7 +14,7 @@
 #ifndef GCOO_KERNELS_H
 #define GCOO_KERNELS_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,6 +89,45 @@ static inline int64_t gcoo_cuda_resident_smem(int64_t k, int packs) {
 /** Largest number of parts a resident launch cuts the slices into (a power of two). */
 #define GCOO_XRES_MAX_SPLITS 64
 
+/** The tuned kernel's row-split layout (docs/kernels.md §9), for rows of very unequal length
+ *  (power-law graphs, circuit matrices): A's rows cut into work items of at most `piece`
+ *  entries, in row order; a row of at most `piece` entries is one item (an empty row too, so
+ *  that its row of Y is written), a longer one is cut into ceil(length / piece) items. An item
+ *  of a short row writes its row of Y (alpha, beta applied); the items of a long row write
+ *  their partial sums to rows of a workspace, and a second, short kernel adds each long row's
+ *  partials and applies alpha and beta (no atomics: the result does not depend on timing). The
+ *  workspace holds `work_cols` columns; wider products run in passes of that many columns. */
+typedef struct gcoo_cuda_split {
+  int32_t piece;             /**< most entries an item holds */
+  int64_t nitems;            /**< work items */
+  int64_t *item_begin;       /**< nitems: first entry (CSR index) of each item */
+  int64_t *item_row;         /**< nitems: its row of A */
+  int64_t *item_slot;        /**< nitems: its workspace row, -1 for an item that is a whole row */
+  int64_t nlong;             /**< rows longer than piece */
+  int64_t *long_row;         /**< nlong: those rows */
+  int64_t *long_ptr;         /**< nlong + 1: each one's first workspace row */
+  int64_t nwork;             /**< workspace rows: long_ptr[nlong] */
+  int64_t work_cols;         /**< workspace columns (a multiple of 128) */
+  void *work;                /**< nwork x work_cols values (float or double) */
+  int64_t max_row;           /**< longest row of A */
+} gcoo_cuda_split;
+
+/** Bounds of the row-split layout: pieces of 32 .. 1024 entries, a workspace of at most
+ *  GCOO_SPLIT_MAX_WORK_BYTES (its width shrinks to fit, down to 128 columns). */
+#define GCOO_SPLIT_MIN_PIECE 32
+#define GCOO_SPLIT_MAX_PIECE 1024
+#define GCOO_SPLIT_MAX_WORK_BYTES ((int64_t)256 << 20)
+
+/** The piece length for a matrix: the power of two >= 2 x the mean row, within
+ *  [GCOO_SPLIT_MIN_PIECE, GCOO_SPLIT_MAX_PIECE], so that short rows stay whole and long rows
+ *  become items about as long as a typical row. */
+static inline int32_t gcoo_cuda_split_piece(int64_t m, int64_t nnz) {
+  const double target = m > 0 ? 2.0 * (double)nnz / (double)m : 0.0;
+  int32_t piece = GCOO_SPLIT_MIN_PIECE;
+  while (piece < GCOO_SPLIT_MAX_PIECE && (double)piece < target) piece *= 2;
+  return piece;
+}
+
 /** The tuned kernel's layout, derived from the GCOO of S (docs/kernels.md §3): for each group
  *  of p rows of A, the list of distinct columns its entries touch (the X rows it stages once per
  *  column tile), and every entry of A, in CSR order, as {value, index into its group's list}. */
@@ -113,6 +152,9 @@ typedef struct gcoo_cuda_tuned {
   int prefer_resident;        /**< variant 0 resolves to the X-resident kernel (needs xres) */
   gcoo_cuda_xres xres;        /**< the X-resident layout: built on demand
                                    (gcoo_cuda_tuned_build_resident), zeroed until then */
+  int prefer_split;           /**< variant 0 resolves to the row-split kernel (needs split) */
+  gcoo_cuda_split split;      /**< the row-split layout: built on demand
+                                   (gcoo_cuda_tuned_build_split), zeroed until then */
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -141,6 +183,14 @@ void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
  *  synchronises the stream once to size it). Needs L built by gcoo_cuda_tuned_build from the
  *  same CSR; a no-op when L->xres is already built. gcoo_cuda_tuned_free frees it too. */
 gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L, void *stream);
+
+/** Build L->split, the row-split layout, with pieces of `piece` entries (0: from
+ *  gcoo_cuda_split_piece) and a workspace `ncols_hint` columns wide (rounded up to 128, at most
+ *  512, narrower when GCOO_SPLIT_MAX_WORK_BYTES requires). A count, three scans and a fill on the
+ *  GPU; synchronises the stream once to size it. Needs L built by gcoo_cuda_tuned_build from the
+ *  same CSR; a no-op when L->split is already built. gcoo_cuda_tuned_free frees it too. */
+gcoo_status gcoo_cuda_tuned_build_split(const gcoo_cuda_csr *A, int32_t piece, int64_t ncols_hint,
+                                        gcoo_cuda_tuned *L, void *stream);
 
 /** 1 when the X-resident kernel can hold a tile of X (k + 8 rows, at least 16 bytes wide) in one
  *  block's shared memory on this device: k + 8 <= smem_per_block_optin / 16 (k <= 14 520 on an
@@ -185,6 +235,8 @@ typedef struct gcoo_cuda_tuned_launch {
   size_t smem;     /**< dynamic shared memory per block, bytes */
   int resident;    /**< 1: the X-resident kernel (tile of X in shared memory, A streamed) */
   int splits;      /**< resident: parts the slices of A are cut into (blocks per tile) */
+  int rowsplit;    /**< 1: the row-split kernel (long rows cut into pieces) */
+  int piece;       /**< row-split: most entries of a work item */
   int blocks_per_sm; /**< occupancy the launcher computed */
 } gcoo_cuda_tuned_launch;
 
@@ -193,6 +245,8 @@ typedef struct gcoo_cuda_tuned_launch {
 int gcoo_cuda_tuned_variant_count(void);
 /** 1 when the variant is an X-resident one (it needs L->xres). */
 int gcoo_cuda_tuned_variant_resident(int variant);
+/** 1 when the variant is a row-split one (it needs L->split). */
+int gcoo_cuda_tuned_variant_split(int variant);
 /** Short name of a variant ("staged-v4", "direct-v2", ...); "auto" for 0. */
 const char *gcoo_cuda_tuned_variant_name(int variant);
 
@@ -203,6 +257,15 @@ gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int variant,
                                  const gcoo_cuda_devinfo *dev, double alpha, const void *X,
                                  int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
                                  void *stream, gcoo_cuda_tuned_launch *chosen);
+
+/** The row-split variant (kernels/spdm_split.cu): 8 lanes per work item of L->split, tiles of
+ *  vpt 16-byte packs a lane (vpt 0: the widest that keeps the grid full), partial sums of long
+ *  rows through the workspace and a second kernel. Needs L->split (GCOO_ERR_UNSUPPORTED
+ *  without it). gcoo_cuda_spdm_tuned reaches it through the "split" variants. */
+gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devinfo *dev,
+                                 double alpha, const void *X, int64_t ldx, double beta, void *Y,
+                                 int64_t ldy, int64_t N, void *stream,
+                                 gcoo_cuda_tuned_launch *chosen);
 
 /** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 8
  *  rows, tnp 16-byte packs wide) in shared memory and streams its part of A's slices past it.

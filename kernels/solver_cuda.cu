@@ -31,8 +31,8 @@
 
 namespace {
 
-constexpr int kThreads = 256;  // threads per block of the vector kernels
-constexpr int kMaxBlocks = 1024;  // grid-stride: partial sums per reduction stay few
+constexpr int kThreads = 256;    // threads per block of the vector kernels
+constexpr int kMaxBlocks = 1024; // grid-stride: partial sums per reduction stay few
 
 // ---------------------------------------------------------------------------------------------
 // Reductions: per-block partial sums, the last block sums the slots in a fixed order.
@@ -84,7 +84,7 @@ __device__ void finish_sum(double (&tot)[NV], const double *slots, unsigned *tic
   }
   __syncthreads();
   block_sum<NV>(tot, smem);
-  if (threadIdx.x == 0) *ticket = 0;  // ready for the next kernel that uses it
+  if (threadIdx.x == 0) *ticket = 0; // ready for the next kernel that uses it
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,8 +103,9 @@ template <typename T, int TPR>
 __device__ double row_dot(const int64_t *ptr, const int32_t *ind, const T *val, const T *v,
                           int64_t i, int sub) {
   double s = 0.0;
-  const int64_t e1 = i >= 0 ? ptr[i + 1] : 0;  // i < 0: a lane past the last row (adds 0)
-  for (int64_t e = (i >= 0 ? ptr[i] : 0) + sub; e < e1; e += TPR) s += (double)val[e] * (double)v[ind[e]];
+  const int64_t e1 = i >= 0 ? ptr[i + 1] : 0; // i < 0: a lane past the last row (adds 0)
+  for (int64_t e = (i >= 0 ? ptr[i] : 0) + sub; e < e1; e += TPR)
+    s += (double)val[e] * (double)v[ind[e]];
 #pragma unroll
   for (int o = TPR / 2; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, TPR);
   return s;
@@ -113,13 +114,13 @@ __device__ double row_dot(const int64_t *ptr, const int32_t *ind, const T *val, 
 // Set up: r = b - A x, z = D^-1 r, p = z; totals b.b, r.r, r.z; record iteration 0.
 template <typename T, int TPR>
 __global__ void pcg_init(int64_t n, const int64_t *ptr, const int32_t *ind, const T *val,
-                         const T *b, const T *x, const T *dinv, T *r, T *z, T *p,
-                         pcg_state *st, double *slots, double *hist) {
+                         const T *b, const T *x, const T *dinv, T *r, T *z, T *p, pcg_state *st,
+                         double *slots, double *hist) {
   __shared__ double smem[3 * 32];
   const int sub = threadIdx.x % TPR, rows_per_block = blockDim.x / TPR;
   double v[3] = {0.0, 0.0, 0.0};
   for (int64_t base = (int64_t)blockIdx.x * rows_per_block; base < n;
-       base += (int64_t)gridDim.x * rows_per_block) {  // uniform trip count: the shuffles need it
+       base += (int64_t)gridDim.x * rows_per_block) { // uniform trip count: the shuffles need it
     const int64_t i = base + threadIdx.x / TPR;
     double ax = row_dot<T, TPR>(ptr, ind, val, x, i < n ? i : -1, sub);
     if (sub == 0 && i < n) {
@@ -170,7 +171,7 @@ __global__ void pcg_spmv_dot(int64_t n, const int64_t *ptr, const int32_t *ind, 
   finish_sum<1>(t, slots, &st->ticket, smem);
   if (threadIdx.x == 0) {
     st->pq = t[0];
-    if (!(t[0] > 0.0) || !isfinite(t[0])) {  // p^T A p <= 0: A is not SPD (or p vanished)
+    if (!(t[0] > 0.0) || !isfinite(t[0])) { // p^T A p <= 0: A is not SPD (or p vanished)
       st->breakdown = 1;
       st->done = 1;
     } else {
@@ -250,8 +251,8 @@ struct pcg_kernels {
 
   template <int TPR>
   cudaError_t spmv_t() {
-    pcg_spmv_dot<T, TPR><<<grid_rows, kThreads, 0, s>>>(n, A.ptr, A.ind, (const T *)A.values, p,
-                                                        q, st, slots);
+    pcg_spmv_dot<T, TPR>
+        <<<grid_rows, kThreads, 0, s>>>(n, A.ptr, A.ind, (const T *)A.values, p, q, st, slots);
     return cudaGetLastError();
   }
   template <int TPR>
@@ -260,17 +261,16 @@ struct pcg_kernels {
                                                     dinv, r, z, p, st, slots, hist);
     return cudaGetLastError();
   }
-#define GCOO_BY_TPR(fn)                    \
-  switch (tpr) {                           \
-    case 1: return fn<1>();                \
-    case 2: return fn<2>();                \
-    case 4: return fn<4>();                \
-    case 8: return fn<8>();                \
-    case 16: return fn<16>();              \
-    default: return fn<32>();              \
+#define GCOO_BY_TPR(fn)       \
+  switch (tpr) {              \
+    case 1: return fn<1>();   \
+    case 2: return fn<2>();   \
+    case 4: return fn<4>();   \
+    case 8: return fn<8>();   \
+    case 16: return fn<16>(); \
+    default: return fn<32>(); \
   }
-  cudaError_t spmv() { GCOO_BY_TPR(spmv_t) }
-  cudaError_t init() { GCOO_BY_TPR(init_t) }
+  cudaError_t spmv(){GCOO_BY_TPR(spmv_t)} cudaError_t init(){GCOO_BY_TPR(init_t)}
 #undef GCOO_BY_TPR
   cudaError_t update() {
     pcg_update<T><<<grid_vec, kThreads, 0, s>>>(n, p, q, dinv, x, r, z, st, slots, hist);
@@ -284,12 +284,12 @@ struct pcg_kernels {
 
 // Everything one PCG solve allocates, freed in one place.
 struct pcg_buffers {
-  void *vec = nullptr;         // r, z, p, q
-  double *slots = nullptr;     // 3 x kMaxBlocks partial sums
-  double *dhist = nullptr;     // maxit + 1 relative residuals
+  void *vec = nullptr;     // r, z, p, q
+  double *slots = nullptr; // 3 x kMaxBlocks partial sums
+  double *dhist = nullptr; // maxit + 1 relative residuals
   pcg_state *st = nullptr;
-  pcg_state *host = nullptr;   // pinned: two snapshots of the state
-  cudaEvent_t ev[2 + 8] = {};  // two snapshot events, then profiling marks
+  pcg_state *host = nullptr;  // pinned: two snapshots of the state
+  cudaEvent_t ev[2 + 8] = {}; // two snapshot events, then profiling marks
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   ~pcg_buffers() {
@@ -317,7 +317,8 @@ gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
   GCOO_CALL_CUDA(cudaMalloc(&buf.vec, sizeof(T) * (size_t)(4 * (n > 0 ? n : 1))));
   GCOO_CALL_CUDA(cudaMalloc((void **)&buf.slots, sizeof(double) * 3 * kMaxBlocks));
   GCOO_CALL_CUDA(cudaMalloc((void **)&buf.st, sizeof(pcg_state)));
-  if (a->history) GCOO_CALL_CUDA(cudaMalloc((void **)&buf.dhist, sizeof(double) * (size_t)(a->maxit + 1)));
+  if (a->history)
+    GCOO_CALL_CUDA(cudaMalloc((void **)&buf.dhist, sizeof(double) * (size_t)(a->maxit + 1)));
   GCOO_CALL_CUDA(cudaMallocHost((void **)&buf.host, 2 * sizeof(pcg_state)));
   for (cudaEvent_t &e : buf.ev) GCOO_CALL_CUDA(cudaEventCreate(&e));
   pcg_state init;
@@ -378,7 +379,8 @@ gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
   GCOO_CALL_CUDA(cudaGraphInstantiate(&buf.exec, buf.graph, 0));
 
   // Replays with two in flight: snapshot j of the state is read before replay j + 2 is queued.
-  GCOO_CALL_CUDA(cudaMemcpyAsync(&buf.host[0], buf.st, sizeof(pcg_state), cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(&buf.host[0], buf.st, sizeof(pcg_state), cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA(cudaEventRecord(buf.ev[0], s));
   int64_t queued = G, j = 0;
   for (;;) {
@@ -386,15 +388,15 @@ gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
     if (queued < a->maxit) {
       GCOO_CALL_CUDA(cudaGraphLaunch(buf.exec, s));
       queued += G;
-      GCOO_CALL_CUDA(cudaMemcpyAsync(&buf.host[slot], buf.st, sizeof(pcg_state),
-                                     cudaMemcpyDeviceToHost, s));
+      GCOO_CALL_CUDA(
+          cudaMemcpyAsync(&buf.host[slot], buf.st, sizeof(pcg_state), cudaMemcpyDeviceToHost, s));
       GCOO_CALL_CUDA(cudaEventRecord(buf.ev[slot], s));
     }
     GCOO_CALL_CUDA(cudaEventSynchronize(buf.ev[j & 1]));
     const pcg_state seen = buf.host[j & 1];
     j++;
     if (seen.done) break;
-    if (queued >= a->maxit) {  // everything allowed is queued: the last snapshot decides
+    if (queued >= a->maxit) { // everything allowed is queued: the last snapshot decides
       GCOO_CALL_CUDA(cudaEventSynchronize(buf.ev[j & 1]));
       break;
     }
@@ -424,10 +426,10 @@ gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
 
 using namespace gcoo_bcg;
 
-constexpr int kBcgMarks = 16;  // phase marks per iteration at most
-constexpr int kBcgRing = 4;    // iterations whose marks and snapshots are kept
+constexpr int kBcgMarks = 16; // phase marks per iteration at most
+constexpr int kBcgRing = 4;   // iterations whose marks and snapshots are kept
 
-}  // namespace
+} // namespace
 
 // ---------------------------------------------------------------------------------------------
 
@@ -436,10 +438,10 @@ struct gcoo__bcg_device {
   gcoo_dtype dt;
   int64_t k, maxit, nblocks;
   bcg_arrays a;
-  void *dmem;          // device arrays of a, one allocation
-  void *red, *coef;    // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
-  double *partial;     // nblocks x k
-  bcg_state *snap;     // pinned: kBcgRing snapshots
+  void *dmem;       // device arrays of a, one allocation
+  void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
+  double *partial;  // nblocks x k
+  bcg_state *snap;  // pinned: kBcgRing snapshots
   cudaEvent_t snap_ev[kBcgRing];
   cudaEvent_t marks[kBcgRing][kBcgMarks];
   int mark_phase[kBcgRing][kBcgMarks];
@@ -527,7 +529,8 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
     cudaStream_t s = (cudaStream_t)ctx->stream;
     GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(h->a.st, &s0, sizeof s0, cudaMemcpyHostToDevice, s));
     GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(h->a.col_its, 0xff, sizeof(int64_t) * k, s)); /* -1 */
-    if (history) GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(h->a.hist, 0, sizeof(double) * (maxit + 1) * k, s));
+    if (history)
+      GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(h->a.hist, 0, sizeof(double) * (maxit + 1) * k, s));
     GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
   }
   *out = h;
@@ -570,9 +573,10 @@ static gcoo_status precond_norms_t(gcoo__bcg_device *h, const gcoo_dense *dinv, 
   cudaStream_t s = bcg_stream(h);
   const int64_t n = R->nrows, k = R->ncols;
   const int nb = (int)h->nblocks;
-  precond_norms_partial<T><<<nb, 256, 256 * sizeof(double), s>>>(
-      n, k, (const T *)R->data, R->ld, dinv ? (const T *)dinv->data : nullptr, (T *)W->data,
-      W->ld, h->partial);
+  precond_norms_partial<T>
+      <<<nb, 256, 256 * sizeof(double), s>>>(n, k, (const T *)R->data, R->ld,
+                                             dinv ? (const T *)dinv->data : nullptr, (T *)W->data,
+                                             W->ld, h->partial);
   GCOO_CHECK_LAUNCH("preconditioner and residual norms");
   colsum_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(h->partial, nb, k, (T *)h->red);
   GCOO_CHECK_LAUNCH("residual norms");
@@ -591,7 +595,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const g
 extern "C" gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int phase) {
   const int slot = (int)(it % kBcgRing);
   int m = h->nmarks[slot];
-  if (phase < 0) m = 0;  // start of the iteration
+  if (phase < 0) m = 0; // start of the iteration
   if (m >= kBcgMarks) return GCOO_SUCCESS;
   GCOO_CALL_CUDA(cudaEventRecord(h->marks[slot][m], bcg_stream(h)));
   h->mark_phase[slot][m] = phase;
@@ -602,7 +606,8 @@ extern "C" gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int 
 extern "C" gcoo_status gcoo__cuda_bcg_post(gcoo__bcg_device *h, int64_t it) {
   const int slot = (int)(it % kBcgRing);
   cudaStream_t s = bcg_stream(h);
-  GCOO_CALL_CUDA(cudaMemcpyAsync(&h->snap[slot], h->a.st, sizeof(bcg_state), cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(&h->snap[slot], h->a.st, sizeof(bcg_state), cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA(cudaEventRecord(h->snap_ev[slot], s));
   return GCOO_SUCCESS;
 }
@@ -627,9 +632,10 @@ extern "C" gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outc
   GCOO_CALL_CUDA(cudaMemcpyAsync(&fin, h->a.st, sizeof fin, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA(cudaMemcpyAsync(o->column_iterations, h->a.col_its, sizeof(int64_t) * h->k,
                                  cudaMemcpyDeviceToHost, s));
-  GCOO_CALL_CUDA(cudaMemcpyAsync(o->residual, h->a.rel, sizeof(double) * h->k, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(o->residual, h->a.rel, sizeof(double) * h->k, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA(cudaStreamSynchronize(s));
-  for (int slot = 0; slot < kBcgRing; slot++) {  // iterations queued after the last wait
+  for (int slot = 0; slot < kBcgRing; slot++) { // iterations queued after the last wait
     for (int m = 1; m < h->nmarks[slot]; m++) {
       float ms = 0;
       GCOO_CALL_CUDA(cudaEventElapsedTime(&ms, h->marks[slot][m - 1], h->marks[slot][m]));

@@ -60,6 +60,15 @@ done:
   return st;
 }
 
+/* The sparse descriptor of A (over the CSR arrays; no copy). */
+static gcoo_status make_sparse_descriptor(cuda_op_state *o) {
+  const gcoo_cuda_csr *A = &o->csr;
+  GCOO_CALL_CUSPARSE(cusparseCreateCsr(&o->spA, A->nrows, A->ncols, A->nnz, o->rowptr32, A->ind,
+                                       A->values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, cuda_type(A->dtype)));
+  return GCOO_SUCCESS;
+}
+
 gcoo_status gcoo__cusparse_setup(gcoo_op op) {
   cuda_op_state *o = gcoo__cuda_op(op);
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
@@ -68,9 +77,7 @@ gcoo_status gcoo__cusparse_setup(gcoo_op op) {
   GCOO_CHECK(A->nnz <= INT32_MAX, GCOO_ERR_UNSUPPORTED,
              "the cuSPARSE path uses 32-bit indices; A has %lld entries", (long long)A->nnz);
   GCOO_CALL(narrow_rowptr(op, s));
-  GCOO_CALL_CUSPARSE(cusparseCreateCsr(&o->spA, A->nrows, A->ncols, A->nnz, o->rowptr32, A->ind,
-                                       A->values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                       CUSPARSE_INDEX_BASE_ZERO, cuda_type(A->dtype)));
+  GCOO_CALL(make_sparse_descriptor(o));
   return GCOO_SUCCESS;
 }
 
@@ -93,6 +100,18 @@ static gcoo_status make_plan(gcoo_op op, cusparseSpMMAlg_t alg, const cuda_opera
   const cudaDataType t = cuda_type(o->csr.dtype);
   gcoo_status st = GCOO_SUCCESS;
   double t0 = gcoo__wtime();
+  /* A new plan gets a new sparse descriptor too: cusparseSpMM_preprocess (CSR_ALG3, DEFAULT)
+   * attaches its analysis to the descriptor, in the workspace the old plan frees here. On an
+   * H200 an operator whose first (host-staged, ld 2, so ALG3) plan was replaced by an ALG2 plan
+   * for device operands (ld 1: ALG3 needs 16-byte rows) multiplied wrongly: tests/solver/t610
+   * "k=1 vs textbook PCG" broke down on its first iteration, while operators that only ever
+   * ran ALG2 were right. Remaking the descriptor costs no device work. */
+  if (p->valid) {
+    GCOO_CALL_CUDA(cudaStreamSynchronize((cudaStream_t)op->ctx->stream)); /* queued SpMMs use both */
+    cusparseDestroySpMat(o->spA);
+    o->spA = NULL;
+    GCOO_CALL(make_sparse_descriptor(o));
+  }
   plan_release(p);
   GCOO_CALL_CUSPARSE_GOTO(cusparseCreateDnMat(&p->X, X->nrows, X->ncols, X->ld, X->data, t,
                                               order_of(X->layout)));
@@ -136,11 +155,9 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
   const size_t es = gcoo_dtype_size(o->csr.dtype);
   cusparse_plan *p = &o->plan;
   /* A single column gets new descriptors when its operands move, instead of
-   * cusparseDnMatSetValues: on an H200 a single-column operator that was first applied to
-   * host operands (staged through the operator's buffers) and then to device operands gave
-   * wrong results (tests/solver/t610, "k=1 vs textbook PCG", whenever AUTO sent that operator
-   * to cuSPARSE), as if the product still used the first pointers. Suspected: cuSPARSE treats
-   * N = 1 as SpMV with vectors bound when the plan is made. Not yet re-run on a GPU. */
+   * cusparseDnMatSetValues (a guard kept from the first guess at the t610 breakdown, which
+   * cuSPARSE may run as SpMV on vectors bound at plan time; on its own it did not cure that
+   * breakdown on an H200: the stale ALG3 analysis did, see make_plan). */
   const int moved = X->ncols == 1 && (p->xdata != X->data || p->ydata != Y->data);
   if (!p->valid || p->alg != a || p->xlayout != X->layout || p->ylayout != Y->layout ||
       p->n != X->ncols || p->ldx != X->ld || p->ldy != Y->ld || moved) {

@@ -195,23 +195,28 @@ struct Variant {
   const char *name;
   int staged, vpt, max_threads;
   int resident;  // the X-resident kernel (kernels/spdm_resident.cu); vpt = its packs per row
+  int rowsplit;  // the row-split kernel (kernels/spdm_split.cu); vpt = its packs per lane
 };
-// id 0 = auto: the X-resident kernel when L->prefer_resident, the direct one when
-// L->prefer_direct, else staged, VPT from N and p, 512 threads unless that leaves fewer than two
-// blocks per SM (then 256, so that one block's staging overlaps another's FMAs). The sweep times
-// the others one by one; the last two are what auto resolves to (not listed).
+// id 0 = auto: the X-resident kernel when L->prefer_resident, the row-split one when
+// L->prefer_split, the direct one when L->prefer_direct, else staged, VPT from N and p, 512
+// threads unless that leaves fewer than two blocks per SM (then 256, so that one block's staging
+// overlaps another's FMAs). The sweep times the others one by one; the last three are what auto
+// resolves to (not listed).
 const Variant kVariants[] = {
-    {"auto", 1, 0, 512, 0},
-    {"staged-v1", 1, 1, 512, 0},      {"staged-v2", 1, 2, 512, 0},      {"staged-v4", 1, 4, 512, 0},
-    {"staged-v1-t256", 1, 1, 256, 0}, {"staged-v2-t256", 1, 2, 256, 0}, {"staged-v4-t256", 1, 4, 256, 0},
-    {"direct-v1", 0, 1, 256, 0},      {"direct-v2", 0, 2, 256, 0},      {"direct-v4", 0, 4, 256, 0},
-    {"resident-v1", 0, 1, 0, 1},      {"resident-v2", 0, 2, 0, 1},      {"resident-v4", 0, 4, 0, 1},
-    {"resident-v8", 0, 8, 0, 1},
-    {"direct-auto", 0, 0, 256, 0},    {"resident-auto", 0, 0, 0, 1},
+    {"auto", 1, 0, 512, 0, 0},
+    {"staged-v1", 1, 1, 512, 0, 0},      {"staged-v2", 1, 2, 512, 0, 0},      {"staged-v4", 1, 4, 512, 0, 0},
+    {"staged-v1-t256", 1, 1, 256, 0, 0}, {"staged-v2-t256", 1, 2, 256, 0, 0}, {"staged-v4-t256", 1, 4, 256, 0, 0},
+    {"direct-v1", 0, 1, 256, 0, 0},      {"direct-v2", 0, 2, 256, 0, 0},      {"direct-v4", 0, 4, 256, 0, 0},
+    {"resident-v1", 0, 1, 0, 1, 0},      {"resident-v2", 0, 2, 0, 1, 0},      {"resident-v4", 0, 4, 0, 1, 0},
+    {"resident-v8", 0, 8, 0, 1, 0},
+    {"split-v1", 0, 1, 0, 0, 1},         {"split-v2", 0, 2, 0, 0, 1},         {"split-v4", 0, 4, 0, 0, 1},
+    {"direct-auto", 0, 0, 256, 0, 0},    {"resident-auto", 0, 0, 0, 1, 0},    {"split-auto", 0, 0, 0, 0, 1},
 };
-constexpr int kDirectAuto = 14;    // the direct kernel with the vectors per thread chosen below
-constexpr int kResidentAuto = 15;  // the resident kernel with its tile chosen from k and N
-constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]) - 3;
+constexpr int kVariantTotal = (int)(sizeof kVariants / sizeof kVariants[0]);
+constexpr int kDirectAuto = kVariantTotal - 3;    // the direct kernel, vectors per thread below
+constexpr int kResidentAuto = kVariantTotal - 2;  // the resident kernel, tile from k and N
+constexpr int kSplitAuto = kVariantTotal - 1;     // the row-split kernel, tile from the grid
+constexpr int kVariantCount = kVariantTotal - 4;
 
 // Accumulators per thread are RPT * VPT packs; at most 16 packs (64 floats / 32 doubles), so
 // RPT <= 16 / VPT. Rows one pass covers: (threads / 8) * RPT.
@@ -313,10 +318,16 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
                          int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
   constexpr int VEC = Pack<T>::N;
   if (variant == 0 && L->prefer_resident) variant = kResidentAuto;
+  if (variant == 0 && L->prefer_split) variant = kSplitAuto;
   if (variant == 0 && L->prefer_direct) variant = kDirectAuto;
   const Variant &vs = kVariants[variant];
   if (vs.resident) {
     GCOO_CALL(gcoo_cuda_spdm_resident(L, vs.vpt, dev, alpha, X, ldx, beta, Y, ldy, N, stream, out));
+    if (out) out->variant = variant;
+    return GCOO_SUCCESS;
+  }
+  if (vs.rowsplit) {
+    GCOO_CALL(gcoo_cuda_spdm_split(L, vs.vpt, dev, alpha, X, ldx, beta, Y, ldy, N, stream, out));
     if (out) out->variant = variant;
     return GCOO_SUCCESS;
   }
@@ -409,12 +420,15 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
 extern "C" int gcoo_cuda_tuned_variant_count(void) { return kVariantCount; }
 
 extern "C" int gcoo_cuda_tuned_variant_resident(int variant) {
-  return variant >= 0 && variant < (int)(sizeof kVariants / sizeof kVariants[0]) &&
-         kVariants[variant].resident;
+  return variant >= 0 && variant < kVariantTotal && kVariants[variant].resident;
+}
+
+extern "C" int gcoo_cuda_tuned_variant_split(int variant) {
+  return variant >= 0 && variant < kVariantTotal && kVariants[variant].rowsplit;
 }
 
 extern "C" const char *gcoo_cuda_tuned_variant_name(int variant) {
-  if (variant < 0 || variant >= (int)(sizeof kVariants / sizeof kVariants[0])) return "unknown";
+  if (variant < 0 || variant >= kVariantTotal) return "unknown";
   return kVariants[variant].name;
 }
 

@@ -9,7 +9,7 @@
 #ifndef GCOO_KERNELS_SPGEMM_CUDA_H
 #define GCOO_KERNELS_SPGEMM_CUDA_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * whole system, distributed runs included, can be run and tested on machines without GPUs. */
 #include <stdio.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -12,9 +12,8 @@
 #define GCOO_TEMPLATE "spdm_cpu_impl.h"
 #include "gcoo/template.h"
 
-/* CPU default group width: wide enough that a group's rows of Y stay in L1/L2 while its
- * entries stream through; the result does not depend on it. */
-enum { CPU_DEFAULT_P = 32 };
+/* CPU default group width GCOO_DEFAULT_P: wide enough that a group's rows of Y stay in L1/L2
+ * while its entries stream through; the result does not depend on it. */
 
 static gcoo_status cpu_ctx_init(gcoo_ctx ctx, int device) {
   (void)device;
@@ -56,8 +55,9 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
                         gcoo_spdm_alg_name(op->opts.alg));
   }
   op->info.alg = op->opts.alg == GCOO_ALG_GCOO_FAITHFUL ? GCOO_ALG_GCOO_FAITHFUL : GCOO_ALG_GCOO;
-  op->info.p = op->opts.p ? op->opts.p
-                          : (op->opts.alg == GCOO_ALG_GCOO_FAITHFUL ? 4 : CPU_DEFAULT_P);
+  op->info.p = op->opts.p                               ? op->opts.p
+               : op->opts.alg == GCOO_ALG_GCOO_FAITHFUL ? GCOO_FAITHFUL_P
+                                                        : GCOO_DEFAULT_P;
   /* GCOO of S = A^T: groups of p columns of A^T are groups of p rows of A */
   GCOO_GOTO(gcoo_sparse_transpose(&At, op->A_csr));
   GCOO_GOTO(gcoo_sparse_convert(&op->S, At, GCOO_FORMAT_GCOO, op->info.p));

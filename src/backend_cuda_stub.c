@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* src/backend_cuda_stub.c: stands in for the CUDA backend in builds without CUDA, so asking for
  * it gives a clear error instead of a link failure (libCEED's weak-backend pattern). */
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 static gcoo_status not_compiled(gcoo_ctx ctx, int device) {
   (void)ctx;

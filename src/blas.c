@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/blas.h"
 
 #define GCOO_TEMPLATE "blas_cpu_impl.h"

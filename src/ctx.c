@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 gcoo_status gcoo_ctx_create(gcoo_ctx *out, const char *resource) {
   gcoo_status st = GCOO_SUCCESS;

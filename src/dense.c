@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo/generate.h"
 
 static inline size_t offset(const gcoo_dense *D, int64_t i, int64_t j) {

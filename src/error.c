@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 enum { GCOO_ERROR_LEN = 2048 };
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 static gcoo_log_level log_level = GCOO_LOG_NONE;

@@ -2,7 +2,7 @@
 /* src/memory.c: allocation that reports its size and purpose, and overflow-checked sizes. */
 #include <stdlib.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes) {
   GCOO_CHECK(n >= 0, GCOO_ERR_INVALID_ARG, "negative element count %lld", (long long)n);

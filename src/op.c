@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 static const char *alg_names[] = {"auto",
                                   "gcoo",
@@ -33,16 +33,6 @@ int gcoo_spdm_alg_from_name(const char *name) {
   for (size_t i = 0; name && i < sizeof alg_names / sizeof alg_names[0]; i++)
     if (!strcmp(name, alg_names[i])) return (int)i;
   return -1;
-}
-
-/* The transpose of a dense matrix as a view of the same buffer. */
-static gcoo_dense transposed(const gcoo_dense *D) {
-  gcoo_dense T = *D;
-  T.nrows = D->ncols;
-  T.ncols = D->nrows;
-  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
-  T.owned = 0;
-  return T;
 }
 
 gcoo_status gcoo_op_create(gcoo_op *out, gcoo_ctx ctx, gcoo_sparse A, const gcoo_op_options *opts) {
@@ -120,8 +110,8 @@ gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double 
                GCOO_ERR_SHAPE, "C = B S needs B (M x %lld) and C (M x %lld); got B %lld x %lld, "
                "C %lld x %lld", (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows,
                (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
-    Xf = transposed(X);
-    Yf = transposed(Y);
+    Xf = gcoo__dense_transposed(X);
+    Yf = gcoo__dense_transposed(Y);
   } else {
     GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols,
                GCOO_ERR_SHAPE, "Y = A X with A %lld x %lld needs X (%lld x N) and Y (%lld x N); "

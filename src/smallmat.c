@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 gcoo_status gcoo__chol(int64_t n, double *A) {
   for (int64_t j = 0; j < n; j++) {

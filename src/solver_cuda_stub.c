@@ -2,7 +2,7 @@
 /* src/solver_cuda_stub.c: stands in for the device-resident solver iterations
  * (kernels/solver_cuda.cu) in builds without CUDA. dist/bcg.c only takes the device path for
  * device operands, which such a build cannot make; these keep the link whole and the error clear. */
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 static gcoo_status not_compiled(void) {
   return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
@@ -22,8 +22,14 @@ gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_
   return not_compiled();
 }
 void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) { (void)h; }
-void *gcoo__cuda_bcg_red(gcoo__bcg_device *h) { (void)h; return NULL; }
-void *gcoo__cuda_bcg_coef(gcoo__bcg_device *h, int which) { (void)h, (void)which; return NULL; }
+void *gcoo__cuda_bcg_red(gcoo__bcg_device *h) {
+  (void)h;
+  return NULL;
+}
+void *gcoo__cuda_bcg_coef(gcoo__bcg_device *h, int which) {
+  (void)h, (void)which;
+  return NULL;
+}
 gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step) {
   (void)h, (void)step;
   return not_compiled();

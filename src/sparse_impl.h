@@ -4,7 +4,7 @@
 #ifndef GCOO_SPARSE_IMPL_H
 #define GCOO_SPARSE_IMPL_H
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 struct gcoo_sparse_s {
   uint64_t magic;

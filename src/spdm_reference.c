@@ -8,7 +8,7 @@
  * overwritten, not propagated). */
 #include <stdlib.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 /* Y = alpha A X + beta Y, A any format. */
 gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,

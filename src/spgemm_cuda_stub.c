@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* src/spgemm_cuda_stub.c: stands in for the CUDA SpGEMM (kernels/spgemm*.cu) in builds without
  * CUDA, so a CUDA context asking for an SpGEMM gets a clear error, not a link failure. */
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                               const gcoo_spgemm_options *opts, gcoo_sparse *C,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 /* Fibonacci hashing: multiply by 2^32 / golden ratio and keep the top bits. Consecutive column
  * indices (the common case: banded and mesh rows) land far apart, unlike (col * 107) & mask,

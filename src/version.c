@@ -2,7 +2,7 @@
 /* src/version.c: the version string, with what this build contains. */
 #include <stdio.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 const char *gcoo_version_string(void) {
   static const char text[] = "gcoo " GCOO_VERSION_STRING " ("

@@ -3,7 +3,9 @@
 # .ci/stages/50-install-example.sh: install gcoo from the CI build into a scratch prefix, then
 # build every example under examples/ against that prefix the two ways users do, with CMake
 # (find_package(gcoo CONFIG), shared and static) and with pkg-config (Makefiles, shared and
-# static), and run them (MPI ones with mpirun -np 2 and 4, CPU backend). Fails on any error:
+# static), and run them (MPI ones with mpirun -np 2 and 4, CPU backend); before them, a plain
+# `cc app.c $(pkg-config --cflags --libs gcoo)` that must run without LD_LIBRARY_PATH and the
+# same with gcoo-static that must not load libgcoo.so. Fails on any error:
 # a missing installed file, a warning in an example, a wrong result, a non-zero exit.
 #   GCOO_BUILD_DIR         the configured and built tree to install (default: build/)
 #   GCOO_EXAMPLE_BACKEND   backend the examples run on (default cpu). On a GPU machine:
@@ -42,7 +44,7 @@ for f in include/gcoo/gcoo.h include/gcoo/config.h include/gcoo/spdm.h include/g
          bin/gcoo_dist share/gcoo/jobs/README.md; do
   [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
 done
-for f in libgcoo.so libgcoo.a cmake/gcoo/gcooConfig.cmake cmake/gcoo/gcooConfigVersion.cmake \
+for f in libgcoo.so libgcoo.a pkgconfig/gcoo.pc pkgconfig/gcoo-static.pc cmake/gcoo/gcooConfig.cmake cmake/gcoo/gcooConfigVersion.cmake \
          cmake/gcoo/gcooTargets.cmake cmake/gcoo/FindNCCL.cmake; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f was not installed"
 done
@@ -67,6 +69,35 @@ if(gcoo_FOUND)
 endif()
 CM
 cmake -S "$work/vercheck" -B "$work/vercheck/b" >/dev/null || fail "find_package(gcoo 99) was not refused"
+
+# pkg-config as gcoo.pc promises, with nothing else on the command line: the shared build runs
+# without LD_LIBRARY_PATH (rpath in Libs), gcoo-static links libgcoo.a (plain and --static)
+cat >"$work/pc_app.c" <<'C'
+#include <stdio.h>
+#include "gcoo/gcoo.h"
+int main(void) {
+  gcoo_ctx ctx;
+  gcoo_status st = gcoo_ctx_create(&ctx, "cpu");
+  if (st < 0) return 1;
+  gcoo_ctx_destroy(&ctx);
+  printf("pc_app: %s: OK\n", gcoo_version_string());
+  return 0;
+}
+C
+echo "--- cc app.c \$(pkg-config --cflags --libs gcoo), run without LD_LIBRARY_PATH"
+# shellcheck disable=SC2046
+cc "$work/pc_app.c" $(pkg-config --cflags --libs gcoo) -o "$work/pc_shared" || fail "cc with pkg-config gcoo"
+run_expect '^pc_app: .*: OK$' env -u LD_LIBRARY_PATH "$work/pc_shared"
+loaded="$(ldd "$work/pc_shared" | awk '/libgcoo\.so/ {print $3}')"
+[ -n "$loaded" ] && [ "$(readlink -f "$loaded")" = "$(readlink -f "$libdir/libgcoo.so")" ] ||
+  fail "pc_shared loads '$loaded', not the installed libgcoo.so"
+for flags in "--libs gcoo-static" "--static --libs gcoo-static"; do
+  echo "--- cc app.c \$(pkg-config --cflags $flags)"
+  # shellcheck disable=SC2046,SC2086
+  cc "$work/pc_app.c" $(pkg-config --cflags $flags) -o "$work/pc_static" || fail "cc with pkg-config $flags"
+  ! ldd "$work/pc_static" | grep -q libgcoo || fail "pkg-config $flags linked the shared libgcoo"
+  run_expect '^pc_app: .*: OK$' env -u LD_LIBRARY_PATH "$work/pc_static"
+done
 
 # ---- 2. the examples -----------------------------------------------------------------------
 examples=(local_spdm dist_spdm)

@@ -13,6 +13,15 @@
 extern "C" {
 #endif
 
+/** What kind of matrix file a path names, told from its name alone (case ignored). */
+typedef enum gcoo_file_kind {
+  GCOO_FILE_UNKNOWN = 0,
+  GCOO_FILE_MTX = 1, /**< Matrix Market: name.mtx or name.mtx.gz */
+  GCOO_FILE_H5 = 2   /**< HDF5: .h5 .hdf5 .hdf .he5 .h5ad .nc, alone or followed by ":object" */
+} gcoo_file_kind;
+/** The kind of file path names (GCOO_FILE_UNKNOWN for NULL or ""); reads nothing. */
+gcoo_file_kind gcoo_file_kind_of(const char *path);
+
 /** Read a coordinate file as a CSR matrix of element type dtype. Symmetric and skew-symmetric
  *  files are expanded to both triangles; pattern files get value 1; duplicates are summed
  *  (or refused with GCOO_DUPLICATES_ERROR). NaN/Inf are refused. Compressed input is detected

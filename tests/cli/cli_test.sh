@@ -8,6 +8,9 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/gcoo-cli-XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 export GCOO_BACKEND="${GCOO_BACKEND:-cpu}"
+# progress is tested on purpose (case progress); elsewhere a terminal that runs this by hand
+# must not change what the checks see
+export GCOO_PROGRESS="${GCOO_PROGRESS:-0}"
 
 fail() { echo "FAIL [$case_name np=$np]: $*" >&2; exit 1; }
 # run N ARGS...: gcoo_dist on N ranks; stdout in $tmp/out, stderr in $tmp/err, status in $rc
@@ -18,6 +21,49 @@ run() {
 }
 expect_rc() { [ "$rc" = "$1" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "exit status $rc, expected $1 ($2)"; }; }
 expect_err() { grep -q -- "$1" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr lacks \"$1\" ($2)"; }; }
+expect_out() { grep -q -- "$1" "$tmp/out" || { cat "$tmp/out" "$tmp/err" >&2; fail "stdout lacks \"$1\" ($2)"; }; }
+no_err() { ! grep -q -- "$1" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr has \"$1\" ($2)"; }; }
+# count PATTERN: lines of stderr matching it
+count_err() { grep -c -- "$1" "$tmp/err"; }
+# h5objs FILE: the object paths of an HDF5 file, sorted, one line
+h5objs() { "$py" -c "
+import h5py, sys
+names = []
+h5py.File(sys.argv[1], 'r').visit(names.append)
+print(' '.join(sorted(names)))" "$1"; }
+# same_h5 FILE SAVED: FILE still holds exactly what SAVED (a copy made before the run) holds
+same_h5() { "$py" -c "
+import h5py, numpy as np, sys
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+na, nb = [], []
+a.visit(na.append); b.visit(nb.append)
+assert sorted(na) == sorted(nb), (sorted(na), sorted(nb))
+for n in na:
+  if isinstance(a[n], h5py.Dataset): assert np.array_equal(a[n][...], b[n][...]), n" "$1" "$2" || fail "$3: $1 changed"; }
+# mkinputs: a small sparse R.h5:/A (float64, 60 x 60), X.h5:/X (60 x 3), an SPD L.h5 with /A and /B
+mkinputs() {
+  "$py" -c "
+import h5py, numpy as np, scipy.sparse as sp
+rng = np.random.default_rng(5)
+A = sp.random(60, 60, density=0.08, format='csr', random_state=3) + sp.eye(60, format='csr')
+A = A.tocsr(); A.sort_indices()
+def put(f, name, M):
+  g = f.create_group(name)
+  g.attrs['encoding-type'] = 'csr_matrix'; g.attrs['encoding-version'] = '0.1.0'
+  g.attrs['shape'] = np.array(M.shape, dtype=np.int64)
+  g['data'] = M.data; g['indices'] = M.indices.astype(np.int32); g['indptr'] = M.indptr.astype(np.int64)
+with h5py.File('$tmp/R.h5', 'w') as f: put(f, 'A', A)
+with h5py.File('$tmp/R32.h5', 'w') as f: put(f, 'A', A.astype(np.float32))
+with h5py.File('$tmp/X.h5', 'w') as f: f['X'] = rng.standard_normal((60, 3))
+L = sp.diags([-1.0, 4.0, -1.0], [-1, 0, 1], shape=(50, 50), format='csr'); L.sort_indices()
+with h5py.File('$tmp/L.h5', 'w') as f:
+  put(f, 'A', L); f['B'] = rng.standard_normal((50, 2))
+R = sp.random(30, 20, density=0.2, format='csr', random_state=4); R.sort_indices()
+with h5py.File('$tmp/cells.h5ad', 'w') as f:
+  put(f, 'X', R); f.create_group('obs'); f.create_group('var'); f.create_group('layers')
+" || fail "cannot write the test inputs"
+  for f in R X L; do cp "$tmp/$f.h5" "$tmp/$f.saved.h5"; done
+}
 json() { "$py" -c "import json,sys; d=json.load(open('$tmp/out')); $1" || { cat "$tmp/out" "$tmp/err" >&2; fail "JSON check: $1"; }; }
 
 case "$case_name" in
@@ -139,6 +185,182 @@ assert b['spmm_calls'] < d['spmm_calls'], (b['spmm_calls'], d['spmm_calls'])"
   [ "$rc" != 0 ] || fail "an indefinite matrix was reported as solved"
   # a non-square matrix: refused with the reason
   run "$np" solve --rows 5 2>/dev/null; [ "$rc" = 2 ] || fail "unknown option accepted"
+  ;;
+clobber)  # an output that is one of the job's inputs: refused before any work, the input intact
+  mkinputs
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/R.h5:/C"
+  expect_rc 2 "spgemm --out into A's file"; expect_err "input" "spgemm --out into A's file"
+  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "spgemm --a R.h5:/A --out R.h5:/C"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/X.h5:/Y"
+  expect_rc 2 "spdm --out into X's file"; expect_err "input" "spdm --out into X's file"
+  same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "spdm --b X.h5:/X --out X.h5:/Y"
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/X"
+  expect_rc 2 "solve --out into A's and B's file"; expect_err "input" "solve --out L.h5:/X"
+  same_h5 "$tmp/L.h5" "$tmp/L.saved.h5" "solve --a L.h5:/A --b L.h5:/B --out L.h5:/X"
+  # the same file under other names: a relative path with ./, a symbolic and a hard link
+  ln -s "$tmp/X.h5" "$tmp/Xsym.h5"; ln "$tmp/R.h5" "$tmp/Rhard.h5"
+  (cd "$tmp" && timeout 50 "$mpiexec" -np "$np" --oversubscribe "$gd" spdm --a ./R.h5:/A --b X.h5:/X \
+     --out "./Xsym.h5:/X" >"$tmp/out" 2>"$tmp/err"); rc=$?
+  expect_rc 2 "spdm --out a link to --b"; same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "--out through a symbolic link"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/A"
+  expect_rc 2 "spgemm --out a hard link to --a"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "--out through a hard link"
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/B"
+  expect_rc 2 "convert --out a hard link to --in"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "convert through a hard link"
+  # Matrix Market in and out
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert to .mtx"
+  cp "$tmp/R.mtx" "$tmp/R.saved.mtx"
+  run "$np" spgemm --a "$tmp/R.mtx" --out "$tmp/R.mtx"
+  expect_rc 2 "spgemm --out = --a (.mtx)"; cmp -s "$tmp/R.mtx" "$tmp/R.saved.mtx" || fail "R.mtx changed"
+  # another file is fine
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.h5:/C"; expect_rc 0 "spgemm --out another file"
+  ;;
+outfmt)  # --out writes the format its name says: Matrix Market for .mtx/.mtx.gz, HDF5 for .h5
+  mkinputs
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/Y.mtx" --dtype float64
+  expect_rc 0 "spdm --out Y.mtx"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/Y.mtx.gz" --dtype float64
+  expect_rc 0 "spdm --out Y.mtx.gz"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.mtx"; expect_rc 0 "spgemm --out C.mtx"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.mtx.gz"; expect_rc 0 "spgemm --out C.mtx.gz"
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/Xs.mtx" --tol 1e-12; expect_rc 0 "solve --out X.mtx"
+  run "$np" gen --rows 40 --cols 30 --sparsity 0.9 --out "$tmp/G.mtx"; expect_rc 0 "gen --out G.mtx"
+  "$py" -c "
+import h5py, numpy as np, scipy.io as sio, scipy.sparse as sp
+f = h5py.File('$tmp/R.h5', 'r')['A']
+A = sp.csr_matrix((f['data'][...], f['indices'][...], f['indptr'][...]), shape=tuple(f.attrs['shape']))
+X = h5py.File('$tmp/X.h5', 'r')['X'][...]
+assert open('$tmp/Y.mtx').readline().startswith('%%MatrixMarket matrix array')
+for name in ('Y.mtx', 'Y.mtx.gz'):
+  Y = sio.mmread('$tmp/' + name); R = A @ X
+  assert Y.shape == R.shape and np.abs(Y - R).max() <= 1e-12 * np.abs(R).max(), name
+for name in ('C.mtx', 'C.mtx.gz'):
+  C = sio.mmread('$tmp/' + name).tocsr(); R = A @ A
+  assert C.shape == R.shape and abs(C - R).max() <= 1e-12 * abs(R).max(), name
+L = h5py.File('$tmp/L.h5', 'r'); g = L['A']
+La = sp.csr_matrix((g['data'][...], g['indices'][...], g['indptr'][...]), shape=tuple(g.attrs['shape']))
+Xs = sio.mmread('$tmp/Xs.mtx'); B = L['B'][...]
+assert Xs.shape == B.shape and np.abs(La @ Xs - B).max() <= 1e-9 * np.abs(B).max()
+G = sio.mmread('$tmp/G.mtx'); assert G.shape == (40, 30), G.shape
+" || fail "a Matrix Market output is not what was asked"
+  # other suffixes: refused before any work, with the formats there are
+  for args in "spdm --a $tmp/R.h5:/A --ncols 2 --out $tmp/Y.txt" "spgemm --a $tmp/R.h5:/A --out $tmp/C.csv" \
+              "solve --a $tmp/L.h5:/A --k 1 --out $tmp/X.npy" "gen --rows 4 --cols 4 --out $tmp/G.dat"; do
+    run "$np" $args; expect_rc 2 "$args"; expect_err ".mtx" "$args lists the formats"; expect_err ".h5" "$args"
+    ! ls "$tmp"/*.txt "$tmp"/*.csv "$tmp"/*.npy "$tmp"/*.dat >/dev/null 2>&1 || fail "$args wrote a file"
+  done
+  ;;
+dtype)  # spdm's element type follows the file unless told, and says so
+  mkinputs
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float64 file"
+  json "assert d['dtype'] == 'float64' and 'R.h5' in d['dtype_source'], (d['dtype'], d.get('dtype_source'))"
+  run "$np" spdm --a "$tmp/R32.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float32 file"
+  json "assert d['dtype'] == 'float32', d['dtype']"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --dtype float32 --json; expect_rc 0 "spdm --dtype float32"
+  json "assert d['dtype'] == 'float32' and d['dtype_source'] == 'from --dtype', d"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "spdm summary"
+  expect_out "float64 as stored in" "the summary names the dtype and why"
+  run "$np" spgemm --a "$tmp/R32.h5:/A" --json; expect_rc 0 "spgemm float32 file"
+  json "assert d['dtype'] == 'float32', d['dtype']"
+  ;;
+densemtx)  # --b takes a dense Matrix Market array (as convert writes it), same result as HDF5
+  mkinputs
+  run 1 convert --in "$tmp/X.h5:/X" --out "$tmp/X.mtx"; expect_rc 0 "convert X to .mtx"
+  run 1 convert --in "$tmp/L.h5:/B" --out "$tmp/B.mtx.gz"; expect_rc 0 "convert B to .mtx.gz"
+  for xm in partitioned replicated; do
+    run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --xmode $xm --json --check; expect_rc 0 "--b X.h5 $xm"
+    cp "$tmp/out" "$tmp/h5.json"
+    run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.mtx" --xmode $xm --json --check; expect_rc 0 "--b X.mtx $xm"
+    json "
+h = json.load(open('$tmp/h5.json'))
+assert d['check']['pass'] and d['b']['rows'] == 60 and d['b']['cols'] == 3, d
+assert abs(d['y_sum'] - h['y_sum']) <= 1e-12 * h['y_abs_sum'], (d['y_sum'], h['y_sum'])"
+  done
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/B.mtx.gz" --json --tol 1e-10; expect_rc 0 "solve --b B.mtx.gz"
+  json "assert d['k'] == 2 and d['converged'] and d['true_residual_max'] <= 1e-9, d"
+  # the dense-sparse reading: C = B S with B (N x k) as numpy writes it; the check names B and S
+  "$py" -c "
+import h5py, numpy as np
+with h5py.File('$tmp/B4.h5', 'w') as f: f['B'] = np.random.default_rng(1).standard_normal((4, 60))" || fail "B4"
+  run 1 convert --in "$tmp/B4.h5:/B" --out "$tmp/B4.mtx"; expect_rc 0 "convert B4"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/B4.mtx" --reading dense-sparse --check --out "$tmp/C.mtx"
+  expect_rc 0 "dense-sparse with B.mtx"
+  expect_out "check: .* sampled columns of C, .* of |B||S|" "the check line names C, B and S"
+  "$py" -c "
+import h5py, numpy as np, scipy.io as sio, scipy.sparse as sp
+f = h5py.File('$tmp/R.h5', 'r')['A']
+S = sp.csr_matrix((f['data'][...], f['indices'][...], f['indptr'][...]), shape=tuple(f.attrs['shape']))
+B = h5py.File('$tmp/B4.h5', 'r')['B'][...]
+C = sio.mmread('$tmp/C.mtx'); R = B @ S
+assert C.shape == R.shape == (4, 60) and np.abs(C - R).max() <= 1e-5 * np.abs(R).max(), (C.shape, np.abs(C - R).max())
+" || fail "dense-sparse --out C.mtx is not C = B S"
+  "$gd" spdm --help >"$tmp/out"; expect_out "row-major" "--help says the layout of --b and the output"
+  ;;
+spgemmcheck)  # spgemm --check: sampled rows against the CPU reference
+  mkinputs
+  run "$np" spgemm --a "$tmp/R.h5:/A" --check --json; expect_rc 0 "spgemm --check"
+  json "c = d['check']; assert c['pass'] and c['rows'] == 60 and c['max_rel_err'] <= c['tolerance'], c"
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert R"
+  run "$np" spgemm --a "$tmp/R.mtx" --b "$tmp/R32.h5:/A" --check --dtype float32; expect_rc 0 "spgemm --check .mtx"
+  expect_out "check: 60 sampled rows of C .*PASS" "spgemm check line"
+  ;;
+progress)  # progress when started from a terminal (also under mpirun), quiet in batch, overrides
+  mkinputs
+  unset GCOO_PROGRESS
+  term() { script -qec "$*" /dev/null >"$tmp/term" 2>&1; }
+  # from a terminal: mpirun's stderr is the terminal, rank 0's is a pipe to mpirun
+  term "'$mpiexec' -np $np --oversubscribe '$gd' spdm --a '$tmp/R.h5:/A' --ncols 2 --repeat 2 >'$tmp/out'"
+  grep -q "gcoo_dist: read .*R.h5:/A.*MB/s" "$tmp/term" || { cat "$tmp/term"; fail "no read rate on a terminal"; }
+  term "'$mpiexec' -np $np --oversubscribe '$gd' solve --a '$tmp/L.h5:/A' --k 2 --out '$tmp/Xp.h5' >'$tmp/out'"
+  grep -q "gcoo_dist: iteration 1: max relative residual" "$tmp/term" || { cat "$tmp/term"; fail "no iteration progress"; }
+  grep -q "gcoo_dist: wrote .*Xp.h5.*MB/s" "$tmp/term" || { cat "$tmp/term"; fail "no write rate"; }
+  # the same from a terminal but a batch job (sbatch sets ENVIRONMENT=BATCH), or GCOO_PROGRESS=0
+  term "ENVIRONMENT=BATCH '$mpiexec' -np $np --oversubscribe '$gd' spdm --a '$tmp/R.h5:/A' --ncols 2 >'$tmp/out'"
+  ! grep -q "gcoo_dist: " "$tmp/term" || { cat "$tmp/term"; fail "progress in a batch job"; }
+  term "GCOO_PROGRESS=0 '$mpiexec' -np $np --oversubscribe '$gd' spdm --a '$tmp/R.h5:/A' --ncols 2 >'$tmp/out'"
+  ! grep -q "gcoo_dist: " "$tmp/term" || { cat "$tmp/term"; fail "progress with GCOO_PROGRESS=0"; }
+  # not from a terminal: quiet, unless GCOO_PROGRESS=1
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "spdm to files"
+  [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "progress written to a log"; }
+  export GCOO_PROGRESS=1
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "GCOO_PROGRESS=1"
+  expect_err "gcoo_dist: read .*R.h5" "GCOO_PROGRESS=1 forces progress"
+  ;;
+messages)  # messages that say what to do
+  mkinputs
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5"; expect_rc 1 "--b X.h5 without its dataset"
+  expect_err "X.h5:/X" "--b X.h5 suggests the dataset"; no_err "sparse matrix group" "--b X.h5"
+  run "$np" spdm --a "$tmp/cells.h5ad" --ncols 2; expect_rc 1 ".h5ad without :/X"
+  expect_err "cells.h5ad:/X" ".h5ad names the object to use"; expect_err "layers" ".h5ad lists what the file holds"
+  run "$np" solve --a "$tmp/cells.h5ad:/X"; expect_rc 1 "solve on a 30 x 20 matrix"
+  expect_err "30 x 20" "solve names the shape"; expect_err "square" "solve says why"; no_err "GCOO_DIST_X" "no API constant"
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/X.h5:/X"; expect_rc 1 "solve with B of other rows"
+  expect_err "B must be" "solve says what B must be"
+  for sub in spdm spgemm solve gen convert info predict; do
+    for v in --version -V; do
+      timeout 20 "$gd" $sub $v >"$tmp/out" 2>"$tmp/err"; rc=$?
+      expect_rc 0 "$sub $v"; expect_out "^gcoo_dist [0-9]" "$sub $v prints the version"
+    done
+  done
+  ;;
+once)  # a failure every rank meets is printed once, by one rank; no MPI_Abort banner
+  mkinputs
+  run "$np" spdm --a "$tmp/X.h5:/X" --ncols 2; expect_rc 1 "a dense --a"
+  [ "$(count_err 'not a sparse matrix group')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'not a sparse matrix group') times"; }
+  run "$np" spdm --stencil 7 --grid 4 --out "$tmp/no/such/dir/Y.h5"; expect_rc 1 "--out in a missing directory"
+  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'cannot create') times"; }
+  run "$np" gen --rows 10 --cols 10 --out "$tmp/no/such/dir/G.h5"; expect_rc 1 "gen into a missing directory"
+  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'cannot create') times"; }
+  no_err "MPI_ABORT" "no MPI_Abort"
+  ;;
+readme)  # the README's command block runs as written (from a tree like the source tree's top)
+  top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+  mkdir -p "$tmp/build"; ln -s "$(dirname "$gd")" "$tmp/build/cli"; ln -s "$top/tests" "$tmp/tests"
+  sed -n '/<!-- readme-commands/,/^```$/p' "$top/README.md" | sed '1,2d;$d' >"$tmp/readme.sh"
+  [ "$(grep -c gcoo_dist "$tmp/readme.sh")" -ge 10 ] || fail "no README command block found"
+  (cd "$tmp" && timeout 280 bash -e -x readme.sh >"$tmp/out" 2>"$tmp/err"); rc=$?
+  expect_rc 0 "the README's commands"
+  [ "$(grep -c "PASS\|\"pass\":true" "$tmp/out")" -ge 4 ] || { cat "$tmp/out"; fail "README: fewer than 4 checks passed"; }
+  for f in A.h5 X.h5 Y.mtx C.h5 Xs.h5 B.h5; do [ -s "$tmp/$f" ] || fail "README: $f not written"; done
   ;;
 *) fail "unknown case" ;;
 esac

@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "gcoo/backend.h" /* gcoo__set_error_text */
+#include "backend_impl.h" /* gcoo__set_error_text */
 #include "gcoo/dist.h"
 #include "gcoo/h5.h"
 #include "unit_util.h"

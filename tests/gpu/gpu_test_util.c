@@ -91,3 +91,46 @@ double gt_tolerance(gcoo_sparse A) {
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
   return gcoo_test_tolerance(ai.dtype, gt_max_row(A));
 }
+
+gcoo_sparse gt_power_law(gcoo_dtype dtype, int64_t m, int64_t k, int64_t longest, uint64_t seed) {
+  int64_t *ptr = calloc((size_t)m + 1, sizeof *ptr);
+  TEST_CHECK(ptr != NULL, "out of memory");
+  for (int64_t i = 0; i < m; i++) {
+    const int64_t d = i % 61 + 1;
+    int64_t len = i % 5 == 4 ? 0 : longest / (d * d);
+    if (len > k) len = k;
+    ptr[i + 1] = ptr[i] + len;
+  }
+  const int64_t nnz = ptr[m];
+  int32_t *ind = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *ind);
+  double *val = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *val);
+  char *used = calloc((size_t)(k > 0 ? k : 1), 1);
+  TEST_CHECK(ind && val && used, "out of memory");
+  uint64_t x = seed * 2862933555777941757ull + 3037000493ull;
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) {
+      int64_t c;
+      do {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        c = (int64_t)((x >> 33) % (uint64_t)k);
+      } while (used[c]);
+      used[c] = 1;
+      ind[e] = (int32_t)c;
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      val[e] = (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    }
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) used[ind[e]] = 0;
+  }
+  gcoo_sparse A = NULL, B = NULL;
+  TEST_CALL(gcoo_sparse_create_csr(&A, GCOO_FLOAT64, m, k, ptr, ind, val, 0));
+  if (dtype != GCOO_FLOAT64) {
+    TEST_CALL(gcoo_sparse_astype(&B, A, dtype));
+    gcoo_sparse_destroy(&A);
+    A = B;
+  }
+  free(ptr);
+  free(ind);
+  free(val);
+  free(used);
+  return A;
+}

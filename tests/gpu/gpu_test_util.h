@@ -32,4 +32,9 @@ double gt_tolerance(gcoo_sparse A);
 /** Longest row of a CSR matrix. */
 int64_t gt_max_row(gcoo_sparse A);
 
+/** A CSR m x k matrix with power-law rows (what the row-split kernel is for): row i has about
+ *  `longest` / (i % 61 + 1)^2 entries on distinct random columns (so rows 0, 61, 122, ... are the
+ *  long ones, at most k), every fifth row empty, random values in [-1, 1]. */
+gcoo_sparse gt_power_law(gcoo_dtype dtype, int64_t m, int64_t k, int64_t longest, uint64_t seed);
+
 #endif

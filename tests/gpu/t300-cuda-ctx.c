@@ -7,7 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo_kernels.h"
 #include "gpu_test_util.h"
 

@@ -4,7 +4,7 @@
  * (memcheck, racecheck: bench/gpu_session.sh runs both on this binary with --quick, float only
  * and a smaller wide matrix): staged chunks smaller
  * than the group's column list, several row passes, tails in N, unaligned rows, beta = 0 over
- * NaN and beta != 0. Bound: gcoo_test_tolerance(dtype, longest row). Exit 77 without a GPU. */
+ * NaN and beta != 0; power-law rows for the row-split variants. Bound: gcoo_test_tolerance(dtype, longest row). Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdlib.h>
@@ -104,6 +104,34 @@ int main(int argc, char **argv) {
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, quick ? 3000 : 9000, 14000, 0.999, 70 + t, 0));
     snprintf(name, sizeof name, "tall%dx14000 %s", quick ? 3000 : 9000, t ? "f64" : "f32");
     check(ctx, A, name, 32, 24, 0, 0.0, GCOO_ALG_GCOO);
+    gcoo_sparse_destroy(&A);
+    /* power-law rows (the row-split variants; rows up to 3000 entries, pieces of 256): N wider
+     * than the split workspace (several column passes), tails, misaligned rows, beta over NaN;
+     * a forced GCOO without p resolves variant 0 to the row-split kernel (checked below) */
+    A = gt_power_law(dt, quick ? 600 : 3000, 4000, 3000, 90 + t);
+    snprintf(name, sizeof name, "powerlaw%dx4000 %s", quick ? 600 : 3000, t ? "f64" : "f32");
+    check(ctx, A, name, 0, 70, 1, 0.0, GCOO_ALG_GCOO);
+    check(ctx, A, name, 0, 600, 0, 0.5, GCOO_ALG_GCOO);
+    check(ctx, A, name, 0, 600, 0, 0.0, GCOO_ALG_AUTO);
+    {
+      gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+      o.alg = GCOO_ALG_GCOO;
+      o.ncols_hint = 128;
+      gcoo_op op = NULL;
+      TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
+      gcoo_dense X = gt_dense_padded(dt, 4000, 128, 128, 0, 5), Y = gt_dense_padded(dt, quick ? 600 : 3000, 128, 128, 0, 6);
+      TEST_CALL(gcoo_op_apply(op, 1.0, &X, 0.0, &Y)); /* host operands, staged by the operator */
+      gcoo_cuda_op_details d;
+      TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+      gcoo_sparse_info ai;
+      TEST_CALL(gcoo_sparse_get_info(A, &ai));
+      TEST_CHECK(d.last.rowsplit && d.last.piece == gcoo_cuda_split_piece(ai.nrows, ai.nnz),
+                 "%s: forced GCOO without p ran %s (piece %d)", name,
+                 gcoo_cuda_tuned_variant_name(d.last.variant), d.last.piece);
+      gt_dense_free(&X, 0);
+      gt_dense_free(&Y, 0);
+      gcoo_op_destroy(&op);
+    }
     gcoo_sparse_destroy(&A);
   }
   {

@@ -93,7 +93,59 @@ int main(void) {
     TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)", gcoo_spdm_alg_name(o.alg), o.p, o.why);
     in.max_row_nnz = 280;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "skewed rows: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO && !o.rowsplit, "skewed rows: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
+    /* the row-split variant (version 4): what a forced GCOO takes where the longest row spans
+     * 8 pieces (32 entries each here) and rows are skewed; AUTO leaves such rows to cuSPARSE */
+    TEST_CHECK(gcoo__dispatch_split(&in), "skewed rows, the longest 280: not row-split");
+    in.max_row_nnz = 255;
+    TEST_CHECK(!gcoo__dispatch_split(&in), "the longest row under 8 pieces: row-split");
+    in.max_row_nnz = 31;
+    in.nnz = in.m * 6;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(!o.rowsplit && !gcoo__dispatch_split(&in), "no row longer than a piece: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
+  }
+  {
+    /* cuSPARSE in double (version 4): ALG3 up to m N = 2^21 unless rows are very skewed */
+    gcoo_dispatch_in in;
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT64;
+    in.m = in.k = 10000;
+    in.nnz = 70000;
+    in.max_row_nnz = 20;
+    in.n = 128;
+    in.sm_count = 132;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, m N = 1.28e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.n = 512;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT32;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "float, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT64;
+    in.n = 32;
+    in.max_row_nnz = 1000; /* row skew 143 */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s", gcoo_spdm_alg_name(o.alg));
+    /* version 4.1: not where rows are long on average (kron8:rajat01) or the matrix is tiny */
+    in.nnz = 500000;
+    in.max_row_nnz = 5000; /* row skew 100, 50 entries a row */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed long rows, N = 32: %s", gcoo_spdm_alg_name(o.alg));
+    in.m = in.k = 800;
+    in.nnz = 4800;
+    in.max_row_nnz = 400; /* row skew 67, 6 entries a row, 800 rows */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed, 800 rows: %s", gcoo_spdm_alg_name(o.alg));
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = 20000;
+    in.nnz = 100000;
+    in.max_row_nnz = 20;
+    in.n = 512; /* m N = 1.02e7 > 2^23 */
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "float, m N = 1.02e7: %s", gcoo_spdm_alg_name(o.alg));
   }
   /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
@@ -137,7 +189,8 @@ int main(void) {
     in.sm_count = 132;
     in.max_row_nnz = 500;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows and one long: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows and one long: %s (%s)",
+               gcoo_spdm_alg_name(o.alg), o.why);
     in.max_row_nnz = 9;
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg == GCOO_ALG_GCOO, "short rows, the longest 9: %s", gcoo_spdm_alg_name(o.alg));
@@ -146,6 +199,34 @@ int main(void) {
   TEST_CHECK(o.alg == GCOO_ALG_DENSE, "dense still first: %s", gcoo_spdm_alg_name(o.alg));
   resident_smem = 0;
 
+  {
+    /* enough blocks: a small FEM-like matrix with reuse 8 (staged) has too few at N = 128
+     * (143 groups x 1 tile < 3 x 132) and enough at N = 512 (x 4 tiles); a tiny one with reuse
+     * 2 (direct) has too few at N = 512 (15 groups x 16 tiles < 2 x 132) */
+    gcoo_dispatch_in in;
+    int64_t d2[11];
+    memset(&in, 0, sizeof in);
+    in.dtype = GCOO_FLOAT32;
+    in.m = in.k = 4562;
+    in.nnz = 131735;
+    in.nlog = 11;
+    for (int i = 0; i < 11; i++) d2[i] = in.nnz / 8;
+    in.distinct = d2;
+    in.sm_count = 132;
+    in.max_row_nnz = 60;
+    in.n = 128;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "cavity19-like, N = 128: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    in.n = 512;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO, "cavity19-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    in.m = in.k = 479;
+    in.nnz = 1910;
+    for (int i = 0; i < 11; i++) d2[i] = in.nnz / 2;
+    in.max_row_nnz = 12;
+    gcoo__dispatch(&in, &o);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "west0479-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+  }
   /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
   TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");
   TEST_CHECK(gcoo__dispatch_tuned_direct(8.2, 2.1) == 0, "bcsstk33: staged");

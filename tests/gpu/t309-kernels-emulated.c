@@ -11,7 +11,9 @@
  * gcoo_spdm_reference (||Y - ref|| / ||ref|| <= gcoo_test_tolerance(dtype, longest row)), with
  * Y poisoned with NaN for beta = 0, odd N (1, 3, 33, 70), padded and misaligned X and Y, empty
  * groups and rows, nnz = 0, 1 x 1, a single row, a single column, p in {1, 3, 4, 32, 128, 1000},
- * float and double. */
+ * float and double. The row-split layout is checked entry by entry (every entry in exactly one
+ * item, long rows' partials on their workspace rows), and its kernel on power-law rows with
+ * pieces of 3 and 7 entries, several column passes and beta over NaN. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -187,6 +189,43 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
   free(seen);
 }
 
+static int max_split_passes_seen = 0;
+
+/* The row-split layout against A: items in row order covering every entry exactly once, each
+ * at most `piece` long, whole rows with slot -1, long rows' items on consecutive workspace rows
+ * that long_ptr points at. */
+static void check_split_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  const gcoo_cuda_split *P = &L->split;
+  int64_t it = 0, nlong = 0, slot = 0, bad = 0;
+  for (int64_t i = 0; i < ai.nrows; i++) {
+    const int64_t len = a.ptr[i + 1] - a.ptr[i];
+    const int is_long = len > P->piece;
+    const int64_t n = is_long ? (len + P->piece - 1) / P->piece : 1;
+    if (is_long) {
+      bad += nlong >= P->nlong || P->long_row[nlong] != i || P->long_ptr[nlong] != slot;
+      nlong++;
+    }
+    for (int64_t q = 0; q < n; q++, it++) {
+      if (it >= P->nitems) {
+        bad++;
+        continue;
+      }
+      bad += P->item_row[it] != i || P->item_begin[it] != a.ptr[i] + q * P->piece ||
+             P->item_slot[it] != (is_long ? slot + q : -1);
+    }
+    if (is_long) slot += n;
+  }
+  TEST_CHECK(bad == 0 && it == P->nitems && nlong == P->nlong && slot == P->nwork &&
+                 (P->nlong == 0 || P->long_ptr[P->nlong] == P->nwork) && P->work_cols % 128 == 0,
+             "%s: row-split layout (piece %d: %lld items, %lld long rows, %lld workspace rows, "
+             "%lld differences)", name, P->piece, (long long)P->nitems, (long long)P->nlong,
+             (long long)P->nwork, (long long)bad);
+}
+
 /* Run one product through `kind` (0 faithful, 1 tuned) on the given operands and compare. */
 static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, double beta,
                           int64_t xpad, int xoff, int64_t ypad, int yoff, const char *name) {
@@ -221,6 +260,13 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
                                        NULL, NULL), GCOO_ERR_UNSUPPORTED, "not built");
   TEST_CALL(gcoo_cuda_tuned_build_resident(&d, &L, NULL));
   check_resident_layout(A, &L, name);
+  /* the row-split variants before their layout exists: a clear refusal; then the layout with
+   * pieces of 3 entries (many long rows) or of the matrix's own length (p odd / even) */
+  if (ai.nrows > 0 && N > 0)
+    TEST_FAILS(gcoo_cuda_spdm_split(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL,
+                                    NULL), GCOO_ERR_UNSUPPORTED, "not built");
+  TEST_CALL(gcoo_cuda_tuned_build_split(&d, p % 2 ? 3 : 0, N, &L, NULL));
+  check_split_layout(A, &L, name);
   /* the last round: variant 0 resolved to the resident kernel */
   for (int v = 0; v <= gcoo_cuda_tuned_variant_count() + 1; v++) {
     L.prefer_resident = v > gcoo_cuda_tuned_variant_count();
@@ -236,12 +282,41 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     TEST_CHECK(!L.prefer_resident || ai.nrows == 0 || N == 0 || sh.resident,
                "%s: variant 0 with prefer_resident ran %s", name, gcoo_cuda_tuned_variant_name(sh.variant));
     if (sh.resident && sh.splits > max_splits_seen) max_splits_seen = sh.splits;
+    if (sh.rowsplit && L.split.nlong > 0 && sh.passes > max_split_passes_seen)
+      max_split_passes_seen = sh.passes;
     if (L.prefer_resident) break;
   }
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, xoff);
   gt_dense_free(&Y0, yoff);
   gt_dense_free(&Y, yoff);
+  gcoo_dense_destroy(&R);
+}
+
+/* Variant 0 with prefer_split set resolves to the row-split kernel; pieces of `piece`. */
+static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double alpha, double beta,
+                                const char *name) {
+  gcoo_sparse_info ai;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_devinfo dev = fake_device();
+  gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N, 0, 21);
+  gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N, 0, 22);
+  if (beta == 0.0) TEST_CALL(gcoo_dense_fill(&Y, NAN));
+  gcoo_dense R = reference(A, alpha, &X, beta, &Y);
+  gcoo_cuda_tuned L;
+  TEST_CALL(gcoo_cuda_tuned_build(&d, 32, &L, NULL, NULL));
+  TEST_CALL(gcoo_cuda_tuned_build_split(&d, piece, N, &L, NULL));
+  check_split_layout(A, &L, name);
+  L.prefer_split = 1;
+  gcoo_cuda_tuned_launch sh;
+  TEST_CALL(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+  const double err = gcoo_test_relerr(&Y, &R), tol = gt_tolerance(A);
+  TEST_CHECK(sh.rowsplit && err <= tol, "%s: prefer_split ran %s (piece %d, vpt %d): relerr %.3g > %.3g",
+             name, gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt, err, tol);
+  gcoo_cuda_tuned_free(&L);
+  gt_dense_free(&X, 0);
+  gt_dense_free(&Y, 0);
   gcoo_dense_destroy(&R);
 }
 
@@ -282,6 +357,16 @@ int main(void) {
     check_product(A, 8, 37, 0.5, 1.5, 2, 1, 0, 0, name);
     gcoo_sparse_destroy(&A);
 
+    /* power-law rows (the row-split kernel's case): long rows cut into many pieces, N wider
+     * than the workspace (several column passes), beta over NaN and beta != 0 */
+    A = gt_power_law(dt, 90, 700, 600, 400 + t);
+    snprintf(name, sizeof name, "powerlaw90x700 %s", t ? "f64" : "f32");
+    check_product(A, 32, 40, 1.0, 0.0, 0, 0, 0, 0, name);
+    check_product(A, 3, 530, -1.5, 0.5, 1, 1, 3, 0, name);
+    check_split_product(A, 0, 130, 1.0, 0.0, name);
+    check_split_product(A, 7, 3, 2.0, 1.0, name);
+    gcoo_sparse_destroy(&A);
+
     /* nnz = 0, a 1 x 1 matrix, a single column */
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 9, 7, 1.0, 1, 0));
     snprintf(name, sizeof name, "empty9x7 %s", t ? "f64" : "f32");
@@ -310,5 +395,7 @@ int main(void) {
   }
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
              max_splits_seen);
+  TEST_CHECK(max_split_passes_seen > 1, "no row-split launch with long rows ran several column "
+             "passes (most: %d)", max_split_passes_seen);
   return gcoo_test_finish("t309-kernels-emulated");
 }

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "spgemm_check.h"
 #include "spgemm_cuda.h"
 

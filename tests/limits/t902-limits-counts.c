@@ -11,7 +11,7 @@
  *   - repeated entries whose sum overflows are refused under GCOO_REQUIRE_FINITE. */
 #include <math.h>
 
-#include "gcoo/backend.h" /* gcoo__array_bytes, gcoo__calloc, gcoo__malloc_n */
+#include "backend_impl.h" /* gcoo__array_bytes, gcoo__calloc, gcoo__malloc_n */
 #include "limits_util.h"
 
 /* AddressSanitizer aborts on an impossible calloc unless told to return NULL like glibc. */

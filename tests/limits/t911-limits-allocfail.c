@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gcoo/backend.h" /* GCOO_ERROR */
+#include "backend_impl.h" /* GCOO_ERROR */
 #include "limits_util.h"
 
 /* ---- the wrappers --------------------------------------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <mpi.h>
 
 #include "gcoo_test.h"
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 
 /* Largest per-rank cost (entries + 1 per unit) of a partition. */
 static double max_cost(const int64_t *ptr, const int64_t *begin, int nranks) {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gcoo/backend.h"
+#include "backend_impl.h"
 #include "gcoo_test.h"
 
 static void check(int64_t n, int64_t k, int64_t want_rank, uint64_t seed, int dependent) {

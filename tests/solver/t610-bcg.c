@@ -111,13 +111,14 @@ static gcoo_bcg_result solve_case(gcoo_dist_op op, gcoo_dtype dt, int64_t k, dou
   } else {
     st = gcoo_dist_bcg_solve(op, &B, &X, &o, &r);
   }
-  TEST_CHECK(st == GCOO_SUCCESS, "%s: status %s (%s)", name, gcoo_status_name(st), gcoo_last_error());
+  TEST_CHECK(st == GCOO_SUCCESS, "%s: status %s (%s)", name, gcoo_status_name(st),
+             gcoo_last_error());
   double tr = true_residual(op, &B, &X);
   TEST_CHECK(tr <= 10 * rtol, "%s: true residual %.3e > %.3e after %lld iterations", name, tr,
              10 * rtol, (long long)r.iterations);
   for (int64_t j = 0; j < k; j++)
-    TEST_CHECK(r.column_iterations[j] >= 0 && r.residual[j] <= rtol, "%s: column %lld did not converge", name,
-               (long long)j);
+    TEST_CHECK(r.column_iterations[j] >= 0 && r.residual[j] <= rtol,
+               "%s: column %lld did not converge", name, (long long)j);
   if (dependent && k >= 5)
     TEST_CHECK(r.min_block_rank <= k - 2, "%s: block rank %lld, dependent columns were not dropped",
                name, (long long)r.min_block_rank);
@@ -139,7 +140,8 @@ static int64_t textbook_pcg(gcoo_dist_op op, double rtol) {
   TEST_CALL(gcoo_sparse_get_arrays(slab, &a));
   gcoo_dense b, x, r, z, p, q;
   gcoo_dense *v[] = {&b, &x, &r, &z, &p, &q};
-  for (int i = 0; i < 6; i++) TEST_CALL(gcoo_dense_create(v[i], GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1));
+  for (int i = 0; i < 6; i++)
+    TEST_CALL(gcoo_dense_create(v[i], GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1));
   double *dinv = malloc(sizeof(double) * (size_t)(n + 1));
   for (int64_t i = 0; i < n; i++)
     for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
@@ -240,8 +242,8 @@ static void more_cases(gcoo_dist d) {
       for (int64_t j = 0; j < ks[i]; j++) {
         double last = r.history[r.iterations * ks[i] + j];
         TEST_CHECK(last == r.residual[j] && r.history[j] > rtol,
-                   "x0 %s k %lld column %lld: history ends at %.3e, residual %.3e, starts %.3e",
-                   tn, (long long)ks[i], (long long)j, last, r.residual[j], r.history[j]);
+                   "x0 %s k %lld column %lld: history ends at %.3e, residual %.3e, starts %.3e", tn,
+                   (long long)ks[i], (long long)j, last, r.residual[j], r.history[j]);
       }
       gcoo_bcg_result_free(&r);
     }
@@ -269,17 +271,19 @@ static void more_cases(gcoo_dist d) {
         double trd, trh;
         gcoo_status sd = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 1, &rd, &trd);
         gcoo_status sh = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 0, &rh, &trh);
-        TEST_CHECK(sd == GCOO_SUCCESS && sh == GCOO_SUCCESS, "device vs host %s k %lld: %s, %s",
-                   tn, (long long)kd[i], gcoo_status_name(sd), gcoo_status_name(sh));
+        TEST_CHECK(sd == GCOO_SUCCESS && sh == GCOO_SUCCESS, "device vs host %s k %lld: %s, %s", tn,
+                   (long long)kd[i], gcoo_status_name(sd), gcoo_status_name(sh));
         if (sd < 0 || sh < 0) continue;
         const int64_t bound = kd[i] == 1 ? 2 : 3;
         TEST_CHECK(llabs(rd.iterations - rh.iterations) <= bound && trd <= 10 * rtol,
-                   "device vs host %s k %lld: %lld vs %lld iterations (bound %lld), true residual %.3e",
+                   "device vs host %s k %lld: %lld vs %lld iterations (bound %lld), true residual "
+                   "%.3e",
                    tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations,
                    (long long)bound, trd);
         if (rank == 0)
           printf("device vs host %s k %lld: %lld vs %lld iterations, true residuals %.2e / %.2e\n",
-                 tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations, trd, trh);
+                 tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations, trd,
+                 trh);
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
@@ -320,7 +324,8 @@ int main(int argc, char **argv) {
     gcoo_dist_op op7 = poisson(d, (gcoo_dtype)dt, 7, 12, 0.0, GCOO_DIST_X_PARTITIONED);
     const int64_t ks[] = {1, 4, 16};
     for (size_t i = 0; i < 3; i++) {
-      gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, ks[i], rtol, 0, dt ? "poisson7 f64" : "poisson7 f32");
+      gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, ks[i], rtol, 0,
+                                     dt ? "poisson7 f64" : "poisson7 f32");
       gcoo_bcg_result_free(&r);
     }
     gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, 8, rtol, 1, "dependent columns");
@@ -348,16 +353,20 @@ int main(int argc, char **argv) {
     gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
     o.xmode = GCOO_DIST_X_PARTITIONED;
     gcoo_dist_op op;
-    TEST_CALL(gcoo_dist_op_create_from_file(d, gcoo_test_data("bcsstk21.mtx.gz"), GCOO_FLOAT64, &o, &op));
+    TEST_CALL(
+        gcoo_dist_op_create_from_file(d, gcoo_test_data("bcsstk21.mtx.gz"), GCOO_FLOAT64, &o, &op));
     gcoo_bcg_result r = solve_case(op, GCOO_FLOAT64, 4, 1e-8, 0, "bcsstk21");
     gcoo_bcg_result_free(&r);
     int64_t ref = textbook_pcg(op, 1e-8);
     r = solve_case(op, GCOO_FLOAT64, 1, 1e-8, 0, "bcsstk21 k=1 vs textbook PCG");
     int64_t bound = ref / 20 > 3 ? ref / 20 : 3;
-    TEST_CHECK(llabs(r.iterations - ref) <= bound, "bcsstk21: block CG k=1 took %lld iterations, "
-               "PCG %lld (bound %lld)", (long long)r.iterations, (long long)ref, (long long)bound);
+    TEST_CHECK(llabs(r.iterations - ref) <= bound,
+               "bcsstk21: block CG k=1 took %lld iterations, "
+               "PCG %lld (bound %lld)",
+               (long long)r.iterations, (long long)ref, (long long)bound);
     if (rank == 0)
-      printf("bcsstk21 k=1: %lld iterations, textbook PCG %lld\n", (long long)r.iterations, (long long)ref);
+      printf("bcsstk21 k=1: %lld iterations, textbook PCG %lld\n", (long long)r.iterations,
+             (long long)ref);
     gcoo_bcg_result_free(&r);
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }

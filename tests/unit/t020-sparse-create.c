@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gcoo/backend.h" /* GCOO_MAGIC_FREED */
+#include "backend_impl.h" /* GCOO_MAGIC_FREED */
 #include "unit_util.h"
 
 /* The 3 x 4 matrix used throughout:

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h" /* struct gcoo_op_s / gcoo_ctx_s, GCOO_MAGIC_FREED: fake handles */
+#include "backend_impl.h" /* struct gcoo_op_s / gcoo_ctx_s, GCOO_MAGIC_FREED: fake handles */
 #include "unit_util.h"
 
 static const int32_t ps[] = {0, 1, 3, 4, 32, 1000};

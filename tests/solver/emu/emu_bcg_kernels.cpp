@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // tests/solver/emu/emu_bcg_kernels.cpp: kernels/bcg_kernels.cuh compiled for the CPU emulator
-// (kernels/cuda_emu.h), with C entry points for tests/solver/t611: each runs one of block CG's
+// (kernels/cuda_emu.h), with C entry points for tests/solver/t612: each runs one of block CG's
 // device steps on host arrays (device memory is host memory here) exactly as
 // kernels/solver_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid).
 #include <stdlib.h>
@@ -46,7 +46,7 @@ struct emu_state {
   }
 };
 
-}  // namespace
+} // namespace
 
 // T (k x k, columns past the rank zero) and the rank from the Gram matrix G.
 extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,

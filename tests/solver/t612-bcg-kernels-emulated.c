@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/solver/t611-bcg-kernels-emulated.c: block CG's device steps (kernels/bcg_kernels.cuh)
+/* tests/solver/t612-bcg-kernels-emulated.c: block CG's device steps (kernels/bcg_kernels.cuh)
  * on the CPU emulator (kernels/cuda_emu.h: a block's threads as fibers meeting at barriers),
  * against the host algebra that the host loop of dist/bcg.c uses (src/smallmat.c), on fresh
  * random inputs. Runs without a GPU (label unit). Checked, float64:
@@ -18,10 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo/backend.h" /* gcoo__chol, gcoo__chol_solve, gcoo__orth_transform */
+#include "backend_impl.h" /* gcoo__chol, gcoo__chol_solve, gcoo__orth_transform */
 #include "gcoo_test.h"
 
-void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank, int *done);
+void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,
+                       int *done);
 void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, double *alpha, int *breakdown);
 void gcoo_emu_bcg_check(int64_t k, int r, const double *red_alpha, const double *b2,
                         const double *red0, const double *red1, double rtol, double *beta,
@@ -68,8 +69,9 @@ static void check_orth(int64_t k, int dependent, int64_t want_rank) {
   int64_t rref = -1;
   gcoo_emu_bcg_orth(k, G, 1e-13, T, &rank, &done);
   TEST_CALL(gcoo__orth_transform(k, G, 1e-13, Tr, &rref));
-  TEST_CHECK(rank == rref && rank == want_rank && done == 0, "orth k %lld: rank %d, reference %lld, expected %lld, done %d",
-             (long long)k, rank, (long long)rref, (long long)want_rank, done);
+  TEST_CHECK(rank == rref && rank == want_rank && done == 0,
+             "orth k %lld: rank %d, reference %lld, expected %lld, done %d", (long long)k, rank,
+             (long long)rref, (long long)want_rank, done);
   double err = 0, scale = maxabs(Tr, k * rref);
   for (int64_t i = 0; i < k; i++)
     for (int64_t b = 0; b < k; b++) {
@@ -77,7 +79,8 @@ static void check_orth(int64_t k, int dependent, int64_t want_rank) {
       double d = fabs(T[i * k + b] - ref);
       if (!(d <= err)) err = d; /* NaN wins */
     }
-  TEST_CHECK(err <= 1e-12 * scale, "orth k %lld: |T - T_ref| = %.3e (scale %.3e)", (long long)k, err, scale);
+  TEST_CHECK(err <= 1e-12 * scale, "orth k %lld: |T - T_ref| = %.3e (scale %.3e)", (long long)k,
+             err, scale);
   /* W T orthonormal on the kept columns */
   double worst = 0;
   for (int64_t a = 0; a < rank; a++)
@@ -97,8 +100,8 @@ static void check_orth(int64_t k, int dependent, int64_t want_rank) {
   /* a vanished block: rank 0 and the solve stops */
   memset(G, 0, sizeof(double) * k * k);
   gcoo_emu_bcg_orth(k, G, 1e-13, T, &rank, &done);
-  TEST_CHECK(rank == 0 && done == 1 && maxabs(T, k * k) == 0.0, "orth k %lld of a zero Gram matrix: rank %d, done %d",
-             (long long)k, rank, done);
+  TEST_CHECK(rank == 0 && done == 1 && maxabs(T, k * k) == 0.0,
+             "orth k %lld of a zero Gram matrix: rank %d, done %d", (long long)k, rank, done);
   free(W), free(G), free(T), free(Tr);
 }
 
@@ -141,13 +144,14 @@ static void check_alpha(int64_t k, int64_t r) {
       double d = fabs(alpha[i * k + c] - (i < r ? ref[i * k + c] : 0.0));
       if (!(d <= err)) err = d;
     }
-  TEST_CHECK(bd == 0 && err <= 1e-12 * scale, "alpha k %lld rank %lld: breakdown %d, |alpha - ref| = %.3e (scale %.3e)",
+  TEST_CHECK(bd == 0 && err <= 1e-12 * scale,
+             "alpha k %lld rank %lld: breakdown %d, |alpha - ref| = %.3e (scale %.3e)",
              (long long)k, (long long)r, bd, err, scale);
   /* indefinite P^T Q: breakdown, alpha zero */
   red[(r - 1) * k + (r - 1)] = -1e3;
   gcoo_emu_bcg_alpha(k, (int)r, red, alpha, &bd);
-  TEST_CHECK(bd == 1 && maxabs(alpha, k * k) == 0.0, "alpha k %lld rank %lld, indefinite: breakdown %d",
-             (long long)k, (long long)r, bd);
+  TEST_CHECK(bd == 1 && maxabs(alpha, k * k) == 0.0,
+             "alpha k %lld rank %lld, indefinite: breakdown %d", (long long)k, (long long)r, bd);
   free(red), free(alpha), free(ref);
 }
 
@@ -161,10 +165,10 @@ static void check_convergence(int64_t k, int64_t r) {
   for (int pass = 0; pass < 2; pass++) { /* pass 0: column k-1 still open; pass 1: all below */
     for (int64_t j = 0; j < k; j++) {
       b2[j] = 4.0 + j;
-      red0[j] = b2[j] * 0.5;                           /* relative residual 0.71 at iteration 0 */
-      red1[j] = b2[j] * (j % 2 ? 1e-14 : 0.25e-12);    /* 1e-7 and 5e-7: below rtol */
+      red0[j] = b2[j] * 0.5;                        /* relative residual 0.71 at iteration 0 */
+      red1[j] = b2[j] * (j % 2 ? 1e-14 : 0.25e-12); /* 1e-7 and 5e-7: below rtol */
     }
-    if (pass == 0) red1[k - 1] = b2[k - 1] * 1e-10;    /* 1e-5: above */
+    if (pass == 0) red1[k - 1] = b2[k - 1] * 1e-10; /* 1e-5: above */
     for (int64_t i = 0; i < k * k; i++) red1[k + i] = urand();
     for (int64_t i = 0; i < k * k; i++) beta[i] = NAN;
     int done = -1;
@@ -172,8 +176,9 @@ static void check_convergence(int64_t k, int64_t r) {
     gcoo_emu_bcg_check(k, (int)r, red_a, b2, red0, red1, rtol, beta, &done, &it, cols);
     int cols_ok = 1;
     for (int64_t j = 0; j < k; j++) cols_ok &= cols[j] == ((pass == 0 && j == k - 1) ? -1 : 1);
-    TEST_CHECK(it == 1 && done == pass && cols_ok, "check k %lld pass %d: iteration %lld, done %d, columns %s",
-               (long long)k, pass, (long long)it, done, cols_ok ? "right" : "wrong");
+    TEST_CHECK(it == 1 && done == pass && cols_ok,
+               "check k %lld pass %d: iteration %lld, done %d, columns %s", (long long)k, pass,
+               (long long)it, done, cols_ok ? "right" : "wrong");
     if (pass == 0) {
       host_solve(k, r, red_a, red1 + k, ref);
       double err = 0, scale = maxabs(ref, r * k);
@@ -182,7 +187,8 @@ static void check_convergence(int64_t k, int64_t r) {
           double d = fabs(beta[i * k + c] - (i < r ? -ref[i * k + c] : 0.0));
           if (!(d <= err)) err = d;
         }
-      TEST_CHECK(err <= 1e-12 * scale, "check k %lld rank %lld: |beta - ref| = %.3e", (long long)k, (long long)r, err);
+      TEST_CHECK(err <= 1e-12 * scale, "check k %lld rank %lld: |beta - ref| = %.3e", (long long)k,
+                 (long long)r, err);
     } else {
       TEST_CHECK(maxabs(beta, k * k) == 0.0, "check k %lld: beta not zero once done", (long long)k);
     }
@@ -210,7 +216,8 @@ static void check_precond(int64_t n, int64_t k, int64_t pad, int nblocks, int ja
     double e = fabs(norms[j] - s) / (s > 0 ? s : 1.0);
     if (!(e <= err)) err = e;
   }
-  TEST_CHECK(wrong == 0 && err <= 1e-13, "precond n %lld k %lld pad %lld blocks %d jacobi %d: %lld wrong W, norms %.3e",
+  TEST_CHECK(wrong == 0 && err <= 1e-13,
+             "precond n %lld k %lld pad %lld blocks %d jacobi %d: %lld wrong W, norms %.3e",
              (long long)n, (long long)k, (long long)pad, nblocks, jacobi, (long long)wrong, err);
   free(R), free(W), free(d), free(norms);
 }
@@ -231,6 +238,7 @@ int main(void) {
   const int nbs[] = {1, 3, 7};
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++)
-      for (int c = 0; c < 3; c++) check_precond(ns[a], ks[b], c == 1 ? 3 : 0, nbs[c], (a + b + c) % 2);
-  return gcoo_test_finish("t611-bcg-kernels-emulated");
+      for (int c = 0; c < 3; c++)
+        check_precond(ns[a], ks[b], c == 1 ? 3 : 0, nbs[c], (a + b + c) % 2);
+  return gcoo_test_finish("t612-bcg-kernels-emulated");
 }

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* src/backend_impl.h: the private half of gcoo/backend.h, shared by every layer of the library
+ * (src/, kernels/, io/, dist/) and by the tests, never installed: the layouts of the context and
+ * operator objects and their handle checks, the backend tables, reproducible random numbers,
+ * index limits and small host algebra. Library files include this header; backend.h alone is
+ * the interface a backend author sees. */
+#ifndef GCOO_BACKEND_IMPL_H
+#define GCOO_BACKEND_IMPL_H
+
+#include "gcoo/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Set the last error to a message received from elsewhere (another rank), verbatim. */
+void gcoo__set_error_text(const char *text);
+
+/** Internal invariant (a bug if false): on in debug builds only, like PetscAssert. */
+#ifdef NDEBUG
+#define GCOO_ASSERT(cond) ((void)0)
+#else
+#define GCOO_ASSERT(cond) \
+  ((cond) ? (void)0 : (void)GCOO_ERROR(GCOO_ERR_INTERNAL, "assertion failed: %s", #cond))
+#endif
+
+/** 1 if the elements of two dense matrices in the same memory space share bytes (an output
+ *  that overlaps an input), 0 otherwise; empty matrices overlap nothing. */
+int gcoo__dense_overlap(const gcoo_dense *a, const gcoo_dense *b);
+
+/** The transpose of a dense matrix as a view of the same buffer (the readings' mapping:
+ *  a column-major matrix read as row-major is its transpose). */
+static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
+  gcoo_dense T = *D;
+  T.nrows = D->ncols;
+  T.ncols = D->nrows;
+  T.layout = D->layout == GCOO_ROW_MAJOR ? GCOO_COL_MAJOR : GCOO_ROW_MAJOR;
+  T.owned = 0;
+  return T;
+}
+
+/** Work (multiply-adds, elements) below which CPU loops stay on one thread: waking an OpenMP
+ *  team costs microseconds, far more on a loaded machine, and dominates small problems. Used in
+ *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
+#define GCOO_OMP_MIN_WORK 32768
+
+/** Group width of the faithful kernel (GCOO_ALG_GCOO_FAITHFUL), as published; the others
+ *  default to GCOO_DEFAULT_P (gcoo/sparse.h). */
+#define GCOO_FAITHFUL_P 4
+
+/** Largest value a row or column index may take (int32). */
+#define GCOO_INDEX_MAX INT32_MAX
+
+/** Prefix for log lines of a rank ("rank 3 [gpu 1]"); set by dist/. */
+void gcoo__log_set_prefix(const char *prefix);
+
+/* ---- reproducible random numbers ------------------------------------------------------------
+ * SplitMix64 seeding a xoshiro256** stream: the same seed gives the same numbers on every
+ * platform. gcoo__rng_jump-free streams per row/rank come from seeding with (seed, stream id). */
+typedef struct gcoo_rng { uint64_t s[4]; } gcoo_rng;
+
+static inline uint64_t gcoo__splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+/** Seed a generator from (seed, stream): different streams are independent sequences. */
+static inline void gcoo__rng_seed(gcoo_rng *r, uint64_t seed, uint64_t stream) {
+  uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull + 0x2545f4914f6cdd1dull);
+  for (int i = 0; i < 4; i++) r->s[i] = gcoo__splitmix64(&x);
+}
+static inline uint64_t gcoo__rng_next(gcoo_rng *r) {
+  uint64_t *s = r->s;
+  uint64_t t = s[1] << 17, x = s[1] * 5;
+  uint64_t result = ((x << 7) | (x >> 57)) * 9;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = (s[3] << 45) | (s[3] >> 19);
+  return result;
+}
+/** Uniform double in [0, 1) with 53 random bits. */
+static inline double gcoo__rng_uniform(gcoo_rng *r) {
+  return (double)(gcoo__rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+/** Uniform integer in [0, n), n > 0, without modulo bias (Lemire's method). */
+static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
+  uint64_t x = gcoo__rng_next(r);
+  __uint128_t m = (__uint128_t)x * n;
+  uint64_t l = (uint64_t)m;
+  if (l < n) {
+    uint64_t t = (0 - n) % n;
+    while (l < t) {
+      x = gcoo__rng_next(r);
+      m = (__uint128_t)x * n;
+      l = (uint64_t)m;
+    }
+  }
+  return (uint64_t)(m >> 64);
+}
+
+/* ---- objects ------------------------------------------------------------------------------ */
+#define GCOO_MAGIC_CTX 0x67636f6f63747821ull     /* "gcooctx!" */
+#define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull  /* "gcoospr!" */
+#define GCOO_MAGIC_OP 0x67636f6f6f702121ull      /* "gcooop!!" */
+#define GCOO_MAGIC_FREED 0xdeadbeefdeadbeefull
+
+/** Raise GCOO_ERR_NULL / GCOO_ERR_INVALID_OBJECT for a bad handle (GraphBLAS's pattern). */
+#define GCOO_VALID_OBJECT(obj, magic_value, what)                                             \
+  do {                                                                                        \
+    GCOO_CHECK((obj) != NULL, GCOO_ERR_NULL, "%s is NULL", (what));                            \
+    GCOO_CHECK((obj)->magic == (magic_value), GCOO_ERR_INVALID_OBJECT,                          \
+               "%s is not a valid object (%s)", (what),                                       \
+               (obj)->magic == GCOO_MAGIC_FREED ? "already destroyed" : "uninitialised");      \
+  } while (0)
+
+/** Make an object that takes ownership of malloc'd arrays (freed with it, or on failure).
+ *  No copy, no checks beyond sizes: for callers that built the arrays correctly themselves.
+ *  For COO/GCOO ptr is NULL; for CSR/CSC rows/cols are NULL; gidx is only for GCOO. */
+gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dtype, int64_t nrows,
+                               int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
+                               int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
+
+/* ---- small dense algebra on the host (src/smallmat.c), row-major k x k in double ----------- */
+/** Cholesky A = L L^T in place (lower triangle; upper zeroed); GCOO_ERR_BREAKDOWN if not SPD. */
+gcoo_status gcoo__chol(int64_t n, double *A);
+/** Solve L L^T X = B in place, B n x nrhs row-major. */
+void gcoo__chol_solve(int64_t n, const double *L, int64_t nrhs, double *B);
+/** From a Gram matrix G = W^T W (k x k), a k x rank transform T (row-major, leading dimension
+ *  rank) with W T orthonormal, by Cholesky with diagonal pivoting that stops at pivots below
+ *  rank_tol * max diag(G): dependent or vanishing columns of W are dropped, not divided by. */
+gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, double *T,
+                                 int64_t *rank);
+
+extern const gcoo_backend_ops gcoo__backend_cpu;
+extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when not compiled */
+
+/** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
+ *  opts is complete (defaults filled in by gcoo_spgemm). */
+gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                              const gcoo_spgemm_options *opts, gcoo_sparse *C,
+                              gcoo_spgemm_info *info);
+
+/* ---- device-resident solver iterations (kernels/solver_cuda.cu; src/solver_cuda_stub.c) ------
+ * The CUDA side of dist/bcg.c. Single right-hand side on one rank: PCG in fused kernels replayed
+ * as CUDA graphs, the state on the device. Block CG: the k x k steps, the preconditioner with the
+ * residual norms, and the convergence test on the device; the host only queues work and reads a
+ * snapshot of the state asynchronously. */
+typedef struct gcoo__pcg_device {
+  gcoo_op A;             /* in: square local operator of a CUDA context (its device CSR is used) */
+  gcoo_dtype dtype;
+  int64_t n;
+  const void *b;         /* in: device, n values */
+  void *x;               /* in: initial guess; out: solution (device) */
+  const void *dinv;      /* in: device inverse diagonal, or NULL (no preconditioner) */
+  double rtol;
+  int64_t maxit;
+  double *history;       /* host, maxit + 1 values, or NULL */
+  int64_t iterations;    /* out */
+  int converged, breakdown;
+  double residual;       /* final recursive ||r|| / ||b|| */
+  double t_spmm, t_update, t_direction; /* GPU seconds of each kernel in iteration 2 */
+  double t_first_batch;  /* GPU seconds of the first graph_iterations (plain launches) */
+  double t_iterate;      /* wall seconds from the first iteration queued to the last one done */
+  int64_t graph_iterations; /* iterations per graph replay */
+} gcoo__pcg_device;
+gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *p);
+
+typedef struct gcoo__bcg_device gcoo__bcg_device;
+typedef enum gcoo__bcg_step {
+  GCOO__BCG_STORE_B2, /* red[0, k) = ||B_j||^2 kept */
+  GCOO__BCG_CHECK0,   /* red[0, k) = ||R_j||^2: iteration 0 recorded */
+  GCOO__BCG_ALPHA,    /* red = [P^T Q | P^T R] (k x k each): coef 0 = alpha */
+  GCOO__BCG_CHECK,    /* red = [||R_j||^2 (k) | Q^T Z (k x k)]: count, record, coef 1 = beta */
+  GCOO__BCG_ORTH      /* red = W^T W: coef 2 = T (columns past the rank zero) */
+} gcoo__bcg_step;
+enum { GCOO__BCG_SPMM, GCOO__BCG_REDUCE, GCOO__BCG_BLAS, GCOO__BCG_PRECOND, GCOO__BCG_PHASES };
+typedef struct gcoo__bcg_outcome {
+  int64_t iterations, *column_iterations; /* column_iterations, residual: k values (caller's) */
+  double *residual, *history;             /* history: (maxit + 1) x k or NULL */
+  int converged, breakdown, min_rank;
+  double bad_pivot;
+  double phase_seconds[GCOO__BCG_PHASES]; /* GPU time between the phase marks */
+} gcoo__bcg_outcome;
+gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k, double rtol,
+                                  double rank_tol, int64_t maxit, int history,
+                                  gcoo__bcg_device **h);
+void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h);
+/** The reduction buffer (2 k^2 + k values of dt) and coefficient matrix `which` (0 alpha,
+ *  1 beta, 2 T; k x k row-major, dt), device memory. */
+void *gcoo__cuda_bcg_red(gcoo__bcg_device *h);
+void *gcoo__cuda_bcg_coef(gcoo__bcg_device *h, int which);
+gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step);
+/** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
+gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
+                                         const gcoo_dense *R, gcoo_dense *W);
+/** Phase marks (phase < 0: start of iteration it), a snapshot of the state after iteration it,
+ *  and the wait for that snapshot (done: the device has stopped). */
+gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int phase);
+gcoo_status gcoo__cuda_bcg_post(gcoo__bcg_device *h, int64_t it);
+gcoo_status gcoo__cuda_bcg_wait(gcoo__bcg_device *h, int64_t it, int *done);
+gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outcome *o);
+
+
+struct gcoo_ctx_s {
+  uint64_t magic;
+  const gcoo_backend_ops *ops;
+  int device;         /* CUDA ordinal, -1 on the CPU */
+  void *stream;       /* cudaStream_t in use */
+  void *backend;      /* backend-private state (handles, own stream) */
+};
+
+struct gcoo_op_s {
+  uint64_t magic;
+  gcoo_ctx ctx;
+  gcoo_op_options opts;
+  gcoo_sparse S;      /* host GCOO of S (GCOO_DENSE_SPARSE) or of A^T (GCOO_SPARSE_DENSE) */
+  gcoo_sparse A_csr;  /* host CSR of the operand as given (for cuSPARSE and the reference) */
+  gcoo_op_info info;
+  void *backend;      /* backend-private state (device arrays, descriptors) */
+};
+
+/** Check that a dimension fits the int32 index type. */
+#define GCOO_CHECK_DIM(n, what)                                                            \
+  GCOO_CHECK((n) >= 0 && (n) <= (int64_t)GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,               \
+             "%s = %lld does not fit a 32-bit index (max %d)", (what), (long long)(n),     \
+             GCOO_INDEX_MAX)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
