@@ -505,22 +505,22 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(gcoo__malloc_n((void **)&rel, k, sizeof *rel, "norms"));
   GCOO_GOTO(gcoo__malloc_n((void **)&ptq, k * k, sizeof *ptq, "P^T A P"));
 
-  if (s.mem == GCOO_MEM_DEVICE) {
-    /* A monitor wants every iteration's residuals on the host: the host-synchronised loop
-     * serves it. Agreed over ranks (gcoo_dist solve sets one on rank 0 of a terminal run only):
-     * the paths differ in their collectives. */
-    int device_ok = !o.monitor && k <= GCOO_BCG_DEVICE_MAX_K, all_ok = device_ok;
-    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(&device_ok, &all_ok, 1, MPI_INT, MPI_MIN, s.d->comm)));
-    const int pcg = all_ok && k == 1 && s.d->size == 1 && !A->offd && A->local;
-    if (all_ok) {
-      local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
-                  : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
-      GCOO_GOTO(gcoo_dist_agree(s.d, local));
-      /* ||B_j||^2 for the true residual below */
-      GCOO_GOTO(colnorms2(&s, B));
-      memcpy(b2, s.hred, (size_t)k * sizeof *b2);
-      goto finish;
-    }
+  /* Device operands take a device-resident path, unless a monitor wants every iteration's
+   * residuals on the host (the host-synchronised loop serves it). Agreed over ranks (gcoo_dist
+   * solve sets a monitor on rank 0 of a terminal run only): the paths differ in their
+   * collectives. */
+  int device_ok = s.mem == GCOO_MEM_DEVICE && !o.monitor && k <= GCOO_BCG_DEVICE_MAX_K;
+  int all_ok = device_ok;
+  GCOO_GOTO(GCOO_MPI(MPI_Allreduce(&device_ok, &all_ok, 1, MPI_INT, MPI_MIN, s.d->comm)));
+  if (all_ok) {
+    const int pcg = k == 1 && s.d->size == 1 && !A->offd && A->local;
+    local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
+                : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
+    GCOO_GOTO(gcoo_dist_agree(s.d, local));
+    /* ||B_j||^2 for the true residual below */
+    GCOO_GOTO(colnorms2(&s, B));
+    memcpy(b2, s.hred, (size_t)k * sizeof *b2);
+    goto finish;
   }
 
   /* ||B_j||^2, R = B - A X */
