@@ -71,23 +71,26 @@ int cli_output_conflict(const char *out, const char *const *inputs, int n, char 
   if (!out) return -1;
   cli_path_split(out, fo, sizeof fo, &oo);
   if (stat(fo, &so) != 0) return -1; /* a new file cannot be an input */
-  for (int i = 0; i < n; i++) {
-    if (!inputs[i]) continue;
-    cli_path_split(inputs[i], fi, sizeof fi, &oi);
-    /* the same file under any name: a link, a relative path, "./" */
-    if (stat(fi, &si) != 0 || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
-    const bool mtx = !*oo || !*oi;
-    if (mtx || objects_overlap(oo, oi))
-      snprintf(why, len, "%s would overwrite the input %s", out, inputs[i]);
-    else if (!writes_keep_other_objects())
-      snprintf(why, len,
-               "%s is in the file of the input %s, and an HDF5 output replaces the whole file: "
-               "the input would be lost; write to another file",
-               out, inputs[i]);
-    else
-      continue;
-    return i;
-  }
+  /* an overlapping object first (the stronger reason), then another object of the same file */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < n; i++) {
+      if (!inputs[i]) continue;
+      cli_path_split(inputs[i], fi, sizeof fi, &oi);
+      /* the same file under any name: a link, a relative path, "./" */
+      if (stat(fi, &si) != 0 || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
+      const bool overlap = !*oo || !*oi || objects_overlap(oo, oi);
+      if (pass == 0 && overlap) {
+        snprintf(why, len, "%s would overwrite the input %s", out, inputs[i]);
+        return i;
+      }
+      if (pass == 1 && !writes_keep_other_objects()) {
+        snprintf(why, len,
+                 "%s is in the file of the input %s, and an HDF5 output replaces the whole file: "
+                 "the input would be lost; write to another file",
+                 out, inputs[i]);
+        return i;
+      }
+    }
   return -1;
 }
 

@@ -40,6 +40,15 @@ a.visit(na.append); b.visit(nb.append)
 assert sorted(na) == sorted(nb), (sorted(na), sorted(nb))
 for n in na:
   if isinstance(a[n], h5py.Dataset): assert np.array_equal(a[n][...], b[n][...]), n" "$1" "$2" || fail "$3: $1 changed"; }
+# kept_h5 FILE SAVED: every object of SAVED is still in FILE with the same data (new ones allowed)
+kept_h5() { "$py" -c "
+import h5py, numpy as np, sys
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+nb = []
+b.visit(nb.append)
+for n in nb:
+  assert n in a, 'lost ' + n
+  if isinstance(b[n], h5py.Dataset): assert np.array_equal(a[n][...], b[n][...]), n" "$1" "$2" || fail "$3: $1 lost what it held"; }
 # mkinputs: a small sparse R.h5:/A (float64, 60 x 60), X.h5:/X (60 x 3), an SPD L.h5 with /A and /B
 mkinputs() {
   "$py" -c "
@@ -186,31 +195,45 @@ assert b['spmm_calls'] < d['spmm_calls'], (b['spmm_calls'], d['spmm_calls'])"
   # a non-square matrix: refused with the reason
   run "$np" solve --rows 5 2>/dev/null; [ "$rc" = 2 ] || fail "unknown option accepted"
   ;;
-clobber)  # an output that is one of the job's inputs: refused before any work, the input intact
+clobber)  # an output never destroys an input: the same object is refused before any work; another
+          # object in an input's file is refused or added, the input kept either way
   mkinputs
-  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/R.h5:/C"
-  expect_rc 2 "spgemm --out into A's file"; expect_err "input" "spgemm --out into A's file"
-  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "spgemm --a R.h5:/A --out R.h5:/C"
-  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/X.h5:/Y"
-  expect_rc 2 "spdm --out into X's file"; expect_err "input" "spdm --out into X's file"
-  same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "spdm --b X.h5:/X --out X.h5:/Y"
-  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/X"
-  expect_rc 2 "solve --out into A's and B's file"; expect_err "input" "solve --out L.h5:/X"
-  same_h5 "$tmp/L.h5" "$tmp/L.saved.h5" "solve --a L.h5:/A --b L.h5:/B --out L.h5:/X"
+  # the same object (or one inside it, or the whole file): refused, whatever the writes can do
+  for args in "spgemm --a $tmp/R.h5:/A --out $tmp/R.h5:/A" "spgemm --a $tmp/R.h5:/A --out $tmp/R.h5" \
+              "spgemm --a $tmp/R.h5:/A --out $tmp/R.h5:/A/data" "spdm --a $tmp/R.h5:/A --b $tmp/X.h5:/X --out $tmp/X.h5:/X" \
+              "solve --a $tmp/L.h5:/A --b $tmp/L.h5:/B --out $tmp/L.h5:/B"; do
+    run "$np" $args; expect_rc 2 "$args"; expect_err "would overwrite the input" "$args"
+  done
+  for f in R X L; do same_h5 "$tmp/$f.h5" "$tmp/$f.saved.h5" "the same object as --out"; done
+  # the issue's cases: another object in an input's file (refused while an HDF5 write replaces
+  # its whole file; added once writes keep the file's other objects)
+  for args in "spgemm --a $tmp/R.h5:/A --out $tmp/R.h5:/C" "spdm --a $tmp/R.h5:/A --b $tmp/X.h5:/X --out $tmp/X.h5:/Y" \
+              "solve --a $tmp/L.h5:/A --b $tmp/L.h5:/B --out $tmp/L.h5:/X"; do
+    run "$np" $args
+    case "$rc" in
+      2) expect_err "input" "$args refused with the reason" ;;
+      0) obj="${args##*:/}"; f="${args##*--out }"; f="${f%%:*}"
+         [ "$(h5objs "$f" | tr ' ' '\n' | grep -cx "$obj")" = 1 ] || fail "$args: exit 0 but no /$obj in $f" ;;
+      *) cat "$tmp/err" >&2; fail "$args: exit status $rc" ;;
+    esac
+  done
+  for f in R X L; do kept_h5 "$tmp/$f.h5" "$tmp/$f.saved.h5" "another object in an input's file"; done
   # the same file under other names: a relative path with ./, a symbolic and a hard link
   ln -s "$tmp/X.h5" "$tmp/Xsym.h5"; ln "$tmp/R.h5" "$tmp/Rhard.h5"
   (cd "$tmp" && timeout 50 "$mpiexec" -np "$np" --oversubscribe "$gd" spdm --a ./R.h5:/A --b X.h5:/X \
      --out "./Xsym.h5:/X" >"$tmp/out" 2>"$tmp/err"); rc=$?
-  expect_rc 2 "spdm --out a link to --b"; same_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "--out through a symbolic link"
+  expect_rc 2 "spdm --out a link to --b"; kept_h5 "$tmp/X.h5" "$tmp/X.saved.h5" "--out through a symbolic link"
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/A"
-  expect_rc 2 "spgemm --out a hard link to --a"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "--out through a hard link"
-  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/B"
-  expect_rc 2 "convert --out a hard link to --in"; same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "convert through a hard link"
+  expect_rc 2 "spgemm --out a hard link to --a"; kept_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "--out through a hard link"
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/Rhard.h5:/A"
+  expect_rc 2 "convert --out a hard link to --in"; kept_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "convert through a hard link"
   # Matrix Market in and out
   run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert to .mtx"
   cp "$tmp/R.mtx" "$tmp/R.saved.mtx"
   run "$np" spgemm --a "$tmp/R.mtx" --out "$tmp/R.mtx"
   expect_rc 2 "spgemm --out = --a (.mtx)"; cmp -s "$tmp/R.mtx" "$tmp/R.saved.mtx" || fail "R.mtx changed"
+  run 1 convert --in "$tmp/R.mtx" --out "$tmp/./R.mtx"
+  expect_rc 2 "convert --out = --in (.mtx)"; cmp -s "$tmp/R.mtx" "$tmp/R.saved.mtx" || fail "R.mtx changed"
   # another file is fine
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.h5:/C"; expect_rc 0 "spgemm --out another file"
   ;;

@@ -3,8 +3,12 @@
  * within gcoo_test_tolerance): random products of several shapes in float and double, a
  * power-law product (every shared bin), rows long enough for the global-memory tables, the
  * overflow path forced with tiny safety factors, batching under a small memory budget (and a
- * budget too small to run), empty rows and matrices, 1 x 1, cuSPARSE ALG1/2/3, and gcoo_spgemm
- * on a CUDA context. Exit 77 without a GPU. */
+ * budget too small to run), empty rows and matrices, 1 x 1, the real matrices of tests/data
+ * (A A and A A^T), cuSPARSE ALG1/2/3, and gcoo_spgemm on a CUDA context. Every product also
+ * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed).
+ * Exit 77 without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,14 +21,14 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
                                  const char *what) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB, dC;
+  gcoo_cuda_csr dA, dB, dC;
   gcoo_spgemm_info info;
   memset(&info, 0, sizeof info);
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
-  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, Ac, Bc, &dA, &dB, o, &dC, &C, &info));
+  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dB, o, &dC, &C, &info));
   if (!C) TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
@@ -33,6 +37,16 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
              what, err, tol, (long long)info.batches, (long long)info.rows_overflowed);
   TEST_CHECK(info.nnz == spgemm_check_nnz(A, B, NULL), "%s: info.nnz %lld", what,
              (long long)info.nnz);
+  { /* the GPU's prediction is the CPU's CLASSES method for the same seed, to the entry */
+    gcoo_predict_options po = o->predict;
+    gcoo_prediction p;
+    po.method = GCOO_PREDICT_CLASSES;
+    TEST_CALL(gcoo_predict(A, B, &po, &p));
+    TEST_CHECK(p.nnz_predicted == info.nnz_predicted,
+               "%s: GPU predicted %lld, CPU CLASSES predicted %lld (same seed)", what,
+               (long long)info.nnz_predicted, (long long)p.nnz_predicted);
+    gcoo_prediction_free(&p);
+  }
   gcoo__dev_csr_free(&dA);
   gcoo__dev_csr_free(&dB);
   gcoo__dev_csr_free(&dC);
@@ -47,13 +61,13 @@ static void run_cusparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
                                    GCOO_SPGEMM_CUSPARSE_ALG3};
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B);
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB;
+  gcoo_cuda_csr dA, dB;
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
   for (int a = 0; a < 3; a++) {
-    gcoo_dev_csr dC;
+    gcoo_cuda_csr dC;
     gcoo_sparse C = NULL;
     gcoo_spgemm_info info;
     TEST_CALL(gcoo__cuda_spgemm_cusparse(NULL, algs[a], &dA, &dB, 0.0, &dC, &info));
@@ -171,6 +185,31 @@ int main(void) {
     gcoo_sparse_destroy(&M);
   }
 
+  /* real matrices (tests/data), float and double */
+  {
+    const char *dir = getenv("GCOO_TEST_DATA");
+    const char *names[] = {"bcsstk21", "dwt_2680", "lp_ship04l", "west0479"};
+    for (int f = 0; f < 4 && dir; f++)
+      for (int dt = 0; dt < 2; dt++) {
+        char path[1024], what[128];
+        gcoo_sparse A = NULL, At = NULL;
+        gcoo_sparse_info ai;
+        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, names[f]);
+        TEST_CALL(gcoo_mtx_read(path, (gcoo_dtype)dt, 0, &A));
+        TEST_CALL(gcoo_sparse_transpose(&At, A));
+        TEST_CALL(gcoo_sparse_get_info(A, &ai));
+        if (ai.nrows == ai.ncols) {
+          snprintf(what, sizeof what, "%s A A %s", names[f], dt ? "double" : "float");
+          run_ours(A, A, &o, what);
+        }
+        snprintf(what, sizeof what, "%s A A^T %s", names[f], dt ? "double" : "float");
+        run_ours(A, At, &o, what);
+        gcoo_sparse_destroy(&A);
+        gcoo_sparse_destroy(&At);
+      }
+    if (!dir) printf("GCOO_TEST_DATA not set: real matrices skipped\n");
+  }
+
   /* empty matrices and empty rows */
   {
     const int64_t dims[][3] = {{0, 0, 0}, {4, 0, 3}, {0, 5, 2}, {6, 4, 7}};
@@ -197,13 +236,13 @@ int main(void) {
   {
     gcoo_sparse A = NULL, C = NULL;
     gcoo_csr_view v;
-    gcoo_dev_csr dA, dC;
+    gcoo_cuda_csr dA, dC;
     gcoo_spgemm_options t = GCOO_SPGEMM_OPTIONS_INIT;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 1000, 1000, 0.99, 4, 0));
     TEST_CALL(gcoo__sparse_csr_view(A, &v));
     TEST_CALL(gcoo__dev_csr_upload(&v, &dA, NULL));
     t.memory_budget = 1000;
-    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, A, A, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
+    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
                "memory budget 1000 bytes");
     gcoo__dev_csr_free(&dA);
     gcoo_sparse_destroy(&A);

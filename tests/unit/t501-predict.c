@@ -23,7 +23,7 @@ static int64_t flop_naive(gcoo_sparse A, gcoo_sparse B) {
 
 static const gcoo_predict_method all_methods[] = {
     GCOO_PREDICT_DEFAULT, GCOO_PREDICT_ADAPTIVE, GCOO_PREDICT_PAPER, GCOO_PREDICT_REFERENCE,
-    GCOO_PREDICT_PPS,     GCOO_PREDICT_UPPER,    GCOO_PREDICT_EXACT};
+    GCOO_PREDICT_PPS,     GCOO_PREDICT_UPPER,    GCOO_PREDICT_EXACT,    GCOO_PREDICT_CLASSES};
 
 /* Every method on one product: FLOP exact, bounds hold, per-row sizes inside the bounds,
  * same seed -> same answer, EXACT and a full-budget ADAPTIVE are exact. */
@@ -65,7 +65,8 @@ static void check_product(gcoo_sparse A, gcoo_sparse B, const char *what) {
     TEST_CHECK(isfinite(p.nnz_estimate) && p.compression_ratio >= (F ? 0.0 : 1.0),
                "%s %s: estimate %g ratio %g", what, mn, p.nnz_estimate, p.compression_ratio);
     if (o.method == GCOO_PREDICT_ADAPTIVE || o.method == GCOO_PREDICT_DEFAULT ||
-        o.method == GCOO_PREDICT_UPPER || o.method == GCOO_PREDICT_EXACT)
+        o.method == GCOO_PREDICT_UPPER || o.method == GCOO_PREDICT_EXACT ||
+        o.method == GCOO_PREDICT_CLASSES)
       TEST_CHECK(p.nnz_lower <= p.nnz_predicted && p.nnz_predicted <= p.nnz_upper,
                  "%s %s: prediction %lld outside the bounds %lld..%lld", what, mn,
                  (long long)p.nnz_predicted, (long long)p.nnz_lower, (long long)p.nnz_upper);
