@@ -165,8 +165,16 @@ void gcoo__chol_solve(int64_t n, const double *L, int64_t nrhs, double *B);
 gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, double *T,
                                  int64_t *rank);
 
-extern const gcoo_backend_ops gcoo__backend_cpu;
-extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when not compiled */
+/* The backends, written once: X(id, table, compiled, label, how to get it). A backend whose
+ * `compiled` is 0 gets its table from src/backend_stubs.c, generated from this list: creating a
+ * context on it fails with "the <label> backend is not compiled into this gcoo (<how>)". */
+#define GCOO_BACKEND_LIST(X)                                                                  \
+  X(cpu, gcoo__backend_cpu, 1, "CPU", "")                                                     \
+  X(cuda, gcoo__backend_cuda, GCOO_HAVE_CUDA, "CUDA",                                         \
+    "rebuild with a CUDA compiler and -DGCOO_ENABLE_CUDA=ON")
+#define GCOO_BACKEND_DECLARE_(id, table, compiled, label, how) extern const gcoo_backend_ops table;
+GCOO_BACKEND_LIST(GCOO_BACKEND_DECLARE_)
+#undef GCOO_BACKEND_DECLARE_
 
 /** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
  *  opts is complete (defaults filled in by gcoo_spgemm). */
