@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/run_spgemm.sh [outdir]: on the GPU machine (one H200): build gcoo, run the SpGEMM tests
-# (t501-t504: predictor, CPU SpGEMM, GPU SpGEMM, distributed at 1-4 ranks), then the benchmark:
-# A*A and A*A^T of every matrix in shared/matrices plus two generated ones, gcoo against
-# cuSPARSE ALG1/ALG2/ALG3 (time, peak memory, nnz(C), prediction error), and one batched run
-# per product under a quarter of gcoo's own peak memory. CSV and summary go to outdir.
-# Expected to take under 4 minutes; the summary is the last lines printed.
+# (t501-t504: predictor, CPU SpGEMM, GPU SpGEMM, distributed at 1-4 ranks), the plan share of
+# `gcoo_dist spgemm` on a 27-point 120^3 stencil from HDF5, then the benchmark: A*A and A*A^T of
+# every matrix in shared/matrices plus three generated ones, double and float, gcoo against
+# cuSPARSE ALG1/ALG2/ALG3 and, when OPSPARSE names its reg_opsparse driver (not part of gcoo:
+# build it yourself), OpSparse. CSV and summary go to outdir; the target lines come last.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$top/bench/out/spgemm-$(date -u +%Y%m%d-%H%M%S)}"
@@ -19,4 +19,11 @@ ctest --test-dir "$top/build" -R 't50[1-9]' --output-on-failure 2>&1 | tee "$out
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 files=()
 [ -n "$mats" ] && files=("$mats"/*.mtx.gz)
-"$top/build/bench/spgemm_bench" --reps 5 --budget-test --out "$out" "${files[@]}" | tee "$out/summary.txt"
+gd="$(find "$top/build" -name gcoo_dist -type f | head -1)"
+"$gd" gen --stencil 27 --grid 120 --dtype float64 --out "$out/s27.h5" >"$out/gen.log" 2>&1
+"$gd" spgemm --a "$out/s27.h5" --backend cuda --json >"$out/plan.json"
+rm -f "$out/s27.h5"
+ops=()
+[ -n "${OPSPARSE:-}" ] && ops=(--opsparse "$OPSPARSE" --opsparse-dir "$out/opsparse")
+"$top/build/bench/spgemm_bench" --reps 5 --dtype both --plan-json "$out/plan.json" "${ops[@]}" \
+  --out "$out" "${files[@]}" | tee "$out/summary.txt"

@@ -613,26 +613,22 @@ static int check(job *j) {
     int64_t lo = j->m * t / ns, hi = j->m * (t + 1) / ns;
     sample[t] = lo + (int64_t)(x % (uint64_t)(hi - lo));
   }
-  /* this rank's sampled rows, their entries and the X rows those need */
+  /* this rank's sampled rows, their entries (read from the operator as it is, not a rebuilt
+   * copy of the slab) and the X rows those need */
+  int64_t nmine = 0;
+  for (int64_t t = 0; t < ns; t++)
+    if (sample[t] >= j->row0 && sample[t] < j->row0 + j->nrows) sample[nmine++] = sample[t];
   gcoo_sparse L = NULL;
   gcoo_sparse_arrays a = {0};
-  gcoo_status st = gcoo_dist_op_get_local_matrix(j->op, &L);
+  gcoo_status st = gcoo_dist_op_get_local_rows(j->op, sample, nmine, &L);
   if (st >= 0) st = gcoo_sparse_get_arrays(L, &a);
-  int64_t nmine = 0, nneed = 0, maxrow = 0;
+  int64_t nneed = 0, maxrow = 0;
   int64_t *need = NULL;
   if (st >= 0) {
-    int64_t cap = 0;
-    for (int64_t t = 0; t < ns; t++) {
-      int64_t i = sample[t] - j->row0;
-      if (i < 0 || i >= j->nrows) continue;
-      sample[nmine++] = sample[t];
-      cap += a.ptr[i + 1] - a.ptr[i];
-      if (a.ptr[i + 1] - a.ptr[i] > maxrow) maxrow = a.ptr[i + 1] - a.ptr[i];
-    }
-    need = malloc(sizeof(int64_t) * (size_t)(cap + 1));
+    need = malloc(sizeof(int64_t) * (size_t)(a.ptr[nmine] + 1));
     for (int64_t t = 0; t < nmine; t++) {
-      int64_t i = sample[t] - j->row0;
-      for (int64_t q = a.ptr[i]; q < a.ptr[i + 1]; q++) need[nneed++] = a.ind[q];
+      if (a.ptr[t + 1] - a.ptr[t] > maxrow) maxrow = a.ptr[t + 1] - a.ptr[t];
+      for (int64_t q = a.ptr[t]; q < a.ptr[t + 1]; q++) need[nneed++] = a.ind[q];
     }
     qsort(need, (size_t)nneed, sizeof *need, cmp_i64);
     int64_t u = 0;
@@ -650,7 +646,7 @@ static int check(job *j) {
       int64_t i = sample[t] - j->row0;
       for (int64_t c = 0; c < j->N; c++) {
         double ref = 0.0, mag = 0.0;
-        for (int64_t q = a.ptr[i]; q < a.ptr[i + 1]; q++) {
+        for (int64_t q = a.ptr[t]; q < a.ptr[t + 1]; q++) {
           int64_t xr = (int64_t *)bsearch(&(int64_t){a.ind[q]}, need, (size_t)nneed,
                                           sizeof *need, cmp_i64) - need;
           double av = is64 ? ((const double *)a.values)[q] : ((const float *)a.values)[q];

@@ -344,7 +344,7 @@ static gcoo_status read_h5(gcoo_dist d, const char *path, gcoo_dtype dtype,
   gcoo_h5_sparse_file f = NULL;
   gcoo_h5_info fi;
   gcoo_partition part = {0};
-  gcoo_sparse fs = NULL, T = NULL;
+  gcoo_sparse fs = NULL;
   int64_t *uptr = NULL, nunits = 0;
   const gcoo_reading reading = o->local.reading;
   GCOO_CALL(gcoo_h5_sparse_open(d->comm, path, &f));
@@ -375,21 +375,18 @@ static gcoo_status read_h5(gcoo_dist d, const char *path, gcoo_dtype dtype,
   if (b > fi.nmajor) b = fi.nmajor;
   if (e > fi.nmajor) e = fi.nmajor;
   GCOO_GOTO(gcoo_h5_sparse_read_slab(f, dtype, b, e, &fs));
-  if (fi.format == GCOO_FORMAT_CSR) {
-    *row0 = b;
-    st = gcoo_sparse_convert(slab, fs, GCOO_FORMAT_CSR, 0);
-  } else {
-    /* CSC / GCOO of S: its column slab, transposed, is our row slab of A */
-    *row0 = fi.format == GCOO_FORMAT_GCOO ? b * fi.p : b;
-    st = gcoo_sparse_transpose(&T, fs);
-    if (st >= 0) st = gcoo_sparse_convert(slab, T, GCOO_FORMAT_CSR, 0);
-  }
+  /* the slab as read is already in one of the operator's frames (docs/datapath.md): CSR of A;
+   * CSC of S, which is the CSR of A bit for bit (flipped in place); GCOO of S, the CPU kernel's
+   * own layout, its groups rows of A */
+  *row0 = fi.format == GCOO_FORMAT_GCOO ? b * fi.p : b;
+  if (fi.format == GCOO_FORMAT_CSC) st = gcoo__sparse_flip_compressed(fs);
   GCOO_GOTO(gcoo__dist_agree(d, st));
+  *slab = fs;
+  fs = NULL;
 done:
   gcoo_partition_free(&part);
   free(uptr);
   gcoo_sparse_destroy(&fs);
-  gcoo_sparse_destroy(&T);
   gcoo_status st2 = gcoo_h5_sparse_close(&f);
   if (st >= 0 && st2 < 0) st = st2;
   return st;
@@ -436,7 +433,7 @@ gcoo_status gcoo_dist_op_create_from_file(gcoo_dist d, const char *path, gcoo_dt
 #endif
   }
   double t_read = gcoo__wtime() - t0;
-  GCOO_GOTO(gcoo__dist_op_create_aframe(d, slab, row0, dims[0], dims[1], &o, op));
+  GCOO_GOTO(gcoo__dist_op_create_aframe(d, &slab, row0, dims[0], dims[1], &o, op));
   (*op)->read_seconds = t_read;
 done:
   gcoo_sparse_destroy(&slab);

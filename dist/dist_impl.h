@@ -150,9 +150,10 @@ struct gcoo_dist_op_s {
   double read_seconds, setup_seconds;
 };
 
-/** Make the operator from this rank's slab in the A frame (CSR, global column indices).
- *  imbalance < 0: compute it from the slabs' nnz. Collective. */
-gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t row0,
+/** Make the operator from this rank's slab, taken over (*slab is NULL afterwards): the CSR of A
+ *  (rows [row0, ..), global column indices) or the GCOO of S = A^T (its columns are those rows).
+ *  Collective. */
+gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
                                         int64_t m_global, int64_t k,
                                         const gcoo_dist_op_options *opts, gcoo_dist_op *out);
 

@@ -3,10 +3,12 @@
  * checked to tile the matrix, turned into a local gcoo_op on the rank's context once, applied
  * many times.
  *
- * Internally every slab is brought to the A frame (rows of A, CSR, global column indices); the
- * local operators are then made in the caller's reading (A or S = A^T), so the backend sees the
- * reading it was asked for and the caller's operands pass through untouched. Only the halo
- * exchange looks at X in the A frame, through transposed views (no copies). */
+ * A slab arrives in one of the operator's two frames (docs/datapath.md): the CSR of A (rows of
+ * A, global column indices) or the GCOO of S = A^T whose groups are rows of A (a GCOO file read
+ * in the paper's reading). It is handed to the local operator as it is (REPLICATED) or split
+ * once into its diagonal and halo blocks (PARTITIONED); the local operator takes the blocks over,
+ * no copies. The caller's reading only decides how operands are read: the halo exchange looks
+ * at X in the A frame through transposed views. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +33,11 @@ static gcoo_status read_options(const gcoo_dist_op_options *in, gcoo_dist_op_opt
   return GCOO_SUCCESS;
 }
 
-/* A local operator from an A-frame block, in the caller's reading. */
-static gcoo_status make_local_op(gcoo_dist d, gcoo_sparse A_block, const gcoo_op_options *lo,
+/* A local operator from a block in either frame (CSR of A or GCOO of S), taken over. */
+static gcoo_status make_local_op(gcoo_dist d, gcoo_sparse *block, const gcoo_op_options *lo,
                                  gcoo_op *op) {
   *op = NULL;
-  if (lo->reading == GCOO_SPARSE_DENSE) {
-    GCOO_CALL(gcoo_op_create(op, d->ctx, A_block, lo));
-    return GCOO_SUCCESS;
-  }
-  gcoo_sparse S = NULL;
-  GCOO_CALL(gcoo_sparse_transpose(&S, A_block));
-  gcoo_status st = gcoo_op_create(op, d->ctx, S, lo);
-  gcoo_sparse_destroy(&S);
-  GCOO_CALL(st);
+  GCOO_CALL(gcoo__op_create_take(op, d->ctx, block, lo));
   return GCOO_SUCCESS;
 }
 
@@ -66,19 +60,24 @@ gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op) {
 /* Per-rank facts every rank needs to check the tiling, all-gathered in one call. */
 enum { F_ROW0, F_NROWS, F_K, F_M, F_NNZ, F_DTYPE, F_XMODE, F_READING, F_COUNT };
 
-gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t row0,
+gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
                                         int64_t m_global, int64_t k,
                                         const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_dist_op_s *op = NULL;
   int64_t *facts = NULL;
-  gcoo_sparse A_diag = NULL, A_offd = NULL, A_shifted = NULL;
+  gcoo_sparse A_diag = NULL, A_offd = NULL, A_shifted = NULL, A_csr = NULL;
   gcoo_sparse_info ai = {0};
   double t0 = gcoo__wtime();
   *out = NULL;
 
   /* 1. local checks, then agree, so no rank enters the all-gather alone */
-  st = gcoo_sparse_get_info(A_csr, &ai);
+  st = gcoo_sparse_get_info(*slab, &ai);
+  if (st >= 0 && ai.format != GCOO_FORMAT_CSR && ai.format != GCOO_FORMAT_GCOO)
+    st = GCOO_ERROR(GCOO_ERR_INTERNAL, "a slab comes as the CSR of A or the GCOO of S");
+  /* the A frame: rows of A are the columns of S */
+  const int is_csr = ai.format == GCOO_FORMAT_CSR;
+  const int64_t nrows_a = is_csr ? ai.nrows : ai.ncols;
   if (st >= 0) st = gcoo__calloc((void **)&op, 1, sizeof *op, "distributed operator");
   if (st >= 0) st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * F_COUNT, sizeof(int64_t),
                                    "slab table");
@@ -90,13 +89,13 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
   op->opts = *opts;
   op->dtype = ai.dtype;
   op->row0 = row0;
-  op->nrows = ai.nrows;
+  op->nrows = nrows_a;
   op->k = k;
   op->m_global = m_global;
   op->nnz_local = ai.nnz;
 
   /* 2. every rank sees every slab and reaches the same verdict (same message everywhere) */
-  int64_t mine[F_COUNT] = {row0, ai.nrows, k, m_global, ai.nnz, ai.dtype, opts->xmode,
+  int64_t mine[F_COUNT] = {row0, nrows_a, k, m_global, ai.nnz, ai.dtype, opts->xmode,
                            opts->local.reading};
   GCOO_GOTO(GCOO_MPI(MPI_Allgather(mine, F_COUNT, MPI_INT64_T, facts, F_COUNT, MPI_INT64_T,
                                    d->comm)));
@@ -136,20 +135,34 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
                   (long long)m_global, (long long)k);
   op->imbalance = op->nnz_global > 0 ? (double)nnz_max / ((double)op->nnz_global / d->size) : 1.0;
 
-  /* A + shift I: the slab's diagonal entries sit at columns row0 + i */
+  /* A + shift I: the slab's diagonal entries sit at columns row0 + i of A (rows row0 + j of S) */
   if (opts->shift != 0.0) {
-    st = gcoo_sparse_add_diagonal(&A_shifted, A_csr, opts->shift, row0);
+    st = gcoo_sparse_add_diagonal(&A_shifted, *slab, opts->shift, is_csr ? row0 : -row0);
     GCOO_GOTO(gcoo__dist_agree(d, st));
-    A_csr = A_shifted;
+    gcoo_sparse_destroy(slab);
+    *slab = A_shifted;
+    A_shifted = NULL;
   }
 
-  /* 3. the local operator(s) */
-  if (opts->xmode == GCOO_DIST_X_PARTITIONED) {
+  /* 3. the local operator(s), each taking its block over */
+  if (opts->xmode == GCOO_DIST_X_PARTITIONED && d->size > 1) {
+    /* the halo pattern reads the columns of A: a GCOO slab is converted once */
+    if (!is_csr) {
+      st = gcoo__gcoo_to_csr_of_transpose(*slab, &A_csr);
+      GCOO_GOTO(gcoo__dist_agree(d, st));
+      gcoo_sparse_destroy(slab);
+    } else {
+      A_csr = *slab;
+      *slab = NULL;
+    }
     GCOO_GOTO(gcoo__halo_build(d, op->row_begin, A_csr, &A_diag, &A_offd, &op->halo));
-    if (op->nrows > 0) st = make_local_op(d, A_diag, &opts->local, &op->local);
-    if (st >= 0 && op->halo.nrecv > 0) st = make_local_op(d, A_offd, &opts->local, &op->offd);
+    gcoo_sparse_destroy(&A_csr); /* its two blocks hold the entries now */
+    if (op->nrows > 0) st = make_local_op(d, &A_diag, &opts->local, &op->local);
+    if (st >= 0 && op->halo.nrecv > 0) st = make_local_op(d, &A_offd, &opts->local, &op->offd);
   } else if (op->nrows > 0) {
-    st = make_local_op(d, A_csr, &opts->local, &op->local);
+    /* REPLICATED, or PARTITIONED on one rank: its diagonal block is the whole slab (row0 = 0,
+     * so local and global columns agree), nothing to split and no halo */
+    st = make_local_op(d, slab, &opts->local, &op->local);
   }
   GCOO_GOTO(gcoo__dist_agree(d, st));
   op->setup_seconds = gcoo__wtime() - t0;
@@ -161,6 +174,8 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse A_csr, int64_t 
   op = NULL;
 done:
   free(facts);
+  gcoo_sparse_destroy(slab);
+  gcoo_sparse_destroy(&A_csr);
   gcoo_sparse_destroy(&A_shifted);
   gcoo_sparse_destroy(&A_diag);
   gcoo_sparse_destroy(&A_offd);
@@ -174,7 +189,7 @@ done:
 gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, int64_t m_global,
                                 const gcoo_dist_op_options *opts, gcoo_dist_op *op) {
   gcoo_status st = GCOO_SUCCESS;
-  gcoo_sparse At = NULL, A_csr = NULL;
+  gcoo_sparse F = NULL;
   gcoo_sparse_info si = {0};
   gcoo_dist_op_options o;
   GCOO_VALID_OBJECT(d, GCOO_MAGIC_DIST, "distributed context");
@@ -185,19 +200,13 @@ gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, i
   if (st >= 0 && (row0 < 0 || m_global < 0))
     st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "row0 = %lld, m_global = %lld must be >= 0",
                     (long long)row0, (long long)m_global);
-  /* to the A frame: a column slab of S is a row slab of A = S^T */
-  if (st >= 0 && o.local.reading == GCOO_DENSE_SPARSE) {
-    st = gcoo_sparse_transpose(&At, A_slab);
-    if (st >= 0) st = gcoo_sparse_convert(&A_csr, At, GCOO_FORMAT_CSR, 0);
-  } else if (st >= 0) {
-    st = gcoo_sparse_convert(&A_csr, A_slab, GCOO_FORMAT_CSR, 0);
-  }
+  /* the caller's slab copied into one of the two frames, with at most one conversion */
+  if (st >= 0) st = gcoo__sparse_frame_copy(A_slab, o.local.reading, &F);
   GCOO_GOTO(gcoo__dist_agree(d, st));
   const int64_t k = o.local.reading == GCOO_DENSE_SPARSE ? si.nrows : si.ncols;
-  GCOO_GOTO(gcoo__dist_op_create_aframe(d, A_csr, row0, m_global, k, &o, op));
+  GCOO_GOTO(gcoo__dist_op_create_aframe(d, &F, row0, m_global, k, &o, op));
 done:
-  gcoo_sparse_destroy(&At);
-  gcoo_sparse_destroy(&A_csr);
+  gcoo_sparse_destroy(&F);
   return st;
 }
 
@@ -242,49 +251,89 @@ gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
 }
 
 gcoo_status gcoo_dist_op_get_local_matrix(gcoo_dist_op op, gcoo_sparse *A_slab) {
-  gcoo_status st = GCOO_SUCCESS;
-  int32_t *rows = NULL, *cols = NULL;
-  char *vals = NULL;
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   GCOO_CHECK(A_slab != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A_slab = NULL;
-  if (op->opts.xmode == GCOO_DIST_X_REPLICATED && op->local) {
-    GCOO_CALL(gcoo_sparse_convert(A_slab, op->local->A_csr, GCOO_FORMAT_CSR, 0));
-    return GCOO_SUCCESS;
-  }
-  /* PARTITIONED (or empty): put the global columns back on both blocks' entries */
-  gcoo_op blocks[2] = {op->local, op->offd};
-  int64_t n = 0;
+  int64_t *rows = NULL;
+  GCOO_CALL(gcoo__malloc_n((void **)&rows, op->nrows, sizeof *rows, "row list"));
+  for (int64_t i = 0; i < op->nrows; i++) rows[i] = op->row0 + i;
+  gcoo_status st = gcoo_dist_op_get_local_rows(op, rows, op->nrows, A_slab);
+  free(rows);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+/* Entries of the given local rows of one block, columns mapped to global ones (diagonal block:
+ * + row0; off-diagonal block: the halo's row numbers), appended to the CSR being built. */
+static gcoo_status block_rows(gcoo_dist_op op, gcoo_op block, int offd, const int64_t *local,
+                              int64_t n, gcoo_sparse *R) {
+  GCOO_CALL(gcoo__op_rows(block, local, n, R));
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info ri;
+  GCOO_CALL(gcoo_sparse_get_arrays(*R, &a));
+  GCOO_CALL(gcoo_sparse_get_info(*R, &ri));
+  const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
+  int32_t *ind = (int32_t *)a.ind;
+  for (int64_t e = 0; e < ri.nnz; e++)
+    ind[e] = offd ? op->halo.recv_rows[ind[e]] : partitioned ? (int32_t)(op->row0 + ind[e]) : ind[e];
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_get_local_rows(gcoo_dist_op op, const int64_t *rows, int64_t n,
+                                        gcoo_sparse *R) {
+  gcoo_status st = GCOO_SUCCESS;
+  int64_t *local = NULL, *ptr = NULL;
+  int32_t *ind = NULL;
+  char *vals = NULL;
+  gcoo_sparse B[2] = {NULL, NULL};
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  GCOO_CHECK(R != NULL && (rows != NULL || n == 0), GCOO_ERR_NULL, "output or rows is NULL");
+  *R = NULL;
   const size_t es = gcoo_dtype_size(op->dtype);
+  GCOO_GOTO(gcoo__malloc_n((void **)&local, n, sizeof *local, "row list"));
+  for (int64_t t = 0; t < n; t++) {
+    GCOO_CHECK_GOTO(rows[t] >= op->row0 && rows[t] < op->row0 + op->nrows &&
+                        (t == 0 || rows[t] > rows[t - 1]),
+                    GCOO_ERR_INVALID_ARG,
+                    "row %lld (position %lld) is not one of this rank's rows %lld..%lld in "
+                    "increasing order", (long long)rows[t], (long long)t, (long long)op->row0,
+                    (long long)(op->row0 + op->nrows - 1));
+    local[t] = rows[t] - op->row0;
+  }
+  gcoo_op blocks[2] = {op->local, op->offd};
+  for (int b = 0; b < 2; b++)
+    if (blocks[b]) GCOO_GOTO(block_rows(op, blocks[b], b == 1, local, n, &B[b]));
+  /* the two blocks' entries of each row side by side; gcoo_sparse_create_csr sorts them */
+  gcoo_sparse_arrays a[2] = {{0}, {0}};
+  int64_t total = 0;
   for (int b = 0; b < 2; b++) {
     gcoo_sparse_info bi;
-    if (!blocks[b]) continue;
-    GCOO_CALL(gcoo_sparse_get_info(blocks[b]->A_csr, &bi));
-    n += bi.nnz;
+    if (!B[b]) continue;
+    GCOO_GOTO(gcoo_sparse_get_arrays(B[b], &a[b]));
+    GCOO_GOTO(gcoo_sparse_get_info(B[b], &bi));
+    total += bi.nnz;
   }
-  GCOO_GOTO(gcoo__malloc_n((void **)&rows, n, sizeof *rows, "local matrix"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&cols, n, sizeof *cols, "local matrix"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&vals, n, es, "local matrix"));
+  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)n + 1, sizeof *ptr, "row pointer"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&ind, total, sizeof *ind, "column indices"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&vals, total, es, "values"));
   int64_t w = 0;
-  for (int b = 0; b < 2; b++) {
-    gcoo_csr_view v;
-    if (!blocks[b]) continue;
-    GCOO_GOTO(gcoo__sparse_csr_view(blocks[b]->A_csr, &v));
-    for (int64_t i = 0; i < v.nrows; i++)
-      for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++, w++) {
-        rows[w] = (int32_t)i;
-        cols[w] = b == 0 ? (int32_t)(op->row0 + v.ind[k]) : op->halo.recv_rows[v.ind[k]];
-        memcpy(vals + (size_t)w * es, (const char *)v.values + (size_t)k * es, es);
+  for (int64_t t = 0; t < n; t++) {
+    for (int b = 0; b < 2; b++) {
+      if (!B[b]) continue;
+      for (int64_t e = a[b].ptr[t]; e < a[b].ptr[t + 1]; e++, w++) {
+        ind[w] = a[b].ind[e];
+        memcpy(vals + (size_t)w * es, (const char *)a[b].values + (size_t)e * es, es);
       }
+    }
+    ptr[t + 1] = w;
   }
-  gcoo_sparse coo = NULL;
-  GCOO_GOTO(gcoo_sparse_create_coo(&coo, op->dtype, op->nrows, op->k, n, rows, cols, vals, 0));
-  st = gcoo_sparse_convert(A_slab, coo, GCOO_FORMAT_CSR, 0);
-  gcoo_sparse_destroy(&coo);
-  GCOO_GOTO(st);
+  GCOO_GOTO(gcoo_sparse_create_csr(R, op->dtype, n, op->k, ptr, ind, vals, 0));
 done:
-  free(rows);
-  free(cols);
+  gcoo_sparse_destroy(&B[0]);
+  gcoo_sparse_destroy(&B[1]);
+  free(local);
+  free(ptr);
+  free(ind);
   free(vals);
   return st;
 }
@@ -327,7 +376,7 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   gcoo_dist d = op->d;
   gcoo_status st = check_operands(op, X, Y_slab);
-  if (op->opts.xmode == GCOO_DIST_X_REPLICATED) {
+  if (op->opts.xmode == GCOO_DIST_X_REPLICATED || d->size == 1) {
     if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
     GCOO_CALL(gcoo__dist_agree(d, st));
     return GCOO_SUCCESS;

@@ -19,19 +19,12 @@
 #include "gcoo/mtx.h"
 #include "gcoo/spgemm.h"
 
+#include "dist_impl.h"
+
 enum { TAG_CSR = 7301, CHUNK = 1 << 30 };
 
-#define SPG_MPI(x)                                                                  \
-  do {                                                                              \
-    int e_ = (x);                                                                   \
-    if (e_ != MPI_SUCCESS) {                                                        \
-      char m_[MPI_MAX_ERROR_STRING];                                                \
-      int l_ = 0;                                                                   \
-      MPI_Error_string(e_, m_, &l_);                                                \
-      st = GCOO_ERROR(GCOO_ERR_MPI, "MPI error in %s: %s", #x, m_);                 \
-      goto done;                                                                    \
-    }                                                                               \
-  } while (0)
+/* MPI calls go through the project's one checker (dist/dist_impl.h). */
+#define SPG_MPI(x) GCOO_GOTO(GCOO_MPI(x))
 
 /* Point-to-point of any size: chunks of at most 1 GiB (MPI counts are int). */
 static gcoo_status send_bytes(MPI_Comm comm, const void *buf, int64_t bytes, int dest) {
@@ -73,8 +66,8 @@ static gcoo_status csr_block(gcoo_sparse A, int64_t r0, int64_t r1, int64_t c0, 
   for (int64_t i = 0; i <= nr; i++) ptr[i] = v.ptr[r0 + i] - p0;
   for (int64_t q = 0; q < nnz; q++) ind[q] = (int32_t)(v.ind[p0 + q] - c0);
   if (nnz) memcpy(val, (const char *)v.values + (size_t)p0 * es, (size_t)nnz * es);
-  st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, v.dtype, nr, nc, nnz, 0, ptr, ind, NULL, NULL,
-                          NULL, val);
+  st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, v.dtype, nr, nc, nnz, 0, ptr, ind, NULL, NULL, NULL,
+                          val);
   ptr = NULL, ind = NULL, val = NULL;
 done:
   free(ptr);
@@ -122,8 +115,8 @@ done:
 typedef struct plan {
   int64_t m, k, n, flop, nnz_pred;
   int64_t dtype;
-  int64_t *begin;   /* nranks + 1 row offsets */
-  int64_t *bcol;    /* 2 nranks: the range [c0, c1) of rows of B each rank needs */
+  int64_t *begin; /* nranks + 1 row offsets */
+  int64_t *bcol;  /* 2 nranks: the range [c0, c1) of rows of B each rank needs */
   double imbalance;
 } plan;
 
@@ -133,9 +126,11 @@ static void plan_free(plan *p) {
   p->begin = p->bcol = NULL;
 }
 
-/* Rank 0: predict, partition by predicted work, find each rank's range of B rows. */
-static gcoo_status make_plan(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *o,
-                             int nranks, plan *p) {
+/* Rank 0: predict (on its GPU when its context is CUDA: the GPU predictor, method CLASSES;
+ * else on its CPU threads with opts->predict), partition by predicted work, find each rank's
+ * range of B rows. */
+static gcoo_status make_plan(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                             const gcoo_spgemm_options *o, int nranks, plan *p) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse Ac = NULL, Bc = NULL;
   gcoo_sparse_info ai, bi;
@@ -158,10 +153,14 @@ static gcoo_status make_plan(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_opt
   if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
   po.want_row_flop = 1;
   po.want_row_nnz = 1;
-  GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  if (ctx && ctx->ops == &gcoo__backend_cuda)
+    GCOO_GOTO(gcoo__predict_cuda(ctx, Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  else
+    GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
   GCOO_GOTO(gcoo__malloc_n((void **)&work, ai.nrows + 1, sizeof *work, "row work"));
   work[0] = 0;
-  for (int64_t i = 0; i < ai.nrows; i++) work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;
+  for (int64_t i = 0; i < ai.nrows; i++)
+    work[i + 1] = work[i] + pred.row_flop[i] + pred.row_nnz[i] + 1;
   GCOO_GOTO(gcoo_partition_balanced(work, ai.nrows, nranks, &part));
   GCOO_GOTO(gcoo__malloc_n((void **)&p->begin, nranks + 1, sizeof *p->begin, "plan"));
   GCOO_GOTO(gcoo__malloc_n((void **)&p->bcol, 2 * nranks, sizeof *p->bcol, "plan"));
@@ -274,7 +273,7 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
   const double t0 = gcoo__wtime();
 
   /* plan on rank 0, agreed, broadcast */
-  if (rank == 0) st = make_plan(A, B, &o, nranks, &p);
+  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
   st = gcoo_dist_agree(d, st);
   if (st < 0) goto done;
   GCOO_GOTO(bcast_plan(comm, nranks, &p));
@@ -287,15 +286,27 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
     gcoo_sparse_info ai, bi;
     st = gcoo_sparse_get_info(A, &ai);
     if (st >= 0) st = gcoo_sparse_get_info(B, &bi);
-    if (st >= 0 && ai.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0);
-    if (st >= 0 && bi.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0);
+    if (st >= 0 && ai.format != GCOO_FORMAT_CSR)
+      st = gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0);
+    if (st >= 0 && bi.format != GCOO_FORMAT_CSR)
+      st = gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0);
     for (int r = nranks - 1; r >= 0 && st >= 0; r--) { /* rank 0's own last */
       gcoo_sparse a = NULL, b = NULL;
       const int64_t c0 = p.bcol[2 * r], c1 = p.bcol[2 * r + 1];
       st = csr_block(Ac ? Ac : A, p.begin[r], p.begin[r + 1], c0, c1 - c0, &a);
       if (st >= 0) st = csr_block(Bc ? Bc : B, c0, c1, 0, p.n, &b);
+      if (r > 0) { /* a flag first: a rank whose slab could not be made is told so */
+        int64_t ok = st >= 0;
+        const gcoo_status sf = GCOO_MPI(MPI_Send(&ok, 1, MPI_INT64_T, r, TAG_CSR, comm));
+        if (st >= 0) st = sf;
+      }
       if (st >= 0 && r > 0) st = send_csr(comm, a, r);
       if (st >= 0 && r > 0) st = send_csr(comm, b, r);
+      if (st < 0) /* the ranks not served yet are told not to wait for a slab */
+        for (int q = r - 1; q > 0; q--) {
+          int64_t ok = 0;
+          (void)GCOO_MPI(MPI_Send(&ok, 1, MPI_INT64_T, q, TAG_CSR, comm));
+        }
       if (r == 0) {
         Aloc = a;
         Bloc = b;
@@ -306,10 +317,12 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
     }
     gcoo_sparse_destroy(&Ac);
     gcoo_sparse_destroy(&Bc);
-    /* a failure here leaves receivers waiting: MPI errors are fatal, gcoo ones are memory */
-    if (st < 0) MPI_Abort(comm, 1);
   } else {
-    st = recv_csr(comm, 0, &Aloc);
+    int64_t ok = 0;
+    st = GCOO_MPI(MPI_Recv(&ok, 1, MPI_INT64_T, 0, TAG_CSR, comm, MPI_STATUS_IGNORE));
+    if (st >= 0 && !ok)
+      st = GCOO_ERROR(GCOO_ERR_MPI, "rank 0 could not send this rank its slab of A and B");
+    if (st >= 0) st = recv_csr(comm, 0, &Aloc);
     if (st >= 0) st = recv_csr(comm, 0, &Bloc);
   }
   st = gcoo_dist_agree(d, st);
@@ -411,7 +424,7 @@ gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *
                   (long long)ib.ncols);
   GCOO_GOTO(gcoo_h5_sparse_read_slab(fa, dtype, 0, rank == 0 ? ia.nmajor : 0, &A));
   GCOO_GOTO(gcoo_h5_sparse_read_slab(fb, dtype, 0, rank == 0 ? ib.nmajor : 0, &B));
-  if (rank == 0) st = make_plan(A, B, &o, nranks, &p);
+  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
   gcoo_sparse_destroy(&A);
   gcoo_sparse_destroy(&B);
   st = gcoo_dist_agree(d, st);
@@ -467,7 +480,7 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
   st = C_slab ? gcoo_sparse_get_info(C_slab, &ci) : GCOO_ERROR(GCOO_ERR_NULL, "C_slab is NULL");
   if (st >= 0) {
     st = ci.format == GCOO_FORMAT_CSR ? GCOO_SUCCESS
-                                     : GCOO_ERROR(GCOO_ERR_INVALID_ARG, "C_slab is not CSR");
+                                      : GCOO_ERROR(GCOO_ERR_INVALID_ARG, "C_slab is not CSR");
     mine[0] = ci.nrows, mine[1] = ci.ncols, mine[2] = ci.nnz, mine[3] = ci.dtype;
   }
   st = gcoo_dist_agree(d, st);
@@ -496,7 +509,8 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
     ptr[0] = 0;
     for (int r = 0; r < nranks; r++) {
       gcoo_csr_view v;
-      if (r == root) GCOO_GOTO(gcoo__sparse_csr_view(C_slab, &v));
+      if (r == root)
+        GCOO_GOTO(gcoo__sparse_csr_view(C_slab, &v));
       else {
         GCOO_GOTO(recv_csr(comm, r, &piece));
         GCOO_GOTO(gcoo__sparse_csr_view(piece, &v));
@@ -510,8 +524,8 @@ gcoo_status gcoo_dist_spgemm_gather(gcoo_dist d, gcoo_sparse C_slab, int root, g
       at += v.nnz;
       gcoo_sparse_destroy(&piece);
     }
-    st = gcoo__sparse_adopt(C, GCOO_FORMAT_CSR, dt, m, mine[1], nnz, 0, ptr, ind, NULL, NULL,
-                            NULL, val);
+    st = gcoo__sparse_adopt(C, GCOO_FORMAT_CSR, dt, m, mine[1], nnz, 0, ptr, ind, NULL, NULL, NULL,
+                            val);
     ptr = NULL, ind = NULL, val = NULL;
   }
 done:

@@ -18,10 +18,14 @@ static void GCOO_FN(convert)(gcoo__h5_kind k, const void *src, int64_t n, GCOO_T
   }
 }
 
+/* The first non-finite element, or -1. Parallel: a slab's values are checked at memory speed
+ * (a serial scan of 100M values cost ~0.1 s of a read that the disk does in 0.5 s). */
 static int64_t GCOO_FN(first_nonfinite)(const GCOO_T *v, int64_t n) {
+  int64_t bad = n;
+#pragma omp parallel for reduction(min : bad) schedule(static) if (n > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < n; i++)
-    if (!isfinite(v[i])) return i;
-  return -1;
+    if (!isfinite(v[i]) && i < bad) bad = i;
+  return bad < n ? bad : -1;
 }
 
 static int64_t GCOO_FN(to_values)(gcoo__h5_kind k, const void *src, int64_t n, GCOO_T *dst) {

@@ -274,14 +274,30 @@ static gcoo_status build_compressed(const struct gcoo_h5_sparse_file_s *f, gcoo_
   int64_t nminor = csr ? in->ncols : in->nrows, *p = *ptrl;
   int32_t *ix = *ind;
   int sorted = 1;
+  int64_t badk = INT64_MAX;
+  /* in parallel over rows (columns): the first entry out of range is still the one named */
+#pragma omp parallel for reduction(min : badk) reduction(&& : sorted) schedule(static) \
+    if (p[nmaj] > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < nmaj; i++)
     for (int64_t k = p[i]; k < p[i + 1]; k++) {
-      GCOO_CHECK(ix[k] < nminor, GCOO_ERR_INDEX_RANGE,
-                 "%s: %s %lld has %s index %d outside 0..%lld (entry %lld)", f->d[0].label,
-                 major_word(in->format), (long long)(b + i), csr ? "column" : "row", ix[k],
-                 (long long)nminor - 1, (long long)(lo + k));
+      if (ix[k] >= nminor && k < badk) badk = k;
       if (k > p[i] && ix[k] <= ix[k - 1]) sorted = 0;
     }
+  if (badk != INT64_MAX) {
+    int64_t i = 0, hi = nmaj; /* the row of entry badk: the last i with p[i] <= badk */
+    while (hi - i > 1) {
+      int64_t mid = i + (hi - i) / 2;
+      if (p[mid] <= badk)
+        i = mid;
+      else
+        hi = mid;
+    }
+    while (i + 1 < nmaj && p[i + 1] <= badk) i++;
+    return GCOO_ERROR(GCOO_ERR_INDEX_RANGE, "%s: %s %lld has %s index %d outside 0..%lld (entry %lld)",
+                      f->d[0].label, major_word(in->format), (long long)(b + i),
+                      csr ? "column" : "row", ix[badk], (long long)nminor - 1,
+                      (long long)(lo + badk));
+  }
   int64_t nr = csr ? nmaj : in->nrows, nc = csr ? in->ncols : nmaj;
   if (sorted) {
     gcoo_status st = gcoo__sparse_adopt(A, in->format, dtype, nr, nc, p[nmaj], 0, p, ix, NULL,

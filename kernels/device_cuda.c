@@ -23,10 +23,8 @@ static gcoo_status copy_rows(void *dst, size_t dpitch, const void *src, size_t s
 }
 
 static gcoo_status stream_create(void **stream) {
-  cudaStream_t s = NULL;
-  *stream = NULL;
-  GCOO_CALL_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  *stream = s;
+  *stream = NULL; /* cudaStream_t is a pointer: the handle is written in place */
+  GCOO_CALL_CUDA(cudaStreamCreateWithFlags((cudaStream_t *)stream, cudaStreamNonBlocking));
   return GCOO_SUCCESS;
 }
 
@@ -48,10 +46,8 @@ static gcoo_status stream_query(void *stream, int *done) {
 }
 
 static gcoo_status event_create(void **event) {
-  cudaEvent_t e = NULL;
-  *event = NULL;
-  GCOO_CALL_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  *event = e;
+  *event = NULL; /* cudaEvent_t is a pointer: the handle is written in place */
+  GCOO_CALL_CUDA(cudaEventCreateWithFlags((cudaEvent_t *)event, cudaEventDisableTiming));
   return GCOO_SUCCESS;
 }
 

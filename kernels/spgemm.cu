@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
-// kernels/spgemm.cu: gcoo's GPU SpGEMM C = A B with the output preallocated from the prediction.
+// kernels/spgemm.cu: gcoo's GPU SpGEMM C = A B, its output preallocated from a prediction made
+// on the device, in the product's stream (docs/spgemm.md):
 //
-//  1. Prediction on the host threads (gcoo_predict, default method): FLOP and predicted size of
-//     every row. Row i gets room cap(i) = min(hi(i), ceil(safety x predicted(i))), hi(i) =
-//     min(flop(i), n) being a bound no row can pass.
-//  2. Rows are binned by hi(i) (the table a row needs): five shared-memory bins (tables of 64 ..
-//     16384 slots, a warp or a block per row) and a global-memory bin for longer rows, and
-//     batched in row order so that each batch's buffers fit the memory budget.
-//  3. Per batch: one kernel launch per bin computes its rows (kernels/spgemm_kernels.cuh); a
-//     row larger than its room is not written but listed. The listed rows, whose sizes are now
-//     known, are recomputed into a second buffer of exactly their size. Then the rows are laid
-//     out as CSR (CUB exclusive scan of the row sizes, a warp per row copies).
-//  4. One batch: C stays on the device. Several: each batch goes to the host as it completes,
-//     so the device never holds more than a batch of C.
+//  1. Bounds: flop(i), lo(i) <= z(i) <= hi(i) = min(flop(i), n) for every row; a row with
+//     lo = hi is known exactly. Rows with uncertainty are classed by floor(log2 hi(i)).
+//  2. The sample: in every class, rows whose seeded coin falls under the class's rate (at
+//     least kSampleMinRows rows of the class, all of a small class). They are computed at once
+//     with the product's own kernels into rooms of hi(i) (they cannot overflow) and kept: the
+//     sample is part of the product, not extra work.
+//  3. The estimate: per class, u = sum(z - lo) / sum(hi - lo) over its sampled rows; nnz(C) =
+//     sum lo + sum_c u_c G_c. Row i's room: lo + ceil(v_c (hi - lo)), v_c from u_c and the
+//     largest fraction the class's sample showed (class_room).
+//  4. One numeric pass into the rooms (no symbolic pass). Rows are binned by the table their
+//     room needs (kernels/spgemm_kernels.cuh); a row that passes its room aborts and is listed.
+//  5. Listed rows are recomputed into rooms of their exact size (or their bound when they
+//     aborted); nothing is written past an allocation.
+//  6. Layout: a CUB scan of the row sizes gives C's row pointers; a warp per row copies.
+// The host waits three times (to size the sample's and the product's buffers, and C). Under a
+// memory budget the rows are cut into batches in row order; each batch goes to the host.
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -24,171 +29,244 @@
 
 namespace {
 
-struct bin_cfg {
-  int bits;   // log2 slots per row (shared bins)
-  int group;  // threads per row
-  int tpb;    // threads per block
-};
-// Shared bins: a row goes to the first whose table has >= 2 hi(i) slots (load <= 1/2).
-constexpr bin_cfg kBins[] = {{6, 32, 256}, {8, 32, 128}, {10, 128, 128}, {12, 256, 256},
-                             {14, 512, 512}};
-constexpr int kNumShared = 5, kGlobalBin = 5, kNumBins = 6;
-constexpr int kGlobalTpb = 512;
+using namespace gcoo_spg;
 
-int bin_of(int64_t hi) {
-  for (int b = 0; b < kNumShared; b++)
-    if (2 * hi <= ((int64_t)1 << kBins[b].bits)) return b;
-  return kGlobalBin;
+int device_sm_count() {
+  int d = 0, c = 0;
+  if (cudaGetDevice(&d) != cudaSuccess ||
+      cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, d) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 132;
+  }
+  return c > 0 ? c : 132;
 }
 
-int table_bits(int64_t hi) {
-  int bits = 6;
-  while (((int64_t)1 << bits) < 2 * hi) bits++;
-  return bits;
+size_t device_smem_optin() {
+  int d = 0, v = 0;
+  if (cudaGetDevice(&d) != cudaSuccess ||
+      cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, d) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 48 * 1024;
+  }
+  return (size_t)v;
+}
+
+// The device's stream-ordered pool keeps what a call freed for the next call (no cudaMalloc per
+// call); after each call it is trimmed back to kPoolKeep bytes so other libraries get the rest.
+constexpr size_t kPoolKeep = (size_t)256 << 20;
+void pool_setup() {
+  int d = 0;
+  cudaMemPool_t pool;
+  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess) {
+    uint64_t thr = UINT64_MAX;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
+  }
+  (void)cudaGetLastError();
+}
+void pool_trim(cudaStream_t s) {
+  int d = 0;
+  cudaMemPool_t pool;
+  cudaStreamSynchronize(s);
+  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess)
+    cudaMemPoolTrimTo(pool, kPoolKeep);
+  (void)cudaGetLastError();
+}
+
+// Pinned host memory for the small copies the host waits for (pageable copies cost more).
+unsigned long long *staging() {
+  static thread_local unsigned long long *buf = nullptr;
+  if (!buf && cudaMallocHost((void **)&buf, 8192) != cudaSuccess) {
+    (void)cudaGetLastError();
+    buf = nullptr;
+  }
+  return buf;
+}
+
+// Copy `bytes` (<= 8192) from the device and wait: through the pinned buffer when there is one.
+cudaError_t fetch_small(void *dst, const void *src, size_t bytes, cudaStream_t s) {
+  unsigned long long *b = staging();
+  cudaError_t e = cudaMemcpyAsync(b ? (void *)b : dst, src, bytes, cudaMemcpyDeviceToHost, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e == cudaSuccess && b) memcpy(dst, b, bytes);
+  return e;
 }
 
 template <typename T>
-size_t shared_bytes(int b) {
-  if (b == kGlobalBin) return sizeof(int);
-  const int rpb = kBins[b].tpb / kBins[b].group;
-  return (size_t)rpb * ((size_t)1 << kBins[b].bits) * (sizeof(T) + sizeof(int32_t)) +
-         (size_t)rpb * sizeof(int);
+int last_shared_bin() {
+  const size_t optin = device_smem_optin();
+  int b = 4;
+  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 1024 <= optin) b++;
+  return b;
 }
 
-template <typename T, int GROUP, int TPB, bool GLOBAL>
-cudaError_t launch_one(cudaStream_t s, const gcoo_dev_csr *A, const gcoo_dev_csr *B,
-                       gcoo_spg::row_job job, int bits, gcoo_spg::row_out<T> out, size_t smem) {
-  auto kernel = gcoo_spg::spgemm_rows_kernel<T, GROUP, TPB, GLOBAL>;
-  if (smem > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)smem);
-    if (e != cudaSuccess) return e;
-  }
-  const int64_t rpb = TPB / GROUP, blocks = (job.n + rpb - 1) / rpb;
-  kernel<<<(unsigned)blocks, TPB, smem, s>>>(A->ptr, A->ind, (const T *)A->val, B->ptr, B->ind,
-                                             (const T *)B->val, job, bits, out);
-  return cudaGetLastError();
-}
-
-template <typename T>
-cudaError_t launch_bin(cudaStream_t s, int b, const gcoo_dev_csr *A, const gcoo_dev_csr *B,
-                       gcoo_spg::row_job job, gcoo_spg::row_out<T> out) {
-  if (job.n == 0) return cudaSuccess;
-  const size_t smem = shared_bytes<T>(b);
-  switch (b) {
-    case 0: return launch_one<T, 32, 256, false>(s, A, B, job, kBins[0].bits, out, smem);
-    case 1: return launch_one<T, 32, 128, false>(s, A, B, job, kBins[1].bits, out, smem);
-    case 2: return launch_one<T, 128, 128, false>(s, A, B, job, kBins[2].bits, out, smem);
-    case 3: return launch_one<T, 256, 256, false>(s, A, B, job, kBins[3].bits, out, smem);
-    case 4: return launch_one<T, 512, 512, false>(s, A, B, job, kBins[4].bits, out, smem);
-    default: return launch_one<T, kGlobalTpb, kGlobalTpb, true>(s, A, B, job, 0, out, smem);
-  }
-}
-
-// Host plan of one pass over a set of rows: per bin, the rows with their room and tables.
-struct pass_plan {
-  int64_t n = 0;                  // rows in the pass
-  int32_t *rows = nullptr;        // by bin, then row order
-  int64_t *off = nullptr, *cap = nullptr, *tab_off = nullptr;
-  int8_t *tab_bits = nullptr;
-  int64_t bin_begin[kNumBins + 1] = {0};
-  int64_t out_entries = 0;        // sum of cap
-  int64_t table_slots = 0;        // global scratch slots
-};
-
-void plan_free(pass_plan *p) {
-  free(p->rows);
-  free(p->off);
-  free(p->cap);
-  free(p->tab_off);
-  free(p->tab_bits);
-  *p = pass_plan();
-}
-
-// Plan rows `list[0..n)` (global ids) with rooms `room[t]`; hi[] by row.
-gcoo_status plan_rows(const int32_t *list, const int64_t *room, int64_t n, const int64_t *hi,
-                      pass_plan *p) {
+// Exclusive scan of n + 1 int64 values (the last is 0: out[n] is the total).
+gcoo_status scan_i64(cudaStream_t s, spg_mem *mem, const int64_t *in, int64_t *out, int64_t n1) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t count[kNumBins] = {0};
-  GCOO_GOTO(gcoo__malloc_n((void **)&p->rows, n, sizeof *p->rows, "SpGEMM row list"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&p->off, n, sizeof *p->off, "SpGEMM row offsets"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&p->cap, n, sizeof *p->cap, "SpGEMM row rooms"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&p->tab_off, n, sizeof *p->tab_off, "SpGEMM table offsets"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&p->tab_bits, n, sizeof *p->tab_bits, "SpGEMM table sizes"));
-  for (int64_t t = 0; t < n; t++) count[bin_of(hi[list[t]])]++;
-  p->bin_begin[0] = 0;
-  for (int b = 0; b < kNumBins; b++) p->bin_begin[b + 1] = p->bin_begin[b] + count[b];
-  {
-    int64_t at[kNumBins];
-    for (int b = 0; b < kNumBins; b++) at[b] = p->bin_begin[b];
-    for (int64_t t = 0; t < n; t++) {
-      const int32_t i = list[t];
-      const int b = bin_of(hi[i]);
-      const int64_t q = at[b]++;
-      p->rows[q] = i;
-      p->cap[q] = room[t];
-      p->off[q] = p->out_entries;
-      p->out_entries += room[t];
-      p->tab_bits[q] = (int8_t)(b == kGlobalBin ? table_bits(hi[i]) : 0);
-      p->tab_off[q] = p->table_slots;
-      if (b == kGlobalBin) p->table_slots += (int64_t)1 << p->tab_bits[q];
-    }
-  }
-  p->n = n;
+  void *tmp = nullptr;
+  size_t bytes = 0;
+  SPG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n1, s));
+  SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
+  SPG_CUDA(cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n1, s));
 done:
-  if (st < 0) plan_free(p);
+  spg_tmp_free(mem, tmp, (int64_t)bytes);
   return st;
 }
 
-// Device copy of a plan, and the launches of one pass.
-template <typename T>
-gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_dev_csr *A, const gcoo_dev_csr *B,
-                     const pass_plan *p, gcoo_spg::row_out<T> out, int32_t **ci, T **cv) {
+unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per); }
+
+// A pass over a list of rows: first planned (bins, room and table offsets; the host learns the
+// totals), then run into its own buffer.
+struct pass_plan {
+  int64_t nmax = 0, n = 0;
+  int32_t *binned = nullptr;
+  pair64 *sizes = nullptr, *offs = nullptr; // (room, table) of each entry, and their scan
+  unsigned long long *bin_count = nullptr;  // kNumBins counts, kNumBins cursors, 3 totals
+  unsigned long long count[kNumBins] = {0};
+  int64_t total_room = 0, total_tab = 0;
+};
+
+void plan_free(spg_mem *mem, pass_plan *p) {
+  spg_tmp_free(mem, p->binned, p->nmax * 4);
+  spg_tmp_free(mem, p->sizes, (p->nmax + 1) * 16);
+  spg_tmp_free(mem, p->offs, (p->nmax + 1) * 16);
+  spg_tmp_free(mem, p->bin_count, (2 * kNumBins + 3) * 8);
+  *p = pass_plan();
+}
+
+// Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
+// Synchronises the stream once (one small copy brings the counts and totals).
+gcoo_status plan_pass(cudaStream_t s, spg_mem *mem, const int32_t *list,
+                      const unsigned long long *d_n, int64_t nmax, rows_state rs, int last_shared,
+                      pass_plan *p) {
   gcoo_status st = GCOO_SUCCESS;
-  int32_t *d_rows = nullptr;
-  int64_t *d_off = nullptr, *d_cap = nullptr, *d_toff = nullptr;
-  int8_t *d_tbits = nullptr;
-  const int64_t n = p->n;
+  void *tmp = nullptr;
+  size_t bytes = 0;
+  p->nmax = nmax;
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->binned, nmax * 4));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->sizes, (nmax + 1) * 16));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->offs, (nmax + 1) * 16));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->bin_count, (2 * kNumBins + 3) * 8));
+  SPG_CUDA(cudaMemsetAsync(p->bin_count, 0, (2 * kNumBins + 3) * 8, s));
+  bin_count_kernel<<<blocks_for(nmax + 1, 256), 256, 0, s>>>(list, d_n, nmax, rs, last_shared,
+                                                             p->bin_count, p->sizes);
+  SPG_LAUNCHED("bin_count_kernel");
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, p->sizes, p->offs, pair64_sum(),
+                                          pair64{0, 0}, nmax + 1, s));
+  SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, p->sizes, p->offs, pair64_sum(), pair64{0, 0},
+                                          nmax + 1, s));
+  plan_summary_kernel<<<1, 32, 0, s>>>(p->bin_count, p->offs + nmax, d_n);
+  SPG_LAUNCHED("plan_summary_kernel");
+  {
+    unsigned long long h[2 * kNumBins + 3];
+    SPG_CUDA(fetch_small(h, p->bin_count, sizeof h, s));
+    memcpy(p->count, h, sizeof p->count);
+    p->n = (int64_t)h[2 * kNumBins];
+    p->total_room = (int64_t)h[2 * kNumBins + 1];
+    p->total_tab = (int64_t)h[2 * kNumBins + 2];
+  }
+done:
+  spg_tmp_free(mem, tmp, (int64_t)bytes);
+  return st;
+}
+
+template <typename T, int TS, int WARPS>
+cudaError_t launch_warp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
+                        int64_t n, rows_state rs, pass_out<T> out, int sms) {
+  int64_t blocks = (n + WARPS - 1) / WARPS, cap = (int64_t)sms * 64;
+  if (blocks > cap) blocks = cap;
+  warp_rows_kernel<T, TS, WARPS>
+      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  return cudaGetLastError();
+}
+
+template <typename T, int TPB, bool GLOBAL>
+cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
+                         int64_t n, int bits, rows_state rs, pass_out<T> out, int sms) {
+  auto kernel = block_rows_kernel<T, TPB, GLOBAL>;
+  const size_t smem = GLOBAL ? 0 : ((size_t)1 << bits) * (sizeof(T) + 4);
+  static int opted_in = 0;              // per instantiation (and process): bits is fixed per bin
+  if (smem >= 32 * 1024 && !opted_in) { // the static part counts too: opt in before 48 KiB
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)smem + 1024);
+    if (e != cudaSuccess) return e;
+    opted_in = 1;
+  }
+  int64_t blocks = n, cap = (int64_t)sms * (GLOBAL ? 4 : 16);
+  if (blocks > cap) blocks = cap;
+  kernel<<<(unsigned)blocks, TPB, smem, s>>>(in, Av, Bv, rows, n, bits, rs, out);
+  return cudaGetLastError();
+}
+
+// Run a planned pass into buffer `buf_id`: *ci/*cv get its buffer (p->total_room entries).
+template <typename T>
+gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+                     rows_state rs, int64_t *tab_off_rows, const int32_t *list, pass_plan *p,
+                     int last_shared, uint8_t buf_id, int32_t *ovf_rows,
+                     unsigned long long *ovf_count, int32_t **ci, T **cv) {
+  gcoo_status st = GCOO_SUCCESS;
+  pass_out<T> out;
+  int64_t start[kNumBins + 1];
+  const int sms = device_sm_count();
+  const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
+  const T *Av = (const T *)A->values, *Bv = (const T *)B->values;
+  memset(&out, 0, sizeof out);
   *ci = nullptr;
   *cv = nullptr;
-  out.gkeys = nullptr;
-  out.gvals = nullptr;
-  SPG_CUDA(spg_malloc(mem, (void **)&d_rows, n * 4));
-  SPG_CUDA(spg_malloc(mem, (void **)&d_off, n * 8));
-  SPG_CUDA(spg_malloc(mem, (void **)&d_cap, n * 8));
-  SPG_CUDA(spg_malloc(mem, (void **)&d_toff, n * 8));
-  SPG_CUDA(spg_malloc(mem, (void **)&d_tbits, n));
-  SPG_CUDA(spg_malloc(mem, (void **)ci, p->out_entries * (int64_t)sizeof(int32_t)));
-  SPG_CUDA(spg_malloc(mem, (void **)cv, p->out_entries * (int64_t)sizeof(T)));
-  SPG_CUDA(spg_malloc(mem, (void **)&out.gkeys, p->table_slots * (int64_t)sizeof(int32_t)));
-  SPG_CUDA(spg_malloc(mem, (void **)&out.gvals, p->table_slots * (int64_t)sizeof(T)));
-  if (n) {
-    SPG_CUDA(cudaMemcpyAsync(d_rows, p->rows, n * 4, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d_off, p->off, n * 8, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d_cap, p->cap, n * 8, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d_toff, p->tab_off, n * 8, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d_tbits, p->tab_bits, n, cudaMemcpyHostToDevice, s));
+  start[0] = 0;
+  for (int b = 0; b < kNumBins; b++) {
+    start[b + 1] = start[b] + (int64_t)p->count[b];
   }
+  if (p->n == 0) goto done;
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, rs, last_shared,
+                                                           p->bin_count, p->offs, tab_off_rows,
+                                                           p->binned);
+  SPG_LAUNCHED("bin_scatter_kernel");
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gkeys, p->total_tab * 4));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gvals, p->total_tab * (int64_t)sizeof(T)));
   out.ci = *ci;
   out.cv = *cv;
-  for (int b = 0; b < kNumBins; b++) {
-    const int64_t b0 = p->bin_begin[b], nb = p->bin_begin[b + 1] - b0;
-    gcoo_spg::row_job job = {d_rows + b0, d_off + b0, d_cap + b0, d_toff + b0, d_tbits + b0, nb};
-    SPG_CUDA(launch_bin<T>(s, b, A, B, job, out));
+  out.buf_id = buf_id;
+  out.ovf_rows = ovf_rows;
+  out.ovf_count = ovf_count;
+  out.tab_off = tab_off_rows;
+  for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
+    const int64_t nb = (int64_t)p->count[b];
+    if (nb == 0) continue;
+    const int32_t *rows = p->binned + start[b];
+    const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
+    switch (b) {
+      case 0: SPG_CUDA((launch_warp<T, 32, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
+      case 1: SPG_CUDA((launch_warp<T, 64, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
+      case 2: SPG_CUDA((launch_warp<T, 128, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
+      case 3: SPG_CUDA((launch_warp<T, 256, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
+      case 4: SPG_CUDA((launch_warp<T, 512, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
+      case 5:
+        SPG_CUDA((launch_block<T, 128, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 6:
+        SPG_CUDA((launch_block<T, 256, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 7:
+        SPG_CUDA((launch_block<T, 512, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      case 8:
+        SPG_CUDA((launch_block<T, 1024, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
+        break;
+      default:
+        SPG_CUDA((launch_block<T, 1024, true>(s, in, Av, Bv, rows, nb, 0, rs, out, sms)));
+        break;
+    }
   }
-  // the plan's arrays and the tables are needed until the kernels finish
-  SPG_CUDA(cudaStreamSynchronize(s));
 done:
-  spg_free(mem, d_rows, n * 4);
-  spg_free(mem, d_off, n * 8);
-  spg_free(mem, d_cap, n * 8);
-  spg_free(mem, d_toff, n * 8);
-  spg_free(mem, d_tbits, n);
-  spg_free(mem, out.gkeys, p->table_slots * (int64_t)sizeof(int32_t));
-  spg_free(mem, out.gvals, p->table_slots * (int64_t)sizeof(T));
+  spg_tmp_free(mem, out.gkeys, p->total_tab * 4);
+  spg_tmp_free(mem, out.gvals, p->total_tab * (int64_t)sizeof(T));
+  plan_free(mem, p);
   if (st < 0) {
-    spg_free(mem, *ci, p->out_entries * (int64_t)sizeof(int32_t));
-    spg_free(mem, *cv, p->out_entries * (int64_t)sizeof(T));
+    spg_tmp_free(mem, *ci, 0);
+    spg_tmp_free(mem, *cv, 0);
     *ci = nullptr;
     *cv = nullptr;
   }
@@ -203,193 +281,330 @@ struct host_csr {
   int64_t nnz = 0, cap = 0;
 };
 
+// Everything one product holds on the device.
 template <typename T>
-gcoo_status spgemm_gcoo(cudaStream_t s, gcoo_sparse hA, gcoo_sparse hB, const gcoo_dev_csr *A,
-                        const gcoo_dev_csr *B, const gcoo_spgemm_options *o, gcoo_dev_csr *dC,
-                        gcoo_sparse *hC, gcoo_spgemm_info *info) {
-  gcoo_status st = GCOO_SUCCESS;
+struct product {
+  cudaStream_t s;
   spg_mem mem;
-  gcoo_prediction pred;
-  const int64_t m = A->nrows, n = B->ncols, E = (int64_t)(sizeof(int32_t) + sizeof(T));
-  int64_t *hi = nullptr, *room = nullptr, *batch_end = nullptr, *rn_host = nullptr;
-  int32_t *list = nullptr, *ovf_host = nullptr;
-  int64_t *row_nnz = nullptr, *src_off = nullptr, *cnt = nullptr, *rowptr = nullptr;
-  uint8_t *src_buf = nullptr;
-  int32_t *ovf_rows = nullptr, *ci0 = nullptr, *ci1 = nullptr, *ci = nullptr;
-  T *cv0 = nullptr, *cv1 = nullptr, *cv = nullptr;
-  unsigned long long *ovf_count = nullptr;
-  void *scan_tmp = nullptr;
-  size_t scan_bytes = 0;
-  pass_plan p0, p1;
+  const gcoo_cuda_csr *A, *B;
+  int64_t m, n;
+  int last_shared;
+  rows_state rs;
+  int64_t *tab_off_rows = nullptr;
+  class_stats *cs = nullptr;
+  int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
+  unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
+                                     // [3] FLOP of recomputed rows, [4] nnz of a batch
+  int32_t *ci[3] = {nullptr, nullptr, nullptr};
+  T *cv[3] = {nullptr, nullptr, nullptr};
+  int64_t buf_len[3] = {0, 0, 0};
+  int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
+  csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
+};
+
+template <typename T>
+void free_buf(product<T> *P, int b) {
+  spg_tmp_free(&P->mem, P->ci[b], P->buf_len[b] * 4);
+  spg_tmp_free(&P->mem, P->cv[b], P->buf_len[b] * (int64_t)sizeof(T));
+  P->ci[b] = nullptr;
+  P->cv[b] = nullptr;
+  P->buf_len[b] = 0;
+}
+
+// Rows [r0, r1) whose rooms are set and listed (ctr[0] of them, nmax at most): compute them,
+// recompute the rows that did not fit, and lay them out as CSR (rowptr relative to r0) in
+// arrays allocated with cudaMalloc (the caller's). Buffer 1 and 2 are freed, buffer 0 (the
+// sample) too once its rows are laid out.
+template <typename T>
+gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int64_t **rowptr_out,
+                        int32_t **ci_out, T **cv_out, int64_t *nnz_out) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  spg_mem *mem = &P->mem;
+  pass_plan p1, p2;
+  int64_t *cnt = nullptr, *rowptr = nullptr;
+  int32_t *ci = nullptr;
+  T *cv = nullptr;
+  const int64_t nr = r1 - r0;
+  unsigned long long h[5] = {0, 0, 0, 0, 0};
+  int64_t nnz = 0;
+  *rowptr_out = nullptr;
+  *ci_out = nullptr;
+  *cv_out = nullptr;
+  SPG_CUDA(cudaMemsetAsync(P->ctr + 1, 0, 2 * 8, s));
+  GCOO_GOTO(plan_pass(s, mem, P->list, P->ctr, nmax, P->rs, P->last_shared, &p1));
+  P->allocated += p1.total_room;
+  P->buf_len[1] = p1.total_room;
+  GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &p1, P->last_shared, 1,
+                        P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&cnt, (nr + 1) * 8));
+  SPG_CUDA(spg_malloc(mem, (void **)&rowptr, (nr + 1) * 8));
+  gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
+  SPG_LAUNCHED("gather_sizes");
+  GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
+  nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
+  SPG_LAUNCHED("nnz_to_counter");
+  SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
+  nnz = (int64_t)h[4];
+  if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
+    const int64_t novf = (int64_t)h[1];
+    P->overflowed += novf;
+    reroom_kernel<<<blocks_for(novf, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
+                                                        P->ctr + 3);
+    SPG_LAUNCHED("reroom_kernel");
+    GCOO_GOTO(plan_pass(s, mem, P->ovf1, P->ctr + 1, novf, P->rs, P->last_shared, &p2));
+    P->buf_len[2] = p2.total_room;
+    GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->ovf1, &p2, P->last_shared,
+                          2, P->ovf2, P->ctr + 2, &P->ci[2], &P->cv[2]));
+    gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
+    SPG_LAUNCHED("gather_sizes");
+    GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
+    nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
+    SPG_LAUNCHED("nnz_to_counter");
+    SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
+    nnz = (int64_t)h[4];
+    GCOO_CHECK_GOTO(h[2] == 0, GCOO_ERR_INTERNAL,
+                    "%llu recomputed rows of C overflowed their exact rooms", h[2]);
+  }
+  P->flop_recomputed = (int64_t)h[3];
+  SPG_CUDA(spg_malloc(mem, (void **)&ci, nnz * 4));
+  SPG_CUDA(spg_malloc(mem, (void **)&cv, nnz * (int64_t)sizeof(T)));
+  if (nr > 0) {
+    bufs<T> b;
+    for (int k = 0; k < 3; k++) {
+      b.ci[k] = P->ci[k];
+      b.cv[k] = P->cv[k];
+    }
+    compact_rows<T><<<blocks_for(nr, kCompactRows), 256, 0, s>>>(r0, nr, rowptr, P->rs, b, ci, cv);
+    SPG_LAUNCHED("compact_rows");
+  }
+  *rowptr_out = rowptr;
+  *ci_out = ci;
+  *cv_out = cv;
+  *nnz_out = nnz;
+  rowptr = nullptr;
+  ci = nullptr;
+  cv = nullptr;
+done:
+  spg_tmp_free(mem, cnt, (nr + 1) * 8);
+  spg_free(mem, rowptr, (nr + 1) * 8);
+  spg_free(mem, ci, nnz * 4);
+  spg_free(mem, cv, nnz * (int64_t)sizeof(T));
+  free_buf(P, 1);
+  free_buf(P, 2);
+  return st;
+}
+
+// The per-row state, counters and lists of a product (or a prediction), and their release.
+template <typename T>
+gcoo_status product_alloc(product<T> *P) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  const int64_t m = P->m;
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.hi, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.lo, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.room, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.z, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.off, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.src, m));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->tab_off_rows, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->cs, sizeof(class_stats)));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->list, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf1, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf2, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ctr, 6 * 8));
+  SPG_CUDA(cudaMemsetAsync(P->cs, 0, sizeof(class_stats), s));
+  SPG_CUDA(cudaMemsetAsync(P->ctr, 0, 6 * 8, s));
+done:
+  return st;
+}
+
+template <typename T>
+void product_free(product<T> *P) {
+  const int64_t m = P->m;
+  cudaStreamSynchronize(P->s);
+  for (int k = 0; k < 3; k++) free_buf(P, k);
+  spg_tmp_free(&P->mem, P->rs.hi, m * 4);
+  spg_tmp_free(&P->mem, P->rs.lo, m * 4);
+  spg_tmp_free(&P->mem, P->rs.room, m * 4);
+  spg_tmp_free(&P->mem, P->rs.z, m * 4);
+  spg_tmp_free(&P->mem, P->rs.off, m * 8);
+  spg_tmp_free(&P->mem, P->rs.src, m);
+  spg_tmp_free(&P->mem, P->tab_off_rows, m * 8);
+  spg_tmp_free(&P->mem, P->cs, sizeof(class_stats));
+  spg_tmp_free(&P->mem, P->list, m * 4);
+  spg_tmp_free(&P->mem, P->ovf1, m * 4);
+  spg_tmp_free(&P->mem, P->ovf2, m * 4);
+  spg_tmp_free(&P->mem, P->ctr, 6 * 8);
+}
+
+// Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
+// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection and the
+// sample's pass.
+template <typename T>
+gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  const int64_t m = P->m, n = P->n;
+  pass_plan ps;
+  if (m > 0) {
+    bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    SPG_LAUNCHED("bounds_kernel");
+  }
+  if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
+  if (m > 0) {
+    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P->rs, P->cs, P->list, P->ctr);
+    SPG_LAUNCHED("select_kernel");
+  }
+  if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
+  GCOO_GOTO(plan_pass(s, &P->mem, P->list, P->ctr, m, P->rs, P->last_shared, &ps));
+  {
+    const int64_t ns = ps.n;
+    P->allocated += ps.total_room;
+    P->buf_len[0] = ps.total_room;
+    GCOO_GOTO(run_pass<T>(s, &P->mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &ps,
+                          P->last_shared, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0]));
+    if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
+    if (ns > 0) {
+      sample_sums_kernel<<<blocks_for(ns, 256), 256, 0, s>>>(P->list, ns, P->rs, P->cs);
+      SPG_LAUNCHED("sample_sums_kernel");
+    }
+  }
+done:
+  plan_free(&P->mem, &ps); // run_pass frees it; a failed plan_pass does not
+  return st;
+}
+
+template <typename T>
+gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+                        const gcoo_spgemm_options *o, gcoo_cuda_csr *dC, gcoo_sparse *hC,
+                        gcoo_spgemm_info *info) {
+  gcoo_status st = GCOO_SUCCESS;
+  product<T> P;
+  class_stats hcs;
   host_csr H;
-  int64_t nbatches = 0, allocated = 0, overflowed = 0, nnz_total = 0, nlast = 0;
-  int64_t out0 = 0, out1 = 0;
+  int32_t *h_room = nullptr, *h_hi = nullptr;
+  int64_t *batch_end = nullptr, *rowptr = nullptr;
+  int32_t *ci = nullptr;
+  T *cv = nullptr;
+  int64_t nbatches = 1, nnz_total = 0, nnz = 0;
+  cudaEvent_t ev[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  float ms_bounds = 0, ms_select = 0, ms_est = 0;
+  const int64_t m = A->nrows, n = B->ncols, E = (int64_t)(sizeof(int32_t) + sizeof(T));
   const double t0 = gcoo__wtime();
   const double safety = o->safety > 0.0 ? o->safety : GCOO_SPGEMM_DEFAULT_SAFETY;
-  gcoo_predict_options po = o->predict;
-  memset(&pred, 0, sizeof pred);
+  const uint64_t seed = o->predict.seed;
+  memset(&hcs, 0, sizeof hcs);
   *hC = nullptr;
   memset(dC, 0, sizeof *dC);
   dC->dtype = A->dtype;
   dC->nrows = m;
   dC->ncols = n;
+  P.s = s;
+  P.mem.stream = s;
+  P.A = A;
+  P.B = B;
+  P.m = m;
+  P.n = n;
+  P.last_shared = last_shared_bin<T>();
+  GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
+                  "C has %lld rows: the GPU SpGEMM takes fewer than 2^31", (long long)m);
+  pool_setup();
+  for (int k = 0; k < 5; k++) SPG_CUDA(cudaEventCreate(&ev[k]));
 
-  // 1. prediction and rooms
-  po.want_row_flop = 1;
-  po.want_row_nnz = 1;
-  GCOO_GOTO(gcoo_predict(hA, hB, &po, &pred));
-  GCOO_GOTO(gcoo__malloc_n((void **)&hi, m, sizeof *hi, "row bounds"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&room, m, sizeof *room, "row rooms"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&list, m, sizeof *list, "row list"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, sizeof *batch_end, "batches"));
-  for (int64_t i = 0; i < m; i++) {
-    hi[i] = pred.row_flop[i] < n ? pred.row_flop[i] : n;
-    GCOO_CHECK_GOTO(hi[i] <= ((int64_t)1 << 29), GCOO_ERR_TOO_LARGE,
-                    "row %lld of C may hold %lld entries: more than the 2^29 one hash table "
-                    "of the GPU SpGEMM can take", (long long)i, (long long)hi[i]);
-    const double want = std::ceil(safety * (double)pred.row_nnz[i]);
-    room[i] = hi[i] == 0 ? 0 : (want < (double)hi[i] ? (int64_t)want : hi[i]);
-    allocated += room[i];
+  // 1. bounds and classes; 2. the sample, computed and kept
+  SPG_CUDA(cudaEventRecord(ev[0], s));
+  GCOO_GOTO(product_alloc(&P));
+  GCOO_GOTO(sample_phase(&P, seed, ev));
+  // 3. the estimate and the rooms of the other rows
+  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+  if (m > 0) {
+    rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
+    SPG_LAUNCHED("rooms_kernel");
   }
+  SPG_CUDA(cudaEventRecord(ev[4], s));
+  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
 
-  // 2. batches in row order under the budget: room for the row twice (its first-pass buffer
-  //    and its place in the compacted C), its global table, and per-row bookkeeping
+  // 4.-6. one batch when the rows' rooms (twice: buffer and C) and tables fit the budget
   {
     int64_t budget = o->memory_budget;
-    if (budget == 0) budget = (int64_t)(0.9 * (double)gcoo__cuda_free_bytes());
-    const int64_t fixed = m * (8 + 8 + 1) + m * 4 + 64;
-    GCOO_CHECK_GOTO(budget > fixed, GCOO_ERR_NO_MEMORY,
-                    "memory budget %lld bytes is below the %lld bytes of per-row bookkeeping "
-                    "for %lld rows", (long long)budget, (long long)fixed, (long long)m);
-    budget -= fixed;
-    int64_t used = 0;
-    for (int64_t i = 0; i < m; i++) {
-      const int b = bin_of(hi[i]);
-      const int64_t cost = 2 * room[i] * E + 8 + 28 +
-                           (b == kGlobalBin ? ((int64_t)1 << table_bits(hi[i])) * E : 0);
-      GCOO_CHECK_GOTO(cost <= budget, GCOO_ERR_NO_MEMORY,
-                      "row %lld alone needs %lld bytes of device memory (FLOP %lld, room %lld), "
-                      "more than the budget of %lld", (long long)i, (long long)cost,
-                      (long long)pred.row_flop[i], (long long)room[i], (long long)budget);
-      if (used + cost > budget) {
-        batch_end[nbatches++] = i;
-        used = 0;
+    if (budget == 0) budget = (int64_t)(0.9 * (double)gcoo__cuda_free_bytes()) + P.mem.live;
+    SPG_CUDA(cudaStreamSynchronize(s));
+    // the rooms are read on the host only when they might not fit: bound them by sum hi first
+    const int want = P.mem.live + (m + 1) * 16 + 3 * (int64_t)hcs.sum_hi * E > budget;
+    if (want) { // the rooms decide: cut batches in row order on the host
+      GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
+      GCOO_GOTO(gcoo__malloc_n((void **)&h_hi, m, 4, "row bounds"));
+      GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, 8, "batches"));
+      // sampled rows are recomputed in their batch into exact rooms: the sample buffer goes
+      free_buf(&P, 0);
+      SPG_CUDA(cudaMemsetAsync(P.rs.src, kSrcNone, m, s));
+      SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+      if (m > 0) {
+        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
+        SPG_LAUNCHED("rooms_kernel");
       }
-      used += cost;
+      SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaMemcpyAsync(h_hi, P.rs.hi, m * 4, cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaStreamSynchronize(s));
+      const int64_t fixed = P.mem.live + (m + 1) * 16;
+      GCOO_CHECK_GOTO(fixed < budget, GCOO_ERR_NO_MEMORY,
+                      "memory budget %lld bytes is below the %lld bytes of per-row bookkeeping "
+                      "for %lld rows",
+                      (long long)budget, (long long)fixed, (long long)m);
+      const int64_t room_budget = budget - fixed;
+      int64_t used = 0, total = 0;
+      nbatches = 0;
+      for (int64_t i = 0; i < m; i++) {
+        const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
+        const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], P.last_shared);
+        const int64_t cost = 2 * room * E + 48 + (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
+        GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,
+                        "row %lld alone needs %lld bytes of device memory (room %lld), more "
+                        "than the %lld bytes the budget leaves",
+                        (long long)i, (long long)cost, (long long)room, (long long)room_budget);
+        if (used + cost > room_budget) {
+          batch_end[nbatches++] = i;
+          used = 0;
+        }
+        used += cost;
+        total += cost;
+      }
+      batch_end[nbatches++] = m;
+      if (nbatches > 1) {
+        GCOO_GOTO(gcoo__malloc_n((void **)&H.ptr, m + 1, 8, "C row pointers"));
+        H.ptr[0] = 0;
+      }
+      (void)total;
+    } else {
+      batch_end = (int64_t *)malloc(sizeof(int64_t));
+      GCOO_CHECK_GOTO(batch_end != nullptr, GCOO_ERR_NO_MEMORY, "no host memory");
+      batch_end[0] = m;
     }
-    batch_end[nbatches++] = m;
   }
-
-  // 3. per-row device arrays
-  SPG_CUDA(spg_malloc(&mem, (void **)&row_nnz, (m + 1) * 8));
-  SPG_CUDA(spg_malloc(&mem, (void **)&src_off, (m + 1) * 8));
-  SPG_CUDA(spg_malloc(&mem, (void **)&src_buf, m + 1));
-  SPG_CUDA(spg_malloc(&mem, (void **)&ovf_rows, (m + 1) * 4));
-  SPG_CUDA(spg_malloc(&mem, (void **)&ovf_count, 8));
-  if (nbatches > 1) {
-    GCOO_GOTO(gcoo__malloc_n((void **)&H.ptr, m + 1, sizeof *H.ptr, "C row pointers"));
-    H.ptr[0] = 0;
-  }
-
   for (int64_t bt = 0, r0 = 0; bt < nbatches; r0 = batch_end[bt++]) {
-    const int64_t r1 = batch_end[bt], nr = r1 - r0;
-    int64_t nl = 0, novf = 0, bnnz = 0;
-    // first pass: the batch's rows with work
-    for (int64_t i = r0; i < r1; i++)
-      if (hi[i] > 0) list[nl++] = (int32_t)i;
-    {
-      int64_t *rm = nullptr;
-      GCOO_GOTO(gcoo__malloc_n((void **)&rm, nl, sizeof *rm, "rooms"));
-      for (int64_t t = 0; t < nl; t++) rm[t] = room[list[t]];
-      st = plan_rows(list, rm, nl, hi, &p0);
-      free(rm);
-      GCOO_GOTO(st);
+    const int64_t r1 = batch_end[bt];
+    if (nbatches > 1) {
+      SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+      if (r1 > r0) {
+        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs, P.list,
+                                                              P.ctr);
+        SPG_LAUNCHED("rooms_kernel");
+      }
     }
-    SPG_CUDA(cudaMemsetAsync(row_nnz + r0, 0, nr * 8, s));
-    SPG_CUDA(cudaMemsetAsync(ovf_count, 0, 8, s));
-    {
-      gcoo_spg::row_out<T> out = {nullptr, nullptr, row_nnz, src_off, src_buf, 0,
-                                  ovf_rows,  ovf_count, nullptr, nullptr};
-      out0 = p0.out_entries;
-      GCOO_GOTO(run_pass<T>(s, &mem, A, B, &p0, out, &ci0, &cv0));
-    }
-    {
-      unsigned long long c = 0;
-      SPG_COPY(&c, ovf_count, 8, cudaMemcpyDeviceToHost);
-      novf = (int64_t)c;
-    }
-    // second pass: rows that did not fit, now of known size, into a buffer of exactly that
-    if (novf > 0) {
-      int64_t *rm = nullptr;
-      overflowed += novf;
-      GCOO_GOTO(gcoo__malloc_n((void **)&ovf_host, novf, sizeof *ovf_host, "overflowed rows"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&rn_host, nr, sizeof *rn_host, "row sizes"));
-      SPG_COPY(ovf_host, ovf_rows, novf * 4, cudaMemcpyDeviceToHost);
-      SPG_COPY(rn_host, row_nnz + r0, nr * 8, cudaMemcpyDeviceToHost);
-      GCOO_GOTO(gcoo__malloc_n((void **)&rm, novf, sizeof *rm, "rooms"));
-      for (int64_t t = 0; t < novf; t++) rm[t] = rn_host[ovf_host[t] - r0];
-      st = plan_rows(ovf_host, rm, novf, hi, &p1);
-      free(rm);
-      GCOO_GOTO(st);
-      gcoo_spg::row_out<T> out = {nullptr, nullptr, row_nnz, src_off, src_buf, 1,
-                                  ovf_rows,  ovf_count, nullptr, nullptr};
-      out1 = p1.out_entries;
-      GCOO_GOTO(run_pass<T>(s, &mem, A, B, &p1, out, &ci1, &cv1));
-      free(ovf_host);
-      free(rn_host);
-      ovf_host = nullptr;
-      rn_host = nullptr;
-      unsigned long long c = 0; /* the second pass had exact rooms: nothing may overflow */
-      SPG_COPY(&c, ovf_count, 8, cudaMemcpyDeviceToHost);
-      GCOO_CHECK_GOTO((int64_t)c == novf, GCOO_ERR_INTERNAL,
-                      "recomputed rows overflowed their exact room (%llu vs %lld)", c,
-                      (long long)novf);
-    }
-    // layout: exclusive scan of the batch's row sizes, then copy rows into place
-    SPG_CUDA(spg_malloc(&mem, (void **)&cnt, (nr + 1) * 8));
-    SPG_CUDA(spg_malloc(&mem, (void **)&rowptr, (nr + 1) * 8));
-    gcoo_spg::gather_counts<<<(unsigned)((nr + 1 + 255) / 256), 256, 0, s>>>(row_nnz, r0, nr, cnt);
-    SPG_LAUNCHED("gather_counts");
-    SPG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, cnt, rowptr, nr + 1, s));
-    SPG_CUDA(spg_malloc(&mem, &scan_tmp, (int64_t)scan_bytes));
-    SPG_CUDA(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, cnt, rowptr, nr + 1, s));
-    SPG_CUDA(cudaMemcpyAsync(&bnnz, rowptr + nr, 8, cudaMemcpyDeviceToHost, s));
-    SPG_CUDA(cudaStreamSynchronize(s));
-    spg_free(&mem, scan_tmp, (int64_t)scan_bytes);
-    scan_tmp = nullptr;
-    spg_free(&mem, cnt, (nr + 1) * 8);
-    cnt = nullptr;
-    SPG_CUDA(spg_malloc(&mem, (void **)&ci, bnnz * 4));
-    SPG_CUDA(spg_malloc(&mem, (void **)&cv, bnnz * (int64_t)sizeof(T)));
-    if (nr > 0) {
-      const int64_t threads = nr * 32;
-      gcoo_spg::compact_rows<T><<<(unsigned)((threads + 255) / 256), 256, 0, s>>>(
-          r0, nr, rowptr, src_off, src_buf, ci0, cv0, ci1, cv1, ci, cv);
-      SPG_LAUNCHED("compact_rows");
-    }
-    SPG_CUDA(cudaStreamSynchronize(s));
-    spg_free(&mem, ci0, out0 * 4);
-    spg_free(&mem, cv0, out0 * (int64_t)sizeof(T));
-    spg_free(&mem, ci1, out1 * 4);
-    spg_free(&mem, cv1, out1 * (int64_t)sizeof(T));
-    ci0 = ci1 = nullptr;
-    cv0 = cv1 = nullptr;
-    out0 = out1 = 0;
-    plan_free(&p0);
-    plan_free(&p1);
-    nnz_total += bnnz;
-    nlast = nr;
+    GCOO_GOTO(rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &rowptr, &ci, &cv, &nnz));
+    nnz_total += nnz;
     if (nbatches == 1) {
       dC->ptr = rowptr;
       dC->ind = ci;
-      dC->val = cv;
-      dC->nnz = bnnz;
+      dC->values = cv;
+      dC->nnz = nnz;
       rowptr = nullptr;
       ci = nullptr;
       cv = nullptr;
-    } else { /* to the host, then the device buffers go */
-      if (H.nnz + bnnz > H.cap) {
-        int64_t c2 = 2 * H.cap > H.nnz + bnnz ? 2 * H.cap : H.nnz + bnnz;
+    } else { /* to the host, then the device arrays go */
+      if (H.nnz + nnz > H.cap) {
+        int64_t c2 = 2 * H.cap > H.nnz + nnz ? 2 * H.cap : H.nnz + nnz;
         int32_t *i2 = (int32_t *)realloc(H.ind, (size_t)(c2 ? c2 : 1) * sizeof(int32_t));
         GCOO_CHECK_GOTO(i2 != nullptr, GCOO_ERR_NO_MEMORY, "no host memory for %lld entries of C",
                         (long long)c2);
@@ -400,20 +615,22 @@ gcoo_status spgemm_gcoo(cudaStream_t s, gcoo_sparse hA, gcoo_sparse hB, const gc
         H.val = v2;
         H.cap = c2;
       }
-      SPG_COPY(H.ptr + r0 + 1, rowptr + 1, nr * 8, cudaMemcpyDeviceToHost);
+      const int64_t nr = r1 - r0;
+      SPG_CUDA(cudaMemcpyAsync(H.ptr + r0 + 1, rowptr + 1, nr * 8, cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaMemcpyAsync(H.ind + H.nnz, ci, nnz * 4, cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaMemcpyAsync((T *)H.val + H.nnz, cv, nnz * sizeof(T), cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaStreamSynchronize(s));
       for (int64_t i = r0 + 1; i <= r1; i++) H.ptr[i] += H.nnz;
-      SPG_COPY(H.ind + H.nnz, ci, bnnz * 4, cudaMemcpyDeviceToHost);
-      SPG_COPY((T *)H.val + H.nnz, cv, bnnz * sizeof(T), cudaMemcpyDeviceToHost);
-      H.nnz += bnnz;
-      spg_free(&mem, rowptr, (nr + 1) * 8);
-      spg_free(&mem, ci, bnnz * 4);
-      spg_free(&mem, cv, bnnz * (int64_t)sizeof(T));
+      H.nnz += nnz;
+      spg_free(&P.mem, rowptr, (nr + 1) * 8);
+      spg_free(&P.mem, ci, nnz * 4);
+      spg_free(&P.mem, cv, nnz * (int64_t)sizeof(T));
       rowptr = nullptr;
       ci = nullptr;
       cv = nullptr;
     }
   }
-  (void)nlast;
+  free_buf(&P, 0);
   if (nbatches > 1) {
     st = gcoo__sparse_adopt(hC, GCOO_FORMAT_CSR, A->dtype, m, n, H.nnz, 0, H.ptr, H.ind, nullptr,
                             nullptr, nullptr, H.val);
@@ -422,47 +639,40 @@ gcoo_status spgemm_gcoo(cudaStream_t s, gcoo_sparse hA, gcoo_sparse hB, const gc
     H.val = nullptr;
     GCOO_GOTO(st);
   }
+  SPG_CUDA(cudaStreamSynchronize(s));
+  cudaEventElapsedTime(&ms_bounds, ev[0], ev[1]);
+  cudaEventElapsedTime(&ms_select, ev[1], ev[2]);
+  cudaEventElapsedTime(&ms_est, ev[3], ev[4]);
   if (info) {
     info->alg = GCOO_SPGEMM_GCOO;
-    info->flop = pred.flop_total;
+    info->flop = (int64_t)hcs.flop;
     info->nnz = nnz_total;
-    info->nnz_predicted = pred.nnz_predicted;
-    info->nnz_allocated = allocated;
-    info->rows_overflowed = overflowed;
+    info->nnz_predicted = (int64_t)llround(
+        gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
+    info->nnz_allocated = P.allocated;
+    info->rows_overflowed = P.overflowed;
+    info->flop_recomputed = P.flop_recomputed;
     info->batches = nbatches;
     info->seconds = gcoo__wtime() - t0;
-    info->seconds_predict = pred.seconds;
-    info->peak_bytes = mem.peak;
+    info->seconds_flop = 1e-3 * ms_bounds;
+    info->seconds_predict = 1e-3 * (ms_select + ms_est);
+    info->peak_bytes = P.mem.peak;
   }
 done:
-  gcoo_prediction_free(&pred);
-  free(hi);
-  free(room);
-  free(list);
+  free(h_room);
+  free(h_hi);
   free(batch_end);
-  free(rn_host);
-  free(ovf_host);
-  plan_free(&p0);
-  plan_free(&p1);
   free(H.ptr);
   free(H.ind);
   free(H.val);
-  // the device: what is not handed to the caller goes (after whatever was queued)
   cudaStreamSynchronize(s);
-  spg_free(&mem, row_nnz, (m + 1) * 8);
-  spg_free(&mem, src_off, (m + 1) * 8);
-  spg_free(&mem, src_buf, m + 1);
-  spg_free(&mem, ovf_rows, (m + 1) * 4);
-  spg_free(&mem, ovf_count, 8);
-  spg_free(&mem, cnt, 0);
-  spg_free(&mem, scan_tmp, 0);
-  spg_free(&mem, ci0, 0);
-  spg_free(&mem, cv0, 0);
-  spg_free(&mem, ci1, 0);
-  spg_free(&mem, cv1, 0);
-  spg_free(&mem, rowptr, 0);
-  spg_free(&mem, ci, 0);
-  spg_free(&mem, cv, 0);
+  product_free(&P);
+  spg_free(&P.mem, rowptr, 0);
+  spg_free(&P.mem, ci, 0);
+  spg_free(&P.mem, cv, 0);
+  for (int k = 0; k < 5; k++)
+    if (ev[k]) cudaEventDestroy(ev[k]);
+  pool_trim(s);
   if (st < 0) {
     gcoo__dev_csr_free(dC);
     gcoo_sparse_destroy(hC);
@@ -470,7 +680,80 @@ done:
   return st;
 }
 
-}  // namespace
+// The GPU predictor alone (the plan of the distributed SpGEMM): steps 1-3 of a product, the
+// per-row predictions and FLOP brought to the host.
+template <typename T>
+gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+                         const gcoo_predict_options *po, gcoo_prediction *pred) {
+  gcoo_status st = GCOO_SUCCESS;
+  product<T> P;
+  class_stats hcs;
+  int64_t *d_flop = nullptr, *d_nnz = nullptr;
+  const int64_t m = A->nrows, n = B->ncols;
+  const double t0 = gcoo__wtime();
+  memset(&hcs, 0, sizeof hcs);
+  memset(pred, 0, sizeof *pred);
+  P.s = s;
+  P.mem.stream = s;
+  P.A = A;
+  P.B = B;
+  P.m = m;
+  P.n = n;
+  P.last_shared = last_shared_bin<T>();
+  GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
+                  "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
+  pool_setup();
+  GCOO_GOTO(product_alloc(&P));
+  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr));
+  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
+  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
+  if (m > 0) {
+    predict_rows_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P.in_csr(), m, P.rs, P.cs, d_flop,
+                                                           d_nnz);
+    SPG_LAUNCHED("predict_rows_kernel");
+  }
+  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
+  GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_flop, m, 8, "row FLOP"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_nnz, m, 8, "row NNZ"));
+  if (m > 0) {
+    SPG_CUDA(cudaMemcpyAsync(pred->row_flop, d_flop, m * 8, cudaMemcpyDeviceToHost, s));
+    SPG_CUDA(cudaMemcpyAsync(pred->row_nnz, d_nnz, m * 8, cudaMemcpyDeviceToHost, s));
+    SPG_CUDA(cudaStreamSynchronize(s));
+  }
+  {
+    const double e = gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz);
+    int64_t counted = 0, exact = 1;
+    for (int c = 0; c < kClasses; c++) {
+      counted += (int64_t)hcs.s_rows[c];
+      if (hcs.rows[c] > 0 && hcs.s_g[c] < hcs.g[c]) exact = 0;
+    }
+    pred->method = GCOO_PREDICT_CLASSES;
+    pred->nrows = m;
+    pred->ncols = n;
+    pred->flop_total = (int64_t)hcs.flop;
+    pred->nnz_lower = (int64_t)hcs.sum_lo;
+    pred->nnz_upper = (int64_t)hcs.sum_hi;
+    pred->nnz_estimate = e;
+    pred->nnz_predicted = llround(e);
+    pred->compression_ratio = pred->nnz_predicted > 0
+                                  ? (double)hcs.flop / (double)pred->nnz_predicted
+                                  : 1.0;
+    pred->rel_stderr = exact ? 0.0 : NAN;
+    pred->exact = (int)exact;
+    pred->samples = counted;
+    pred->rows_counted = counted;
+    pred->seconds = gcoo__wtime() - t0;
+  }
+done:
+  spg_tmp_free(&P.mem, d_flop, m * 8);
+  spg_tmp_free(&P.mem, d_nnz, m * 8);
+  product_free(&P);
+  pool_trim(s);
+  if (st < 0) gcoo_prediction_free(pred);
+  return st;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -483,17 +766,17 @@ int64_t gcoo__cuda_free_bytes(void) {
   return (int64_t)f;
 }
 
-void gcoo__dev_csr_free(gcoo_dev_csr *d) {
+void gcoo__dev_csr_free(gcoo_cuda_csr *d) {
   if (!d) return;
   cudaFree(d->ptr);
   cudaFree(d->ind);
-  cudaFree(d->val);
+  cudaFree(d->values);
   d->ptr = nullptr;
   d->ind = nullptr;
-  d->val = nullptr;
+  d->values = nullptr;
 }
 
-gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_dev_csr *d, void *stream) {
+gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void *stream) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = (cudaStream_t)stream;
   const size_t es = gcoo_dtype_size(h->dtype);
@@ -504,11 +787,11 @@ gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_dev_csr *d, void *
   d->nnz = h->nnz;
   SPG_CUDA(cudaMalloc((void **)&d->ptr, (size_t)(h->nrows + 1) * 8));
   SPG_CUDA(cudaMalloc((void **)&d->ind, (size_t)(h->nnz ? h->nnz : 1) * 4));
-  SPG_CUDA(cudaMalloc(&d->val, (size_t)(h->nnz ? h->nnz : 1) * es));
+  SPG_CUDA(cudaMalloc(&d->values, (size_t)(h->nnz ? h->nnz : 1) * es));
   SPG_CUDA(cudaMemcpyAsync(d->ptr, h->ptr, (size_t)(h->nrows + 1) * 8, cudaMemcpyHostToDevice, s));
   if (h->nnz) {
     SPG_CUDA(cudaMemcpyAsync(d->ind, h->ind, (size_t)h->nnz * 4, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d->val, h->values, (size_t)h->nnz * es, cudaMemcpyHostToDevice, s));
+    SPG_CUDA(cudaMemcpyAsync(d->values, h->values, (size_t)h->nnz * es, cudaMemcpyHostToDevice, s));
   }
   SPG_CUDA(cudaStreamSynchronize(s));
 done:
@@ -516,7 +799,7 @@ done:
   return st;
 }
 
-gcoo_status gcoo__dev_csr_download(const gcoo_dev_csr *d, gcoo_sparse *h, void *stream) {
+gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void *stream) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = (cudaStream_t)stream;
   const size_t es = gcoo_dtype_size(d->dtype);
@@ -534,7 +817,7 @@ gcoo_status gcoo__dev_csr_download(const gcoo_dev_csr *d, gcoo_sparse *h, void *
   }
   if (d->nnz) {
     SPG_CUDA(cudaMemcpyAsync(ind, d->ind, (size_t)d->nnz * 4, cudaMemcpyDeviceToHost, s));
-    SPG_CUDA(cudaMemcpyAsync(val, d->val, (size_t)d->nnz * es, cudaMemcpyDeviceToHost, s));
+    SPG_CUDA(cudaMemcpyAsync(val, d->values, (size_t)d->nnz * es, cudaMemcpyDeviceToHost, s));
   }
   SPG_CUDA(cudaStreamSynchronize(s));
   st = gcoo__sparse_adopt(h, GCOO_FORMAT_CSR, d->dtype, d->nrows, d->ncols, d->nnz, 0, ptr, ind,
@@ -549,9 +832,8 @@ done:
   return st;
 }
 
-gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, gcoo_sparse hA, gcoo_sparse hB,
-                                   const gcoo_dev_csr *dA, const gcoo_dev_csr *dB,
-                                   const gcoo_spgemm_options *opts, gcoo_dev_csr *dC,
+gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                                   const gcoo_spgemm_options *opts, gcoo_cuda_csr *dC,
                                    gcoo_sparse *hC, gcoo_spgemm_info *info) {
   GCOO_CHECK(dA->ncols == dB->nrows, GCOO_ERR_SHAPE,
              "C = A B: A is %lld x %lld but B is %lld x %lld (inner dimensions differ)",
@@ -560,9 +842,9 @@ gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, gcoo_sparse hA, gcoo_sparse hB,
   GCOO_CHECK(dA->dtype == dB->dtype, GCOO_ERR_DTYPE, "C = A B: A and B have different types");
   cudaStream_t s = (cudaStream_t)stream;
   if (dA->dtype == GCOO_FLOAT64)
-    GCOO_CALL(spgemm_gcoo<double>(s, hA, hB, dA, dB, opts, dC, hC, info));
+    GCOO_CALL(spgemm_gcoo<double>(s, dA, dB, opts, dC, hC, info));
   else
-    GCOO_CALL(spgemm_gcoo<float>(s, hA, hB, dA, dB, opts, dC, hC, info));
+    GCOO_CALL(spgemm_gcoo<float>(s, dA, dB, opts, dC, hC, info));
   return GCOO_SUCCESS;
 }
 
@@ -574,7 +856,7 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   gcoo_sparse Ac = nullptr, Bc = nullptr, hC = nullptr;
   gcoo_sparse_info ai, bi;
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB, dC;
+  gcoo_cuda_csr dA, dB, dC;
   gcoo_spgemm_info local;
   cudaStream_t s = (cudaStream_t)ctx->stream;
   const double t0 = gcoo__wtime();
@@ -601,9 +883,10 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
   GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
   if (opts->alg == GCOO_SPGEMM_AUTO || opts->alg == GCOO_SPGEMM_GCOO) {
-    GCOO_GOTO(gcoo__cuda_spgemm_gcoo(s, Ac ? Ac : A, Bc ? Bc : B, &dA, &dB, opts, &dC, &hC, &local));
+    GCOO_GOTO(gcoo__cuda_spgemm_gcoo(s, &dA, &dB, opts, &dC, &hC, &local));
   } else {
-    GCOO_GOTO(gcoo__cuda_spgemm_cusparse(s, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
+    GCOO_GOTO(
+        gcoo__cuda_spgemm_cusparse(s, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
   }
   if (hC) {
     *C = hC;
@@ -623,4 +906,48 @@ done:
   return st;
 }
 
-}  // extern "C"
+// The predictor on a CUDA context (host operands, host prediction; method CLASSES).
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_sparse Ac = nullptr, Bc = nullptr, Bt = nullptr;
+  gcoo_sparse_info ai, bi;
+  gcoo_csr_view va, vb;
+  gcoo_cuda_csr dA, dB;
+  gcoo_predict_options o = GCOO_PREDICT_OPTIONS_INIT;
+  cudaStream_t s = (cudaStream_t)ctx->stream;
+  memset(&dA, 0, sizeof dA);
+  memset(&dB, 0, sizeof dB);
+  if (opts) o = *opts;
+  if (ctx->device >= 0) SPG_CUDA(cudaSetDevice(ctx->device));
+  GCOO_GOTO(gcoo_sparse_get_info(A, &ai));
+  GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
+  GCOO_CHECK_GOTO(ai.ncols == bi.nrows, GCOO_ERR_SHAPE,
+                  "C = A B: A is %lld x %lld but B is %lld x %lld (inner dimensions differ)",
+                  (long long)ai.nrows, (long long)ai.ncols, (long long)bi.nrows,
+                  (long long)bi.ncols);
+  if (ai.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Ac, A, GCOO_FORMAT_CSR, 0));
+  if (bi.dtype != ai.dtype) { /* only the pattern matters: one element type on the device */
+    GCOO_GOTO(gcoo_sparse_astype(&Bt, B, ai.dtype));
+    B = Bt;
+    GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
+  }
+  if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
+  GCOO_GOTO(gcoo__sparse_csr_view(Ac ? Ac : A, &va));
+  GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
+  GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
+  GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
+  if (ai.dtype == GCOO_FLOAT64)
+    GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
+  else
+    GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
+done:
+  gcoo__dev_csr_free(&dA);
+  gcoo__dev_csr_free(&dB);
+  gcoo_sparse_destroy(&Ac);
+  gcoo_sparse_destroy(&Bc);
+  gcoo_sparse_destroy(&Bt);
+  return st;
+}
+
+} // extern "C"

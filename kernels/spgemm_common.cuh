@@ -1,38 +1,30 @@
 // SPDX-License-Identifier: MIT
-// kernels/spgemm_common.cuh: what the CUDA SpGEMM files share: status checks for CUDA and
-// cuSPARSE calls (message with the call and the error's name), and device allocations that are
-// counted so that a call can report its peak memory.
+// kernels/spgemm_common.cuh: what the CUDA SpGEMM files share: the project's CUDA checker
+// (kernels/cuda_check.h) under short names, and device allocations that are counted so that a
+// call can report its peak memory: plain cudaMalloc for what is handed to the caller, the
+// device's stream-ordered pool (cudaMallocAsync) for a call's temporaries.
 #ifndef GCOO_KERNELS_SPGEMM_COMMON_CUH
 #define GCOO_KERNELS_SPGEMM_COMMON_CUH
 
 #include <cuda_runtime.h>
 
+#include "cuda_check.h"
 #include "spgemm_cuda.h"
 
-#define SPG_CUDA(x)                                                                            \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      (void)cudaGetLastError();                                                                \
-      st = GCOO_ERROR(e_ == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA,    \
-                      "CUDA %s (%s) in %s", cudaGetErrorName(e_), cudaGetErrorString(e_), #x); \
-      goto done;                                                                               \
-    }                                                                                          \
-  } while (0)
-
-// After a kernel launch: a bad configuration is reported here, execution errors at the next sync.
-#define SPG_LAUNCHED(what) SPG_CUDA(cudaGetLastError())
+#define SPG_CUDA(x) GCOO_CALL_CUDA_GOTO(x)
+#define SPG_LAUNCHED(what) GCOO_CHECK_LAUNCH_GOTO(what)
 
 // Blocking copy ordered on stream s (a plain cudaMemcpy would not wait for a non-blocking stream).
-#define SPG_COPY(dst, src, bytes, kind)                                   \
-  do {                                                                    \
-    SPG_CUDA(cudaMemcpyAsync((dst), (src), (size_t)(bytes), (kind), s));  \
-    SPG_CUDA(cudaStreamSynchronize(s));                                   \
+#define SPG_COPY(dst, src, bytes, kind)                                  \
+  do {                                                                   \
+    SPG_CUDA(cudaMemcpyAsync((dst), (src), (size_t)(bytes), (kind), s)); \
+    SPG_CUDA(cudaStreamSynchronize(s));                                  \
   } while (0)
 
 // Device memory owned by one call: live and peak bytes of what it allocated.
 struct spg_mem {
   int64_t live = 0, peak = 0;
+  cudaStream_t stream = nullptr; // for the pool
 };
 
 static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {
@@ -49,6 +41,24 @@ static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {
 static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
   if (!p) return;
   cudaFree(p);
+  m->live -= bytes;
+}
+
+// Temporaries from the stream-ordered pool (freed in stream order: no device synchronisation).
+static inline cudaError_t spg_tmp_malloc(spg_mem *m, void **p, int64_t bytes) {
+  *p = nullptr;
+  if (bytes <= 0) return cudaSuccess;
+  cudaError_t e = cudaMallocAsync(p, (size_t)bytes, m->stream);
+  if (e == cudaSuccess) {
+    m->live += bytes;
+    if (m->live > m->peak) m->peak = m->live;
+  }
+  return e;
+}
+
+static inline void spg_tmp_free(spg_mem *m, void *p, int64_t bytes) {
+  if (!p) return;
+  cudaFreeAsync(p, m->stream);
   m->live -= bytes;
 }
 

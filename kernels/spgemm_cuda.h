@@ -10,42 +10,39 @@
 #define GCOO_KERNELS_SPGEMM_CUDA_H
 
 #include "backend_impl.h"
+#include "gcoo_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** A CSR matrix in device memory (row pointers int64, column indices int32). */
-typedef struct gcoo_dev_csr {
-  gcoo_dtype dtype;
-  int64_t nrows, ncols, nnz;
-  int64_t *ptr;  /**< nrows + 1 */
-  int32_t *ind;  /**< nnz */
-  void *val;     /**< nnz */
-} gcoo_dev_csr;
+/* Device matrices are gcoo_cuda_csr (kernels/gcoo_kernels.h): int64 row pointers, int32 columns. */
 
 /** Copy a host CSR view to the device (arrays allocated here; free with gcoo__dev_csr_free). */
-gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_dev_csr *d, void *stream);
+gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void *stream);
 /** Copy a device CSR back into a new host CSR object. */
-gcoo_status gcoo__dev_csr_download(const gcoo_dev_csr *d, gcoo_sparse *h, void *stream);
-void gcoo__dev_csr_free(gcoo_dev_csr *d);
+gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void *stream);
+void gcoo__dev_csr_free(gcoo_cuda_csr *d);
 
-/** gcoo's SpGEMM C = A B on the device. hA/hB are the same matrices on the host, as CSR (the
- *  prediction runs on the host threads, on their pattern); dA/dB their device copies. When
- *  the rows fit the memory budget in one batch, *dC gets the device CSR of C and *hC is left
- *  NULL; otherwise each batch is copied to the host as it completes, *hC gets C and *dC is
- *  left empty (all pointers NULL). info->seconds is the whole call, prediction included. */
-gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, gcoo_sparse hA, gcoo_sparse hB,
-                                   const gcoo_dev_csr *dA, const gcoo_dev_csr *dB,
-                                   const gcoo_spgemm_options *opts, gcoo_dev_csr *dC,
+/** gcoo's SpGEMM C = A B on the device, prediction included (kernels/spgemm.cu). When the rows
+ *  fit the memory budget in one batch, *dC gets the device CSR of C (cudaMalloc'd arrays, free
+ *  with gcoo__dev_csr_free) and *hC is left NULL; otherwise each batch is copied to the host as
+ *  it completes, *hC gets C and *dC is left empty (all pointers NULL). info->seconds is the
+ *  whole call. */
+gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                                   const gcoo_spgemm_options *opts, gcoo_cuda_csr *dC,
                                    gcoo_sparse *hC, gcoo_spgemm_info *info);
 
 /** cuSPARSE's SpGEMM (generic API) C = A B with ALG1, ALG2 or ALG3 (chunk_fraction for ALG3).
  *  A cuSPARSE status is reported as GCOO_ERR_CUSPARSE with its name in the message
  *  (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES when it cannot run the product). */
-gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg, const gcoo_dev_csr *dA,
-                                       const gcoo_dev_csr *dB, double chunk_fraction,
-                                       gcoo_dev_csr *dC, gcoo_spgemm_info *info);
+gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA,
+                                       const gcoo_cuda_csr *dB, double chunk_fraction,
+                                       gcoo_cuda_csr *dC, gcoo_spgemm_info *info);
+
+/** ||C - R|| / ||R|| (Frobenius, in double) when C and R have the same shape and pattern (row
+ *  pointers and columns), INFINITY otherwise or on a CUDA error. On the device. */
+double gcoo__cuda_csr_compare(const gcoo_cuda_csr *C, const gcoo_cuda_csr *R);
 
 /** Free device memory in bytes (cudaMemGetInfo), 0 on error. */
 int64_t gcoo__cuda_free_bytes(void);

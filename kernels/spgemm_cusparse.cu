@@ -6,20 +6,21 @@
 // of buffer 2); ALG1: compute as a size query; compute with buffer 2; SpMatGetSize; allocate C;
 // copy. cuSPARSE's SpGEMM takes 32-bit row offsets: A's and B's are converted before the clock
 // starts (their input format), C's are widened to ours after it stops.
+#include <cmath>
 #include <cstring>
 
 #include <cusparse.h>
 
 #include "spgemm_common.cuh"
 
-#define SPG_CUSPARSE(x)                                                                       \
-  do {                                                                                        \
-    cusparseStatus_t c_ = (x);                                                                \
-    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                      \
+#define SPG_CUSPARSE(x)                                                                      \
+  do {                                                                                       \
+    cusparseStatus_t c_ = (x);                                                               \
+    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                     \
       st = GCOO_ERROR(GCOO_ERR_CUSPARSE, "cuSPARSE %s (%s) in %s", cusparseGetErrorName(c_), \
-                      cusparseGetErrorString(c_), #x);                                        \
-      goto done;                                                                              \
-    }                                                                                         \
+                      cusparseGetErrorString(c_), #x);                                       \
+      goto done;                                                                             \
+    }                                                                                        \
   } while (0)
 
 namespace {
@@ -43,11 +44,11 @@ struct free_watch {
   }
 };
 
-}  // namespace
+} // namespace
 
 extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg,
-                                                  const gcoo_dev_csr *dA, const gcoo_dev_csr *dB,
-                                                  double chunk_fraction, gcoo_dev_csr *dC,
+                                                  const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                                                  double chunk_fraction, gcoo_cuda_csr *dC,
                                                   gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = (cudaStream_t)stream;
@@ -95,10 +96,10 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   SPG_LAUNCHED("narrow_ptr");
   SPG_CUSPARSE(cusparseCreate(&h));
   SPG_CUSPARSE(cusparseSetStream(h, s));
-  SPG_CUSPARSE(cusparseCreateCsr(&mA, dA->nrows, dA->ncols, dA->nnz, pA, dA->ind, dA->val,
+  SPG_CUSPARSE(cusparseCreateCsr(&mA, dA->nrows, dA->ncols, dA->nnz, pA, dA->ind, dA->values,
                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                  dt));
-  SPG_CUSPARSE(cusparseCreateCsr(&mB, dB->nrows, dB->ncols, dB->nnz, pB, dB->ind, dB->val,
+  SPG_CUSPARSE(cusparseCreateCsr(&mB, dB->nrows, dB->ncols, dB->nnz, pB, dB->ind, dB->values,
                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                  dt));
   SPG_CUSPARSE(cusparseCreateCsr(&mC, dA->nrows, dB->ncols, 0, nullptr, nullptr, nullptr,
@@ -116,8 +117,8 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
                                              &size1, buf1));
   fw.look();
   if (calg == CUSPARSE_SPGEMM_ALG1) {
-    SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
-                                        nullptr));
+    SPG_CUSPARSE(
+        cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, nullptr));
   } else {
     SPG_CUSPARSE(cusparseSpGEMM_getNumProducts(desc, &nprod));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
@@ -130,14 +131,14 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
     buf3 = nullptr;
   }
   SPG_CUDA(spg_malloc(&mem, &buf2, (int64_t)size2));
-  SPG_CUSPARSE(cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2,
-                                      buf2));
+  SPG_CUSPARSE(
+      cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, buf2));
   fw.look();
   SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
   SPG_CUDA(spg_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
   SPG_CUDA(spg_malloc(&mem, (void **)&dC->ind, nnzC * 4));
-  SPG_CUDA(spg_malloc(&mem, &dC->val, nnzC * (int64_t)es));
-  SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->val));
+  SPG_CUDA(spg_malloc(&mem, &dC->values, nnzC * (int64_t)es));
+  SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->values));
   SPG_CUSPARSE(cusparseSpGEMM_copy(h, op, op, one, mA, mB, zero, mC, dt, calg, desc));
   SPG_CUDA(cudaStreamSynchronize(s));
   fw.look();
@@ -171,4 +172,75 @@ done:
   cudaFree(pC);
   if (st < 0) gcoo__dev_csr_free(dC);
   return st;
+}
+
+// ---- comparing two device CSR results (the benchmark and tests) --------------------------------
+
+namespace {
+
+template <typename T>
+__global__ void compare_kernel(int64_t m, const int64_t *__restrict__ cp,
+                               const int32_t *__restrict__ ci, const T *__restrict__ cv,
+                               const int64_t *__restrict__ rp, const int32_t *__restrict__ ri,
+                               const T *__restrict__ rv, unsigned long long *diff_pattern,
+                               double *sums) {
+  const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (w >= m) return;
+  const int64_t c0 = cp[w], r0 = rp[w], z = cp[w + 1] - c0;
+  double e = 0.0, r = 0.0;
+  bool bad = z != rp[w + 1] - r0;
+  if (!bad)
+    for (int64_t k = lane; k < z; k += 32) {
+      if (ci[c0 + k] != ri[r0 + k]) bad = true;
+      const double x = (double)cv[c0 + k], y = (double)rv[r0 + k];
+      e += (x - y) * (x - y);
+      r += y * y;
+    }
+  for (int o = 16; o > 0; o >>= 1) {
+    e += __shfl_down_sync(0xffffffffu, e, o);
+    r += __shfl_down_sync(0xffffffffu, r, o);
+  }
+  if (__any_sync(0xffffffffu, bad) && lane == 0) atomicAdd(diff_pattern, 1ull);
+  if (lane == 0 && (e != 0.0 || r != 0.0)) {
+    atomicAdd(&sums[0], e);
+    atomicAdd(&sums[1], r);
+  }
+}
+
+} // namespace
+
+extern "C" double gcoo__cuda_csr_compare(const gcoo_cuda_csr *C, const gcoo_cuda_csr *R) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = nullptr;
+  unsigned long long *d_bad = nullptr, h_bad = 1;
+  double *d_sums = nullptr, h_sums[2] = {0, 0};
+  double out = INFINITY;
+  if (C->nrows != R->nrows || C->ncols != R->ncols || C->nnz != R->nnz || C->dtype != R->dtype)
+    return INFINITY;
+  if (C->nrows == 0) return 0.0;
+  SPG_CUDA(cudaMalloc((void **)&d_bad, 8));
+  SPG_CUDA(cudaMalloc((void **)&d_sums, 16));
+  SPG_CUDA(cudaMemset(d_bad, 0, 8));
+  SPG_CUDA(cudaMemset(d_sums, 0, 16));
+  {
+    const unsigned blocks = (unsigned)((C->nrows * 32 + 255) / 256);
+    if (C->dtype == GCOO_FLOAT64)
+      compare_kernel<double><<<blocks, 256, 0, s>>>(C->nrows, C->ptr, C->ind,
+                                                    (const double *)C->values, R->ptr, R->ind,
+                                                    (const double *)R->values, d_bad, d_sums);
+    else
+      compare_kernel<float><<<blocks, 256, 0, s>>>(C->nrows, C->ptr, C->ind,
+                                                   (const float *)C->values, R->ptr, R->ind,
+                                                   (const float *)R->values, d_bad, d_sums);
+  }
+  SPG_LAUNCHED("compare_kernel");
+  SPG_CUDA(cudaMemcpy(&h_bad, d_bad, 8, cudaMemcpyDeviceToHost));
+  SPG_CUDA(cudaMemcpy(h_sums, d_sums, 16, cudaMemcpyDeviceToHost));
+  if (h_bad == 0) out = h_sums[1] > 0 ? std::sqrt(h_sums[0] / h_sums[1]) : std::sqrt(h_sums[0]);
+done:
+  cudaFree(d_bad);
+  cudaFree(d_sums);
+  (void)st;
+  return out;
 }

@@ -12,6 +12,8 @@
 #    name a header of the same or a lower layer. Public headers belong to the layer that
 #    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h and
 #    gcoo/solver.h are dist, the umbrella gcoo/gcoo.h is for programs (cli).
+#    The command (cli/) is an application of the library: besides its own headers it
+#    includes only the public API (include/gcoo/, not backend.h).
 # 2. The CUDA runtime: outside kernels/ no file includes the CUDA runtime or calls its memory,
 #    copy, stream or event functions; device memory, copies, streams and events go through
 #    the backend interface (gcoo/backend.h). Files still waiting for their owner's conversion
@@ -126,6 +128,11 @@ def check(root):
                         if tl and RANK[tl] > RANK[layer]:
                             problems.append(f"{rel}:{lineno}: {layer}/ includes {m.group(2)} "
                                             f"({target}, layer {tl}/): an upward include")
+                        elif (layer == "cli" and target and not target.startswith("cli/") and
+                              (not target.startswith("include/") or
+                               target == "include/gcoo/backend.h")):
+                            problems.append(f"{rel}:{lineno}: cli/ includes {m.group(2)} "
+                                            f"({target}): the command sees the public API only")
                     if layer == "kernels" or rel in CUDA_PENDING:
                         continue
                     if CUDA_INCLUDE_RE.match(code[lineno - 1]):

@@ -42,9 +42,10 @@ static gcoo_status cpu_ctx_synchronize(gcoo_ctx ctx) {
   return GCOO_SUCCESS;
 }
 
+/* The kernel's layout, the GCOO of S = A^T with groups of p rows of A, from what the operator
+ * came with: taken as it is (a GCOO of S with groups of p), regrouped, or built in
+ * place from the CSR of A (src/convert_frame.c), which is then gone. */
 static gcoo_status cpu_op_setup(gcoo_op op) {
-  gcoo_status st = GCOO_SUCCESS;
-  gcoo_sparse At = NULL;
   switch (op->opts.alg) {
     case GCOO_ALG_AUTO:
     case GCOO_ALG_GCOO:
@@ -54,16 +55,20 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
       return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "algorithm %s needs the CUDA backend",
                         gcoo_spdm_alg_name(op->opts.alg));
   }
-  op->info.alg = op->opts.alg == GCOO_ALG_GCOO_FAITHFUL ? GCOO_ALG_GCOO_FAITHFUL : GCOO_ALG_GCOO;
-  op->info.p = op->opts.p                               ? op->opts.p
-               : op->opts.alg == GCOO_ALG_GCOO_FAITHFUL ? GCOO_FAITHFUL_P
-                                                        : GCOO_DEFAULT_P;
-  /* GCOO of S = A^T: groups of p columns of A^T are groups of p rows of A */
-  GCOO_GOTO(gcoo_sparse_transpose(&At, op->A_csr));
-  GCOO_GOTO(gcoo_sparse_convert(&op->S, At, GCOO_FORMAT_GCOO, op->info.p));
-done:
-  gcoo_sparse_destroy(&At);
-  return st;
+  const int faithful = op->opts.alg == GCOO_ALG_GCOO_FAITHFUL;
+  gcoo_sparse_info si = {0};
+  if (op->S) GCOO_CALL(gcoo_sparse_get_info(op->S, &si));
+  op->info.alg = faithful ? GCOO_ALG_GCOO_FAITHFUL : GCOO_ALG_GCOO;
+  /* the documented default when p is not given; a GCOO file's own groups reach here as an
+   * explicit p (dist/dist_file.c), so they are used as they are */
+  op->info.p = op->opts.p ? op->opts.p : faithful ? GCOO_FAITHFUL_P : GCOO_DEFAULT_P;
+  if (op->S && si.p == op->info.p) return GCOO_SUCCESS;
+  if (op->S) { /* another group width than the one given */
+    GCOO_CALL(gcoo__gcoo_to_csr_of_transpose(op->S, &op->A_csr));
+    gcoo_sparse_destroy(&op->S);
+  }
+  GCOO_CALL(gcoo__csr_to_gcoo_of_transpose(&op->A_csr, op->info.p, &op->S));
+  return GCOO_SUCCESS;
 }
 
 static gcoo_status cpu_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
@@ -83,6 +88,7 @@ static gcoo_status cpu_op_destroy(gcoo_op op) {
 
 const gcoo_backend_ops gcoo__backend_cpu = {
     .name = "cpu",
+    .setup_from_gcoo = 1,
     .ctx_init = cpu_ctx_init,
     .ctx_fini = cpu_ctx_fini,
     .ctx_describe = cpu_ctx_describe,

@@ -124,6 +124,36 @@ gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dt
                                int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
                                int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
 
+/* ---- the operator's two frames (src/convert_frame.c): single passes, in place where possible
+ * (DESIGN.md §1; docs/datapath.md). */
+/** A copy in the same format (arrays copied, nothing re-sorted). */
+gcoo_status gcoo__sparse_clone(gcoo_sparse A, gcoo_sparse *B);
+/** A CSR matrix turned, in place, into the CSC of its transpose (or CSC into CSR): the same
+ *  arrays, dimensions swapped. */
+gcoo_status gcoo__sparse_flip_compressed(gcoo_sparse A);
+/** CSR of A (m x k) -> GCOO of S = A^T (k x m), groups of p rows of A, in place: *A is consumed
+ *  (its index array becomes the rows of S, its values are permuted inside each group; one new
+ *  array, the columns of S). *A is destroyed on failure too. */
+gcoo_status gcoo__csr_to_gcoo_of_transpose(gcoo_sparse *A, int32_t p, gcoo_sparse *S);
+/** GCOO of S (k x m) -> CSR of A = S^T (m x k), a new matrix: one counting pass per group. */
+gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A);
+/** A caller's matrix (A for GCOO_SPARSE_DENSE, S for GCOO_DENSE_SPARSE, any format) as an owned
+ *  copy in one of an operator's two frames, with at most one conversion: the CSR of A, or the
+ *  GCOO of S as given. */
+gcoo_status gcoo__sparse_frame_copy(gcoo_sparse A, gcoo_reading reading, gcoo_sparse *out);
+
+/** An operator from a slab already in one of its two frames, taken over (no copy): *A is the
+ *  CSR of A (m x k) or the GCOO of S = A^T (k x m, groups of rows of A), whatever the reading
+ *  in opts (which only decides how apply reads its operands). *A is NULL afterwards, on
+ *  failure too. */
+gcoo_status gcoo__op_create_take(gcoo_op *op, gcoo_ctx ctx, gcoo_sparse *A,
+                                 const gcoo_op_options *opts);
+/** The operator's matrix as a new CSR of A (the SPARSE_DENSE frame), from what it holds. */
+gcoo_status gcoo__op_csr(gcoo_op op, gcoo_sparse *A_csr);
+/** Rows rows[0..n) (strictly increasing, local to the operator, A frame) as a new n x k CSR,
+ *  from what the operator holds on the host; for checks, O(entries of the rows' groups). */
+gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_sparse *R);
+
 /* ---- small dense algebra on the host (src/smallmat.c), row-major k x k in double ----------- */
 /** Cholesky A = L L^T in place (lower triangle; upper zeroed); GCOO_ERR_BREAKDOWN if not SPD. */
 gcoo_status gcoo__chol(int64_t n, double *A);
@@ -143,6 +173,11 @@ extern const gcoo_backend_ops gcoo__backend_cuda;  /* kernels/, or the stub when
 gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                               const gcoo_spgemm_options *opts, gcoo_sparse *C,
                               gcoo_spgemm_info *info);
+/* The GPU predictor (kernels/spgemm.cu, method CLASSES: the estimate of gcoo_predict with
+ * GCOO_PREDICT_CLASSES for the same seed), row_flop and row_nnz always filled; a build without
+ * CUDA reports "not compiled". */
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred);
 
 struct gcoo_ctx_s {
   uint64_t magic;
@@ -156,8 +191,8 @@ struct gcoo_op_s {
   uint64_t magic;
   gcoo_ctx ctx;
   gcoo_op_options opts;
-  gcoo_sparse S;      /* host GCOO of S (GCOO_DENSE_SPARSE) or of A^T (GCOO_SPARSE_DENSE) */
-  gcoo_sparse A_csr;  /* host CSR of the operand as given (for cuSPARSE and the reference) */
+  gcoo_sparse S;      /* host GCOO of S = A^T (groups of p rows of A), or NULL */
+  gcoo_sparse A_csr;  /* host CSR of A (the SPARSE_DENSE frame), or NULL; at least one is set */
   gcoo_op_info info;
   void *backend;      /* backend-private state (device arrays, descriptors) */
 };

@@ -14,6 +14,15 @@
  * stream (seed, row), so the matrix depends neither on the thread count nor on which rank makes
  * which rows. Positions come from geometric skips: O(nnz) work, exact Bernoulli(density) per
  * entry. Returns the number of entries. The same walk counts (out == NULL) and fills. */
+/* Entry k of a generated row: column j, value v in the row's element type. */
+static void put_entry(gcoo_dtype dtype, int32_t *cols, void *vals, int64_t k, int64_t j, double v) {
+  cols[k] = (int32_t)j;
+  if (dtype == GCOO_FLOAT64)
+    ((double *)vals)[k] = v;
+  else
+    ((float *)vals)[k] = (float)v;
+}
+
 static int64_t random_row(uint64_t seed, int64_t row, int64_t ncols, double density, double lq,
                           gcoo_dtype dtype, int32_t *cols, void *vals) {
   gcoo_rng r;
@@ -29,13 +38,7 @@ static int64_t random_row(uint64_t seed, int64_t row, int64_t ncols, double dens
     }
     if (j >= ncols || j < 0) break;
     double v = 2.0 * gcoo__rng_uniform(&r) - 1.0;
-    if (cols) {
-      cols[k] = (int32_t)j;
-      if (dtype == GCOO_FLOAT64)
-        ((double *)vals)[k] = v;
-      else
-        ((float *)vals)[k] = (float)v;
-    }
+    if (cols) put_entry(dtype, cols, vals, k, j, v);
     k++;
   }
   return k;
@@ -118,14 +121,9 @@ static int64_t poisson_row(int stencil, int64_t n, int64_t g, gcoo_dtype dtype, 
         if (!in_stencil(stencil, dx, dy, dz)) continue;
         if (x + dx < 0 || x + dx >= n || y + dy < 0 || y + dy >= n || z + dz < 0 || z + dz >= n)
           continue;
-        if (cols) {
-          double v = (dx | dy | dz) ? -1.0 : diag;
-          cols[k] = (int32_t)(g + dx + dy * n + dz * n * n);
-          if (dtype == GCOO_FLOAT64)
-            ((double *)vals)[k] = v;
-          else
-            ((float *)vals)[k] = (float)v;
-        }
+        if (cols)
+          put_entry(dtype, cols, vals, k, g + dx + dy * n + dz * n * n,
+                    (dx | dy | dz) ? -1.0 : diag);
         k++;
       }
   return k;

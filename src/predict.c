@@ -10,10 +10,11 @@
 #include <omp.h>
 #endif
 
+#include "predict_classes.h"
 #include "predict_impl.h"
 
 static const char *const method_names[] = {"default", "adaptive", "paper", "reference",
-                                           "pps",     "upper",    "exact"};
+                                           "pps",     "upper",    "exact", "classes"};
 
 const char *gcoo_predict_method_name(gcoo_predict_method m) {
   if ((int)m < 0 || (size_t)m >= sizeof method_names / sizeof *method_names) return "unknown";
@@ -101,8 +102,9 @@ done:
 static gcoo_status check_options(const gcoo_predict_options *o) {
   GCOO_CHECK(o->size == sizeof *o, GCOO_ERR_INVALID_ARG,
              "gcoo_predict_options.size is %zu, expected %zu (initialise with "
-             "GCOO_PREDICT_OPTIONS_INIT)", o->size, sizeof *o);
-  GCOO_CHECK((int)o->method >= GCOO_PREDICT_DEFAULT && o->method <= GCOO_PREDICT_EXACT,
+             "GCOO_PREDICT_OPTIONS_INIT)",
+             o->size, sizeof *o);
+  GCOO_CHECK((int)o->method >= GCOO_PREDICT_DEFAULT && o->method <= GCOO_PREDICT_CLASSES,
              GCOO_ERR_INVALID_ARG, "unknown prediction method %d", (int)o->method);
   GCOO_CHECK(o->samples >= 0, GCOO_ERR_INVALID_ARG, "sample count %lld is negative",
              (long long)o->samples);
@@ -121,8 +123,10 @@ static void fill_rows(const gcoo__pstate *s, const gcoo__pestimate *e, int64_t *
     if (s->nnz[i] >= 0) {
       v = s->nnz[i];
     } else {
-      const double x = e->slope_g >= 0.0 ? s->lo[i] + e->slope_g * (s->hi[i] - s->lo[i])
-                                         : e->slope_f * (double)s->flop[i];
+      const double x = e->use_classes && s->hi[i] > s->lo[i]
+                           ? s->lo[i] + e->class_u[gcoo__class_of(s->hi[i])] * (s->hi[i] - s->lo[i])
+                       : e->slope_g >= 0.0 ? s->lo[i] + e->slope_g * (s->hi[i] - s->lo[i])
+                                           : e->slope_f * (double)s->flop[i];
       v = llround(x);
       if (v < s->lo[i]) v = s->lo[i];
       if (v > s->hi[i]) v = s->hi[i];
@@ -137,8 +141,11 @@ gcoo_status gcoo_predict(gcoo_sparse A, gcoo_sparse B, const gcoo_predict_option
   gcoo_predict_options o = GCOO_PREDICT_OPTIONS_INIT;
   gcoo_sparse Ac = NULL, Bc = NULL;
   gcoo__pstate s;
-  gcoo__pestimate e = {0.0, NAN, 0, 0, 0.0, -1.0};
+  gcoo__pestimate e;
   memset(&s, 0, sizeof s);
+  memset(&e, 0, sizeof e);
+  e.stderr_ = NAN;
+  e.slope_g = -1.0;
   GCOO_CHECK(pred != NULL, GCOO_ERR_NULL, "prediction is NULL");
   memset(pred, 0, sizeof *pred);
   if (opts) o = *opts;
@@ -149,6 +156,7 @@ gcoo_status gcoo_predict(gcoo_sparse A, gcoo_sparse B, const gcoo_predict_option
   s.M = s.A.nrows;
   s.N = s.B.ncols;
   gcoo__rng_seed(&s.rng, o.seed, 0x70726564u /* "pred" */);
+  s.seed = o.seed;
   GCOO_GOTO(gcoo__malloc_n((void **)&s.flop, s.M, sizeof *s.flop, "row FLOP"));
   GCOO_GOTO(gcoo__malloc_n((void **)&s.lo, s.M, sizeof *s.lo, "row lower bounds"));
   GCOO_GOTO(gcoo__malloc_n((void **)&s.hi, s.M, sizeof *s.hi, "row upper bounds"));
@@ -170,24 +178,23 @@ gcoo_status gcoo_predict(gcoo_sparse A, gcoo_sparse B, const gcoo_predict_option
       case GCOO_PREDICT_REFERENCE:
         GCOO_GOTO(gcoo__predict_uniform(&s, o.method, o.samples, &e));
         break;
-      case GCOO_PREDICT_PPS:
-        GCOO_GOTO(gcoo__predict_pps(&s, o.samples, &e));
-        break;
+      case GCOO_PREDICT_PPS: GCOO_GOTO(gcoo__predict_pps(&s, o.samples, &e)); break;
       case GCOO_PREDICT_ADAPTIVE:
-        GCOO_GOTO(gcoo__predict_adaptive(
-            &s, o.samples ? o.samples : GCOO_PREDICT_ADAPTIVE_FIRST,
-            o.rel_error > 0.0 ? o.rel_error : GCOO_PREDICT_ADAPTIVE_REL_ERROR,
-            o.max_cost > 0.0 ? o.max_cost : GCOO_PREDICT_ADAPTIVE_MAX_COST, &e));
+        GCOO_GOTO(
+            gcoo__predict_adaptive(&s, o.samples ? o.samples : GCOO_PREDICT_ADAPTIVE_FIRST,
+                                   o.rel_error > 0.0 ? o.rel_error
+                                                     : GCOO_PREDICT_ADAPTIVE_REL_ERROR,
+                                   o.max_cost > 0.0 ? o.max_cost : GCOO_PREDICT_ADAPTIVE_MAX_COST,
+                                   &e));
         break;
+      case GCOO_PREDICT_CLASSES: GCOO_GOTO(gcoo__predict_classes(&s, &e)); break;
       case GCOO_PREDICT_UPPER:
         e.nnz = (double)s.tot.hi_total;
         e.stderr_ = NAN;
         e.slope_g = 1.0;
         break;
       case GCOO_PREDICT_EXACT:
-      default:
-        GCOO_GOTO(predict_all(&s, &e));
-        break;
+      default: GCOO_GOTO(predict_all(&s, &e)); break;
     }
   }
 

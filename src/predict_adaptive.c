@@ -139,8 +139,8 @@ gcoo_status gcoo__predict_adaptive(gcoo__pstate *s, int64_t first, double rel_er
       for (int64_t t = 1; t < pts; t++) ss += (y[t] - y[t - 1]) * (y[t] - y[t - 1]);
       se = pts > 1 ? sqrt(ss / (2.0 * (double)(pts - 1)) / (double)pts) : INFINITY;
     }
-    if (pts == 0) break;                                        /* exact */
-    if (pts >= MIN_POINTS && se <= rel_error * est) break;      /* precise enough */
+    if (pts == 0) break;                                   /* exact */
+    if (pts >= MIN_POINTS && se <= rel_error * est) break; /* precise enough */
     if (expected_cost(s, U, nU, (double)G, 2.0 * (double)npts) > max_cost * F) break;
     npts *= 2;
   }
@@ -151,7 +151,8 @@ gcoo_status gcoo__predict_adaptive(gcoo__pstate *s, int64_t first, double rel_er
   /* uncounted rows: lo + slope (hi - lo), slope so that the rows add up to the estimate */
   double rest = est, gun = 0.0;
   for (int64_t i = 0; i < M; i++) {
-    if (s->nnz[i] >= 0) rest -= s->nnz[i];
+    if (s->nnz[i] >= 0)
+      rest -= s->nnz[i];
     else {
       rest -= s->lo[i];
       gun += s->hi[i] - s->lo[i];

@@ -25,8 +25,10 @@ gcoo_status gcoo__predict_pps(gcoo__pstate *s, int64_t samples, gcoo__pestimate 
     int64_t lo = 0, hi = M; /* cum[lo] <= x < cum[hi] */
     while (hi - lo > 1) {
       const int64_t mid = lo + (hi - lo) / 2;
-      if (cum[mid] <= x) lo = mid;
-      else hi = mid;
+      if (cum[mid] <= x)
+        lo = mid;
+      else
+        hi = mid;
     }
     rows[t] = lo;
   }

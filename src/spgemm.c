@@ -29,8 +29,8 @@ int gcoo_spgemm_alg_from_name(const char *name) {
   return -1;
 }
 
-gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop,
-                            gcoo_sparse *C, gcoo_spgemm_info *info) {
+gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop, gcoo_sparse *C,
+                            gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse Ac = NULL, Bc = NULL;
   gcoo_csr_view va, vb;
@@ -77,8 +77,8 @@ done:
   return st;
 }
 
-gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
-                        const gcoo_spgemm_options *opts, gcoo_sparse *C, gcoo_spgemm_info *info) {
+gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *opts,
+                        gcoo_sparse *C, gcoo_spgemm_info *info) {
   gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
   GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
   GCOO_CHECK(C != NULL, GCOO_ERR_NULL, "output handle is NULL");
@@ -86,7 +86,8 @@ gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   if (opts) {
     GCOO_CHECK(opts->size == sizeof *opts, GCOO_ERR_INVALID_ARG,
                "gcoo_spgemm_options.size is %zu, expected %zu (initialise with "
-               "GCOO_SPGEMM_OPTIONS_INIT)", opts->size, sizeof *opts);
+               "GCOO_SPGEMM_OPTIONS_INIT)",
+               opts->size, sizeof *opts);
     o = *opts;
   }
   GCOO_CHECK((int)o.alg >= GCOO_SPGEMM_AUTO && o.alg <= GCOO_SPGEMM_CUSPARSE_ALG3,

@@ -17,8 +17,12 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
       while (c[i] < piv) i++;
       while (c[j] > piv) j--;
       if (i >= j) break;
-      int32_t tc = c[i]; c[i] = c[j]; c[j] = tc;
-      GCOO_T tv = v[i]; v[i] = v[j]; v[j] = tv;
+      int32_t tc = c[i];
+      c[i] = c[j];
+      c[j] = tc;
+      GCOO_T tv = v[i];
+      v[i] = v[j];
+      v[j] = tv;
       i++;
       j--;
     }
@@ -156,9 +160,10 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
         }
         buf->cap = cap;
       }
-      const int64_t n = hi[i] == 0 ? 0
-                        : GCOO_FN(spgemm_row)(A, B, i, gcoo__table_bits(hi[i]), &table, pos,
-                                              buf->cols + buf->len, buf->vals + buf->len);
+      const int64_t n = hi[i] == 0
+                            ? 0
+                            : GCOO_FN(spgemm_row)(A, B, i, gcoo__table_bits(hi[i]), &table, pos,
+                                                  buf->cols + buf->len, buf->vals + buf->len);
       tid_of[i] = tid;
       off[i] = buf->len;
       rowptr[i + 1] = n;

@@ -11,3 +11,11 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                     "the CUDA SpGEMM is not compiled into this gcoo (rebuild with a CUDA "
                     "compiler and -DGCOO_ENABLE_CUDA=ON), use the cpu backend");
 }
+
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred) {
+  (void)ctx, (void)A, (void)B, (void)opts, (void)pred;
+  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
+                    "the CUDA predictor is not compiled into this gcoo (rebuild with a CUDA "
+                    "compiler and -DGCOO_ENABLE_CUDA=ON), use the cpu backend");
+}

@@ -82,8 +82,8 @@ static inline int64_t gcoo__row_count(const gcoo_csr_view *A, const gcoo_csr_vie
 /* Per-row FLOP and bounds of C = A B, and their totals. lo/hi may be NULL. */
 typedef struct gcoo_row_bounds {
   int64_t flop_total, lo_total, hi_total;
-  int64_t flop_max;  /* largest flop(i) */
-  int64_t hi_max;    /* largest hi(i): sizes hash tables */
+  int64_t flop_max; /* largest flop(i) */
+  int64_t hi_max;   /* largest hi(i): sizes hash tables */
 } gcoo_row_bounds;
 
 /* One pass over A (reads B's row pointers only): flop(i), lo(i) = max nnz(B row k) and

@@ -160,12 +160,17 @@ typedef struct gcoo_device_ops {
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
 typedef struct gcoo_backend_ops {
   const char *name;
+  /** 1: op_setup takes op->S alone (GCOO of S, the CPU kernel's own layout); 0: op_setup needs
+   *  op->A_csr (src/op.c makes it, with one conversion, when the operator came as GCOO). */
+  int setup_from_gcoo;
   /** Bind to the device (device < 0: backend's default) and make handles. */
   gcoo_status (*ctx_init)(gcoo_ctx ctx, int device);
   gcoo_status (*ctx_fini)(gcoo_ctx ctx);
   gcoo_status (*ctx_describe)(gcoo_ctx ctx, char *buf, size_t len);
   gcoo_status (*ctx_synchronize)(gcoo_ctx ctx);
-  /** op->S (host GCOO in the S frame of gcoo/spdm.h) is set: choose the algorithm, upload. */
+  /** op->A_csr (host CSR of A, the SPARSE_DENSE frame) or, with setup_from_gcoo, op->S (host
+   *  GCOO of S = A^T) is set: choose the algorithm, build the kernel's layout, upload. The
+   *  backend may consume either (free it and set it NULL) once its own layout is built. */
   gcoo_status (*op_setup)(gcoo_op op);
   gcoo_status (*op_apply)(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y);
   gcoo_status (*op_destroy)(gcoo_op op);

@@ -126,6 +126,13 @@ gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nro
  *  even for GCOO_DENSE_SPARSE) as a new matrix the caller destroys. For checks. Not collective. */
 gcoo_status gcoo_dist_op_get_local_matrix(gcoo_dist_op op, gcoo_sparse *A_slab);
 
+/** Rows rows[0..n) of the rank's slab (global row numbers inside [row0, row0 + nrows), strictly
+ *  increasing) as a new n x k CSR matrix with global column indices, read from what the
+ *  operator holds on the host, without rebuilding the slab: for checks of sampled rows. Not
+ *  collective. */
+gcoo_status gcoo_dist_op_get_local_rows(gcoo_dist_op op, const int64_t *rows, int64_t n,
+                                        gcoo_sparse *R);
+
 /** The distributed context an operator was made on. Not collective. */
 gcoo_dist gcoo_dist_op_get_dist(gcoo_dist_op op);
 

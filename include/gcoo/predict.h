@@ -23,6 +23,10 @@
  *   GCOO_PREDICT_UPPER      Z = sum hi(i): the FLOP upper bound (no sampling), what an
  *       upper-bound allocation (BRMerge-Upper, bhSPARSE) would reserve.
  *   GCOO_PREDICT_EXACT      every row counted: the symbolic phase of an SpGEMM (exact, slow).
+ *   GCOO_PREDICT_CLASSES    rows with uncertainty classed by floor(log2 hi(i)); in each class
+ *       1 % of its rows (at least 32, all of a smaller class) chosen by a seeded hash of the row
+ *       are counted; Z = sum lo + sum_c u_c G_c with u_c the class's mean filled fraction of
+ *       hi - lo. The GPU SpGEMM computes the same estimate on the device for the same seed.
  * Every method counts a sampled row's NNZ exactly with an open-addressing hash table sized to
  * twice the row's upper bound. Counts are 64-bit throughout. Sampling uses gcoo's seeded
  * generator (xoshiro256**): the same seed gives the same prediction on every machine. */
@@ -42,10 +46,11 @@ typedef enum gcoo_predict_method {
   GCOO_PREDICT_REFERENCE = 3, /**< Du et al. reference: z* M / s on a uniform row sample */
   GCOO_PREDICT_PPS = 4,       /**< rows drawn proportional to FLOP, F * mean(nnz/flop) */
   GCOO_PREDICT_UPPER = 5,     /**< sum of min(flop(i), N), no sampling */
-  GCOO_PREDICT_EXACT = 6      /**< all rows counted (symbolic SpGEMM) */
+  GCOO_PREDICT_EXACT = 6,     /**< all rows counted (symbolic SpGEMM) */
+  GCOO_PREDICT_CLASSES = 7    /**< per-class sample (classes of floor(log2 hi)): the GPU's */
 } gcoo_predict_method;
 
-/** Name of a method ("adaptive", "paper", "reference", "pps", "upper", "exact"), and back
+/** Name of a method ("adaptive", "paper", "reference", "pps", "upper", "exact", "classes"), and back
  *  (-1 when unknown). */
 const char *gcoo_predict_method_name(gcoo_predict_method m);
 int gcoo_predict_method_from_name(const char *name);

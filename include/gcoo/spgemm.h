@@ -64,6 +64,8 @@ typedef struct gcoo_spgemm_info {
   double seconds_total;       /**< the call, copies included */
   int64_t peak_bytes;         /**< device bytes held at the peak (own allocations; for
                                    cuSPARSE, its buffers and C), host bytes on the CPU */
+  int64_t flop_recomputed;    /**< FLOP of the rows recomputed after overflowing */
+  double seconds_flop;        /**< of seconds: the FLOP/bounds pass (GPU) */
 } gcoo_spgemm_info;
 
 /** C = A B on the context's backend. A (m x k), B (k x n) of any format and one element type;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
-# through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h), a CUDA
+# through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
+# private header), a CUDA
 # runtime call outside kernels/ and lawful includes beside them (down, same layer, system
 # headers, commented out), and checks that exactly the violations are reported.
 import os
@@ -24,11 +25,15 @@ tree = {
     "io/r.c": '#include "gcoo/dist.h"\n#include "core_impl.h"\nconst char *s = "cudaFree(p)";\n',
     "dist/dist_impl.h": '#include "gcoo/h5.h"\n#include "cli.h"\n',
     "dist/d.c": '#include "dist_impl.h"\nvoid g(void) { cudaEventRecord(0, 0); }\n',
+    "include/gcoo/backend.h": "",
+    "src/backend_impl.h": "",
     "cli/cli.h": '#include "gcoo/gcoo.h"\n#include "dist_impl.h"\n',
+    "cli/cmd.c": '#include "cli.h"\n#include <mpi.h>\n#include "backend_impl.h"\n'
+                 '#include "gcoo/backend.h"\n',
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
-    "dist/d.c:2",
+    "dist/d.c:2", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -44,7 +49,7 @@ with tempfile.TemporaryDirectory() as root:
         sys.exit(1)
     # and the clean part alone passes
     for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
-                "dist/d.c"):
+                "dist/d.c", "cli/cmd.c", "cli/cli.h"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
     if r.returncode != 0:

@@ -138,7 +138,9 @@ static void t_out_of_memory(gcoo_dist d) {
   struct rlimit old, rl;
   getrlimit(RLIMIT_AS, &old);
   if (rank == F) {
-    rl.rlim_cur = (rlim_t)(vm_kib() + 48 * 1024) * 1024;
+    /* below the slab's own size (4M entries: 32 MiB of indices and values), so that its one
+     * copy into the operator's frame cannot be made */
+    rl.rlim_cur = (rlim_t)(vm_kib() + 20 * 1024) * 1024;
     rl.rlim_max = old.rlim_max;
     if (setrlimit(RLIMIT_AS, &rl) != 0) perror("setrlimit");
   }

@@ -3,8 +3,12 @@
  * within gcoo_test_tolerance): random products of several shapes in float and double, a
  * power-law product (every shared bin), rows long enough for the global-memory tables, the
  * overflow path forced with tiny safety factors, batching under a small memory budget (and a
- * budget too small to run), empty rows and matrices, 1 x 1, cuSPARSE ALG1/2/3, and gcoo_spgemm
- * on a CUDA context. Exit 77 without a GPU. */
+ * budget too small to run), empty rows and matrices, 1 x 1, the real matrices of tests/data
+ * (A A and A A^T), cuSPARSE ALG1/2/3, and gcoo_spgemm on a CUDA context. Every product also
+ * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed).
+ * Exit 77 without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,14 +21,14 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
                                  const char *what) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB, dC;
+  gcoo_cuda_csr dA, dB, dC;
   gcoo_spgemm_info info;
   memset(&info, 0, sizeof info);
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
-  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, Ac, Bc, &dA, &dB, o, &dC, &C, &info));
+  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dB, o, &dC, &C, &info));
   if (!C) TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
@@ -33,6 +37,16 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
              what, err, tol, (long long)info.batches, (long long)info.rows_overflowed);
   TEST_CHECK(info.nnz == spgemm_check_nnz(A, B, NULL), "%s: info.nnz %lld", what,
              (long long)info.nnz);
+  { /* the GPU's prediction is the CPU's CLASSES method for the same seed, to the entry */
+    gcoo_predict_options po = o->predict;
+    gcoo_prediction p;
+    po.method = GCOO_PREDICT_CLASSES;
+    TEST_CALL(gcoo_predict(A, B, &po, &p));
+    TEST_CHECK(p.nnz_predicted == info.nnz_predicted,
+               "%s: GPU predicted %lld, CPU CLASSES predicted %lld (same seed)", what,
+               (long long)info.nnz_predicted, (long long)p.nnz_predicted);
+    gcoo_prediction_free(&p);
+  }
   gcoo__dev_csr_free(&dA);
   gcoo__dev_csr_free(&dB);
   gcoo__dev_csr_free(&dC);
@@ -47,13 +61,13 @@ static void run_cusparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
                                    GCOO_SPGEMM_CUSPARSE_ALG3};
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B);
   gcoo_csr_view va, vb;
-  gcoo_dev_csr dA, dB;
+  gcoo_cuda_csr dA, dB;
   TEST_CALL(gcoo__sparse_csr_view(Ac, &va));
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
   for (int a = 0; a < 3; a++) {
-    gcoo_dev_csr dC;
+    gcoo_cuda_csr dC;
     gcoo_sparse C = NULL;
     gcoo_spgemm_info info;
     TEST_CALL(gcoo__cuda_spgemm_cusparse(NULL, algs[a], &dA, &dB, 0.0, &dC, &info));
@@ -107,17 +121,20 @@ int main(void) {
     return GCOO_TEST_SKIP;
   }
   gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
-  const int64_t shapes[][3] = {{1, 1, 1}, {5, 7, 3}, {300, 200, 250}, {2000, 1500, 1800},
+  const int64_t shapes[][3] = {{1, 1, 1},
+                               {5, 7, 3},
+                               {300, 200, 250},
+                               {2000, 1500, 1800},
                                {100, 20000, 30}};
   const double spars[] = {0.0, 0.4, 0.95, 0.995, 0.999};
   for (int s = 0; s < 5; s++)
     for (int dt = 0; dt < 2; dt++) {
       gcoo_sparse A = NULL, B = NULL;
       char what[96];
-      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0],
-                                   shapes[s][1], spars[s], 500 + s, 0));
-      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1],
-                                   shapes[s][2], spars[s], 600 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0], shapes[s][1],
+                                   spars[s], 500 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1], shapes[s][2],
+                                   spars[s], 600 + s, 0));
       snprintf(what, sizeof what, "random %lldx%lldx%lld %s", (long long)shapes[s][0],
                (long long)shapes[s][1], (long long)shapes[s][2], dt ? "double" : "float");
       run_ours(A, B, &o, what);
@@ -145,7 +162,8 @@ int main(void) {
     t.memory_budget = i1.peak_bytes / 5 + 30000 * 40;
     gcoo_spgemm_info i4 = run_ours(P, P, &t, "powerlaw^2 budget");
     /* the budget holds where rows fit their predicted room; recomputed rows add their size */
-    TEST_CHECK(i4.batches > 1 && i4.peak_bytes <= 2 * t.memory_budget && i4.peak_bytes < i1.peak_bytes,
+    TEST_CHECK(i4.batches > 1 && i4.peak_bytes <= 2 * t.memory_budget &&
+                   i4.peak_bytes < i1.peak_bytes,
                "budget %lld: %lld batches, peak %lld (unbatched %lld)", (long long)t.memory_budget,
                (long long)i4.batches, (long long)i4.peak_bytes, (long long)i1.peak_bytes);
     printf("budget %lld bytes: %lld batches, peak %lld bytes (one batch: %lld)\n",
@@ -171,15 +189,40 @@ int main(void) {
     gcoo_sparse_destroy(&M);
   }
 
+  /* real matrices (tests/data), float and double */
+  {
+    const char *dir = getenv("GCOO_TEST_DATA");
+    const char *names[] = {"bcsstk21", "dwt_2680", "lp_ship04l", "west0479"};
+    for (int f = 0; f < 4 && dir; f++)
+      for (int dt = 0; dt < 2; dt++) {
+        char path[1024], what[128];
+        gcoo_sparse A = NULL, At = NULL;
+        gcoo_sparse_info ai;
+        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, names[f]);
+        TEST_CALL(gcoo_mtx_read(path, (gcoo_dtype)dt, 0, &A));
+        TEST_CALL(gcoo_sparse_transpose(&At, A));
+        TEST_CALL(gcoo_sparse_get_info(A, &ai));
+        if (ai.nrows == ai.ncols) {
+          snprintf(what, sizeof what, "%s A A %s", names[f], dt ? "double" : "float");
+          run_ours(A, A, &o, what);
+        }
+        snprintf(what, sizeof what, "%s A A^T %s", names[f], dt ? "double" : "float");
+        run_ours(A, At, &o, what);
+        gcoo_sparse_destroy(&A);
+        gcoo_sparse_destroy(&At);
+      }
+    if (!dir) printf("GCOO_TEST_DATA not set: real matrices skipped\n");
+  }
+
   /* empty matrices and empty rows */
   {
     const int64_t dims[][3] = {{0, 0, 0}, {4, 0, 3}, {0, 5, 2}, {6, 4, 7}};
     for (int d = 0; d < 4; d++) {
       gcoo_sparse A = NULL, B = NULL;
-      TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL,
-                                       NULL, 0));
-      TEST_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL,
-                                       NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL, NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL, NULL, 0));
       run_ours(A, B, &o, "empty");
       gcoo_sparse_destroy(&A);
       gcoo_sparse_destroy(&B);
@@ -197,13 +240,13 @@ int main(void) {
   {
     gcoo_sparse A = NULL, C = NULL;
     gcoo_csr_view v;
-    gcoo_dev_csr dA, dC;
+    gcoo_cuda_csr dA, dC;
     gcoo_spgemm_options t = GCOO_SPGEMM_OPTIONS_INIT;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 1000, 1000, 0.99, 4, 0));
     TEST_CALL(gcoo__sparse_csr_view(A, &v));
     TEST_CALL(gcoo__dev_csr_upload(&v, &dA, NULL));
     t.memory_budget = 1000;
-    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, A, A, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
+    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
                "memory budget 1000 bytes");
     gcoo__dev_csr_free(&dA);
     gcoo_sparse_destroy(&A);
@@ -215,7 +258,8 @@ int main(void) {
     gcoo_status st = gcoo_ctx_create(&ctx, "cuda");
     if (st == GCOO_ERR_UNSUPPORTED) {
       printf("t503-spgemm-gpu: CUDA contexts not available in this build (%s): public-API part "
-             "not run\n", gcoo_last_error());
+             "not run\n",
+             gcoo_last_error());
     } else {
       TEST_CALL(st);
       gcoo_sparse A = NULL, C = NULL;
@@ -225,7 +269,8 @@ int main(void) {
       for (int a = GCOO_SPGEMM_AUTO; a <= GCOO_SPGEMM_CUSPARSE_ALG3; a++) {
         t.alg = (gcoo_spgemm_alg)a;
         TEST_CALL(gcoo_spgemm(ctx, A, A, &t, &C, &info));
-        TEST_CHECK(spgemm_check(A, A, C, "gcoo_spgemm cuda") <= gcoo_test_tolerance(GCOO_FLOAT32, 700),
+        TEST_CHECK(spgemm_check(A, A, C, "gcoo_spgemm cuda") <=
+                       gcoo_test_tolerance(GCOO_FLOAT32, 700),
                    "gcoo_spgemm on CUDA, %s", gcoo_spgemm_alg_name(t.alg));
         gcoo_sparse_destroy(&C);
       }

@@ -134,6 +134,27 @@ static gcoo_dense run_case(gcoo_dist d, const test_case *c, gcoo_dtype dt, gcoo_
                    !memcmp(la.values, ra.values, gcoo_dtype_size(dt) * (size_t)li.nnz),
                "local matrix entries differ from the slab");
   }
+  /* every third row, read from the operator as it is (what --check does) */
+  {
+    int64_t n3 = (r1 - r0 + 2) / 3, *rows = malloc(sizeof(int64_t) * (size_t)(n3 + 1));
+    for (int64_t t = 0; t < n3; t++) rows[t] = r0 + 3 * t;
+    gcoo_sparse R = NULL;
+    MPI_TEST_CALL(gcoo_dist_op_get_local_rows(op, rows, n3, &R));
+    gcoo_sparse_arrays pa, ra;
+    MPI_TEST_CALL(gcoo_sparse_get_arrays(R, &pa));
+    MPI_TEST_CALL(gcoo_sparse_get_arrays(Aref, &ra));
+    for (int64_t t = 0; t < n3; t++) {
+      const int64_t i = 3 * t, n = pa.ptr[t + 1] - pa.ptr[t], nref = ra.ptr[i + 1] - ra.ptr[i];
+      TEST_CHECK(n == nref && !memcmp(pa.ind + pa.ptr[t], ra.ind + ra.ptr[i], 4 * (size_t)n) &&
+                     !memcmp((const char *)pa.values + gcoo_dtype_size(dt) * (size_t)pa.ptr[t],
+                             (const char *)ra.values + gcoo_dtype_size(dt) * (size_t)ra.ptr[i],
+                             gcoo_dtype_size(dt) * (size_t)n),
+                 "local row %lld: %lld entries read from the operator, expected %lld",
+                 (long long)(r0 + i), (long long)n, (long long)nref);
+    }
+    gcoo_sparse_destroy(&R);
+    free(rows);
+  }
   gcoo_sparse_destroy(&L);
   gcoo_sparse_destroy(&Aref);
   MPI_TEST_CALL(gcoo_dist_op_destroy(&op));

@@ -5,7 +5,8 @@
  * S = M for C = B S) and both X modes, and each rank's rows of Y are compared with the CPU
  * reference: relative error <= a few ulps * sqrt(k). The file reader's slabs start at whole units
  * (multiples of p, or of the file's GCOO groups). Missing files fail on every rank, naming the
- * file. Needs io/mtx.c and io/h5*.c (helpers "found" and "h5"). */
+ * file. Needs io/mtx.c and io/h5*.c (helpers "found" and "h5"). CPU backend, or the one named by
+ * GCOO_TEST_BACKEND (cuda on the GPU machine). */
 #define _POSIX_C_SOURCE 200809L
 #include <unistd.h>
 
@@ -76,7 +77,10 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int rank = mpi_test_rank();
   gcoo_dist d = NULL;
-  MPI_TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, "cpu"));
+  /* GCOO_TEST_BACKEND=cuda runs the same files through the CUDA backend's set-up (the GPU
+   * machine's check of the file-to-device path; bench/gpu_datapath.sh) */
+  const char *be = getenv("GCOO_TEST_BACKEND");
+  MPI_TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, be && *be ? be : "cpu"));
   if (rank == 0) {
     const char *t = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/gcoo-t404-%ld", t && *t ? t : "/tmp", (long)getpid());

@@ -21,9 +21,10 @@ static int64_t flop_naive(gcoo_sparse A, gcoo_sparse B) {
   return f;
 }
 
-static const gcoo_predict_method all_methods[] = {
-    GCOO_PREDICT_DEFAULT, GCOO_PREDICT_ADAPTIVE, GCOO_PREDICT_PAPER, GCOO_PREDICT_REFERENCE,
-    GCOO_PREDICT_PPS,     GCOO_PREDICT_UPPER,    GCOO_PREDICT_EXACT};
+static const gcoo_predict_method all_methods[] = {GCOO_PREDICT_DEFAULT, GCOO_PREDICT_ADAPTIVE,
+                                                  GCOO_PREDICT_PAPER,   GCOO_PREDICT_REFERENCE,
+                                                  GCOO_PREDICT_PPS,     GCOO_PREDICT_UPPER,
+                                                  GCOO_PREDICT_EXACT,   GCOO_PREDICT_CLASSES};
 
 /* Every method on one product: FLOP exact, bounds hold, per-row sizes inside the bounds,
  * same seed -> same answer, EXACT and a full-budget ADAPTIVE are exact. */
@@ -54,8 +55,8 @@ static void check_product(gcoo_sparse A, gcoo_sparse B, const char *what) {
     const char *mn = gcoo_predict_method_name(o.method);
     TEST_CHECK(p.flop_total == F, "%s %s: FLOP %lld, expected %lld", what, mn,
                (long long)p.flop_total, (long long)F);
-    TEST_CHECK(p.nnz_lower <= Z && Z <= p.nnz_upper, "%s %s: bounds %lld..%lld miss %lld", what,
-               mn, (long long)p.nnz_lower, (long long)p.nnz_upper, (long long)Z);
+    TEST_CHECK(p.nnz_lower <= Z && Z <= p.nnz_upper, "%s %s: bounds %lld..%lld miss %lld", what, mn,
+               (long long)p.nnz_lower, (long long)p.nnz_upper, (long long)Z);
     TEST_CHECK(p.nnz_predicted == q.nnz_predicted && p.rows_counted == q.rows_counted,
                "%s %s: same seed gave %lld and %lld", what, mn, (long long)p.nnz_predicted,
                (long long)q.nnz_predicted);
@@ -65,7 +66,8 @@ static void check_product(gcoo_sparse A, gcoo_sparse B, const char *what) {
     TEST_CHECK(isfinite(p.nnz_estimate) && p.compression_ratio >= (F ? 0.0 : 1.0),
                "%s %s: estimate %g ratio %g", what, mn, p.nnz_estimate, p.compression_ratio);
     if (o.method == GCOO_PREDICT_ADAPTIVE || o.method == GCOO_PREDICT_DEFAULT ||
-        o.method == GCOO_PREDICT_UPPER || o.method == GCOO_PREDICT_EXACT)
+        o.method == GCOO_PREDICT_UPPER || o.method == GCOO_PREDICT_EXACT ||
+        o.method == GCOO_PREDICT_CLASSES)
       TEST_CHECK(p.nnz_lower <= p.nnz_predicted && p.nnz_predicted <= p.nnz_upper,
                  "%s %s: prediction %lld outside the bounds %lld..%lld", what, mn,
                  (long long)p.nnz_predicted, (long long)p.nnz_lower, (long long)p.nnz_upper);
@@ -120,8 +122,10 @@ static void check_accuracy(gcoo_sparse A, gcoo_sparse B, const char *what, doubl
     TEST_CHECK(e <= tol, "%s %s: relative error %.4f > %.4f (predicted %lld, exact %lld)", what,
                gcoo_predict_method_name(o.method), e, tol, (long long)p.nnz_predicted,
                (long long)Z);
-    TEST_CHECK(!p.exact && p.rows_counted < p.nrows, "%s %s: expected a sample, counted %lld of "
-               "%lld rows", what, gcoo_predict_method_name(o.method), (long long)p.rows_counted,
+    TEST_CHECK(!p.exact && p.rows_counted < p.nrows,
+               "%s %s: expected a sample, counted %lld of "
+               "%lld rows",
+               what, gcoo_predict_method_name(o.method), (long long)p.rows_counted,
                (long long)p.nrows);
     TEST_CHECK(e <= 5.0 * p.rel_stderr + 1e-3, "%s %s: error %.4f vs its estimate %.4f", what,
                gcoo_predict_method_name(o.method), e, p.rel_stderr);
@@ -134,15 +138,18 @@ static void check_accuracy(gcoo_sparse A, gcoo_sparse B, const char *what, doubl
 
 int main(void) {
   /* random products of several shapes, both element types (only the pattern matters) */
-  const int64_t shapes[][3] = {{1, 1, 1}, {7, 5, 9}, {200, 150, 120}, {333, 400, 350},
+  const int64_t shapes[][3] = {{1, 1, 1},
+                               {7, 5, 9},
+                               {200, 150, 120},
+                               {333, 400, 350},
                                {2000, 1500, 1800}};
   const double spars[] = {0.0, 0.5, 0.97, 0.98, 0.995};
   for (int s = 0; s < 5; s++)
     for (int dt = 0; dt < 2; dt++) {
       gcoo_sparse A = NULL, B = NULL;
       char what[96];
-      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0],
-                                   shapes[s][1], spars[s], 100 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0], shapes[s][1],
+                                   spars[s], 100 + s, 0));
       TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, s % 2 ? GCOO_FORMAT_COO : GCOO_FORMAT_CSR,
                                    shapes[s][1], shapes[s][2], spars[s], 200 + s, 0));
       snprintf(what, sizeof what, "random %lldx%lldx%lld %s", (long long)shapes[s][0],
@@ -224,10 +231,10 @@ int main(void) {
     const int64_t dims[][3] = {{0, 0, 0}, {5, 0, 4}, {0, 3, 2}, {6, 4, 3}};
     for (int d = 0; d < 4; d++) {
       gcoo_sparse A = NULL, B = NULL;
-      TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT64, dims[d][0], dims[d][1], 0, NULL, NULL,
-                                       NULL, 0));
-      TEST_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT64, dims[d][1], dims[d][2], 0, NULL, NULL,
-                                       NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&A, GCOO_FLOAT64, dims[d][0], dims[d][1], 0, NULL, NULL, NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&B, GCOO_FLOAT64, dims[d][1], dims[d][2], 0, NULL, NULL, NULL, 0));
       for (size_t k = 0; k < sizeof all_methods / sizeof *all_methods; k++) {
         gcoo_prediction p;
         gcoo_predict_options o = GCOO_PREDICT_OPTIONS_INIT;
@@ -236,10 +243,9 @@ int main(void) {
         TEST_CALL(gcoo_predict(A, B, &o, &p));
         TEST_CHECK(p.flop_total == 0 && p.nnz_predicted == 0 && p.compression_ratio == 1.0 &&
                        p.exact && p.nrows == dims[d][0],
-                   "empty %lldx%lldx%lld %s: flop %lld nnz %lld ratio %g",
-                   (long long)dims[d][0], (long long)dims[d][1], (long long)dims[d][2],
-                   gcoo_predict_method_name(o.method), (long long)p.flop_total,
-                   (long long)p.nnz_predicted, p.compression_ratio);
+                   "empty %lldx%lldx%lld %s: flop %lld nnz %lld ratio %g", (long long)dims[d][0],
+                   (long long)dims[d][1], (long long)dims[d][2], gcoo_predict_method_name(o.method),
+                   (long long)p.flop_total, (long long)p.nnz_predicted, p.compression_ratio);
         gcoo_prediction_free(&p);
       }
       gcoo_sparse_destroy(&A);
