@@ -13,7 +13,7 @@ timeout 150 bash bench/run_spdm.sh "$build" "$mats" "$out/spdm" --budget 130 >"$
 echo "=== SpDM benchmark rc $? ($(( $(date +%s) - start )) s)"
 timeout 180 "$build/bench/spgemm_bench" --reps 5 --budget-test --out "$out/spgemm" "$mats"/*.mtx.gz >"$out/spgemm.out" 2>&1
 echo "=== SpGEMM benchmark rc $? ($(( $(date +%s) - start )) s)"
-timeout 130 bash bench/run_solver.sh "$build" "$out/solver" 100 1 >"$out/solver.out" 2>&1
+timeout 300 bash bench/run_solver.sh "$build" "$out/solver" "$mats" "1 8 32 128" "auto gcoo" >"$out/solver.out" 2>&1
 echo "=== solver benchmark rc $? ($(( $(date +%s) - start )) s)"
 echo; echo "=== SpDM summary"; sed -n '/^== summary/,$p' "$out/spdm.out" | cut -c1-200
 echo; echo "=== SpGEMM summary"; tail -25 "$out/spgemm.out" | cut -c1-200

@@ -284,6 +284,7 @@ static gcoo_status solve(solve_job *j) {
     if (one.iterations > r->iterations) r->iterations = one.iterations;
     r->converged &= one.converged;
     r->t_spmm += one.t_spmm;
+    r->t_iterate += one.t_iterate;
     r->t_reduce += one.t_reduce;
     r->t_blas += one.t_blas;
     r->t_precond += one.t_precond;
@@ -340,6 +341,7 @@ static void report(solve_job *j) {
   double t_spmm = max_over_ranks(j, r->t_spmm), t_reduce = max_over_ranks(j, r->t_reduce);
   double t_blas = max_over_ranks(j, r->t_blas), t_pc = max_over_ranks(j, r->t_precond);
   double t_solve = max_over_ranks(j, j->t_solve), t_build = max_over_ranks(j, j->t_build);
+  double t_iter = max_over_ranks(j, r->t_iterate);
   int64_t halo = j->info.halo_rows_recv, halo_sum = 0;
   MPI_Allreduce(&halo, &halo_sum, 1, MPI_INT64_T, MPI_SUM, gcoo_dist_comm(j->d));
   char dev[256];
@@ -389,6 +391,7 @@ static void report(solve_job *j) {
     cli_json_object(&js, "seconds");
     cli_json_real(&js, "build", t_build);
     cli_json_real(&js, "solve", t_solve);
+    cli_json_real(&js, "iterate", t_iter);
     cli_json_real(&js, "spmm", t_spmm);
     cli_json_real(&js, "reduce", t_reduce);
     cli_json_real(&js, "blas", t_blas);

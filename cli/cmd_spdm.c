@@ -34,7 +34,7 @@ static cli_option options[] = {
     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
     CLI_OPT_OUT("write the product: file.h5[:/dataset] (parallel; dataset /Y when not named; "
-                "dense-sparse: C^T, N x m row-major = C's column-major bytes) or file.mtx[.gz] "
+                "dense-sparse: C^T, m x N row-major = C's column-major bytes) or file.mtx[.gz] "
                 "(gathered on rank 0; Y, or C itself)"),
     CLI_OPT_OVERWRITE,
     {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
@@ -46,7 +46,7 @@ static cli_option options[] = {
                         "for generated matrices]"),
     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (--out writes each rank's rows in parallel, solve never gathers)", NULL, false},
+    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (an HDF5 --out writes each rank's rows in parallel, solve never gathers)", NULL, false},
     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
     CLI_OPT_JSON,
     CLI_OPT_END};

@@ -62,8 +62,7 @@ cli_file_kind cli_output_kind(const char *cmdname, const char *opt, const char *
  * object is a conflict. */
 static bool writes_keep_other_objects(void) { return true; }
 
-int cli_output_conflict(const char *out, const char *const *inputs, int n, char *why,
-                        size_t len) {
+int cli_output_conflict(const char *out, const char *const *inputs, int n, char *why, size_t len) {
   char fo[PATH_MAX], fi[PATH_MAX];
   const char *oo, *oi;
   struct stat so, si;
@@ -181,7 +180,8 @@ bool cli_job_dtype(cli_command *cmd, const char *path, gcoo_dtype fallback, gcoo
     char file[PATH_MAX];
     const char *obj;
     cli_path_split(path, file, sizeof file, &obj);
-    snprintf(source, len, "%s %s", cli_file_kind_of(path) == CLI_FILE_MTX ? "for Matrix Market" : "as stored in", file);
+    snprintf(source, len, "%s %s",
+             cli_file_kind_of(path) == CLI_FILE_MTX ? "for Matrix Market" : "as stored in", file);
   } else {
     /* generated input, or a file the read will explain */
     *out = fallback;
@@ -208,9 +208,10 @@ static gcoo_status copy_rows(const gcoo_dense *W, int64_t r0, int64_t n, gcoo_la
   for (int64_t i = 0; i < n; i++)
     for (int64_t c = 0; c < W->ncols; c++) {
       const char *s = (const char *)W->data + ((size_t)(r0 + i) * (size_t)W->ld + (size_t)c) * es;
-      char *t = (char *)D->data +
-                (layout == GCOO_ROW_MAJOR ? (size_t)i * (size_t)D->ld + (size_t)c
-                                          : (size_t)c * (size_t)D->ld + (size_t)i) * es;
+      char *t = (char *)D->data + (layout == GCOO_ROW_MAJOR
+                                       ? (size_t)i * (size_t)D->ld + (size_t)c
+                                       : (size_t)c * (size_t)D->ld + (size_t)i) *
+                                      es;
       memcpy(t, s, es);
     }
   return GCOO_SUCCESS;
@@ -263,12 +264,12 @@ gcoo_status cli_dense_read_rows(MPI_Comm comm, const char *path, gcoo_dtype dtyp
 
 /* ---- Matrix Market output of distributed results ------------------------------------------- */
 
-gcoo_status cli_gather_bytes(MPI_Comm comm, const void *mine, size_t n, char **all,
-                                size_t *total) {
+gcoo_status cli_gather_bytes(MPI_Comm comm, const void *mine, size_t n, char **all, size_t *total) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  long long nl = (long long)n, *counts = rank == 0 ? malloc(sizeof(long long) * (size_t)size) : NULL;
+  long long nl = (long long)n,
+            *counts = rank == 0 ? malloc(sizeof(long long) * (size_t)size) : NULL;
   MPI_Gather(&nl, 1, MPI_LONG_LONG, counts, 1, MPI_LONG_LONG, 0, comm);
   int ok = 1;
   int *ci = NULL, *di = NULL;
@@ -319,23 +320,25 @@ gcoo_status cli_write_mtx_dense_rows(MPI_Comm comm, const char *path, int64_t m,
   char *mine = malloc(rowb * (size_t)slab->nrows + 1), *all = NULL;
   gcoo_status st = mine ? GCOO_SUCCESS : GCOO_ERR_NO_MEMORY;
   for (int64_t i = 0; mine && i < slab->nrows; i++)
-    memcpy(mine + (size_t)i * rowb, (const char *)slab->data + (size_t)i * (size_t)slab->ld * es, rowb);
+    memcpy(mine + (size_t)i * rowb, (const char *)slab->data + (size_t)i * (size_t)slab->ld * es,
+           rowb);
   int ok = st >= 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
   size_t total = 0;
-  if (all_ok) st = cli_gather_bytes(comm, mine, rowb * (size_t)slab->nrows, &all, &total);
-  else if (st >= 0) st = GCOO_ERR_REMOTE;
+  if (all_ok)
+    st = cli_gather_bytes(comm, mine, rowb * (size_t)slab->nrows, &all, &total);
+  else if (st >= 0)
+    st = GCOO_ERR_REMOTE;
   free(mine);
   if (rank == 0 && st >= 0) {
     if (total != rowb * (size_t)m) {
       st = GCOO_ERR_INTERNAL;
     } else {
       /* m x n row-major; its transpose is the same bytes read column-major */
-      gcoo_dense F = transpose
-                         ? gcoo_dense_wrap(all, slab->dtype, GCOO_COL_MAJOR, slab->ncols, m,
-                                           slab->ncols > 0 ? slab->ncols : 1)
-                         : gcoo_dense_wrap(all, slab->dtype, GCOO_ROW_MAJOR, m, slab->ncols,
-                                           slab->ncols > 0 ? slab->ncols : 1);
+      gcoo_dense F = transpose ? gcoo_dense_wrap(all, slab->dtype, GCOO_COL_MAJOR, slab->ncols, m,
+                                                 slab->ncols > 0 ? slab->ncols : 1)
+                               : gcoo_dense_wrap(all, slab->dtype, GCOO_ROW_MAJOR, m, slab->ncols,
+                                                 slab->ncols > 0 ? slab->ncols : 1);
       st = gcoo_mtx_write_dense(path, &F);
     }
   }
@@ -351,7 +354,8 @@ gcoo_status cli_write_mtx_csr_rows(MPI_Comm comm, const char *path, int64_t m, i
   gcoo_sparse_info si;
   gcoo_sparse_arrays a;
   gcoo_status st = gcoo_sparse_get_info(slab, &si);
-  if (st >= 0 && si.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&csr, slab, GCOO_FORMAT_CSR, 0);
+  if (st >= 0 && si.format != GCOO_FORMAT_CSR)
+    st = gcoo_sparse_convert(&csr, slab, GCOO_FORMAT_CSR, 0);
   gcoo_sparse S = csr ? csr : slab;
   if (st >= 0) st = gcoo_sparse_get_arrays(S, &a);
   int ok = st >= 0, all_ok = 0;
@@ -369,9 +373,11 @@ gcoo_status cli_write_mtx_csr_rows(MPI_Comm comm, const char *path, int64_t m, i
   st = len ? GCOO_SUCCESS : GCOO_ERR_NO_MEMORY;
   for (int64_t i = 0; len && i < rows; i++) len[i] = a.ptr[i + 1] - a.ptr[i];
   if (st >= 0) st = cli_gather_bytes(comm, len, sizeof(int64_t) * (size_t)rows, &lens, &nl);
-  if (st >= 0) st = cli_gather_bytes(comm, a.ind + a.ptr[0], sizeof(int32_t) * (size_t)nnz, &inds, &ni);
   if (st >= 0)
-    st = cli_gather_bytes(comm, (const char *)a.values + (size_t)a.ptr[0] * es, es * (size_t)nnz, &vals, &nv);
+    st = cli_gather_bytes(comm, a.ind + a.ptr[0], sizeof(int32_t) * (size_t)nnz, &inds, &ni);
+  if (st >= 0)
+    st = cli_gather_bytes(comm, (const char *)a.values + (size_t)a.ptr[0] * es, es * (size_t)nnz,
+                          &vals, &nv);
   free(len);
   gcoo_sparse_destroy(&csr);
   if (rank == 0 && st >= 0) {

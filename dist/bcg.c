@@ -12,14 +12,32 @@
  *     P = orth(Z + P beta)                     pivoted Cholesky-QR: dependent or converged
  *                                              directions are dropped, so s <= k shrinks
  * Blocks are row-major n_local x k in the operator's memory space; P and Q use their first s
- * columns (ld = k). k x k algebra runs on the host in double (src/smallmat.c). */
+ * columns (ld = k).
+ *
+ * Three ways to run it, one algorithm:
+ *   - host operands: the loop below, k x k algebra on the host in double (src/smallmat.c);
+ *   - device operands, k = 1 on one rank: PCG as CUDA graphs of fused kernels
+ *     (pcg_on_device, kernels/solver_cuda.cu): no host round trip per iteration;
+ *   - device operands otherwise: the same block iteration queued without a host round trip
+ *     (bcg_on_device): the k x k steps and the convergence test run on the device, the block
+ *     keeps k columns and dropped directions are zero columns of P (the width lives on the
+ *     device), the host reads the state of iteration it - 2 while it queues iteration it.
+ *     Iterations queued after convergence change nothing (their coefficients are zero), so the
+ *     iteration count and X are those of the converged iteration.
+ *   A monitor (gcoo_bcg_options.monitor) needs every iteration's residuals on the host: with one
+ *   set on any rank, device operands take the host loop. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_impl.h"
+#include "dist_impl.h"
 #include "gcoo/blas.h"
 #include "gcoo/solver.h"
+
+/* Largest k of the device-resident block iteration: its k x k steps run in one thread block
+ * (O(k^3) work there); wider blocks take the host loop. */
+#define GCOO_BCG_DEVICE_MAX_K 256
 
 typedef struct bcg {
   gcoo_dist d;
@@ -193,8 +211,8 @@ static gcoo_status inverse_diagonal(bcg *s, int64_t row0) {
   for (int64_t i = 0; i < s->n; i++) {
     GCOO_CHECK_GOTO(d[i] > 0.0 && isfinite(d[i]), GCOO_ERR_INVALID_ARG,
                     "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
-                    "positive diagonal; use --pc none or a shift)", (long long)(row0 + i),
-                    (long long)(row0 + i), d[i]);
+                    "positive diagonal; use --pc none or a shift)",
+                    (long long)(row0 + i), (long long)(row0 + i), d[i]);
     if (s->dt == GCOO_FLOAT64)
       ((double *)h)[i] = 1.0 / d[i];
     else
@@ -206,6 +224,176 @@ done:
   gcoo_sparse_destroy(&slab);
   free(d);
   free(h);
+  return st;
+}
+
+/* ---- device-resident paths ------------------------------------------------------------------ */
+
+static gcoo_status apply_A_queued(bcg *s, const gcoo_dense *X, gcoo_dense *Y) {
+  GCOO_CALL(gcoo_dist_op_apply(s->A, 1.0, X, 0.0, Y));
+  s->res->spmm_calls++;
+  return GCOO_SUCCESS;
+}
+
+/* k = 1 on one rank: PCG in fused kernels replayed as CUDA graphs (kernels/solver_cuda.cu). B and
+ * X may be strided columns of wider blocks: they go through contiguous copies then. */
+static gcoo_status pcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_dense *B,
+                                 gcoo_dense *X, int *converged, int64_t *iterations) {
+  gcoo__pcg_device p;
+  memset(&p, 0, sizeof p);
+  const int strided = B->ld != 1 || X->ld != 1;
+  gcoo_dense Bc = *B, Xc = *X;
+  if (strided) { /* R and W are contiguous n x 1 work blocks, free until the true residual */
+    Bc = s->R;
+    Xc = s->W;
+    GCOO_CALL(gcoo_ctx_dense_copy(s->ctx, &Bc, B));
+    GCOO_CALL(gcoo_ctx_dense_copy(s->ctx, &Xc, X));
+  }
+  p.A = s->A->local;
+  p.dtype = s->dt;
+  p.n = s->n;
+  p.b = Bc.data;
+  p.x = Xc.data;
+  p.dinv = o->pc == GCOO_PC_JACOBI ? s->dinv.data : NULL;
+  p.rtol = o->rtol;
+  p.maxit = o->maxit;
+  p.history = s->res->history;
+  GCOO_CALL(gcoo__cuda_pcg(s->ctx, &p));
+  if (strided) GCOO_CALL(gcoo_ctx_dense_copy(s->ctx, X, &Xc));
+  GCOO_CHECK(!p.breakdown, GCOO_ERR_BREAKDOWN,
+             "p^T A p <= 0 at iteration %lld: the matrix is not positive definite (is the "
+             "operator SPD?)",
+             (long long)(p.iterations + 1));
+  gcoo_bcg_result *r = s->res;
+  r->residual[0] = p.residual;
+  r->column_iterations[0] = p.converged ? p.iterations : -1;
+  r->min_block_rank = 1;
+  r->t_iterate = p.t_iterate;
+  r->spmm_calls += 1 + p.iterations; /* r = b - A x in the set-up, one per iteration */
+  /* a graph's kernels cannot be timed one by one: iteration 2's kernels (plain launches, CUDA
+   * events between them; iteration 1 pays for loading the kernels) times the iteration count */
+  r->t_spmm += p.t_spmm * (double)p.iterations;
+  r->t_blas += (p.t_update + p.t_direction) * (double)p.iterations;
+  *converged = p.converged;
+  *iterations = p.iterations;
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status sum_over_ranks(bcg *s, void *buf, int64_t count) {
+  if (s->d->size == 1) return GCOO_SUCCESS;
+  GCOO_CALL(gcoo_dist_allreduce_sum(s->d, s->dt, buf, count, s->mem));
+  return GCOO_SUCCESS;
+}
+
+/* The block iteration with device operands: everything queued, nothing waited for but the
+ * snapshot of iteration it - 2. */
+static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_dense *B,
+                                 gcoo_dense *X, double rank_tol, int *converged,
+                                 int64_t *iterations) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__bcg_device *h = NULL;
+  const int64_t k = s->k;
+  gcoo_bcg_result *res = s->res;
+  GCOO_CALL(gcoo__cuda_bcg_create(s->ctx, s->dt, s->n, k, o->rtol, rank_tol, o->maxit,
+                                  o->record_history, &h));
+  gcoo_dense red = gcoo_dense_wrap(gcoo__cuda_bcg_red(h), s->dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k,
+                                   0);
+  red.mem = GCOO_MEM_DEVICE;
+  gcoo_dense cf[3];
+  for (int i = 0; i < 3; i++) {
+    cf[i] = gcoo_dense_wrap(gcoo__cuda_bcg_coef(h, i), s->dt, GCOO_ROW_MAJOR, k, k, 0);
+    cf[i].mem = GCOO_MEM_DEVICE;
+  }
+  gcoo_dense g_kk = piece(&red, 0, k, k), g_kk2 = piece(&red, k * k, k, k),
+             g_k = piece(&red, 0, 1, k);
+  gcoo_dense g_qz = piece(&red, k, k, k);
+  const gcoo_dense *dinv = o->pc == GCOO_PC_JACOBI ? &s->dinv : NULL;
+  void *rbuf = red.data;
+  int done = 0;
+
+  /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */
+  GCOO_GOTO(gcoo_blas_coldot(s->ctx, B, B, &g_k));
+  GCOO_GOTO(sum_over_ranks(s, rbuf, k));
+  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_STORE_B2));
+  GCOO_GOTO(gcoo_ctx_dense_copy(s->ctx, &s->R, B));
+  GCOO_GOTO(apply_A_queued(s, X, &s->Q));
+  {
+    double *eye = s->hcoef;
+    gcoo_dense m1;
+    for (int64_t i = 0; i < k * k; i++) eye[i] = (i / k == i % k) ? -1.0 : 0.0;
+    GCOO_GOTO(upload_coef(s, eye, k, k, &m1));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->Q, &m1, 1.0, &s->R));
+  }
+  GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
+  GCOO_GOTO(sum_over_ranks(s, rbuf, k));
+  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_CHECK0));
+  GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
+  GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
+  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
+  GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &cf[2], 0.0, &s->P));
+  GCOO_GOTO(gcoo__cuda_bcg_post(h, 0));
+  GCOO_GOTO(gcoo__cuda_bcg_wait(h, 0, &done));
+
+  const double t_start = gcoo__wtime();
+  int64_t it = 0;
+  while (!done && it < o->maxit) {
+    it++;
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, -1));
+    GCOO_GOTO(apply_A_queued(s, &s->P, &s->Q));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_SPMM));
+    /* alpha = (P^T Q)^{-1} P^T R */
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->Q, 0.0, &g_kk));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->R, 0.0, &g_kk2));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sum_over_ranks(s, rbuf, 2 * k * k));
+    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ALPHA));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
+    /* X += P alpha;  R -= Q alpha;  W = M R and ||R_j||^2 in one pass;  Q^T W */
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[0], 1.0, X));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, -1.0, &s->Q, &cf[0], 1.0, &s->R));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_PRECOND));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->Q, &s->W, 0.0, &g_qz));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    /* convergence on the device; beta = -(P^T Q)^{-1} Q^T Z */
+    GCOO_GOTO(sum_over_ranks(s, rbuf, k + k * k));
+    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_CHECK));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
+    /* W = Z + P beta (Z is in W);  P = orth(W) */
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[1], 1.0, &s->W));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
+    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
+    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &cf[2], 0.0, &s->P));
+    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(gcoo__cuda_bcg_post(h, it));
+    if (it >= 2) GCOO_GOTO(gcoo__cuda_bcg_wait(h, it - 2, &done));
+  }
+  {
+    gcoo__bcg_outcome out;
+    memset(&out, 0, sizeof out);
+    out.column_iterations = res->column_iterations;
+    out.residual = res->residual;
+    out.history = res->history;
+    GCOO_GOTO(gcoo__cuda_bcg_result(h, &out));
+    res->t_iterate = gcoo__wtime() - t_start;
+    GCOO_CHECK_GOTO(!out.breakdown, GCOO_ERR_BREAKDOWN,
+                    "Cholesky pivot of P^T A P is %g at iteration %lld: the matrix is not positive "
+                    "definite (is the operator SPD?)",
+                    out.bad_pivot, (long long)(out.iterations + 1));
+    *converged = out.converged;
+    *iterations = out.iterations;
+    res->min_block_rank = out.min_rank;
+    res->t_spmm += out.phase_seconds[GCOO__BCG_SPMM];
+    res->t_reduce += out.phase_seconds[GCOO__BCG_REDUCE];
+    res->t_blas += out.phase_seconds[GCOO__BCG_BLAS];
+    res->t_precond += out.phase_seconds[GCOO__BCG_PRECOND];
+  }
+done:
+  gcoo__cuda_bcg_destroy(h);
   return st;
 }
 
@@ -253,7 +441,8 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   /* checks, agreed over ranks so that no rank waits in a collective for one that returned */
   gcoo_status local = gcoo_dense_check(B);
   if (local >= 0) local = gcoo_dense_check(X);
-  if (local >= 0 && !(o.rtol > 0.0 && o.maxit >= 0 && (o.pc == GCOO_PC_NONE || o.pc == GCOO_PC_JACOBI)))
+  if (local >= 0 &&
+      !(o.rtol > 0.0 && o.maxit >= 0 && (o.pc == GCOO_PC_NONE || o.pc == GCOO_PC_JACOBI)))
     local = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "bad options: rtol %g, maxit %lld, pc %d", o.rtol,
                        (long long)o.maxit, (int)o.pc);
   if (local >= 0 && info.m_global != info.k)
@@ -291,15 +480,21 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   for (size_t i = 0; i < sizeof blocks / sizeof blocks[0] && local >= 0; i++)
     local = gcoo_ctx_dense_create(s.ctx, blocks[i], s.dt, GCOO_ROW_MAJOR, n, k, s.mem);
   if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.dinv, s.dt, GCOO_ROW_MAJOR, n, 1, s.mem);
-  if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.red, s.dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, s.mem);
+  if (local >= 0)
+    local = gcoo_ctx_dense_create(s.ctx, &s.red, s.dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, s.mem);
   if (local >= 0) local = gcoo_ctx_dense_create(s.ctx, &s.coef, s.dt, GCOO_ROW_MAJOR, k, k, s.mem);
-  if (local >= 0) local = gcoo__malloc_n((void **)&s.hred, 2 * k * k + k, sizeof(double), "reductions");
+  if (local >= 0)
+    local = gcoo__malloc_n((void **)&s.hred, 2 * k * k + k, sizeof(double), "reductions");
   if (local >= 0) local = gcoo__malloc_n((void **)&s.hcoef, k * k, sizeof(double), "coefficients");
-  if (local >= 0) local = gcoo__malloc_n((void **)&res->column_iterations, k, sizeof(int64_t), "result");
-  if (local >= 0) local = gcoo__calloc((void **)&res->residual, (size_t)k, sizeof(double), "result");
-  if (local >= 0) local = gcoo__calloc((void **)&res->true_residual, (size_t)k, sizeof(double), "result");
+  if (local >= 0)
+    local = gcoo__malloc_n((void **)&res->column_iterations, k, sizeof(int64_t), "result");
+  if (local >= 0)
+    local = gcoo__calloc((void **)&res->residual, (size_t)k, sizeof(double), "result");
+  if (local >= 0)
+    local = gcoo__calloc((void **)&res->true_residual, (size_t)k, sizeof(double), "result");
   if (local >= 0 && o.record_history)
-    local = gcoo__calloc((void **)&res->history, (size_t)((o.maxit + 1) * k), sizeof(double), "history");
+    local = gcoo__calloc((void **)&res->history, (size_t)((o.maxit + 1) * k), sizeof(double),
+                         "history");
   if (local >= 0 && o.pc == GCOO_PC_JACOBI) local = inverse_diagonal(&s, info.row0);
   GCOO_GOTO(gcoo_dist_agree(s.d, local));
   res->k = k;
@@ -309,6 +504,24 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(gcoo__malloc_n((void **)&b2, k, sizeof *b2, "norms"));
   GCOO_GOTO(gcoo__malloc_n((void **)&rel, k, sizeof *rel, "norms"));
   GCOO_GOTO(gcoo__malloc_n((void **)&ptq, k * k, sizeof *ptq, "P^T A P"));
+
+  /* Device operands take a device-resident path, unless a monitor wants every iteration's
+   * residuals on the host (the host-synchronised loop serves it). Agreed over ranks (gcoo_dist
+   * solve sets a monitor on rank 0 of a terminal run only): the paths differ in their
+   * collectives. */
+  int device_ok = s.mem == GCOO_MEM_DEVICE && !o.monitor && k <= GCOO_BCG_DEVICE_MAX_K;
+  int all_ok = device_ok;
+  GCOO_GOTO(GCOO_MPI(MPI_Allreduce(&device_ok, &all_ok, 1, MPI_INT, MPI_MIN, s.d->comm)));
+  if (all_ok) {
+    const int pcg = k == 1 && s.d->size == 1 && !A->offd && A->local;
+    local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
+                : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
+    GCOO_GOTO(gcoo_dist_agree(s.d, local));
+    /* ||B_j||^2 for the true residual below */
+    GCOO_GOTO(colnorms2(&s, B));
+    memcpy(b2, s.hred, (size_t)k * sizeof *b2);
+    goto finish;
+  }
 
   /* ||B_j||^2, R = B - A X */
   GCOO_GOTO(colnorms2(&s, B));
@@ -333,6 +546,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(gcoo_ctx_dense_copy(s.ctx, &s.W, &s.Z));
     GCOO_GOTO(orthonormalise(&s, rank_tol, &width));
   }
+  double t_loop = gcoo__wtime();
   while (!all_converged && width > 0 && it < o.maxit) {
     it++;
     if (width < res->min_block_rank) res->min_block_rank = width;
@@ -347,7 +561,8 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(reduce(&s, width * width + width * k));
     memcpy(ptq, s.hred, (size_t)(width * width) * sizeof *ptq);
     for (int64_t i = 0; i < width; i++) /* symmetrise: rounding makes P^T Q slightly asymmetric */
-      for (int64_t j = 0; j < i; j++) ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
+      for (int64_t j = 0; j < i; j++)
+        ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
     GCOO_GOTO(gcoo__chol(width, ptq));
     double *alpha = s.hred + width * width; /* s x k, solved in place */
     gcoo__chol_solve(width, ptq, k, alpha);
@@ -381,6 +596,8 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
     GCOO_GOTO(sync_time(&s, t0, &res->t_blas));
     GCOO_GOTO(orthonormalise(&s, rank_tol, &width));
   }
+  res->t_iterate = gcoo__wtime() - t_loop;
+finish:
   res->iterations = it;
   res->converged = all_converged;
 

@@ -8,15 +8,19 @@
  * renumbered to halo rows), PETSc's MPIAIJ layout, so the own-rows product runs while the halo
  * travels.
  *
- * Every apply: pack the rows others need (one copy per run of consecutive rows:
- * cudaMemcpy2DAsync on the GPU; a Poisson slab's send list is one run per neighbour), send and
+ * Every apply: pack the rows others need (one strided copy per run of consecutive rows through
+ * the backend's device operations; a Poisson slab's send list is one run per neighbour), send and
  * receive them (NCCL grouped ncclSend/ncclRecv on a communication stream for device buffers,
  * MPI_Isend/Irecv of whole-row datatypes for host buffers, host staging + MPI for device
- * buffers without NCCL), then the off-diagonal product reads the received rows. */
+ * buffers without NCCL), then the off-diagonal product reads the received rows. Streams, events
+ * and copies of device buffers go through the CUDA backend's gcoo_device_ops (gcoo/backend.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
+
+/* The device operations of the CUDA backend; NULL when CUDA is not compiled in. */
+static const gcoo_device_ops *device(void) { return gcoo__backend_cuda.device; }
 
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -114,8 +118,7 @@ done:
 /* Runs of consecutive local rows in send_rows: one copy each when packing. */
 static gcoo_status build_runs(gcoo__halo *h) {
   int64_t n = 0;
-  for (int64_t k = 0; k < h->nsend; k++)
-    n += k == 0 || h->send_rows[k] != h->send_rows[k - 1] + 1;
+  for (int64_t k = 0; k < h->nsend; k++) n += k == 0 || h->send_rows[k] != h->send_rows[k - 1] + 1;
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_src, n, sizeof(int64_t), "halo runs"));
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_len, n, sizeof(int64_t), "halo runs"));
   GCOO_CALL(gcoo__malloc_n((void **)&h->run_dst, n, sizeof(int64_t), "halo runs"));
@@ -172,8 +175,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
     for (int64_t k = 0; k < h->nrecv; k++) {
       int o = owner_of(row_begin, size, h->recv_rows[k]);
       if (o == d->rank || h->recv_rows[k] >= row_begin[size]) {
-        st = GCOO_ERROR(GCOO_ERR_INTERNAL, "halo row %d has owner %d (rank %d)",
-                        h->recv_rows[k], o, d->rank);
+        st = GCOO_ERROR(GCOO_ERR_INTERNAL, "halo row %d has owner %d (rank %d)", h->recv_rows[k], o,
+                        d->rank);
         break;
       }
       cnt_need[o]++;
@@ -195,7 +198,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   st = total <= 0x7fffffff ? GCOO_SUCCESS
                            : GCOO_ERROR(GCOO_ERR_TOO_LARGE,
                                         "rank %d must send %lld halo rows per apply, more than an "
-                                        "MPI count holds", d->rank, (long long)total);
+                                        "MPI count holds",
+                                        d->rank, (long long)total);
   if (st >= 0) {
     for (int r = 1; r < size; r++) dis_give[r] = dis_give[r - 1] + cnt_give[r - 1];
     h->nsend = total;
@@ -212,8 +216,8 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   for (int64_t k = 0; k < h->nsend && st >= 0; k++) {
     int64_t g = h->send_rows[k];
     if (g < row0 || g >= row0 + nown)
-      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "rank %d was asked for row %lld it does not own",
-                      d->rank, (long long)g);
+      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "rank %d was asked for row %lld it does not own", d->rank,
+                      (long long)g);
     else
       h->send_rows[k] = (int32_t)(g - row0);
   }
@@ -228,9 +232,11 @@ gcoo_status gcoo__halo_build(gcoo_dist d, const int64_t *row_begin, gcoo_sparse 
   }
   if (st >= 0) st = split_slab(&v, row0, nown, h, A_diag, A_offd);
   GCOO_GOTO(gcoo__dist_agree(d, st));
-  GCOO_LOG(GCOO_LOG_INFO, "HALO", "receives %lld rows from %d ranks, sends %lld rows (%lld runs) "
-           "to %d ranks", (long long)h->nrecv, h->nrecv_peers, (long long)h->nsend,
-           (long long)h->nruns, h->nsend_peers);
+  GCOO_LOG(GCOO_LOG_INFO, "HALO",
+           "receives %lld rows from %d ranks, sends %lld rows (%lld runs) "
+           "to %d ranks",
+           (long long)h->nrecv, h->nrecv_peers, (long long)h->nsend, (long long)h->nruns,
+           h->nsend_peers);
 done:
   free(cnt_need);
   free(cnt_give);
@@ -278,36 +284,29 @@ gcoo_status gcoo__halo_reserve(gcoo_dist d, gcoo__halo *h, gcoo_dtype dtype, int
     GCOO_CALL(gcoo__malloc_n(&h->reqs, h->nsend_peers + h->nrecv_peers + 1, sizeof(MPI_Request),
                              "halo requests"));
   if (mem == GCOO_MEM_DEVICE) {
-#if GCOO_HAVE_CUDA
+    const gcoo_device_ops *dv = device();
+    GCOO_CHECK(dv != NULL, GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
     if (!gcoo__dist_uses_nccl(d)) {
       GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_send, &h->h_send_cap, sb, "halo host staging"));
       GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_recv, &h->h_recv_cap, rb, "halo host staging"));
     }
-    if (!h->stream) {
-      cudaStream_t s;
-      cudaEvent_t e1, e2;
-      GCOO_CALL(GCOO_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)));
-      h->stream = s;
-      GCOO_CALL(GCOO_CUDA(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming)));
-      h->ev_ready = e1;
-      GCOO_CALL(GCOO_CUDA(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming)));
-      h->ev_done = e2;
+    if (!h->stream) { /* the communication stream and its two events, made once */
+      GCOO_CALL(dv->stream_create(&h->stream));
+      GCOO_CALL(dv->event_create(&h->ev_ready));
+      GCOO_CALL(dv->event_create(&h->ev_done));
     }
-#else
-    (void)d;
-    return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
-#endif
   }
   return GCOO_SUCCESS;
 }
 
 void gcoo__halo_free(gcoo__halo *h) {
   free_buffers(h);
-#if GCOO_HAVE_CUDA
-  if (h->stream) (void)cudaStreamDestroy((cudaStream_t)h->stream);
-  if (h->ev_ready) (void)cudaEventDestroy((cudaEvent_t)h->ev_ready);
-  if (h->ev_done) (void)cudaEventDestroy((cudaEvent_t)h->ev_done);
-#endif
+  const gcoo_device_ops *dv = device();
+  if (dv) {
+    if (h->stream) dv->stream_destroy(h->stream);
+    if (h->ev_ready) dv->event_destroy(h->ev_ready);
+    if (h->ev_done) dv->event_destroy(h->ev_done);
+  }
   free(h->recv_rows);
   free(h->recv_peer);
   free(h->recv_off);
@@ -330,8 +329,8 @@ static gcoo_status pack(const gcoo__halo *h, const gcoo_dense *Xown, void *to, g
   const size_t pitch = (size_t)Xown->ld * es;
   for (int64_t r = 0; r < h->nruns; r++)
     GCOO_CALL(gcoo__dist_copy_rows((char *)to + (size_t)h->run_dst[r] * rowb, rowb,
-                                   (const char *)Xown->data + (size_t)h->run_src[r] * pitch,
-                                   pitch, rowb, h->run_len[r], mem, Xown->mem, stream));
+                                   (const char *)Xown->data + (size_t)h->run_src[r] * pitch, pitch,
+                                   rowb, h->run_len[r], mem, Xown->mem, stream));
   return GCOO_SUCCESS;
 }
 
@@ -372,8 +371,7 @@ static gcoo_status wait_mpi(gcoo__halo *h) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
-                             void *ctx_stream) {
+gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown, void *ctx_stream) {
   const gcoo_dtype dtype = Xown->dtype;
   const int64_t N = Xown->ncols;
   GCOO_CHECK(Xown->layout == GCOO_ROW_MAJOR, GCOO_ERR_INTERNAL, "halo source must be row-major");
@@ -382,18 +380,21 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
     GCOO_CALL(post_mpi(d, h, dtype, N, h->sendbuf, h->recvbuf));
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
+  const gcoo_device_ops *dv = device();
+  GCOO_CHECK(dv != NULL && h->stream, GCOO_ERR_UNSUPPORTED,
+             "device operands: CUDA is not compiled in (or the halo was not reserved)");
   const size_t rowb = (size_t)N * gcoo_dtype_size(dtype);
-  cudaStream_t cs = (cudaStream_t)ctx_stream, hs = (cudaStream_t)h->stream;
+  void *cs = ctx_stream;
 #if GCOO_HAVE_NCCL
   if (gcoo__dist_uses_nccl(d)) {
+    void *hs = h->stream;
     ncclComm_t comm;
     GCOO_CALL(gcoo__dist_nccl(d, &comm));
     const ncclDataType_t nt = dtype == GCOO_FLOAT64 ? ncclFloat64 : ncclFloat32;
     /* the communication stream starts after the work that produced X (and that read the
      * previous halo) on the context's stream */
-    GCOO_CALL(GCOO_CUDA(cudaEventRecord((cudaEvent_t)h->ev_ready, cs)));
-    GCOO_CALL(GCOO_CUDA(cudaStreamWaitEvent(hs, (cudaEvent_t)h->ev_ready, 0)));
+    GCOO_CALL(dv->event_record(h->ev_ready, cs));
+    GCOO_CALL(dv->stream_wait_event(hs, h->ev_ready));
     GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, hs));
     if (h->nsend_peers + h->nrecv_peers > 0) {
       /* all peers in one group: unfused send/recv pairs can deadlock (NCCL p2p docs) */
@@ -401,42 +402,36 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
       gcoo_status st = GCOO_SUCCESS;
       for (int i = 0; i < h->nrecv_peers && st >= 0; i++) {
         int64_t off = h->recv_off[i], cnt = h->recv_off[i + 1] - off;
-        st = GCOO_NCCL(d, ncclRecv((char *)h->recvbuf + (size_t)off * rowb, (size_t)(cnt * N),
-                                   nt, h->recv_peer[i], comm, hs));
+        st = GCOO_NCCL(d, ncclRecv((char *)h->recvbuf + (size_t)off * rowb, (size_t)(cnt * N), nt,
+                                   h->recv_peer[i], comm, (cudaStream_t)hs));
       }
       for (int i = 0; i < h->nsend_peers && st >= 0; i++) {
         int64_t off = h->send_off[i], cnt = h->send_off[i + 1] - off;
-        st = GCOO_NCCL(d, ncclSend((const char *)h->sendbuf + (size_t)off * rowb,
-                                   (size_t)(cnt * N), nt, h->send_peer[i], comm, hs));
+        st = GCOO_NCCL(d, ncclSend((const char *)h->sendbuf + (size_t)off * rowb, (size_t)(cnt * N),
+                                   nt, h->send_peer[i], comm, (cudaStream_t)hs));
       }
       gcoo_status st2 = GCOO_NCCL(d, ncclGroupEnd());
       GCOO_CALL(st);
       GCOO_CALL(st2);
       GCOO_CALL(gcoo__nccl_wait(d, "halo exchange (ncclGroupEnd)"));
     }
-    GCOO_CALL(GCOO_CUDA(cudaEventRecord((cudaEvent_t)h->ev_done, hs)));
+    GCOO_CALL(dv->event_record(h->ev_done, hs));
     h->pending = 1;
     return GCOO_SUCCESS;
   }
 #endif
   /* no NCCL: pack on the GPU, stage through the host, MPI, back to the GPU */
   GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, cs));
-  GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend,
-                                 GCOO_MEM_HOST, GCOO_MEM_DEVICE, cs));
-  GCOO_CALL(GCOO_CUDA(cudaStreamSynchronize(cs)));
+  GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend, GCOO_MEM_HOST,
+                                 GCOO_MEM_DEVICE, cs));
+  GCOO_CALL(dv->stream_sync(cs));
   GCOO_CALL(post_mpi(d, h, dtype, N, h->h_send, h->h_recv));
   GCOO_CALL(wait_mpi(h));
-  GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv,
-                                 GCOO_MEM_DEVICE, GCOO_MEM_HOST, cs));
+  GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv, GCOO_MEM_DEVICE,
+                                 GCOO_MEM_HOST, cs));
   /* h_recv must not be overwritten by the next apply before this copy ran */
-  GCOO_CALL(GCOO_CUDA(cudaStreamSynchronize(cs)));
+  GCOO_CALL(dv->stream_sync(cs));
   return GCOO_SUCCESS;
-#else
-  (void)ctx_stream;
-  (void)dtype;
-  (void)N;
-  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
-#endif
 }
 
 gcoo_status gcoo__halo_end(gcoo_dist d, gcoo__halo *h, void *ctx_stream) {
@@ -446,11 +441,9 @@ gcoo_status gcoo__halo_end(gcoo_dist d, gcoo__halo *h, void *ctx_stream) {
     GCOO_CALL(wait_mpi(h));
     return GCOO_SUCCESS;
   }
-#if GCOO_HAVE_CUDA
   h->pending = 0;
-  GCOO_CALL(GCOO_CUDA(cudaStreamWaitEvent((cudaStream_t)ctx_stream, (cudaEvent_t)h->ev_done, 0)));
-#else
-  (void)ctx_stream;
-#endif
+  const gcoo_device_ops *dv = device();
+  GCOO_CHECK(dv != NULL, GCOO_ERR_INTERNAL, "device halo without CUDA");
+  GCOO_CALL(dv->stream_wait_event(ctx_stream, h->ev_done));
   return GCOO_SUCCESS;
 }

@@ -14,15 +14,15 @@ typedef struct gcoo__halo {
   int64_t nrecv;
   int32_t *recv_rows;
   int nrecv_peers;
-  int *recv_peer;          /* owners we receive from */
-  int64_t *recv_off;       /* nrecv_peers + 1 offsets into recv_rows */
+  int *recv_peer;    /* owners we receive from */
+  int64_t *recv_off; /* nrecv_peers + 1 offsets into recv_rows */
   /* send side: our rows (local ids) others need, grouped by destination rank */
   int64_t nsend;
   int32_t *send_rows;
   int nsend_peers;
   int *send_peer;
-  int64_t *send_off;       /* nsend_peers + 1 offsets into send_rows */
-  /* send_rows as runs of consecutive rows: one copy per run when packing (cudaMemcpy2DAsync) */
+  int64_t *send_off; /* nsend_peers + 1 offsets into send_rows */
+  /* send_rows as runs of consecutive rows: one strided copy per run when packing */
   int64_t nruns;
   int64_t *run_src, *run_len, *run_dst;
   /* buffers, sized at the first apply and grown when N grows */
@@ -31,7 +31,7 @@ typedef struct gcoo__halo {
   void *sendbuf, *recvbuf; /* in mem: packed rows to send; received halo rows (nrecv x N) */
   void *h_send, *h_recv;   /* host staging when device rows cannot go through NCCL */
   void *ev_ready, *ev_done, *stream; /* CUDA events and the communication stream */
-  void *reqs;              /* MPI requests of a pending host exchange */
+  void *reqs;                        /* MPI requests of a pending host exchange */
   int pending;
 } gcoo__halo;
 

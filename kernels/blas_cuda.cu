@@ -13,17 +13,17 @@ gcoo_status cuda_fail(cudaError_t e, const char *what, const char *file, int lin
   return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
                      line, "blas_cuda", "%s: %s", what, cudaGetErrorString(e));
 }
-#define BLAS_CUDA(x)                                                          \
-  do {                                                                        \
-    cudaError_t e_ = (x);                                                     \
-    if (e_ != cudaSuccess) return cuda_fail(e_, #x, __FILE__, __LINE__);      \
+#define BLAS_CUDA(x)                                                     \
+  do {                                                                   \
+    cudaError_t e_ = (x);                                                \
+    if (e_ != cudaSuccess) return cuda_fail(e_, #x, __FILE__, __LINE__); \
   } while (0)
-#define BLAS_CUBLAS(x)                                                                          \
-  do {                                                                                          \
-    cublasStatus_t s_ = (x);                                                                    \
-    if (s_ != CUBLAS_STATUS_SUCCESS)                                                            \
+#define BLAS_CUBLAS(x)                                                                           \
+  do {                                                                                           \
+    cublasStatus_t s_ = (x);                                                                     \
+    if (s_ != CUBLAS_STATUS_SUCCESS)                                                             \
       return GCOO_ERROR(s_ == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUBLAS, \
-                        "%s: %s", #x, cublasGetStatusString(s_));                              \
+                        "%s: %s", #x, cublasGetStatusString(s_));                                \
   } while (0)
 
 // Partial column sums of A .* B over a tile of rows per block, in double, in a fixed order
@@ -36,14 +36,15 @@ __global__ void coldot_partial(const T *A, int64_t ars, int64_t acs, const T *B,
   const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
   const int64_t r0 = blockIdx.x * rows_per_block;
   const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
-  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x);  // columns per pass
-  const int nty = blockDim.x / cw;                                          // thread rows
+  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x); // columns per pass
+  const int nty = blockDim.x / cw;                                         // thread rows
   const int tx = threadIdx.x % cw, ty = threadIdx.x / cw;
   for (int64_t j0 = 0; j0 < k; j0 += cw) {
     const int64_t j = j0 + tx;
     double a = 0.0;
     if (ty < nty && j < k)
-      for (int64_t i = r0 + ty; i < r1; i += nty) a += (double)A[i * ars + j * acs] * (double)B[i * brs + j * bcs];
+      for (int64_t i = r0 + ty; i < r1; i += nty)
+        a += (double)A[i * ars + j * acs] * (double)B[i * brs + j * bcs];
     buf[threadIdx.x] = a;
     __syncthreads();
     if (ty == 0 && j < k) {
@@ -56,11 +57,12 @@ __global__ void coldot_partial(const T *A, int64_t ars, int64_t acs, const T *B,
 }
 
 template <typename T>
-__global__ void coldot_final(const double *partial, int nblocks, int64_t k, T *out, int64_t ostride) {
+__global__ void coldot_final(const double *partial, int nblocks, int64_t k, T *out,
+                             int64_t ostride) {
   int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (j >= k) return;
   double s = 0.0;
-  for (int b = 0; b < nblocks; b++) s += partial[b * k + j];  // fixed order: deterministic
+  for (int b = 0; b < nblocks; b++) s += partial[b * k + j]; // fixed order: deterministic
   out[j * ostride] = (T)s;
 }
 
@@ -76,18 +78,20 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
   if (nblocks > 1024) nblocks = 1024;
   double *partial = nullptr;
   BLAS_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
-  coldot_partial<T><<<nblocks, 256, 256 * sizeof(double), s>>>((const T *)A->data, rstride(A), cstride(A),
-                                                (const T *)B->data, rstride(B), cstride(B), n, k,
-                                                partial);
+  coldot_partial<T><<<nblocks, 256, 256 * sizeof(double), s>>>((const T *)A->data, rstride(A),
+                                                               cstride(A), (const T *)B->data,
+                                                               rstride(B), cstride(B), n, k,
+                                                               partial);
   BLAS_CUDA(cudaGetLastError());
   int64_t ostride = out->nrows == 1 ? cstride(out) : rstride(out);
-  coldot_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
+  coldot_final<T>
+      <<<(unsigned)((k + 127) / 128), 128, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
   BLAS_CUDA(cudaGetLastError());
   BLAS_CUDA(cudaFreeAsync(partial, s));
   return GCOO_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" gcoo_status gcoo__cuda_mem_alloc(void **ptr, size_t bytes) {
   size_t free_b = 0, total_b = 0;
@@ -107,7 +111,8 @@ extern "C" gcoo_status gcoo__cuda_mem_free(void *ptr) {
   return GCOO_SUCCESS;
 }
 
-extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst, const gcoo_dense *src) {
+extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst,
+                                             const gcoo_dense *src) {
   size_t es = gcoo_dtype_size(src->dtype);
   int64_t nmaj = src->layout == GCOO_ROW_MAJOR ? src->nrows : src->ncols;
   int64_t nmin = src->layout == GCOO_ROW_MAJOR ? src->ncols : src->nrows;
@@ -123,26 +128,21 @@ extern "C" gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double 
                                        gcoo_dense *C) {
   const int m = (int)C->nrows, n = (int)C->ncols, k = (int)(ta ? A->nrows : A->ncols);
   if (m == 0 || n == 0) return GCOO_SUCCESS;
-  const float af = (float)alpha, bf = (float)beta;
+  // One call for both element types: cublasGemmEx with the type's own compute type (FP64, or
+  // plain FP32 as cublasSgemm: no TF32), scalars of that type.
   const bool dbl = C->dtype == GCOO_FLOAT64;
-  if (C->layout == GCOO_ROW_MAJOR) {
-    // row-major C = op(A) op(B)  <=>  column-major C^T = op(B)^T op(A)^T
-    cublasOperation_t oa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, ob = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (dbl)
-      BLAS_CUBLAS(cublasDgemm(h, oa, ob, n, m, k, &alpha, (const double *)B->data, (int)B->ld,
-                              (const double *)A->data, (int)A->ld, &beta, (double *)C->data, (int)C->ld));
-    else
-      BLAS_CUBLAS(cublasSgemm(h, oa, ob, n, m, k, &af, (const float *)B->data, (int)B->ld,
-                              (const float *)A->data, (int)A->ld, &bf, (float *)C->data, (int)C->ld));
-  } else {
-    cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (dbl)
-      BLAS_CUBLAS(cublasDgemm(h, oa, ob, m, n, k, &alpha, (const double *)A->data, (int)A->ld,
-                              (const double *)B->data, (int)B->ld, &beta, (double *)C->data, (int)C->ld));
-    else
-      BLAS_CUBLAS(cublasSgemm(h, oa, ob, m, n, k, &af, (const float *)A->data, (int)A->ld,
-                              (const float *)B->data, (int)B->ld, &bf, (float *)C->data, (int)C->ld));
-  }
+  const float af = (float)alpha, bf = (float)beta;
+  const void *pa = dbl ? (const void *)&alpha : (const void *)&af;
+  const void *pb = dbl ? (const void *)&beta : (const void *)&bf;
+  const cudaDataType_t t = dbl ? CUDA_R_64F : CUDA_R_32F;
+  const cublasComputeType_t ct = dbl ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  // cuBLAS is column-major: a row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T
+  const bool rm = C->layout == GCOO_ROW_MAJOR;
+  const gcoo_dense *L = rm ? B : A, *R = rm ? A : B;
+  const int tl = rm ? tb : ta, tr = rm ? ta : tb;
+  BLAS_CUBLAS(cublasGemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N, tr ? CUBLAS_OP_T : CUBLAS_OP_N,
+                           rm ? n : m, rm ? m : n, k, pa, L->data, t, (int)L->ld, R->data, t,
+                           (int)R->ld, pb, C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
   return GCOO_SUCCESS;
 }
 

@@ -42,9 +42,7 @@ PUBLIC_LAYER = {
 
 # Outside kernels/, these may still touch the CUDA runtime directly; each names its owner.
 CUDA_PENDING = {
-    "dist/halo.c": "solver helper (issue 14): halo exchange copies through the backend",
-    "dist/halo.h": "solver helper (issue 14): comment only, goes with halo.c",
-    "dist/dist_impl.h": "includes the CUDA runtime for GCOO_CUDA: cudaSetDevice / cudaDeviceGetPCIBusId (dist_ctx.c, dist_nccl.c), halo.c (solver helper)",
+    "dist/dist_impl.h": "includes the CUDA runtime for GCOO_CUDA: cudaSetDevice / cudaDeviceGetPCIBusId (dist_ctx.c, dist_nccl.c)",
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

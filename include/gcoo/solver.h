@@ -26,31 +26,33 @@ typedef void (*gcoo_bcg_monitor)(void *monitor_ctx, int64_t iteration, int64_t k
                                  const double *relres);
 
 typedef struct gcoo_bcg_options {
-  size_t size;          /**< sizeof(gcoo_bcg_options) */
-  double rtol;          /**< stop column j when ||B_j - A X_j|| <= rtol ||B_j|| (recursive residual) */
-  int64_t maxit;        /**< iteration limit */
-  gcoo_pc_type pc;      /**< preconditioner */
-  int record_history;   /**< keep every iteration's relative residuals */
-  double rank_tol;      /**< relative pivot below which a direction is dropped; 0: by dtype */
+  size_t size;     /**< sizeof(gcoo_bcg_options) */
+  double rtol;     /**< stop column j when ||B_j - A X_j|| <= rtol ||B_j|| (recursive residual) */
+  int64_t maxit;   /**< iteration limit */
+  gcoo_pc_type pc; /**< preconditioner */
+  int record_history;       /**< keep every iteration's relative residuals */
+  double rank_tol;          /**< relative pivot below which a direction is dropped; 0: by dtype */
   gcoo_bcg_monitor monitor; /**< optional (NULL: none); see gcoo_bcg_monitor */
-  void *monitor_ctx;    /**< passed to monitor */
+  void *monitor_ctx;        /**< passed to monitor */
 } gcoo_bcg_options;
 
-#define GCOO_BCG_OPTIONS_INIT {sizeof(gcoo_bcg_options), 1e-8, 1000, GCOO_PC_JACOBI, 0, 0.0, NULL, NULL}
+#define GCOO_BCG_OPTIONS_INIT \
+  { sizeof(gcoo_bcg_options), 1e-8, 1000, GCOO_PC_JACOBI, 0, 0.0, NULL, NULL }
 
 /** What a solve did. Arrays are allocated by the solver; free with gcoo_bcg_result_free. */
 typedef struct gcoo_bcg_result {
-  int64_t k;                   /**< right-hand sides */
-  int64_t iterations;          /**< block iterations performed */
-  int converged;               /**< 1 when every column met rtol */
-  int64_t *column_iterations;  /**< k: iteration at which each column met rtol (-1: never) */
-  double *residual;            /**< k: final recursive relative residuals */
-  double *true_residual;       /**< k: ||B_j - A X_j|| / ||B_j|| recomputed at the end */
-  double *history;             /**< (iterations + 1) x k relative residuals, row-major (or NULL) */
-  int64_t min_block_rank;      /**< smallest rank of the search block seen */
+  int64_t k;                  /**< right-hand sides */
+  int64_t iterations;         /**< block iterations performed */
+  int converged;              /**< 1 when every column met rtol */
+  int64_t *column_iterations; /**< k: iteration at which each column met rtol (-1: never) */
+  double *residual;           /**< k: final recursive relative residuals */
+  double *true_residual;      /**< k: ||B_j - A X_j|| / ||B_j|| recomputed at the end */
+  double *history;            /**< (iterations + 1) x k relative residuals, row-major (or NULL) */
+  int64_t min_block_rank;     /**< smallest rank of the search block seen */
   /* time per phase, seconds (this rank; device work synchronised at phase ends) */
   double t_total, t_spmm, t_reduce, t_blas, t_precond;
-  int64_t spmm_calls;          /**< operator applications (one per iteration, plus setup) */
+  int64_t spmm_calls; /**< operator applications (one per iteration, plus setup) */
+  double t_iterate;   /**< seconds in the iterations: set-up and final check excluded */
 } gcoo_bcg_result;
 
 /** Solve A X = B. A must be a square operator made with GCOO_DIST_X_PARTITIONED (X, B and A's

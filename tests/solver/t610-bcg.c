@@ -9,6 +9,15 @@
  *     shrinks (min_block_rank < k) and every column still converges;
  *   - a real SPD matrix (bcsstk21 from tests/data, Jacobi), k = 4;
  *   - k = 1 against a plain textbook PCG written here: same iteration count within 2;
+ *   - k = 1 on bcsstk21 against the textbook PCG (within 5 % or 3 iterations: rounding on an
+ *     ill-conditioned matrix);
+ *   - a nonzero initial guess (k = 1 and 4): the set-up's r = b - A x;
+ *   - maxit below the iteration count (5, 37: not multiples of the device path's 16-iteration
+ *     graphs): GCOO_INFO_NOT_CONVERGED after exactly maxit iterations;
+ *   - the history: row `iterations` equals the final residuals, row 0 is 1 for X = 0;
+ *   - with "cuda": device operands (graph PCG for k = 1 on one rank, the device-resident block
+ *     iteration otherwise) against host operands on the same operator (the host loop): the same
+ *     iteration count within 2 (k = 1) or 3 (k > 1, rank drop included);
  *   - misuse: a REPLICATED operator, an indefinite matrix (shift -10: Poisson's smallest
  *     eigenvalue is below 10) -> GCOO_ERR_BREAKDOWN or not converged, never a hang. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -102,13 +111,14 @@ static gcoo_bcg_result solve_case(gcoo_dist_op op, gcoo_dtype dt, int64_t k, dou
   } else {
     st = gcoo_dist_bcg_solve(op, &B, &X, &o, &r);
   }
-  TEST_CHECK(st == GCOO_SUCCESS, "%s: status %s (%s)", name, gcoo_status_name(st), gcoo_last_error());
+  TEST_CHECK(st == GCOO_SUCCESS, "%s: status %s (%s)", name, gcoo_status_name(st),
+             gcoo_last_error());
   double tr = true_residual(op, &B, &X);
   TEST_CHECK(tr <= 10 * rtol, "%s: true residual %.3e > %.3e after %lld iterations", name, tr,
              10 * rtol, (long long)r.iterations);
   for (int64_t j = 0; j < k; j++)
-    TEST_CHECK(r.column_iterations[j] >= 0 && r.residual[j] <= rtol, "%s: column %lld did not converge", name,
-               (long long)j);
+    TEST_CHECK(r.column_iterations[j] >= 0 && r.residual[j] <= rtol,
+               "%s: column %lld did not converge", name, (long long)j);
   if (dependent && k >= 5)
     TEST_CHECK(r.min_block_rank <= k - 2, "%s: block rank %lld, dependent columns were not dropped",
                name, (long long)r.min_block_rank);
@@ -130,7 +140,8 @@ static int64_t textbook_pcg(gcoo_dist_op op, double rtol) {
   TEST_CALL(gcoo_sparse_get_arrays(slab, &a));
   gcoo_dense b, x, r, z, p, q;
   gcoo_dense *v[] = {&b, &x, &r, &z, &p, &q};
-  for (int i = 0; i < 6; i++) TEST_CALL(gcoo_dense_create(v[i], GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1));
+  for (int i = 0; i < 6; i++)
+    TEST_CALL(gcoo_dense_create(v[i], GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1));
   double *dinv = malloc(sizeof(double) * (size_t)(n + 1));
   for (int64_t i = 0; i < n; i++)
     for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
@@ -174,6 +185,113 @@ static int64_t textbook_pcg(gcoo_dist_op op, double rtol) {
   return it;
 }
 
+/* One solve with explicit options: B random (seed), X = x0 (random when x0seed > 0, else 0),
+ * operands on the device when dev. Returns the status; *tr is the true residual (judged here). */
+static gcoo_status run_solve(gcoo_dist_op op, gcoo_dtype dt, int64_t k, const gcoo_bcg_options *o,
+                             uint64_t seed, uint64_t x0seed, int dev, gcoo_bcg_result *r,
+                             double *tr) {
+  int64_t row0, n;
+  TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+  gcoo_dense B, X, X0;
+  TEST_CALL(gcoo_dense_create(&B, dt, GCOO_ROW_MAJOR, n, k));
+  TEST_CALL(gcoo_dense_fill_random_rows(&B, seed, row0));
+  TEST_CALL(gcoo_dense_create(&X, dt, GCOO_ROW_MAJOR, n, k));
+  if (x0seed) TEST_CALL(gcoo_dense_fill_random_rows(&X, x0seed, row0));
+  TEST_CALL(gcoo_dense_create(&X0, dt, GCOO_ROW_MAJOR, n, k));
+  memcpy(X0.data, X.data, (size_t)(n * k) * gcoo_dtype_size(dt));
+  gcoo_status st;
+  if (dev) {
+    gcoo_dense Bd, Xd;
+    TEST_CALL(gcoo_ctx_dense_create(dctx, &Bd, dt, GCOO_ROW_MAJOR, n, k, GCOO_MEM_DEVICE));
+    TEST_CALL(gcoo_ctx_dense_create(dctx, &Xd, dt, GCOO_ROW_MAJOR, n, k, GCOO_MEM_DEVICE));
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &Bd, &B));
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &Xd, &X));
+    st = gcoo_dist_bcg_solve(op, &Bd, &Xd, o, r);
+    TEST_CALL(gcoo_ctx_dense_copy(dctx, &X, &Xd));
+    TEST_CALL(gcoo_ctx_dense_destroy(dctx, &Bd));
+    TEST_CALL(gcoo_ctx_dense_destroy(dctx, &Xd));
+  } else {
+    st = gcoo_dist_bcg_solve(op, &B, &X, o, r);
+  }
+  *tr = true_residual(op, &B, &X);
+  gcoo_dense_destroy(&B);
+  gcoo_dense_destroy(&X);
+  gcoo_dense_destroy(&X0);
+  return st;
+}
+
+/* The checks that do not fit solve_case: initial guesses, maxit, history, device vs host. */
+static void more_cases(gcoo_dist d) {
+  for (int dt = 0; dt < 2; dt++) {
+    const double rtol = dt == GCOO_FLOAT64 ? 1e-10 : 1e-4;
+    gcoo_dist_op op = poisson(d, (gcoo_dtype)dt, 7, 12, 0.0, GCOO_DIST_X_PARTITIONED);
+    const char *tn = dt ? "f64" : "f32";
+    const int64_t ks[] = {1, 4};
+    for (int i = 0; i < 2; i++) { /* nonzero initial guess, history */
+      gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
+      o.rtol = rtol;
+      o.maxit = 2000;
+      o.record_history = 1;
+      gcoo_bcg_result r;
+      double tr;
+      gcoo_status st = run_solve(op, (gcoo_dtype)dt, ks[i], &o, 77, 99, on_device, &r, &tr);
+      TEST_CHECK(st == GCOO_SUCCESS, "x0 %s k %lld: status %s (%s)", tn, (long long)ks[i],
+                 gcoo_status_name(st), gcoo_last_error());
+      if (st < 0) continue;
+      TEST_CHECK(tr <= 10 * rtol, "x0 %s k %lld: true residual %.3e", tn, (long long)ks[i], tr);
+      for (int64_t j = 0; j < ks[i]; j++) {
+        double last = r.history[r.iterations * ks[i] + j];
+        TEST_CHECK(last == r.residual[j] && r.history[j] > rtol,
+                   "x0 %s k %lld column %lld: history ends at %.3e, residual %.3e, starts %.3e", tn,
+                   (long long)ks[i], (long long)j, last, r.residual[j], r.history[j]);
+      }
+      gcoo_bcg_result_free(&r);
+    }
+    const int64_t caps[] = {5, 37};
+    for (int i = 0; i < 2; i++) /* stopped by maxit: exactly maxit iterations */
+      for (int kk = 0; kk < 2; kk++) {
+        gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
+        o.rtol = rtol * 1e-3;
+        o.maxit = caps[i];
+        gcoo_bcg_result r;
+        double tr;
+        gcoo_status st = run_solve(op, (gcoo_dtype)dt, ks[kk], &o, 78, 0, on_device, &r, &tr);
+        TEST_CHECK(st == GCOO_INFO_NOT_CONVERGED && r.iterations == caps[i] && !r.converged,
+                   "maxit %lld %s k %lld: status %s, %lld iterations", (long long)caps[i], tn,
+                   (long long)ks[kk], gcoo_status_name(st), (long long)r.iterations);
+        if (st >= 0) gcoo_bcg_result_free(&r);
+      }
+    if (on_device) { /* device operands against host operands, same operator */
+      const int64_t kd[] = {1, 8};
+      for (int i = 0; i < 2; i++) {
+        gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
+        o.rtol = rtol;
+        o.maxit = 2000;
+        gcoo_bcg_result rd, rh;
+        double trd, trh;
+        gcoo_status sd = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 1, &rd, &trd);
+        gcoo_status sh = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 0, &rh, &trh);
+        TEST_CHECK(sd == GCOO_SUCCESS && sh == GCOO_SUCCESS, "device vs host %s k %lld: %s, %s", tn,
+                   (long long)kd[i], gcoo_status_name(sd), gcoo_status_name(sh));
+        if (sd < 0 || sh < 0) continue;
+        const int64_t bound = kd[i] == 1 ? 2 : 3;
+        TEST_CHECK(llabs(rd.iterations - rh.iterations) <= bound && trd <= 10 * rtol,
+                   "device vs host %s k %lld: %lld vs %lld iterations (bound %lld), true residual "
+                   "%.3e",
+                   tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations,
+                   (long long)bound, trd);
+        if (rank == 0)
+          printf("device vs host %s k %lld: %lld vs %lld iterations, true residuals %.2e / %.2e\n",
+                 tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations, trd,
+                 trh);
+        gcoo_bcg_result_free(&rd);
+        gcoo_bcg_result_free(&rh);
+      }
+    }
+    TEST_CALL(gcoo_dist_op_destroy(&op));
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -206,7 +324,8 @@ int main(int argc, char **argv) {
     gcoo_dist_op op7 = poisson(d, (gcoo_dtype)dt, 7, 12, 0.0, GCOO_DIST_X_PARTITIONED);
     const int64_t ks[] = {1, 4, 16};
     for (size_t i = 0; i < 3; i++) {
-      gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, ks[i], rtol, 0, dt ? "poisson7 f64" : "poisson7 f32");
+      gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, ks[i], rtol, 0,
+                                     dt ? "poisson7 f64" : "poisson7 f32");
       gcoo_bcg_result_free(&r);
     }
     gcoo_bcg_result r = solve_case(op7, (gcoo_dtype)dt, 8, rtol, 1, "dependent columns");
@@ -234,11 +353,25 @@ int main(int argc, char **argv) {
     gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
     o.xmode = GCOO_DIST_X_PARTITIONED;
     gcoo_dist_op op;
-    TEST_CALL(gcoo_dist_op_create_from_file(d, gcoo_test_data("bcsstk21.mtx.gz"), GCOO_FLOAT64, &o, &op));
+    TEST_CALL(
+        gcoo_dist_op_create_from_file(d, gcoo_test_data("bcsstk21.mtx.gz"), GCOO_FLOAT64, &o, &op));
     gcoo_bcg_result r = solve_case(op, GCOO_FLOAT64, 4, 1e-8, 0, "bcsstk21");
+    gcoo_bcg_result_free(&r);
+    int64_t ref = textbook_pcg(op, 1e-8);
+    r = solve_case(op, GCOO_FLOAT64, 1, 1e-8, 0, "bcsstk21 k=1 vs textbook PCG");
+    int64_t bound = ref / 20 > 3 ? ref / 20 : 3;
+    TEST_CHECK(llabs(r.iterations - ref) <= bound,
+               "bcsstk21: block CG k=1 took %lld iterations, "
+               "PCG %lld (bound %lld)",
+               (long long)r.iterations, (long long)ref, (long long)bound);
+    if (rank == 0)
+      printf("bcsstk21 k=1: %lld iterations, textbook PCG %lld\n", (long long)r.iterations,
+             (long long)ref);
     gcoo_bcg_result_free(&r);
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }
+
+  more_cases(d);
 
   /* misuse and indefinite matrices: clean errors on every rank */
   {

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// kernels/bcg_kernels.cuh: the device side of block CG's small steps (dist/bcg.c's device path,
+// launched by kernels/solver_cuda.cu): the k x k algebra in one thread block each (Cholesky of
+// P^T Q and the solves for alpha and beta, the pivoted Cholesky of W^T W that gives T, the
+// convergence test) and the one-pass Jacobi step with the residual norms. The same arithmetic as
+// src/smallmat.c, in the same order where it matters (pivot choice, stopping rule), with the
+// loops over rows or columns spread over the block's threads.
+// Barriers only (no warp shuffles or atomics): tests/solver/t612 runs these kernels on the CPU
+// emulator (kernels/cuda_emu.h) against src/smallmat.c.
+#ifndef GCOO_BCG_KERNELS_CUH
+#define GCOO_BCG_KERNELS_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include "cuda_compat.h"
+
+namespace gcoo_bcg {
+
+struct bcg_state {
+  int64_t it;
+  int done, converged, breakdown, rank, min_rank, pad;
+  double bad_pivot;
+};
+
+struct bcg_arrays {
+  int64_t k;
+  double rtol, rank_tol;
+  bcg_state *st;
+  double *b2, *rel, *L, *S, *Lp, *Rinv, *Y, *hist;
+  int64_t *col_its;
+  int *piv;
+};
+
+// Whether the solve had stopped when this kernel began, the same answer in every thread (thread
+// 0 may set st->done later in the kernel: the other warps must not read it after that).
+__device__ int entered_done(const bcg_state *st) {
+  __shared__ int d;
+  if (threadIdx.x == 0) d = st->done;
+  __syncthreads();
+  return d;
+}
+
+// T coefficients k x k (row-major), zero.
+template <typename T>
+__device__ void zero_coef(int64_t k, T *c) {
+  for (int64_t e = threadIdx.x; e < k * k; e += blockDim.x) c[e] = (T)0;
+}
+
+// Solve (L L^T) Y = -sgn * B for the leading r rows of the k columns of B (ld k, element type T),
+// write Y into coef (T, rows >= r zero). One column per thread.
+template <typename T>
+__device__ void chol_solve_cols(const bcg_arrays &a, int r, const T *B, double sign, T *coef) {
+  const int64_t k = a.k;
+  for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
+    double *y = a.Y; // Y[i * k + c]
+    for (int i = 0; i < r; i++) {
+      double s = (double)B[i * k + c];
+      for (int l = 0; l < i; l++) s -= a.L[i * k + l] * y[l * k + c];
+      y[i * k + c] = s / a.L[i * k + i];
+    }
+    for (int i = r - 1; i >= 0; i--) {
+      double s = y[i * k + c];
+      for (int l = i + 1; l < r; l++) s -= a.L[l * k + i] * y[l * k + c];
+      y[i * k + c] = s / a.L[i * k + i];
+    }
+    for (int64_t i = 0; i < k; i++) coef[i * k + c] = i < r ? (T)(sign * y[i * k + c]) : (T)0;
+  }
+}
+
+// red: [0, k^2) P^T Q, [k^2, 2k^2) P^T R (ld k). alpha (k x k) = (P^T Q)^{-1} P^T R on the
+// leading rank x rank block; a non-positive pivot is a breakdown (A not SPD).
+template <typename T>
+__global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
+  const int64_t k = a.k;
+  bcg_state *st = a.st;
+  __shared__ int stop;
+  if (entered_done(st)) {
+    zero_coef(k, alpha);
+    return;
+  }
+  const int r = st->rank;
+  if (threadIdx.x == 0 && r < st->min_rank) st->min_rank = r;
+  for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
+    int64_t i = e / r, j = e % r;
+    a.L[i * k + j] = 0.5 * ((double)red[i * k + j] + (double)red[j * k + i]);
+  }
+  for (int j = 0; j < r; j++) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double d = a.L[j * k + j];
+      stop = !(d > 0.0 && isfinite(d));
+      if (stop) {
+        st->breakdown = 1;
+        st->done = 1;
+        st->bad_pivot = d;
+      } else {
+        a.L[j * k + j] = sqrt(d);
+      }
+    }
+    __syncthreads();
+    if (stop) {
+      zero_coef(k, alpha);
+      return;
+    }
+    const double ljj = a.L[j * k + j];
+    for (int i = j + 1 + threadIdx.x; i < r; i += blockDim.x) a.L[i * k + j] /= ljj;
+    __syncthreads();
+    const int m = r - j - 1;
+    for (int64_t e = threadIdx.x; e < (int64_t)m * m; e += blockDim.x) {
+      int i = j + 1 + (int)(e / m), l = j + 1 + (int)(e % m);
+      if (l <= i) a.L[i * k + l] -= a.L[i * k + j] * a.L[l * k + j];
+    }
+  }
+  __syncthreads();
+  chol_solve_cols(a, r, red + k * k, 1.0, alpha);
+}
+
+// first: record iteration 0 from red[0, k) = ||R_j||^2 (no beta). Otherwise: count the
+// iteration, record, test convergence; beta = -(P^T Q)^{-1} Q^T Z from red[k, k + k^2).
+template <typename T>
+__global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first) {
+  const int64_t k = a.k;
+  bcg_state *st = a.st;
+  __shared__ int open; // some column not converged: threads store 1, never anything else
+  if (entered_done(st)) {
+    if (!first) zero_coef(k, beta);
+    return;
+  }
+  if (threadIdx.x == 0) open = 0;
+  __syncthreads();
+  const int64_t it = first ? 0 : st->it + 1;
+  for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+    double rr = fmax((double)red[j], 0.0);
+    double rel = a.b2[j] > 0.0 ? sqrt(rr / a.b2[j]) : sqrt(rr);
+    a.rel[j] = rel;
+    if (a.hist) a.hist[it * k + j] = rel;
+    if (rel <= a.rtol) {
+      if (a.col_its[j] < 0) a.col_its[j] = it;
+    } else {
+      open = 1;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    st->it = it;
+    if (!open) {
+      st->done = 1;
+      st->converged = 1;
+    }
+  }
+  if (first) return;
+  if (!open) {
+    zero_coef(k, beta);
+    return;
+  }
+  chol_solve_cols(a, st->rank, red + k, -1.0, beta);
+}
+
+// red[0, k^2) = W^T W. T (k x k) with W T orthonormal from the pivoted Cholesky; its columns past
+// the rank are zero (those directions are dropped). Rank 0: the block vanished, stop.
+template <typename T>
+__global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
+  const int64_t k = a.k;
+  bcg_state *st = a.st;
+  __shared__ int p_sh, stop;
+  __shared__ double dmax;
+  if (entered_done(st)) {
+    zero_coef(k, Tout);
+    return;
+  }
+  double *S = a.S, *L = a.Lp;
+  for (int64_t e = threadIdx.x; e < k * k; e += blockDim.x) {
+    S[e] = (double)red[e];
+    L[e] = 0.0;
+    a.Rinv[e] = 0.0;
+  }
+  for (int64_t i = threadIdx.x; i < k; i += blockDim.x) a.piv[i] = (int)i;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    dmax = 0.0;
+    for (int64_t i = 0; i < k; i++)
+      if (S[i * k + i] > dmax) dmax = S[i * k + i];
+  }
+  int r = 0;
+  for (int64_t j = 0; j < k; j++) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int64_t p = j;
+      for (int64_t i = j + 1; i < k; i++)
+        if (S[i * k + i] > S[p * k + p]) p = i;
+      p_sh = (int)p;
+      stop = !(dmax > 0.0) || !(S[p * k + p] > a.rank_tol * dmax);
+    }
+    __syncthreads();
+    if (stop) break;
+    const int64_t p = p_sh;
+    if (p != j) {
+      for (int64_t i = threadIdx.x; i < k; i += blockDim.x) {
+        double t = S[j * k + i];
+        S[j * k + i] = S[p * k + i];
+        S[p * k + i] = t;
+      }
+      for (int64_t l = threadIdx.x; l < j; l += blockDim.x) {
+        double t = L[j * k + l];
+        L[j * k + l] = L[p * k + l];
+        L[p * k + l] = t;
+      }
+      __syncthreads();
+      for (int64_t i = threadIdx.x; i < k; i += blockDim.x) {
+        double t = S[i * k + j];
+        S[i * k + j] = S[i * k + p];
+        S[i * k + p] = t;
+      }
+      if (threadIdx.x == 0) {
+        int t = a.piv[j];
+        a.piv[j] = a.piv[p];
+        a.piv[p] = t;
+      }
+      __syncthreads();
+    }
+    const double ljj = sqrt(S[j * k + j]);
+    for (int64_t i = j + threadIdx.x; i < k; i += blockDim.x)
+      L[i * k + j] = i == j ? ljj : S[i * k + j] / ljj;
+    __syncthreads();
+    const int64_t m = k - j - 1;
+    for (int64_t e = threadIdx.x; e < m * m; e += blockDim.x) {
+      int64_t i = j + 1 + e / m, l = j + 1 + e % m;
+      S[i * k + l] -= L[i * k + j] * L[l * k + j];
+    }
+    r = (int)j + 1;
+  }
+  __syncthreads();
+  // R = L^T (r x r upper triangular); Rinv = R^{-1}, a column per thread
+  for (int64_t c = threadIdx.x; c < r; c += blockDim.x)
+    for (int64_t i = c; i >= 0; i--) {
+      double s = i == c ? 1.0 : 0.0;
+      for (int64_t l = i + 1; l <= c; l++) s -= L[l * k + i] * a.Rinv[l * k + c];
+      a.Rinv[i * k + c] = s / L[i * k + i];
+    }
+  __syncthreads();
+  zero_coef(k, Tout);
+  __syncthreads();
+  for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
+    int64_t x = e / r, y = e % r;
+    Tout[(int64_t)a.piv[x] * k + y] = (T)a.Rinv[x * k + y];
+  }
+  if (threadIdx.x == 0) {
+    st->rank = r;
+    if (r == 0) st->done = 1; // W vanished: nothing left to search (not converged)
+  }
+}
+
+template <typename T>
+__global__ void bcg_store_b2(bcg_arrays a, const T *red) {
+  for (int64_t j = threadIdx.x; j < a.k; j += blockDim.x) a.b2[j] = (double)red[j];
+}
+
+// W = D^-1 R (or R), and per-block partial column sums of R .* R (one pass over R).
+template <typename T>
+__global__ void precond_norms_partial(int64_t n, int64_t k, const T *R, int64_t ldr, const T *dinv,
+                                      T *W, int64_t ldw, double *partial) {
+  GCOO_DYNAMIC_SMEM(double, buf); // blockDim.x values
+  const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
+  const int64_t r0 = blockIdx.x * rows_per_block;
+  const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
+  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x);
+  const int nty = blockDim.x / cw;
+  const int tx = threadIdx.x % cw, ty = threadIdx.x / cw;
+  for (int64_t j0 = 0; j0 < k; j0 += cw) {
+    const int64_t j = j0 + tx;
+    double acc = 0.0;
+    if (ty < nty && j < k)
+      for (int64_t i = r0 + ty; i < r1; i += nty) {
+        T v = R[i * ldr + j];
+        W[i * ldw + j] = dinv ? dinv[i] * v : v;
+        acc += (double)v * (double)v;
+      }
+    buf[threadIdx.x] = acc;
+    __syncthreads();
+    if (ty == 0 && j < k) {
+      double s = 0.0;
+      for (int t = 0; t < nty; t++) s += buf[t * cw + tx];
+      partial[blockIdx.x * k + j] = s;
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T>
+__global__ void colsum_final(const double *partial, int nblocks, int64_t k, T *out) {
+  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (j >= k) return;
+  double s = 0.0;
+  for (int b = 0; b < nblocks; b++) s += partial[b * k + j];
+  out[j] = (T)s;
+}
+
+} // namespace gcoo_bcg
+
+#endif

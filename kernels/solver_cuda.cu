@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: MIT
+// kernels/solver_cuda.cu: the device-resident iterations of dist/bcg.c on a CUDA context.
+//
+// 1. Single right-hand side, one rank (gcoo__cuda_pcg): Jacobi PCG in three fused kernels per
+//    iteration, every scalar kept on the device:
+//      spmv_dot   q = A p and p.q; its last block forms alpha = (r.z) / (p.q)
+//      update     x += alpha p, r -= alpha q, z = D^-1 r, r.r and r.z in one pass; its last block
+//                 counts the iteration, records ||r|| / ||b||, sets `done` on convergence (or at
+//                 maxit, or on a breakdown) and forms beta
+//      direction  p = z + beta p
+//    Every kernel returns at once while `done` is set, so a CUDA graph of G iterations replayed
+//    past convergence changes nothing: x, the count and the history are those of the converged
+//    iteration, exactly. The host keeps two replays in flight and reads the state of the older one
+//    (an asynchronous copy) before queueing the next: no round trip stalls the GPU.
+//    Partial sums go through per-block slots summed in a fixed order by the last block to finish
+//    (threadfence + ticket): results are reproducible run to run.
+// 2. Block CG (gcoo__bcg_device): the k x k steps (Cholesky of P^T Q and the solves for alpha and
+//    beta, the pivoted Cholesky of W^T W that gives T) in one single-block kernel each, the
+//    preconditioner and the residual norms in one pass over R, the convergence test on the
+//    device, the state read back asynchronously as above; dist/bcg.c queues the multiply, the
+//    cuBLAS GEMMs and the reductions around them.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cuda_impl.h"
+#include "bcg_kernels.cuh"
+
+namespace {
+
+constexpr int kThreads = 256;    // threads per block of the vector kernels
+constexpr int kMaxBlocks = 1024; // grid-stride: partial sums per reduction stay few
+
+// ---------------------------------------------------------------------------------------------
+// Reductions: per-block partial sums, the last block sums the slots in a fixed order.
+
+// Sum of v over the block, in thread 0 (warp shuffles, then one value per warp).
+template <int NV>
+__device__ void block_sum(double (&v)[NV], double *smem /* [NV][32] */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+#pragma unroll
+  for (int a = 0; a < NV; a++) {
+    for (int o = 16; o > 0; o >>= 1) v[a] += __shfl_down_sync(0xffffffffu, v[a], o);
+    if (lane == 0) smem[a * 32 + warp] = v[a];
+  }
+  __syncthreads();
+  if (warp == 0) {
+#pragma unroll
+    for (int a = 0; a < NV; a++) {
+      v[a] = lane < nw ? smem[a * 32 + lane] : 0.0;
+      for (int o = 16; o > 0; o >>= 1) v[a] += __shfl_down_sync(0xffffffffu, v[a], o);
+    }
+  }
+}
+
+// Store this block's NV sums in slots[a * gridDim.x + block]; returns true in every thread of
+// the last block to arrive, which then may read all slots (totals with finish_sum).
+template <int NV>
+__device__ bool publish_partial(double (&v)[NV], double *slots, unsigned *ticket, double *smem) {
+  block_sum<NV>(v, smem);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int a = 0; a < NV; a++) slots[a * gridDim.x + blockIdx.x] = v[a];
+    __threadfence();
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last) __threadfence();
+  return last;
+}
+
+// In the last block: totals of the NV slot rows, in thread 0 (a fixed order: reproducible).
+template <int NV>
+__device__ void finish_sum(double (&tot)[NV], const double *slots, unsigned *ticket, double *smem) {
+#pragma unroll
+  for (int a = 0; a < NV; a++) {
+    tot[a] = 0.0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+      tot[a] += ((volatile const double *)slots)[a * gridDim.x + b];
+  }
+  __syncthreads();
+  block_sum<NV>(tot, smem);
+  if (threadIdx.x == 0) *ticket = 0; // ready for the next kernel that uses it
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single right-hand side PCG.
+
+struct pcg_state {
+  double bb, rz, rr, pq, alpha, beta, rtol;
+  int64_t it, maxit;
+  int done, converged, breakdown, pad;
+  unsigned ticket;
+};
+
+// (A v)_i for the row handled by a group of TPR lanes (the sum lands in lane 0 of the group);
+// every lane of the warp calls it (the shuffles span the warp).
+template <typename T, int TPR>
+__device__ double row_dot(const int64_t *ptr, const int32_t *ind, const T *val, const T *v,
+                          int64_t i, int sub) {
+  double s = 0.0;
+  const int64_t e1 = i >= 0 ? ptr[i + 1] : 0; // i < 0: a lane past the last row (adds 0)
+  for (int64_t e = (i >= 0 ? ptr[i] : 0) + sub; e < e1; e += TPR)
+    s += (double)val[e] * (double)v[ind[e]];
+#pragma unroll
+  for (int o = TPR / 2; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+  return s;
+}
+
+// Set up: r = b - A x, z = D^-1 r, p = z; totals b.b, r.r, r.z; record iteration 0.
+template <typename T, int TPR>
+__global__ void pcg_init(int64_t n, const int64_t *ptr, const int32_t *ind, const T *val,
+                         const T *b, const T *x, const T *dinv, T *r, T *z, T *p, pcg_state *st,
+                         double *slots, double *hist) {
+  __shared__ double smem[3 * 32];
+  const int sub = threadIdx.x % TPR, rows_per_block = blockDim.x / TPR;
+  double v[3] = {0.0, 0.0, 0.0};
+  for (int64_t base = (int64_t)blockIdx.x * rows_per_block; base < n;
+       base += (int64_t)gridDim.x * rows_per_block) { // uniform trip count: the shuffles need it
+    const int64_t i = base + threadIdx.x / TPR;
+    double ax = row_dot<T, TPR>(ptr, ind, val, x, i < n ? i : -1, sub);
+    if (sub == 0 && i < n) {
+      T ri = (T)((double)b[i] - ax);
+      T zi = dinv ? (T)((double)dinv[i] * (double)ri) : ri;
+      r[i] = ri;
+      z[i] = zi;
+      p[i] = zi;
+      v[0] += (double)b[i] * (double)b[i];
+      v[1] += (double)ri * (double)ri;
+      v[2] += (double)ri * (double)zi;
+    }
+  }
+  if (!publish_partial<3>(v, slots, &st->ticket, smem)) return;
+  double t[3];
+  finish_sum<3>(t, slots, &st->ticket, smem);
+  if (threadIdx.x == 0) {
+    st->bb = t[0];
+    st->rr = t[1];
+    st->rz = t[2];
+    st->it = 0;
+    double rel = t[0] > 0.0 ? sqrt(fmax(t[1], 0.0) / t[0]) : sqrt(fmax(t[1], 0.0));
+    if (hist) hist[0] = rel;
+    st->converged = rel <= st->rtol;
+    st->done = st->converged || st->maxit == 0;
+    st->breakdown = 0;
+  }
+}
+
+template <typename T, int TPR>
+__global__ void pcg_spmv_dot(int64_t n, const int64_t *ptr, const int32_t *ind, const T *val,
+                             const T *p, T *q, pcg_state *st, double *slots) {
+  if (((volatile pcg_state *)st)->done) return;
+  __shared__ double smem[32];
+  const int sub = threadIdx.x % TPR, rows_per_block = blockDim.x / TPR;
+  double v[1] = {0.0};
+  for (int64_t base = (int64_t)blockIdx.x * rows_per_block; base < n;
+       base += (int64_t)gridDim.x * rows_per_block) {
+    const int64_t i = base + threadIdx.x / TPR;
+    double qi = row_dot<T, TPR>(ptr, ind, val, p, i < n ? i : -1, sub);
+    if (sub == 0 && i < n) {
+      q[i] = (T)qi;
+      v[0] += (double)p[i] * (double)(T)qi;
+    }
+  }
+  if (!publish_partial<1>(v, slots, &st->ticket, smem)) return;
+  double t[1];
+  finish_sum<1>(t, slots, &st->ticket, smem);
+  if (threadIdx.x == 0) {
+    st->pq = t[0];
+    if (!(t[0] > 0.0) || !isfinite(t[0])) { // p^T A p <= 0: A is not SPD (or p vanished)
+      st->breakdown = 1;
+      st->done = 1;
+    } else {
+      st->alpha = st->rz / t[0];
+    }
+  }
+}
+
+template <typename T>
+__global__ void pcg_update(int64_t n, const T *p, const T *q, const T *dinv, T *x, T *r, T *z,
+                           pcg_state *st, double *slots, double *hist) {
+  if (((volatile pcg_state *)st)->done) return;
+  __shared__ double smem[2 * 32];
+  const T alpha = (T)st->alpha;
+  double v[2] = {0.0, 0.0};
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    x[i] += alpha * p[i];
+    T ri = r[i] - alpha * q[i];
+    T zi = dinv ? dinv[i] * ri : ri;
+    r[i] = ri;
+    z[i] = zi;
+    v[0] += (double)ri * (double)ri;
+    v[1] += (double)ri * (double)zi;
+  }
+  if (!publish_partial<2>(v, slots, &st->ticket, smem)) return;
+  double t[2];
+  finish_sum<2>(t, slots, &st->ticket, smem);
+  if (threadIdx.x == 0) {
+    const int64_t it = st->it + 1;
+    st->it = it;
+    st->rr = t[0];
+    double rel = st->bb > 0.0 ? sqrt(fmax(t[0], 0.0) / st->bb) : sqrt(fmax(t[0], 0.0));
+    if (hist) hist[it] = rel;
+    st->beta = t[1] / st->rz;
+    st->rz = t[1];
+    if (rel <= st->rtol) st->converged = 1;
+    if (st->converged || it >= st->maxit) st->done = 1;
+  }
+}
+
+template <typename T>
+__global__ void pcg_direction(int64_t n, const T *z, T *p, const pcg_state *st) {
+  if (((volatile const pcg_state *)st)->done) return;
+  const T beta = (T)st->beta;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    p[i] = z[i] + beta * p[i];
+}
+
+int grid_for(int64_t items, int per_block) {
+  int64_t g = (items + per_block - 1) / per_block;
+  if (g < 1) g = 1;
+  if (g > kMaxBlocks) g = kMaxBlocks;
+  return (int)g;
+}
+
+// Lanes per row from the mean row length (a warp per row for long rows, a lane for stencils).
+int lanes_per_row(int64_t nnz, int64_t n) {
+  double mean = n > 0 ? (double)nnz / (double)n : 0.0;
+  int tpr = 1;
+  while (tpr < 32 && tpr * 2 <= mean) tpr *= 2;
+  return tpr;
+}
+
+// The queued kernels of one PCG iteration (or of the set-up) for element type T.
+template <typename T>
+struct pcg_kernels {
+  int64_t n;
+  gcoo_cuda_csr A;
+  const T *b, *dinv;
+  T *x, *r, *z, *p, *q;
+  pcg_state *st;
+  double *slots, *hist;
+  int tpr, grid_rows, grid_vec;
+  cudaStream_t s;
+
+  template <int TPR>
+  cudaError_t spmv_t() {
+    pcg_spmv_dot<T, TPR>
+        <<<grid_rows, kThreads, 0, s>>>(n, A.ptr, A.ind, (const T *)A.values, p, q, st, slots);
+    return cudaGetLastError();
+  }
+  template <int TPR>
+  cudaError_t init_t() {
+    pcg_init<T, TPR><<<grid_rows, kThreads, 0, s>>>(n, A.ptr, A.ind, (const T *)A.values, b, x,
+                                                    dinv, r, z, p, st, slots, hist);
+    return cudaGetLastError();
+  }
+#define GCOO_BY_TPR(fn)       \
+  switch (tpr) {              \
+    case 1: return fn<1>();   \
+    case 2: return fn<2>();   \
+    case 4: return fn<4>();   \
+    case 8: return fn<8>();   \
+    case 16: return fn<16>(); \
+    default: return fn<32>(); \
+  }
+  cudaError_t spmv(){GCOO_BY_TPR(spmv_t)} cudaError_t init(){GCOO_BY_TPR(init_t)}
+#undef GCOO_BY_TPR
+  cudaError_t update() {
+    pcg_update<T><<<grid_vec, kThreads, 0, s>>>(n, p, q, dinv, x, r, z, st, slots, hist);
+    return cudaGetLastError();
+  }
+  cudaError_t direction() {
+    pcg_direction<T><<<grid_vec, kThreads, 0, s>>>(n, z, p, st);
+    return cudaGetLastError();
+  }
+};
+
+// Everything one PCG solve allocates, freed in one place.
+struct pcg_buffers {
+  void *vec = nullptr;     // r, z, p, q
+  double *slots = nullptr; // 3 x kMaxBlocks partial sums
+  double *dhist = nullptr; // maxit + 1 relative residuals
+  pcg_state *st = nullptr;
+  pcg_state *host = nullptr;  // pinned: two snapshots of the state
+  cudaEvent_t ev[2 + 8] = {}; // two snapshot events, then profiling marks
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ~pcg_buffers() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
+    if (host) cudaFreeHost(host);
+    cudaFree(st);
+    cudaFree(dhist);
+    cudaFree(slots);
+    cudaFree(vec);
+    (void)cudaGetLastError();
+  }
+};
+
+template <typename T>
+gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
+  cuda_op_state *o = gcoo__cuda_op(a->A);
+  GCOO_CHECK(o != nullptr && o->csr.nrows == a->n && o->csr.ncols == a->n, GCOO_ERR_INTERNAL,
+             "PCG needs the operator's square device CSR");
+  cudaStream_t s = (cudaStream_t)ctx->stream;
+  const int64_t n = a->n;
+  pcg_buffers buf;
+  GCOO_CALL_CUDA(cudaMalloc(&buf.vec, sizeof(T) * (size_t)(4 * (n > 0 ? n : 1))));
+  GCOO_CALL_CUDA(cudaMalloc((void **)&buf.slots, sizeof(double) * 3 * kMaxBlocks));
+  GCOO_CALL_CUDA(cudaMalloc((void **)&buf.st, sizeof(pcg_state)));
+  if (a->history)
+    GCOO_CALL_CUDA(cudaMalloc((void **)&buf.dhist, sizeof(double) * (size_t)(a->maxit + 1)));
+  GCOO_CALL_CUDA(cudaMallocHost((void **)&buf.host, 2 * sizeof(pcg_state)));
+  for (cudaEvent_t &e : buf.ev) GCOO_CALL_CUDA(cudaEventCreate(&e));
+  pcg_state init;
+  memset(&init, 0, sizeof init);
+  init.rtol = a->rtol;
+  init.maxit = a->maxit;
+  GCOO_CALL_CUDA(cudaMemcpyAsync(buf.st, &init, sizeof init, cudaMemcpyHostToDevice, s));
+  pcg_kernels<T> K;
+  K.n = n;
+  K.A = o->csr;
+  K.b = (const T *)a->b;
+  K.dinv = (const T *)a->dinv;
+  K.x = (T *)a->x;
+  K.r = (T *)buf.vec;
+  K.z = K.r + n;
+  K.p = K.z + n;
+  K.q = K.p + n;
+  K.st = buf.st;
+  K.slots = buf.slots;
+  K.hist = buf.dhist;
+  K.tpr = lanes_per_row(o->csr.nnz, n);
+  K.grid_rows = grid_for(n, kThreads / K.tpr);
+  K.grid_vec = grid_for(n, kThreads);
+  K.s = s;
+  GCOO_CALL_CUDA(K.init());
+  GCOO_CALL_CUDA(cudaStreamSynchronize(s));
+  const double t_start = gcoo__wtime();
+
+  // The first G iterations run as plain launches with events between the phases of the second
+  // one (the first pays for loading the kernels): the only per-phase times of this path (a
+  // graph's kernels cannot be timed one by one).
+  const int G = 16;
+  a->graph_iterations = G;
+  float ms[3] = {0, 0, 0};
+  GCOO_CALL_CUDA(cudaEventRecord(buf.ev[7], s));
+  for (int i = 0; i < G; i++) {
+    if (i == 1) GCOO_CALL_CUDA(cudaEventRecord(buf.ev[2], s));
+    GCOO_CALL_CUDA(K.spmv());
+    if (i == 1) GCOO_CALL_CUDA(cudaEventRecord(buf.ev[3], s));
+    GCOO_CALL_CUDA(K.update());
+    if (i == 1) GCOO_CALL_CUDA(cudaEventRecord(buf.ev[4], s));
+    GCOO_CALL_CUDA(K.direction());
+    if (i == 1) GCOO_CALL_CUDA(cudaEventRecord(buf.ev[5], s));
+  }
+  GCOO_CALL_CUDA(cudaEventRecord(buf.ev[6], s));
+
+  // The graph: G iterations, replayed until the device says done.
+  GCOO_CALL_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  cudaError_t ce = cudaSuccess;
+  for (int i = 0; i < G && ce == cudaSuccess; i++) {
+    ce = K.spmv();
+    if (ce == cudaSuccess) ce = K.update();
+    if (ce == cudaSuccess) ce = K.direction();
+  }
+  cudaError_t ce_end = cudaStreamEndCapture(s, &buf.graph);
+  GCOO_CALL_CUDA(ce);
+  GCOO_CALL_CUDA(ce_end);
+  GCOO_CALL_CUDA(cudaGraphInstantiate(&buf.exec, buf.graph, 0));
+
+  // Replays with two in flight: snapshot j of the state is read before replay j + 2 is queued.
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(&buf.host[0], buf.st, sizeof(pcg_state), cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(cudaEventRecord(buf.ev[0], s));
+  int64_t queued = G, j = 0;
+  for (;;) {
+    const int slot = (int)((j + 1) & 1);
+    if (queued < a->maxit) {
+      GCOO_CALL_CUDA(cudaGraphLaunch(buf.exec, s));
+      queued += G;
+      GCOO_CALL_CUDA(
+          cudaMemcpyAsync(&buf.host[slot], buf.st, sizeof(pcg_state), cudaMemcpyDeviceToHost, s));
+      GCOO_CALL_CUDA(cudaEventRecord(buf.ev[slot], s));
+    }
+    GCOO_CALL_CUDA(cudaEventSynchronize(buf.ev[j & 1]));
+    const pcg_state seen = buf.host[j & 1];
+    j++;
+    if (seen.done) break;
+    if (queued >= a->maxit) { // everything allowed is queued: the last snapshot decides
+      GCOO_CALL_CUDA(cudaEventSynchronize(buf.ev[j & 1]));
+      break;
+    }
+  }
+  pcg_state fin;
+  GCOO_CALL_CUDA(cudaMemcpyAsync(&fin, buf.st, sizeof fin, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(cudaStreamSynchronize(s));
+  a->t_iterate = gcoo__wtime() - t_start;
+  GCOO_CALL_CUDA(cudaEventElapsedTime(&ms[0], buf.ev[2], buf.ev[3]));
+  GCOO_CALL_CUDA(cudaEventElapsedTime(&ms[1], buf.ev[3], buf.ev[4]));
+  GCOO_CALL_CUDA(cudaEventElapsedTime(&ms[2], buf.ev[4], buf.ev[5]));
+  float first_batch = 0;
+  GCOO_CALL_CUDA(cudaEventElapsedTime(&first_batch, buf.ev[7], buf.ev[6]));
+  a->iterations = fin.it;
+  a->converged = fin.converged;
+  a->breakdown = fin.breakdown;
+  a->residual = fin.bb > 0.0 ? sqrt(fmax(fin.rr, 0.0) / fin.bb) : sqrt(fmax(fin.rr, 0.0));
+  a->t_spmm = 1e-3 * ms[0];
+  a->t_update = 1e-3 * ms[1];
+  a->t_direction = 1e-3 * ms[2];
+  a->t_first_batch = 1e-3 * first_batch;
+  if (a->history)
+    GCOO_CALL_CUDA(cudaMemcpy(a->history, buf.dhist, sizeof(double) * (size_t)(fin.it + 1),
+                              cudaMemcpyDeviceToHost));
+  return GCOO_SUCCESS;
+}
+
+using namespace gcoo_bcg;
+
+constexpr int kBcgMarks = 16; // phase marks per iteration at most
+constexpr int kBcgRing = 4;   // iterations whose marks and snapshots are kept
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+struct gcoo__bcg_device {
+  gcoo_ctx ctx;
+  gcoo_dtype dt;
+  int64_t k, maxit, nblocks;
+  bcg_arrays a;
+  void *dmem;       // device arrays of a, one allocation
+  void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
+  double *partial;  // nblocks x k
+  bcg_state *snap;  // pinned: kBcgRing snapshots
+  cudaEvent_t snap_ev[kBcgRing];
+  cudaEvent_t marks[kBcgRing][kBcgMarks];
+  int mark_phase[kBcgRing][kBcgMarks];
+  int nmarks[kBcgRing];
+  double phase_s[GCOO__BCG_PHASES];
+};
+
+static cudaStream_t bcg_stream(const gcoo__bcg_device *h) { return (cudaStream_t)h->ctx->stream; }
+
+extern "C" gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *a) {
+  int prev = 0;
+  GCOO_CALL_CUDA(cudaGetDevice(&prev));
+  if (prev != ctx->device) GCOO_CALL_CUDA(cudaSetDevice(ctx->device));
+  gcoo_status st = a->dtype == GCOO_FLOAT64 ? pcg_run<double>(ctx, a) : pcg_run<float>(ctx, a);
+  if (prev != ctx->device) (void)cudaSetDevice(prev);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+extern "C" void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) {
+  if (!h) return;
+  for (int s = 0; s < kBcgRing; s++) {
+    if (h->snap_ev[s]) cudaEventDestroy(h->snap_ev[s]);
+    for (int m = 0; m < kBcgMarks; m++)
+      if (h->marks[s][m]) cudaEventDestroy(h->marks[s][m]);
+  }
+  if (h->snap) cudaFreeHost(h->snap);
+  cudaFree(h->dmem);
+  cudaFree(h->red);
+  cudaFree(h->coef);
+  cudaFree(h->partial);
+  (void)cudaGetLastError();
+  free(h);
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k,
+                                             double rtol, double rank_tol, int64_t maxit,
+                                             int history, gcoo__bcg_device **out) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__bcg_device *h = (gcoo__bcg_device *)calloc(1, sizeof *h);
+  GCOO_CHECK(h != nullptr, GCOO_ERR_NO_MEMORY, "block CG device state");
+  h->ctx = ctx;
+  h->dt = dt;
+  h->k = k;
+  h->maxit = maxit;
+  const size_t es = gcoo_dtype_size(dt), kk = (size_t)(k * k);
+  const size_t nd = 2 * (size_t)k + 5 * kk + (history ? (size_t)(maxit + 1) * k : 0);
+  char *p = nullptr;
+  // enough blocks for the loads in flight that a streaming pass needs (1024 rows a block or
+  // more; 245 blocks of 4096 rows ran the 10^6 x 32 pass at 1.8 TB/s on an H200)
+  int64_t nb = (n + 1023) / 1024;
+  h->nblocks = nb < 1 ? 1 : nb > 1024 ? 1024 : nb;
+  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->dmem, sizeof(bcg_state) + nd * sizeof(double) +
+                                               (size_t)k * (sizeof(int64_t) + sizeof(int))));
+  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->red, es * (2 * kk + k)));
+  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->coef, es * 3 * kk));
+  GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
+  GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
+  for (int s = 0; s < kBcgRing; s++) {
+    GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
+    for (int m = 0; m < kBcgMarks; m++) GCOO_CALL_CUDA_GOTO(cudaEventCreate(&h->marks[s][m]));
+  }
+  p = (char *)h->dmem;
+  h->a.k = k;
+  h->a.rtol = rtol;
+  h->a.rank_tol = rank_tol;
+  h->a.st = (bcg_state *)p;
+  p += sizeof(bcg_state);
+  h->a.b2 = (double *)p;
+  h->a.rel = h->a.b2 + k;
+  h->a.L = h->a.rel + k;
+  h->a.S = h->a.L + kk;
+  h->a.Lp = h->a.S + kk;
+  h->a.Rinv = h->a.Lp + kk;
+  h->a.Y = h->a.Rinv + kk;
+  h->a.hist = history ? h->a.Y + kk : nullptr;
+  p += nd * sizeof(double);
+  h->a.col_its = (int64_t *)p;
+  h->a.piv = (int *)(h->a.col_its + k);
+  {
+    bcg_state s0;
+    memset(&s0, 0, sizeof s0);
+    s0.rank = (int)k;
+    s0.min_rank = (int)k;
+    cudaStream_t s = (cudaStream_t)ctx->stream;
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(h->a.st, &s0, sizeof s0, cudaMemcpyHostToDevice, s));
+    GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(h->a.col_its, 0xff, sizeof(int64_t) * k, s)); /* -1 */
+    if (history)
+      GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(h->a.hist, 0, sizeof(double) * (maxit + 1) * k, s));
+    GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  }
+  *out = h;
+  return GCOO_SUCCESS;
+done:
+  gcoo__cuda_bcg_destroy(h);
+  return st;
+}
+
+extern "C" void *gcoo__cuda_bcg_red(gcoo__bcg_device *h) { return h->red; }
+extern "C" void *gcoo__cuda_bcg_coef(gcoo__bcg_device *h, int which) {
+  return (char *)h->coef + (size_t)which * h->k * h->k * gcoo_dtype_size(h->dt);
+}
+
+template <typename T>
+static gcoo_status bcg_step_t(gcoo__bcg_device *h, gcoo__bcg_step step) {
+  cudaStream_t s = bcg_stream(h);
+  const T *red = (const T *)h->red;
+  T *alpha = (T *)gcoo__cuda_bcg_coef(h, 0), *beta = (T *)gcoo__cuda_bcg_coef(h, 1),
+    *Tm = (T *)gcoo__cuda_bcg_coef(h, 2);
+  switch (step) {
+    case GCOO__BCG_STORE_B2: bcg_store_b2<T><<<1, 256, 0, s>>>(h->a, red); break;
+    case GCOO__BCG_CHECK0: bcg_check<T><<<1, 256, 0, s>>>(h->a, red, beta, 1); break;
+    case GCOO__BCG_ALPHA: bcg_alpha<T><<<1, 256, 0, s>>>(h->a, red, alpha); break;
+    case GCOO__BCG_CHECK: bcg_check<T><<<1, 256, 0, s>>>(h->a, red, beta, 0); break;
+    case GCOO__BCG_ORTH: bcg_orth<T><<<1, 256, 0, s>>>(h->a, red, Tm); break;
+  }
+  GCOO_CHECK_LAUNCH("block CG k x k step");
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step) {
+  GCOO_CALL(h->dt == GCOO_FLOAT64 ? bcg_step_t<double>(h, step) : bcg_step_t<float>(h, step));
+  return GCOO_SUCCESS;
+}
+
+template <typename T>
+static gcoo_status precond_norms_t(gcoo__bcg_device *h, const gcoo_dense *dinv, const gcoo_dense *R,
+                                   gcoo_dense *W) {
+  cudaStream_t s = bcg_stream(h);
+  const int64_t n = R->nrows, k = R->ncols;
+  const int nb = (int)h->nblocks;
+  precond_norms_partial<T>
+      <<<nb, 256, 256 * sizeof(double), s>>>(n, k, (const T *)R->data, R->ld,
+                                             dinv ? (const T *)dinv->data : nullptr, (T *)W->data,
+                                             W->ld, h->partial);
+  GCOO_CHECK_LAUNCH("preconditioner and residual norms");
+  colsum_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(h->partial, nb, k, (T *)h->red);
+  GCOO_CHECK_LAUNCH("residual norms");
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
+                                                    const gcoo_dense *R, gcoo_dense *W) {
+  GCOO_CHECK(R->nrows <= h->nblocks * 1024 || h->nblocks == 1024, GCOO_ERR_INTERNAL,
+             "block CG state made for fewer rows");
+  GCOO_CALL(h->dt == GCOO_FLOAT64 ? precond_norms_t<double>(h, dinv, R, W)
+                                  : precond_norms_t<float>(h, dinv, R, W));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int phase) {
+  const int slot = (int)(it % kBcgRing);
+  int m = h->nmarks[slot];
+  if (phase < 0) m = 0; // start of the iteration
+  if (m >= kBcgMarks) return GCOO_SUCCESS;
+  GCOO_CALL_CUDA(cudaEventRecord(h->marks[slot][m], bcg_stream(h)));
+  h->mark_phase[slot][m] = phase;
+  h->nmarks[slot] = m + 1;
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_post(gcoo__bcg_device *h, int64_t it) {
+  const int slot = (int)(it % kBcgRing);
+  cudaStream_t s = bcg_stream(h);
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(&h->snap[slot], h->a.st, sizeof(bcg_state), cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(cudaEventRecord(h->snap_ev[slot], s));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_wait(gcoo__bcg_device *h, int64_t it, int *done) {
+  const int slot = (int)(it % kBcgRing);
+  GCOO_CALL_CUDA(cudaEventSynchronize(h->snap_ev[slot]));
+  for (int m = 1; m < h->nmarks[slot]; m++) {
+    float ms = 0;
+    GCOO_CALL_CUDA(cudaEventElapsedTime(&ms, h->marks[slot][m - 1], h->marks[slot][m]));
+    int ph = h->mark_phase[slot][m];
+    if (ph >= 0 && ph < GCOO__BCG_PHASES) h->phase_s[ph] += 1e-3 * ms;
+  }
+  h->nmarks[slot] = 0;
+  *done = h->snap[slot].done;
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outcome *o) {
+  cudaStream_t s = bcg_stream(h);
+  bcg_state fin;
+  GCOO_CALL_CUDA(cudaMemcpyAsync(&fin, h->a.st, sizeof fin, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(cudaMemcpyAsync(o->column_iterations, h->a.col_its, sizeof(int64_t) * h->k,
+                                 cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(
+      cudaMemcpyAsync(o->residual, h->a.rel, sizeof(double) * h->k, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA(cudaStreamSynchronize(s));
+  for (int slot = 0; slot < kBcgRing; slot++) { // iterations queued after the last wait
+    for (int m = 1; m < h->nmarks[slot]; m++) {
+      float ms = 0;
+      GCOO_CALL_CUDA(cudaEventElapsedTime(&ms, h->marks[slot][m - 1], h->marks[slot][m]));
+      int ph = h->mark_phase[slot][m];
+      if (ph >= 0 && ph < GCOO__BCG_PHASES) h->phase_s[ph] += 1e-3 * ms;
+    }
+    h->nmarks[slot] = 0;
+  }
+  if (o->history && h->a.hist)
+    GCOO_CALL_CUDA(cudaMemcpy(o->history, h->a.hist, sizeof(double) * (fin.it + 1) * h->k,
+                              cudaMemcpyDeviceToHost));
+  o->iterations = fin.it;
+  o->converged = fin.converged;
+  o->breakdown = fin.breakdown;
+  o->bad_pivot = fin.bad_pivot;
+  o->min_rank = fin.min_rank;
+  for (int p = 0; p < GCOO__BCG_PHASES; p++) o->phase_seconds[p] = h->phase_s[p];
+  return GCOO_SUCCESS;
+}

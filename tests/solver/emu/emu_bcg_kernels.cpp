@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// tests/solver/emu/emu_bcg_kernels.cpp: kernels/bcg_kernels.cuh compiled for the CPU emulator
+// (kernels/cuda_emu.h), with C entry points for tests/solver/t612: each runs one of block CG's
+// device steps on host arrays (device memory is host memory here) exactly as
+// kernels/solver_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid).
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcg_kernels.cuh"
+
+using namespace gcoo_bcg;
+
+namespace {
+
+// The device state of one block-CG solve with k columns, in host memory.
+struct emu_state {
+  bcg_state st;
+  bcg_arrays a;
+  double *mem;
+  emu_state(int64_t k, double rtol, double rank_tol, int rank) {
+    memset(&st, 0, sizeof st);
+    st.rank = rank;
+    st.min_rank = (int)k;
+    const int64_t kk = k * k;
+    mem = (double *)calloc((size_t)(2 * k + 5 * kk), sizeof(double));
+    a.k = k;
+    a.rtol = rtol;
+    a.rank_tol = rank_tol;
+    a.st = &st;
+    a.b2 = mem;
+    a.rel = a.b2 + k;
+    a.L = a.rel + k;
+    a.S = a.L + kk;
+    a.Lp = a.S + kk;
+    a.Rinv = a.Lp + kk;
+    a.Y = a.Rinv + kk;
+    a.hist = nullptr;
+    a.col_its = (int64_t *)malloc(sizeof(int64_t) * (size_t)k);
+    for (int64_t j = 0; j < k; j++) a.col_its[j] = -1;
+    a.piv = (int *)calloc((size_t)k, sizeof(int));
+  }
+  ~emu_state() {
+    free(mem);
+    free(a.col_its);
+    free(a.piv);
+  }
+};
+
+} // namespace
+
+// T (k x k, columns past the rank zero) and the rank from the Gram matrix G.
+extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,
+                                  int *done) {
+  emu_state e(k, 1e-8, rank_tol, (int)k);
+  GCOO_LAUNCH(bcg_orth<double>, dim3(1), dim3(256), 0, 0, e.a, G, T);
+  *rank = e.st.rank;
+  *done = e.st.done;
+}
+
+// alpha (k x k, rows past r zero) = (PtQ)^{-1} PtR on the leading r x r block; red = [PtQ | PtR].
+extern "C" void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, double *alpha,
+                                   int *breakdown) {
+  emu_state e(k, 1e-8, 1e-13, r);
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(256), 0, 0, e.a, red, alpha);
+  *breakdown = e.st.breakdown;
+}
+
+// Iteration 0 and one iteration of the convergence test: red0 = ||R_j||^2 at 0, red1 =
+// [||R_j||^2 | Q^T Z] after; b2 = ||B_j||^2; beta out; done, iteration count and column
+// iterations out. The factor L comes from an alpha step on PtQ (red_alpha).
+extern "C" void gcoo_emu_bcg_check(int64_t k, int r, const double *red_alpha, const double *b2,
+                                   const double *red0, const double *red1, double rtol,
+                                   double *beta, int *done, int64_t *it, int64_t *col_its) {
+  emu_state e(k, rtol, 1e-13, r);
+  double *alpha = (double *)calloc((size_t)(k * k), sizeof(double));
+  GCOO_LAUNCH(bcg_store_b2<double>, dim3(1), dim3(256), 0, 0, e.a, b2);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(256), 0, 0, e.a, red0, beta, 1);
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(256), 0, 0, e.a, red_alpha, alpha);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(256), 0, 0, e.a, red1, beta, 0);
+  *done = e.st.done;
+  *it = e.st.it;
+  for (int64_t j = 0; j < k; j++) col_its[j] = e.a.col_its[j];
+  free(alpha);
+}
+
+// W = diag(dinv) R (dinv NULL: R) and norms = ||R_j||^2, on nblocks blocks as the solver does.
+extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, int64_t ldr,
+                                       const double *dinv, double *W, int64_t ldw, int nblocks,
+                                       double *norms) {
+  double *partial = (double *)calloc((size_t)(nblocks * k), sizeof(double));
+  GCOO_LAUNCH(precond_norms_partial<double>, dim3(nblocks), dim3(256), 256 * sizeof(double), 0, n,
+              k, R, ldr, dinv, W, ldw, partial);
+  GCOO_LAUNCH(colsum_final<double>, dim3((unsigned)((k + 127) / 128)), dim3(128), 0, 0,
+              (const double *)partial, nblocks, k, norms);
+  free(partial);
+}
