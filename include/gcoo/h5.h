@@ -114,8 +114,9 @@ gcoo_status gcoo_h5_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout l
                                gcoo_dense *D);
 /** Write a host dense matrix (any layout and ld) as a row-major dataset of its dtype. */
 gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D);
-/** The same, with GCOO_H5_* flags. */
+/** gcoo_h5_write_sparse with GCOO_H5_* flags (GCOO_H5_OVERWRITE: replace an existing object). */
 gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags);
+/** gcoo_h5_write_dense with GCOO_H5_* flags (GCOO_H5_OVERWRITE: replace an existing object). */
 gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int flags);
 
 #if GCOO_HAVE_MPI
@@ -161,9 +162,10 @@ gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nr
  *  global indptr comes from an exclusive scan of the slab sizes. Collective. */
 gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
                                    int64_t row0, gcoo_sparse slab);
-/** The collective writers with GCOO_H5_* flags (the same on every rank). Collective. */
+/** gcoo_h5_write_dense_rows with GCOO_H5_* flags (the same on every rank). Collective. */
 gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
                                            int64_t row0, const gcoo_dense *D, int flags);
+/** gcoo_h5_write_csr_rows with GCOO_H5_* flags (the same on every rank). Collective. */
 gcoo_status gcoo_h5_write_csr_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
                                          int64_t row0, gcoo_sparse slab, int flags);
 #endif
