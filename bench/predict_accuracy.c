@@ -31,10 +31,10 @@ static void die(const char *what, gcoo_status st) {
   fprintf(stderr, "predict_accuracy: %s: %s: %s\n", what, gcoo_status_name(st), gcoo_last_error());
   exit(1);
 }
-#define CALL(x)                  \
-  do {                           \
-    gcoo_status s_ = (x);        \
-    if (s_ < 0) die(#x, s_);     \
+#define CALL(x)              \
+  do {                       \
+    gcoo_status s_ = (x);    \
+    if (s_ < 0) die(#x, s_); \
   } while (0)
 
 /* The first k columns of A (CSR, sorted rows: a prefix of each row). */
@@ -101,17 +101,25 @@ int main(int argc, char **argv) {
   long long first = 0;
   const char **files = calloc((size_t)argc, sizeof *files);
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--seeds") && i + 1 < argc) seeds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
-    else if (!strcmp(argv[i], "--methods") && i + 1 < argc) methods_arg = argv[++i];
-    else if (!strcmp(argv[i], "--max-flop") && i + 1 < argc) max_flop = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--adaptive-rel-error") && i + 1 < argc) rel_error = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--adaptive-max-cost") && i + 1 < argc) max_cost = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--adaptive-first") && i + 1 < argc) first = atoll(argv[++i]);
+    if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
+      seeds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      csv_path = argv[++i];
+    else if (!strcmp(argv[i], "--methods") && i + 1 < argc)
+      methods_arg = argv[++i];
+    else if (!strcmp(argv[i], "--max-flop") && i + 1 < argc)
+      max_flop = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--adaptive-rel-error") && i + 1 < argc)
+      rel_error = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--adaptive-max-cost") && i + 1 < argc)
+      max_cost = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--adaptive-first") && i + 1 < argc)
+      first = atoll(argv[++i]);
     else if (argv[i][0] == '-') {
       fprintf(stderr, "predict_accuracy: unknown option %s\n", argv[i]);
       return 2;
-    } else files[nfiles++] = argv[i];
+    } else
+      files[nfiles++] = argv[i];
   }
   if (nfiles == 0 || seeds < 1) {
     fprintf(stderr, "usage: predict_accuracy [--seeds S] [--methods m,..] [--csv f] files...\n");
@@ -121,7 +129,8 @@ int main(int argc, char **argv) {
   int nm = 0;
   {
     char *dup = strdup(methods_arg), *save = NULL;
-    for (char *t = strtok_r(dup, ",", &save); t && nm < MAX_METHODS; t = strtok_r(NULL, ",", &save)) {
+    for (char *t = strtok_r(dup, ",", &save); t && nm < MAX_METHODS;
+         t = strtok_r(NULL, ",", &save)) {
       int m = gcoo_predict_method_from_name(t);
       if (m < 0) {
         fprintf(stderr, "predict_accuracy: unknown method %s\n", t);
@@ -152,11 +161,11 @@ int main(int argc, char **argv) {
 
   const int64_t npairs = (int64_t)nfiles * nfiles;
   const int64_t nres = npairs * seeds;
-  double *err = calloc((size_t)(nm * nres), sizeof *err);         /* |rel error| */
-  double *cost = calloc((size_t)(nm * nres), sizeof *cost);        /* time / spgemm */
-  double *cost_s = calloc((size_t)(nm * nres), sizeof *cost_s);    /* without FLOP pass */
+  double *err = calloc((size_t)(nm * nres), sizeof *err);       /* |rel error| */
+  double *cost = calloc((size_t)(nm * nres), sizeof *cost);     /* time / spgemm */
+  double *cost_s = calloc((size_t)(nm * nres), sizeof *cost_s); /* without FLOP pass */
   double *tpred = calloc((size_t)nm, sizeof *tpred), *tpred_s = calloc((size_t)nm, sizeof *tpred_s);
-  double *mass = calloc((size_t)(nm * nres), sizeof *mass);        /* flop_counted / F */
+  double *mass = calloc((size_t)(nm * nres), sizeof *mass); /* flop_counted / F */
   double *seed_mean = calloc((size_t)(nm * seeds), sizeof *seed_mean);
   int64_t *wins = calloc((size_t)seeds, sizeof *wins), ties = 0;
   int64_t *pair_idx = calloc((size_t)npairs * 2, sizeof *pair_idx);
@@ -231,7 +240,9 @@ int main(int argc, char **argv) {
           if (m == ipaper && sd < 64) e_paper[sd] = fabs(e);
           if (m == iref && sd < 64) e_ref[sd] = fabs(e);
           if (csv)
-            fprintf(csv, "%s,%s,%lld,%lld,%lld,%lld,%lld,%.6e,%s,%d,%lld,%.6e,%.4e,%lld,%lld,%.6e,%.6e\n",
+            fprintf(csv,
+                    "%s,%s,%lld,%lld,%lld,%lld,%lld,%.6e,%s,%d,%lld,%.6e,%.4e,%lld,%lld,%.6e,%."
+                    "6e\n",
                     base_name(files[fa]), base_name(files[fb]), (long long)ai.nrows, (long long)k,
                     (long long)bi.ncols, (long long)flop, (long long)nnz, best,
                     gcoo_predict_method_name(methods[m]), sd, (long long)p.nnz_predicted, e,
@@ -242,8 +253,10 @@ int main(int argc, char **argv) {
       }
       if (ipaper >= 0 && iref >= 0)
         for (int sd = 0; sd < seeds && sd < 64; sd++) {
-          if (e_paper[sd] < e_ref[sd]) wins[sd]++;
-          else if (e_paper[sd] == e_ref[sd]) ties++;
+          if (e_paper[sd] < e_ref[sd])
+            wins[sd]++;
+          else if (e_paper[sd] == e_ref[sd])
+            ties++;
         }
       np++;
       gcoo_sparse_destroy(&A);
@@ -292,8 +305,8 @@ int main(int argc, char **argv) {
       if (w > wmax) wmax = w;
     }
     printf("\npaper's proposed design better than its reference: %.1f %% of pairs (seeds %.1f .. "
-           "%.1f %%; %lld ties, e.g. both exact)\n", 100 * wsum / seeds, 100 * wmin, 100 * wmax,
-           (long long)ties);
+           "%.1f %%; %lld ties, e.g. both exact)\n",
+           100 * wsum / seeds, 100 * wmin, 100 * wmax, (long long)ties);
   }
   printf("\ncost = prediction time / CPU SpGEMM time on the same pair\n");
   printf("%-10s %9s %9s %9s %11s   %9s %9s   %s\n", "method", "mean%", "median%", "p90%",
@@ -311,7 +324,8 @@ int main(int argc, char **argv) {
     const double meds = quantile(tmp, n, 0.5);
     printf("%-10s %9.2f %9.2f %9.2f %11.2f   %9.2f %11.2f   %.2f\n",
            gcoo_predict_method_name(methods[m]), 100 * sum / (double)n, 100 * med, 100 * p90,
-           100 * tpred[m] / tspgemm, 100 * meds, 100 * tpred_s[m] / tspgemm, 100 * msum / (double)n);
+           100 * tpred[m] / tspgemm, 100 * meds, 100 * tpred_s[m] / tspgemm,
+           100 * msum / (double)n);
   }
   /* the worst pairs of the last method listed first (the default is usually named) */
   for (int m = 0; m < nm; m++) {

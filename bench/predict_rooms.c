@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "predict_rooms: %s: %s\n", name, gcoo_last_error());
         return 1;
       }
-      printf("%-28.28s %-3s %+8.2f", name, p ? "AAt" : "AA", 100.0 * (double)(pr.nnz_predicted - Z) / (double)Z);
+      printf("%-28.28s %-3s %+8.2f", name, p ? "AAt" : "AA",
+             100.0 * (double)(pr.nnz_predicted - Z) / (double)Z);
       for (int s = 0; s < 4; s++) {
         int64_t rows = 0, fl = 0, room_sum = 0;
         for (int64_t i = 0; i < ai.nrows; i++) {

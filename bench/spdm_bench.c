@@ -107,7 +107,8 @@ static void print_case(bench_env *E, const bench_case *c) {
   for (int m = 0; m < M_COUNT; m++) fmt_ms(t[m], sizeof t[m], c->r[m].ms);
   const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
   const double flop = 2.0 * (double)c->nnz * (double)c->N;
-  bench_printf(E, "%-24.24s %9lld %5lld | fa %s tu %s p%-4d | de %s a2 %s a3 %s | sg %s tf %s | "
+  bench_printf(E,
+               "%-24.24s %9lld %5lld | fa %s tu %s p%-4d | de %s a2 %s a3 %s | sg %s tf %s | "
                "auto %-5s %s | x%5.2f x%5.2f | %6.0f GF/s %5.1fx floor | best %s\n",
                c->name, (long long)c->nnz, (long long)c->N, t[M_FAITHFUL], t[M_TUNED], c->tuned.p,
                t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
@@ -141,7 +142,8 @@ static void csv_row(FILE *f, const bench_case *c) {
           c->autod.p, c->best_csp >= 0 ? bench_method_names[c->best_csp] : "none", bc,
           b >= 0 ? bench_method_names[b] : "none", b >= 0 ? c->r[b].ms : -1,
           ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms), ratio(bc, c->r[M_FAITHFUL].ms),
-          c->r[M_TUNED].ms > 0 ? 2.0 * (double)c->nnz * (double)c->N / (c->r[M_TUNED].ms * 1e6) : 0.0,
+          c->r[M_TUNED].ms > 0 ? 2.0 * (double)c->nnz * (double)c->N / (c->r[M_TUNED].ms * 1e6)
+                               : 0.0,
           c->floor_ms, ratio(c->r[M_TUNED].ms, c->floor_ms));
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%.3g", c->r[m].relerr);
   char why[256];
@@ -155,9 +157,8 @@ static void csv_row(FILE *f, const bench_case *c) {
 
 /* Measure A at each width Ns[0 .. nN) (one operator per method), print, record. A stays the
  * caller's. */
-static void one_case(bench_env *E, summary *S, const char *section, const char *name,
-                     gcoo_sparse A, const int64_t *Ns, int nN, double sparsity,
-                     const int run[M_COUNT]) {
+static void one_case(bench_env *E, summary *S, const char *section, const char *name, gcoo_sparse A,
+                     const int64_t *Ns, int nN, double sparsity, const int run[M_COUNT]) {
   if (S->n + nN > MAX_CASES) return;
   bench_case *c = &S->cases[S->n];
   gcoo_sparse_info ai;
@@ -172,8 +173,9 @@ static void one_case(bench_env *E, summary *S, const char *section, const char *
     c[i].sparsity = sparsity;
   }
   int lean_run[M_COUNT];
-  for (int m = 0; m < M_COUNT; m++) lean_run[m] = run[m] && (!g_lean || m == M_TUNED || m == M_AUTO ||
-                                                             (m >= M_CSP_DEFAULT && m <= M_CSP_ALG3));
+  for (int m = 0; m < M_COUNT; m++)
+    lean_run[m] = run[m] && (!g_lean || m == M_TUNED || m == M_AUTO ||
+                             (m >= M_CSP_DEFAULT && m <= M_CSP_ALG3));
   run = lean_run;
   if (bench_run_case(E, c, nN, run) < 0) {
     bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
@@ -208,11 +210,13 @@ static void section_random(bench_env *E, summary *S, int quick) {
     for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) {
       if (quick && (ns[i] > 2000 || (ss[j] != 0.99 && ss[j] != 0.999))) continue;
       if (bench_over_budget(E, 0.35)) {
-        bench_printf(E, "  budget: random sweep stopped before n = %lld s = %g\n", (long long)ns[i], ss[j]);
+        bench_printf(E, "  budget: random sweep stopped before n = %lld s = %g\n", (long long)ns[i],
+                     ss[j]);
         return;
       }
       gcoo_sparse A = NULL;
-      if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, ns[i], ns[i], ss[j], 1234 + i * 10 + j, 0) < 0) {
+      if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, ns[i], ns[i], ss[j],
+                             1234 + i * 10 + j, 0) < 0) {
         bench_printf(E, "  random %lld %g: %s\n", (long long)ns[i], ss[j], gcoo_last_error());
         continue;
       }
@@ -223,7 +227,9 @@ static void section_random(bench_env *E, summary *S, int quick) {
     }
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void section_real(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
   const int64_t Ns[] = {32, 128, 512};
@@ -260,7 +266,8 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick, g
     snprintf(base, sizeof base, "%s", names[f]);
     char *dot = strstr(base, ".mtx");
     if (dot) *dot = '\0';
-    one_case(E, S, f64 ? "real-f64" : "real", base, A, Ns, 3, 0, f64 ? target_methods : all_methods);
+    one_case(E, S, f64 ? "real-f64" : "real", base, A, Ns, 3, 0,
+             f64 ? target_methods : all_methods);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -273,7 +280,8 @@ static gcoo_status read_named(const char *dir, const char *name, gcoo_sparse *A)
 }
 
 /* The structured inputs, built on the host; index i of a fixed list (NULL name when done). */
-static gcoo_status structured_input(int i, const char *dir, gcoo_sparse *A, char *name, size_t len) {
+static gcoo_status structured_input(int i, const char *dir, gcoo_sparse *A, char *name,
+                                    size_t len) {
   gcoo_sparse M = NULL;
   gcoo_status st = GCOO_SUCCESS;
   *A = NULL;
@@ -285,9 +293,7 @@ static gcoo_status structured_input(int i, const char *dir, gcoo_sparse *A, char
     case 1:
       snprintf(name, len, "stencil27:100");
       return gcoo_sparse_poisson3d_rows(A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 27, 100, 0, 1000000, 0);
-    case 2:
-      snprintf(name, len, "rmat:20:8");
-      return bench_rmat(A, 20, 8, 77);
+    case 2: snprintf(name, len, "rmat:20:8"); return bench_rmat(A, 20, 8, 77);
     case 3:
       if (!dir) return GCOO_SUCCESS;
       snprintf(name, len, "kron:cage11:4x4");
@@ -343,22 +349,33 @@ static void section_structured(bench_env *E, summary *S, const char *dir, int qu
  * power law: every row becomes b rows b times as long. */
 static const struct {
   const char *name;
-  int kron;  /* b of A (x) J_b, or 0 */
-  int diag;  /* copies on the diagonal, or 0 */
+  int kron; /* b of A (x) J_b, or 0 */
+  int diag; /* copies on the diagonal, or 0 */
 } large_inputs[] = {
-    {"TSOPF_RS_b39_c30", 2, 0}, {"cage11", 4, 0},   {"delaunay_n16", 4, 0}, {"ct2010", 4, 0},
-    {"bcsstk33", 2, 0},         {"ca-CondMat_snapderived", 4, 0}, {"wiki-Vote_snapderived", 4, 0},
-    {"rajat01", 8, 0},          {"cavity19", 4, 0},  {"bcsstk24", 0, 16},   {"FA", 4, 0},
-    {"bayer10", 4, 0},          {"msc04515", 0, 16}, {"fidapex6", 0, 32},
+    {"TSOPF_RS_b39_c30", 2, 0},
+    {"cage11", 4, 0},
+    {"delaunay_n16", 4, 0},
+    {"ct2010", 4, 0},
+    {"bcsstk33", 2, 0},
+    {"ca-CondMat_snapderived", 4, 0},
+    {"wiki-Vote_snapderived", 4, 0},
+    {"rajat01", 8, 0},
+    {"cavity19", 4, 0},
+    {"bcsstk24", 0, 16},
+    {"FA", 4, 0},
+    {"bayer10", 4, 0},
+    {"msc04515", 0, 16},
+    {"fidapex6", 0, 32},
 };
 
 static void section_large(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
   const int64_t Ns[] = {32, 128, 512};
   const int f64 = dt == GCOO_FLOAT64;
   const int n = (int)(sizeof large_inputs / sizeof large_inputs[0]);
-  bench_printf(E, "\n== large%s: Kronecker products with dense blocks and block-diagonal copies "
-               "of the real matrices, N = 32, 128, 512 (%.0f s so far)\n", f64 ? " (double)" : "",
-               bench_elapsed(E));
+  bench_printf(E,
+               "\n== large%s: Kronecker products with dense blocks and block-diagonal copies "
+               "of the real matrices, N = 32, 128, 512 (%.0f s so far)\n",
+               f64 ? " (double)" : "", bench_elapsed(E));
   for (int i = 0; i < n; i++) {
     if (!name_matches(large_inputs[i].name)) continue;
     if (quick && i >= 2) break;
@@ -428,7 +445,8 @@ static void convert_one(bench_env *E, const char *name, gcoo_sparse A, int with_
     if (cudaMalloc(&D, (size_t)(ai.nrows * ai.ncols) * 4) == cudaSuccess) {
       gcoo_cuda_csr_to_dense(&d, D, ai.ncols, E->stream);
       t = sync_wall(E);
-      if (gcoo_cuda_dense_to_gcoo(GCOO_FLOAT32, ai.nrows, ai.ncols, D, ai.ncols, 4, &S, E->stream) >= 0) {
+      if (gcoo_cuda_dense_to_gcoo(GCOO_FLOAT32, ai.nrows, ai.ncols, D, ai.ncols, 4, &S,
+                                  E->stream) >= 0) {
         t_dense = sync_wall(E) - t;
         gcoo_cuda_gcoo_free(&S);
       }
@@ -444,8 +462,10 @@ static void convert_one(bench_env *E, const char *name, gcoo_sparse A, int with_
   gcoo_sparse_destroy(&Sc);
   gcoo_cuda_csr_free(&d);
   if (st < 0) bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
-  bench_printf(E, "%-24s nnz %10lld | upload %8.2f ms | CSR->GCOO(p=4) %8.3f ms | reuse stats %8.3f ms"
-               " | tuned layout(p=128) %8.3f ms | dense->GCOO(p=4) %8.3f ms | CPU CSR->GCOO %8.1f ms\n",
+  bench_printf(E,
+               "%-24s nnz %10lld | upload %8.2f ms | CSR->GCOO(p=4) %8.3f ms | reuse stats %8.3f ms"
+               " | tuned layout(p=128) %8.3f ms | dense->GCOO(p=4) %8.3f ms | CPU CSR->GCOO %8.1f "
+               "ms\n",
                name, (long long)ai.nnz, 1e3 * t_up, 1e3 * t_g4, 1e3 * t_stats, 1e3 * t_layout,
                t_dense > 0 ? 1e3 * t_dense : -1.0, 1e3 * t_cpu);
   if (E->csv) {
@@ -462,8 +482,10 @@ static void convert_one(bench_env *E, const char *name, gcoo_sparse A, int with_
 }
 
 static void section_convert(bench_env *E, const char *dir) {
-  bench_printf(E, "\n== conversions (wall time, stream synchronised; kernel times exclude them) "
-               "(%.0f s so far)\n", bench_elapsed(E));
+  bench_printf(E,
+               "\n== conversions (wall time, stream synchronised; kernel times exclude them) "
+               "(%.0f s so far)\n",
+               bench_elapsed(E));
   char path[4096];
   snprintf(path, sizeof path, "%s/convert.csv", E->outdir);
   FILE *f = fopen(path, "w");
@@ -514,10 +536,13 @@ static void summarize(bench_env *E, const summary *S, const char *section) {
       auto_ok += c->r[am].ms <= 1.1 * c->r[b].ms;
     }
     for (int m = 0; m < M_COUNT; m++)
-      if (c->r[m].ms > 0 && (c->r[m].relerr > maxerr[m] || !isfinite(c->r[m].relerr))) maxerr[m] = c->r[m].relerr;
+      if (c->r[m].ms > 0 && (c->r[m].relerr > maxerr[m] || !isfinite(c->r[m].relerr)))
+        maxerr[m] = c->r[m].relerr;
   }
   if (!cases) return;
-  bench_printf(E, "%-10s %3d cases | geomean speedup over best cuSPARSE: tuned %.2fx (faster in %d/%d), "
+  bench_printf(E,
+               "%-10s %3d cases | geomean speedup over best cuSPARSE: tuned %.2fx (faster in "
+               "%d/%d), "
                "auto %.2fx, faithful %.2fx | auto within 10%% of the best in %d/%d\n",
                section, cases, nt ? exp(lt / nt) : NAN, wins, nt, na ? exp(la / na) : NAN,
                nf ? exp(lf / nf) : NAN, auto_ok, auto_n);
@@ -527,7 +552,9 @@ static void summarize(bench_env *E, const summary *S, const char *section) {
 }
 
 static void print_random_table(bench_env *E, const summary *S) {
-  bench_printf(E, "\nrandom sweep, ms (N = n):\n%-20s %9s | %7s %7s %5s | %7s %7s %7s | %7s %7s | %-5s %7s | %6s %6s | %s\n",
+  bench_printf(E,
+               "\nrandom sweep, ms (N = n):\n%-20s %9s | %7s %7s %5s | %7s %7s %7s | %7s %7s | "
+               "%-5s %7s | %6s %6s | %s\n",
                "case", "nnz", "faithf", "tuned", "p", "def_col", "alg2", "alg3", "sgemm", "tf32",
                "auto", "auto_ms", "x_tun", "x_auto", "best");
   for (int i = 0; i < S->n; i++) {
@@ -538,10 +565,10 @@ static void print_random_table(bench_env *E, const summary *S) {
     const double bc = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
     const int b = best_method(c);
     bench_printf(E, "%-20s %9lld | %s %s %5d | %s %s %s | %s %s | %-5s %s | %6.2f %6.2f | %s\n",
-                 c->name, (long long)c->nnz, t[M_FAITHFUL], t[M_TUNED], c->tuned.p, t[M_CSP_DEFAULT],
-                 t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32], alg_short(c->autod.alg),
-                 t[M_AUTO], ratio(bc, c->r[M_TUNED].ms), ratio(bc, c->r[M_AUTO].ms),
-                 b >= 0 ? bench_method_names[b] : "-");
+                 c->name, (long long)c->nnz, t[M_FAITHFUL], t[M_TUNED], c->tuned.p,
+                 t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
+                 alg_short(c->autod.alg), t[M_AUTO], ratio(bc, c->r[M_TUNED].ms),
+                 ratio(bc, c->r[M_AUTO].ms), b >= 0 ? bench_method_names[b] : "-");
   }
 }
 
@@ -565,10 +592,12 @@ static void print_by_n(bench_env *E, const summary *S, const char *section) {
       if (isfinite(sa)) la += log(sa), na++;
     }
     if (!nt) continue;
-    bench_printf(E, "%-10s N=%-4lld geomean tuned %.2fx auto %.2fx over best cuSPARSE (%d cases); "
-                 "worst %s %.2fx, best %s %.2fx\n", section, (long long)Ns[k], exp(lt / nt),
-                 na ? exp(la / na) : NAN, nt, lo->name, ratio(lo->r[lo->best_csp].ms, lo->r[M_TUNED].ms),
-                 hi->name, ratio(hi->r[hi->best_csp].ms, hi->r[M_TUNED].ms));
+    bench_printf(E,
+                 "%-10s N=%-4lld geomean tuned %.2fx auto %.2fx over best cuSPARSE (%d cases); "
+                 "worst %s %.2fx, best %s %.2fx\n",
+                 section, (long long)Ns[k], exp(lt / nt), na ? exp(la / na) : NAN, nt, lo->name,
+                 ratio(lo->r[lo->best_csp].ms, lo->r[M_TUNED].ms), hi->name,
+                 ratio(hi->r[hi->best_csp].ms, hi->r[M_TUNED].ms));
   }
 }
 
@@ -583,7 +612,8 @@ static double auto_ratio(const bench_case *c) {
 
 /* Geometric mean of AUTO over the best cuSPARSE on the cases of sections a/b with nnz x N >=
  * 10^7 and the given N (0: any); *count receives how many. */
-static double target_geomean(const summary *S, const char *a, const char *b, int64_t N, int *count) {
+static double target_geomean(const summary *S, const char *a, const char *b, int64_t N,
+                             int *count) {
   double l = 0;
   int n = 0;
   for (int i = 0; i < S->n; i++) {
@@ -615,12 +645,16 @@ static void print_targets(bench_env *E, const summary *S) {
     const double r = auto_ratio(c);
     if (isfinite(r) && r < 0.9) {
       nlow++;
-      bench_printf(E, "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best cuSPARSE %s %.4f ms: %.2fx (%s)\n",
+      bench_printf(E,
+                   "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best cuSPARSE %s %.4f ms: %.2fx "
+                   "(%s)\n",
                    c->section, c->name, (long long)c->N, alg_short(c->autod.alg), c->r[M_AUTO].ms,
                    bench_method_names[c->best_csp], c->r[c->best_csp].ms, r, c->autod.why);
     }
   }
-  bench_printf(E, "  %d of %d cases\nAUTO's choice more than 10%% slower than the best method measured:\n",
+  bench_printf(E,
+               "  %d of %d cases\nAUTO's choice more than 10%% slower than the best method "
+               "measured:\n",
                nlow, S->n);
   for (int i = 0; i < S->n; i++) {
     const bench_case *c = &S->cases[i];
@@ -660,8 +694,8 @@ static void print_targets(bench_env *E, const summary *S) {
       if (r < lo) lo = r, w = &S->cases[i];
     }
     char extra[160];
-    snprintf(extra, sizeof extra, " (%s %s N=%lld; %d of %d cases below 0.9x)", w ? w->section : "-",
-             w ? w->name : "-", w ? (long long)w->N : 0LL, nlow, n);
+    snprintf(extra, sizeof extra, " (%s %s N=%lld; %d of %d cases below 0.9x)",
+             w ? w->section : "-", w ? w->name : "-", w ? (long long)w->N : 0LL, nlow, n);
     print_target(E, "auto-worst", lo, n, 0.9, extra);
   }
   {
@@ -677,14 +711,17 @@ static void print_targets(bench_env *E, const summary *S) {
     }
     const double g = n ? exp(l / n) : NAN;
     if (!n) {
-      bench_printf(E, "target random-tuned: not measured (no case ran) (goal >= 1.5x, none below 0.9x) missed\n");
+      bench_printf(E, "target random-tuned: not measured (no case ran) (goal >= 1.5x, none below "
+                      "0.9x) missed\n");
     } else {
-      bench_printf(E, "target random-tuned: %.2fx, lowest %.2fx over %d cases (goal >= 1.5x, none "
-                   "below 0.9x) %s\n", g, lo, n, g >= 1.5 && lo >= 0.9 ? "met" : "missed");
+      bench_printf(E,
+                   "target random-tuned: %.2fx, lowest %.2fx over %d cases (goal >= 1.5x, none "
+                   "below 0.9x) %s\n",
+                   g, lo, n, g >= 1.5 && lo >= 0.9 ? "met" : "missed");
     }
   }
   bench_printf(E, "target tc-speedup: not measured (no tensor-core mode: --math tf32 is not built) "
-               "(goal >= 2x) missed\n");
+                  "(goal >= 2x) missed\n");
 }
 
 /* ---- --sweep ---------------------------------------------------------------------------------- */
@@ -722,8 +759,8 @@ static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N,
       if (csv)
         fprintf(csv, "%s,%lld,%d,%s,%.6g,%d,%d,%d,%d,%d,%.4g,%d\n", name, (long long)N, ps[i],
                 gcoo_cuda_tuned_variant_name(v), t, sh[i * nv + v].vpt, sh[i * nv + v].rpt,
-                sh[i * nv + v].threads, sh[i * nv + v].chunk, sh[i * nv + v].blocks_per_sm, setup[i],
-                sh[i * nv + v].splits);
+                sh[i * nv + v].threads, sh[i * nv + v].chunk, sh[i * nv + v].blocks_per_sm,
+                setup[i], sh[i * nv + v].splits);
       if (t > 0 && (bi < 0 || t < ms[bi * nv + bv])) bi = i, bv = v;
     }
     bench_printf(E, "\n");
@@ -734,10 +771,10 @@ static void sweep_case(bench_env *E, const char *name, gcoo_sparse A, int64_t N,
   snprintf(line, sizeof line,
            "%-22s N=%-6lld best p=%-4d %-15s %8.4f ms | default p=%-4d %8.4f ms (%.2fx of best) | "
            "best cuSPARSE %8.4f | auto %s %8.4f\n",
-           name, (long long)N, bi >= 0 ? ps[bi] : 0, bi >= 0 ? gcoo_cuda_tuned_variant_name(bv) : "-",
-           bi >= 0 ? ms[bi * nv + bv] : -1.0, c.tuned.p, c.r[M_TUNED].ms,
-           ratio(c.r[M_TUNED].ms, bi >= 0 ? ms[bi * nv + bv] : -1.0), bc, alg_short(c.autod.alg),
-           c.r[M_AUTO].ms);
+           name, (long long)N, bi >= 0 ? ps[bi] : 0,
+           bi >= 0 ? gcoo_cuda_tuned_variant_name(bv) : "-", bi >= 0 ? ms[bi * nv + bv] : -1.0,
+           c.tuned.p, c.r[M_TUNED].ms, ratio(c.r[M_TUNED].ms, bi >= 0 ? ms[bi * nv + bv] : -1.0),
+           bc, alg_short(c.autod.alg), c.r[M_AUTO].ms);
   strncat(lines, line, lines_len - strlen(lines) - 1);
   bench_printf(E, "%s", line);
 }
@@ -746,7 +783,8 @@ static void run_sweep(bench_env *E, const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/sweep.csv", E->outdir);
   FILE *csv = fopen(path, "w");
-  if (csv) fprintf(csv, "case,N,p,variant,ms,vpt,rpt,threads,chunk,blocks_per_sm,setup_ms,splits\n");
+  if (csv)
+    fprintf(csv, "case,N,p,variant,ms,vpt,rpt,threads,chunk,blocks_per_sm,setup_ms,splits\n");
   static char lines[16384];
   lines[0] = '\0';
   bench_printf(E, "\n== sweep: tuned variants x p on a representative subset (%.0f s so far)\n",
@@ -755,13 +793,14 @@ static void run_sweep(bench_env *E, const char *dir) {
     int64_t n;
     double s;
   } rnd[] = {{14000, 0.99}, {4000, 0.95}, {8000, 0.999}, {14000, 0.999}, {4000, 0.99},
-             {2000, 0.9},   {1000, 0.99}, {2000, 0.999}, {8000, 0.95},  {14000, 0.9995}};
+             {2000, 0.9},   {1000, 0.99}, {2000, 0.999}, {8000, 0.95},   {14000, 0.9995}};
   for (int i = 0; i < (int)(sizeof rnd / sizeof rnd[0]); i++) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;
     char name[64];
     snprintf(name, sizeof name, "random:%lld:%g", (long long)rnd[i].n, rnd[i].s);
-    if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, rnd[i].n, rnd[i].n, rnd[i].s, 11 + i, 0) >= 0)
+    if (gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, rnd[i].n, rnd[i].n, rnd[i].s, 11 + i,
+                           0) >= 0)
       sweep_case(E, name, A, rnd[i].n, csv, lines, sizeof lines);
     gcoo_sparse_destroy(&A);
   }
@@ -769,22 +808,31 @@ static void run_sweep(bench_env *E, const char *dir) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;
     char name[64];
-    if (structured_input(i, dir, &A, name, sizeof name) >= 0 && A) sweep_case(E, name, A, 128, csv, lines, sizeof lines);
+    if (structured_input(i, dir, &A, name, sizeof name) >= 0 && A)
+      sweep_case(E, name, A, 128, csv, lines, sizeof lines);
     gcoo_sparse_destroy(&A);
   }
   const struct {
     const char *name;
     int64_t N;
-  } real[] = {{"bcsstk33", 512}, {"cage11", 128}, {"TSOPF_RS_b39_c30", 128}, {"delaunay_n16", 128},
-              {"ca-CondMat_snapderived", 128}, {"bcsstk24", 32}, {"add32", 32}, {"cavity19", 512}};
+  } real[] = {{"bcsstk33", 512},
+              {"cage11", 128},
+              {"TSOPF_RS_b39_c30", 128},
+              {"delaunay_n16", 128},
+              {"ca-CondMat_snapderived", 128},
+              {"bcsstk24", 32},
+              {"add32", 32},
+              {"cavity19", 512}};
   for (int i = 0; dir && i < (int)(sizeof real / sizeof real[0]); i++) {
     if (bench_over_budget(E, 0.9)) break;
     gcoo_sparse A = NULL;
-    if (read_named(dir, real[i].name, &A) >= 0) sweep_case(E, real[i].name, A, real[i].N, csv, lines, sizeof lines);
+    if (read_named(dir, real[i].name, &A) >= 0)
+      sweep_case(E, real[i].name, A, real[i].N, csv, lines, sizeof lines);
     gcoo_sparse_destroy(&A);
   }
   if (csv) fclose(csv);
-  bench_printf(E, "\n== sweep summary (full grid in sweep.csv; %.0f s)\n%s", bench_elapsed(E), lines);
+  bench_printf(E, "\n== sweep summary (full grid in sweep.csv; %.0f s)\n%s", bench_elapsed(E),
+               lines);
 }
 
 /* 1 when the comma-separated list names the section exactly ("real" is not "real-f64"). */
@@ -805,18 +853,28 @@ int main(int argc, char **argv) {
   double budget = 300;
   int sweep = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc) mdir = argv[++i];
-    else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
-    else if (!strcmp(argv[i], "--match") && i + 1 < argc) g_match = argv[++i];
-    else if (!strcmp(argv[i], "--lean")) g_lean = 1;
-    else if (!strcmp(argv[i], "--sweep")) sweep = 1;
-    else if (!strcmp(argv[i], "--quick")) quick = 1;
+    if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      out = argv[++i];
+    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
+      mdir = argv[++i];
+    else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+      budget = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--sections") && i + 1 < argc)
+      sections = argv[++i];
+    else if (!strcmp(argv[i], "--match") && i + 1 < argc)
+      g_match = argv[++i];
+    else if (!strcmp(argv[i], "--lean"))
+      g_lean = 1;
+    else if (!strcmp(argv[i], "--sweep"))
+      sweep = 1;
+    else if (!strcmp(argv[i], "--quick"))
+      quick = 1;
     else {
-      fprintf(stderr, "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
-                      "random,real,real-f64,large,large-f64,structured,convert] [--match "
-                      "NAME,...] [--lean] [--quick] [--sweep]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
+              "random,real,real-f64,large,large-f64,structured,convert] [--match "
+              "NAME,...] [--lean] [--quick] [--sweep]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -846,7 +904,7 @@ int main(int argc, char **argv) {
   S.cases = calloc(MAX_CASES, sizeof *S.cases);
   S.n = 0;
   bench_printf(&E, "columns: ms per product (median); x = best cuSPARSE / method; GF/s = 2 nnz N / "
-               "time of tuned; floor = max(2 nnz N / SGEMM rate, bytes / copy rate)\n");
+                   "time of tuned; floor = max(2 nnz N / SGEMM rate, bytes / copy rate)\n");
   if (has_section(sections, "random")) section_random(&E, &S, quick);
   if (has_section(sections, "real") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT32);
   if (has_section(sections, "real-f64") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT64);
@@ -856,8 +914,10 @@ int main(int argc, char **argv) {
   if (has_section(sections, "convert")) section_convert(&E, mdir);
   /* the summary, last (the end of the output is what one sees) */
   print_random_table(&E, &S);
-  bench_printf(&E, "\n== summary (%d cases, %.0f s; ceilings: copy %.0f GB/s, SGEMM %.1f TFLOP/s; "
-               "CSV: %s/spdm.csv)\n", S.n, bench_elapsed(&E), E.copy_gbs, E.sgemm_tflops, out);
+  bench_printf(&E,
+               "\n== summary (%d cases, %.0f s; ceilings: copy %.0f GB/s, SGEMM %.1f TFLOP/s; "
+               "CSV: %s/spdm.csv)\n",
+               S.n, bench_elapsed(&E), E.copy_gbs, E.sgemm_tflops, out);
   const char *const secs[] = {"real", "real-f64", "large", "large-f64", "structured"};
   for (int i = 0; i < 5; i++) print_by_n(&E, &S, secs[i]);
   summarize(&E, &S, "random");

@@ -34,12 +34,12 @@ typedef struct bench_env {
   cudaStream_t stream;
   cublasHandle_t blas;
   gcoo_cuda_devinfo dev;
-  double copy_gbs;      /* measured device-to-device copy, GB/s counting read + write */
-  double sgemm_tflops;  /* measured cuBLAS SGEMM rate (FP32 peak for the floor) */
-  double t0, budget_s;  /* wall clock start and the time budget */
+  double copy_gbs;     /* measured device-to-device copy, GB/s counting read + write */
+  double sgemm_tflops; /* measured cuBLAS SGEMM rate (FP32 peak for the floor) */
+  double t0, budget_s; /* wall clock start and the time budget */
   const char *outdir;
-  FILE *csv;            /* one row per (case, N) */
-  FILE *log;            /* everything printed, also to the file */
+  FILE *csv; /* one row per (case, N) */
+  FILE *log; /* everything printed, also to the file */
 } bench_env;
 
 /** One measurement. ms < 0: not run (note says why). */
@@ -51,16 +51,16 @@ typedef struct bench_result {
 
 /** A case: a matrix and a dense width, with everything measured on it. */
 typedef struct bench_case {
-  const char *section;  /* "random", "real", "real-f64", "large", "large-f64", "structured" */
-  gcoo_dtype dtype;     /* of A and the operands */
+  const char *section; /* "random", "real", "real-f64", "large", "large-f64", "structured" */
+  gcoo_dtype dtype;    /* of A and the operands */
   char name[96];
-  gcoo_sparse A;        /* host CSR, float or double */
+  gcoo_sparse A; /* host CSR, float or double */
   int64_t m, k, nnz, N;
-  double sparsity;      /* random sweep only */
+  double sparsity; /* random sweep only */
   bench_result r[M_COUNT];
   gcoo_cuda_op_details tuned, autod; /* what the tuned and AUTO operators chose */
   double tuned_setup_ms, auto_setup_ms;
-  int best_csp;         /* index of the fastest cuSPARSE method, -1 if none ran */
+  int best_csp; /* index of the fastest cuSPARSE method, -1 if none ran */
   double floor_ms;
 } bench_case;
 

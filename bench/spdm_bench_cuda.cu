@@ -4,7 +4,7 @@
 // CUDA events measure the GPU, not the host's enqueue rate.
 #include <cuda_runtime.h>
 
-extern "C" void bench_delay(cudaStream_t s, double us);  // declared in spdm_bench.h
+extern "C" void bench_delay(cudaStream_t s, double us); // declared in spdm_bench.h
 
 namespace {
 __global__ void spin_kernel(unsigned long long ns) {
@@ -14,10 +14,10 @@ __global__ void spin_kernel(unsigned long long ns) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   } while (t - t0 < ns);
 }
-}  // namespace
+} // namespace
 
 extern "C" void bench_delay(cudaStream_t s, double us) {
   if (us <= 0) return;
   spin_kernel<<<1, 1, 0, s>>>((unsigned long long)(us * 1000.0));
-  (void)cudaGetLastError();  // a failed delay only costs accuracy; the timed launches check
+  (void)cudaGetLastError(); // a failed delay only costs accuracy; the timed launches check
 }

@@ -16,13 +16,12 @@
 #include "spdm_bench.h"
 
 const char *const bench_method_names[M_COUNT] = {"faithful", "tuned", "csp_default", "csp_alg2",
-                                                 "csp_alg3", "sgemm",  "tf32",        "auto"};
+                                                 "csp_alg3", "sgemm", "tf32",        "auto"};
 
-#define CK(x)                                                                               \
-  do {                                                                                      \
-    cudaError_t e_ = (x);                                                                   \
-    if (e_ != cudaSuccess)                                                                  \
-      return GCOO_ERROR(GCOO_ERR_CUDA, "%s: %s", #x, cudaGetErrorString(e_));               \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) return GCOO_ERROR(GCOO_ERR_CUDA, "%s: %s", #x, cudaGetErrorString(e_)); \
   } while (0)
 
 /* Largest dense copy of A the dense methods may make (bytes). */
@@ -72,7 +71,8 @@ static gcoo_status measure_copy(bench_env *E) {
   CK(cudaEventCreate(&e1));
   CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, E->stream));
   CK(cudaEventRecord(e0, E->stream));
-  for (int i = 0; i < 10; i++) CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, E->stream));
+  for (int i = 0; i < 10; i++)
+    CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, E->stream));
   CK(cudaEventRecord(e1, E->stream));
   CK(cudaEventSynchronize(e1));
   float ms = 0;
@@ -128,15 +128,18 @@ gcoo_status bench_env_init(bench_env *E, const char *outdir, double budget_s) {
   GCOO_CALL(gcoo_ctx_create(&E->ctx, "cuda"));
   E->stream = (cudaStream_t)gcoo_ctx_stream(E->ctx);
   GCOO_CALL(gcoo_cuda_ctx_devinfo(E->ctx, &E->dev));
-  if (cublasCreate(&E->blas) != CUBLAS_STATUS_SUCCESS) return GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasCreate");
+  if (cublasCreate(&E->blas) != CUBLAS_STATUS_SUCCESS)
+    return GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasCreate");
   cublasSetStream(E->blas, E->stream);
   char desc[512];
   GCOO_CALL(gcoo_ctx_describe(E->ctx, desc, sizeof desc));
   bench_printf(E, "device: %s\n", desc);
   GCOO_CALL(measure_copy(E));
   GCOO_CALL(measure_sgemm(E));
-  bench_printf(E, "ceilings: device-to-device copy %.1f GB/s (read + write), SGEMM 8192^3 %.1f "
-               "TFLOP/s (FP32 peak used for the floor)\n", E->copy_gbs, E->sgemm_tflops);
+  bench_printf(E,
+               "ceilings: device-to-device copy %.1f GB/s (read + write), SGEMM 8192^3 %.1f "
+               "TFLOP/s (FP32 peak used for the floor)\n",
+               E->copy_gbs, E->sgemm_tflops);
   return GCOO_SUCCESS;
 }
 
@@ -149,10 +152,10 @@ void bench_env_fini(bench_env *E) {
 
 /* ---- operands ------------------------------------------------------------------------------ */
 typedef struct operands {
-  int R;                 /* rotated copies */
-  gcoo_dtype dtype;      /* float or double */
-  void *X[8], *Y[8];     /* row-major, ld = N */
-  void *Xc[8], *Yc[8];   /* column-major copies, ld = k and m (ALG_DEFAULT) */
+  int R;               /* rotated copies */
+  gcoo_dtype dtype;    /* float or double */
+  void *X[8], *Y[8];   /* row-major, ld = N */
+  void *Xc[8], *Yc[8]; /* column-major copies, ld = k and m (ALG_DEFAULT) */
   int64_t k, m, N;
 } operands;
 
@@ -191,13 +194,14 @@ static gcoo_status operands_make(bench_env *E, const gcoo_dense *Xh, int64_t m, 
       const float one = 1.0f, zero = 0.0f;
       const double done = 1.0, dzero = 0.0;
       if (xb) CK(cudaMemsetAsync(o->Xc[r], 0, xb, E->stream));
-      const cublasStatus_t bs =
-          !xb ? CUBLAS_STATUS_SUCCESS
-          : o->dtype == GCOO_FLOAT64
-              ? cublasDgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &done,
-                            o->X[r], (int)o->N, &dzero, o->Xc[r], (int)o->k, o->Xc[r], (int)o->k)
-              : cublasSgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k, (int)o->N, &one,
-                            o->X[r], (int)o->N, &zero, o->Xc[r], (int)o->k, o->Xc[r], (int)o->k);
+      const cublasStatus_t bs = !xb ? CUBLAS_STATUS_SUCCESS
+                                : o->dtype == GCOO_FLOAT64
+                                    ? cublasDgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k,
+                                                  (int)o->N, &done, o->X[r], (int)o->N, &dzero,
+                                                  o->Xc[r], (int)o->k, o->Xc[r], (int)o->k)
+                                    : cublasSgeam(E->blas, CUBLAS_OP_T, CUBLAS_OP_N, (int)o->k,
+                                                  (int)o->N, &one, o->X[r], (int)o->N, &zero,
+                                                  o->Xc[r], (int)o->k, o->Xc[r], (int)o->k);
       if (bs != CUBLAS_STATUS_SUCCESS) return GCOO_ERROR(GCOO_ERR_CUBLAS, "transpose of X failed");
     }
   }
@@ -217,8 +221,8 @@ typedef struct checker {
   int nrows;
   gcoo_dtype dtype;
   int64_t rows[BENCH_CHECK_ROWS];
-  double *ref;  /* nrows x N */
-  void *got;    /* N */
+  double *ref; /* nrows x N */
+  void *got;   /* N */
 } checker;
 
 static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck) {
@@ -228,7 +232,9 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
   GCOO_CALL(gcoo_sparse_get_arrays(A, &a));
   const int64_t N = Xh->ncols;
   ck->nrows = ai.nrows < BENCH_CHECK_ROWS ? (int)ai.nrows : BENCH_CHECK_ROWS;
-  GCOO_CALL(gcoo__calloc((void **)&ck->ref, (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8, "check rows"));
+  GCOO_CALL(gcoo__calloc((void **)&ck->ref,
+                         (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8,
+                         "check rows"));
   ck->dtype = ai.dtype;
   GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 8, "check row"));
   const int dbl = ai.dtype == GCOO_FLOAT64;
@@ -263,8 +269,10 @@ static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64
   for (int s = 0; s < ck->nrows; s++) {
     const int64_t i = ck->rows[s];
     cudaError_t ce = l == GCOO_ROW_MAJOR
-                         ? cudaMemcpy(ck->got, Y + (size_t)i * (size_t)N * es, (size_t)N * es, cudaMemcpyDeviceToHost)
-                         : cudaMemcpy2D(ck->got, es, Y + (size_t)i * es, (size_t)m * es, es, (size_t)N, cudaMemcpyDeviceToHost);
+                         ? cudaMemcpy(ck->got, Y + (size_t)i * (size_t)N * es, (size_t)N * es,
+                                      cudaMemcpyDeviceToHost)
+                         : cudaMemcpy2D(ck->got, es, Y + (size_t)i * es, (size_t)m * es, es,
+                                        (size_t)N, cudaMemcpyDeviceToHost);
     if (ce != cudaSuccess) return INFINITY;
     for (int64_t j = 0; j < N; j++) {
       const double g = es == 8 ? ((const double *)ck->got)[j] : ((const float *)ck->got)[j];
@@ -281,7 +289,9 @@ static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64
 /* Median ms of repeated applies on the rotated operands; first_ms sizes the repetitions. */
 static double time_applies(bench_env *E, gcoo_op op, gcoo_dense *X, gcoo_dense *Y, int R,
                            double first_ms, int *reps_out) {
-  int reps = first_ms > 250 ? 2 : first_ms > 50 ? 4 : (int)(80.0 / (first_ms > 0.002 ? first_ms : 0.002));
+  int reps = first_ms > 250  ? 2
+             : first_ms > 50 ? 4
+                             : (int)(80.0 / (first_ms > 0.002 ? first_ms : 0.002));
   if (first_ms <= 50 && reps < 5) reps = 5;
   if (reps > 60) reps = 60;
   cudaEvent_t ev[2 * 60];
@@ -352,7 +362,8 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
                : dev_dense(o->X[r], o->dtype, GCOO_ROW_MAJOR, o->k, o->N);
     Y[r] = col ? dev_dense(o->Yc[r], o->dtype, GCOO_COL_MAJOR, o->m, o->N)
                : dev_dense(o->Y[r], o->dtype, GCOO_ROW_MAJOR, o->m, o->N);
-    cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * gcoo_dtype_size(o->dtype), E->stream); /* NaN */
+    cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * gcoo_dtype_size(o->dtype),
+                    E->stream); /* NaN */
   }
   /* warm-up (plans, caches) on NaN-poisoned Y with beta = 0, then the check */
   gcoo_status st = gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
@@ -365,8 +376,10 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   }
   res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N);
   if (csp && !isfinite(res->relerr)) {
-    bench_printf(E, "  %s N=%lld %s: cuSPARSE kept the NaN of Y with beta = 0; clearing Y first "
-                 "from now on\n", c->name, (long long)c->N, bench_method_names[m]);
+    bench_printf(E,
+                 "  %s N=%lld %s: cuSPARSE kept the NaN of Y with beta = 0; clearing Y first "
+                 "from now on\n",
+                 c->name, (long long)c->N, bench_method_names[m]);
     gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 0);
     gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
     gcoo_ctx_synchronize(E->ctx);
@@ -379,8 +392,10 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   if (m == M_TUNED || m == M_AUTO) {
     gcoo_cuda_op_details d;
     if (gcoo_cuda_op_get_details(op, &d) >= 0) {
-      if (m == M_TUNED) c->tuned = d;
-      else c->autod = d;
+      if (m == M_TUNED)
+        c->tuned = d;
+      else
+        c->autod = d;
     }
   }
 }
@@ -420,7 +435,8 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
     gcoo_dense_destroy(&Xh);
     GCOO_GOTO(st);
   }
-  const double dense_bytes = (double)ai.nrows * (double)ai.ncols * (double)gcoo_dtype_size(ai.dtype);
+  const double dense_bytes = (double)ai.nrows * (double)ai.ncols *
+                             (double)gcoo_dtype_size(ai.dtype);
   for (int m = 0; m < M_COUNT; m++) {
     if (!run[m]) continue;
     if (m == M_TF32 && ai.dtype != GCOO_FLOAT32) {
@@ -449,7 +465,8 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       gcoo_op op = NULL;
       gcoo_status s2 = gcoo_op_create(&op, E->ctx, cs[0].A, &opt);
       if (s2 < 0) {
-        bench_printf(E, "  %s %s: setup failed: %s\n", cs[0].name, bench_method_names[m], gcoo_last_error());
+        bench_printf(E, "  %s %s: setup failed: %s\n", cs[0].name, bench_method_names[m],
+                     gcoo_last_error());
         for (int i = i0; i < i1; i++)
           snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "setup: %s", gcoo_status_name(s2));
         continue;
@@ -520,11 +537,13 @@ gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *p
       /* the X-resident variants do not depend on p: timed at the first width only */
       if (i > 0 && gcoo_cuda_tuned_variant_resident(v)) continue;
       if (gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v) < 0) {
-        bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v), gcoo_last_error());
+        bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v),
+                     gcoo_last_error());
         continue;
       }
       if (gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]) < 0 || gcoo_ctx_synchronize(E->ctx) < 0) {
-        bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v), gcoo_last_error());
+        bench_printf(E, "  sweep p=%d %s: %s\n", ps[i], gcoo_cuda_tuned_variant_name(v),
+                     gcoo_last_error());
         continue;
       }
       const double first = time_once(E, op, &X[0], &Y[0]);

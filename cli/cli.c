@@ -84,7 +84,7 @@ static int interactive_detect(void) {
   if (isatty(STDERR_FILENO)) return 1;
   const bool mpi_launched = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_RANK") ||
                             getenv("PMIX_RANK") || getenv("SLURM_STEP_ID");
-  if (!mpi_launched) return 0; /* a plain run whose stderr is a file or a pipe */
+  if (!mpi_launched) return 0;            /* a plain run whose stderr is a file or a pipe */
   if (getenv("SLURM_PTY_PORT")) return 1; /* srun --pty */
   /* the launcher's stderr: mpirun's own, or past one daemon; not further up, where a wrapper's
    * terminal may be one the user redirected mpirun's output away from */
@@ -101,9 +101,12 @@ bool cli_interactive(void) {
   static int cached = -1;
   if (cached < 0) {
     const char *force = getenv("GCOO_PROGRESS");
-    if (force && *force == '1') cached = 1;
-    else if (force && *force == '0') cached = 0;
-    else cached = interactive_detect();
+    if (force && *force == '1')
+      cached = 1;
+    else if (force && *force == '0')
+      cached = 0;
+    else
+      cached = interactive_detect();
   }
   return cached == 1;
 }
@@ -335,8 +338,8 @@ bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *
   double x = strtod(v, &end);
   if (errno || !end || end == v || *end || !isfinite(x) || x < lo || x > hi) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist %s: --%s %s: expected a number in [%g, %g]\n", cmd->name, name,
-              v, lo, hi);
+      fprintf(stderr, "gcoo_dist %s: --%s %s: expected a number in [%g, %g]\n", cmd->name, name, v,
+              lo, hi);
     return false;
   }
   *out = x;
@@ -403,7 +406,8 @@ bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid) {
   if (!cli_flag(cmd, "stencil")) return true;
   const char *sv = cli_get(cmd, "stencil");
   if (strcmp(sv, "7") && strcmp(sv, "27")) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist %s: --stencil %s: expected 7 or 27\n", cmd->name, sv);
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist %s: --stencil %s: expected 7 or 27\n", cmd->name, sv);
     return false;
   }
   if (!cli_int(cmd, "grid", 1, 1290, &v)) return false;
@@ -423,9 +427,12 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
   }
   fputc('"', f);
 }
@@ -492,7 +499,8 @@ bool cli_mtx_output_allowed(cli_command *cmd, const char *out) {
   int ok = 1;
   if (out && cli_rank() == 0) {
     size_t n = strlen(out);
-    bool mtx = (n >= 4 && !strcmp(out + n - 4, ".mtx")) || (n >= 7 && !strcmp(out + n - 7, ".mtx.gz"));
+    bool mtx = (n >= 4 && !strcmp(out + n - 4, ".mtx")) ||
+               (n >= 7 && !strcmp(out + n - 7, ".mtx.gz"));
     if (mtx && !cli_flag(cmd, "overwrite") && access(out, F_OK) == 0) {
       fprintf(stderr, "gcoo_dist %s: --out %s exists; nothing was done (--overwrite replaces it)\n",
               cmd->name, out);
@@ -524,7 +532,8 @@ void cli_install_signal_handlers(void) {
       snprintf(signal_text[i][r], sizeof signal_text[i][r], "gcoo_dist: rank %d: stopped by %s%s\n",
                cli_rank(), i ? "SIGINT" : "SIGTERM",
                r ? "; removed the temporary file of the unfinished output (the target file is "
-                   "unchanged)" : "");
+                   "unchanged)"
+                 : "");
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

@@ -14,12 +14,12 @@
 
 /* ---- options ------------------------------------------------------------------------------ */
 typedef struct cli_option {
-  const char *name;   /* long name without "--" */
-  const char *arg;    /* NULL for a flag, else the argument's name in the help ("N") */
-  const char *def;    /* default value shown in help and returned when absent (may be NULL) */
+  const char *name; /* long name without "--" */
+  const char *arg;  /* NULL for a flag, else the argument's name in the help ("N") */
+  const char *def;  /* default value shown in help and returned when absent (may be NULL) */
   const char *help;
   /* filled by cli_parse */
-  const char *value;  /* argument (or def), or "1" for a set flag, NULL if absent */
+  const char *value; /* argument (or def), or "1" for a set flag, NULL if absent */
   bool given;
 } cli_option;
 
@@ -31,39 +31,57 @@ typedef struct cli_option {
 /** --p P: the GCOO group width, in [1, CLI_P_MAX]; DEF the subcommand's default ("32"), or
  *  "0" (then also accepted: the input's groups or the backend's default), or NULL (absent:
  *  the input decides); NOTE (a string literal, "" for none) says what the width is for. */
-#define CLI_OPT_P(def, note) {"p", "P", def, "GCOO group width, up to 2^20" note, NULL, false}
+#define CLI_OPT_P(def, note) \
+  { "p", "P", def, "GCOO group width, up to 2^20" note, NULL, false }
 /** --dtype T: the element type; DEF "float32" or "float64", or NULL when the input decides and
  *  NOTE (a string literal, "" for none) says so in --help. */
-#define CLI_OPT_DTYPE(def, note) \
-  {"dtype", "T", def, "element type: float32 or float64 (f32/f64, float/double)" note, NULL, false}
+#define CLI_OPT_DTYPE(def, note)                                                              \
+  {                                                                                           \
+    "dtype", "T", def, "element type: float32 or float64 (f32/f64, float/double)" note, NULL, \
+        false                                                                                 \
+  }
 /** --backend B: auto, gpu or cpu (cuda is gpu); absent: $GCOO_BACKEND, else auto. */
 #define CLI_OPT_BACKEND \
-  {"backend", "B", NULL, "auto, gpu or cpu [default: $GCOO_BACKEND, else auto]", NULL, false}
+  { "backend", "B", NULL, "auto, gpu or cpu [default: $GCOO_BACKEND, else auto]", NULL, false }
 /** --json: one JSON object on stdout (rank 0) instead of the text. */
-#define CLI_OPT_JSON {"json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of text", NULL, false}
+#define CLI_OPT_JSON \
+  { "json", NULL, NULL, "print one JSON object on stdout (rank 0) instead of text", NULL, false }
 /** --out PATH: where the result is written; HELP says what and how. */
-#define CLI_OPT_OUT(help) {"out", "PATH", NULL, help, NULL, false}
+#define CLI_OPT_OUT(help) \
+  { "out", "PATH", NULL, help, NULL, false }
 /** --overwrite: replace what --out names when it exists; every subcommand with --out has it. */
-#define CLI_OPT_OVERWRITE                                                                      \
-  {"overwrite", NULL, NULL,                                                                    \
-   "replace what --out names when it exists (an HDF5 object: the file's other objects are "    \
-   "kept either way; a Matrix Market file); without it an existing one is an error", NULL,     \
-   false}
+#define CLI_OPT_OVERWRITE                                                                        \
+  {                                                                                              \
+    "overwrite", NULL, NULL,                                                                     \
+        "replace what --out names when it exists (an HDF5 object: the file's other objects are " \
+        "kept either way; a Matrix Market file); without it an existing one is an error",        \
+        NULL, false                                                                              \
+  }
 /** --stencil 7|27 and --grid n: the 3-D Poisson matrix (read with cli_stencil); GRID the
  *  default grid points per side. */
-#define CLI_OPT_STENCIL \
-  {"stencil", "7|27", NULL, "instead of a matrix file: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false}
+#define CLI_OPT_STENCIL                                                                           \
+  {                                                                                               \
+    "stencil", "7|27", NULL,                                                                      \
+        "instead of a matrix file: 3-D Poisson matrix, 7 or 27 points (with --grid)", NULL, false \
+  }
 #define CLI_OPT_GRID(def) \
-  {"grid", "n", def, "grid points per side of the Poisson matrix (n^3 rows)", NULL, false}
+  { "grid", "n", def, "grid points per side of the Poisson matrix (n^3 rows)", NULL, false }
 /** --alg NAME: the SpDM algorithm of the operator (gcoo_spdm_alg_from_name). */
-#define CLI_OPT_SPDM_ALG                                                                        \
-  {"alg", "NAME", "auto",                                                                       \
-   "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, cusparse_csr_alg2, "               \
-   "cusparse_csr_alg3, dense, dense_tf32, reference", NULL, false}
+#define CLI_OPT_SPDM_ALG                                                             \
+  {                                                                                  \
+    "alg", "NAME", "auto",                                                           \
+        "auto, gcoo, gcoo_faithful, cusparse, cusparse_default, cusparse_csr_alg2, " \
+        "cusparse_csr_alg3, dense, dense_tf32, reference",                           \
+        NULL, false                                                                  \
+  }
 /** --method M: the SpGEMM size predictor (gcoo_predict_method_from_name). */
-#define CLI_OPT_PREDICT_METHOD \
-  {"method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL, false}
-#define CLI_OPT_END {NULL, NULL, NULL, NULL, NULL, false}
+#define CLI_OPT_PREDICT_METHOD                                                                     \
+  {                                                                                                \
+    "method", "M", "adaptive", "predictor: adaptive, paper, reference, pps, upper or exact", NULL, \
+        false                                                                                      \
+  }
+#define CLI_OPT_END \
+  { NULL, NULL, NULL, NULL, NULL, false }
 
 typedef struct cli_command {
   const char *name;
@@ -154,9 +172,9 @@ typedef struct cli_json {
   char close[16]; /* '}' or ']' for each open level */
 } cli_json;
 void cli_json_begin(cli_json *j, FILE *f);
-void cli_json_object(cli_json *j, const char *key);  /* nested object; key NULL in arrays */
+void cli_json_object(cli_json *j, const char *key); /* nested object; key NULL in arrays */
 void cli_json_array(cli_json *j, const char *key);
-void cli_json_end(cli_json *j);  /* closes the innermost object/array; at depth 0 the whole
+void cli_json_end(cli_json *j); /* closes the innermost object/array; at depth 0 the whole
                                     object, followed by a newline */
 void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_int(cli_json *j, const char *key, long long v);

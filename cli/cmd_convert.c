@@ -24,7 +24,6 @@ const char *cli_format_name(gcoo_format f) {
   return "?";
 }
 
-
 cli_file_kind cli_file_kind_of(const char *path) {
   switch (gcoo_file_kind_of(path)) {
     case GCOO_FILE_MTX: return CLI_FILE_MTX;
@@ -95,17 +94,17 @@ void cli_matrix_free(cli_matrix *m) {
 
 /* ---- convert ---------------------------------------------------------------------------------- */
 
-static cli_option options[] = {
-    {"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
-    CLI_OPT_OUT("output: file.mtx, file.mtx.gz or file.h5[:/object] (into an existing HDF5 "
-                "file: the object is added, the file's other objects kept)"),
-    CLI_OPT_OVERWRITE,
-    {"format", "F", NULL,
-     "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
-     NULL, false},
-    CLI_OPT_P(NULL, ", with --format gcoo [default: the input's p, else 32]"),
-    CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"in", "PATH", NULL, "input: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
+     CLI_OPT_OUT("output: file.mtx, file.mtx.gz or file.h5[:/object] (into an existing HDF5 "
+                 "file: the object is added, the file's other objects kept)"),
+     CLI_OPT_OVERWRITE,
+     {"format", "F", NULL,
+      "csr, csc, gcoo or dense [default: the input's; csr for Matrix Market coordinate files]",
+      NULL, false},
+     CLI_OPT_P(NULL, ", with --format gcoo [default: the input's p, else 32]"),
+     CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
+     CLI_OPT_END};
 
 static int run(int argc, char **argv, cli_command *cmd) {
   (void)argc, (void)argv;
@@ -127,10 +126,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   int dense_out = 0, have_fmt = fmt != NULL;
   gcoo_format format = GCOO_FORMAT_CSR;
   if (fmt) {
-    if (!strcmp(fmt, "csr")) format = GCOO_FORMAT_CSR;
-    else if (!strcmp(fmt, "csc")) format = GCOO_FORMAT_CSC;
-    else if (!strcmp(fmt, "gcoo")) format = GCOO_FORMAT_GCOO;
-    else if (!strcmp(fmt, "dense")) dense_out = 1;
+    if (!strcmp(fmt, "csr"))
+      format = GCOO_FORMAT_CSR;
+    else if (!strcmp(fmt, "csc"))
+      format = GCOO_FORMAT_CSC;
+    else if (!strcmp(fmt, "gcoo"))
+      format = GCOO_FORMAT_GCOO;
+    else if (!strcmp(fmt, "dense"))
+      dense_out = 1;
     else {
       fprintf(stderr, "gcoo_dist convert: --format %s: expected csr, csc, gcoo or dense\n", fmt);
       return 2;
@@ -222,20 +225,20 @@ static int run(int argc, char **argv, cli_command *cmd) {
   return rc;
 }
 
-cli_command cmd_convert = {
-    "convert",
-    "convert between .mtx/.mtx.gz and .h5 layouts",
-    "--in PATH --out PATH [--format csr|csc|gcoo|dense] [--p P] [--dtype float32|float64]",
-    "Reads the input on rank 0 (other ranks wait) and writes the output in one go.\n"
-    "HDF5 objects are named file.h5:/group/path (file.h5 alone is the root group); sparse\n"
-    "matrices are groups in scipy/anndata's layout (csr_matrix, csc_matrix) or gcoo_matrix,\n"
-    "dense matrices are 2-D datasets (they need a name: file.h5:/X). Matrix Market coordinate\n"
-    "files hold sparse matrices, array files dense ones. An HDF5 output writes only its\n"
-    "object; the file's other objects are kept (an existing object, or an existing\n"
-    "Matrix Market file, is replaced only with --overwrite); the output may not be the input.\n"
-    "examples:\n"
-    "  gcoo_dist convert --in bcsstk21.mtx.gz --out A.h5:/A --format gcoo --p 32\n"
-    "  gcoo_dist convert --in pbmc.h5ad:/X --out X.mtx.gz\n"
-    "  gcoo_dist convert --in A.h5:/A --out B.h5:/A --format csr --dtype float32",
-    options,
-    run};
+cli_command cmd_convert =
+    {"convert",
+     "convert between .mtx/.mtx.gz and .h5 layouts",
+     "--in PATH --out PATH [--format csr|csc|gcoo|dense] [--p P] [--dtype float32|float64]",
+     "Reads the input on rank 0 (other ranks wait) and writes the output in one go.\n"
+     "HDF5 objects are named file.h5:/group/path (file.h5 alone is the root group); sparse\n"
+     "matrices are groups in scipy/anndata's layout (csr_matrix, csc_matrix) or gcoo_matrix,\n"
+     "dense matrices are 2-D datasets (they need a name: file.h5:/X). Matrix Market coordinate\n"
+     "files hold sparse matrices, array files dense ones. An HDF5 output writes only its\n"
+     "object; the file's other objects are kept (an existing object, or an existing\n"
+     "Matrix Market file, is replaced only with --overwrite); the output may not be the input.\n"
+     "examples:\n"
+     "  gcoo_dist convert --in bcsstk21.mtx.gz --out A.h5:/A --format gcoo --p 32\n"
+     "  gcoo_dist convert --in pbmc.h5ad:/X --out X.mtx.gz\n"
+     "  gcoo_dist convert --in A.h5:/A --out B.h5:/A --format csr --dtype float32",
+     options,
+     run};

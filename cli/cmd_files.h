@@ -15,15 +15,15 @@ cli_file_kind cli_file_kind_of(const char *path);
 /** A matrix read from a file, and what the file said about it. */
 typedef struct cli_matrix {
   int is_sparse;
-  gcoo_sparse A;          /**< sparse: in the stored format (CSR for Matrix Market) */
-  gcoo_dense D;           /**< dense: row-major */
-  gcoo_format format;     /**< stored format (sparse) */
-  gcoo_dtype dtype;       /**< stored element type (float64 for Matrix Market) */
+  gcoo_sparse A;      /**< sparse: in the stored format (CSR for Matrix Market) */
+  gcoo_dense D;       /**< dense: row-major */
+  gcoo_format format; /**< stored format (sparse) */
+  gcoo_dtype dtype;   /**< stored element type (float64 for Matrix Market) */
   int64_t nrows, ncols, nnz;
-  int32_t p;              /**< stored GCOO group width */
-  char value_type[16];    /**< as stored ("float32", "int64", "real", "pattern", ...) */
-  char index_type[16];    /**< HDF5 sparse: stored index type */
-  char detail[64];        /**< Matrix Market: "coordinate real symmetric"; HDF5: layout or version */
+  int32_t p;           /**< stored GCOO group width */
+  char value_type[16]; /**< as stored ("float32", "int64", "real", "pattern", ...) */
+  char index_type[16]; /**< HDF5 sparse: stored index type */
+  char detail[64];     /**< Matrix Market: "coordinate real symmetric"; HDF5: layout or version */
 } cli_matrix;
 
 /** Describe path without reading the entries (HDF5 attributes, Matrix Market header). */

@@ -8,21 +8,22 @@
 
 #include "cmd_files.h"
 
-static cli_option options[] = {
-    {"rows", "R", NULL, "random matrix: rows (with --cols, --sparsity, --seed)", NULL, false},
-    {"cols", "C", NULL, "random matrix: columns", NULL, false},
-    {"sparsity", "S", "0.99", "random matrix: fraction of zeros (each entry independently)", NULL, false},
-    {"seed", "N", "1", "random matrix: seed", NULL, false},
-    CLI_OPT_STENCIL,
-    CLI_OPT_GRID("48"),
-    CLI_OPT_OUT("output: file.h5[:/group] (parallel) or file.mtx[.gz] (CSR only; gathered on "
-                "rank 0) (required)"),
-    CLI_OPT_OVERWRITE,
-    {"format", "F", "csr", "csr (written in parallel) or gcoo (written by rank 0)", NULL, false},
-    CLI_OPT_P("32", ", and the row blocks ranks generate"),
-    CLI_OPT_DTYPE("float32", ""),
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"rows", "R", NULL, "random matrix: rows (with --cols, --sparsity, --seed)", NULL, false},
+     {"cols", "C", NULL, "random matrix: columns", NULL, false},
+     {"sparsity", "S", "0.99", "random matrix: fraction of zeros (each entry independently)", NULL,
+      false},
+     {"seed", "N", "1", "random matrix: seed", NULL, false},
+     CLI_OPT_STENCIL,
+     CLI_OPT_GRID("48"),
+     CLI_OPT_OUT("output: file.h5[:/group] (parallel) or file.mtx[.gz] (CSR only; gathered on "
+                 "rank 0) (required)"),
+     CLI_OPT_OVERWRITE,
+     {"format", "F", "csr", "csr (written in parallel) or gcoo (written by rank 0)", NULL, false},
+     CLI_OPT_P("32", ", and the row blocks ranks generate"),
+     CLI_OPT_DTYPE("float32", ""),
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 static gcoo_status generate(int stencil, int64_t grid, int64_t rows, int64_t cols, double sparsity,
                             uint64_t seed, gcoo_dtype dt, gcoo_format f, int32_t p, int64_t r0,
@@ -120,13 +121,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
     st = cli_write_mtx_csr_rows(MPI_COMM_WORLD, out, rows, cols, A);
   else
 #if GCOO_HAVE_HDF5
-  if (!gcoo)
+      if (!gcoo)
     st = gcoo_h5_write_csr_rows_flags(MPI_COMM_WORLD, out, rows, r0, A, cli_write_flags(cmd));
   else if (rank == 0)
     st = gcoo_h5_write_sparse_flags(out, A, cli_write_flags(cmd));
   st = cli_agree(st);
 #else
-  st = cli_agree(GCOO_ERR_UNSUPPORTED);
+    st = cli_agree(GCOO_ERR_UNSUPPORTED);
 #endif
   gcoo_sparse_destroy(&A);
   if (st < 0) return cli_report(out, st);
@@ -137,7 +138,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (stencil)
     snprintf(what, sizeof what, "3-D Poisson %d-point, %lld^3 grid", stencil, (long long)grid);
   else
-    snprintf(what, sizeof what, "random, sparsity %g, seed %llu", sparsity, (unsigned long long)seed);
+    snprintf(what, sizeof what, "random, sparsity %g, seed %llu", sparsity,
+             (unsigned long long)seed);
   if (rank == 0) {
     if (cli_flag(cmd, "json")) {
       cli_json j;
@@ -159,20 +161,23 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_end(&j);
     } else {
       printf("gcoo_dist gen: %s: %lld x %lld, nnz %lld, %s %s -> %s (generate %.3f s, write %.3f s "
-             "on %d rank%s)\n", what, (long long)rows, (long long)cols, (long long)nnz,
-             cli_dtype_name(dt), gcoo ? "GCOO" : "CSR", out, t_gen,
-             t_write, size, size > 1 ? "s" : "");
+             "on %d rank%s)\n",
+             what, (long long)rows, (long long)cols, (long long)nnz, cli_dtype_name(dt),
+             gcoo ? "GCOO" : "CSR", out, t_gen, t_write, size, size > 1 ? "s" : "");
     }
     fflush(stdout);
   }
   return 0;
 }
 
-cli_command cmd_gen = {
-    "gen", "generate a random sparse matrix like the paper's, or a 3-D Poisson matrix (parallel write)",
-    "(--rows R --cols C [--sparsity S] [--seed N] | --stencil 7|27 [--grid n]) --out PATH [options]",
-    "Each rank generates its block of rows (every row from its own random stream, so the file\n"
-    "does not depend on the number of ranks) and writes it with parallel HDF5 as a CSR group\n"
-    "(anndata/scipy layout). --format gcoo is written by rank 0 alone.\n"
-    "Example: mpirun -np 4 gcoo_dist gen --rows 100000 --cols 100000 --sparsity 0.999 --out A.h5",
-    options, run};
+cli_command cmd_gen =
+    {"gen",
+     "generate a random sparse matrix like the paper's, or a 3-D Poisson matrix (parallel write)",
+     "(--rows R --cols C [--sparsity S] [--seed N] | --stencil 7|27 [--grid n]) --out PATH "
+     "[options]",
+     "Each rank generates its block of rows (every row from its own random stream, so the file\n"
+     "does not depend on the number of ranks) and writes it with parallel HDF5 as a CSR group\n"
+     "(anndata/scipy layout). --format gcoo is written by rank 0 alone.\n"
+     "Example: mpirun -np 4 gcoo_dist gen --rows 100000 --cols 100000 --sparsity 0.999 --out A.h5",
+     options,
+     run};

@@ -10,11 +10,11 @@
 
 #include "cmd_files.h"
 
-static cli_option options[] = {
-    {"in", "PATH", NULL, "the matrix: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
-    CLI_OPT_P("32", ": the groups of the GCOO statistics (also tabled for 4, 32, 128, 512)"),
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"in", "PATH", NULL, "the matrix: file.mtx, file.mtx.gz or file.h5[:/object]", NULL, false},
+     CLI_OPT_P("32", ": the groups of the GCOO statistics (also tabled for 4, 32, 128, 512)"),
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 /* Groups of p consecutive rows of A: what gcoo_dist spdm builds for Y = A X (the GCOO column
  * groups of S = A^T). A group's entries that share a column of A use the same row of X, which
@@ -81,7 +81,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (cli_file_kind_of(path) == CLI_FILE_UNKNOWN) {
     fprintf(stderr,
             "gcoo_dist info: cannot tell the file type of \"%s\" from its name (use .mtx, "
-            ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n", path);
+            ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
+            path);
     return 2;
   }
   cli_matrix m;
@@ -94,7 +95,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   gcoo_sparse_info si;
   gcoo_sparse_arrays a;
   if (st >= 0) st = gcoo_sparse_get_info(m.A, &si);
-  if (st >= 0 && si.format != GCOO_FORMAT_CSR) st = gcoo_sparse_convert(&C, m.A, GCOO_FORMAT_CSR, 0);
+  if (st >= 0 && si.format != GCOO_FORMAT_CSR)
+    st = gcoo_sparse_convert(&C, m.A, GCOO_FORMAT_CSR, 0);
   if (st >= 0) st = gcoo_sparse_get_arrays(C ? C : m.A, &a);
   if (st < 0) {
     int rc = cli_fail(path, st);
@@ -141,7 +143,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   for (int i = 0; i < np; i++) groups_of(a.ptr, a.ind, nr, ps[i], stamp, nc, &g[i]);
   free(stamp);
 
-  const char *fmt = cli_file_kind_of(path) == CLI_FILE_H5 ? cli_format_name(m.format) : "coordinate";
+  const char *fmt = cli_file_kind_of(path) == CLI_FILE_H5 ? cli_format_name(m.format)
+                                                          : "coordinate";
   if (json) {
     cli_json j;
     cli_json_begin(&j, stdout);
@@ -190,8 +193,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
     cli_out("shape    %lld x %lld, %lld entries, density %.4g\n", (long long)nr, (long long)nc,
             (long long)nnz, density);
     cli_out("rows     length min %lld, mean %.4g, max %lld, std %.4g; %lld empty rows, %lld "
-            "empty columns\n", (long long)rmin, rmean, (long long)rmax, rstd, (long long)rempty,
-            (long long)cempty);
+            "empty columns\n",
+            (long long)rmin, rmean, (long long)rmax, rstd, (long long)rempty, (long long)cempty);
     cli_out("groups   of p rows of A (the GCOO column groups of S = A^T that gcoo_dist spdm uses "
             "for Y = A X);\n         reuse = entries per distinct column in a group (rows of X "
             "loaded once, used that often)\n");
@@ -199,23 +202,23 @@ static int run(int argc, char **argv, cli_command *cmd) {
             "nnz max", "reuse");
     for (int i = 0; i < np; i++)
       cli_out("%8lld %12lld %12lld %12lld %12.4g %12lld %9.3f%s\n", (long long)g[i].p,
-              (long long)g[i].groups, (long long)g[i].empty, (long long)g[i].nnz_min,
-              g[i].nnz_mean, (long long)g[i].nnz_max, g[i].reuse, g[i].p == pv ? "  <- --p" : "");
+              (long long)g[i].groups, (long long)g[i].empty, (long long)g[i].nnz_min, g[i].nnz_mean,
+              (long long)g[i].nnz_max, g[i].reuse, g[i].p == pv ? "  <- --p" : "");
   }
   gcoo_sparse_destroy(&C);
   cli_matrix_free(&m);
   return 0;
 }
 
-cli_command cmd_info = {
-    "info",
-    "shape, nnz, format and group statistics of a matrix file",
-    "--in PATH [--p P] [--json]",
-    "Describes a matrix file on rank 0: shape, entries, density, storage format and element\n"
-    "type, row lengths, and for GCOO group widths p (4, 32, 128, 512 and --p) the number of\n"
-    "groups of p rows, the empty ones, entries per group and the reuse factor: entries divided\n"
-    "by the distinct columns of each group, the average number of times the GCOOSpDM kernel\n"
-    "uses a row of X it loaded (higher is better). Dense files: shape and type only.\n"
-    "The path is given with --in (file.mtx, file.mtx.gz, file.h5[:/object]).",
-    options,
-    run};
+cli_command cmd_info =
+    {"info",
+     "shape, nnz, format and group statistics of a matrix file",
+     "--in PATH [--p P] [--json]",
+     "Describes a matrix file on rank 0: shape, entries, density, storage format and element\n"
+     "type, row lengths, and for GCOO group widths p (4, 32, 128, 512 and --p) the number of\n"
+     "groups of p rows, the empty ones, entries per group and the reuse factor: entries divided\n"
+     "by the distinct columns of each group, the average number of times the GCOOSpDM kernel\n"
+     "uses a row of X it loaded (higher is better). Dense files: shape and type only.\n"
+     "The path is given with --in (file.mtx, file.mtx.gz, file.h5[:/object]).",
+     options,
+     run};

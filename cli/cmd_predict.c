@@ -7,18 +7,18 @@
 
 #include "cmd_files.h"
 
-static cli_option options[] = {
-    {"a", "FILE", NULL, "matrix A (.mtx, .mtx.gz, or .h5[:/group])", NULL, false},
-    {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    CLI_OPT_PREDICT_METHOD,
-    {"samples", "S", "0", "rows drawn (adaptive: first sample size); 0: the method's default",
-     NULL, false},
-    {"seed", "N", "2629890061", "sampling seed", NULL, false},
-    {"rel-error", "E", "0.003", "adaptive: target relative standard error", NULL, false},
-    {"max-cost", "C", "0.1", "adaptive: most FLOP counted, as a fraction of all", NULL, false},
-    {"exact", NULL, NULL, "also count nnz(C) exactly and report the errors", NULL, false},
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"a", "FILE", NULL, "matrix A (.mtx, .mtx.gz, or .h5[:/group])", NULL, false},
+     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
+     CLI_OPT_PREDICT_METHOD,
+     {"samples", "S", "0", "rows drawn (adaptive: first sample size); 0: the method's default",
+      NULL, false},
+     {"seed", "N", "2629890061", "sampling seed", NULL, false},
+     {"rel-error", "E", "0.003", "adaptive: target relative standard error", NULL, false},
+     {"max-cost", "C", "0.1", "adaptive: most FLOP counted, as a fraction of all", NULL, false},
+     {"exact", NULL, NULL, "also count nnz(C) exactly and report the errors", NULL, false},
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 static gcoo_status read_matrix(const char *path, gcoo_sparse *A) {
   if (gcoo_file_kind_of(path) == GCOO_FILE_MTX) return gcoo_mtx_read(path, GCOO_FLOAT64, 0, A);
@@ -47,12 +47,16 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double rel_error = 0.0, max_cost = 0.0;
   if (method < 0) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist predict: --method %s: expected adaptive, paper, reference, pps, "
-              "upper or exact\n", cli_get(cmd, "method"));
+      fprintf(stderr,
+              "gcoo_dist predict: --method %s: expected adaptive, paper, reference, pps, "
+              "upper or exact\n",
+              cli_get(cmd, "method"));
     return 2;
   }
-  if (!cli_int(cmd, "samples", 0, INT64_MAX, &samples) || !cli_int(cmd, "seed", 0, INT64_MAX, &seed) ||
-      !cli_real(cmd, "rel-error", 1e-9, 0.5, &rel_error) || !cli_real(cmd, "max-cost", 1e-9, 1.0, &max_cost))
+  if (!cli_int(cmd, "samples", 0, INT64_MAX, &samples) ||
+      !cli_int(cmd, "seed", 0, INT64_MAX, &seed) ||
+      !cli_real(cmd, "rel-error", 1e-9, 0.5, &rel_error) ||
+      !cli_real(cmd, "max-cost", 1e-9, 1.0, &max_cost))
     return 2;
   const bool json = cli_flag(cmd, "json"), exact = cli_flag(cmd, "exact");
   if (cli_rank() != 0) return 0; /* the work is rank 0's */
@@ -142,9 +146,12 @@ static int run(int argc, char **argv, cli_command *cmd) {
            (long long)p.flop_total, (long long)p.nnz_lower, (long long)p.nnz_upper);
     printf("predicted nnz(C)    %lld  (%s: ", (long long)p.nnz_predicted,
            gcoo_predict_method_name(p.method));
-    if (p.exact) printf("every uncertain row counted");
-    else if (isfinite(p.rel_stderr)) printf("estimated relative standard error %.3f %%", 100 * p.rel_stderr);
-    else printf("no error estimate");
+    if (p.exact)
+      printf("every uncertain row counted");
+    else if (isfinite(p.rel_stderr))
+      printf("estimated relative standard error %.3f %%", 100 * p.rel_stderr);
+    else
+      printf("no error estimate");
     printf("; %lld rows counted, %.2f %% of the FLOP; %.3f ms)\n", (long long)p.rows_counted,
            p.flop_total ? 100.0 * (double)p.flop_counted / (double)p.flop_total : 0.0,
            1e3 * p.seconds);
@@ -153,7 +160,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
            (long long)r.samples);
     if (exact)
       printf("exact nnz(C)        %lld  (%.3f ms); relative error: predicted %+.3f %%, reference "
-             "%+.3f %%\n", (long long)z, 1e3 * texact, 100 * rel(p.nnz_predicted, z),
+             "%+.3f %%\n",
+             (long long)z, 1e3 * texact, 100 * rel(p.nnz_predicted, z),
              100 * rel(r.nnz_predicted, z));
   }
 done:
@@ -165,11 +173,13 @@ done:
 }
 
 cli_command cmd_predict = {
-    "predict", "predict the output size of A*B (sampled compression ratio)",
+    "predict",
+    "predict the output size of A*B (sampled compression ratio)",
     "--a A [--b B] [--method M] [--samples S] [--seed N] [--exact] [--json]",
     "Counts the FLOP of every row of C = A B exactly, then estimates nnz(C) from a sample of rows\n"
     "whose output size is counted exactly (docs/predictor.md). The default method bounds every\n"
     "row and samples rows in proportion to their uncertainty until the estimate is precise\n"
     "enough or 10 % of the FLOP has been counted. The paper's reference design (z* M / s) is\n"
     "printed beside it; --exact counts nnz(C) as well and prints both errors.",
-    options, run};
+    options,
+    run};

@@ -8,30 +8,33 @@
 
 #include "cmd_files.h"
 
-static cli_option options[] = {
-    {"a", "PATH", NULL, "SPD matrix A: .mtx, .mtx.gz or file.h5[:/object]", NULL, false},
-    CLI_OPT_STENCIL,
-    CLI_OPT_GRID("32"),
-    {"shift", "S", "0", "solve with A + S*I (makes a semi-definite matrix definite)", NULL, false},
-    {"b", "PATH", NULL, "right-hand sides B, m x k: file.h5:/dataset or a Matrix Market array "
-                        "file.mtx[.gz]", NULL, false},
-    {"k", "K", "8", "instead of --b: K random right-hand sides", NULL, false},
-    {"seed", "S", "7", "seed of the random right-hand sides", NULL, false},
-    {"tol", "T", "1e-8", "relative residual per column", NULL, false},
-    {"maxit", "M", "10000", "iteration limit", NULL, false},
-    {"pc", "P", "jacobi", "preconditioner: jacobi or none", NULL, false},
-    {"separate", NULL, NULL, "solve the k columns one after another (k = 1 block CG = PCG)", NULL, false},
-    CLI_OPT_BACKEND,
-    CLI_OPT_SPDM_ALG,
-    CLI_OPT_P("0", " (0: the backend's default)"),
-    CLI_OPT_DTYPE(NULL, " [default: float64, whatever the file stores: tolerances such as 1e-8 "
-                        "need it]"),
-    CLI_OPT_OUT("write X: file.h5[:/dataset] (parallel; dataset /X when not named) or "
-                "file.mtx[.gz] (gathered on rank 0)"),
-    CLI_OPT_OVERWRITE,
-    {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"a", "PATH", NULL, "SPD matrix A: .mtx, .mtx.gz or file.h5[:/object]", NULL, false},
+     CLI_OPT_STENCIL,
+     CLI_OPT_GRID("32"),
+     {"shift", "S", "0", "solve with A + S*I (makes a semi-definite matrix definite)", NULL, false},
+     {"b", "PATH", NULL,
+      "right-hand sides B, m x k: file.h5:/dataset or a Matrix Market array "
+      "file.mtx[.gz]",
+      NULL, false},
+     {"k", "K", "8", "instead of --b: K random right-hand sides", NULL, false},
+     {"seed", "S", "7", "seed of the random right-hand sides", NULL, false},
+     {"tol", "T", "1e-8", "relative residual per column", NULL, false},
+     {"maxit", "M", "10000", "iteration limit", NULL, false},
+     {"pc", "P", "jacobi", "preconditioner: jacobi or none", NULL, false},
+     {"separate", NULL, NULL, "solve the k columns one after another (k = 1 block CG = PCG)", NULL,
+      false},
+     CLI_OPT_BACKEND,
+     CLI_OPT_SPDM_ALG,
+     CLI_OPT_P("0", " (0: the backend's default)"),
+     CLI_OPT_DTYPE(NULL, " [default: float64, whatever the file stores: tolerances such as 1e-8 "
+                         "need it]"),
+     CLI_OPT_OUT("write X: file.h5[:/dataset] (parallel; dataset /X when not named) or "
+                 "file.mtx[.gz] (gathered on rank 0)"),
+     CLI_OPT_OVERWRITE,
+     {"history", NULL, NULL, "with --json: the relative residuals of every iteration", NULL, false},
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 typedef struct solve_job {
   const char *a_path, *b_path, *out, *backend;
@@ -51,7 +54,7 @@ typedef struct solve_job {
   gcoo_dist_op_info info;
   gcoo_dense Bh, Xh, B, X; /* host copies and the operands the solver sees */
   gcoo_bcg_result res;
-  int64_t *col_its;        /* --separate: iterations per column */
+  int64_t *col_its; /* --separate: iterations per column */
   double t_build, t_solve, t_write;
   gcoo_status solve_status;
 } solve_job;
@@ -69,7 +72,8 @@ static bool parse(cli_command *cmd, solve_job *j) {
   j->json = cli_flag(cmd, "json");
   if ((j->a_path != NULL) == cli_flag(cmd, "stencil")) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist solve: give the matrix as exactly one of --a PATH or --stencil 7|27\n");
+      fprintf(stderr,
+              "gcoo_dist solve: give the matrix as exactly one of --a PATH or --stencil 7|27\n");
     return false;
   }
   if (!cli_stencil(cmd, &j->stencil, &j->grid)) return false;
@@ -83,8 +87,10 @@ static bool parse(cli_command *cmd, solve_job *j) {
   if (!cli_int(cmd, "maxit", 0, INT64_MAX / 2, &v)) return false;
   j->maxit = v;
   const char *pc = cli_get(cmd, "pc");
-  if (!strcmp(pc, "jacobi")) j->pc = GCOO_PC_JACOBI;
-  else if (!strcmp(pc, "none")) j->pc = GCOO_PC_NONE;
+  if (!strcmp(pc, "jacobi"))
+    j->pc = GCOO_PC_JACOBI;
+  else if (!strcmp(pc, "none"))
+    j->pc = GCOO_PC_NONE;
   else {
     if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: --pc %s: expected jacobi or none\n", pc);
     return false;
@@ -116,12 +122,14 @@ static bool shapes_fit(solve_job *j) {
         if (!cli_explain_whole_file("solve", "a", j->a_path, false, st)) cli_fail(j->a_path, st);
         ok = 0;
       } else if (!asp) {
-        fprintf(stderr, "gcoo_dist solve: --a %s is a dense matrix; block CG takes a sparse one\n", j->a_path);
+        fprintf(stderr, "gcoo_dist solve: --a %s is a dense matrix; block CG takes a sparse one\n",
+                j->a_path);
         ok = 0;
       } else if (am != an) {
         fprintf(stderr,
                 "gcoo_dist solve: --a %s is %lld x %lld: block CG solves square (symmetric "
-                "positive definite) systems\n", j->a_path, (long long)am, (long long)an);
+                "positive definite) systems\n",
+                j->a_path, (long long)am, (long long)an);
         ok = 0;
       }
     } else {
@@ -133,13 +141,16 @@ static bool shapes_fit(solve_job *j) {
         if (!cli_explain_whole_file("solve", "b", j->b_path, true, st)) cli_fail(j->b_path, st);
         ok = 0;
       } else if (bsp) {
-        fprintf(stderr, "gcoo_dist solve: --b %s holds a sparse matrix; the right-hand sides are "
-                        "a dense 2-D dataset or a Matrix Market array file\n", j->b_path);
+        fprintf(stderr,
+                "gcoo_dist solve: --b %s holds a sparse matrix; the right-hand sides are "
+                "a dense 2-D dataset or a Matrix Market array file\n",
+                j->b_path);
         ok = 0;
       } else if (bm != am || bn < 1) {
-        fprintf(stderr, "gcoo_dist solve: --b %s is %lld x %lld, but A has %lld rows: B must be "
-                        "%lld x k\n", j->b_path, (long long)bm, (long long)bn, (long long)am,
-                (long long)am);
+        fprintf(stderr,
+                "gcoo_dist solve: --b %s is %lld x %lld, but A has %lld rows: B must be "
+                "%lld x k\n",
+                j->b_path, (long long)bm, (long long)bn, (long long)am, (long long)am);
         ok = 0;
       }
     }
@@ -172,7 +183,8 @@ static gcoo_status build(solve_job *j) {
       r0 = part.begin[cli_rank()];
       r1 = part.begin[cli_rank() + 1];
       gcoo_partition_free(&part);
-      st = gcoo_sparse_poisson3d_rows(&slab, j->dtype, GCOO_FORMAT_CSR, j->stencil, j->grid, r0, r1, 0);
+      st = gcoo_sparse_poisson3d_rows(&slab, j->dtype, GCOO_FORMAT_CSR, j->stencil, j->grid, r0, r1,
+                                      0);
     }
     st = gcoo_dist_agree(j->d, st);
     if (st < 0) return st;
@@ -191,7 +203,8 @@ static gcoo_status operands(solve_job *j) {
   gcoo_ctx ctx = gcoo_dist_ctx(j->d);
   if (j->b_path) {
     cli_progress("reading %s", j->b_path);
-    st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, r0, n, GCOO_ROW_MAJOR, &j->Bh);
+    st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, r0, n, GCOO_ROW_MAJOR,
+                             &j->Bh);
     if (st >= 0 && j->Bh.ncols < 1) st = GCOO_ERR_SHAPE;
     if (st >= 0) j->k = j->Bh.ncols;
   } else {
@@ -203,7 +216,8 @@ static gcoo_status operands(solve_job *j) {
   if (st < 0) return st;
   if (gcoo_ctx_device(ctx) >= 0) {
     st = gcoo_ctx_dense_create(ctx, &j->B, j->dtype, GCOO_ROW_MAJOR, n, j->k, GCOO_MEM_DEVICE);
-    if (st >= 0) st = gcoo_ctx_dense_create(ctx, &j->X, j->dtype, GCOO_ROW_MAJOR, n, j->k, GCOO_MEM_DEVICE);
+    if (st >= 0)
+      st = gcoo_ctx_dense_create(ctx, &j->X, j->dtype, GCOO_ROW_MAJOR, n, j->k, GCOO_MEM_DEVICE);
     if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->B, &j->Bh);
     if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->X, &j->Xh);
   } else {
@@ -228,7 +242,8 @@ static gcoo_dense column(const gcoo_dense *M, int64_t c) {
 static void monitor(void *ctx, int64_t it, int64_t k, const double *rel) {
   solve_job *j = ctx;
   const double now = MPI_Wtime();
-  if (it == 0 || ((it > 1 || (j->separate && j->column > 0)) && now - j->last_progress < 1.0)) return;
+  if (it == 0 || ((it > 1 || (j->separate && j->column > 0)) && now - j->last_progress < 1.0))
+    return;
   double worst = 0.0;
   int64_t done = 0;
   for (int64_t c = 0; c < k; c++) {
@@ -310,8 +325,9 @@ static gcoo_status write_out(solve_job *j) {
   } else {
 #if GCOO_HAVE_HDF5
     char target[4096];
-    st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d), cli_h5_dataset(j->out, "/X", target, sizeof target),
-                                  j->info.m_global, j->info.row0, &j->Xh, j->write_flags);
+    st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d),
+                                        cli_h5_dataset(j->out, "/X", target, sizeof target),
+                                        j->info.m_global, j->info.row0, &j->Xh, j->write_flags);
 #else
     st = gcoo_dist_agree(j->d, GCOO_ERR_UNSUPPORTED);
 #endif
@@ -332,7 +348,8 @@ static void report(solve_job *j) {
   double worst_true = 0.0;
   int64_t max_its = 0, min_its = INT64_MAX;
   for (int64_t c = 0; c < r->k; c++) {
-    if (r->true_residual[c] > worst_true || isnan(r->true_residual[c])) worst_true = r->true_residual[c];
+    if (r->true_residual[c] > worst_true || isnan(r->true_residual[c]))
+      worst_true = r->true_residual[c];
     int64_t it = r->column_iterations[c];
     if (it > max_its) max_its = it;
     if (it >= 0 && it < min_its) min_its = it;
@@ -351,7 +368,8 @@ static void report(solve_job *j) {
     cli_json js;
     cli_json_begin(&js, stdout);
     cli_json_str(&js, "command", "solve");
-    cli_json_str(&js, "matrix", j->a_path ? j->a_path : (j->stencil == 7 ? "poisson3d-7" : "poisson3d-27"));
+    cli_json_str(&js, "matrix",
+                 j->a_path ? j->a_path : (j->stencil == 7 ? "poisson3d-7" : "poisson3d-27"));
     if (!j->a_path) cli_json_int(&js, "grid", j->grid);
     cli_json_int(&js, "m", j->info.m_global);
     cli_json_int(&js, "nnz", j->info.nnz_global);
@@ -405,12 +423,16 @@ static void report(solve_job *j) {
          j->a_path ? j->a_path : (j->stencil == 7 ? "3-D Poisson 7-point" : "3-D Poisson 27-point"),
          (long long)j->info.m_global, (long long)j->info.nnz_global, j->shift, cli_size(),
          gcoo_ctx_backend(gcoo_dist_ctx(j->d)), dev, cli_dtype_name(j->dtype), j->dtype_source);
-  printf("  %s CG, k = %lld, %s preconditioner, tol %g: %s after %lld iteration(s) (columns: %lld..%lld), "
-         "%lld multiplies\n", j->separate ? "separate" : "block", (long long)r->k,
-         j->pc == GCOO_PC_JACOBI ? "Jacobi" : "no", j->tol, r->converged ? "converged" : "NOT converged",
-         (long long)r->iterations, (long long)(min_its == INT64_MAX ? -1 : min_its), (long long)max_its,
+  printf("  %s CG, k = %lld, %s preconditioner, tol %g: %s after %lld iteration(s) (columns: "
+         "%lld..%lld), "
+         "%lld multiplies\n",
+         j->separate ? "separate" : "block", (long long)r->k,
+         j->pc == GCOO_PC_JACOBI ? "Jacobi" : "no", j->tol,
+         r->converged ? "converged" : "NOT converged", (long long)r->iterations,
+         (long long)(min_its == INT64_MAX ? -1 : min_its), (long long)max_its,
          (long long)r->spmm_calls);
-  printf("  true residual ||B - A X|| / ||B||: max %.3e over the %lld columns\n", worst_true, (long long)r->k);
+  printf("  true residual ||B - A X|| / ||B||: max %.3e over the %lld columns\n", worst_true,
+         (long long)r->k);
   printf("  time: build %.3f s, solve %.3f s (SpDM %.3f, reductions %.3f, block ops %.3f, "
          "preconditioner %.3f), write %.3f s; halo %lld rows per multiply\n",
          t_build, t_solve, t_spmm, t_reduce, t_blas, t_pc, j->t_write, (long long)halo_sum);
@@ -433,7 +455,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
     report(&j);
     if (!j.res.converged) {
       if (cli_rank() == 0 && !j.json)
-        fprintf(stderr, "gcoo_dist solve: not converged within %lld iterations\n", (long long)j.maxit);
+        fprintf(stderr, "gcoo_dist solve: not converged within %lld iterations\n",
+                (long long)j.maxit);
       rc = 1;
     }
   }
@@ -448,12 +471,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   return rc;
 }
 
-cli_command cmd_solve = {
-    "solve", "block conjugate gradients on the distributed GCOO operator",
-    "(--a PATH | --stencil 7|27 --grid n) [--b B.h5 | --k K] [--tol T] [--maxit M] [--out X.h5]",
-    "Solves A X = B for SPD A and k right-hand sides with breakdown-free block CG (one\n"
-    "distributed multiply A P per iteration for all k columns, rank-revealing orthonormalisation\n"
-    "of the search block, Jacobi preconditioning). Reports iterations, per-column convergence,\n"
-    "the true residual ||B - A X|| / ||B|| recomputed at the end and the time per phase.\n"
-    "--separate solves the columns one at a time with the same operator (the baseline).",
-    options, run};
+cli_command cmd_solve =
+    {"solve",
+     "block conjugate gradients on the distributed GCOO operator",
+     "(--a PATH | --stencil 7|27 --grid n) [--b B.h5 | --k K] [--tol T] [--maxit M] [--out X.h5]",
+     "Solves A X = B for SPD A and k right-hand sides with breakdown-free block CG (one\n"
+     "distributed multiply A P per iteration for all k columns, rank-revealing orthonormalisation\n"
+     "of the search block, Jacobi preconditioning). Reports iterations, per-column convergence,\n"
+     "the true residual ||B - A X|| / ||B|| recomputed at the end and the time per phase.\n"
+     "--separate solves the columns one at a time with the same operator (the baseline).",
+     options,
+     run};

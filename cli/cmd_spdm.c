@@ -13,43 +13,56 @@
 #include "cmd_files.h"
 
 /* Return a failed gcoo call's status (the CLI sees the public API only). */
-#define CALL(x)                   \
-  do {                            \
-    gcoo_status s_ = (x);         \
-    if (s_ < 0) return s_;        \
+#define CALL(x)            \
+  do {                     \
+    gcoo_status s_ = (x);  \
+    if (s_ < 0) return s_; \
   } while (0)
 
-static cli_option options[] = {
-    {"a", "PATH", NULL, "sparse matrix A: .mtx, .mtx.gz or file.h5[:/object] (the paper's S with "
-                        "--reading dense-sparse)", NULL, false},
-    CLI_OPT_STENCIL,
-    CLI_OPT_GRID("48"),
-    {"rows", "R", NULL, "instead of --a: random matrix with R rows (with --cols, --sparsity)", NULL, false},
-    {"cols", "C", NULL, "columns of the random matrix", NULL, false},
-    {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
-    {"seed-a", "N", "1", "seed of the random matrix", NULL, false},
-    {"b", "PATH", NULL, "dense operand: file.h5:/dataset or a Matrix Market array file.mtx[.gz]; "
-                        "X (k x N) or, with --reading dense-sparse, B (N x k), each as numpy "
-                        "writes it (row-major)", NULL, false},
-    {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)", NULL, false},
-    {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
-    CLI_OPT_OUT("write the product: file.h5[:/dataset] (parallel; dataset /Y when not named; "
-                "dense-sparse: C^T, m x N row-major = C's column-major bytes) or file.mtx[.gz] "
-                "(gathered on rank 0; Y, or C itself)"),
-    CLI_OPT_OVERWRITE,
-    {"reading", "R", "sparse-dense", "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
-                                     "column-major, the paper's)", NULL, false},
-    CLI_OPT_BACKEND,
-    CLI_OPT_SPDM_ALG,
-    CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
-    CLI_OPT_DTYPE(NULL, " [default: as --a's file stores it (float64 for Matrix Market); float32 "
-                        "for generated matrices]"),
-    {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL, false},
-    {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
-    {"gather", "G", "none", "gather the product on rank 0 (root) or every rank (all); none: no gather (an HDF5 --out writes each rank's rows in parallel, solve never gathers)", NULL, false},
-    {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL, false},
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"a", "PATH", NULL,
+      "sparse matrix A: .mtx, .mtx.gz or file.h5[:/object] (the paper's S with "
+      "--reading dense-sparse)",
+      NULL, false},
+     CLI_OPT_STENCIL,
+     CLI_OPT_GRID("48"),
+     {"rows", "R", NULL, "instead of --a: random matrix with R rows (with --cols, --sparsity)",
+      NULL, false},
+     {"cols", "C", NULL, "columns of the random matrix", NULL, false},
+     {"sparsity", "S", "0.99", "fraction of zeros of the random matrix", NULL, false},
+     {"seed-a", "N", "1", "seed of the random matrix", NULL, false},
+     {"b", "PATH", NULL,
+      "dense operand: file.h5:/dataset or a Matrix Market array file.mtx[.gz]; "
+      "X (k x N) or, with --reading dense-sparse, B (N x k), each as numpy "
+      "writes it (row-major)",
+      NULL, false},
+     {"ncols", "N", "32", "instead of --b: generated dense operand with N columns (N rows of B)",
+      NULL, false},
+     {"seed", "S", "7", "seed of the generated dense operand", NULL, false},
+     CLI_OPT_OUT("write the product: file.h5[:/dataset] (parallel; dataset /Y when not named; "
+                 "dense-sparse: C^T, m x N row-major = C's column-major bytes) or file.mtx[.gz] "
+                 "(gathered on rank 0; Y, or C itself)"),
+     CLI_OPT_OVERWRITE,
+     {"reading", "R", "sparse-dense",
+      "sparse-dense (Y = A X, row-major) or dense-sparse (C = B S, "
+      "column-major, the paper's)",
+      NULL, false},
+     CLI_OPT_BACKEND,
+     CLI_OPT_SPDM_ALG,
+     CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
+     CLI_OPT_DTYPE(NULL, " [default: as --a's file stores it (float64 for Matrix Market); float32 "
+                         "for generated matrices]"),
+     {"xmode", "M", "auto", "auto, replicated or partitioned (halo exchange; square A)", NULL,
+      false},
+     {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
+     {"gather", "G", "none",
+      "gather the product on rank 0 (root) or every rank (all); none: no gather (an HDF5 --out "
+      "writes each rank's rows in parallel, solve never gathers)",
+      NULL, false},
+     {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL,
+      false},
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 enum { GATHER_NONE = -2, GATHER_ALL = -1, GATHER_ROOT = 0 };
 enum { N_SAMPLE = 64 };
@@ -73,10 +86,11 @@ typedef struct job {
   gcoo_dist_op op;
   char a_desc[256], b_desc[256];
   int64_t m, k, N, nnz, row0, nrows;
-  gcoo_dense Xh, Yh;     /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
-  gcoo_dense Xd, Yd;     /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
+  gcoo_dense Xh, Yh; /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
+  gcoo_dense Xd, Yd; /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
-  double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write, t_check, t_total;
+  double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write,
+      t_check, t_total;
   double check_err, check_tol;
   int64_t check_rows;
   bool check_pass;
@@ -145,8 +159,10 @@ static bool parse(cli_command *cmd, job *j) {
   if (!cli_outputs_safe("spdm", j->out, inputs, names, 2)) return false;
   if (!cli_mtx_output_allowed(cmd, j->out)) return false;
   const char *xm = cli_get(cmd, "xmode");
-  j->xmode = !strcmp(xm, "auto") ? -1 : !strcmp(xm, "replicated") ? 0
-             : !strcmp(xm, "partitioned") ? 1 : -2;
+  j->xmode = !strcmp(xm, "auto")          ? -1
+             : !strcmp(xm, "replicated")  ? 0
+             : !strcmp(xm, "partitioned") ? 1
+                                          : -2;
   if (j->xmode == -2) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spdm: --xmode %s: expected auto, replicated or partitioned\n", xm);
@@ -155,10 +171,13 @@ static bool parse(cli_command *cmd, job *j) {
   if (!cli_int(cmd, "repeat", 1, 1000000, &v)) return false;
   j->repeat = (int)v;
   const char *g = cli_get(cmd, "gather");
-  j->gather = !strcmp(g, "none") ? GATHER_NONE : !strcmp(g, "root") ? GATHER_ROOT
-              : !strcmp(g, "all") ? GATHER_ALL : -3;
+  j->gather = !strcmp(g, "none")   ? GATHER_NONE
+              : !strcmp(g, "root") ? GATHER_ROOT
+              : !strcmp(g, "all")  ? GATHER_ALL
+                                   : -3;
   if (j->gather == -3) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: --gather %s: expected root, all or none\n", g);
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist spdm: --gather %s: expected root, all or none\n", g);
     return false;
   }
   return true;
@@ -223,8 +242,8 @@ static gcoo_status generate_slab(job *j, gcoo_sparse *slab, int64_t *row0, int64
   }
   if (j->reading == GCOO_SPARSE_DENSE) {
     even_rows(j, j->rows, &r0, &r1);
-    CALL(gcoo_sparse_random_rows(slab, j->dtype, GCOO_FORMAT_CSR, j->rows, j->cols,
-                                      j->sparsity, j->seed_a, 0, r0, r1));
+    CALL(gcoo_sparse_random_rows(slab, j->dtype, GCOO_FORMAT_CSR, j->rows, j->cols, j->sparsity,
+                                 j->seed_a, 0, r0, r1));
     *row0 = r0;
     *m_global = j->rows;
     return GCOO_SUCCESS;
@@ -234,15 +253,17 @@ static gcoo_status generate_slab(job *j, gcoo_sparse *slab, int64_t *row0, int64
   even_rows(j, j->cols, &r0, &r1);
   gcoo_sparse S = NULL;
   gcoo_sparse_arrays a;
-  CALL(gcoo_sparse_random(&S, j->dtype, GCOO_FORMAT_CSC, j->rows, j->cols, j->sparsity,
-                               j->seed_a, 0));
+  CALL(gcoo_sparse_random(&S, j->dtype, GCOO_FORMAT_CSC, j->rows, j->cols, j->sparsity, j->seed_a,
+                          0));
   gcoo_status st = gcoo_sparse_get_arrays(S, &a);
   int64_t *ptr = malloc(sizeof(int64_t) * (size_t)(r1 - r0 + 1));
   if (!ptr && st >= 0) st = GCOO_ERR_NO_MEMORY;
   if (st >= 0) {
     for (int64_t c = r0; c <= r1; c++) ptr[c - r0] = a.ptr[c] - a.ptr[r0];
     st = gcoo_sparse_create_csc(slab, j->dtype, j->rows, r1 - r0, ptr, a.ind + a.ptr[r0],
-                                (const char *)a.values + (size_t)a.ptr[r0] * gcoo_dtype_size(j->dtype), 0);
+                                (const char *)a.values +
+                                    (size_t)a.ptr[r0] * gcoo_dtype_size(j->dtype),
+                                0);
   }
   free(ptr);
   gcoo_sparse_destroy(&S);
@@ -275,7 +296,8 @@ static gcoo_status build_operator(job *j) {
     int64_t row0 = 0, m = 0;
     int square = j->stencil || j->rows == j->cols;
     o.xmode = j->xmode >= 0 ? (gcoo_dist_xmode)j->xmode
-              : square ? GCOO_DIST_X_PARTITIONED : GCOO_DIST_X_REPLICATED;
+              : square      ? GCOO_DIST_X_PARTITIONED
+                            : GCOO_DIST_X_REPLICATED;
     cli_progress("generating the sparse matrix");
     st = gcoo_dist_agree(j->d, generate_slab(j, &slab, &row0, &m));
     if (st < 0) return st;
@@ -354,15 +376,17 @@ static int make_x(job *j) {
     MPI_Bcast(dims, 3, MPI_INT64_T, 0, gcoo_dist_comm(j->d));
     if (!cli_require(cli_rank() != 0 || !dims[2],
                      "--b %s holds a sparse matrix; the dense operand must be a 2-D dataset or a "
-                     "Matrix Market array file", j->b_path))
+                     "Matrix Market array file",
+                     j->b_path))
       return 1;
     const int ds = j->reading == GCOO_DENSE_SPARSE;
     const int64_t inner = ds ? dims[1] : dims[0];
     if (!cli_require(cli_rank() != 0 || inner == j->k,
                      "inner dimensions disagree: %s %lld x %lld needs %s with %lld %s, but %s is "
-                     "%lld x %lld", ds ? "S" : "A", (long long)(ds ? j->k : j->m),
-                     (long long)(ds ? j->m : j->k), ds ? "B" : "X", (long long)j->k,
-                     ds ? "columns" : "rows", j->b_path, (long long)dims[0], (long long)dims[1]))
+                     "%lld x %lld",
+                     ds ? "S" : "A", (long long)(ds ? j->k : j->m), (long long)(ds ? j->m : j->k),
+                     ds ? "B" : "X", (long long)j->k, ds ? "columns" : "rows", j->b_path,
+                     (long long)dims[0], (long long)dims[1]))
       return 1;
     if (!cli_require(cli_rank() != 0 || !(ds && is_partitioned(j)),
                      "--xmode partitioned with --reading dense-sparse needs a generated B "
@@ -382,8 +406,8 @@ static int make_x(job *j) {
         j->Xh.owned = B.owned;
       }
     } else {
-      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx,
-                               GCOO_ROW_MAJOR, &j->Xh);
+      st = cli_dense_read_rows(gcoo_dist_comm(j->d), j->b_path, j->dtype, x0, nx, GCOO_ROW_MAJOR,
+                               &j->Xh);
     }
     st = cli_agree(st);
     if (st < 0) return cli_report(j->b_path, st);
@@ -575,7 +599,8 @@ static gcoo_status x_rowset(job *j, const int64_t *rows, int64_t n, gcoo_dense *
   if (!j->b_path) {
     CALL(gcoo_dense_create(Xs, j->dtype, GCOO_ROW_MAJOR, n, j->N));
     for (int64_t t = 0; t < n; t++) {
-      gcoo_dense row = gcoo_dense_wrap((char *)Xs->data + (size_t)(t * j->N) * gcoo_dtype_size(j->dtype),
+      gcoo_dense row = gcoo_dense_wrap((char *)Xs->data +
+                                           (size_t)(t * j->N) * gcoo_dtype_size(j->dtype),
                                        j->dtype, GCOO_ROW_MAJOR, 1, j->N, j->N > 0 ? j->N : 1);
       CALL(gcoo_dense_fill_random_rows(&row, j->seed_b, rows[t]));
     }
@@ -611,7 +636,8 @@ static int check(job *j) {
   cli_progress("checking sampled rows against the CPU reference");
   double t0 = MPI_Wtime();
   /* the same sample on every rank: N_SAMPLE rows spread over the matrix, seeded */
-  int64_t ns = j->m < N_SAMPLE ? j->m : N_SAMPLE, *sample = malloc(sizeof(int64_t) * (size_t)(ns + 1));
+  int64_t ns = j->m < N_SAMPLE ? j->m : N_SAMPLE,
+          *sample = malloc(sizeof(int64_t) * (size_t)(ns + 1));
   uint64_t x = 0x9e3779b97f4a7c15ull ^ j->seed_b;
   for (int64_t t = 0; t < ns; t++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -652,8 +678,9 @@ static int check(job *j) {
       for (int64_t c = 0; c < j->N; c++) {
         double ref = 0.0, mag = 0.0;
         for (int64_t q = a.ptr[t]; q < a.ptr[t + 1]; q++) {
-          int64_t xr = (int64_t *)bsearch(&(int64_t){a.ind[q]}, need, (size_t)nneed,
-                                          sizeof *need, cmp_i64) - need;
+          int64_t xr = (int64_t *)bsearch(&(int64_t){a.ind[q]}, need, (size_t)nneed, sizeof *need,
+                                          cmp_i64) -
+                       need;
           double av = is64 ? ((const double *)a.values)[q] : ((const float *)a.values)[q];
           double xv = gcoo_dense_get(&Xs, xr, c);
           ref += av * xv;
@@ -781,7 +808,8 @@ static void report(job *j) {
     cli_json_real(&js, "gflops", gflops);
     cli_json_real(&js, "y_sum", sums[0]);
     cli_json_real(&js, "y_abs_sum", sums[1]);
-    if (j->gather != GATHER_NONE) cli_json_str(&js, "gather", j->gather == GATHER_ALL ? "all" : "root");
+    if (j->gather != GATHER_NONE)
+      cli_json_str(&js, "gather", j->gather == GATHER_ALL ? "all" : "root");
     if (j->out) cli_json_str(&js, "out", j->out);
     if (j->check) {
       cli_json_object(&js, "check");
@@ -793,11 +821,10 @@ static void report(job *j) {
     }
     cli_json_end(&js);
   } else {
-    printf("gcoo_dist spdm: %s (%s, %s %s) on %d rank%s, backend %s%s\n", ds ? "C = B S" : "Y = A X",
-           ds ? "dense-sparse" : "sparse-dense", j->dtype == GCOO_FLOAT64 ? "float64" : "float32",
-           j->dtype_source,
-           size, size > 1 ? "s" : "", gcoo_ctx_backend(gcoo_dist_ctx(j->d)),
-           di.nccl ? " + NCCL" : "");
+    printf("gcoo_dist spdm: %s (%s, %s %s) on %d rank%s, backend %s%s\n",
+           ds ? "C = B S" : "Y = A X", ds ? "dense-sparse" : "sparse-dense",
+           j->dtype == GCOO_FLOAT64 ? "float64" : "float32", j->dtype_source, size,
+           size > 1 ? "s" : "", gcoo_ctx_backend(gcoo_dist_ctx(j->d)), di.nccl ? " + NCCL" : "");
     for (int r = 0; r < size && r < 8; r++) printf("  rank %d: %s\n", r, all + (size_t)r * DESC);
     if (size > 8) printf("  ... (%d more ranks)\n", size - 8);
     printf("  %s: %s, %lld x %lld, nnz %lld, nnz imbalance %.3f\n", ds ? "S" : "A", j->a_desc,
@@ -809,19 +836,22 @@ static void report(job *j) {
     if (oi.xmode == GCOO_DIST_X_PARTITIONED)
       printf(" (halo: %lld rows = %.3f MB per product)", (long long)hsum, halo_mb);
     printf("\n  algorithm %s, p = %d\n", algname, p);
-    printf("  time: read %.3f s, setup %.3f s, dense operand %.3f s", j->t_read, j->t_setup, j->t_x);
+    printf("  time: read %.3f s, setup %.3f s, dense operand %.3f s", j->t_read, j->t_setup,
+           j->t_x);
     if (j->on_device) printf(", upload %.3f s", j->t_h2d);
     printf("\n        product %.3f ms (median of %d, min %.3f ms, %.2f GFLOP/s)", 1e3 * j->t_kernel,
            j->repeat, 1e3 * j->t_kernel_min, gflops);
     if (j->gather != GATHER_NONE)
-      printf(", gather %.3f ms (median; first %.3f ms)", 1e3 * j->t_gather, 1e3 * j->t_gather_first);
+      printf(", gather %.3f ms (median; first %.3f ms)", 1e3 * j->t_gather,
+             1e3 * j->t_gather_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
     if (j->out)
       printf("  wrote %s%s\n", j->out,
              !ds ? " (Y, m x N)"
-             : cli_file_kind_of(j->out) == CLI_FILE_MTX ? " (C, N x m)"
-                                                        : " (C^T, m x N: the column-major C's bytes)");
+             : cli_file_kind_of(j->out) == CLI_FILE_MTX
+                 ? " (C, N x m)"
+                 : " (C^T, m x N: the column-major C's bytes)");
     if (j->check)
       printf("  check: %lld sampled %s, max error %.3g of %s (tolerance %.3g): %s\n",
              (long long)j->check_rows, ds ? "columns of C" : "rows of Y", j->check_err,
@@ -842,7 +872,8 @@ static int run_job(job *j) {
   st = build_operator(j);
   if (st < 0) {
     const char *opt[] = {"a"}, *path[] = {j->a_path};
-    rc = cli_report_file("spdm", opt, path, j->a_path ? 1 : 0, j->a_path ? j->a_path : "building the matrix", st);
+    rc = cli_report_file("spdm", opt, path, j->a_path ? 1 : 0,
+                         j->a_path ? j->a_path : "building the matrix", st);
   }
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
@@ -870,7 +901,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
 }
 
 cli_command cmd_spdm = {
-    "spdm", "Y = A X, sparse A times dense X, distributed (GCOO kernel)",
+    "spdm",
+    "Y = A X, sparse A times dense X, distributed (GCOO kernel)",
     "(--a PATH | --stencil 7|27 [--grid n] | --rows R --cols C) (--b PATH | --ncols N) [options]",
     "Each rank owns a contiguous block of rows of A (whole GCOO groups; columns of S in the\n"
     "paper's reading C = B S) balanced by nnz, reads or generates only that block, and multiplies\n"
@@ -878,13 +910,14 @@ cli_command cmd_spdm = {
     "when A is square (each product then exchanges only the rows other ranks need). Times are\n"
     "the slowest rank's; the product time is the median of --repeat runs.\n"
     "Example: mpirun -np 4 gcoo_dist spdm --a A.h5 --ncols 64 --check --json",
-    options, run};
+    options,
+    run};
 
 /* gcoo_dist with no arguments: the same command on an embedded problem that runs anywhere in
  * seconds: 3-D Poisson (7-point, 48^3 = 110,592 rows), 32 random columns, checked. */
 int cli_default_job(void) {
-  static char *args[] = {"--stencil", "7", "--grid", "48", "--ncols", "32", "--repeat", "5",
-                         "--check"};
+  static char *args[] = {"--stencil", "7",        "--grid", "48",     "--ncols",
+                         "32",        "--repeat", "5",      "--check"};
   cli_out("%s\ndefault job: gcoo_dist spdm --stencil 7 --grid 48 --ncols 32 --repeat 5 --check\n"
           "(gcoo_dist --help lists the commands)\n\n",
           gcoo_version_string());

@@ -8,24 +8,26 @@
 
 #include "cmd_files.h"
 
-static cli_option options[] = {
-    {"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
-    {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
-    CLI_OPT_OUT("write C: file.h5[:/group] as one CSR group (parallel, scipy/anndata layout) or "
-                "file.mtx[.gz] (gathered on rank 0)"),
-    CLI_OPT_OVERWRITE,
-    CLI_OPT_BACKEND,
-    CLI_OPT_DTYPE(NULL, " [default: as A's file stores it; float64 for Matrix Market]"),
-    {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
-    CLI_OPT_PREDICT_METHOD,
-    {"memory-budget", "BYTES", "0", "device bytes a rank may use (0: 90 % of free memory)", NULL,
-     false},
-    {"alg", "A", "gcoo", "local algorithm: gcoo, cusparse_alg1, cusparse_alg2, cusparse_alg3", NULL,
-     false},
-    {"check", NULL, NULL, "check 64 sampled rows of C against the CPU reference (rank 0 reads "
-                          "those rows of A and the rows of B they need; exit 1 on FAIL)", NULL, false},
-    CLI_OPT_JSON,
-    CLI_OPT_END};
+static cli_option options[] =
+    {{"a", "FILE", NULL, "matrix A (.h5[:/group] CSR read in slabs, or .mtx/.mtx.gz)", NULL, false},
+     {"b", "FILE", NULL, "matrix B (default: A)", NULL, false},
+     CLI_OPT_OUT("write C: file.h5[:/group] as one CSR group (parallel, scipy/anndata layout) or "
+                 "file.mtx[.gz] (gathered on rank 0)"),
+     CLI_OPT_OVERWRITE,
+     CLI_OPT_BACKEND,
+     CLI_OPT_DTYPE(NULL, " [default: as A's file stores it; float64 for Matrix Market]"),
+     {"safety", "F", "1.25", "room of a row of C: F x its predicted size (GPU)", NULL, false},
+     CLI_OPT_PREDICT_METHOD,
+     {"memory-budget", "BYTES", "0", "device bytes a rank may use (0: 90 % of free memory)", NULL,
+      false},
+     {"alg", "A", "gcoo", "local algorithm: gcoo, cusparse_alg1, cusparse_alg2, cusparse_alg3",
+      NULL, false},
+     {"check", NULL, NULL,
+      "check 64 sampled rows of C against the CPU reference (rank 0 reads "
+      "those rows of A and the rows of B they need; exit 1 on FAIL)",
+      NULL, false},
+     CLI_OPT_JSON,
+     CLI_OPT_END};
 
 enum { N_SAMPLE = 64 };
 
@@ -150,8 +152,8 @@ static gcoo_status rowset_read(const char *path, gcoo_dtype dt, const int64_t *r
  * columns, values) to rank 0, which reads those rows of A and the rows of B they need (from an
  * HDF5 CSR group row by row; other files whole) and computes those rows of A B in double. The error of an entry is |c - ref| / (|A||B|)_ij, against a bound of a few units of
  * rounding times the products summed; an entry of C where A B has no product fails. */
-static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gcoo_dist_spgemm_info *info,
-                         gcoo_sparse slab, check_result *res) {
+static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt,
+                         const gcoo_dist_spgemm_info *info, gcoo_sparse slab, check_result *res) {
   memset(res, 0, sizeof *res);
   MPI_Comm comm = MPI_COMM_WORLD;
   const int64_t m = info->m, ns = m < N_SAMPLE ? m : N_SAMPLE;
@@ -165,7 +167,8 @@ static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gc
   uint64_t x = 0x9e3779b97f4a7c15ull;
   for (int64_t t = 0; st >= 0 && t < ns; t++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    const int64_t lo = m * t / ns, hi = m * (t + 1) / ns, i = lo + (int64_t)(x % (uint64_t)(hi - lo));
+    const int64_t lo = m * t / ns, hi = m * (t + 1) / ns,
+                  i = lo + (int64_t)(x % (uint64_t)(hi - lo));
     const int64_t li = i - info->row0;
     if (li < 0 || li >= si.nrows) continue;
     const int64_t len = a.ptr[li + 1] - a.ptr[li];
@@ -182,7 +185,8 @@ static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gc
     pack[used++] = (double)len;
     for (int64_t q = a.ptr[li]; q < a.ptr[li + 1]; q++) {
       pack[used++] = (double)a.ind[q];
-      pack[used++] = dt == GCOO_FLOAT64 ? ((const double *)a.values)[q] : ((const float *)a.values)[q];
+      pack[used++] = dt == GCOO_FLOAT64 ? ((const double *)a.values)[q]
+                                        : ((const float *)a.values)[q];
     }
   }
   gcoo_sparse_destroy(&tmp);
@@ -200,7 +204,8 @@ static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gc
     arows = malloc(sizeof *arows * (size_t)(nrows + 1));
     if (!arows) st = GCOO_ERR_NO_MEMORY;
     nrows = 0;
-    for (const double *p = p0; arows && p < end; p += 2 + 2 * (int64_t)p[1]) arows[nrows++] = (int64_t)p[0];
+    for (const double *p = p0; arows && p < end; p += 2 + 2 * (int64_t)p[1])
+      arows[nrows++] = (int64_t)p[0];
     rowset A, B;
     memset(&A, 0, sizeof A);
     memset(&B, 0, sizeof B);
@@ -214,7 +219,8 @@ static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gc
     if (st >= 0) st = rowset_read(pb ? pb : pa, dt, brows, nb, &B);
     const int64_t n = st >= 0 ? B.ncols : 0;
     double *acc = NULL, *mag = NULL;
-    if (st >= 0 && !((acc = calloc((size_t)n + 1, sizeof *acc)) && (mag = calloc((size_t)n + 1, sizeof *mag))))
+    if (st >= 0 &&
+        !((acc = calloc((size_t)n + 1, sizeof *acc)) && (mag = calloc((size_t)n + 1, sizeof *mag))))
       st = GCOO_ERR_NO_MEMORY;
     int64_t maxprod = 0, t = 0;
     double worst = 0.0;
@@ -238,7 +244,9 @@ static gcoo_status check(const char *pa, const char *pb, gcoo_dtype dt, const gc
       for (int64_t e = 0; e < len; e++) {
         const int64_t c = (int64_t)pairs[2 * e];
         const double v = pairs[2 * e + 1];
-        const double err = c < 0 || c >= n ? INFINITY : mag[c] > 0 ? fabs(v - acc[c]) / mag[c] : (v == 0 ? 0 : INFINITY);
+        const double err = c < 0 || c >= n ? INFINITY
+                           : mag[c] > 0    ? fabs(v - acc[c]) / mag[c]
+                                           : (v == 0 ? 0 : INFINITY);
         if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
         if (c >= 0 && c < n) acc[c] = mag[c] = 0.0;
       }
@@ -335,7 +343,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     else
 #if GCOO_HAVE_HDF5
       st = gcoo_h5_write_csr_rows_flags(gcoo_dist_comm(d), out, info.m, info.row0, slab,
-                                         cli_write_flags(cmd));
+                                        cli_write_flags(cmd));
 #else
       st = cli_agree(GCOO_ERR_UNSUPPORTED);
 #endif
@@ -363,7 +371,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
     MPI_Allreduce(tmax, tall, 3, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(d));
     char dev[160];
     gcoo_ctx_describe(gcoo_dist_ctx(d), dev, sizeof dev);
-    const double perr = info.nnz ? ((double)info.nnz_predicted - (double)info.nnz) / (double)info.nnz : 0.0;
+    const double perr = info.nnz
+                            ? ((double)info.nnz_predicted - (double)info.nnz) / (double)info.nnz
+                            : 0.0;
     if (cli_rank() != 0) goto done;
     if (json) {
       cli_json j;
@@ -406,15 +416,22 @@ static int run(int argc, char **argv, cli_command *cmd) {
              (long long)info.m, (long long)info.n, (long long)info.k, cli_dtype_name(dt), dt_source,
              (long long)info.flop, (long long)info.nnz);
       printf("prediction %lld (%+.3f %%); rows split over %d ranks, predicted imbalance %.3f, "
-             "measured %.3f\n", (long long)info.nnz_predicted, 100 * perr, gcoo_dist_size(d),
-             info.imbalance, info.imbalance_actual);
-      printf("%s on %s (%s): plan %.3f s, read %.3f s, compute %.3f s, write %.3f s, total %.3f s\n",
+             "measured %.3f\n",
+             (long long)info.nnz_predicted, 100 * perr, gcoo_dist_size(d), info.imbalance,
+             info.imbalance_actual);
+      printf("%s on %s (%s): plan %.3f s, read %.3f s, compute %.3f s, write %.3f s, total %.3f "
+             "s\n",
              gcoo_spgemm_alg_name(info.local.alg), gcoo_ctx_backend(gcoo_dist_ctx(d)), dev,
              info.seconds_plan, tall[0], info.seconds_compute, tall[2], tall[1] + tall[2]);
-      if (out) printf("written: %s (%s)\n", out, cli_file_kind_of(out) == CLI_FILE_MTX ? "Matrix Market coordinate" : "HDF5 CSR group");
+      if (out)
+        printf("written: %s (%s)\n", out,
+               cli_file_kind_of(out) == CLI_FILE_MTX ? "Matrix Market coordinate"
+                                                     : "HDF5 CSR group");
       if (cli_flag(cmd, "check"))
-        printf("check: %lld sampled rows of C (%lld entries), max error %.3g of |A||B| (tolerance %.3g): %s\n",
-               (long long)chk.rows, (long long)chk.nnz_c, chk.err, chk.tol, chk.pass ? "PASS" : "FAIL");
+        printf("check: %lld sampled rows of C (%lld entries), max error %.3g of |A||B| (tolerance "
+               "%.3g): %s\n",
+               (long long)chk.rows, (long long)chk.nnz_c, chk.err, chk.tol,
+               chk.pass ? "PASS" : "FAIL");
     }
   }
 done:
@@ -424,11 +441,13 @@ done:
 }
 
 cli_command cmd_spgemm = {
-    "spgemm", "C = A B, sparse times sparse, output preallocated from the prediction",
+    "spgemm",
+    "C = A B, sparse times sparse, output preallocated from the prediction",
     "--a A [--b B] [--out C.h5|C.mtx] [--backend cpu|gpu] [--safety F] [--check] [--json]",
     "Rank 0 predicts the size of every row of C (gcoo_dist predict) and gives each rank a slab of\n"
     "rows of equal predicted work; each rank reads its slab of A and the rows of B it needs\n"
     "(HDF5 CSR in parallel; Matrix Market files are read by rank 0 and sent), computes its rows\n"
     "on its GPU (or the CPU backend), with room from the prediction and exact recomputation of\n"
     "rows that outgrow it, and the ranks write C together as one CSR (global indptr).",
-    options, run};
+    options,
+    run};

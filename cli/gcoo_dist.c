@@ -6,21 +6,20 @@
 
 #include "cli.h"
 
-static cli_command *commands[] = {&cmd_spdm, &cmd_spgemm, &cmd_predict, &cmd_solve,
+static cli_command *commands[] = {&cmd_spdm, &cmd_spgemm,  &cmd_predict, &cmd_solve,
                                   &cmd_gen,  &cmd_convert, &cmd_info};
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: gcoo_dist <command> [options]     (mpirun -np R gcoo_dist ...: one rank per GPU)\n"
-          "       gcoo_dist                         run the main job on its embedded default\n"
-          "       gcoo_dist --version | -V | --help     (also after a command)\n\ncommands:\n");
+  fprintf(f, "usage: gcoo_dist <command> [options]     (mpirun -np R gcoo_dist ...: one rank per "
+             "GPU)\n"
+             "       gcoo_dist                         run the main job on its embedded default\n"
+             "       gcoo_dist --version | -V | --help     (also after a command)\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-  fprintf(f,
-          "\n'gcoo_dist <command> --help' describes a command.\n"
-          "Environment: GCOO_BACKEND=cpu|cuda|auto, GCOO_DEBUG=WARN|INFO|TRACE, "
-          "GCOO_DEBUG_FILE=path (%%h host, %%p pid),\n"
-          "GCOO_PROGRESS=1|0 (progress on stderr: default on when started from a terminal).\n");
+  fprintf(f, "\n'gcoo_dist <command> --help' describes a command.\n"
+             "Environment: GCOO_BACKEND=cpu|cuda|auto, GCOO_DEBUG=WARN|INFO|TRACE, "
+             "GCOO_DEBUG_FILE=path (%%h host, %%p pid),\n"
+             "GCOO_PROGRESS=1|0 (progress on stderr: default on when started from a terminal).\n");
 }
 
 int main(int argc, char **argv) {
@@ -29,7 +28,8 @@ int main(int argc, char **argv) {
   cli_install_signal_handlers(); /* after MPI_Init, which may install its own */
   if (argc < 2) {
     rc = cli_default_job();
-  } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+  } else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+             !strcmp(argv[1], "version")) {
     cli_print_version();
   } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     if (cli_rank() == 0) usage(stdout);

@@ -62,8 +62,8 @@ static gcoo_status resolve_backend(gcoo_dist d, const char *backend, int *use_cu
                     "node-local rank; pass \"cuda\" (restrict GPUs with CUDA_VISIBLE_DEVICES)",
                     backend);
   else
-    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "unknown backend \"%s\" (expected cpu, cuda, gpu or auto)",
-                    backend);
+    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
+                    "unknown backend \"%s\" (expected cpu, cuda, gpu or auto)", backend);
   GCOO_CALL(gcoo__agree_comm(d->comm, st, NULL));
   if (want >= 0) {
     *use_cuda = want;
@@ -98,11 +98,11 @@ static gcoo_status bind_gpu(gcoo_dist d) {
   }
   if (st >= 0) st = gcoo__malloc_n((void **)&all, d->size, sizeof *all, "GPU table");
   GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
-  GCOO_GOTO(GCOO_MPI(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine,
-                                   MPI_BYTE, d->comm)));
+  GCOO_GOTO(GCOO_MPI(
+      MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, d->comm)));
   /* every rank checks the same table: every rank reports the same error */
-  GCOO_GOTO(gcoo__check_gpu_table(all, d->size, env_flag("GCOO_ALLOW_SHARED_GPU", 0),
-                                  &d->shared_gpu));
+  GCOO_GOTO(
+      gcoo__check_gpu_table(all, d->size, env_flag("GCOO_ALLOW_SHARED_GPU", 0), &d->shared_gpu));
   if (d->shared_gpu && d->rank == 0)
     GCOO_LOG(GCOO_LOG_WARN, "INIT",
              "ranks share GPUs (GCOO_ALLOW_SHARED_GPU=1): NCCL is not used in this run");

@@ -36,7 +36,7 @@ static gcoo_status unit_ptr(const int64_t *ptr, int64_t n, int64_t p, int64_t **
 /* ---- Matrix Market: read on rank 0, scatter CSR slabs ------------------------------------- */
 
 gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A /* rank 0 only */, gcoo_dtype dtype,
-                               int64_t p, int64_t dims[2], int64_t *row0, gcoo_sparse *slab) {
+                                   int64_t p, int64_t dims[2], int64_t *row0, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_partition part = {0};
   int64_t *bounds = NULL; /* size + 1 row offsets, then size + 1 entry offsets */
@@ -81,12 +81,12 @@ gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A /* rank 0 only */,
   if (d->rank == 0) {
     for (int r = 1; r < size && st >= 0; r++) {
       int64_t mr = rb[r + 1] - rb[r], nr = eb[r + 1] - eb[r];
-      st = gcoo__mpi_isend_big(v.ptr + rb[r], mr + 1, sizeof(int64_t), r, GCOO_TAG_SCATTER,
-                               d->comm, req + nreq);
+      st = gcoo__mpi_isend_big(v.ptr + rb[r], mr + 1, sizeof(int64_t), r, GCOO_TAG_SCATTER, d->comm,
+                               req + nreq);
       nreq += 2;
       if (st >= 0)
-        st = gcoo__mpi_isend_big(v.ind + eb[r], nr, sizeof(int32_t), r, GCOO_TAG_SCATTER,
-                                 d->comm, req + nreq);
+        st = gcoo__mpi_isend_big(v.ind + eb[r], nr, sizeof(int32_t), r, GCOO_TAG_SCATTER, d->comm,
+                                 req + nreq);
       nreq += 2;
       if (st >= 0)
         st = gcoo__mpi_isend_big((const char *)v.values + (size_t)eb[r] * es, nr, es, r,
@@ -109,8 +109,8 @@ gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A /* rank 0 only */,
   if (st >= 0) {
     const int64_t base = ptr[0];
     for (int64_t i = 0; i <= m; i++) ptr[i] -= base;
-    st = gcoo__sparse_adopt(slab, GCOO_FORMAT_CSR, dtype, m, dims[1], nnz, 0, ptr, ind, NULL,
-                            NULL, NULL, vals);
+    st = gcoo__sparse_adopt(slab, GCOO_FORMAT_CSR, dtype, m, dims[1], nnz, 0, ptr, ind, NULL, NULL,
+                            NULL, vals);
     ptr = NULL, ind = NULL, vals = NULL;
   }
   GCOO_GOTO(gcoo__dist_agree(d, st));
@@ -154,9 +154,9 @@ static gcoo_status read_mtx(gcoo_dist d, const char *path, gcoo_dtype dtype, gco
 
 /* Entries of this rank (A-frame global coordinates) to the owners of their rows; the result is
  * this rank's CSR slab. row_begin: the size + 1 row offsets. Collective. */
-gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k, gcoo_dtype dtype,
-                                int64_t n, const int32_t *rows, const int32_t *cols,
-                                const void *vals, gcoo_sparse *slab) {
+gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
+                                    gcoo_dtype dtype, int64_t n, const int32_t *rows,
+                                    const int32_t *cols, const void *vals, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   const int size = d->size;
   const size_t es = gcoo_dtype_size(dtype);
@@ -169,8 +169,10 @@ gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64
 
   st = gcoo__calloc((void **)&cnt_out, (size_t)size, sizeof(int64_t), "redistribution");
   if (st >= 0) st = gcoo__calloc((void **)&cnt_in, (size_t)size, sizeof(int64_t), "redistribution");
-  if (st >= 0) st = gcoo__calloc((void **)&off_out, (size_t)size + 1, sizeof(int64_t), "redistribution");
-  if (st >= 0) st = gcoo__calloc((void **)&off_in, (size_t)size + 1, sizeof(int64_t), "redistribution");
+  if (st >= 0)
+    st = gcoo__calloc((void **)&off_out, (size_t)size + 1, sizeof(int64_t), "redistribution");
+  if (st >= 0)
+    st = gcoo__calloc((void **)&off_in, (size_t)size + 1, sizeof(int64_t), "redistribution");
   if (st >= 0) st = gcoo__malloc_n((void **)&dest, n, sizeof *dest, "redistribution");
   if (st >= 0) st = gcoo__malloc_n((void **)&req, 12 * (int64_t)size, sizeof *req, "requests");
   if (st >= 0) {
@@ -216,8 +218,8 @@ gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64
     st = gcoo__mpi_irecv_big(rr + off_in[r], cnt_in[r], sizeof *rr, r, GCOO_TAG_REDIST, d->comm,
                              req + nreq);
     if (st >= 0)
-      st = gcoo__mpi_irecv_big(rc + off_in[r], cnt_in[r], sizeof *rc, r, GCOO_TAG_REDIST,
-                               d->comm, req + nreq + 2);
+      st = gcoo__mpi_irecv_big(rc + off_in[r], cnt_in[r], sizeof *rc, r, GCOO_TAG_REDIST, d->comm,
+                               req + nreq + 2);
     if (st >= 0)
       st = gcoo__mpi_irecv_big(rv + (size_t)off_in[r] * es, cnt_in[r], es, r, GCOO_TAG_REDIST,
                                d->comm, req + nreq + 4);
@@ -228,8 +230,8 @@ gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64
     st = gcoo__mpi_isend_big(sr + off_out[r], cnt_out[r], sizeof *sr, r, GCOO_TAG_REDIST, d->comm,
                              req + nreq);
     if (st >= 0)
-      st = gcoo__mpi_isend_big(sc + off_out[r], cnt_out[r], sizeof *sc, r, GCOO_TAG_REDIST,
-                               d->comm, req + nreq + 2);
+      st = gcoo__mpi_isend_big(sc + off_out[r], cnt_out[r], sizeof *sc, r, GCOO_TAG_REDIST, d->comm,
+                               req + nreq + 2);
     if (st >= 0)
       st = gcoo__mpi_isend_big(sv + (size_t)off_out[r] * es, cnt_out[r], es, r, GCOO_TAG_REDIST,
                                d->comm, req + nreq + 4);
@@ -267,8 +269,8 @@ done:
  * dimension, entries to A-frame coordinates, partition of the rows of A by a histogram of
  * entries per unit (all-reduced), then redistribution. */
 static gcoo_status read_h5_transposed(gcoo_dist d, gcoo_h5_sparse_file f, const gcoo_h5_info *fi,
-                                      gcoo_dtype dtype, gcoo_reading reading, int64_t p,
-                                      int64_t m, int64_t k, int64_t *row0, gcoo_sparse *slab) {
+                                      gcoo_dtype dtype, gcoo_reading reading, int64_t p, int64_t m,
+                                      int64_t k, int64_t *row0, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_partition fpart = {0}, rpart = {0};
   gcoo_sparse fs = NULL, coo = NULL;
@@ -312,8 +314,8 @@ static gcoo_status read_h5_transposed(gcoo_dist d, gcoo_h5_sparse_file f, const 
   if (st >= 0)
     for (int64_t t = 0; t < si.nnz; t++) hist[ar[t] / unit + 1]++;
   GCOO_GOTO(gcoo__dist_agree(d, st));
-  GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, hist, (int)(nunits + 1), MPI_INT64_T, MPI_SUM,
-                                   d->comm)));
+  GCOO_GOTO(GCOO_MPI(
+      MPI_Allreduce(MPI_IN_PLACE, hist, (int)(nunits + 1), MPI_INT64_T, MPI_SUM, d->comm)));
   for (int64_t u = 0; u < nunits; u++) hist[u + 1] += hist[u];
   st = gcoo_partition_balanced(hist, nunits, d->size, &rpart);
   if (st >= 0)
@@ -324,7 +326,9 @@ static gcoo_status read_h5_transposed(gcoo_dist d, gcoo_h5_sparse_file f, const 
   /* 4. one all-to-all of entries */
   GCOO_GOTO(gcoo__dist_redistribute(d, row_begin, k, dtype, si.nnz, ar, ac, a.values, slab));
   GCOO_LOG(GCOO_LOG_INFO, "READ", "%s layout redistributed by rows of A (one all-to-all)",
-           fi->format == GCOO_FORMAT_CSR ? "CSR" : fi->format == GCOO_FORMAT_CSC ? "CSC" : "GCOO");
+           fi->format == GCOO_FORMAT_CSR   ? "CSR"
+           : fi->format == GCOO_FORMAT_CSC ? "CSC"
+                                           : "GCOO");
 done:
   gcoo_partition_free(&fpart);
   gcoo_partition_free(&rpart);
@@ -337,9 +341,8 @@ done:
   return st;
 }
 
-static gcoo_status read_h5(gcoo_dist d, const char *path, gcoo_dtype dtype,
-                           gcoo_dist_op_options *o, int64_t dims[2], int64_t *row0,
-                           gcoo_sparse *slab) {
+static gcoo_status read_h5(gcoo_dist d, const char *path, gcoo_dtype dtype, gcoo_dist_op_options *o,
+                           int64_t dims[2], int64_t *row0, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_h5_sparse_file f = NULL;
   gcoo_h5_info fi;
@@ -429,7 +432,8 @@ gcoo_status gcoo_dist_op_create_from_file(gcoo_dist d, const char *path, gcoo_dt
 #else
     GCOO_GOTO(gcoo__dist_agree(d, GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                                              "%s: HDF5 is not compiled into this gcoo (use a "
-                                             ".mtx file)", path)));
+                                             ".mtx file)",
+                                             path)));
 #endif
   }
   double t_read = gcoo__wtime() - t0;

@@ -18,25 +18,25 @@
 #include <nccl.h>
 #endif
 
-#define GCOO_MAGIC_DIST 0x67636f6f64697374ull     /* "gcoodist" */
-#define GCOO_MAGIC_DIST_OP 0x67636f6f646f7021ull  /* "gcoodop!" */
+#define GCOO_MAGIC_DIST 0x67636f6f64697374ull    /* "gcoodist" */
+#define GCOO_MAGIC_DIST_OP 0x67636f6f646f7021ull /* "gcoodop!" */
 
 /* Message tags of dist/ on its own duplicated communicator (no clash with the caller's). */
 enum { GCOO_TAG_HALO = 101, GCOO_TAG_SCATTER = 102, GCOO_TAG_REDIST = 103, GCOO_TAG_GATHER = 104 };
 
 struct gcoo_dist_s {
   uint64_t magic;
-  MPI_Comm comm;        /* duplicate of the caller's communicator, errors returned */
-  MPI_Comm node;        /* the ranks of this node (MPI_COMM_TYPE_SHARED) */
+  MPI_Comm comm; /* duplicate of the caller's communicator, errors returned */
+  MPI_Comm node; /* the ranks of this node (MPI_COMM_TYPE_SHARED) */
   int rank, size, local_rank, local_size;
   char host[64];
-  gcoo_ctx ctx;         /* this rank's backend context */
-  int device;           /* CUDA ordinal or -1 */
-  int shared_gpu;       /* some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1): no NCCL */
-  double nccl_timeout;  /* seconds before a pending NCCL operation is declared dead */
-  int nccl_broken;      /* the communicator was aborted after a failure */
+  gcoo_ctx ctx;        /* this rank's backend context */
+  int device;          /* CUDA ordinal or -1 */
+  int shared_gpu;      /* some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1): no NCCL */
+  double nccl_timeout; /* seconds before a pending NCCL operation is declared dead */
+  int nccl_broken;     /* the communicator was aborted after a failure */
 #if GCOO_HAVE_NCCL
-  ncclComm_t nccl;      /* NULL when NCCL is not used */
+  ncclComm_t nccl; /* NULL when NCCL is not used */
 #endif
 };
 
@@ -107,7 +107,7 @@ gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size
  *  received from peer. peer == this rank is the receiving rank's own slab (a local copy). */
 typedef struct gcoo__gather_xfer {
   int peer;
-  int send;       /* 1: send slab rows [row, row + nrows); 0: receive full rows [row, ...) */
+  int send; /* 1: send slab rows [row, row + nrows); 0: receive full rows [row, ...) */
   int64_t row;
   int64_t nrows;
 } gcoo__gather_xfer;
@@ -115,8 +115,8 @@ typedef struct gcoo__gather_xfer {
  *  in chunks of at most chunk_rows rows (<= 0: whole slabs), in an order in which both ends of
  *  every pair post the same chunks, so one NCCL group (or MPI requests) can carry them. *out is
  *  malloc'd (free it; NULL when *n is 0). */
-gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
-                              int64_t chunk_rows, gcoo__gather_xfer **out, int64_t *n);
+gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows, int64_t chunk_rows,
+                              gcoo__gather_xfer **out, int64_t *n);
 /** Rows per chunk of a device gather of rows of row_bytes: GCOO_GATHER_CHUNK_MB (MiB, default
  *  0 = whole slabs). */
 int64_t gcoo__gather_chunk_rows(size_t row_bytes);
@@ -124,9 +124,9 @@ int64_t gcoo__gather_chunk_rows(size_t row_bytes);
 /* ---- GPU binding (dist_ctx.c), pure so that tests can feed it any cluster ------------------ */
 typedef struct gcoo__gpu_slot {
   char host[64];
-  char bus[32];     /* PCI bus id of the rank's GPU */
-  int local_size;   /* ranks on the host */
-  int ndev;         /* GPUs the rank sees */
+  char bus[32];   /* PCI bus id of the rank's GPU */
+  int local_size; /* ranks on the host */
+  int ndev;       /* GPUs the rank sees */
 } gcoo__gpu_slot;
 /** Check that ranks use distinct GPUs: on a duplicate, GCOO_ERR_NO_DEVICE naming both ranks, the
  *  host, the counts and the fix, unless allow_shared (then *shared = 1). */
@@ -143,10 +143,10 @@ struct gcoo_dist_op_s {
   gcoo_dtype dtype;
   int64_t m_global, k, row0, nrows, nnz_local, nnz_global;
   double imbalance;
-  int64_t *row_begin;   /* size + 1: the rows of Y (and of X when PARTITIONED) of each rank */
-  gcoo_op local;        /* REPLICATED: the slab (nrows x k); PARTITIONED: its diagonal block */
-  gcoo_op offd;         /* PARTITIONED: the columns outside the diagonal block (nrows x nhalo) */
-  gcoo__halo halo;      /* PARTITIONED: who sends which X rows to whom */
+  int64_t *row_begin; /* size + 1: the rows of Y (and of X when PARTITIONED) of each rank */
+  gcoo_op local;      /* REPLICATED: the slab (nrows x k); PARTITIONED: its diagonal block */
+  gcoo_op offd;       /* PARTITIONED: the columns outside the diagonal block (nrows x nhalo) */
+  gcoo__halo halo;    /* PARTITIONED: who sends which X rows to whom */
   double read_seconds, setup_seconds;
 };
 

@@ -61,8 +61,8 @@ gcoo_status gcoo__mpi_isend_big(const void *buf, int64_t count, size_t elem_byte
   GCOO_CALL(big_split(count, elem_bytes, &nb, &rest, &block));
   /* a zero-length message is still sent, so the receiver's matching receive completes */
   if (nb) GCOO_GOTO(GCOO_MPI(MPI_Isend(buf, (int)nb, block, dest, tag, comm, &req[0])));
-  GCOO_GOTO(GCOO_MPI(MPI_Isend((const char *)buf + (size_t)nb * BLOCK * elem_bytes, rest,
-                               MPI_BYTE, dest, tag, comm, &req[1])));
+  GCOO_GOTO(GCOO_MPI(MPI_Isend((const char *)buf + (size_t)nb * BLOCK * elem_bytes, rest, MPI_BYTE,
+                               dest, tag, comm, &req[1])));
 done:
   /* a committed datatype may be freed while messages using it are pending (MPI 3.1 §4.1.9) */
   if (block != MPI_DATATYPE_NULL) MPI_Type_free(&block);

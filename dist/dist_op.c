@@ -79,10 +79,10 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   const int is_csr = ai.format == GCOO_FORMAT_CSR;
   const int64_t nrows_a = is_csr ? ai.nrows : ai.ncols;
   if (st >= 0) st = gcoo__calloc((void **)&op, 1, sizeof *op, "distributed operator");
-  if (st >= 0) st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * F_COUNT, sizeof(int64_t),
-                                   "slab table");
-  if (st >= 0) st = gcoo__malloc_n((void **)&op->row_begin, d->size + 1, sizeof(int64_t),
-                                   "row partition");
+  if (st >= 0)
+    st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * F_COUNT, sizeof(int64_t), "slab table");
+  if (st >= 0)
+    st = gcoo__malloc_n((void **)&op->row_begin, d->size + 1, sizeof(int64_t), "row partition");
   GCOO_GOTO(gcoo__dist_agree(d, st));
   op->magic = GCOO_MAGIC_DIST_OP;
   op->d = d;
@@ -95,10 +95,10 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   op->nnz_local = ai.nnz;
 
   /* 2. every rank sees every slab and reaches the same verdict (same message everywhere) */
-  int64_t mine[F_COUNT] = {row0, nrows_a, k, m_global, ai.nnz, ai.dtype, opts->xmode,
-                           opts->local.reading};
-  GCOO_GOTO(GCOO_MPI(MPI_Allgather(mine, F_COUNT, MPI_INT64_T, facts, F_COUNT, MPI_INT64_T,
-                                   d->comm)));
+  int64_t mine[F_COUNT] = {row0,   nrows_a,  k,           m_global,
+                           ai.nnz, ai.dtype, opts->xmode, opts->local.reading};
+  GCOO_GOTO(
+      GCOO_MPI(MPI_Allgather(mine, F_COUNT, MPI_INT64_T, facts, F_COUNT, MPI_INT64_T, d->comm)));
   int64_t next = 0, nnz_max = 0;
   op->nnz_global = 0;
   for (int r = 0; r < d->size; r++) {
@@ -108,16 +108,18 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
                     f[F_DTYPE] == GCOO_FLOAT64 ? "float64" : "float32",
                     facts[F_DTYPE] == GCOO_FLOAT64 ? "float64" : "float32");
     GCOO_CHECK_GOTO(f[F_XMODE] == facts[F_XMODE] && f[F_READING] == facts[F_READING],
-                    GCOO_ERR_INVALID_ARG, "rank %d passed other options (X mode, reading) than "
-                    "rank 0", r);
+                    GCOO_ERR_INVALID_ARG,
+                    "rank %d passed other options (X mode, reading) than "
+                    "rank 0",
+                    r);
     GCOO_CHECK_GOTO(f[F_M] == m_global && f[F_K] == k, GCOO_ERR_SHAPE,
                     "rank %d has a slab of a %lld x %lld matrix, rank %d of %lld x %lld", r,
                     (long long)f[F_M], (long long)f[F_K], d->rank, (long long)m_global,
                     (long long)k);
     GCOO_CHECK_GOTO(f[F_ROW0] == next && f[F_NROWS] >= 0, GCOO_ERR_SHAPE,
                     "slabs must tile the %lld rows in rank order: rank %d starts at row %lld, "
-                    "expected %lld", (long long)m_global, r, (long long)f[F_ROW0],
-                    (long long)next);
+                    "expected %lld",
+                    (long long)m_global, r, (long long)f[F_ROW0], (long long)next);
     op->row_begin[r] = next;
     next += f[F_NROWS];
     op->nnz_global += f[F_NNZ];
@@ -129,7 +131,8 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
                   (long long)m_global);
   GCOO_CHECK_GOTO(opts->xmode != GCOO_DIST_X_PARTITIONED || k == m_global, GCOO_ERR_SHAPE,
                   "PARTITIONED X needs a square matrix (X rows split like Y rows); this one is "
-                  "%lld x %lld: use GCOO_DIST_X_REPLICATED", (long long)m_global, (long long)k);
+                  "%lld x %lld: use GCOO_DIST_X_REPLICATED",
+                  (long long)m_global, (long long)k);
   GCOO_CHECK_GOTO(opts->shift == 0.0 || k == m_global, GCOO_ERR_SHAPE,
                   "a diagonal shift needs a square matrix; this one is %lld x %lld",
                   (long long)m_global, (long long)k);
@@ -166,10 +169,12 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   }
   GCOO_GOTO(gcoo__dist_agree(d, st));
   op->setup_seconds = gcoo__wtime() - t0;
-  GCOO_LOG(GCOO_LOG_INFO, "DIST", "rows [%lld, %lld) of %lld x %lld, nnz %lld of %lld, "
-           "imbalance %.3f, %s X", (long long)row0, (long long)(row0 + op->nrows),
-           (long long)m_global, (long long)k, (long long)op->nnz_local, (long long)op->nnz_global,
-           op->imbalance, opts->xmode == GCOO_DIST_X_PARTITIONED ? "partitioned" : "replicated");
+  GCOO_LOG(GCOO_LOG_INFO, "DIST",
+           "rows [%lld, %lld) of %lld x %lld, nnz %lld of %lld, "
+           "imbalance %.3f, %s X",
+           (long long)row0, (long long)(row0 + op->nrows), (long long)m_global, (long long)k,
+           (long long)op->nnz_local, (long long)op->nnz_global, op->imbalance,
+           opts->xmode == GCOO_DIST_X_PARTITIONED ? "partitioned" : "replicated");
   *out = op;
   op = NULL;
 done:
@@ -280,7 +285,9 @@ static gcoo_status block_rows(gcoo_dist_op op, gcoo_op block, int offd, const in
   const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
   int32_t *ind = (int32_t *)a.ind;
   for (int64_t e = 0; e < ri.nnz; e++)
-    ind[e] = offd ? op->halo.recv_rows[ind[e]] : partitioned ? (int32_t)(op->row0 + ind[e]) : ind[e];
+    ind[e] = offd          ? op->halo.recv_rows[ind[e]]
+             : partitioned ? (int32_t)(op->row0 + ind[e])
+                           : ind[e];
   return GCOO_SUCCESS;
 }
 
@@ -301,7 +308,8 @@ gcoo_status gcoo_dist_op_get_local_rows(gcoo_dist_op op, const int64_t *rows, in
                         (t == 0 || rows[t] > rows[t - 1]),
                     GCOO_ERR_INVALID_ARG,
                     "row %lld (position %lld) is not one of this rank's rows %lld..%lld in "
-                    "increasing order", (long long)rows[t], (long long)t, (long long)op->row0,
+                    "increasing order",
+                    (long long)rows[t], (long long)t, (long long)op->row0,
                     (long long)(op->row0 + op->nrows - 1));
     local[t] = rows[t] - op->row0;
   }
@@ -357,18 +365,18 @@ static gcoo_status check_operands(gcoo_dist_op op, const gcoo_dense *X, const gc
   if (op->opts.local.reading == GCOO_SPARSE_DENSE) {
     GCOO_CHECK(X->nrows == xk && Y->nrows == op->nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
                "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
-               "X %lld x %lld, Y %lld x %lld", op->d->rank, (long long)xk,
-               partitioned ? "this rank's rows" : "all rows", (long long)op->nrows,
-               (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
+               "X %lld x %lld, Y %lld x %lld",
+               op->d->rank, (long long)xk, partitioned ? "this rank's rows" : "all rows",
+               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
                (long long)Y->ncols);
     GCOO_CHECK(!partitioned || X->layout == GCOO_ROW_MAJOR, GCOO_ERR_INVALID_ARG,
                "PARTITIONED X must be row-major in the sparse x dense reading");
   } else {
     GCOO_CHECK(X->ncols == xk && Y->ncols == op->nrows && X->nrows == Y->nrows, GCOO_ERR_SHAPE,
                "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
-               "B %lld x %lld, C %lld x %lld", op->d->rank, (long long)xk,
-               partitioned ? "this rank's columns" : "all columns", (long long)op->nrows,
-               (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
+               "B %lld x %lld, C %lld x %lld",
+               op->d->rank, (long long)xk, partitioned ? "this rank's columns" : "all columns",
+               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
                (long long)Y->ncols);
     GCOO_CHECK(!partitioned || X->layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
                "PARTITIONED B must be column-major in the dense x sparse reading");

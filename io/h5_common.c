@@ -168,8 +168,10 @@ gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing) 
   gcoo__h5_comm_serial(c);
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
-  GCOO_CHECK(init && !fin, GCOO_ERR_MPI, "MPI is %s: call the HDF5 functions between MPI_Init "
-             "and MPI_Finalize", fin ? "already finalized" : "not initialized");
+  GCOO_CHECK(init && !fin, GCOO_ERR_MPI,
+             "MPI is %s: call the HDF5 functions between MPI_Init "
+             "and MPI_Finalize",
+             fin ? "already finalized" : "not initialized");
   GCOO_CHECK(comm != MPI_COMM_NULL, GCOO_ERR_INVALID_ARG, "communicator is MPI_COMM_NULL");
   MPI_TRY(MPI_Comm_dup(comm, &c->comm));
   c->mpi = 1;
@@ -325,10 +327,12 @@ gcoo_status gcoo__h5_same_on_all(const gcoo__h5_comm *c, const int64_t *v, int n
   for (int i = 0; i < n; i++)
     GCOO_CHECK(lo[i] == hi[i], GCOO_ERR_INVALID_ARG,
                "%s differ across ranks: value %d ranges from %lld to %lld (every rank must pass "
-               "the same)", what, i, (long long)lo[i], (long long)hi[i]);
+               "the same)",
+               what, i, (long long)lo[i], (long long)hi[i]);
   GCOO_CHECK(hi[n] == 0, GCOO_ERR_INVALID_ARG,
              "%s: the path differs across ranks (rank %d has \"%s\"; every rank must pass the "
-             "same)", what, c->rank, s ? s : "");
+             "same)",
+             what, c->rank, s ? s : "");
 #else
   (void)c, (void)v, (void)n, (void)s, (void)what;
 #endif
@@ -352,10 +356,11 @@ static gcoo_status check_readable(const char *file) {
   struct stat sb;
   GCOO_CHECK(stat(file, &sb) == 0, GCOO_ERR_IO, "cannot open \"%s\": %s", file, strerror(errno));
   GCOO_CHECK(!S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot open \"%s\": it is a directory", file);
-  GCOO_CHECK(!gcoo__is_tmp_name(file), GCOO_ERR_FORMAT, "\"%s\" is the temporary file of a gcoo "
-             "write that never finished (its name says so): not a result", file);
-  GCOO_CHECK(access(file, R_OK) == 0, GCOO_ERR_IO, "cannot read \"%s\": %s", file,
-             strerror(errno));
+  GCOO_CHECK(!gcoo__is_tmp_name(file), GCOO_ERR_FORMAT,
+             "\"%s\" is the temporary file of a gcoo "
+             "write that never finished (its name says so): not a result",
+             file);
+  GCOO_CHECK(access(file, R_OK) == 0, GCOO_ERR_IO, "cannot read \"%s\": %s", file, strerror(errno));
   gcoo_status st = GCOO_SUCCESS;
   htri_t is = -1;
 #if H5_VERSION_GE(1, 12, 0)
@@ -375,7 +380,8 @@ static gcoo_status open_local(const gcoo__h5_comm *c, const char *file, hid_t *f
   hid_t fapl = H5I_INVALID_HID;
   H5_TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "file access properties");
 #ifdef H5_HAVE_PARALLEL
-  if (c->mpio) H5_TRY(H5Pset_fapl_mpio(fapl, c->comm, MPI_INFO_NULL), "MPI-IO driver for \"%s\"", file);
+  if (c->mpio)
+    H5_TRY(H5Pset_fapl_mpio(fapl, c->comm, MPI_INFO_NULL), "MPI-IO driver for \"%s\"", file);
 #else
   (void)c;
 #endif
@@ -409,12 +415,14 @@ static herr_t member_cb(hid_t g, const char *name, const H5L_info_t *info, void 
   (void)g, (void)info;
   member_list *m = data;
   if (m->count == 12) {
-    if (m->used + 6 < m->len) m->used += (size_t)snprintf(m->buf + m->used, m->len - m->used, ", ...");
+    if (m->used + 6 < m->len)
+      m->used += (size_t)snprintf(m->buf + m->used, m->len - m->used, ", ...");
     m->count++;
     return 1; /* stop */
   }
   if (m->used < m->len)
-    m->used += (size_t)snprintf(m->buf + m->used, m->len - m->used, "%s%s", m->count ? ", " : "", name);
+    m->used += (size_t)snprintf(m->buf + m->used, m->len - m->used, "%s%s", m->count ? ", " : "",
+                                name);
   if (m->used > m->len) m->used = m->len;
   m->count++;
   return 0;
@@ -445,8 +453,8 @@ gcoo_status gcoo__h5_open_object(hid_t fid, const gcoo__h5_path *p, hid_t *obj, 
   strcpy(names, p->object);
   for (char *comp = strtok_r(names, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
     htri_t ex = -1;
-    H5_TRY(ex = H5Lexists(cur, comp, H5P_DEFAULT), "%s: cannot look up \"%s\" in %s", p->file,
-           comp, where);
+    H5_TRY(ex = H5Lexists(cur, comp, H5P_DEFAULT), "%s: cannot look up \"%s\" in %s", p->file, comp,
+           where);
     GCOO_CHECK_GOTO(ex > 0, GCOO_ERR_FORMAT, "%s:%s: no object \"%s\" in group %s (%s)", p->file,
                     p->object, comp, where, gcoo__h5_members(cur, members, sizeof members));
     H5_TRY(next = H5Oopen(cur, comp, H5P_DEFAULT), "%s: cannot open \"%s\" in %s", p->file, comp,
@@ -458,8 +466,8 @@ gcoo_status gcoo__h5_open_object(hid_t fid, const gcoo__h5_path *p, hid_t *obj, 
     cur = next;
     next = H5I_INVALID_HID;
     char *rest = save && *save ? save : NULL;
-    GCOO_CHECK_GOTO(!rest || t == H5I_GROUP, GCOO_ERR_FORMAT,
-                    "%s:%s: %s is a dataset, not a group", p->file, p->object, where);
+    GCOO_CHECK_GOTO(!rest || t == H5I_GROUP, GCOO_ERR_FORMAT, "%s:%s: %s is a dataset, not a group",
+                    p->file, p->object, where);
   }
   H5I_type_t t = H5Iget_type(cur);
   GCOO_CHECK_GOTO(t == H5I_GROUP || t == H5I_DATASET, GCOO_ERR_FORMAT,
@@ -469,7 +477,8 @@ gcoo_status gcoo__h5_open_object(hid_t fid, const gcoo__h5_path *p, hid_t *obj, 
   H5_TRY(partial, "%s:%s: cannot look up its attributes", p->file, p->object);
   GCOO_CHECK_GOTO(!partial, GCOO_ERR_FORMAT,
                   "%s:%s was never finished: its writer stopped before the end (a temporary "
-                  "file of an interrupted gcoo write, not a result)", p->file, p->object);
+                  "file of an interrupted gcoo write, not a result)",
+                  p->file, p->object);
   *is_group = t == H5I_GROUP;
   *obj = cur;
   cur = H5I_INVALID_HID;
@@ -483,7 +492,7 @@ done:
 /* ---- kinds -------------------------------------------------------------------------------------- */
 
 const char *gcoo__h5_kind_name(gcoo__h5_kind k) {
-  static const char *names[] = {"none", "int8", "uint8", "int16", "uint16", "int32",
+  static const char *names[] = {"none",   "int8",  "uint8",  "int16",   "uint16", "int32",
                                 "uint32", "int64", "uint64", "float32", "float64"};
   return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
 }
@@ -674,12 +683,12 @@ gcoo_status gcoo__h5_attr_ints(hid_t obj, const char *name, const char *label, i
   H5_TRY(a = H5Aopen(obj, name, H5P_DEFAULT), "%s: cannot open attribute %s", label, name);
   H5_TRY(t = H5Aget_type(a), "%s: attribute %s", label, name);
   H5T_class_t cl = H5Tget_class(t);
-  GCOO_CHECK_GOTO(cl == H5T_INTEGER, GCOO_ERR_FORMAT, "%s: attribute %s is %s, not integer",
-                  label, name, class_name(cl));
+  GCOO_CHECK_GOTO(cl == H5T_INTEGER, GCOO_ERR_FORMAT, "%s: attribute %s is %s, not integer", label,
+                  name, class_name(cl));
   H5_TRY(s = H5Aget_space(a), "%s: attribute %s", label, name);
   hssize_t np = H5Sget_simple_extent_npoints(s);
-  GCOO_CHECK_GOTO(np == n, GCOO_ERR_FORMAT, "%s: attribute %s has %lld value%s, expected %d",
-                  label, name, (long long)np, np == 1 ? "" : "s", n);
+  GCOO_CHECK_GOTO(np == n, GCOO_ERR_FORMAT, "%s: attribute %s has %lld value%s, expected %d", label,
+                  name, (long long)np, np == 1 ? "" : "s", n);
   if (H5Tget_sign(t) == H5T_SGN_NONE) {
     H5_TRY(H5Aread(a, H5T_NATIVE_UINT64, u), "%s: cannot read attribute %s", label, name);
     for (int i = 0; i < n; i++) {

@@ -22,7 +22,10 @@
 /* Range checks through 64-bit arguments, so that no comparison is "always true" for a type. */
 static inline int fits_i32_signed(int64_t v) { return v >= 0 && v <= INT32_MAX; }
 static inline int fits_i32_unsigned(uint64_t v) { return v <= (uint64_t)INT32_MAX; }
-static inline int fits_i64_signed(int64_t v) { (void)v; return 1; }
+static inline int fits_i64_signed(int64_t v) {
+  (void)v;
+  return 1;
+}
 static inline int fits_i64_unsigned(uint64_t v) { return v <= (uint64_t)INT64_MAX; }
 
 /* clang-format off */
@@ -37,19 +40,19 @@ static inline int fits_i64_unsigned(uint64_t v) { return v <= (uint64_t)INT64_MA
  * when the file holds int32); the first bad one is still the one reported. */
 int64_t gcoo__h5_to_index(gcoo__h5_kind k, const void *src, int64_t n, int32_t *dst) {
   switch (k) {
-#define TO_INDEX(K, S, SIGN, W)                                                      \
-  case K: {                                                                          \
-    const S *s = (const S *)src;                                                     \
-    int64_t bad = n;                                                                 \
-    _Pragma("omp parallel for reduction(min : bad) schedule(static) if (n > GCOO_OMP_MIN_WORK)") \
-    for (int64_t i = 0; i < n; i++) {                                                \
-      if (!fits_i32_##SIGN((W)s[i])) {                                               \
-        if (i < bad) bad = i;                                                        \
-      } else {                                                                       \
-        dst[i] = (int32_t)s[i];                                                      \
-      }                                                                              \
-    }                                                                                \
-    return bad < n ? bad : -1;                                                       \
+#define TO_INDEX(K, S, SIGN, W)                                               \
+  case K: {                                                                   \
+    const S *s = (const S *)src;                                              \
+    int64_t bad = n;                                                          \
+    _Pragma("omp parallel for reduction(min : bad) schedule(static) if (n > " \
+            "GCOO_OMP_MIN_WORK)") for (int64_t i = 0; i < n; i++) {           \
+      if (!fits_i32_##SIGN((W)s[i])) {                                        \
+        if (i < bad) bad = i;                                                 \
+      } else {                                                                \
+        dst[i] = (int32_t)s[i];                                               \
+      }                                                                       \
+    }                                                                         \
+    return bad < n ? bad : -1;                                                \
   }
     H5_INT_KINDS(TO_INDEX)
 #undef TO_INDEX
@@ -59,14 +62,14 @@ int64_t gcoo__h5_to_index(gcoo__h5_kind k, const void *src, int64_t n, int32_t *
 
 int64_t gcoo__h5_to_i64(gcoo__h5_kind k, const void *src, int64_t n, int64_t *dst) {
   switch (k) {
-#define TO_I64(K, S, SIGN, W)                                     \
-  case K: {                                                       \
-    const S *s = (const S *)src;                                  \
-    for (int64_t i = 0; i < n; i++) {                             \
-      if (!fits_i64_##SIGN((W)s[i])) return i;                    \
-      dst[i] = (int64_t)s[i];                                     \
-    }                                                             \
-    return -1;                                                    \
+#define TO_I64(K, S, SIGN, W)                  \
+  case K: {                                    \
+    const S *s = (const S *)src;               \
+    for (int64_t i = 0; i < n; i++) {          \
+      if (!fits_i64_##SIGN((W)s[i])) return i; \
+      dst[i] = (int64_t)s[i];                  \
+    }                                          \
+    return -1;                                 \
   }
     H5_INT_KINDS(TO_I64)
 #undef TO_I64

@@ -6,11 +6,11 @@
 /* Every element of src (kind k) converted to GCOO_T, rounded to nearest. */
 static void GCOO_FN(convert)(gcoo__h5_kind k, const void *src, int64_t n, GCOO_T *dst) {
   switch (k) {
-#define H5_CONVERT_CASE(K, S)                                         \
-  case K: {                                                           \
-    const S *s = (const S *)src;                                      \
-    for (int64_t i = 0; i < n; i++) dst[i] = (GCOO_T)s[i];            \
-    break;                                                            \
+#define H5_CONVERT_CASE(K, S)                              \
+  case K: {                                                \
+    const S *s = (const S *)src;                           \
+    for (int64_t i = 0; i < n; i++) dst[i] = (GCOO_T)s[i]; \
+    break;                                                 \
   }
     H5_SOURCE_KINDS(H5_CONVERT_CASE)
 #undef H5_CONVERT_CASE

@@ -64,7 +64,7 @@ done:
 
 typedef struct dense_file {
   gcoo__h5_dset d;
-  int col;  /* dataset is [ncols, nrows] */
+  int col; /* dataset is [ncols, nrows] */
   int64_t nrows, ncols;
 } dense_file;
 
@@ -148,8 +148,8 @@ gcoo_status gcoo__h5_dense_read(const gcoo__h5_comm *c, const char *path, gcoo_d
     if (rows[i] < 0 || rows[i] >= s.nrows || (i > 0 && rows[i] <= rows[i - 1]))
       st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
                       "rows[%lld] = %lld: the row set must be strictly increasing inside the "
-                      "%lld rows of %s", (long long)i, (long long)rows[i], (long long)s.nrows,
-                      s.d.label);
+                      "%lld rows of %s",
+                      (long long)i, (long long)rows[i], (long long)s.nrows, s.d.label);
   GCOO_GOTO(gcoo__h5_agree(c, st));
 
   /* collective from here: every rank makes the same number of rounds */
@@ -201,15 +201,18 @@ gcoo_status gcoo__h5_dense_read(const gcoo__h5_comm *c, const char *path, gcoo_d
         bad = gcoo__h5_first_nonfinite(dtype, buf, m * s.ncols);
       } else {
         int64_t ssi = s.col ? 1 : s.ncols, ssj = s.col ? m : 1;
-        int64_t dsi = layout == GCOO_ROW_MAJOR ? D->ld : 1, dsj = layout == GCOO_ROW_MAJOR ? 1 : D->ld;
+        int64_t dsi = layout == GCOO_ROW_MAJOR ? D->ld : 1,
+                dsj = layout == GCOO_ROW_MAJOR ? 1 : D->ld;
         char *dst = (char *)D->data + (size_t)(i0 * dsi) * ts;
         bad = gcoo__h5_copy2d(s.d.kind, scratch, ssi, ssj, dtype, dst, dsi, dsj, m, s.ncols);
       }
       if (bad >= 0) {
         int64_t bi = i0 + bad / s.ncols, bj = bad % s.ncols;
-        st = GCOO_ERROR(GCOO_ERR_NOT_FINITE, "%s: row %lld, column %lld is %g; gcoo refuses NaN "
-                        "and infinite values", s.d.label, (long long)(rows ? rows[bi] : row0 + bi),
-                        (long long)bj, gcoo_dense_get(D, bi, bj));
+        st = GCOO_ERROR(GCOO_ERR_NOT_FINITE,
+                        "%s: row %lld, column %lld is %g; gcoo refuses NaN "
+                        "and infinite values",
+                        s.d.label, (long long)(rows ? rows[bi] : row0 + bi), (long long)bj,
+                        gcoo_dense_get(D, bi, bj));
       }
     }
     i0 = i1;
@@ -235,8 +238,7 @@ typedef struct dense_parts {
   int64_t row0;
 } dense_parts;
 
-static void write_rows(const gcoo__h5_comm *c, const gcoo__h5_dset *d, void *ctx,
-                       gcoo_status *st) {
+static void write_rows(const gcoo__h5_comm *c, const gcoo__h5_dset *d, void *ctx, gcoo_status *st) {
   const dense_parts *w = ctx;
   const gcoo_dense *D = w->D;
   gcoo__h5_kind k = gcoo__h5_kind_of_dtype(D->dtype);
@@ -272,8 +274,10 @@ static void write_rows(const gcoo__h5_comm *c, const gcoo__h5_dset *d, void *ctx
       }
       if (bad >= 0) {
         int64_t bi = i0 + bad / nc, bj = bad % nc;
-        *st = GCOO_ERROR(GCOO_ERR_NOT_FINITE, "%s: row %lld, column %lld is %g: refusing to write "
-                         "a non-finite value", d->label, (long long)(w->row0 + bi), (long long)bj,
+        *st = GCOO_ERROR(GCOO_ERR_NOT_FINITE,
+                         "%s: row %lld, column %lld is %g: refusing to write "
+                         "a non-finite value",
+                         d->label, (long long)(w->row0 + bi), (long long)bj,
                          gcoo_dense_get(D, bi, bj));
         m = 0;
       }
@@ -283,8 +287,8 @@ static void write_rows(const gcoo__h5_comm *c, const gcoo__h5_dset *d, void *ctx
       if (m > 0) {
         hsize_t start[2] = {(hsize_t)(w->row0 + i0), 0}, count[2] = {(hsize_t)m, (hsize_t)nc};
         if (H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) < 0) {
-          sel = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                               "%s: selecting rows", d->label);
+          sel = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__, "%s: selecting rows",
+                               d->label);
           m = 0;
         }
       }
@@ -311,8 +315,8 @@ gcoo_status gcoo__h5_dense_write(const gcoo__h5_comm *c, const char *path, int64
   if (row0 != before)
     st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
                     "rank %d: its rows start at %lld but the ranks before it hold %lld rows (row "
-                    "ranges must tile 0..%lld in rank order)", c->rank, (long long)row0,
-                    (long long)before, (long long)nrows_global);
+                    "ranges must tile 0..%lld in rank order)",
+                    c->rank, (long long)row0, (long long)before, (long long)nrows_global);
   else if (total != nrows_global)
     st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "the ranks hold %lld rows in all, not %lld",
                     (long long)total, (long long)nrows_global);
@@ -336,8 +340,7 @@ gcoo_status gcoo_h5_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout l
   gcoo__h5_comm one;
   gcoo__h5_comm_serial(&one);
   gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_dense_read(&one, path, dtype, 0, NULL, 0, GCOO__H5_ROWS_ALL, layout,
-                                       D);
+  gcoo_status st = gcoo__h5_dense_read(&one, path, dtype, 0, NULL, 0, GCOO__H5_ROWS_ALL, layout, D);
   gcoo__h5_quiet_end(&q);
   GCOO_CALL(st);
   return st;

@@ -27,8 +27,8 @@
 
 /* ---- object paths "file.h5:/group" ------------------------------------------------------- */
 typedef struct gcoo__h5_path {
-  char *file;    /* file name */
-  char *object;  /* "/" or "/a/b" (normalised: leading '/', no trailing or double '/') */
+  char *file;   /* file name */
+  char *object; /* "/" or "/a/b" (normalised: leading '/', no trailing or double '/') */
 } gcoo__h5_path;
 
 gcoo_status gcoo__h5_path_parse(const char *path, gcoo__h5_path *p);
@@ -54,12 +54,12 @@ gcoo_status gcoo__h5_raise(gcoo_status st, const char *file, int line, const cha
 
 /** Run an HDF5 call (an expression, may be an assignment); on a negative result raise `code`
  *  with the context message and HDF5's own, and go to done. */
-#define H5_TRY_AS(code, expr, ...)                                               \
-  do {                                                                           \
-    if ((int64_t)(expr) < 0) {                                                   \
-      st = gcoo__h5_raise((code), __FILE__, __LINE__, __func__, __VA_ARGS__);    \
-      goto done;                                                                 \
-    }                                                                            \
+#define H5_TRY_AS(code, expr, ...)                                            \
+  do {                                                                        \
+    if ((int64_t)(expr) < 0) {                                                \
+      st = gcoo__h5_raise((code), __FILE__, __LINE__, __func__, __VA_ARGS__); \
+      goto done;                                                              \
+    }                                                                         \
   } while (0)
 #define H5_TRY(expr, ...) H5_TRY_AS(GCOO_ERR_HDF5, expr, __VA_ARGS__)
 
@@ -70,8 +70,8 @@ void gcoo__h5_close(hid_t *id);
 /* ---- the ranks a call runs on ------------------------------------------------------------- */
 typedef struct gcoo__h5_comm {
   int rank, size;
-  int mpi;   /* comm holds a duplicate owned by this struct */
-  int mpio;  /* files opened through MPI-IO by every rank together (collective transfers) */
+  int mpi;         /* comm holds a duplicate owned by this struct */
+  int mpio;        /* files opened through MPI-IO by every rank together (collective transfers) */
   int write_flags; /* a write's GCOO_H5_* flags (gcoo/h5.h); 0 for reads */
 #if GCOO_HAVE_MPI
   MPI_Comm comm;
@@ -95,7 +95,8 @@ typedef struct gcoo__h5_guard {
   int fd;
   int64_t size;
 } gcoo__h5_guard;
-#define GCOO__H5_GUARD_INIT {-1, 0}
+#define GCOO__H5_GUARD_INIT \
+  { -1, 0 }
 gcoo_status gcoo__h5_guard_open(gcoo__h5_guard *g, const char *file);
 gcoo_status gcoo__h5_guard_check(const gcoo__h5_guard *g, const char *file);
 void gcoo__h5_guard_close(gcoo__h5_guard *g);
@@ -109,8 +110,7 @@ gcoo_status gcoo__h5_bcast(const gcoo__h5_comm *c, void *buf, int64_t bytes, int
 /** Maximum / sum of v over ranks. Collective. */
 int64_t gcoo__h5_max_i64(const gcoo__h5_comm *c, int64_t v);
 /** Exclusive prefix sum of v over ranks (0 on rank 0) and total. Collective. */
-gcoo_status gcoo__h5_exscan_i64(const gcoo__h5_comm *c, int64_t v, int64_t *before,
-                                int64_t *total);
+gcoo_status gcoo__h5_exscan_i64(const gcoo__h5_comm *c, int64_t v, int64_t *before, int64_t *total);
 /** Raise GCOO_ERR_INVALID_ARG unless every rank passed the same values (and the same string s,
  *  compared with rank 0's). Collective. */
 gcoo_status gcoo__h5_same_on_all(const gcoo__h5_comm *c, const int64_t *v, int n, const char *s,
@@ -133,7 +133,16 @@ const char *gcoo__h5_members(hid_t grp, char *buf, size_t len);
 /* ---- element kinds of datasets ---------------------------------------------------------------- */
 typedef enum gcoo__h5_kind {
   H5K_NONE = 0,
-  H5K_I8, H5K_U8, H5K_I16, H5K_U16, H5K_I32, H5K_U32, H5K_I64, H5K_U64, H5K_F32, H5K_F64
+  H5K_I8,
+  H5K_U8,
+  H5K_I16,
+  H5K_U16,
+  H5K_I32,
+  H5K_U32,
+  H5K_I64,
+  H5K_U64,
+  H5K_F32,
+  H5K_F64
 } gcoo__h5_kind;
 
 const char *gcoo__h5_kind_name(gcoo__h5_kind k);
@@ -154,7 +163,8 @@ typedef struct gcoo__h5_dset {
   char label[GCOO_H5_LABEL];
 } gcoo__h5_dset;
 
-#define GCOO__H5_DSET_INIT {H5I_INVALID_HID, H5K_NONE, 0, {0, 0}, ""}
+#define GCOO__H5_DSET_INIT \
+  { H5I_INVALID_HID, H5K_NONE, 0, {0, 0}, "" }
 
 /** Open a numeric dataset: name relative to loc (NULL: loc itself is the dataset). Integer or
  *  float elements only (GCOO_ERR_FORMAT otherwise, naming the type). Not collective. */
@@ -202,14 +212,13 @@ gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h
 /** Elements [start, start + count) of a 1-D dataset into dst converted to tkind (H5K_I64,
  *  H5K_I32 as non-negative indices, H5K_F32/H5K_F64 as finite values), in rounds. Sticky *st.
  *  Collective with MPI-IO. */
-void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start,
-                      int64_t count, gcoo__h5_kind tkind, void *dst, gcoo_status *st);
+void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
+                      gcoo__h5_kind tkind, void *dst, gcoo_status *st);
 /** src[0..count) of kind k into elements [start, start + count) of a 1-D dataset, in rounds;
  *  `add` is added to each element (H5K_I64 only: a rank's indptr offset); float values must be
  *  finite. Sticky *st. Collective with MPI-IO. */
-void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start,
-                       int64_t count, gcoo__h5_kind k, const void *src, int64_t add,
-                       gcoo_status *st);
+void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
+                       gcoo__h5_kind k, const void *src, int64_t add, gcoo_status *st);
 
 /* ---- the write engine (io/h5_write.c) ------------------------------------------------------------ */
 /** The attribute an object carries while it is being written (removed as the last step before
@@ -220,16 +229,16 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
   "gcoo was writing this object and did not finish: it is not a result"
 
 typedef struct gcoo__h5_wdset {
-  const char *name;  /* inside the group; NULL: the object itself is this dataset (dense) */
+  const char *name; /* inside the group; NULL: the object itself is this dataset (dense) */
   gcoo__h5_kind kind;
   int ndims;
   int64_t dims[2];
 } gcoo__h5_wdset;
 
 typedef struct gcoo__h5_wlayout {
-  const char *encoding;  /* sparse: encoding-type of the group; NULL: one dense dataset */
+  const char *encoding; /* sparse: encoding-type of the group; NULL: one dense dataset */
   int64_t shape[2];
-  int64_t p;             /* > 0: the GCOO "p" attribute */
+  int64_t p; /* > 0: the GCOO "p" attribute */
   int nd;
   gcoo__h5_wdset d[5];
 } gcoo__h5_wlayout;
@@ -252,9 +261,9 @@ struct gcoo_h5_sparse_file_s {
   gcoo__h5_comm c;
   gcoo__h5_path path;
   hid_t fid;
-  gcoo__h5_dset d[3];  /* CSR/CSC: indices, data; GCOO: rows, cols, values */
+  gcoo__h5_dset d[3]; /* CSR/CSC: indices, data; GCOO: rows, cols, values */
   gcoo_h5_info info;
-  int64_t *ptr;        /* nmajor + 1 (indptr or gIdxes) */
+  int64_t *ptr;         /* nmajor + 1 (indptr or gIdxes) */
   gcoo__h5_guard guard; /* the file, watched across the slab reads */
 };
 #define GCOO_MAGIC_H5_SPARSE 0x67636f6f68357370ull /* "gcooh5sp" */

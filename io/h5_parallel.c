@@ -66,9 +66,8 @@ static gcoo_status read_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype, 
   return st;
 }
 
-gcoo_status gcoo_h5_read_dense_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype,
-                                    int64_t row0, int64_t nrows, gcoo_layout layout,
-                                    gcoo_dense *D) {
+gcoo_status gcoo_h5_read_dense_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype, int64_t row0,
+                                    int64_t nrows, gcoo_layout layout, gcoo_dense *D) {
   GCOO_CALL(read_rows(comm, path, dtype, row0, NULL, nrows, GCOO__H5_ROWS_RANGE, layout, D));
   return GCOO_SUCCESS;
 }

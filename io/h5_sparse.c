@@ -93,26 +93,32 @@ static gcoo_status describe(hid_t fid, const gcoo__h5_path *p, gcoo_h5_info *inf
   GCOO_GOTO(gcoo__h5_attr_string(obj, "encoding-type", label, enc, sizeof enc, &found));
   GCOO_CHECK_GOTO(found, GCOO_ERR_FORMAT,
                   "%s: group has no attribute encoding-type, so it is not a sparse matrix group "
-                  "(csr_matrix, csc_matrix or gcoo_matrix); %s", label,
-                  gcoo__h5_members(obj, members, sizeof members));
-  if (!strcmp(enc, "csr_matrix")) info->format = GCOO_FORMAT_CSR;
-  else if (!strcmp(enc, "csc_matrix")) info->format = GCOO_FORMAT_CSC;
-  else if (!strcmp(enc, "gcoo_matrix")) info->format = GCOO_FORMAT_GCOO;
+                  "(csr_matrix, csc_matrix or gcoo_matrix); %s",
+                  label, gcoo__h5_members(obj, members, sizeof members));
+  if (!strcmp(enc, "csr_matrix"))
+    info->format = GCOO_FORMAT_CSR;
+  else if (!strcmp(enc, "csc_matrix"))
+    info->format = GCOO_FORMAT_CSC;
+  else if (!strcmp(enc, "gcoo_matrix"))
+    info->format = GCOO_FORMAT_GCOO;
   else
     GCOO_CHECK_GOTO(0, GCOO_ERR_FORMAT,
                     "%s: encoding-type \"%s\" is not a sparse encoding gcoo reads (csr_matrix, "
-                    "csc_matrix, gcoo_matrix)", label, enc);
+                    "csc_matrix, gcoo_matrix)",
+                    label, enc);
   GCOO_GOTO(gcoo__h5_attr_string(obj, "encoding-version", label, info->encoding_version,
                                  sizeof info->encoding_version, &found));
   GCOO_CHECK_GOTO(!found || !strcmp(info->encoding_version, "0.1") ||
                       !strncmp(info->encoding_version, "0.1.", 4),
-                  GCOO_ERR_FORMAT, "%s: encoding-version \"%s\" is not supported (gcoo reads 0.1.x)",
-                  label, info->encoding_version);
+                  GCOO_ERR_FORMAT,
+                  "%s: encoding-version \"%s\" is not supported (gcoo reads 0.1.x)", label,
+                  info->encoding_version);
   GCOO_GOTO(gcoo__h5_attr_ints(obj, "shape", label, shape, 2, &found));
   GCOO_CHECK_GOTO(found, GCOO_ERR_FORMAT, "%s: no attribute shape (two integers: rows, columns)",
                   label);
-  GCOO_CHECK_GOTO(shape[0] >= 0 && shape[1] >= 0, GCOO_ERR_FORMAT, "%s: shape %lld x %lld is negative",
-                  label, (long long)shape[0], (long long)shape[1]);
+  GCOO_CHECK_GOTO(shape[0] >= 0 && shape[1] >= 0, GCOO_ERR_FORMAT,
+                  "%s: shape %lld x %lld is negative", label, (long long)shape[0],
+                  (long long)shape[1]);
   GCOO_CHECK_GOTO(shape[0] <= GCOO_INDEX_MAX && shape[1] <= GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,
                   "%s: shape %lld x %lld does not fit 32-bit indices (max %d)", label,
                   (long long)shape[0], (long long)shape[1], GCOO_INDEX_MAX);
@@ -293,15 +299,15 @@ static gcoo_status build_compressed(const struct gcoo_h5_sparse_file_s *f, gcoo_
         hi = mid;
     }
     while (i + 1 < nmaj && p[i + 1] <= badk) i++;
-    return GCOO_ERROR(GCOO_ERR_INDEX_RANGE, "%s: %s %lld has %s index %d outside 0..%lld (entry %lld)",
-                      f->d[0].label, major_word(in->format), (long long)(b + i),
-                      csr ? "column" : "row", ix[badk], (long long)nminor - 1,
-                      (long long)(lo + badk));
+    return GCOO_ERROR(GCOO_ERR_INDEX_RANGE,
+                      "%s: %s %lld has %s index %d outside 0..%lld (entry %lld)", f->d[0].label,
+                      major_word(in->format), (long long)(b + i), csr ? "column" : "row", ix[badk],
+                      (long long)nminor - 1, (long long)(lo + badk));
   }
   int64_t nr = csr ? nmaj : in->nrows, nc = csr ? in->ncols : nmaj;
   if (sorted) {
-    gcoo_status st = gcoo__sparse_adopt(A, in->format, dtype, nr, nc, p[nmaj], 0, p, ix, NULL,
-                                        NULL, NULL, *vals);
+    gcoo_status st = gcoo__sparse_adopt(A, in->format, dtype, nr, nc, p[nmaj], 0, p, ix, NULL, NULL,
+                                        NULL, *vals);
     *ptrl = NULL, *ind = NULL, *vals = NULL; /* adopted, or freed by adopt on failure */
     GCOO_CALL(st);
   } else if (csr) {
@@ -338,8 +344,9 @@ static gcoo_status build_gcoo(const struct gcoo_h5_sparse_file_s *f, gcoo_dtype 
         int same = r[k - 1] == r[k] && c[k - 1] == c[k];
         GCOO_CHECK(before || same, GCOO_ERR_UNSORTED,
                    "%s: group %lld entry %lld: (%d, %d) after (%d, %d); GCOO groups are ordered "
-                   "by row, then column", f->d[0].label, (long long)(b + q), (long long)(lo + k),
-                   r[k], c[k], r[k - 1], c[k - 1]);
+                   "by row, then column",
+                   f->d[0].label, (long long)(b + q), (long long)(lo + k), r[k], c[k], r[k - 1],
+                   c[k - 1]);
         dup |= same;
       }
     }
@@ -356,8 +363,8 @@ static gcoo_status build_gcoo(const struct gcoo_h5_sparse_file_s *f, gcoo_dtype 
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__h5_sparse_read_slab(struct gcoo_h5_sparse_file_s *f, gcoo_dtype dtype,
-                                      int64_t b, int64_t e, gcoo_sparse *slab) {
+gcoo_status gcoo__h5_sparse_read_slab(struct gcoo_h5_sparse_file_s *f, gcoo_dtype dtype, int64_t b,
+                                      int64_t e, gcoo_sparse *slab) {
   gcoo_status st = GCOO_SUCCESS;
   int64_t *pl = NULL;
   int32_t *ia = NULL, *ib = NULL;
@@ -464,12 +471,12 @@ gcoo_status gcoo__h5_sparse_write(const gcoo__h5_comm *c, const char *path, int6
   if (major0 != before)
     st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
                     "rank %d: its %ss start at %lld but the ranks before it hold %lld %ss (slabs "
-                    "must tile 0..%lld in rank order)", c->rank, major_word(w.si.format),
-                    (long long)major0, (long long)before, major_word(w.si.format),
-                    (long long)nmajor_global);
-  else if (total != nmajor_global)
-    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "the slabs hold %lld %ss in all, not %lld", (long long)total,
+                    "must tile 0..%lld in rank order)",
+                    c->rank, major_word(w.si.format), (long long)major0, (long long)before,
                     major_word(w.si.format), (long long)nmajor_global);
+  else if (total != nmajor_global)
+    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG, "the slabs hold %lld %ss in all, not %lld",
+                    (long long)total, major_word(w.si.format), (long long)nmajor_global);
   st = gcoo__h5_agree(c, st);
   if (st < 0) return st;
   int64_t same[4] = {csr ? w.si.ncols : w.si.nrows, w.si.dtype, w.si.format, nmajor_global};
@@ -571,8 +578,9 @@ static gcoo_status write_sparse(const char *path, gcoo_sparse A, int flags) {
     A = B;
     GCOO_GOTO(gcoo_sparse_get_info(A, &si));
   }
-  int64_t nmaj = si.format == GCOO_FORMAT_GCOO ? si.ngroups
-                 : si.format == GCOO_FORMAT_CSC ? si.ncols : si.nrows;
+  int64_t nmaj = si.format == GCOO_FORMAT_GCOO  ? si.ngroups
+                 : si.format == GCOO_FORMAT_CSC ? si.ncols
+                                                : si.nrows;
   GCOO_GOTO(gcoo__h5_sparse_write(&one, path, nmaj, 0, A, GCOO_SUCCESS));
 done:
   gcoo_sparse_destroy(&B);

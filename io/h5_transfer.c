@@ -106,10 +106,12 @@ gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h
     uint32_t local = 0, global = 0;
     H5Pget_mpio_actual_io_mode(dxpl, &mode);
     H5Pget_mpio_no_collective_cause(dxpl, &local, &global);
-    GCOO_LOG(GCOO_LOG_TRACE, "H5", "%s %s %lld elements %s: io mode %d, no-collective cause "
-             "0x%x/0x%x", label, write ? "wrote" : "read", (long long)n,
-             collective ? "collectively" : "independently (selections overlap)", (int)mode,
-             local, global);
+    GCOO_LOG(GCOO_LOG_TRACE, "H5",
+             "%s %s %lld elements %s: io mode %d, no-collective cause "
+             "0x%x/0x%x",
+             label, write ? "wrote" : "read", (long long)n,
+             collective ? "collectively" : "independently (selections overlap)", (int)mode, local,
+             global);
   }
 #endif
 done:
@@ -147,9 +149,10 @@ static gcoo_status convert_round(const gcoo__h5_dset *d, int64_t start, int64_t 
   switch (tkind) {
     case H5K_I64:
       if (!direct) bad = gcoo__h5_to_i64(d->kind, buf, n, out);
-      GCOO_CHECK(bad < 0, GCOO_ERR_FORMAT, "%s: element %lld = %.17g does not fit a signed 64-bit "
-                 "offset", d->label, (long long)(start + first + bad),
-                 gcoo__h5_value_at(d->kind, buf, bad));
+      GCOO_CHECK(bad < 0, GCOO_ERR_FORMAT,
+                 "%s: element %lld = %.17g does not fit a signed 64-bit "
+                 "offset",
+                 d->label, (long long)(start + first + bad), gcoo__h5_value_at(d->kind, buf, bad));
       break;
     case H5K_I32:
       bad = gcoo__h5_to_index(d->kind, buf, n, out);
@@ -160,10 +163,12 @@ static gcoo_status convert_round(const gcoo__h5_dset *d, int64_t start, int64_t 
     case H5K_F32:
     case H5K_F64: {
       gcoo_dtype t = tkind == H5K_F64 ? GCOO_FLOAT64 : GCOO_FLOAT32;
-      bad = direct ? gcoo__h5_first_nonfinite(t, out, n) : gcoo__h5_to_values(d->kind, buf, n, t, out);
-      GCOO_CHECK(bad < 0, GCOO_ERR_NOT_FINITE, "%s: element %lld is %.17g%s; gcoo refuses NaN and "
-                 "infinite values", d->label, (long long)(start + first + bad),
-                 gcoo__h5_value_at(d->kind, buf, bad),
+      bad = direct ? gcoo__h5_first_nonfinite(t, out, n)
+                   : gcoo__h5_to_values(d->kind, buf, n, t, out);
+      GCOO_CHECK(bad < 0, GCOO_ERR_NOT_FINITE,
+                 "%s: element %lld is %.17g%s; gcoo refuses NaN and "
+                 "infinite values",
+                 d->label, (long long)(start + first + bad), gcoo__h5_value_at(d->kind, buf, bad),
                  direct || gcoo__h5_kind_is_int(d->kind) ? "" : " (after conversion)");
       break;
     }
@@ -174,8 +179,8 @@ static gcoo_status convert_round(const gcoo__h5_dset *d, int64_t start, int64_t 
   return GCOO_SUCCESS;
 }
 
-void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start,
-                      int64_t count, gcoo__h5_kind tkind, void *dst, gcoo_status *st) {
+void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
+                      gcoo__h5_kind tkind, void *dst, gcoo_status *st) {
   size_t fs = gcoo__h5_kind_size(d->kind), ts = gcoo__h5_kind_size(tkind);
   /* straight into dst when the file holds the target type (int32 indices still get checked) */
   int direct = d->kind == tkind;
@@ -189,8 +194,9 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
     if (s < 0) *st = s;
   }
   space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0) *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                                                  "%s: cannot get its dataspace", d->label);
+  if (space < 0 && *st >= 0)
+    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
+                         "%s: cannot get its dataspace", d->label);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;
@@ -212,9 +218,8 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
   free(scratch);
 }
 
-void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start,
-                       int64_t count, gcoo__h5_kind k, const void *src, int64_t add,
-                       gcoo_status *st) {
+void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
+                       gcoo__h5_kind k, const void *src, int64_t add, gcoo_status *st) {
   size_t es = gcoo__h5_kind_size(k);
   int direct = add == 0;
   int64_t per = per_round(es);
@@ -226,12 +231,14 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
     *st = GCOO_ERROR(GCOO_ERR_INTERNAL, "%s: writing %s into a %s dataset", d->label,
                      gcoo__h5_kind_name(k), gcoo__h5_kind_name(d->kind));
   if (*st >= 0 && !direct && mine > 0) {
-    gcoo_status s = gcoo__malloc_n((void **)&scratch, count < per ? count : per, es, "write buffer");
+    gcoo_status s = gcoo__malloc_n((void **)&scratch, count < per ? count : per, es,
+                                   "write buffer");
     if (s < 0) *st = s;
   }
   space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0) *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                                                  "%s: cannot get its dataspace", d->label);
+  if (space < 0 && *st >= 0)
+    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
+                         "%s: cannot get its dataspace", d->label);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;
@@ -239,8 +246,10 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
     if (n > 0 && (k == H5K_F32 || k == H5K_F64)) {
       int64_t bad = gcoo__h5_first_nonfinite(k == H5K_F64 ? GCOO_FLOAT64 : GCOO_FLOAT32, buf, n);
       if (bad >= 0) {
-        *st = GCOO_ERROR(GCOO_ERR_NOT_FINITE, "%s: element %lld is %g: refusing to write a "
-                         "non-finite value", d->label, (long long)(start + first + bad),
+        *st = GCOO_ERROR(GCOO_ERR_NOT_FINITE,
+                         "%s: element %lld is %g: refusing to write a "
+                         "non-finite value",
+                         d->label, (long long)(start + first + bad),
                          gcoo__h5_value_at(k, buf, bad));
         n = 0;
       }

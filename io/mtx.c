@@ -39,9 +39,9 @@
 #include "mtx_impl.h"
 
 enum {
-  MTX_CHUNK = 1 << 18,      /* bytes asked of gzread at a time */
-  MTX_MAX_LINE = 1 << 26,   /* longer lines are refused: not a Matrix Market text */
-  MTX_TOKEN_SHOWN = 40      /* characters of a bad token quoted in a message */
+  MTX_CHUNK = 1 << 18,    /* bytes asked of gzread at a time */
+  MTX_MAX_LINE = 1 << 26, /* longer lines are refused: not a Matrix Market text */
+  MTX_TOKEN_SHOWN = 40    /* characters of a bad token quoted in a message */
 };
 
 /* ---- buffered line reader ------------------------------------------------------------------ */
@@ -50,11 +50,11 @@ typedef struct mtx_reader {
   const char *path;
   gzFile gz;
   char *buf;
-  size_t cap, beg, end;  /* unread bytes are buf[beg, end); buf[end] is always writable */
+  size_t cap, beg, end; /* unread bytes are buf[beg, end); buf[end] is always writable */
   int eof;
-  int64_t line;          /* number of the line last returned */
-  int64_t file_bytes;    /* size of a regular file, -1 for pipes and the like */
-  int gzip;              /* compressed */
+  int64_t line;       /* number of the line last returned */
+  int64_t file_bytes; /* size of a regular file, -1 for pipes and the like */
+  int gzip;           /* compressed */
 } mtx_reader;
 
 static const char *errno_text(int e, char *buf, size_t len) {
@@ -147,7 +147,8 @@ static gcoo_status reader_fill(mtx_reader *r) {
   if (!strncmp(zmsg, "<fd:", 4) && strstr(zmsg, ": ")) zmsg = strstr(zmsg, ": ") + 2;
   if (n < 0) {
     if (zerr == Z_ERRNO)
-      return GCOO_ERROR(GCOO_ERR_IO, "cannot read %s: %s", r->path, errno_text(errno, eb, sizeof eb));
+      return GCOO_ERROR(GCOO_ERR_IO, "cannot read %s: %s", r->path,
+                        errno_text(errno, eb, sizeof eb));
     /* the whole chunk is lost: the damage is at or after the first line not yet returned */
     return GCOO_ERROR(GCOO_ERR_FORMAT, "%s, line %lld or later: corrupt gzip data (zlib: %s)",
                       r->path, (long long)r->line + 1, zmsg);
@@ -303,7 +304,7 @@ typedef enum { FIELD_REAL, FIELD_INTEGER, FIELD_PATTERN } mtx_field;
 typedef enum { SYM_GENERAL, SYM_SYMMETRIC, SYM_SKEW } mtx_symmetry;
 
 typedef struct mtx_banner {
-  int coordinate;  /* 0: array */
+  int coordinate; /* 0: array */
   mtx_field field;
   mtx_symmetry symmetry;
   int64_t nrows, ncols, nstored;
@@ -323,7 +324,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
              r->path);
   GCOO_CHECK(nw == 5, GCOO_ERR_FORMAT,
              "%s, line 1: the banner has %s%d words, expected 5 (%%%%MatrixMarket matrix <format> "
-             "<field> <symmetry>)", r->path, nw == 6 ? "more than " : "", nw == 6 ? 5 : nw);
+             "<field> <symmetry>)",
+             r->path, nw == 6 ? "more than " : "", nw == 6 ? 5 : nw);
   GCOO_CHECK(word_is(w[1], len[1], "matrix"), GCOO_ERR_FORMAT,
              "%s, line 1: unknown object \"%.*s\" (expected matrix)", r->path, SHOWN(len[1]), w[1]);
   if (word_is(w[2], len[2], "coordinate"))
@@ -332,8 +334,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
     b->coordinate = 0;
   else
     return GCOO_ERROR(GCOO_ERR_FORMAT,
-                      "%s, line 1: unknown format \"%.*s\" (expected coordinate or array)",
-                      r->path, SHOWN(len[2]), w[2]);
+                      "%s, line 1: unknown format \"%.*s\" (expected coordinate or array)", r->path,
+                      SHOWN(len[2]), w[2]);
   if (word_is(w[3], len[3], "real"))
     b->field = FIELD_REAL;
   else if (word_is(w[3], len[3], "integer"))
@@ -343,7 +345,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
   else if (word_is(w[3], len[3], "complex"))
     return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                       "%s, line 1: complex matrices are not supported (gcoo is real: float32 and "
-                      "float64)", r->path);
+                      "float64)",
+                      r->path);
   else
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown field \"%.*s\" (expected real, integer or pattern)",
@@ -360,7 +363,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
   else
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown symmetry \"%.*s\" (expected general, symmetric or "
-                      "skew-symmetric)", r->path, SHOWN(len[4]), w[4]);
+                      "skew-symmetric)",
+                      r->path, SHOWN(len[4]), w[4]);
   GCOO_CHECK(b->field != FIELD_PATTERN || b->coordinate, GCOO_ERR_FORMAT,
              "%s, line 1: an array file cannot be pattern", r->path);
   GCOO_CHECK(b->field != FIELD_PATTERN || b->symmetry != SYM_SKEW, GCOO_ERR_FORMAT,
@@ -375,8 +379,9 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
 static gcoo_status parse_size(mtx_reader *r, const char *t, int n, const char *what, int dim,
                               int64_t *out) {
   num_result nr = parse_int64(t, n, out);
-  GCOO_CHECK(nr != NUM_BAD, GCOO_ERR_FORMAT, "%s, line %lld: bad size line: %s \"%.*s\" is not an integer",
-             r->path, (long long)r->line, what, SHOWN(n), t);
+  GCOO_CHECK(nr != NUM_BAD, GCOO_ERR_FORMAT,
+             "%s, line %lld: bad size line: %s \"%.*s\" is not an integer", r->path,
+             (long long)r->line, what, SHOWN(n), t);
   GCOO_CHECK(nr != NUM_OVERFLOW && *out >= 0, GCOO_ERR_FORMAT,
              "%s, line %lld: bad size line: %s = %.*s is %s", r->path, (long long)r->line, what,
              SHOWN(n), t, nr == NUM_OVERFLOW ? "past 64 bits" : "negative");
@@ -428,8 +433,8 @@ static gcoo_status next_data_line(mtx_reader *r, char **s) {
 }
 
 /* A value token of a real or integer file, checked finite in the target element type. */
-static gcoo_status parse_value(mtx_reader *r, const mtx_banner *b, gcoo_dtype dtype,
-                               const char *t, int n, double *v) {
+static gcoo_status parse_value(mtx_reader *r, const mtx_banner *b, gcoo_dtype dtype, const char *t,
+                               int n, double *v) {
   GCOO_CHECK(b->field != FIELD_INTEGER || is_integer_token(t, n), GCOO_ERR_FORMAT,
              "%s, line %lld: value \"%.*s\" is not an integer (the file's field is integer)",
              r->path, (long long)r->line, SHOWN(n), t);
@@ -492,8 +497,8 @@ static gcoo_status entries_reserve(mtx_entries *e, int64_t want, int with_lines)
   return GCOO_SUCCESS;
 }
 
-static gcoo_status parse_index(mtx_reader *r, const char *t, int n, const char *what,
-                               int64_t dim, int32_t *out) {
+static gcoo_status parse_index(mtx_reader *r, const char *t, int n, const char *what, int64_t dim,
+                               int32_t *out) {
   int64_t v = 0;
   num_result nr = parse_int64(t, n, &v);
   GCOO_CHECK(nr != NUM_BAD, GCOO_ERR_FORMAT, "%s, line %lld: %s index \"%.*s\" is not an integer",
@@ -509,7 +514,7 @@ static gcoo_status read_entries(mtx_reader *r, const mtx_banner *b, gcoo_dtype d
                                 unsigned flags, mtx_entries *e) {
   const int with_value = b->field != FIELD_PATTERN;
   const int with_lines = (flags & GCOO_DUPLICATES_ERROR) != 0;
-  int triangle = 0;               /* symmetric: -1 lower, +1 upper, 0 not seen yet */
+  int triangle = 0; /* symmetric: -1 lower, +1 upper, 0 not seen yet */
   int64_t triangle_line = 0;
   char *s;
   for (;;) {
@@ -520,9 +525,8 @@ static gcoo_status read_entries(mtx_reader *r, const mtx_banner *b, gcoo_dtype d
     const char *tok;
     while (nt < 4 && (tok = next_token(&s, &tl)) != NULL) t[nt] = tok, len[nt++] = tl;
     int want = 2 + with_value;
-    GCOO_CHECK(nt == want, GCOO_ERR_FORMAT,
-               "%s, line %lld: %s%d tokens, expected %d (%s)", r->path, (long long)r->line,
-               nt == 4 ? "more than " : "", nt == 4 ? 3 : nt, want,
+    GCOO_CHECK(nt == want, GCOO_ERR_FORMAT, "%s, line %lld: %s%d tokens, expected %d (%s)", r->path,
+               (long long)r->line, nt == 4 ? "more than " : "", nt == 4 ? 3 : nt, want,
                with_value ? "row column value" : "row column, the file is pattern");
     GCOO_CALL(entries_reserve(e, b->nstored, with_lines));
     int32_t i, j;
@@ -535,9 +539,9 @@ static gcoo_status read_entries(mtx_reader *r, const mtx_banner *b, gcoo_dtype d
       if (!triangle) triangle = side, triangle_line = r->line;
       GCOO_CHECK(side == triangle, GCOO_ERR_FORMAT,
                  "%s, line %lld: entry (%d, %d) is %s the diagonal, but line %lld has one %s: "
-                 "a %s file stores one triangle only", r->path, (long long)r->line, i + 1, j + 1,
-                 side < 0 ? "below" : "above", (long long)triangle_line,
-                 side < 0 ? "above" : "below",
+                 "a %s file stores one triangle only",
+                 r->path, (long long)r->line, i + 1, j + 1, side < 0 ? "below" : "above",
+                 (long long)triangle_line, side < 0 ? "above" : "below",
                  b->symmetry == SYM_SKEW ? "skew-symmetric" : "symmetric");
     }
     GCOO_CHECK(b->symmetry != SYM_SKEW || i != j || v == 0.0, GCOO_ERR_FORMAT,
@@ -553,8 +557,8 @@ static gcoo_status read_entries(mtx_reader *r, const mtx_banner *b, gcoo_dtype d
              "%s, line %lld: truncated: expected %lld entries, found %lld", r->path,
              (long long)r->line, (long long)b->nstored, (long long)e->n);
   GCOO_CHECK(s == NULL, GCOO_ERR_FORMAT,
-             "%s, line %lld: trailing data after the %lld entries the size line announced",
-             r->path, (long long)r->line, (long long)b->nstored);
+             "%s, line %lld: trailing data after the %lld entries the size line announced", r->path,
+             (long long)r->line, (long long)b->nstored);
   return GCOO_SUCCESS;
 }
 
@@ -589,8 +593,9 @@ static gcoo_status refuse_duplicates(mtx_reader *r, const mtx_banner *b, const m
     for (int64_t q = 1; q < len; q++)
       GCOO_CHECK_GOTO(seg[q].col != seg[q - 1].col, GCOO_ERR_DUPLICATE,
                       "%s, line %lld: entry (%lld, %d) repeats line %lld (duplicates refused by "
-                      "GCOO_DUPLICATES_ERROR)", r->path, (long long)e->lines[seg[q].k],
-                      (long long)i + 1, seg[q].col + 1, (long long)e->lines[seg[q - 1].k]);
+                      "GCOO_DUPLICATES_ERROR)",
+                      r->path, (long long)e->lines[seg[q].k], (long long)i + 1, seg[q].col + 1,
+                      (long long)e->lines[seg[q - 1].k]);
   }
 done:
   free(start);
@@ -720,9 +725,10 @@ static gcoo_status check_array_room(const mtx_reader *r, const mtx_banner *b) {
   const int64_t room = text / 2 + 1;
   GCOO_CHECK(b->nstored <= room, GCOO_ERR_FORMAT,
              "%s, line %lld: truncated: the size line announces %lld x %lld = %lld values, but "
-             "the file (%lld bytes%s) can hold at most %lld", r->path, (long long)r->line,
-             (long long)b->nrows, (long long)b->ncols, (long long)b->nstored,
-             (long long)r->file_bytes, r->gzip ? ", gzip" : "", (long long)room);
+             "the file (%lld bytes%s) can hold at most %lld",
+             r->path, (long long)r->line, (long long)b->nrows, (long long)b->ncols,
+             (long long)b->nstored, (long long)r->file_bytes, r->gzip ? ", gzip" : "",
+             (long long)room);
   return GCOO_SUCCESS;
 }
 
@@ -752,8 +758,8 @@ static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layou
     int len[2], nt = 0, tl;
     const char *tok;
     while (nt < 2 && (tok = next_token(&s, &tl)) != NULL) t[nt] = tok, len[nt++] = tl;
-    GCOO_CHECK_GOTO(nt == 1, GCOO_ERR_FORMAT, "%s, line %lld: %s, expected one value a line",
-                    path, (long long)r.line, nt == 2 ? "more than one token" : "no token");
+    GCOO_CHECK_GOTO(nt == 1, GCOO_ERR_FORMAT, "%s, line %lld: %s, expected one value a line", path,
+                    (long long)r.line, nt == 2 ? "more than one token" : "no token");
     double v;
     GCOO_GOTO(parse_value(&r, &b, dtype, t[0], len[0], &v));
     gcoo_dense_set(&out, k % b.nrows, k / b.nrows, v); /* the format is column-major */

@@ -26,12 +26,12 @@ enum { MTX_OUT_BUF = 1 << 16 };
 
 typedef struct mtx_writer {
   const char *path;
-  char *tmp;   /* "<path>.tmp.<job>.<random>" */
-  int slot;    /* in the temporary-file registry */
+  char *tmp;           /* "<path>.tmp.<job>.<random>" */
+  int slot;            /* in the temporary-file registry */
   gcoo__target target; /* <path> as it was when the write started */
-  FILE *f;     /* plain output, or */
-  gzFile gz;   /* compressed output */
-  char *buf;   /* formatted text waiting to be written */
+  FILE *f;             /* plain output, or */
+  gzFile gz;           /* compressed output */
+  char *buf;           /* formatted text waiting to be written */
   size_t n;
 } mtx_writer;
 
@@ -153,8 +153,9 @@ static gcoo_status mtx_write(const char *path, gcoo_sparse A) {
   }
   GCOO_GOTO(gcoo_sparse_get_arrays(A, &a));
   GCOO_GOTO(writer_open(&w, path));
-  GCOO_GOTO(writer_printf(&w, "%%%%MatrixMarket matrix coordinate real general\n"
-                              "%% written by %s, %s values\n%lld %lld %lld\n",
+  GCOO_GOTO(writer_printf(&w,
+                          "%%%%MatrixMarket matrix coordinate real general\n"
+                          "%% written by %s, %s values\n%lld %lld %lld\n",
                           gcoo_version_string(), info.dtype == GCOO_FLOAT64 ? "float64" : "float32",
                           (long long)info.nrows, (long long)info.ncols, (long long)info.nnz));
   for (int64_t i = 0; i < info.nrows; i++)
@@ -186,8 +187,9 @@ static gcoo_status mtx_write_dense(const char *path, const gcoo_dense *D) {
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the dense matrix must be in host memory to be written");
   GCOO_GOTO(writer_open(&w, path));
-  GCOO_GOTO(writer_printf(&w, "%%%%MatrixMarket matrix array real general\n"
-                              "%% written by %s, %s values, column-major\n%lld %lld\n",
+  GCOO_GOTO(writer_printf(&w,
+                          "%%%%MatrixMarket matrix array real general\n"
+                          "%% written by %s, %s values, column-major\n%lld %lld\n",
                           gcoo_version_string(), D->dtype == GCOO_FLOAT64 ? "float64" : "float32",
                           (long long)D->nrows, (long long)D->ncols));
   for (int64_t j = 0; j < D->ncols; j++)

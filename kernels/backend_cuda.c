@@ -114,8 +114,9 @@ static gcoo_status cuda_ctx_fini(gcoo_ctx ctx) {
   device_guard g;
   GCOO_CALL(device_enter(ctx, &g));
   gcoo_status st = GCOO_SUCCESS;
-  if (c && c->own_stream) st = gcoo__cuda_status(cudaStreamSynchronize(c->own_stream),
-                                                 "cudaStreamSynchronize", __FILE__, __LINE__, __func__);
+  if (c && c->own_stream)
+    st = gcoo__cuda_status(cudaStreamSynchronize(c->own_stream), "cudaStreamSynchronize", __FILE__,
+                           __LINE__, __func__);
   ctx_state_free(c);
   ctx->backend = NULL;
   ctx->stream = NULL;
@@ -166,10 +167,13 @@ gcoo_status gcoo_cuda_csr_upload(gcoo_sparse A, gcoo_cuda_csr *d, void *stream) 
   GCOO_GOTO(gcoo__cuda_alloc(&d->ptr, (size_t)(ai.nrows + 1) * 8, "CSR row pointer"));
   GCOO_GOTO(gcoo__cuda_alloc(&d->ind, (size_t)ai.nnz * 4, "CSR column indices"));
   GCOO_GOTO(gcoo__cuda_alloc(&d->values, (size_t)ai.nnz * es, "CSR values"));
-  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->ptr, a.ptr, (size_t)(ai.nrows + 1) * 8, cudaMemcpyHostToDevice, s));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(d->ptr, a.ptr, (size_t)(ai.nrows + 1) * 8, cudaMemcpyHostToDevice, s));
   if (ai.nnz > 0) {
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->ind, a.ind, (size_t)ai.nnz * 4, cudaMemcpyHostToDevice, s));
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(d->values, a.values, (size_t)ai.nnz * es, cudaMemcpyHostToDevice, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(d->ind, a.ind, (size_t)ai.nnz * 4, cudaMemcpyHostToDevice, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(d->values, a.values, (size_t)ai.nnz * es, cudaMemcpyHostToDevice, s));
   }
 done:
   if (st < 0) gcoo_cuda_csr_free(d);
@@ -200,11 +204,15 @@ gcoo_status gcoo_cuda_gcoo_download(const gcoo_cuda_gcoo *S, gcoo_sparse *out, v
   GCOO_GOTO(gcoo__malloc_n((void **)&rows, S->nnz, 4, "rows"));
   GCOO_GOTO(gcoo__malloc_n((void **)&cols, S->nnz, 4, "cols"));
   GCOO_GOTO(gcoo__malloc_n(&vals, S->nnz, es, "values"));
-  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(gidx, S->gidx, (size_t)(S->ngroups + 1) * 8, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(gidx, S->gidx, (size_t)(S->ngroups + 1) * 8, cudaMemcpyDeviceToHost, s));
   if (S->nnz > 0) {
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(rows, S->rows, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(cols, S->cols, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(vals, S->values, (size_t)S->nnz * es, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(rows, S->rows, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(cols, S->cols, (size_t)S->nnz * 4, cudaMemcpyDeviceToHost, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(vals, S->values, (size_t)S->nnz * es, cudaMemcpyDeviceToHost, s));
   }
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
   st = gcoo__sparse_adopt(out, GCOO_FORMAT_GCOO, S->dtype, S->nrows, S->ncols, S->nnz, S->p, NULL,
@@ -248,7 +256,8 @@ static gcoo_status build_resident(gcoo_op op) {
   if (o->tuned.xres.off) return GCOO_SUCCESS;
   GCOO_CHECK(gcoo_cuda_resident_fits(o->csr.ncols, &c->dev), GCOO_ERR_UNSUPPORTED,
              "the X-resident kernel keeps k + %d rows of X in one block's shared memory: k = %lld "
-             "is above %lld on this device", GCOO_XRES_ZERO_ROWS, (long long)o->csr.ncols,
+             "is above %lld on this device",
+             GCOO_XRES_ZERO_ROWS, (long long)o->csr.ncols,
              (long long)(c->dev.smem_per_block_optin / 16 - GCOO_XRES_ZERO_ROWS));
   device_guard g;
   GCOO_CALL(device_enter(op->ctx, &g));
@@ -297,9 +306,7 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
       o->variant = (int)value;
       o->details.variant = (int)value;
       return GCOO_SUCCESS;
-    case GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR:
-      o->cusparse_no_clear = value != 0;
-      return GCOO_SUCCESS;
+    case GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR: o->cusparse_no_clear = value != 0; return GCOO_SUCCESS;
   }
   return GCOO_ERROR(GCOO_ERR_INVALID_ARG, "unknown CUDA operator option %d", (int)key);
 }
@@ -340,7 +347,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   cuda_op_state *o = NULL;
   GCOO_CALL(device_enter(op->ctx, &g));
   GCOO_GOTO(gcoo__calloc((void **)&o, 1, sizeof *o, "CUDA operator state"));
-  op->backend = o; /* from here, a failure is cleaned up by op_destroy */
+  op->backend = o;          /* from here, a failure is cleaned up by op_destroy */
   o->cusparse_no_clear = 1; /* see GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
   GCOO_GOTO(gcoo_cuda_csr_upload(op->A_csr, &o->csr, s));
   o->device_bytes = csr_bytes(&o->csr);
@@ -355,9 +362,17 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
     GCOO_GOTO(gcoo_cuda_reuse_stats(&o->csr, STATS_NLOG, o->details.distinct_by_log2p, s));
     o->details.nstats = STATS_NLOG;
   }
-  gcoo_dispatch_in din = {o->csr.dtype, o->csr.nrows, o->csr.ncols, op->opts.ncols_hint,
-                          o->csr.nnz, o->details.nstats, o->details.distinct_by_log2p,
-                          env_allows_tf32(), 0, c->dev.sm_count, max_row_nnz(op->A_csr),
+  gcoo_dispatch_in din = {o->csr.dtype,
+                          o->csr.nrows,
+                          o->csr.ncols,
+                          op->opts.ncols_hint,
+                          o->csr.nnz,
+                          o->details.nstats,
+                          o->details.distinct_by_log2p,
+                          env_allows_tf32(),
+                          0,
+                          c->dev.sm_count,
+                          max_row_nnz(op->A_csr),
                           (int64_t)c->dev.smem_per_block_optin};
   if (alg == GCOO_ALG_AUTO) {
     size_t bytes = 0;
@@ -376,7 +391,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       GCOO_CHECK_GOTO(p <= 32, GCOO_ERR_UNSUPPORTED,
                       "the faithful GCOOSpDM kernel keeps one register accumulator per column of "
                       "a group: it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider "
-                      "groups)", p);
+                      "groups)",
+                      p);
       GCOO_GOTO(gcoo_cuda_csr_to_gcoo(&o->csr, p, &o->gcoo, s));
       o->device_bytes += (size_t)(o->gcoo.ngroups * 2 + 1) * 8 +
                          (size_t)o->gcoo.nnz * (8 + gcoo_dtype_size(o->gcoo.dtype));
@@ -390,7 +406,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
       GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, s));
-      o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct : 0.0;
+      o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct
+                                                : 0.0;
       {
         const double avg = o->csr.nrows > 0 ? (double)o->csr.nnz / (double)o->csr.nrows : 0.0;
         const double skew = avg > 0 ? (double)din.max_row_nnz / avg : 0.0;
@@ -417,7 +434,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       break;
     case GCOO_ALG_DENSE_TF32:
       GCOO_CHECK_GOTO(o->csr.dtype == GCOO_FLOAT32, GCOO_ERR_UNSUPPORTED,
-                      "dense_tf32 (TF32 tensor cores) is for float operators; use dense for double");
+                      "dense_tf32 (TF32 tensor cores) is for float operators; use dense for "
+                      "double");
       /* fall through */
     case GCOO_ALG_DENSE:
       p = 0;
@@ -468,8 +486,10 @@ static gcoo_status check_device_pointer(gcoo_ctx ctx, const void *p, const char 
   cudaError_t e = cudaPointerGetAttributes(&a, p);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    return GCOO_ERROR(GCOO_ERR_INVALID_ARG, "%s (%p) is marked device memory but CUDA does not "
-                      "know the pointer: %s", what, p, cudaGetErrorString(e));
+    return GCOO_ERROR(GCOO_ERR_INVALID_ARG,
+                      "%s (%p) is marked device memory but CUDA does not "
+                      "know the pointer: %s",
+                      what, p, cudaGetErrorString(e));
   }
   GCOO_CHECK(a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged,
              GCOO_ERR_INVALID_ARG, "%s (%p) is marked device memory but points to %s host memory",
@@ -531,7 +551,8 @@ static gcoo_status device_operand(gcoo_op op, const gcoo_dense *D, int copy_in, 
 }
 
 /* Y = beta Y on an operand of either layout (the product of an empty A). */
-static gcoo_status scale_operand(gcoo_dtype dt, double beta, const cuda_operand *Y, cudaStream_t s) {
+static gcoo_status scale_operand(gcoo_dtype dt, double beta, const cuda_operand *Y,
+                                 cudaStream_t s) {
   if (Y->layout == GCOO_ROW_MAJOR)
     GCOO_CALL(gcoo_cuda_scale(dt, Y->nrows, Y->ncols, beta, Y->data, Y->ld, s));
   else
@@ -569,7 +590,8 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
   }
   switch (alg) {
     case GCOO_ALG_GCOO_FAITHFUL:
-      GCOO_CALL(gcoo_cuda_spdm_faithful(&o->gcoo, alpha, X->data, X->ld, beta, Y->data, Y->ld, N, s));
+      GCOO_CALL(
+          gcoo_cuda_spdm_faithful(&o->gcoo, alpha, X->data, X->ld, beta, Y->data, Y->ld, N, s));
       break;
     case GCOO_ALG_GCOO:
       GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld, beta,
@@ -579,8 +601,7 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
     case GCOO_ALG_DENSE_TF32:
       GCOO_CALL(gcoo__dense_apply(op, alg == GCOO_ALG_DENSE_TF32, alpha, X, beta, Y));
       break;
-    default:
-      GCOO_CALL(gcoo__cusparse_apply(op, alg, alpha, X, beta, Y));
+    default: GCOO_CALL(gcoo__cusparse_apply(op, alg, alpha, X, beta, Y));
   }
   return GCOO_SUCCESS;
 }
@@ -658,7 +679,8 @@ static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const g
   return GCOO_SUCCESS;
 }
 
-static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C) {
+static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A,
+                             gcoo_dense *C) {
   device_guard g;
   cublasHandle_t h;
   GCOO_CALL(blas_enter(ctx, &g, &h));
@@ -668,7 +690,8 @@ static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense
   return GCOO_SUCCESS;
 }
 
-static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out) {
+static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B,
+                               gcoo_dense *out) {
   device_guard g;
   GCOO_CALL(device_enter(ctx, &g));
   gcoo_status st = gcoo__cuda_coldot((cudaStream_t)ctx->stream, A, B, out);

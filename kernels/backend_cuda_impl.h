@@ -9,7 +9,7 @@
 
 /** ctx->backend */
 typedef struct cuda_ctx_state {
-  cudaStream_t own_stream;  /* made by ctx_init; ctx->stream starts as this */
+  cudaStream_t own_stream; /* made by ctx_init; ctx->stream starts as this */
   cusparseHandle_t sparse;
   cublasHandle_t blas;
   gcoo_cuda_devinfo dev;
@@ -37,20 +37,20 @@ typedef struct cusparse_plan {
 
 /** op->backend */
 typedef struct cuda_op_state {
-  gcoo_spdm_alg alg;       /* resolved algorithm */
-  gcoo_cuda_csr csr;       /* A on the device (always: cuSPARSE serves layouts GCOO cannot) */
+  gcoo_spdm_alg alg; /* resolved algorithm */
+  gcoo_cuda_csr csr; /* A on the device (always: cuSPARSE serves layouts GCOO cannot) */
   /* cuSPARSE */
-  int32_t *rowptr32;       /* 32-bit row pointer for cuSPARSE (nnz < 2^31) */
+  int32_t *rowptr32; /* 32-bit row pointer for cuSPARSE (nnz < 2^31) */
   cusparseSpMatDescr_t spA;
   cusparse_plan plan;
-  int cusparse_no_clear;   /* GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
-  int cusparse_fallback;   /* the layout's algorithm was refused: ALG_DEFAULT from then on */
+  int cusparse_no_clear; /* GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
+  int cusparse_fallback; /* the layout's algorithm was refused: ALG_DEFAULT from then on */
   /* GCOOSpDM */
-  gcoo_cuda_gcoo gcoo;     /* faithful: the GCOO of S */
-  gcoo_cuda_tuned tuned;   /* tuned: the layout derived from it */
-  int variant;             /* GCOO_CUDA_OPT_TUNED_VARIANT */
+  gcoo_cuda_gcoo gcoo;   /* faithful: the GCOO of S */
+  gcoo_cuda_tuned tuned; /* tuned: the layout derived from it */
+  int variant;           /* GCOO_CUDA_OPT_TUNED_VARIANT */
   /* dense */
-  void *dense;             /* A densified, row-major m x k */
+  void *dense; /* A densified, row-major m x k */
   int64_t lda;
   /* device copies of host operands (grow-only) */
   void *xbuf, *ybuf;
@@ -59,7 +59,9 @@ typedef struct cuda_op_state {
   size_t device_bytes;
 } cuda_op_state;
 
-static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) { return (cuda_ctx_state *)ctx->backend; }
+static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) {
+  return (cuda_ctx_state *)ctx->backend;
+}
 static inline cuda_op_state *gcoo__cuda_op(gcoo_op op) { return (cuda_op_state *)op->backend; }
 
 /* spdm_cusparse.c */

@@ -29,7 +29,7 @@
 namespace {
 
 #ifdef GCOO_CUDA_EMULATE
-constexpr int kThreads = 32;  // the logic holds for any power of two; fewer host threads
+constexpr int kThreads = 32; // the logic holds for any power of two; fewer host threads
 #else
 constexpr int kThreads = 256;
 #endif
@@ -61,9 +61,11 @@ gcoo_status sort_pairs(const uint64_t *kin, uint64_t *kout, const int64_t *vin, 
   gcoo_status st = GCOO_SUCCESS;
   void *tmp = NULL;
   size_t bytes = 0;
-  GCOO_CALL_CUDA(cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
+  GCOO_CALL_CUDA(
+      cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
   GCOO_CALL(gcoo__cuda_alloc_async(&tmp, bytes, "radix sort workspace", s));
-  GCOO_CALL_CUDA_GOTO(cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
+  GCOO_CALL_CUDA_GOTO(
+      cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, n, 0, end_bit, s));
 done:
   free_async(tmp, s);
   return st;
@@ -104,7 +106,7 @@ __global__ void expand_rows_kernel(const int64_t *__restrict__ ptr, int64_t m, i
                                    int32_t *__restrict__ rowidx) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
-    int64_t lo = 0, hi = m;  // ptr[lo] <= e < ptr[hi]
+    int64_t lo = 0, hi = m; // ptr[lo] <= e < ptr[hi]
     while (hi - lo > 1) {
       const int64_t mid = lo + (hi - lo) / 2;
       if (ptr[mid] <= e)
@@ -117,8 +119,9 @@ __global__ void expand_rows_kernel(const int64_t *__restrict__ ptr, int64_t m, i
 }
 
 // key = (row / p) << colbits | column; value = position in CSR order.
-__global__ void group_keys_kernel(const int32_t *__restrict__ rowidx, const int32_t *__restrict__ col,
-                                  int64_t nnz, int32_t p, int colbits, uint64_t *__restrict__ keys,
+__global__ void group_keys_kernel(const int32_t *__restrict__ rowidx,
+                                  const int32_t *__restrict__ col, int64_t nnz, int32_t p,
+                                  int colbits, uint64_t *__restrict__ keys,
                                   int64_t *__restrict__ vals) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
@@ -129,10 +132,11 @@ __global__ void group_keys_kernel(const int32_t *__restrict__ rowidx, const int3
 
 // GCOO arrays in sorted order: row of S = column of A (from the key), column of S = row of A.
 template <typename T>
-__global__ void gather_gcoo_kernel(const uint64_t *__restrict__ keys, const int64_t *__restrict__ perm,
-                                   int64_t nnz, uint64_t colmask, const int32_t *__restrict__ rowidx,
-                                   const T *__restrict__ vin, int32_t *__restrict__ srows,
-                                   int32_t *__restrict__ scols, T *__restrict__ svals) {
+__global__ void gather_gcoo_kernel(const uint64_t *__restrict__ keys,
+                                   const int64_t *__restrict__ perm, int64_t nnz, uint64_t colmask,
+                                   const int32_t *__restrict__ rowidx, const T *__restrict__ vin,
+                                   int32_t *__restrict__ srows, int32_t *__restrict__ scols,
+                                   T *__restrict__ svals) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t src = perm[e];
@@ -144,7 +148,8 @@ __global__ void gather_gcoo_kernel(const uint64_t *__restrict__ keys, const int6
 
 // gidx[g] = ptr[min(g p, m)] for g = 0 .. ng; gnnz[g] = gidx[g + 1] - gidx[g].
 __global__ void group_offsets_kernel(const int64_t *__restrict__ ptr, int64_t m, int32_t p,
-                                     int64_t ng, int64_t *__restrict__ gidx, int64_t *__restrict__ gnnz) {
+                                     int64_t ng, int64_t *__restrict__ gidx,
+                                     int64_t *__restrict__ gnnz) {
   for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= ng;
        g += (int64_t)gridDim.x * blockDim.x) {
     const int64_t r0 = g * p < m ? g * p : m;
@@ -157,7 +162,8 @@ __global__ void group_offsets_kernel(const int64_t *__restrict__ ptr, int64_t m,
 }
 
 // 1 where a sorted key starts a new run (a new (group, column) pair), else 0.
-__global__ void head_flags_kernel(const uint64_t *__restrict__ keys, int64_t nnz, int64_t *__restrict__ flags) {
+__global__ void head_flags_kernel(const uint64_t *__restrict__ keys, int64_t nnz,
+                                  int64_t *__restrict__ flags) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x)
     flags[e] = (e == 0 || keys[e] != keys[e - 1]) ? 1 : 0;
@@ -174,23 +180,23 @@ __global__ void group_lists_kernel(const int64_t *__restrict__ gidx, const int64
 // The tuned layout: ucols (each group's distinct columns, ascending) and, in CSR order, each
 // entry's value with the index of its column in its group's list.
 template <typename T>
-__global__ void fill_layout_kernel(const uint64_t *__restrict__ keys, const int64_t *__restrict__ perm,
-                                   const int64_t *__restrict__ H, const int64_t *__restrict__ uptr,
-                                   int64_t nnz, int colbits, const T *__restrict__ vin,
-                                   const int32_t *__restrict__ rowidx, int32_t *__restrict__ ucols,
-                                   Entry<T> *__restrict__ ent) {
+__global__ void fill_layout_kernel(const uint64_t *__restrict__ keys,
+                                   const int64_t *__restrict__ perm, const int64_t *__restrict__ H,
+                                   const int64_t *__restrict__ uptr, int64_t nnz, int colbits,
+                                   const T *__restrict__ vin, const int32_t *__restrict__ rowidx,
+                                   int32_t *__restrict__ ucols, Entry<T> *__restrict__ ent) {
   const uint64_t colmask = (1ull << colbits) - 1;
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
     const uint64_t key = keys[e];
     const int64_t g = (int64_t)(key >> colbits);
-    const int64_t d = H[e] - 1;  // global index of this entry's (group, column) pair
+    const int64_t d = H[e] - 1; // global index of this entry's (group, column) pair
     if (e == 0 || key != keys[e - 1]) ucols[d] = (int32_t)(key & colmask);
     const int64_t src = perm[e];
     Entry<T> en;
     en.v = vin[src];
     en.u = (int32_t)(d - uptr[g]);
-    ent[src + rowidx[src]] = en;  // row i's entries start at ptr[i] + i (one sentinel per row)
+    ent[src + rowidx[src]] = en; // row i's entries start at ptr[i] + i (one sentinel per row)
   }
 }
 
@@ -208,8 +214,9 @@ __global__ void row_sentinels_kernel(const int64_t *__restrict__ ptr, int64_t m,
 }
 
 // Longest column list and most entries of any group (for chunk sizes and index-width checks).
-__global__ void group_maxima_kernel(const int64_t *__restrict__ uptr, const int64_t *__restrict__ gidx,
-                                    int64_t ng, unsigned long long *__restrict__ out) {
+__global__ void group_maxima_kernel(const int64_t *__restrict__ uptr,
+                                    const int64_t *__restrict__ gidx, int64_t ng,
+                                    unsigned long long *__restrict__ out) {
   __shared__ int64_t sm[kThreads];
   int64_t md = 0, mn = 0;
   for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ng;
@@ -223,7 +230,8 @@ __global__ void group_maxima_kernel(const int64_t *__restrict__ uptr, const int6
     sm[threadIdx.x] = which == 0 ? md : mn;
     __syncthreads();
     for (int off = blockDim.x / 2; off > 0; off >>= 1) {
-      if ((int)threadIdx.x < off && sm[threadIdx.x + off] > sm[threadIdx.x]) sm[threadIdx.x] = sm[threadIdx.x + off];
+      if ((int)threadIdx.x < off && sm[threadIdx.x + off] > sm[threadIdx.x])
+        sm[threadIdx.x] = sm[threadIdx.x + off];
       __syncthreads();
     }
     if (threadIdx.x == 0) atomicMax(&out[which], (unsigned long long)sm[0]);
@@ -232,9 +240,9 @@ __global__ void group_maxima_kernel(const int64_t *__restrict__ uptr, const int6
 }
 
 // key = column << rowbits | row (sorting by it gives A's entries column by column).
-__global__ void column_keys_kernel(const int32_t *__restrict__ rowidx, const int32_t *__restrict__ col,
-                                   int64_t nnz, int rowbits, uint64_t *__restrict__ keys,
-                                   int64_t *__restrict__ vals) {
+__global__ void column_keys_kernel(const int32_t *__restrict__ rowidx,
+                                   const int32_t *__restrict__ col, int64_t nnz, int rowbits,
+                                   uint64_t *__restrict__ keys, int64_t *__restrict__ vals) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
     keys[e] = ((uint64_t)col[e] << rowbits) | (uint64_t)rowidx[e];
@@ -294,8 +302,9 @@ __global__ void dense_count_kernel(const T *__restrict__ A, int64_t lda, int64_t
 // in blocks of blockDim; a block scan of the per-column counts places each column's entries.
 template <typename T>
 __global__ void dense_fill_kernel(const T *__restrict__ A, int64_t lda, int64_t m, int64_t k,
-                                  int32_t p, const int64_t *__restrict__ gidx, int32_t *__restrict__ srows,
-                                  int32_t *__restrict__ scols, T *__restrict__ svals) {
+                                  int32_t p, const int64_t *__restrict__ gidx,
+                                  int32_t *__restrict__ srows, int32_t *__restrict__ scols,
+                                  T *__restrict__ svals) {
   __shared__ int64_t sm[kThreads];
   const int64_t g = blockIdx.x;
   const int64_t row0 = g * p;
@@ -323,9 +332,9 @@ __global__ void dense_fill_kernel(const T *__restrict__ A, int64_t lda, int64_t 
 }
 
 template <typename T>
-__global__ void scatter_dense_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ col,
-                                     const T *__restrict__ val, int64_t m, int64_t nnz, T *__restrict__ D,
-                                     int64_t ld) {
+__global__ void scatter_dense_kernel(const int64_t *__restrict__ ptr,
+                                     const int32_t *__restrict__ col, const T *__restrict__ val,
+                                     int64_t m, int64_t nnz, T *__restrict__ D, int64_t ld) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
     int64_t lo = 0, hi = m;
@@ -367,7 +376,8 @@ gcoo_status gcoo_alloc(gcoo_cuda_gcoo *S, gcoo_dtype dtype, int64_t nrows, int64
   S->ngroups = (ncols + p - 1) / p;
   gcoo_status st = GCOO_SUCCESS;
   GCOO_GOTO(gcoo__cuda_alloc(&S->gidx, (size_t)(S->ngroups + 1) * 8, "GCOO gIdxes"));
-  GCOO_GOTO(gcoo__cuda_alloc(&S->gnnz, (size_t)(S->ngroups > 0 ? S->ngroups : 1) * 8, "GCOO nnzPerGroup"));
+  GCOO_GOTO(gcoo__cuda_alloc(&S->gnnz, (size_t)(S->ngroups > 0 ? S->ngroups : 1) * 8,
+                             "GCOO nnzPerGroup"));
   GCOO_GOTO(gcoo__cuda_alloc(&S->rows, (size_t)nnz * 4, "GCOO rows"));
   GCOO_GOTO(gcoo__cuda_alloc(&S->cols, (size_t)nnz * 4, "GCOO cols"));
   GCOO_GOTO(gcoo__cuda_alloc(&S->values, (size_t)nnz * esize(dtype), "GCOO values"));
@@ -454,7 +464,8 @@ gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int
   GCOO_GOTO(gcoo__cuda_alloc_async(&H, (size_t)nnz * 8, "run numbers", s));
   GCOO_GOTO(gcoo__cuda_alloc_async(&dmax, 2 * sizeof *dmax, "group maxima", s));
   if (nnz > 0) {
-    GCOO_LAUNCH(head_flags_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys, nnz, flags);
+    GCOO_LAUNCH(head_flags_kernel, dim3(grid_for(nnz, kThreads)), dim3(kThreads), 0, s, keys, nnz,
+                flags);
     GCOO_CHECK_LAUNCH_GOTO("head_flags_kernel");
     GCOO_GOTO(inclusive_sum(flags, H, nnz, s));
     GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&L->ndistinct, H + nnz - 1, 8, cudaMemcpyDeviceToHost, s));
@@ -469,10 +480,11 @@ gcoo_status build_layout(const gcoo_cuda_csr *A, const uint64_t *keys, const int
               (const int64_t *)L->uptr, (const int64_t *)S->gidx, ng, dmax);
   GCOO_CHECK_LAUNCH_GOTO("group_maxima_kernel");
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(hmax, dmax, sizeof hmax, cudaMemcpyDeviceToHost, s));
-  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));  // ndistinct and the maxima size what follows
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s)); // ndistinct and the maxima size what follows
   L->max_distinct = (int64_t)hmax[0];
   L->max_group_nnz = (int64_t)hmax[1];
-  GCOO_GOTO(gcoo__cuda_alloc(&L->ucols, (size_t)L->ndistinct * 4, "tuned layout: group column lists"));
+  GCOO_GOTO(
+      gcoo__cuda_alloc(&L->ucols, (size_t)L->ndistinct * 4, "tuned layout: group column lists"));
   /* the entries of row i at ptr[i] + i .. ptr[i + 1] + i - 1, then a sentinel */
   GCOO_GOTO(gcoo__cuda_alloc(&L->entries, (size_t)(nnz + A->nrows) * sizeof(Entry<T>),
                              "tuned layout: entries"));
@@ -516,7 +528,7 @@ void free_split(gcoo_cuda_split *P) {
   memset(P, 0, sizeof *P);
 }
 
-}  // namespace
+} // namespace
 
 extern "C" void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S) {
   if (!S) return;
@@ -607,7 +619,7 @@ done:
   if (st >= 0 && S_keep) {
     *S_keep = S;
   } else {
-    if (st >= 0) (void)cudaStreamSynchronize(s);  // S's arrays may still be read by queued work
+    if (st >= 0) (void)cudaStreamSynchronize(s); // S's arrays may still be read by queued work
     gcoo_cuda_gcoo_free(&S);
   }
   return st;
@@ -654,7 +666,7 @@ __device__ int quarter_schedule(const int64_t *__restrict__ ptr, const int32_t *
   int steps = 0;
   for (;;) {
     int order[8], n = 0;
-    for (int r = 0; r < 8; r++) {  // lanes with entries left, most first (insertion sort)
+    for (int r = 0; r < 8; r++) { // lanes with entries left, most first (insertion sort)
       if (rem[r] == 0) continue;
       int i = n++;
       while (i > 0 && rem[order[i - 1]] < rem[r]) {
@@ -672,7 +684,7 @@ __device__ int quarter_schedule(const int64_t *__restrict__ ptr, const int32_t *
       int best = -1;
       for (int b = 0; b < 8; b++)
         if (!((used >> b) & 1) && cnt[r][b] > 0 && (best < 0 || cnt[r][b] > cnt[r][best])) best = b;
-      if (best < 0) continue;  // every residue it has is taken: it waits a step
+      if (best < 0) continue; // every residue it has is taken: it waits a step
       pick[r] = best;
       used |= 1u << best;
       cnt[r][best]--;
@@ -693,7 +705,7 @@ __device__ int quarter_schedule(const int64_t *__restrict__ ptr, const int32_t *
           int b = 0;
           while ((used >> b) & 1) b++;
           used |= 1u << b;
-          u = k + ((b - kres) & 7);  // the zero row with residue b
+          u = k + ((b - kres) & 7); // the zero row with residue b
         }
         val[32 * (int64_t)steps + r] = v;
         col[32 * (int64_t)steps + r] = (uint16_t)u;
@@ -712,9 +724,10 @@ __device__ int quarter_schedule(const int64_t *__restrict__ ptr, const int32_t *
 
 // Pass 1: the steps of every quarter (thread q: lanes 8 (q % 4) .. of slice q / 4).
 template <typename T>
-__global__ void quarter_steps_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
-                                     int64_t m, int64_t k, const int64_t *__restrict__ rows,
-                                     int64_t nquarters, int32_t *__restrict__ qsteps) {
+__global__ void quarter_steps_kernel(const int64_t *__restrict__ ptr,
+                                     const int32_t *__restrict__ ind, int64_t m, int64_t k,
+                                     const int64_t *__restrict__ rows, int64_t nquarters,
+                                     int32_t *__restrict__ qsteps) {
   for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < nquarters;
        q += (int64_t)gridDim.x * blockDim.x) {
     int64_t r8[8];
@@ -737,15 +750,16 @@ __global__ void slice_sizes_kernel(const int32_t *__restrict__ qsteps, int64_t n
 // Pass 2: every quarter writes its schedule and its lanes' rows; one more thread pads the step
 // past the last slice.
 template <typename T>
-__global__ void fill_resident_kernel(const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
-                                     const T *__restrict__ vals, int64_t m, int64_t k,
-                                     const int64_t *__restrict__ rows, int64_t nquarters,
-                                     const int64_t *__restrict__ off, int32_t *__restrict__ perm,
-                                     T *__restrict__ val, uint16_t *__restrict__ col) {
+__global__ void fill_resident_kernel(const int64_t *__restrict__ ptr,
+                                     const int32_t *__restrict__ ind, const T *__restrict__ vals,
+                                     int64_t m, int64_t k, const int64_t *__restrict__ rows,
+                                     int64_t nquarters, const int64_t *__restrict__ off,
+                                     int32_t *__restrict__ perm, T *__restrict__ val,
+                                     uint16_t *__restrict__ col) {
   for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q <= nquarters;
        q += (int64_t)gridDim.x * blockDim.x) {
     const int64_t sl = q / 4;
-    if (q == nquarters) {  // the step past the end (the kernel loads one step ahead)
+    if (q == nquarters) { // the step past the end (the kernel loads one step ahead)
       for (int r = 0; r < 32; r++) {
         val[off[sl] + r] = T(0);
         col[off[sl] + r] = (uint16_t)(k + ((r - (int)(k & 7)) & 7));
@@ -758,7 +772,8 @@ __global__ void fill_resident_kernel(const int64_t *__restrict__ ptr, const int3
       perm[8 * q + r] = (int32_t)r8[r];
     }
     const int64_t lane0 = off[sl] + 8 * (q % 4);
-    quarter_schedule<T>(ptr, ind, vals, k, r8, val + lane0, col + lane0, (int)((off[sl + 1] - off[sl]) / 32));
+    quarter_schedule<T>(ptr, ind, vals, k, r8, val + lane0, col + lane0,
+                        (int)((off[sl + 1] - off[sl]) / 32));
   }
 }
 
@@ -782,7 +797,7 @@ __global__ void resident_splits_kernel(const int64_t *__restrict__ off, int64_t 
     while (split_base(2 * R) <= t) R *= 2;
     const int i = t - split_base(R);
     const int64_t target = (int64_t)((double)total * i / R);
-    int64_t lo = 0, hi = nslices;  // first s with off[s] >= target
+    int64_t lo = 0, hi = nslices; // first s with off[s] >= target
     while (lo < hi) {
       const int64_t mid = lo + (hi - lo) / 2;
       if (off[mid] < target)
@@ -807,7 +822,8 @@ gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream
              (long long)A->ncols);
   X->nslices = ns;
   GCOO_GOTO(gcoo__cuda_alloc(&X->off, (size_t)(ns + 1) * 8, "resident layout: slice offsets"));
-  GCOO_GOTO(gcoo__cuda_alloc(&X->perm, (size_t)(ns > 0 ? 32 * ns : 1) * 4, "resident layout: row order"));
+  GCOO_GOTO(
+      gcoo__cuda_alloc(&X->perm, (size_t)(ns > 0 ? 32 * ns : 1) * 4, "resident layout: row order"));
   GCOO_GOTO(gcoo__cuda_alloc(&X->splits, (size_t)npoints * 8, "resident layout: split points"));
   GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(X->off, 0, 8, s));
   if (ns > 0) {
@@ -824,7 +840,8 @@ gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream
     GCOO_LAUNCH(quarter_steps_kernel<T>, dim3(grid_for(nq, kThreads)), dim3(kThreads), 0, s, A->ptr,
                 A->ind, m, A->ncols, rout, nq, qsteps);
     GCOO_CHECK_LAUNCH_GOTO("quarter-warp schedules (steps)");
-    GCOO_LAUNCH(slice_sizes_kernel, dim3(grid_for(ns, kThreads)), dim3(kThreads), 0, s, qsteps, ns, size);
+    GCOO_LAUNCH(slice_sizes_kernel, dim3(grid_for(ns, kThreads)), dim3(kThreads), 0, s, qsteps, ns,
+                size);
     GCOO_CHECK_LAUNCH_GOTO("slice sizes");
     GCOO_GOTO(inclusive_sum(size, X->off + 1, ns, s));
   }
@@ -850,7 +867,6 @@ done:
   return st;
 }
 
-
 // ---- the row-split layout (docs/kernels.md §9) ------------------------------------------
 
 // Per row: its items (1, or ceil(length / piece) for a long row), whether it is long, and its
@@ -871,10 +887,12 @@ __global__ void split_count_kernel(const int64_t *__restrict__ ptr, int64_t m, i
 // Per row, from the inclusive sums of the counts: its items (first entry, row, workspace row)
 // and, for a long row, its place in the list of long rows.
 __global__ void split_fill_kernel(const int64_t *__restrict__ ptr, int64_t m, int32_t piece,
-                                  const int64_t *__restrict__ items, const int64_t *__restrict__ longs,
-                                  const int64_t *__restrict__ work, int64_t *__restrict__ item_begin,
-                                  int64_t *__restrict__ item_row, int64_t *__restrict__ item_slot,
-                                  int64_t *__restrict__ long_row, int64_t *__restrict__ long_ptr) {
+                                  const int64_t *__restrict__ items,
+                                  const int64_t *__restrict__ longs,
+                                  const int64_t *__restrict__ work,
+                                  int64_t *__restrict__ item_begin, int64_t *__restrict__ item_row,
+                                  int64_t *__restrict__ item_slot, int64_t *__restrict__ long_row,
+                                  int64_t *__restrict__ long_ptr) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
        i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t len = ptr[i + 1] - ptr[i];
@@ -927,14 +945,21 @@ gcoo_status build_split(const gcoo_cuda_csr *A, int32_t piece, int64_t ncols_hin
     while (wc > 128 && P->nwork * wc * (int64_t)es > GCOO_SPLIT_MAX_WORK_BYTES) wc -= 128;
     P->work_cols = wc;
   }
-  GCOO_GOTO(gcoo__cuda_alloc(&P->item_begin, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split items"));
-  GCOO_GOTO(gcoo__cuda_alloc(&P->item_row, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split item rows"));
-  GCOO_GOTO(gcoo__cuda_alloc(&P->item_slot, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8, "row-split item slots"));
-  GCOO_GOTO(gcoo__cuda_alloc(&P->long_row, (size_t)(P->nlong > 0 ? P->nlong : 1) * 8, "row-split long rows"));
-  GCOO_GOTO(gcoo__cuda_alloc(&P->long_ptr, (size_t)(P->nlong + 1) * 8, "row-split long-row offsets"));
-  GCOO_GOTO(gcoo__cuda_alloc(&P->work, (size_t)(P->nwork > 0 ? P->nwork : 1) * (size_t)P->work_cols * es,
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_begin, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8,
+                             "row-split items"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_row, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8,
+                             "row-split item rows"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->item_slot, (size_t)(P->nitems > 0 ? P->nitems : 1) * 8,
+                             "row-split item slots"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->long_row, (size_t)(P->nlong > 0 ? P->nlong : 1) * 8,
+                             "row-split long rows"));
+  GCOO_GOTO(
+      gcoo__cuda_alloc(&P->long_ptr, (size_t)(P->nlong + 1) * 8, "row-split long-row offsets"));
+  GCOO_GOTO(gcoo__cuda_alloc(&P->work,
+                             (size_t)(P->nwork > 0 ? P->nwork : 1) * (size_t)P->work_cols * es,
                              "row-split workspace"));
-  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(P->long_ptr + P->nlong, &tot[2], 8, cudaMemcpyHostToDevice, s));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(P->long_ptr + P->nlong, &tot[2], 8, cudaMemcpyHostToDevice, s));
   if (m > 0) {
     GCOO_LAUNCH(split_fill_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr, m,
                 piece, items, longs, work, P->item_begin, P->item_row, P->item_slot, P->long_row,
@@ -950,12 +975,13 @@ done:
   return st;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
 
 extern "C" int gcoo_cuda_resident_fits(int64_t k, const gcoo_cuda_devinfo *dev) {
-  return dev != NULL && k >= 0 && gcoo_cuda_resident_smem(k, 1) <= (int64_t)dev->smem_per_block_optin;
+  return dev != NULL && k >= 0 &&
+         gcoo_cuda_resident_smem(k, 1) <= (int64_t)dev->smem_per_block_optin;
 }
 
 extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
@@ -978,7 +1004,8 @@ extern "C" gcoo_status gcoo_cuda_tuned_build_split(const gcoo_cuda_csr *A, int32
   GCOO_CHECK(A->nrows == L->m && A->ncols == L->k && A->nnz == L->nnz && A->dtype == L->dtype,
              GCOO_ERR_INVALID_ARG, "the tuned layout was not built from this CSR");
   GCOO_CHECK(piece >= 0 && piece <= GCOO_SPLIT_MAX_PIECE, GCOO_ERR_INVALID_ARG,
-             "row-split piece %d outside 1..%d (0: from the mean row)", piece, GCOO_SPLIT_MAX_PIECE);
+             "row-split piece %d outside 1..%d (0: from the mean row)", piece,
+             GCOO_SPLIT_MAX_PIECE);
   if (L->split.item_begin) return GCOO_SUCCESS;
   if (piece == 0) piece = gcoo_cuda_split_piece(A->nrows, A->nnz);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
@@ -1018,8 +1045,9 @@ extern "C" gcoo_status gcoo_cuda_reuse_stats(const gcoo_cuda_csr *A, int nlog, i
               (const int32_t *)rowidx, (const int32_t *)A->ind, nnz, rowbits, kin, vin);
   GCOO_CHECK_LAUNCH_GOTO("column_keys_kernel");
   GCOO_GOTO(sort_pairs(kin, kout, vin, vout, nnz, end_bit, s));
-  GCOO_LAUNCH(count_runs_kernel, dim3(grid_for(nnz, kThreads) < 1024 ? grid_for(nnz, kThreads) : 1024),
-              dim3(kThreads), 0, s, (const uint64_t *)kout, nnz, rowbits, nlog, cnt);
+  GCOO_LAUNCH(count_runs_kernel,
+              dim3(grid_for(nnz, kThreads) < 1024 ? grid_for(nnz, kThreads) : 1024), dim3(kThreads),
+              0, s, (const uint64_t *)kout, nnz, rowbits, nlog, cnt);
   GCOO_CHECK_LAUNCH_GOTO("count_runs_kernel");
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(hc, cnt, sizeof hc, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
@@ -1067,9 +1095,11 @@ extern "C" gcoo_status gcoo_cuda_dense_to_gcoo(gcoo_dtype dtype, int64_t m, int6
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
   // pass 2: allocate by nnz, fill
   GCOO_GOTO(gcoo_alloc(S, dtype, k, m, nnz, p));
-  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(S->gidx, gidx, (size_t)(ng + 1) * 8, cudaMemcpyDeviceToDevice, s));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(S->gidx, gidx, (size_t)(ng + 1) * 8, cudaMemcpyDeviceToDevice, s));
   if (ng > 0)
-    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(S->gnnz, gnnz, (size_t)ng * 8, cudaMemcpyDeviceToDevice, s));
+    GCOO_CALL_CUDA_GOTO(
+        cudaMemcpyAsync(S->gnnz, gnnz, (size_t)ng * 8, cudaMemcpyDeviceToDevice, s));
   if (ng > 0 && nnz > 0) {
     if (dtype == GCOO_FLOAT64)
       GCOO_LAUNCH(dense_fill_kernel<double>, dim3((unsigned)ng), dim3(kThreads), 0, s,
@@ -1096,11 +1126,12 @@ extern "C" gcoo_status gcoo_cuda_csr_to_dense(const gcoo_cuda_csr *A, void *D, i
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   const size_t es = esize(A->dtype);
   if (A->nrows == 0 || A->ncols == 0) return GCOO_SUCCESS;
-  GCOO_CALL_CUDA(cudaMemset2DAsync(D, (size_t)ld * es, 0, (size_t)A->ncols * es, (size_t)A->nrows, s));
+  GCOO_CALL_CUDA(
+      cudaMemset2DAsync(D, (size_t)ld * es, 0, (size_t)A->ncols * es, (size_t)A->nrows, s));
   if (A->nnz == 0) return GCOO_SUCCESS;
   if (A->dtype == GCOO_FLOAT64)
-    GCOO_LAUNCH(scatter_dense_kernel<double>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0, s,
-                (const int64_t *)A->ptr, (const int32_t *)A->ind, (const double *)A->values,
+    GCOO_LAUNCH(scatter_dense_kernel<double>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0,
+                s, (const int64_t *)A->ptr, (const int32_t *)A->ind, (const double *)A->values,
                 A->nrows, A->nnz, (double *)D, ld);
   else
     GCOO_LAUNCH(scatter_dense_kernel<float>, dim3(grid_for(A->nnz, kThreads)), dim3(kThreads), 0, s,

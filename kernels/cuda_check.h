@@ -34,29 +34,28 @@ static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, con
                      cudaGetErrorString(e), expr);
 }
 
-#define GCOO_CALL_CUDA(x)                                                                  \
-  do {                                                                                     \
-    gcoo_status gcoo_cs_ = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__);       \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+#define GCOO_CALL_CUDA(x)                                                            \
+  do {                                                                               \
+    gcoo_status gcoo_cs_ = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                               \
   } while (0)
-#define GCOO_CALL_CUDA_GOTO(x)                                                             \
-  do {                                                                                     \
-    st = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__);                         \
-    if (st < 0) goto done;                                                                 \
+#define GCOO_CALL_CUDA_GOTO(x)                                     \
+  do {                                                             \
+    st = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (st < 0) goto done;                                         \
   } while (0)
 
 /* After every kernel launch: a bad configuration or a missing kernel image shows up here. */
-#define GCOO_CHECK_LAUNCH(what)                                                            \
-  do {                                                                                     \
-    gcoo_status gcoo_cs_ = gcoo__cuda_status(cudaGetLastError(), "launch of " what,       \
-                                             __FILE__, __LINE__, __func__);                \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+#define GCOO_CHECK_LAUNCH(what)                                                               \
+  do {                                                                                        \
+    gcoo_status gcoo_cs_ = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, \
+                                             __LINE__, __func__);                             \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                        \
   } while (0)
-#define GCOO_CHECK_LAUNCH_GOTO(what)                                                       \
-  do {                                                                                     \
-    st = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, __LINE__,     \
-                           __func__);                                                      \
-    if (st < 0) goto done;                                                                 \
+#define GCOO_CHECK_LAUNCH_GOTO(what)                                                             \
+  do {                                                                                           \
+    st = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, __LINE__, __func__); \
+    if (st < 0) goto done;                                                                       \
   } while (0)
 
 /* Device allocation that reports what it was for, how many bytes, and how much was free.
@@ -82,8 +81,9 @@ static inline gcoo_status gcoo__cuda_alloc_at(void **p, size_t bytes, const char
                      "free on the device)",
                      bytes, what, cudaGetErrorString(e), free_b, total_b);
 }
-#define gcoo__cuda_alloc(p, bytes, what) \
-  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (cudaStream_t)0, 0, __FILE__, __LINE__, __func__)
+#define gcoo__cuda_alloc(p, bytes, what)                                                     \
+  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (cudaStream_t)0, 0, __FILE__, __LINE__, \
+                      __func__)
 #define gcoo__cuda_alloc_async(p, bytes, what, stream) \
   gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (stream), 1, __FILE__, __LINE__, __func__)
 
@@ -108,25 +108,25 @@ static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr
   return gcoo__error(st, file, line, func, "cuBLAS error %s (%s) in %s", cublasGetStatusName(s),
                      cublasGetStatusString(s), expr);
 }
-#define GCOO_CALL_CUSPARSE(x)                                                              \
-  do {                                                                                     \
-    gcoo_status gcoo_cs_ = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__);   \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+#define GCOO_CALL_CUSPARSE(x)                                                            \
+  do {                                                                                   \
+    gcoo_status gcoo_cs_ = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                   \
   } while (0)
-#define GCOO_CALL_CUSPARSE_GOTO(x)                                                         \
-  do {                                                                                     \
-    st = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__);                     \
-    if (st < 0) goto done;                                                                 \
+#define GCOO_CALL_CUSPARSE_GOTO(x)                                     \
+  do {                                                                 \
+    st = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (st < 0) goto done;                                             \
   } while (0)
-#define GCOO_CALL_CUBLAS(x)                                                                \
-  do {                                                                                     \
-    gcoo_status gcoo_cs_ = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__);     \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                     \
+#define GCOO_CALL_CUBLAS(x)                                                            \
+  do {                                                                                 \
+    gcoo_status gcoo_cs_ = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (gcoo_cs_ < 0) return gcoo_cs_;                                                 \
   } while (0)
-#define GCOO_CALL_CUBLAS_GOTO(x)                                                           \
-  do {                                                                                     \
-    st = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__);                       \
-    if (st < 0) goto done;                                                                 \
+#define GCOO_CALL_CUBLAS_GOTO(x)                                     \
+  do {                                                               \
+    st = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__); \
+    if (st < 0) goto done;                                           \
   } while (0)
 #endif
 

@@ -43,7 +43,7 @@ struct ThreadState {
 // One CUDA thread of the block being run: a fiber (ucontext) with its own stack.
 struct Fiber {
   ucontext_t ctx;
-  char *stack = nullptr;  // from stack_pool(): kept for the whole program
+  char *stack = nullptr; // from stack_pool(): kept for the whole program
   bool done = false, waiting = false;
   ThreadState st;
 };
@@ -69,8 +69,9 @@ struct StackPool {
   }
 };
 inline char *stack_pool(unsigned i) {
-  static StackPool pool;  // emulated launches come from one host thread (the tests')
-  while (pool.stacks.size() <= i) pool.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
+  static StackPool pool; // emulated launches come from one host thread (the tests')
+  while (pool.stacks.size() <= i)
+    pool.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
   return pool.stacks[i];
 }
 inline thread_local ThreadState *state_ = nullptr;
@@ -149,7 +150,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
         state_ = &f.st;
         swapcontext(&b.main, &f.ctx);
       }
-      if (b.alive > 0 && b.waiting >= b.alive) {  // everyone left is at the barrier: open it
+      if (b.alive > 0 && b.waiting >= b.alive) { // everyone left is at the barrier: open it
         for (auto &f : b.fibers) f.waiting = false;
         b.waiting = 0;
       }
@@ -159,7 +160,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
   state_ = outer_state;
 }
 
-}  // namespace gcoo_emu
+} // namespace gcoo_emu
 
 // ---- the CUDA language, as far as gcoo's kernels use it ------------------------------------
 #undef __global__
@@ -193,7 +194,8 @@ inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 }
 inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) {
   unsigned long long old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (old < v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  while (old < v &&
+         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
   return old;
 }
@@ -206,8 +208,12 @@ inline cudaError_t GetLastError() {
   return e;
 }
 inline cudaError_t PeekAtLastError() { return last_error(); }
-inline const char *GetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "emulated error"; }
-inline const char *GetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorEmulated"; }
+inline const char *GetErrorString(cudaError_t e) {
+  return e == cudaSuccess ? "no error" : "emulated error";
+}
+inline const char *GetErrorName(cudaError_t e) {
+  return e == cudaSuccess ? "cudaSuccess" : "cudaErrorEmulated";
+}
 inline cudaError_t Malloc(void **p, size_t n) {
   *p = std::malloc(n ? n : 1);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
@@ -222,7 +228,8 @@ inline cudaError_t MemsetAsync(void *p, int v, size_t n, cudaStream_t = 0) {
   std::memset(p, v, n);
   return cudaSuccess;
 }
-inline cudaError_t Memset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t = 0) {
+inline cudaError_t Memset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h,
+                                 cudaStream_t = 0) {
   for (size_t r = 0; r < h; r++) std::memset((char *)p + r * pitch, v, w);
   return cudaSuccess;
 }
@@ -244,7 +251,7 @@ template <typename K>
 inline cudaError_t FuncSetAttribute(K, cudaFuncAttribute, int) {
   return cudaSuccess;
 }
-}  // namespace gcoo_emu
+} // namespace gcoo_emu
 
 #define cudaGetLastError gcoo_emu::GetLastError
 #define cudaPeekAtLastError gcoo_emu::PeekAtLastError
@@ -259,7 +266,8 @@ inline cudaError_t FuncSetAttribute(K, cudaFuncAttribute, int) {
 #define cudaMemcpyAsync gcoo_emu::MemcpyAsync
 #define cudaStreamSynchronize gcoo_emu::StreamSynchronize
 #define cudaMemGetInfo gcoo_emu::MemGetInfo
-#define cudaOccupancyMaxActiveBlocksPerMultiprocessor gcoo_emu::OccupancyMaxActiveBlocksPerMultiprocessor
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor \
+  gcoo_emu::OccupancyMaxActiveBlocksPerMultiprocessor
 #define cudaFuncSetAttribute gcoo_emu::FuncSetAttribute
 
 #endif

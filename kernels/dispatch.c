@@ -109,7 +109,7 @@
  *    the sweep (bcsstk33, cavity19, bcsstk24, add32 at N = 32-512) lost 1.1-2x.
  * Float only (double halves the tile and nearly doubles the bytes per entry; not measured). */
 #define RESIDENT_MIN_N 1000
-#define RESIDENT_MIN_COL_NNZ_WIDE 8.0   /* an 8-float tile fits */
+#define RESIDENT_MIN_COL_NNZ_WIDE 8.0    /* an 8-float tile fits */
 #define RESIDENT_MIN_COL_NNZ_NARROW 32.0 /* only a 4-float tile fits */
 
 /* Mean entries a row of A, and the longest row over it (0 when unknown). */
@@ -177,10 +177,10 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   const int f64 = in->dtype == GCOO_FLOAT64;
   const int skewed_f64 = row_skew_of(in) >= ALG2_MIN_ROW_SKEW_F64 &&
                          avg_row_of(in) < ALG2_SKEW_MAX_AVG_ROW_F64 && in->m >= ALG2_SKEW_MIN_M_F64;
-  const int alg3 =
-      f64 ? (n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N_F64) &&
-                !skewed_f64
-          : n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
+  const int alg3 = f64 ? (n <= ALG3_MAX_N ||
+                          (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N_F64) &&
+                             !skewed_f64
+                       : n <= ALG3_MAX_N || (double)in->m * (double)n <= (double)ALG3_MAX_M_TIMES_N;
   const gcoo_spdm_alg cusp = alg3 ? GCOO_ALG_CUSPARSE_CSR_ALG3 : GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (in->dense_fits && mindim >= DENSE_MIN_DIM) {
     if (in->dtype == GCOO_FLOAT32 && in->allow_tf32 && density >= DENSE_TF32_MIN_DENSITY) {
@@ -219,20 +219,22 @@ void gcoo__dispatch(const gcoo_dispatch_in *in, gcoo_dispatch_out *out) {
   const int staged = !gcoo__dispatch_tuned_direct(reuse, skew);
   const double groups = out->p > 0 ? ceil((double)in->m / out->p) : 0.0;
   const double blocks = groups * ceil((double)n / (staged ? 128.0 : 32.0));
-  const double min_blocks = (double)(staged ? TUNED_STAGED_MIN_BLOCKS_PER_SM : TUNED_DIRECT_MIN_BLOCKS_PER_SM) *
+  const double min_blocks = (double)(staged ? TUNED_STAGED_MIN_BLOCKS_PER_SM
+                                            : TUNED_DIRECT_MIN_BLOCKS_PER_SM) *
                             (double)(in->sm_count > 0 ? in->sm_count : 1);
   if (out->p > 0 && n >= TUNED_MIN_N && reuse >= TUNED_MIN_REUSE && skew < TUNED_MAX_ROW_SKEW &&
       (avg_row <= TUNED_MAX_AVG_ROW || reuse >= TUNED_LONG_ROW_MIN_REUSE) && blocks >= min_blocks) {
     out->alg = GCOO_ALG_GCOO;
     snprintf(out->why, sizeof out->why,
              "reuse %.3g >= %.3g at p = %d, row skew %.3g < %.3g, %.3g entries a row, N = %lld, "
-             "%.0f blocks (%s) >= %.0f: tuned GCOO", reuse, TUNED_MIN_REUSE, out->p, skew,
-             TUNED_MAX_ROW_SKEW, avg_row, (long long)n, blocks, staged ? "staged" : "direct", min_blocks);
+             "%.0f blocks (%s) >= %.0f: tuned GCOO",
+             reuse, TUNED_MIN_REUSE, out->p, skew, TUNED_MAX_ROW_SKEW, avg_row, (long long)n,
+             blocks, staged ? "staged" : "direct", min_blocks);
     return;
   }
   out->alg = cusp;
   snprintf(out->why, sizeof out->why,
            "reuse %.3g (p = %d), row skew %.3g, %.3g entries a row, N = %lld, %.0f tuned blocks: "
-           "cuSPARSE %s", reuse, out->p, skew, avg_row, (long long)n, blocks,
-           alg3 ? "CSR_ALG3" : "CSR_ALG2");
+           "cuSPARSE %s",
+           reuse, out->p, skew, avg_row, (long long)n, blocks, alg3 ? "CSR_ALG3" : "CSR_ALG2");
 }

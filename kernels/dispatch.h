@@ -15,27 +15,27 @@ extern "C" {
 /** What the rule looks at. */
 typedef struct gcoo_dispatch_in {
   gcoo_dtype dtype;
-  int64_t m, k;          /**< A is m x k */
-  int64_t n;             /**< columns of X and Y (the hint; 0 = unknown) */
+  int64_t m, k; /**< A is m x k */
+  int64_t n;    /**< columns of X and Y (the hint; 0 = unknown) */
   int64_t nnz;
-  int nlog;              /**< entries of distinct[] (0: no reuse statistics) */
+  int nlog;                /**< entries of distinct[] (0: no reuse statistics) */
   const int64_t *distinct; /**< distinct[i]: summed group column lists at p = 2^i */
-  int allow_tf32;        /**< the user allows TF32 (GCOO_ALLOW_TF32=1) */
-  int dense_fits;        /**< a dense copy of A fits in free device memory */
-  int sm_count;          /**< multiprocessors of the device */
-  int64_t max_row_nnz;   /**< longest row of A (0 = unknown) */
-  int64_t resident_smem;  /**< shared memory one block may use (smem_per_block_optin), bytes:
+  int allow_tf32;          /**< the user allows TF32 (GCOO_ALLOW_TF32=1) */
+  int dense_fits;          /**< a dense copy of A fits in free device memory */
+  int sm_count;            /**< multiprocessors of the device */
+  int64_t max_row_nnz;     /**< longest row of A (0 = unknown) */
+  int64_t resident_smem;   /**< shared memory one block may use (smem_per_block_optin), bytes:
                                what bounds the X-resident variant's tile (0 = never resident) */
 } gcoo_dispatch_in;
 
 /** What it decided. */
 typedef struct gcoo_dispatch_out {
-  gcoo_spdm_alg alg;     /**< GCOO_ALG_GCOO, _CUSPARSE_CSR_ALG2/3, _DENSE or _DENSE_TF32 */
-  int32_t p;             /**< group width for GCOO (also filled when another alg wins) */
-  double reuse;          /**< nnz / distinct at that p (0 when unknown) */
-  int resident;          /**< GCOO_ALG_GCOO through its X-resident variant */
-  int rowsplit;          /**< GCOO_ALG_GCOO through its row-split variant */
-  char why[256];         /**< one line: the numbers and the branch taken */
+  gcoo_spdm_alg alg; /**< GCOO_ALG_GCOO, _CUSPARSE_CSR_ALG2/3, _DENSE or _DENSE_TF32 */
+  int32_t p;         /**< group width for GCOO (also filled when another alg wins) */
+  double reuse;      /**< nnz / distinct at that p (0 when unknown) */
+  int resident;      /**< GCOO_ALG_GCOO through its X-resident variant */
+  int rowsplit;      /**< GCOO_ALG_GCOO through its row-split variant */
+  char why[256];     /**< one line: the numbers and the branch taken */
 } gcoo_dispatch_out;
 
 /** Dense width assumed when the operator is created without a hint. */

@@ -38,9 +38,9 @@ typedef struct gcoo_cuda_devinfo {
 typedef struct gcoo_cuda_csr {
   gcoo_dtype dtype;
   int64_t nrows, ncols, nnz;
-  int64_t *ptr;   /**< nrows + 1 */
-  int32_t *ind;   /**< nnz */
-  void *values;   /**< nnz */
+  int64_t *ptr; /**< nrows + 1 */
+  int32_t *ind; /**< nnz */
+  void *values; /**< nnz */
 } gcoo_cuda_csr;
 
 /** GCOO of S = A^T on the device: S is k x m (nrows = k, ncols = m), groups of p columns of S. */
@@ -49,11 +49,11 @@ typedef struct gcoo_cuda_gcoo {
   int64_t nrows, ncols, nnz;
   int32_t p;
   int64_t ngroups;
-  int64_t *gidx;  /**< gIdxes, ngroups + 1 */
-  int64_t *gnnz;  /**< nnzPerGroup, ngroups */
-  int32_t *rows;  /**< row of S = column of A, nnz */
-  int32_t *cols;  /**< column of S = row of A, nnz */
-  void *values;   /**< nnz */
+  int64_t *gidx; /**< gIdxes, ngroups + 1 */
+  int64_t *gnnz; /**< nnzPerGroup, ngroups */
+  int32_t *rows; /**< row of S = column of A, nnz */
+  int32_t *cols; /**< column of S = row of A, nnz */
+  void *values;  /**< nnz */
 } gcoo_cuda_gcoo;
 
 /** The X-resident layout of A (docs/kernels.md §8), for the "resident" variants of the tuned
@@ -66,13 +66,13 @@ typedef struct gcoo_cuda_gcoo {
  *  step of padding follows the last slice (the kernel loads one step ahead). Columns are 16-bit:
  *  the layout exists only for k + 8 <= 65536 (the kernel needs far less: see resident_fits). */
 typedef struct gcoo_cuda_xres {
-  int64_t nslices;           /**< ceil(m / 32) */
-  int64_t nentries;          /**< off[nslices]: entries with padding */
-  int64_t *off;              /**< nslices + 1 offsets, in entries */
-  int32_t *perm;             /**< 32 nslices: row of A of each slice lane, -1 past m */
-  void *values;              /**< nentries + 32 values (float or double) */
-  uint16_t *cols;            /**< nentries + 32 columns (k .. k+7: a zero row) */
-  int64_t *splits;           /**< for R = 1, 2, 4, .., GCOO_XRES_MAX_SPLITS: R + 1 slice indices
+  int64_t nslices;  /**< ceil(m / 32) */
+  int64_t nentries; /**< off[nslices]: entries with padding */
+  int64_t *off;     /**< nslices + 1 offsets, in entries */
+  int32_t *perm;    /**< 32 nslices: row of A of each slice lane, -1 past m */
+  void *values;     /**< nentries + 32 values (float or double) */
+  uint16_t *cols;   /**< nentries + 32 columns (k .. k+7: a zero row) */
+  int64_t *splits;  /**< for R = 1, 2, 4, .., GCOO_XRES_MAX_SPLITS: R + 1 slice indices
                                   that cut the entries into R near-equal parts, at
                                   gcoo_cuda_xres_split_base(R) */
 } gcoo_cuda_xres;
@@ -98,18 +98,18 @@ static inline int64_t gcoo_cuda_resident_smem(int64_t k, int packs) {
  *  partials and applies alpha and beta (no atomics: the result does not depend on timing). The
  *  workspace holds `work_cols` columns; wider products run in passes of that many columns. */
 typedef struct gcoo_cuda_split {
-  int32_t piece;             /**< most entries an item holds */
-  int64_t nitems;            /**< work items */
-  int64_t *item_begin;       /**< nitems: first entry (CSR index) of each item */
-  int64_t *item_row;         /**< nitems: its row of A */
-  int64_t *item_slot;        /**< nitems: its workspace row, -1 for an item that is a whole row */
-  int64_t nlong;             /**< rows longer than piece */
-  int64_t *long_row;         /**< nlong: those rows */
-  int64_t *long_ptr;         /**< nlong + 1: each one's first workspace row */
-  int64_t nwork;             /**< workspace rows: long_ptr[nlong] */
-  int64_t work_cols;         /**< workspace columns (a multiple of 128) */
-  void *work;                /**< nwork x work_cols values (float or double) */
-  int64_t max_row;           /**< longest row of A */
+  int32_t piece;       /**< most entries an item holds */
+  int64_t nitems;      /**< work items */
+  int64_t *item_begin; /**< nitems: first entry (CSR index) of each item */
+  int64_t *item_row;   /**< nitems: its row of A */
+  int64_t *item_slot;  /**< nitems: its workspace row, -1 for an item that is a whole row */
+  int64_t nlong;       /**< rows longer than piece */
+  int64_t *long_row;   /**< nlong: those rows */
+  int64_t *long_ptr;   /**< nlong + 1: each one's first workspace row */
+  int64_t nwork;       /**< workspace rows: long_ptr[nlong] */
+  int64_t work_cols;   /**< workspace columns (a multiple of 128) */
+  void *work;          /**< nwork x work_cols values (float or double) */
+  int64_t max_row;     /**< longest row of A */
 } gcoo_cuda_split;
 
 /** Bounds of the row-split layout: pieces of 32 .. 1024 entries, a workspace of at most
@@ -136,24 +136,24 @@ typedef struct gcoo_cuda_tuned {
   int64_t m, k, nnz;
   int32_t p;
   int64_t ngroups;
-  const int64_t *rowptr;      /**< A's row pointer (borrowed from the CSR; m + 1) */
-  const int32_t *colind;      /**< A's column indices (borrowed; the "direct" variants read them) */
-  const void *csr_values;     /**< A's values (borrowed) */
-  int64_t *uptr;              /**< ngroups + 1 offsets into ucols */
-  int32_t *ucols;             /**< distinct columns of each group, ascending */
-  void *entries;              /**< packed {value, local index} (8 B float, 16 B double), row i's
+  const int64_t *rowptr;  /**< A's row pointer (borrowed from the CSR; m + 1) */
+  const int32_t *colind;  /**< A's column indices (borrowed; the "direct" variants read them) */
+  const void *csr_values; /**< A's values (borrowed) */
+  int64_t *uptr;          /**< ngroups + 1 offsets into ucols */
+  int32_t *ucols;         /**< distinct columns of each group, ascending */
+  void *entries;          /**< packed {value, local index} (8 B float, 16 B double), row i's
                                    at rowptr[i] + i, closed by a sentinel {0, INT32_MAX}:
                                    nnz + m in all */
-  int64_t ndistinct;          /**< uptr[ngroups]: sum of the groups' distinct columns */
-  int64_t max_distinct;       /**< longest list */
-  int64_t max_group_nnz;      /**< most entries in one group */
-  int prefer_direct;          /**< variant 0 resolves to the direct (unstaged) kernel: set by the
+  int64_t ndistinct;      /**< uptr[ngroups]: sum of the groups' distinct columns */
+  int64_t max_distinct;   /**< longest list */
+  int64_t max_group_nnz;  /**< most entries in one group */
+  int prefer_direct;      /**< variant 0 resolves to the direct (unstaged) kernel: set by the
                                    backend from gcoo__dispatch_tuned_direct (kernels/dispatch.c) */
-  int prefer_resident;        /**< variant 0 resolves to the X-resident kernel (needs xres) */
-  gcoo_cuda_xres xres;        /**< the X-resident layout: built on demand
+  int prefer_resident;    /**< variant 0 resolves to the X-resident kernel (needs xres) */
+  gcoo_cuda_xres xres;    /**< the X-resident layout: built on demand
                                    (gcoo_cuda_tuned_build_resident), zeroed until then */
-  int prefer_split;           /**< variant 0 resolves to the row-split kernel (needs split) */
-  gcoo_cuda_split split;      /**< the row-split layout: built on demand
+  int prefer_split;       /**< variant 0 resolves to the row-split kernel (needs split) */
+  gcoo_cuda_split split;  /**< the row-split layout: built on demand
                                    (gcoo_cuda_tuned_build_split), zeroed until then */
 } gcoo_cuda_tuned;
 
@@ -161,7 +161,8 @@ typedef struct gcoo_cuda_tuned {
 
 /** GCOO of S = A^T from the device CSR of A, groups of p rows of A (CUB radix sort by
  *  (group, column), stable, so rows stay ascending inside a column). Allocates S's arrays. */
-gcoo_status gcoo_cuda_csr_to_gcoo(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_gcoo *S, void *stream);
+gcoo_status gcoo_cuda_csr_to_gcoo(const gcoo_cuda_csr *A, int32_t p, gcoo_cuda_gcoo *S,
+                                  void *stream);
 
 /** GCOO of S = A^T from a dense row-major A (m x k, leading dimension lda) on the device, the
  *  paper's way: count per group, CUB scan, fill. Exact zeros are dropped (as on the CPU).
@@ -182,7 +183,8 @@ void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
 /** Build L->xres, the X-resident layout (a stable sort of A's rows by length, a scan and a fill;
  *  synchronises the stream once to size it). Needs L built by gcoo_cuda_tuned_build from the
  *  same CSR; a no-op when L->xres is already built. gcoo_cuda_tuned_free frees it too. */
-gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L, void *stream);
+gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
+                                           void *stream);
 
 /** Build L->split, the row-split layout, with pieces of `piece` entries (0: from
  *  gcoo_cuda_split_piece) and a workspace `ncols_hint` columns wide (rounded up to 128, at most
@@ -204,7 +206,8 @@ int gcoo_cuda_xres_split_base(int R);
  *  for i = 0 .. nlog - 1, i.e. the summed length of the groups' column lists at p = 2^i. The
  *  reuse a group width offers is nnz / distinct[i]. One sort of A's entries by column.
  *  Synchronises the stream (the counts come back to the host). nlog <= 16. */
-gcoo_status gcoo_cuda_reuse_stats(const gcoo_cuda_csr *A, int nlog, int64_t *distinct, void *stream);
+gcoo_status gcoo_cuda_reuse_stats(const gcoo_cuda_csr *A, int nlog, int64_t *distinct,
+                                  void *stream);
 
 /** Dense row-major copy of A (m x k, leading dimension ld >= k), zeros included. */
 gcoo_status gcoo_cuda_csr_to_dense(const gcoo_cuda_csr *A, void *D, int64_t ld, void *stream);
@@ -224,19 +227,19 @@ gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double alpha, const
 
 /** How one tuned launch was shaped (what a variant resolved to). */
 typedef struct gcoo_cuda_tuned_launch {
-  int variant;     /**< the resolved variant id (1 ..) */
-  int staged;      /**< 1: X rows staged through shared memory; 0: read directly */
-  int vpt;         /**< 16-byte vectors per thread along N */
-  int rpt;         /**< rows of A per thread */
-  int threads;     /**< threads per block */
-  int chunk;       /**< X rows staged per chunk */
-  int passes;      /**< row passes per group (1 unless p > threads/8 * rpt) */
-  int tile_cols;   /**< columns of Y per block */
-  size_t smem;     /**< dynamic shared memory per block, bytes */
-  int resident;    /**< 1: the X-resident kernel (tile of X in shared memory, A streamed) */
-  int splits;      /**< resident: parts the slices of A are cut into (blocks per tile) */
-  int rowsplit;    /**< 1: the row-split kernel (long rows cut into pieces) */
-  int piece;       /**< row-split: most entries of a work item */
+  int variant;       /**< the resolved variant id (1 ..) */
+  int staged;        /**< 1: X rows staged through shared memory; 0: read directly */
+  int vpt;           /**< 16-byte vectors per thread along N */
+  int rpt;           /**< rows of A per thread */
+  int threads;       /**< threads per block */
+  int chunk;         /**< X rows staged per chunk */
+  int passes;        /**< row passes per group (1 unless p > threads/8 * rpt) */
+  int tile_cols;     /**< columns of Y per block */
+  size_t smem;       /**< dynamic shared memory per block, bytes */
+  int resident;      /**< 1: the X-resident kernel (tile of X in shared memory, A streamed) */
+  int splits;        /**< resident: parts the slices of A are cut into (blocks per tile) */
+  int rowsplit;      /**< 1: the row-split kernel (long rows cut into pieces) */
+  int piece;         /**< row-split: most entries of a work item */
   int blocks_per_sm; /**< occupancy the launcher computed */
 } gcoo_cuda_tuned_launch;
 
@@ -290,7 +293,7 @@ gcoo_status gcoo_cuda_ctx_devinfo(gcoo_ctx ctx, gcoo_cuda_devinfo *info);
 
 /** Developer options of a CUDA operator (the benchmark's sweep uses them). */
 typedef enum gcoo_cuda_op_option {
-  GCOO_CUDA_OPT_TUNED_VARIANT = 1,   /**< force a tuned variant id (0 = choose) */
+  GCOO_CUDA_OPT_TUNED_VARIANT = 1,    /**< force a tuned variant id (0 = choose) */
   GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR = 2 /**< 1 (default): with beta = 0, cuSPARSE overwrites Y
                                           without reading it; 0: zero Y first. cuSPARSE does not
                                           document it, but on the H200 run of 2026-11-30 every
@@ -302,14 +305,14 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
 
 /** What a CUDA operator decided and why (for reports and the dispatch refit). */
 typedef struct gcoo_cuda_op_details {
-  gcoo_spdm_alg alg;        /**< resolved algorithm */
-  int32_t p;                /**< group width (GCOO algorithms), 0 otherwise */
-  int variant;              /**< forced tuned variant, 0 = chosen per apply */
-  double reuse;             /**< nnz / distinct columns of the groups at p (0 when not built) */
-  int nstats;               /**< entries of distinct_by_log2p (0: statistics not computed) */
+  gcoo_spdm_alg alg; /**< resolved algorithm */
+  int32_t p;         /**< group width (GCOO algorithms), 0 otherwise */
+  int variant;       /**< forced tuned variant, 0 = chosen per apply */
+  double reuse;      /**< nnz / distinct columns of the groups at p (0 when not built) */
+  int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
-  char why[256];            /**< the dispatch rule's reason, or "forced" */
+  char why[256];               /**< the dispatch rule's reason, or "forced" */
 } gcoo_cuda_op_details;
 gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
 

@@ -49,7 +49,7 @@ __device__ __forceinline__ Pack<T> load_pack(const T *__restrict__ xr, int64_t j
   Pack<T> r;
   if (vec && j + Pack<T>::N <= ncols) {
     const V v = __ldg(reinterpret_cast<const V *>(xr + j));
-    memcpy(&r, &v, sizeof r);  // a register move, without type punning
+    memcpy(&r, &v, sizeof r); // a register move, without type punning
   } else {
 #pragma unroll
     for (int i = 0; i < Pack<T>::N; i++) r.e[i] = j + i < ncols ? xr[j + i] : T(0);
@@ -80,7 +80,8 @@ __device__ __forceinline__ void store_pack(T *__restrict__ yr, int64_t j, int64_
   } else {
 #pragma unroll
     for (int i = 0; i < Pack<T>::N; i++)
-      if (j + i < ncols) yr[j + i] = beta != T(0) ? alpha * acc.e[i] + beta * yr[j + i] : alpha * acc.e[i];
+      if (j + i < ncols)
+        yr[j + i] = beta != T(0) ? alpha * acc.e[i] + beta * yr[j + i] : alpha * acc.e[i];
   }
 }
 
@@ -115,7 +116,7 @@ __device__ __forceinline__ int64_t block_exclusive_scan(int64_t v, int64_t *sm, 
   }
   const int64_t inclusive = sm[t];
   *total = sm[n - 1];
-  __syncthreads();  // sm may be reused right after
+  __syncthreads(); // sm may be reused right after
   return inclusive - v;
 }
 
@@ -137,6 +138,6 @@ inline unsigned grid_for(int64_t n, int threads) {
   return (unsigned)b;
 }
 
-}  // namespace
+} // namespace
 
 #endif

@@ -52,8 +52,9 @@ static gcoo_status narrow_rowptr(gcoo_op op, cudaStream_t s) {
   GCOO_GOTO(gcoo__malloc((void **)&h32, n * sizeof *h32, "32-bit row pointer"));
   for (size_t i = 0; i < n; i++) h32[i] = (int32_t)a.ptr[i];
   GCOO_GOTO(gcoo__cuda_alloc(&o->rowptr32, n * sizeof *h32, "cuSPARSE row pointer"));
-  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(o->rowptr32, h32, n * sizeof *h32, cudaMemcpyHostToDevice, s));
-  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));  /* h32 is freed next */
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(o->rowptr32, h32, n * sizeof *h32, cudaMemcpyHostToDevice, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s)); /* h32 is freed next */
   o->device_bytes += n * sizeof *h32;
 done:
   free(h32);
@@ -107,16 +108,17 @@ static gcoo_status make_plan(gcoo_op op, cusparseSpMMAlg_t alg, const cuda_opera
    * "k=1 vs textbook PCG" broke down on its first iteration, while operators that only ever
    * ran ALG2 were right. Remaking the descriptor costs no device work. */
   if (p->valid) {
-    GCOO_CALL_CUDA(cudaStreamSynchronize((cudaStream_t)op->ctx->stream)); /* queued SpMMs use both */
+    GCOO_CALL_CUDA(
+        cudaStreamSynchronize((cudaStream_t)op->ctx->stream)); /* queued SpMMs use both */
     cusparseDestroySpMat(o->spA);
     o->spA = NULL;
     GCOO_CALL(make_sparse_descriptor(o));
   }
   plan_release(p);
-  GCOO_CALL_CUSPARSE_GOTO(cusparseCreateDnMat(&p->X, X->nrows, X->ncols, X->ld, X->data, t,
-                                              order_of(X->layout)));
-  GCOO_CALL_CUSPARSE_GOTO(cusparseCreateDnMat(&p->Y, Y->nrows, Y->ncols, Y->ld, Y->data, t,
-                                              order_of(Y->layout)));
+  GCOO_CALL_CUSPARSE_GOTO(
+      cusparseCreateDnMat(&p->X, X->nrows, X->ncols, X->ld, X->data, t, order_of(X->layout)));
+  GCOO_CALL_CUSPARSE_GOTO(
+      cusparseCreateDnMat(&p->Y, Y->nrows, Y->ncols, Y->ld, Y->data, t, order_of(Y->layout)));
   GCOO_CALL_CUSPARSE_GOTO(cusparseSpMM_bufferSize(c->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                   CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, o->spA,
                                                   p->X, beta, p->Y, t, alg, &p->buffer_bytes));
@@ -163,8 +165,10 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
       p->n != X->ncols || p->ldx != X->ld || p->ldy != Y->ld || moved) {
     gcoo_status st = make_plan(op, a, X, Y, pa, pb);
     if (st == GCOO_ERR_UNSUPPORTED)
-      return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "%s does not take these operands (%s, N = %lld, "
-                        "ldx %lld, ldy %lld): %s", cusparse_alg_name(a),
+      return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
+                        "%s does not take these operands (%s, N = %lld, "
+                        "ldx %lld, ldy %lld): %s",
+                        cusparse_alg_name(a),
                         X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
                         (long long)X->ncols, (long long)X->ld, (long long)Y->ld, gcoo_last_error());
     GCOO_CALL(st);
@@ -179,8 +183,8 @@ static gcoo_status spmm_with(gcoo_op op, cusparseSpMMAlg_t a, const void *pa, co
   if (beta == 0.0 && !o->cusparse_no_clear) {
     const int64_t minor = Y->layout == GCOO_ROW_MAJOR ? Y->ncols : Y->nrows;
     const int64_t major = Y->layout == GCOO_ROW_MAJOR ? Y->nrows : Y->ncols;
-    GCOO_CALL_CUDA(cudaMemset2DAsync(Y->data, (size_t)Y->ld * es, 0, (size_t)minor * es,
-                                     (size_t)major, s));
+    GCOO_CALL_CUDA(
+        cudaMemset2DAsync(Y->data, (size_t)Y->ld * es, 0, (size_t)minor * es, (size_t)major, s));
   }
   GCOO_CALL_CUSPARSE(cusparseSpMM(c->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                   CUSPARSE_OPERATION_NON_TRANSPOSE, pa, o->spA, p->X, pb, p->Y,
@@ -201,7 +205,8 @@ gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, co
   GCOO_CHECK(o->spA != NULL, GCOO_ERR_INTERNAL, "cuSPARSE descriptor missing");
   GCOO_CHECK(X->layout == Y->layout, GCOO_ERR_UNSUPPORTED,
              "cuSPARSE SpMM needs X and Y in the same layout (X is %s, Y is %s in the "
-             "SPARSE_DENSE frame)", X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
+             "SPARSE_DENSE frame)",
+             X->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major",
              Y->layout == GCOO_ROW_MAJOR ? "row-major" : "column-major");
   cusparseSpMMAlg_t a;
   switch (alg) {
@@ -226,8 +231,8 @@ gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, co
   if (a == CUSPARSE_SPMM_CSR_ALG3 && !(aligned16(X, o->csr.dtype) && aligned16(Y, o->csr.dtype))) {
     GCOO_CHECK(chosen_for_caller, GCOO_ERR_UNSUPPORTED,
                "CUSPARSE_SPMM_CSR_ALG3 needs 16-byte aligned rows of X and Y (leading dimensions "
-               "%lld and %lld elements, pointers %p and %p): use CSR_ALG2", (long long)X->ld,
-               (long long)Y->ld, X->data, Y->data);
+               "%lld and %lld elements, pointers %p and %p): use CSR_ALG2",
+               (long long)X->ld, (long long)Y->ld, X->data, Y->data);
     a = CUSPARSE_SPMM_CSR_ALG2;
   }
   gcoo_status st = spmm_with(op, a, pa, X, beta, pb, Y);

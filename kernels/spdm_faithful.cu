@@ -20,7 +20,7 @@
 
 namespace {
 
-constexpr int kB = 128;  // threads per block = entries per staged chunk = columns per block
+constexpr int kB = 128; // threads per block = entries per staged chunk = columns per block
 
 template <typename T>
 struct FaithfulArgs {
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(kB) faithful_kernel(const FaithfulArgs<T> a) {
   const int64_t j = (a.tile0 + blockIdx.y) * (int64_t)kB + tid;
   const bool active = j < a.N;
   const int64_t e0 = a.gidx[g], e1 = a.gidx[g + 1];
-  const int64_t row0 = g * a.p;  // first row of A (column of S) of the group
+  const int64_t row0 = g * a.p; // first row of A (column of S) of the group
   T acc[PMAX];
 #pragma unroll
   for (int q = 0; q < PMAX; q++) acc[q] = T(0);
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(kB) faithful_kernel(const FaithfulArgs<T> a) {
   T x = T(0);
   for (int64_t c = e0; c < e1; c += kB) {
     const int n = (int)(e1 - c < kB ? e1 - c : kB);
-    __syncthreads();  // the previous chunk has been read by everyone
+    __syncthreads(); // the previous chunk has been read by everyone
     if (tid < n) {
       sv[tid] = a.vals[c + tid];
       sr[tid] = a.rows[c + tid];
@@ -124,15 +124,16 @@ gcoo_status launch_faithful(const gcoo_cuda_gcoo *S, double alpha, const void *X
   return GCOO_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
-extern "C" gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double alpha,
-                                               const void *X, int64_t ldx, double beta, void *Y,
-                                               int64_t ldy, int64_t N, void *stream) {
+extern "C" gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double alpha, const void *X,
+                                               int64_t ldx, double beta, void *Y, int64_t ldy,
+                                               int64_t N, void *stream) {
   GCOO_CHECK(S != NULL, GCOO_ERR_NULL, "GCOO is NULL");
   GCOO_CHECK(S->p >= 1 && S->p <= 32, GCOO_ERR_UNSUPPORTED,
              "the faithful GCOOSpDM kernel keeps one register accumulator per column of a group: "
-             "it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider groups)", S->p);
+             "it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider groups)",
+             S->p);
   GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
   if (S->ncols == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(Y != NULL && (X != NULL || S->nrows == 0), GCOO_ERR_NULL, "X or Y is NULL");

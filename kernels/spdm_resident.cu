@@ -36,7 +36,7 @@
 namespace {
 
 #ifdef GCOO_CUDA_EMULATE
-constexpr int kMaxThreads = 64;  // two warps: fewer host fibers, still several slices per warp
+constexpr int kMaxThreads = 64; // two warps: fewer host fibers, still several slices per warp
 #else
 constexpr int kMaxThreads = 1024;
 #endif
@@ -49,11 +49,11 @@ __host__ __device__ constexpr int max_threads(int tnp) {
 
 template <typename T>
 struct ResidentArgs {
-  const int64_t *off;    // slice offsets
-  const int32_t *perm;   // row of each slice lane
-  const T *val;          // values, slice-major, step-major, lane-minor
-  const uint16_t *col;   // columns (k .. k+7: zero rows)
-  const int64_t *split;  // R + 1 slice indices for this launch's R
+  const int64_t *off;   // slice offsets
+  const int32_t *perm;  // row of each slice lane
+  const T *val;         // values, slice-major, step-major, lane-minor
+  const uint16_t *col;  // columns (k .. k+7: zero rows)
+  const int64_t *split; // R + 1 slice indices for this launch's R
   const T *X;
   T *Y;
   int64_t ldx, ldy, k, N, tile0;
@@ -89,7 +89,8 @@ __device__ __forceinline__ void step(Pack<T> (&acc)[TNP], T v, const Pack<T> *xs
 
 // Values and columns of steps j .. j + kBatch - 1 of a lane (stride 32).
 template <typename T, int kBatch>
-__device__ __forceinline__ void load_batch(T (&v)[kBatch], int (&u)[kBatch], const T *__restrict__ vp,
+__device__ __forceinline__ void load_batch(T (&v)[kBatch], int (&u)[kBatch],
+                                           const T *__restrict__ vp,
                                            const uint16_t *__restrict__ cp, int j) {
 #pragma unroll
   for (int d = 0; d < kBatch; d++) {
@@ -103,7 +104,7 @@ template <typename T, int TNP>
 __global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const ResidentArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
-  constexpr int FU = 4;  // loads in flight per thread while staging
+  constexpr int FU = 4; // loads in flight per thread while staging
   GCOO_DYNAMIC_SMEM(P, xs);
   const int tid = threadIdx.x, nthreads = blockDim.x;
   const int64_t col0 = (a.tile0 + blockIdx.x) * (int64_t)(TNP * VEC);
@@ -117,8 +118,9 @@ __global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const Res
     for (int f = 0; f < FU; f++) {
       const int idx = base + f * nthreads;
       const int u = idx / TNP, w = idx % TNP;
-      r[f] = idx < total && u < a.k ? load_pack(a.X + (int64_t)u * a.ldx, col0 + (int64_t)w * VEC, a.N, a.xvec)
-                                    : pack_zero<T>();
+      r[f] = idx < total && u < a.k
+                 ? load_pack(a.X + (int64_t)u * a.ldx, col0 + (int64_t)w * VEC, a.N, a.xvec)
+                 : pack_zero<T>();
     }
 #pragma unroll
     for (int f = 0; f < FU; f++) {
@@ -192,7 +194,8 @@ ResidentKernel<T> resident_for(int tnp) {
 template <typename T>
 gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_cuda_devinfo *dev,
                             double alpha, const void *X, int64_t ldx, double beta, void *Y,
-                            int64_t ldy, int64_t N, cudaStream_t stream, gcoo_cuda_tuned_launch *out) {
+                            int64_t ldy, int64_t N, cudaStream_t stream,
+                            gcoo_cuda_tuned_launch *out) {
   constexpr int VEC = Pack<T>::N;
   const gcoo_cuda_xres &R = L->xres;
   // The tile: the widest of 4 packs or fewer (fewest passes over A; 8 packs need 512 threads
@@ -201,15 +204,16 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   // width that does not fit is narrowed to one that does.
   const int64_t npacks = div_up(N, VEC);
   int tnp = tnp_fixed ? tnp_fixed : 4;
-  while (tnp > 1 && ((size_t)gcoo_cuda_resident_smem(L->k, tnp) > dev->smem_per_block_optin ||
-                     (!tnp_fixed && (tnp / 2 >= npacks ||
-                                     div_up(N, (int64_t)tnp * VEC) < dev->sm_count / 2))))
+  while (tnp > 1 &&
+         ((size_t)gcoo_cuda_resident_smem(L->k, tnp) > dev->smem_per_block_optin ||
+          (!tnp_fixed && (tnp / 2 >= npacks || div_up(N, (int64_t)tnp * VEC) < dev->sm_count / 2))))
     tnp /= 2;
   const size_t smem = (size_t)gcoo_cuda_resident_smem(L->k, tnp);
   GCOO_CHECK(smem <= dev->smem_per_block_optin, GCOO_ERR_UNSUPPORTED,
              "the X-resident kernel keeps k + %d = %lld rows x %d bytes of X in shared memory "
-             "(%zu bytes); this device allows %zu per block", GCOO_XRES_ZERO_ROWS,
-             (long long)(L->k + GCOO_XRES_ZERO_ROWS), tnp * 16, smem, dev->smem_per_block_optin);
+             "(%zu bytes); this device allows %zu per block",
+             GCOO_XRES_ZERO_ROWS, (long long)(L->k + GCOO_XRES_ZERO_ROWS), tnp * 16, smem,
+             dev->smem_per_block_optin);
   ResidentKernel<T> k = resident_for<T>(tnp);
   GCOO_CHECK(k != nullptr, GCOO_ERR_INTERNAL, "no resident kernel for %d packs", tnp);
   if (smem > 48 * 1024)
@@ -269,7 +273,7 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   return GCOO_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp,
                                                const gcoo_cuda_devinfo *dev, double alpha,

@@ -24,7 +24,7 @@
 
 namespace {
 
-constexpr int kThreads = 256;  // 32 slots of 8 lanes
+constexpr int kThreads = 256; // 32 slots of 8 lanes
 constexpr int kSlots = kThreads / 8;
 // Blocks per SM below which the launcher narrows the tile (as the direct kernel does).
 constexpr int64_t kMinBlocksPerSM = 62;
@@ -43,7 +43,7 @@ struct SplitArgs {
   const T *X;
   T *Y;
   int64_t ldx, ldy;
-  int64_t col0, jend;  // this pass: columns [col0, jend)
+  int64_t col0, jend; // this pass: columns [col0, jend)
   T alpha, beta;
   bool xvec, yvec;
 };
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
   constexpr int VEC = P::N;
   const int slot = threadIdx.x >> 3, lane = threadIdx.x & 7;
   const int64_t it = (int64_t)blockIdx.x * kSlots + slot;
-  if (it >= a.nitems) return;  // no barrier follows
+  if (it >= a.nitems) return; // no barrier follows
   const int64_t row = a.item_row[it];
   const int64_t e0 = a.item_begin[it];
   const int64_t rend = a.rowptr[row + 1];
@@ -80,7 +80,8 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
     for (int v = 0; v < VPT; v++) {
       P x[U];
 #pragma unroll
-      for (int u = 0; u < U; u++) x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
+      for (int u = 0; u < U; u++)
+        x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
 #pragma unroll
       for (int u = 0; u < U; u++)
 #pragma unroll
@@ -168,10 +169,12 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
     // the widest tile (fewest index loads per FMA) that keeps kMinBlocksPerSM blocks per SM
     const int64_t npacks = div_up(pass_cols, VEC);
     vpt = 4;
-    while (vpt > 1 && blocks_x * div_up(npacks, 8 * vpt) < kMinBlocksPerSM * (int64_t)dev->sm_count) vpt /= 2;
+    while (vpt > 1 && blocks_x * div_up(npacks, 8 * vpt) < kMinBlocksPerSM * (int64_t)dev->sm_count)
+      vpt /= 2;
   }
   SplitKernel<T> k = items_kernel_for<T>(vpt);
-  GCOO_CHECK(k != nullptr, GCOO_ERR_INVALID_ARG, "row-split kernel: %d packs a lane (1, 2 or 4)", vpt);
+  GCOO_CHECK(k != nullptr, GCOO_ERR_INVALID_ARG, "row-split kernel: %d packs a lane (1, 2 or 4)",
+             vpt);
   const int64_t tile = 8 * vpt * VEC;
   GCOO_CHECK(blocks_x <= INT32_MAX, GCOO_ERR_TOO_LARGE, "row-split layout: %lld items",
              (long long)P->nitems);
@@ -227,7 +230,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
   return GCOO_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
                                             const gcoo_cuda_devinfo *dev, double alpha,

@@ -26,12 +26,12 @@ namespace {
 
 template <typename T>
 struct TunedArgs {
-  const int64_t *rowptr;  // A's row pointer
-  const int64_t *uptr;    // per group: offsets into ucols
-  const int32_t *ucols;   // per group: distinct columns
-  const Entry<T> *ent;    // CSR-ordered {value, local column index}
-  const int32_t *colind;  // CSR columns (direct variants)
-  const T *vals;          // CSR values (direct variants)
+  const int64_t *rowptr; // A's row pointer
+  const int64_t *uptr;   // per group: offsets into ucols
+  const int32_t *ucols;  // per group: distinct columns
+  const Entry<T> *ent;   // CSR-ordered {value, local column index}
+  const int32_t *colind; // CSR columns (direct variants)
+  const T *vals;         // CSR values (direct variants)
   const T *X;
   T *Y;
   int64_t ldx, ldy, m, N, tile0;
@@ -75,7 +75,7 @@ template <typename T, int RPT, int VPT>
 __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
-  constexpr int VW = 8 * VPT;  // packs per staged row = TN / VEC
+  constexpr int VW = 8 * VPT; // packs per staged row = TN / VEC
   GCOO_DYNAMIC_SMEM(P, xs);
   const int tid = threadIdx.x;
   const int slot = tid >> 3, lane = tid & 7;
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   const Entry<T> *__restrict__ ent = a.ent + gbase;
   const int32_t *__restrict__ ucols = a.ucols + ubase;
   const int rows_per_pass = a.slots * RPT;
-  const P *const xlane = xs + lane;  // this thread's first pack of staged row 0
+  const P *const xlane = xs + lane; // this thread's first pack of staged row 0
 
   for (int pass = 0; pass < pg; pass += rows_per_pass) {
     // pos[r]: the next unused entry of row r (relative to the group's first); no row end is
@@ -112,9 +112,9 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
 #pragma unroll
       for (int r = 0; r < RPT; r++)
         if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
-      __syncthreads();  // everyone is done reading the previous chunk
+      __syncthreads(); // everyone is done reading the previous chunk
       stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
-      __syncthreads();  // the chunk is in shared memory
+      __syncthreads(); // the chunk is in shared memory
       const int cend = c0 + cn;
 #pragma unroll
       for (int r = 0; r < RPT; r++) {
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
         if (pass + r * a.slots + slot >= pg) continue;
         int e = pos[r];
         Entry<T> cur = ent[e];
-        while (cur.u < cend) {  // the row's sentinel (INT32_MAX) ends the walk at the latest
+        while (cur.u < cend) { // the row's sentinel (INT32_MAX) ends the walk at the latest
           const Entry<T> nx = ent[e + 1];
           ++e;
           const P *xr = xlane + (cur.u - c0) * VW;
@@ -194,8 +194,8 @@ __global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
 struct Variant {
   const char *name;
   int staged, vpt, max_threads;
-  int resident;  // the X-resident kernel (kernels/spdm_resident.cu); vpt = its packs per row
-  int rowsplit;  // the row-split kernel (kernels/spdm_split.cu); vpt = its packs per lane
+  int resident; // the X-resident kernel (kernels/spdm_resident.cu); vpt = its packs per row
+  int rowsplit; // the row-split kernel (kernels/spdm_split.cu); vpt = its packs per lane
 };
 // id 0 = auto: the X-resident kernel when L->prefer_resident, the row-split one when
 // L->prefer_split, the direct one when L->prefer_direct, else staged, VPT from N and p, 512
@@ -203,19 +203,21 @@ struct Variant {
 // overlaps another's FMAs). The sweep times the others one by one; the last three are what auto
 // resolves to (not listed).
 const Variant kVariants[] = {
-    {"auto", 1, 0, 512, 0, 0},
-    {"staged-v1", 1, 1, 512, 0, 0},      {"staged-v2", 1, 2, 512, 0, 0},      {"staged-v4", 1, 4, 512, 0, 0},
-    {"staged-v1-t256", 1, 1, 256, 0, 0}, {"staged-v2-t256", 1, 2, 256, 0, 0}, {"staged-v4-t256", 1, 4, 256, 0, 0},
-    {"direct-v1", 0, 1, 256, 0, 0},      {"direct-v2", 0, 2, 256, 0, 0},      {"direct-v4", 0, 4, 256, 0, 0},
-    {"resident-v1", 0, 1, 0, 1, 0},      {"resident-v2", 0, 2, 0, 1, 0},      {"resident-v4", 0, 4, 0, 1, 0},
-    {"resident-v8", 0, 8, 0, 1, 0},
-    {"split-v1", 0, 1, 0, 0, 1},         {"split-v2", 0, 2, 0, 0, 1},         {"split-v4", 0, 4, 0, 0, 1},
-    {"direct-auto", 0, 0, 256, 0, 0},    {"resident-auto", 0, 0, 0, 1, 0},    {"split-auto", 0, 0, 0, 0, 1},
+    {"auto", 1, 0, 512, 0, 0},           {"staged-v1", 1, 1, 512, 0, 0},
+    {"staged-v2", 1, 2, 512, 0, 0},      {"staged-v4", 1, 4, 512, 0, 0},
+    {"staged-v1-t256", 1, 1, 256, 0, 0}, {"staged-v2-t256", 1, 2, 256, 0, 0},
+    {"staged-v4-t256", 1, 4, 256, 0, 0}, {"direct-v1", 0, 1, 256, 0, 0},
+    {"direct-v2", 0, 2, 256, 0, 0},      {"direct-v4", 0, 4, 256, 0, 0},
+    {"resident-v1", 0, 1, 0, 1, 0},      {"resident-v2", 0, 2, 0, 1, 0},
+    {"resident-v4", 0, 4, 0, 1, 0},      {"resident-v8", 0, 8, 0, 1, 0},
+    {"split-v1", 0, 1, 0, 0, 1},         {"split-v2", 0, 2, 0, 0, 1},
+    {"split-v4", 0, 4, 0, 0, 1},         {"direct-auto", 0, 0, 256, 0, 0},
+    {"resident-auto", 0, 0, 0, 1, 0},    {"split-auto", 0, 0, 0, 0, 1},
 };
 constexpr int kVariantTotal = (int)(sizeof kVariants / sizeof kVariants[0]);
-constexpr int kDirectAuto = kVariantTotal - 3;    // the direct kernel, vectors per thread below
-constexpr int kResidentAuto = kVariantTotal - 2;  // the resident kernel, tile from k and N
-constexpr int kSplitAuto = kVariantTotal - 1;     // the row-split kernel, tile from the grid
+constexpr int kDirectAuto = kVariantTotal - 3;   // the direct kernel, vectors per thread below
+constexpr int kResidentAuto = kVariantTotal - 2; // the resident kernel, tile from k and N
+constexpr int kSplitAuto = kVariantTotal - 1;    // the row-split kernel, tile from the grid
 constexpr int kVariantCount = kVariantTotal - 4;
 
 // Accumulators per thread are RPT * VPT packs; at most 16 packs (64 floats / 32 doubles), so
@@ -289,7 +291,8 @@ Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_
     // tiling (4884 groups) at 2, the 7-point stencil (31250 groups) at 4; random n = 4000 at 1.
     const int64_t npacks = div_up(N, VEC);
     vpt = 4;
-    while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < kDirectMinBlocksPerSM * (int64_t)sm_count) vpt /= 2;
+    while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < kDirectMinBlocksPerSM * (int64_t)sm_count)
+      vpt /= 2;
   } else if (vpt == 0) {
     const int64_t npacks = div_up(N, VEC);
     vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
@@ -340,7 +343,8 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   if (variant == 0 && b0 < 2 && shp.threads > 256) {
     Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, L->ngroups, dev->sm_count);
     int b2 = 0;
-    if (s2.k) GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));
+    if (s2.k)
+      GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));
     if (s2.k && b2 >= 2) {
       shp = s2;
       b0 = b2;
@@ -368,7 +372,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   int chunk = 1;
   if (vs.staged) {
     size_t budget = dev->smem_per_sm / (size_t)b0;
-    budget = budget > 2048 ? budget - 1024 : 1024;  // the runtime reserves 1 KiB per block
+    budget = budget > 2048 ? budget - 1024 : 1024; // the runtime reserves 1 KiB per block
     if (budget > dev->smem_per_block_optin) budget = dev->smem_per_block_optin;
     int64_t c = (int64_t)(budget / row_bytes);
     if (c > L->max_distinct) c = L->max_distinct;
@@ -415,7 +419,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   return GCOO_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int gcoo_cuda_tuned_variant_count(void) { return kVariantCount; }
 
@@ -443,7 +447,8 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
   GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
   GCOO_CHECK(L->max_group_nnz + L->p <= INT32_MAX, GCOO_ERR_TOO_LARGE,
              "a group of %d rows holds %lld entries; the tuned kernel indexes a group with 32 "
-             "bits (use a smaller p)", L->p, (long long)L->max_group_nnz);
+             "bits (use a smaller p)",
+             L->p, (long long)L->max_group_nnz);
   if (chosen) memset(chosen, 0, sizeof *chosen);
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(Y != NULL && (X != NULL || L->k == 0), GCOO_ERR_NULL, "X or Y is NULL");

@@ -49,8 +49,7 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
   switch (op->opts.alg) {
     case GCOO_ALG_AUTO:
     case GCOO_ALG_GCOO:
-    case GCOO_ALG_GCOO_FAITHFUL:
-      break;
+    case GCOO_ALG_GCOO_FAITHFUL: break;
     default:
       return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "algorithm %s needs the CUDA backend",
                         gcoo_spdm_alg_name(op->opts.alg));

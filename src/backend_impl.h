@@ -57,7 +57,9 @@ void gcoo__log_set_prefix(const char *prefix);
 /* ---- reproducible random numbers ------------------------------------------------------------
  * SplitMix64 seeding a xoshiro256** stream: the same seed gives the same numbers on every
  * platform. gcoo__rng_jump-free streams per row/rank come from seeding with (seed, stream id). */
-typedef struct gcoo_rng { uint64_t s[4]; } gcoo_rng;
+typedef struct gcoo_rng {
+  uint64_t s[4];
+} gcoo_rng;
 
 static inline uint64_t gcoo__splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
@@ -103,18 +105,18 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
 }
 
 /* ---- objects ------------------------------------------------------------------------------ */
-#define GCOO_MAGIC_CTX 0x67636f6f63747821ull     /* "gcooctx!" */
-#define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull  /* "gcoospr!" */
-#define GCOO_MAGIC_OP 0x67636f6f6f702121ull      /* "gcooop!!" */
+#define GCOO_MAGIC_CTX 0x67636f6f63747821ull    /* "gcooctx!" */
+#define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull /* "gcoospr!" */
+#define GCOO_MAGIC_OP 0x67636f6f6f702121ull     /* "gcooop!!" */
 #define GCOO_MAGIC_FREED 0xdeadbeefdeadbeefull
 
 /** Raise GCOO_ERR_NULL / GCOO_ERR_INVALID_OBJECT for a bad handle (GraphBLAS's pattern). */
-#define GCOO_VALID_OBJECT(obj, magic_value, what)                                             \
-  do {                                                                                        \
-    GCOO_CHECK((obj) != NULL, GCOO_ERR_NULL, "%s is NULL", (what));                            \
-    GCOO_CHECK((obj)->magic == (magic_value), GCOO_ERR_INVALID_OBJECT,                          \
-               "%s is not a valid object (%s)", (what),                                       \
-               (obj)->magic == GCOO_MAGIC_FREED ? "already destroyed" : "uninitialised");      \
+#define GCOO_VALID_OBJECT(obj, magic_value, what)                                         \
+  do {                                                                                    \
+    GCOO_CHECK((obj) != NULL, GCOO_ERR_NULL, "%s is NULL", (what));                       \
+    GCOO_CHECK((obj)->magic == (magic_value), GCOO_ERR_INVALID_OBJECT,                    \
+               "%s is not a valid object (%s)", (what),                                   \
+               (obj)->magic == GCOO_MAGIC_FREED ? "already destroyed" : "uninitialised"); \
   } while (0)
 
 /** Make an object that takes ownership of malloc'd arrays (freed with it, or on failure).
@@ -168,9 +170,9 @@ gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, do
 /* The backends, written once: X(id, table, compiled, label, how to get it). A backend whose
  * `compiled` is 0 gets its table from src/backend_stubs.c, generated from this list: creating a
  * context on it fails with "the <label> backend is not compiled into this gcoo (<how>)". */
-#define GCOO_BACKEND_LIST(X)                                                                  \
-  X(cpu, gcoo__backend_cpu, 1, "CPU", "")                                                     \
-  X(cuda, gcoo__backend_cuda, GCOO_HAVE_CUDA, "CUDA",                                         \
+#define GCOO_BACKEND_LIST(X)                          \
+  X(cpu, gcoo__backend_cpu, 1, "CPU", "")             \
+  X(cuda, gcoo__backend_cuda, GCOO_HAVE_CUDA, "CUDA", \
     "rebuild with a CUDA compiler and -DGCOO_ENABLE_CUDA=ON")
 #define GCOO_BACKEND_DECLARE_(id, table, compiled, label, how) extern const gcoo_backend_ops table;
 GCOO_BACKEND_LIST(GCOO_BACKEND_DECLARE_)
@@ -193,21 +195,21 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
  * residual norms, and the convergence test on the device; the host only queues work and reads a
  * snapshot of the state asynchronously. */
 typedef struct gcoo__pcg_device {
-  gcoo_op A;             /* in: square local operator of a CUDA context (its device CSR is used) */
+  gcoo_op A; /* in: square local operator of a CUDA context (its device CSR is used) */
   gcoo_dtype dtype;
   int64_t n;
-  const void *b;         /* in: device, n values */
-  void *x;               /* in: initial guess; out: solution (device) */
-  const void *dinv;      /* in: device inverse diagonal, or NULL (no preconditioner) */
+  const void *b;    /* in: device, n values */
+  void *x;          /* in: initial guess; out: solution (device) */
+  const void *dinv; /* in: device inverse diagonal, or NULL (no preconditioner) */
   double rtol;
   int64_t maxit;
-  double *history;       /* host, maxit + 1 values, or NULL */
-  int64_t iterations;    /* out */
+  double *history;    /* host, maxit + 1 values, or NULL */
+  int64_t iterations; /* out */
   int converged, breakdown;
-  double residual;       /* final recursive ||r|| / ||b|| */
+  double residual;                      /* final recursive ||r|| / ||b|| */
   double t_spmm, t_update, t_direction; /* GPU seconds of each kernel in iteration 2 */
-  double t_first_batch;  /* GPU seconds of the first graph_iterations (plain launches) */
-  double t_iterate;      /* wall seconds from the first iteration queued to the last one done */
+  double t_first_batch;     /* GPU seconds of the first graph_iterations (plain launches) */
+  double t_iterate;         /* wall seconds from the first iteration queued to the last one done */
   int64_t graph_iterations; /* iterations per graph replay */
 } gcoo__pcg_device;
 gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *p);
@@ -247,29 +249,28 @@ gcoo_status gcoo__cuda_bcg_post(gcoo__bcg_device *h, int64_t it);
 gcoo_status gcoo__cuda_bcg_wait(gcoo__bcg_device *h, int64_t it, int *done);
 gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outcome *o);
 
-
 struct gcoo_ctx_s {
   uint64_t magic;
   const gcoo_backend_ops *ops;
-  int device;         /* CUDA ordinal, -1 on the CPU */
-  void *stream;       /* cudaStream_t in use */
-  void *backend;      /* backend-private state (handles, own stream) */
+  int device;    /* CUDA ordinal, -1 on the CPU */
+  void *stream;  /* cudaStream_t in use */
+  void *backend; /* backend-private state (handles, own stream) */
 };
 
 struct gcoo_op_s {
   uint64_t magic;
   gcoo_ctx ctx;
   gcoo_op_options opts;
-  gcoo_sparse S;      /* host GCOO of S = A^T (groups of p rows of A), or NULL */
-  gcoo_sparse A_csr;  /* host CSR of A (the SPARSE_DENSE frame), or NULL; at least one is set */
+  gcoo_sparse S;     /* host GCOO of S = A^T (groups of p rows of A), or NULL */
+  gcoo_sparse A_csr; /* host CSR of A (the SPARSE_DENSE frame), or NULL; at least one is set */
   gcoo_op_info info;
-  void *backend;      /* backend-private state (device arrays, descriptors) */
+  void *backend; /* backend-private state (device arrays, descriptors) */
 };
 
 /** Check that a dimension fits the int32 index type. */
-#define GCOO_CHECK_DIM(n, what)                                                            \
-  GCOO_CHECK((n) >= 0 && (n) <= (int64_t)GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,               \
-             "%s = %lld does not fit a 32-bit index (max %d)", (what), (long long)(n),     \
+#define GCOO_CHECK_DIM(n, what)                                                        \
+  GCOO_CHECK((n) >= 0 && (n) <= (int64_t)GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,           \
+             "%s = %lld does not fit a 32-bit index (max %d)", (what), (long long)(n), \
              GCOO_INDEX_MAX)
 
 #ifdef __cplusplus

@@ -7,13 +7,13 @@
 /* STUB_0 writes the table of a backend that is not compiled in; STUB_1 nothing. */
 #define STUB_1(id, table, label, how)
 #define STUB_0(id, table, label, how)                                                        \
-  static gcoo_status id##_not_compiled(gcoo_ctx ctx, int device) {                          \
-    (void)ctx;                                                                                \
-    (void)device;                                                                             \
-    return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,                                                   \
-                      "the " label " backend is not compiled into this gcoo (" how "), use "  \
-                      "the cpu backend");                                                     \
-  }                                                                                           \
+  static gcoo_status id##_not_compiled(gcoo_ctx ctx, int device) {                           \
+    (void)ctx;                                                                               \
+    (void)device;                                                                            \
+    return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,                                                  \
+                      "the " label " backend is not compiled into this gcoo (" how "), use " \
+                      "the cpu backend");                                                    \
+  }                                                                                          \
   const gcoo_backend_ops table = {.name = #id, .ctx_init = id##_not_compiled};
 #define STUB_(compiled, ...) STUB_##compiled(__VA_ARGS__)
 #define STUB(compiled, ...) STUB_(compiled, __VA_ARGS__) /* expands `compiled` to 0 or 1 first */

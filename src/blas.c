@@ -11,8 +11,8 @@
 #include "gcoo/template.h"
 
 static gcoo_status need_device_ops(gcoo_ctx ctx, int present, const char *what) {
-  GCOO_CHECK(present, GCOO_ERR_UNSUPPORTED, "%s on device memory needs the CUDA backend (context is %s)",
-             what, ctx->ops->name);
+  GCOO_CHECK(present, GCOO_ERR_UNSUPPORTED,
+             "%s on device memory needs the CUDA backend (context is %s)", what, ctx->ops->name);
   return GCOO_SUCCESS;
 }
 
@@ -45,7 +45,8 @@ gcoo_status gcoo_ctx_dense_destroy(gcoo_ctx ctx, gcoo_dense *D) {
   if (D->mem == GCOO_MEM_DEVICE) {
     GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
     gcoo_status st = GCOO_SUCCESS;
-    if (D->owned && D->data) st = ctx->ops->mem_free ? ctx->ops->mem_free(ctx, D->data) : GCOO_ERR_INTERNAL;
+    if (D->owned && D->data)
+      st = ctx->ops->mem_free ? ctx->ops->mem_free(ctx, D->data) : GCOO_ERR_INTERNAL;
     D->data = NULL;
     D->owned = 0;
     D->nrows = D->ncols = 0;
@@ -60,7 +61,8 @@ static gcoo_status same_kind(const gcoo_dense *a, const gcoo_dense *b, const cha
   GCOO_CALL(gcoo_dense_check(a));
   GCOO_CALL(gcoo_dense_check(b));
   GCOO_CHECK(a->dtype == b->dtype, GCOO_ERR_DTYPE, "%s: element types differ", what);
-  GCOO_CHECK(a->mem == b->mem, GCOO_ERR_INVALID_ARG, "%s: operands in different memory spaces", what);
+  GCOO_CHECK(a->mem == b->mem, GCOO_ERR_INVALID_ARG, "%s: operands in different memory spaces",
+             what);
   return GCOO_SUCCESS;
 }
 
@@ -117,8 +119,8 @@ gcoo_status gcoo_blas_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *
   GCOO_CHECK((d->ncols == 1 && d->nrows == A->nrows) || (d->nrows == 1 && d->ncols == A->nrows),
              GCOO_ERR_SHAPE, "dgmm: d is %lld x %lld, A has %lld rows", (long long)d->nrows,
              (long long)d->ncols, (long long)A->nrows);
-  GCOO_CHECK(C->nrows == A->nrows && C->ncols == A->ncols && C->layout == A->layout,
-             GCOO_ERR_SHAPE, "dgmm: C must have A's shape and layout");
+  GCOO_CHECK(C->nrows == A->nrows && C->ncols == A->ncols && C->layout == A->layout, GCOO_ERR_SHAPE,
+             "dgmm: C must have A's shape and layout");
   if (C->mem == GCOO_MEM_HOST) {
     GCOO_CALL(GCOO_DISPATCH(C->dtype, dgmm_host, d, A, C));
     return GCOO_SUCCESS;
@@ -128,14 +130,16 @@ gcoo_status gcoo_blas_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out) {
+gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B,
+                             gcoo_dense *out) {
   GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
   GCOO_CALL(same_kind(A, B, "coldot"));
   GCOO_CALL(same_kind(A, out, "coldot"));
   GCOO_CHECK(A->nrows == B->nrows && A->ncols == B->ncols, GCOO_ERR_SHAPE,
              "coldot: A is %lld x %lld, B is %lld x %lld", (long long)A->nrows, (long long)A->ncols,
              (long long)B->nrows, (long long)B->ncols);
-  GCOO_CHECK((out->nrows == 1 && out->ncols == A->ncols) || (out->ncols == 1 && out->nrows == A->ncols),
+  GCOO_CHECK((out->nrows == 1 && out->ncols == A->ncols) ||
+                 (out->ncols == 1 && out->nrows == A->ncols),
              GCOO_ERR_SHAPE, "coldot: out must hold %lld values", (long long)A->ncols);
   if (out->mem == GCOO_MEM_HOST) {
     GCOO_CALL(GCOO_DISPATCH(out->dtype, coldot_host, A, B, out));

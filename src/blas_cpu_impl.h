@@ -63,7 +63,8 @@ static gcoo_status GCOO_FN(gemm_host)(int ta, int tb, double alpha, const gcoo_d
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       double s = 0.0;
-      for (int64_t l = 0; l < K; l++) s += (double)GCOO_FN(at)(A, ta, i, l) * GCOO_FN(at)(B, tb, l, j);
+      for (int64_t l = 0; l < K; l++)
+        s += (double)GCOO_FN(at)(A, ta, i, l) * GCOO_FN(at)(B, tb, l, j);
       GCOO_T *c = GCOO_FN(ref)(C, i, j);
       *c = (GCOO_T)(alpha * s + (beta != 0.0 ? beta * (double)*c : 0.0));
     }
@@ -76,7 +77,8 @@ static gcoo_status GCOO_FN(dgmm_host)(const gcoo_dense *d, const gcoo_dense *A, 
                                         : (d->layout == GCOO_ROW_MAJOR ? d->ld : 1);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < A->nrows; i++)
-    for (int64_t j = 0; j < A->ncols; j++) *GCOO_FN(ref)(C, i, j) = dv[i * dstride] * GCOO_FN(at)(A, 0, i, j);
+    for (int64_t j = 0; j < A->ncols; j++)
+      *GCOO_FN(ref)(C, i, j) = dv[i * dstride] * GCOO_FN(at)(A, 0, i, j);
   return GCOO_SUCCESS;
 }
 
@@ -103,7 +105,8 @@ static gcoo_status GCOO_FN(coldot_host)(const gcoo_dense *A, const gcoo_dense *B
     }
     free(part);
   }
-  for (int64_t j = 0; j < k && !failed; j++) *GCOO_FN(ref)(out, out->nrows == 1 ? 0 : j, out->nrows == 1 ? j : 0) = (GCOO_T)acc[j];
+  for (int64_t j = 0; j < k && !failed; j++)
+    *GCOO_FN(ref)(out, out->nrows == 1 ? 0 : j, out->nrows == 1 ? j : 0) = (GCOO_T)acc[j];
   free(acc);
   GCOO_CHECK(!failed, GCOO_ERR_NO_MEMORY, "no memory for per-thread column dots");
   return GCOO_SUCCESS;

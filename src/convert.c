@@ -115,9 +115,8 @@ gcoo_status gcoo__triplets_canonicalize(gcoo_triplets *t, unsigned flags) {
       /* finite values can sum to infinity (1e308 twice; 3e38 twice in float32): the checks of
        * GCOO_REQUIRE_FINITE on the inputs do not cover the sums */
       GCOO_CHECK_GOTO(!(flags & GCOO_REQUIRE_FINITE) || isfinite(sum), GCOO_ERR_NOT_FINITE,
-                      "entry (%d, %d): repeated values sum to %g, which overflows %s",
-                      t->rows[k], t->cols[k], sum,
-                      t->dtype == GCOO_FLOAT64 ? "float64" : "float32");
+                      "entry (%d, %d): repeated values sum to %g, which overflows %s", t->rows[k],
+                      t->cols[k], sum, t->dtype == GCOO_FLOAT64 ? "float64" : "float32");
       continue;
     }
     t->rows[w] = t->rows[k];
@@ -214,8 +213,7 @@ gcoo_status gcoo__sparse_from_triplets(gcoo_sparse *A, gcoo_triplets *t, gcoo_fo
       GCOO_GOTO(st);
       break;
     }
-    default:
-      GCOO_CHECK_GOTO(0, GCOO_ERR_INVALID_ARG, "unknown sparse format %d", (int)format);
+    default: GCOO_CHECK_GOTO(0, GCOO_ERR_INVALID_ARG, "unknown sparse format %d", (int)format);
   }
 done:
   free(ptr);
@@ -351,7 +349,8 @@ gcoo_status gcoo_sparse_add_diagonal(gcoo_sparse *B, gcoo_sparse A, double shift
   *B = NULL;
   GCOO_CALL(gcoo__triplets_from_sparse(A, &t));
   /* rows i whose diagonal column i + offset is inside the matrix */
-  int64_t i0 = offset < 0 ? -offset : 0, i1 = t.ncols - offset < t.nrows ? t.ncols - offset : t.nrows;
+  int64_t i0 = offset < 0 ? -offset : 0,
+          i1 = t.ncols - offset < t.nrows ? t.ncols - offset : t.nrows;
   int64_t nd = i1 > i0 ? i1 - i0 : 0;
   size_t es = gcoo_dtype_size(t.dtype);
   int32_t *r = realloc(t.rows, (size_t)(t.nnz + nd + 1) * sizeof *r);

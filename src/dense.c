@@ -55,7 +55,8 @@ gcoo_status gcoo_dense_create(gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layou
              (long long)nrows, (long long)ncols);
   GCOO_CHECK(ncols == 0 || nrows <= INT64_MAX / ncols, GCOO_ERR_TOO_LARGE,
              "%lld x %lld elements overflow 64 bits", (long long)nrows, (long long)ncols);
-  GCOO_CALL(gcoo__calloc(&D->data, (size_t)(nrows * ncols), gcoo_dtype_size(dtype), "dense matrix"));
+  GCOO_CALL(
+      gcoo__calloc(&D->data, (size_t)(nrows * ncols), gcoo_dtype_size(dtype), "dense matrix"));
   D->owned = 1;
   return GCOO_SUCCESS;
 }

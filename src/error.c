@@ -18,7 +18,8 @@ typedef struct {
 /* One table for both the names and the descriptions. */
 static const status_row status_table[] = {
     {GCOO_SUCCESS, "GCOO_SUCCESS", "success"},
-    {GCOO_INFO_NOT_CONVERGED, "GCOO_INFO_NOT_CONVERGED", "not converged within the iteration limit"},
+    {GCOO_INFO_NOT_CONVERGED, "GCOO_INFO_NOT_CONVERGED",
+     "not converged within the iteration limit"},
     {GCOO_INFO_SKIPPED, "GCOO_INFO_SKIPPED", "skipped: nothing to do"},
     {GCOO_ERR_NULL, "GCOO_ERR_NULL", "required pointer argument is NULL"},
     {GCOO_ERR_INVALID_OBJECT, "GCOO_ERR_INVALID_OBJECT", "invalid or destroyed object"},
@@ -73,7 +74,8 @@ void gcoo__set_error_text(const char *text) {
 
 /* Keep only the last path components after src/, io/, ... so messages stay short and stable. */
 static const char *short_path(const char *file) {
-  static const char *layers[] = {"src/", "kernels/", "io/", "dist/", "tests/", "bench/", "examples/"};
+  static const char *layers[] = {"src/",   "kernels/", "io/",      "dist/",
+                                 "tests/", "bench/",   "examples/"};
   const char *best = file;
   for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
     const char *p = strstr(file, layers[i]);

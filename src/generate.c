@@ -51,12 +51,12 @@ gcoo_status gcoo_sparse_random_rows(gcoo_sparse *A, gcoo_dtype dtype, gcoo_forma
   int64_t *rowcnt = NULL;
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
-  GCOO_CHECK(sparsity >= 0.0 && sparsity <= 1.0, GCOO_ERR_INVALID_ARG,
-             "sparsity %g outside [0, 1]", sparsity);
+  GCOO_CHECK(sparsity >= 0.0 && sparsity <= 1.0, GCOO_ERR_INVALID_ARG, "sparsity %g outside [0, 1]",
+             sparsity);
   GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
              "unknown element type %d", (int)dtype);
-  GCOO_CHECK((unsigned)format <= GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG,
-             "unknown sparse format %d", (int)format);
+  GCOO_CHECK((unsigned)format <= GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG, "unknown sparse format %d",
+             (int)format);
   GCOO_CHECK(format != GCOO_FORMAT_GCOO || p >= 0, GCOO_ERR_INVALID_ARG,
              "GCOO group width p = %d must be >= 0 (0: default)", p);
   GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
@@ -149,8 +149,7 @@ gcoo_status gcoo_sparse_poisson3d_rows(gcoo_sparse *A, gcoo_dtype dtype, gcoo_fo
   GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
              "unknown element type %d", (int)dtype);
   GCOO_CHECK(n >= 1 && n <= 1290, n < 1 ? GCOO_ERR_INVALID_ARG : GCOO_ERR_TOO_LARGE,
-             "grid %lld^3: n must be in [1, 1290] so that n^3 fits a 32-bit index",
-             (long long)n);
+             "grid %lld^3: n must be in [1, 1290] so that n^3 fits a 32-bit index", (long long)n);
   const int64_t N = n * n * n;
   GCOO_CHECK(0 <= row0 && row0 <= row1 && row1 <= N, GCOO_ERR_INVALID_ARG,
              "row range [%lld, %lld) outside the %lld rows of a %lld^3 grid", (long long)row0,
@@ -167,8 +166,8 @@ gcoo_status gcoo_sparse_poisson3d_rows(gcoo_sparse *A, gcoo_dtype dtype, gcoo_fo
     poisson_row(stencil, n, row0 + i, dtype, ind + ptr[i],
                 (char *)vals + (size_t)ptr[i] * gcoo_dtype_size(dtype));
   /* rows come out sorted and without duplicates: adopt the arrays as they are */
-  st = gcoo__sparse_adopt(&csr, GCOO_FORMAT_CSR, dtype, m, N, ptr[m], 0, ptr, ind, NULL, NULL,
-                          NULL, vals);
+  st = gcoo__sparse_adopt(&csr, GCOO_FORMAT_CSR, dtype, m, N, ptr[m], 0, ptr, ind, NULL, NULL, NULL,
+                          vals);
   ptr = NULL, ind = NULL, vals = NULL;
   GCOO_GOTO(st);
   if (format == GCOO_FORMAT_CSR) {
@@ -192,13 +191,14 @@ gcoo_status gcoo_dense_fill_random_rows(gcoo_dense *D, uint64_t seed, int64_t ro
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG, "dense matrix must be in host memory");
   GCOO_CHECK(row0 >= 0, GCOO_ERR_INVALID_ARG, "first row %lld < 0", (long long)row0);
   if (D->nrows == 0 || D->ncols == 0) return GCOO_SUCCESS; /* a 2^40 x 0 matrix is valid */
-  /* one stream per global row: the same matrix whatever the thread count, and a rank can make
+    /* one stream per global row: the same matrix whatever the thread count, and a rank can make
    * any block of rows by itself */
 #pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++) {
     gcoo_rng r;
     gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)(row0 + i));
-    for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, 2.0 * gcoo__rng_uniform(&r) - 1.0);
+    for (int64_t j = 0; j < D->ncols; j++)
+      gcoo_dense_set(D, i, j, 2.0 * gcoo__rng_uniform(&r) - 1.0);
   }
   return GCOO_SUCCESS;
 }

@@ -15,7 +15,7 @@
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 static gcoo_log_level log_level = GCOO_LOG_NONE;
-static char log_subsys[256];  /* comma-separated subsystems to show; empty: all */
+static char log_subsys[256]; /* comma-separated subsystems to show; empty: all */
 static FILE *log_file;
 static char log_prefix[128] = "";
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -45,9 +45,12 @@ static void expand_path(const char *pattern, char *out, size_t len) {
 static void log_init(void) {
   const char *lv = getenv("GCOO_DEBUG");
   if (lv) {
-    if (!strcasecmp(lv, "WARN")) log_level = GCOO_LOG_WARN;
-    else if (!strcasecmp(lv, "INFO")) log_level = GCOO_LOG_INFO;
-    else if (!strcasecmp(lv, "TRACE")) log_level = GCOO_LOG_TRACE;
+    if (!strcasecmp(lv, "WARN"))
+      log_level = GCOO_LOG_WARN;
+    else if (!strcasecmp(lv, "INFO"))
+      log_level = GCOO_LOG_INFO;
+    else if (!strcasecmp(lv, "TRACE"))
+      log_level = GCOO_LOG_TRACE;
   }
   const char *ss = getenv("GCOO_DEBUG_SUBSYS");
   if (ss) snprintf(log_subsys, sizeof log_subsys, "%s", ss);

@@ -24,8 +24,8 @@ gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what) 
   GCOO_CHECK(size == 0 || count <= SIZE_MAX / size, GCOO_ERR_TOO_LARGE,
              "%zu x %zu bytes for %s overflow size_t", count, size, what ? what : "an array");
   *p = calloc(count ? count : 1, size ? size : 1);
-  GCOO_CHECK(*p != NULL, GCOO_ERR_NO_MEMORY, "cannot allocate %zu x %zu bytes for %s", count,
-             size, what ? what : "an array");
+  GCOO_CHECK(*p != NULL, GCOO_ERR_NO_MEMORY, "cannot allocate %zu x %zu bytes for %s", count, size,
+             what ? what : "an array");
   return GCOO_SUCCESS;
 }
 

@@ -82,8 +82,8 @@ gcoo_status gcoo__op_create_take(gcoo_op *out, gcoo_ctx ctx, gcoo_sparse *A,
   GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
   GCOO_GOTO(read_options(opts, &o));
   GCOO_GOTO(gcoo_sparse_get_info(*A, &ai));
-  GCOO_CHECK_GOTO(ai.format == GCOO_FORMAT_CSR || ai.format == GCOO_FORMAT_GCOO,
-                  GCOO_ERR_INTERNAL, "an operator is made from the CSR of A or the GCOO of S");
+  GCOO_CHECK_GOTO(ai.format == GCOO_FORMAT_CSR || ai.format == GCOO_FORMAT_GCOO, GCOO_ERR_INTERNAL,
+                  "an operator is made from the CSR of A or the GCOO of S");
   GCOO_GOTO(gcoo__calloc((void **)&op, 1, sizeof *op, "operator"));
   op->magic = GCOO_MAGIC_OP;
   op->ctx = ctx;
@@ -184,8 +184,8 @@ gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_spars
       GCOO_GOTO(gcoo__malloc_n((void **)&vals, total, es, "values"));
     }
   }
-  st = gcoo__sparse_adopt(R, GCOO_FORMAT_CSR, op->info.dtype, n, k, total, 0, ptr, ind, NULL,
-                          NULL, NULL, vals);
+  st = gcoo__sparse_adopt(R, GCOO_FORMAT_CSR, op->info.dtype, n, k, total, 0, ptr, ind, NULL, NULL,
+                          NULL, vals);
   ptr = NULL, ind = NULL, vals = NULL;
   GCOO_GOTO(st);
 done:
@@ -195,7 +195,8 @@ done:
   return st;
 }
 
-gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y) {
+gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
+                          gcoo_dense *Y) {
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
   GCOO_CALL(gcoo_dense_check(X));
   GCOO_CALL(gcoo_dense_check(Y));
@@ -215,18 +216,19 @@ gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double 
   gcoo_dense Xf = *X, Yf = *Y;
   if (op->opts.reading == GCOO_DENSE_SPARSE) {
     /* C = B S  <=>  C^T = S^T B^T = A B^T */
-    GCOO_CHECK(X->ncols == ai.ncols && Y->ncols == ai.nrows && X->nrows == Y->nrows,
-               GCOO_ERR_SHAPE, "C = B S needs B (M x %lld) and C (M x %lld); got B %lld x %lld, "
-               "C %lld x %lld", (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows,
-               (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
+    GCOO_CHECK(X->ncols == ai.ncols && Y->ncols == ai.nrows && X->nrows == Y->nrows, GCOO_ERR_SHAPE,
+               "C = B S needs B (M x %lld) and C (M x %lld); got B %lld x %lld, "
+               "C %lld x %lld",
+               (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows, (long long)X->ncols,
+               (long long)Y->nrows, (long long)Y->ncols);
     Xf = gcoo__dense_transposed(X);
     Yf = gcoo__dense_transposed(Y);
   } else {
-    GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols,
-               GCOO_ERR_SHAPE, "Y = A X with A %lld x %lld needs X (%lld x N) and Y (%lld x N); "
-               "got X %lld x %lld, Y %lld x %lld", (long long)ai.nrows, (long long)ai.ncols,
-               (long long)ai.ncols, (long long)ai.nrows, (long long)X->nrows, (long long)X->ncols,
-               (long long)Y->nrows, (long long)Y->ncols);
+    GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
+               "Y = A X with A %lld x %lld needs X (%lld x N) and Y (%lld x N); "
+               "got X %lld x %lld, Y %lld x %lld",
+               (long long)ai.nrows, (long long)ai.ncols, (long long)ai.ncols, (long long)ai.nrows,
+               (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
   }
   if (op->info.alg == GCOO_ALG_REFERENCE) {
     GCOO_CHECK(X->mem == GCOO_MEM_HOST, GCOO_ERR_UNSUPPORTED,

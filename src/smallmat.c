@@ -15,7 +15,8 @@ gcoo_status gcoo__chol(int64_t n, double *A) {
     for (int64_t l = 0; l < j; l++) d -= A[j * n + l] * A[j * n + l];
     GCOO_CHECK(d > 0.0 && isfinite(d), GCOO_ERR_BREAKDOWN,
                "Cholesky pivot %lld of a %lld x %lld matrix is %g: the matrix is not positive "
-               "definite (is the operator SPD?)", (long long)j, (long long)n, (long long)n, d);
+               "definite (is the operator SPD?)",
+               (long long)j, (long long)n, (long long)n, d);
     double ljj = sqrt(d);
     A[j * n + j] = ljj;
     for (int64_t i = j + 1; i < n; i++) {
@@ -67,15 +68,23 @@ gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, do
     if (!(S[p * k + p] > rank_tol * dmax)) break;
     if (p != j) { /* symmetric swap of j and p in S, rows of L, and the permutation */
       for (int64_t i = 0; i < k; i++) {
-        double t = S[j * k + i]; S[j * k + i] = S[p * k + i]; S[p * k + i] = t;
+        double t = S[j * k + i];
+        S[j * k + i] = S[p * k + i];
+        S[p * k + i] = t;
       }
       for (int64_t i = 0; i < k; i++) {
-        double t = S[i * k + j]; S[i * k + j] = S[i * k + p]; S[i * k + p] = t;
+        double t = S[i * k + j];
+        S[i * k + j] = S[i * k + p];
+        S[i * k + p] = t;
       }
       for (int64_t l = 0; l < j; l++) {
-        double t = L[j * k + l]; L[j * k + l] = L[p * k + l]; L[p * k + l] = t;
+        double t = L[j * k + l];
+        L[j * k + l] = L[p * k + l];
+        L[p * k + l] = t;
       }
-      int64_t t = piv[j]; piv[j] = piv[p]; piv[p] = t;
+      int64_t t = piv[j];
+      piv[j] = piv[p];
+      piv[p] = t;
     }
     double ljj = sqrt(S[j * k + j]);
     L[j * k + j] = ljj;

@@ -55,9 +55,10 @@ gcoo_status gcoo__check_finite(gcoo_dtype dtype, const void *vals, int64_t n, co
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__sparse_adopt(gcoo_sparse *out, gcoo_format format, gcoo_dtype dtype, int64_t nrows,
-                               int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
-                               int32_t *rows, int32_t *cols, int64_t *gidx, void *values) {
+gcoo_status gcoo__sparse_adopt(gcoo_sparse *out, gcoo_format format, gcoo_dtype dtype,
+                               int64_t nrows, int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr,
+                               int32_t *ind, int32_t *rows, int32_t *cols, int64_t *gidx,
+                               void *values) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_sparse_s *A = NULL;
   int64_t *gnnz = NULL;
@@ -246,16 +247,16 @@ done:
 gcoo_status gcoo_sparse_create_csr(gcoo_sparse *A, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
                                    const int64_t *rowptr, const int32_t *colind, const void *values,
                                    unsigned flags) {
-  GCOO_CALL(create_compressed(A, GCOO_FORMAT_CSR, dtype, nrows, ncols, rowptr, colind, values,
-                              flags));
+  GCOO_CALL(
+      create_compressed(A, GCOO_FORMAT_CSR, dtype, nrows, ncols, rowptr, colind, values, flags));
   return GCOO_SUCCESS;
 }
 
 gcoo_status gcoo_sparse_create_csc(gcoo_sparse *A, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
                                    const int64_t *colptr, const int32_t *rowind, const void *values,
                                    unsigned flags) {
-  GCOO_CALL(create_compressed(A, GCOO_FORMAT_CSC, dtype, nrows, ncols, colptr, rowind, values,
-                              flags));
+  GCOO_CALL(
+      create_compressed(A, GCOO_FORMAT_CSC, dtype, nrows, ncols, colptr, rowind, values, flags));
   return GCOO_SUCCESS;
 }
 
@@ -287,7 +288,8 @@ static gcoo_status check_gcoo_arrays(int64_t nrows, int64_t ncols, int32_t p, co
                    "group %lld: entry (%d, %d) repeated", (long long)q, rows[k], cols[k]);
         GCOO_CHECK(before || dup, GCOO_ERR_UNSORTED,
                    "group %lld entry %lld: (%d, %d) after (%d, %d); GCOO needs row, then column "
-                   "order", (long long)q, (long long)k, rows[k], cols[k], rows[k - 1], cols[k - 1]);
+                   "order",
+                   (long long)q, (long long)k, rows[k], cols[k], rows[k - 1], cols[k - 1]);
       }
     }
   }
@@ -329,8 +331,8 @@ gcoo_status gcoo_sparse_validate(gcoo_sparse A, unsigned flags) {
       GCOO_CALL(check_gcoo_arrays(A->nrows, A->ncols, A->p, A->gidx, A->rows, A->cols,
                                   flags | GCOO_DUPLICATES_ERROR));
       GCOO_CHECK(A->gidx[A->ngroups] == A->nnz, GCOO_ERR_FORMAT,
-                 "gIdxes ends at %lld, the matrix has %lld entries",
-                 (long long)A->gidx[A->ngroups], (long long)A->nnz);
+                 "gIdxes ends at %lld, the matrix has %lld entries", (long long)A->gidx[A->ngroups],
+                 (long long)A->nnz);
       for (int64_t q = 0; q < A->ngroups; q++)
         GCOO_CHECK(A->gnnz[q] == A->gidx[q + 1] - A->gidx[q], GCOO_ERR_FORMAT,
                    "nnzPerGroup[%lld] = %lld disagrees with gIdxes (%lld)", (long long)q,

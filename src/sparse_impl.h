@@ -11,14 +11,14 @@ struct gcoo_sparse_s {
   gcoo_format format;
   gcoo_dtype dtype;
   int64_t nrows, ncols, nnz;
-  int32_t p;         /* GCOO only */
-  int64_t ngroups;   /* GCOO only */
-  int64_t *ptr;      /* CSR rowptr / CSC colptr */
-  int32_t *ind;      /* CSR colind / CSC rowind */
-  int32_t *rows;     /* COO, GCOO */
-  int32_t *cols;     /* COO, GCOO */
-  int64_t *gidx;     /* GCOO gIdxes (ngroups + 1) */
-  int64_t *gnnz;     /* GCOO nnzPerGroup (ngroups) */
+  int32_t p;       /* GCOO only */
+  int64_t ngroups; /* GCOO only */
+  int64_t *ptr;    /* CSR rowptr / CSC colptr */
+  int32_t *ind;    /* CSR colind / CSC rowind */
+  int32_t *rows;   /* COO, GCOO */
+  int32_t *cols;   /* COO, GCOO */
+  int64_t *gidx;   /* GCOO gIdxes (ngroups + 1) */
+  int64_t *gnnz;   /* GCOO nnzPerGroup (ngroups) */
   void *values;
 };
 

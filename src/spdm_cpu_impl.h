@@ -16,7 +16,8 @@ static void GCOO_FN(spdm_gcoo_cpu)(const gcoo_gcoo_view *S, double alpha_d, cons
   const int64_t yrs = Y->layout == GCOO_ROW_MAJOR ? Y->ld : 1;
   const int64_t ycs = Y->layout == GCOO_ROW_MAJOR ? 1 : Y->ld;
   const int unit = xcs == 1 && ycs == 1; /* the reading's own layout: contiguous rows */
-#pragma omp parallel for schedule(dynamic, 1) if ((double)(S->nnz + S->ncols) * (double)N > GCOO_OMP_MIN_WORK)
+#pragma omp parallel for schedule(dynamic, 1) if ((double)(S->nnz + S->ncols) * (double)N > \
+                                                  GCOO_OMP_MIN_WORK)
   for (int64_t q = 0; q < S->ngroups; q++) {
     const int64_t c0 = q * S->p, c1 = c0 + S->p < S->ncols ? c0 + S->p : S->ncols;
     for (int64_t c = c0; c < c1; c++)

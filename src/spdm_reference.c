@@ -52,7 +52,8 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
         for (int64_t j = 0; j < N; j++) acc[j] += a * gcoo_dense_get(X, v.ind[k], j);
       }
       for (int64_t j = 0; j < N; j++)
-        gcoo_dense_set(Y, i, j, alpha * acc[j] + (beta != 0.0 ? beta * gcoo_dense_get(Y, i, j) : 0.0));
+        gcoo_dense_set(Y, i, j,
+                       alpha * acc[j] + (beta != 0.0 ? beta * gcoo_dense_get(Y, i, j) : 0.0));
     }
     free(acc);
   }
@@ -103,7 +104,8 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
         for (int64_t i = 0; i < M; i++) acc[i] += gcoo_dense_get(B, i, v.ind[k]) * s;
       }
       for (int64_t i = 0; i < M; i++)
-        gcoo_dense_set(C, i, j, alpha * acc[i] + (beta != 0.0 ? beta * gcoo_dense_get(C, i, j) : 0.0));
+        gcoo_dense_set(C, i, j,
+                       alpha * acc[i] + (beta != 0.0 ? beta * gcoo_dense_get(C, i, j) : 0.0));
     }
     free(acc);
   }

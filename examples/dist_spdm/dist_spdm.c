@@ -25,20 +25,20 @@
 // On a failed gcoo call: print which call, the status and gcoo's message, then stop every rank.
 // (gcoo's collective calls return the same failure on all ranks of the group, with the failing
 // rank named in the message; MPI_Abort keeps the example short.)
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    gcoo_status st_ = (call);                                                                  \
-    if (st_ != GCOO_SUCCESS) {                                                                 \
-      fprintf(stderr, "dist_spdm: world rank %d: %s failed: %s: %s\n", world_rank, #call,       \
-              gcoo_status_name(st_), gcoo_last_error());                                       \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                            \
-    }                                                                                          \
+#define CHECK(call)                                                                       \
+  do {                                                                                    \
+    gcoo_status st_ = (call);                                                             \
+    if (st_ != GCOO_SUCCESS) {                                                            \
+      fprintf(stderr, "dist_spdm: world rank %d: %s failed: %s: %s\n", world_rank, #call, \
+              gcoo_status_name(st_), gcoo_last_error());                                  \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                       \
+    }                                                                                     \
   } while (0)
 
 static int world_rank;
 
 typedef struct grid {
-  int64_t nx, ny, nz, n;  // n = nx ny nz unknowns, row i = (iz ny + iy) nx + ix
+  int64_t nx, ny, nz, n; // n = nx ny nz unknowns, row i = (iz ny + iy) nx + ix
 } grid;
 
 // A value of X that is an exact small integer: every sum below is exact in double.
@@ -66,7 +66,7 @@ static gcoo_sparse laplacian_rows(grid g, int64_t r0, int64_t r1) {
   ptr[m] = k;
   gcoo_sparse A = NULL;
   CHECK(gcoo_sparse_create_csr(&A, GCOO_FLOAT64, m, g.n, ptr, col, val, GCOO_DUPLICATES_ERROR));
-  free(ptr), free(col), free(val);  // gcoo copied them
+  free(ptr), free(col), free(val); // gcoo copied them
   return A;
 }
 
@@ -91,7 +91,7 @@ static double max_abs_diff(const gcoo_dense *Y, const double *ref) {
   for (int64_t i = 0; i < Y->nrows; i++)
     for (int64_t c = 0; c < Y->ncols; c++) {
       double d = fabs(gcoo_dense_get(Y, i, c) - ref[i * Y->ncols + c]);
-      if (!(d <= e)) e = isnan(d) ? INFINITY : d;  // a NaN (never written) counts as failure
+      if (!(d <= e)) e = isnan(d) ? INFINITY : d; // a NaN (never written) counts as failure
     }
   return e;
 }
@@ -133,12 +133,13 @@ int main(int argc, char **argv) {
   opts.local.ncols_hint = nrhs;
   gcoo_dist_op op = NULL;
   CHECK(gcoo_dist_op_create(d, A, r0, g.n, &opts, &op));
-  CHECK(gcoo_sparse_destroy(&A));  // the operator holds its own copy
+  CHECK(gcoo_sparse_destroy(&A)); // the operator holds its own copy
 
   int64_t row0, nrows;
   CHECK(gcoo_dist_op_local_rows(op, &row0, &nrows));
   if (row0 != r0 || nrows != r1 - r0) {
-    fprintf(stderr, "dist_spdm: group %d rank %d: operator owns rows [%lld, %lld), gave [%lld, %lld)\n",
+    fprintf(stderr,
+            "dist_spdm: group %d rank %d: operator owns rows [%lld, %lld), gave [%lld, %lld)\n",
             group, rank, (long long)row0, (long long)(row0 + nrows), (long long)r0, (long long)r1);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -152,8 +153,8 @@ int main(int argc, char **argv) {
     for (int64_t c = 0; c < nrhs; c++) gcoo_dense_set(&X, i, c, xval(row0 + i, c));
   CHECK(gcoo_dense_fill(&Y1, NAN));
   CHECK(gcoo_dense_fill(&Y2, NAN));
-  CHECK(gcoo_dist_op_apply(op, 1.0, &X, 0.0, &Y1));   // Y1 = A X
-  CHECK(gcoo_dist_op_apply(op, 1.0, &Y1, 0.0, &Y2));  // Y2 = A Y1 = A^2 X
+  CHECK(gcoo_dist_op_apply(op, 1.0, &X, 0.0, &Y1));  // Y1 = A X
+  CHECK(gcoo_dist_op_apply(op, 1.0, &Y1, 0.0, &Y2)); // Y2 = A Y1 = A^2 X
   CHECK(gcoo_ctx_synchronize(gcoo_dist_ctx(d)));
   gcoo_dist_op_info info;
   CHECK(gcoo_dist_op_get_info(op, &info));
@@ -171,7 +172,8 @@ int main(int argc, char **argv) {
 
   int failed = 0;
   if (rank == 0) {
-    double *x = malloc((size_t)(g.n * nrhs) * sizeof *x), *y1 = malloc((size_t)(g.n * nrhs) * sizeof *y1);
+    double *x = malloc((size_t)(g.n * nrhs) * sizeof *x),
+           *y1 = malloc((size_t)(g.n * nrhs) * sizeof *y1);
     double *y2 = malloc((size_t)(g.n * nrhs) * sizeof *y2);
     if (!x || !y1 || !y2) MPI_Abort(MPI_COMM_WORLD, 1);
     for (int64_t i = 0; i < g.n; i++)
@@ -179,8 +181,9 @@ int main(int argc, char **argv) {
     stencil(g, nrhs, x, y1);
     stencil(g, nrhs, y1, y2);
     double e1 = max_abs_diff(&F1, y1), e2 = max_abs_diff(&F2, y2);
-    failed = !(e1 == 0.0 && e2 == 0.0);  // integer data: exact in double
-    printf("dist_spdm: group %d of %d, %d ranks, %s: %lldx%lldx%lld Laplacian (%lld rows, nnz %lld, "
+    failed = !(e1 == 0.0 && e2 == 0.0); // integer data: exact in double
+    printf("dist_spdm: group %d of %d, %d ranks, %s: %lldx%lldx%lld Laplacian (%lld rows, nnz "
+           "%lld, "
            "imbalance %.3f) x %lld columns, X partitioned (rank 0 receives %lld halo rows): "
            "max |AX - stencil| = %g, max |A(AX) - stencil^2| = %g: %s\n",
            group, ngroups, size, where, (long long)g.nx, (long long)g.ny, (long long)g.nz,

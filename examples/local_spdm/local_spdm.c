@@ -15,14 +15,14 @@
 #include "gcoo/gcoo.h"
 
 // Stop on the first failed gcoo call, saying which, why (gcoo_last_error) and where.
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    gcoo_status st_ = (call);                                                                  \
-    if (st_ != GCOO_SUCCESS) {                                                                 \
-      fprintf(stderr, "local_spdm: %s failed: %s: %s\n", #call, gcoo_status_name(st_),          \
-              gcoo_last_error());                                                              \
-      exit(1);                                                                                 \
-    }                                                                                          \
+#define CHECK(call)                                                                    \
+  do {                                                                                 \
+    gcoo_status st_ = (call);                                                          \
+    if (st_ != GCOO_SUCCESS) {                                                         \
+      fprintf(stderr, "local_spdm: %s failed: %s: %s\n", #call, gcoo_status_name(st_), \
+              gcoo_last_error());                                                      \
+      exit(1);                                                                         \
+    }                                                                                  \
   } while (0)
 
 // A value of X that is an exact small integer, so every sum is exact in float too.
@@ -50,7 +50,7 @@ static gcoo_sparse laplacian_2d(int64_t nx, int64_t ny) {
   ptr[n] = k;
   gcoo_sparse A = NULL;
   CHECK(gcoo_sparse_create_csr(&A, GCOO_FLOAT32, n, n, ptr, col, val, GCOO_DUPLICATES_ERROR));
-  free(ptr), free(col), free(val);  // gcoo copied them
+  free(ptr), free(col), free(val); // gcoo copied them
   return A;
 }
 
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
       gcoo_dense B = gcoo_dense_wrap(X.data, GCOO_FLOAT32, GCOO_COL_MAJOR, nrhs, n, nrhs);
       gcoo_dense C = gcoo_dense_wrap(Y.data, GCOO_FLOAT32, GCOO_COL_MAJOR, nrhs, n, nrhs);
       opts.reading = GCOO_DENSE_SPARSE;
-      CHECK(gcoo_op_create(&op, ctx, A, &opts));  // S = A (symmetric)
+      CHECK(gcoo_op_create(&op, ctx, A, &opts)); // S = A (symmetric)
       CHECK(gcoo_op_apply(op, 1.0, &B, 0.0, &C));
     }
     CHECK(gcoo_ctx_synchronize(ctx));

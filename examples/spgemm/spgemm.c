@@ -17,14 +17,14 @@
 #include "gcoo/gcoo.h"
 #include "gcoo/spgemm.h"
 
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    gcoo_status st_ = (call);                                                                  \
-    if (st_ != GCOO_SUCCESS) {                                                                 \
-      fprintf(stderr, "spgemm: %s failed: %s: %s\n", #call, gcoo_status_name(st_),              \
-              gcoo_last_error());                                                              \
-      exit(1);                                                                                 \
-    }                                                                                          \
+#define CHECK(call)                                                                \
+  do {                                                                             \
+    gcoo_status st_ = (call);                                                      \
+    if (st_ != GCOO_SUCCESS) {                                                     \
+      fprintf(stderr, "spgemm: %s failed: %s: %s\n", #call, gcoo_status_name(st_), \
+              gcoo_last_error());                                                  \
+      exit(1);                                                                     \
+    }                                                                              \
   } while (0)
 
 static gcoo_sparse laplacian_1d(int64_t n) {
@@ -85,7 +85,8 @@ int main(int argc, char **argv) {
       double err = fabs(v[e] - want);
       if (!(err <= maxerr)) maxerr = isnan(err) ? INFINITY : err;
     }
-  int ok = ci.nrows == n && ci.ncols == n && ci.nnz == 5 * n - 6 && wrong_pattern == 0 && maxerr == 0.0;
+  int ok = ci.nrows == n && ci.ncols == n && ci.nnz == 5 * n - 6 && wrong_pattern == 0 &&
+           maxerr == 0.0;
   printf("spgemm: A^2 of the 1-D Laplacian of order %lld on %s: nnz %lld (expected %lld), "
          "entries outside the 5 diagonals %lld, max |C - hand| = %g: %s\n",
          (long long)n, where, (long long)ci.nnz, (long long)(5 * n - 6), (long long)wrong_pattern,

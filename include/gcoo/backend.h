@@ -42,19 +42,19 @@ void gcoo__trace(const char *file, int line);
 #define GCOO_ERROR(st, ...) gcoo__error((st), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 /** Always-on check of user input (PETSc's PetscCheck): raise and return if cond is false. */
-#define GCOO_CHECK(cond, st, ...)                     \
-  do {                                                \
+#define GCOO_CHECK(cond, st, ...)                      \
+  do {                                                 \
     if (!(cond)) return GCOO_ERROR((st), __VA_ARGS__); \
   } while (0)
 
 /** Propagate the error of a gcoo call, adding this frame to the traceback. */
-#define GCOO_CALL(x)                            \
-  do {                                          \
-    gcoo_status gcoo_s_ = (x);                  \
-    if (gcoo_s_ < 0) {                          \
-      gcoo__trace(__FILE__, __LINE__);          \
-      return gcoo_s_;                           \
-    }                                           \
+#define GCOO_CALL(x)                   \
+  do {                                 \
+    gcoo_status gcoo_s_ = (x);         \
+    if (gcoo_s_ < 0) {                 \
+      gcoo__trace(__FILE__, __LINE__); \
+      return gcoo_s_;                  \
+    }                                  \
   } while (0)
 
 /* Resource owners: declare `gcoo_status st = GCOO_SUCCESS;`, free everything after `done:`. */
@@ -67,12 +67,12 @@ void gcoo__trace(const char *file, int line);
     }                                  \
   } while (0)
 
-#define GCOO_CHECK_GOTO(cond, stval, ...)     \
-  do {                                        \
-    if (!(cond)) {                            \
-      st = GCOO_ERROR((stval), __VA_ARGS__);  \
-      goto done;                              \
-    }                                         \
+#define GCOO_CHECK_GOTO(cond, stval, ...)    \
+  do {                                       \
+    if (!(cond)) {                           \
+      st = GCOO_ERROR((stval), __VA_ARGS__); \
+      goto done;                             \
+    }                                        \
   } while (0)
 
 /* ---- memory: malloc that raises GCOO_ERR_NO_MEMORY with the size, and overflow-safe sizes ---- */
@@ -80,7 +80,8 @@ gcoo_status gcoo__malloc(void **p, size_t nbytes, const char *what);
 gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what);
 /** n * size in bytes, or GCOO_ERR_TOO_LARGE when it would overflow size_t or n < 0. */
 gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes);
-#define GCOO_MALLOC(ptr, n, what) gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
+#define GCOO_MALLOC(ptr, n, what) \
+  gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
 gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
 
 /* ---- logging: GCOO_DEBUG=WARN|INFO|TRACE, GCOO_DEBUG_FILE=path (%h host, %p pid) -------------
@@ -94,8 +95,8 @@ typedef enum gcoo_log_level {
 
 void gcoo__log(gcoo_log_level level, const char *subsys, const char *fmt, ...) GCOO_PRINTF(3, 4);
 gcoo_log_level gcoo__log_level(void);
-#define GCOO_LOG(level, subsys, ...)                                         \
-  do {                                                                       \
+#define GCOO_LOG(level, subsys, ...)                                             \
+  do {                                                                           \
     if (gcoo__log_level() >= (level)) gcoo__log((level), (subsys), __VA_ARGS__); \
   } while (0)
 
@@ -109,20 +110,20 @@ typedef struct gcoo_gcoo_view {
   int64_t nrows, ncols, nnz;
   int32_t p;
   int64_t ngroups;
-  const int64_t *gidx;   /* ngroups + 1 */
-  const int64_t *gnnz;   /* ngroups */
-  const int32_t *rows;   /* nnz */
-  const int32_t *cols;   /* nnz */
-  const void *values;    /* nnz */
+  const int64_t *gidx; /* ngroups + 1 */
+  const int64_t *gnnz; /* ngroups */
+  const int32_t *rows; /* nnz */
+  const int32_t *cols; /* nnz */
+  const void *values;  /* nnz */
 } gcoo_gcoo_view;
 
 /** Raw arrays of a CSR (or, read as columns, CSC) matrix. */
 typedef struct gcoo_csr_view {
   gcoo_dtype dtype;
   int64_t nrows, ncols, nnz;
-  const int64_t *ptr;    /* nrows + 1 */
-  const int32_t *ind;    /* nnz */
-  const void *values;    /* nnz */
+  const int64_t *ptr; /* nrows + 1 */
+  const int32_t *ind; /* nnz */
+  const void *values; /* nnz */
 } gcoo_csr_view;
 
 /** Views of an object's arrays (GCOO_ERR_INVALID_ARG if it has another format). */
@@ -172,7 +173,8 @@ typedef struct gcoo_backend_ops {
    *  GCOO of S = A^T) is set: choose the algorithm, build the kernel's layout, upload. The
    *  backend may consume either (free it and set it NULL) once its own layout is built. */
   gcoo_status (*op_setup)(gcoo_op op);
-  gcoo_status (*op_apply)(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y);
+  gcoo_status (*op_apply)(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
+                          gcoo_dense *Y);
   gcoo_status (*op_destroy)(gcoo_op op);
   /* Device memory and dense block operations (gcoo/blas.h) on device operands; NULL on
    * backends without device memory. Host operands are served by src/blas.c on any backend. */

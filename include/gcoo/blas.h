@@ -32,7 +32,8 @@ gcoo_status gcoo_blas_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *
 
 /** Column-wise dot products: out(0, j) = sum_i A(i, j) B(i, j), out a 1 x k matrix in the
  *  operands' memory space (squared column norms when A = B). Accumulated in double. */
-gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
+gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B,
+                             gcoo_dense *out);
 
 #ifdef __cplusplus
 }

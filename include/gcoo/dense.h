@@ -13,14 +13,14 @@ extern "C" {
  *  gcoo_dense_create). Element (i, j) is data[i * ld + j] in row-major layout and
  *  data[i + j * ld] in column-major layout; ld >= ncols (row-major) or >= nrows (column-major). */
 typedef struct gcoo_dense {
-  gcoo_dtype dtype;      /**< element type */
-  gcoo_layout layout;    /**< GCOO_ROW_MAJOR or GCOO_COL_MAJOR */
-  gcoo_memspace mem;     /**< host, or device memory of the context's GPU */
-  int64_t nrows;         /**< rows */
-  int64_t ncols;         /**< columns */
-  int64_t ld;            /**< leading dimension, in elements */
-  void *data;            /**< first element */
-  int owned;             /**< 1 if gcoo_dense_create allocated data (freed by gcoo_dense_destroy) */
+  gcoo_dtype dtype;   /**< element type */
+  gcoo_layout layout; /**< GCOO_ROW_MAJOR or GCOO_COL_MAJOR */
+  gcoo_memspace mem;  /**< host, or device memory of the context's GPU */
+  int64_t nrows;      /**< rows */
+  int64_t ncols;      /**< columns */
+  int64_t ld;         /**< leading dimension, in elements */
+  void *data;         /**< first element */
+  int owned;          /**< 1 if gcoo_dense_create allocated data (freed by gcoo_dense_destroy) */
 } gcoo_dense;
 
 /** Describe a caller's host buffer; ld = 0 means the natural leading dimension. */

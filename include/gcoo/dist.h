@@ -70,9 +70,9 @@ gcoo_status gcoo_dist_agree(gcoo_dist d, gcoo_status local);
  *  split from the same ptr). */
 typedef struct gcoo_partition {
   int nranks;
-  int64_t *begin;      /**< nranks + 1 unit offsets */
-  int64_t *nnz;        /**< entries per rank (units per rank when ptr is NULL) */
-  double imbalance;    /**< max over mean of per-rank entries (1 = perfect) */
+  int64_t *begin;   /**< nranks + 1 unit offsets */
+  int64_t *nnz;     /**< entries per rank (units per rank when ptr is NULL) */
+  double imbalance; /**< max over mean of per-rank entries (1 = perfect) */
 } gcoo_partition;
 
 gcoo_status gcoo_partition_balanced(const int64_t *ptr, int64_t n, int nranks,
@@ -88,13 +88,13 @@ typedef enum gcoo_dist_xmode {
 
 typedef struct gcoo_dist_op_options {
   size_t size;
-  gcoo_op_options local;  /**< reading, algorithm, p for the rank's local operator */
+  gcoo_op_options local; /**< reading, algorithm, p for the rank's local operator */
   gcoo_dist_xmode xmode;
-  double shift;           /**< operate with A + shift I (square A; solvers' diagonal shift); 0: A */
+  double shift; /**< operate with A + shift I (square A; solvers' diagonal shift); 0: A */
 } gcoo_dist_op_options;
 
 #define GCOO_DIST_OP_OPTIONS_INIT \
-  {sizeof(gcoo_dist_op_options), GCOO_OP_OPTIONS_INIT, GCOO_DIST_X_REPLICATED, 0.0}
+  { sizeof(gcoo_dist_op_options), GCOO_OP_OPTIONS_INIT, GCOO_DIST_X_REPLICATED, 0.0 }
 
 typedef struct gcoo_dist_op_s *gcoo_dist_op;
 
@@ -147,14 +147,14 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
 /** Where an operator's time and bytes went. */
 typedef struct gcoo_dist_op_info {
   int64_t m_global, k, nnz_global, nnz_local, row0, nrows_local;
-  double imbalance;            /**< of the nnz partition: max over mean (1 = perfect) */
+  double imbalance; /**< of the nnz partition: max over mean (1 = perfect) */
   gcoo_dist_xmode xmode;
-  int64_t halo_rows_recv;      /**< X rows received per apply (PARTITIONED); bytes = rows*N*size */
-  int64_t halo_rows_send;      /**< X rows sent per apply (PARTITIONED) */
-  int halo_peers;              /**< ranks this rank exchanges halo rows with */
-  double read_seconds;         /**< reading and scattering the file (create_from_file) */
-  double setup_seconds;        /**< tiling checks, halo pattern, local operator setup */
-  gcoo_op_info local;          /**< the rank's local operator (the diagonal block if PARTITIONED) */
+  int64_t halo_rows_recv; /**< X rows received per apply (PARTITIONED); bytes = rows*N*size */
+  int64_t halo_rows_send; /**< X rows sent per apply (PARTITIONED) */
+  int halo_peers;         /**< ranks this rank exchanges halo rows with */
+  double read_seconds;    /**< reading and scattering the file (create_from_file) */
+  double setup_seconds;   /**< tiling checks, halo pattern, local operator setup */
+  gcoo_op_info local;     /**< the rank's local operator (the diagonal block if PARTITIONED) */
 } gcoo_dist_op_info;
 
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info);

@@ -84,17 +84,17 @@ extern "C" {
 
 /** What an object in a file holds. */
 typedef struct gcoo_h5_info {
-  int is_sparse;           /**< 1: CSR/CSC/GCOO group; 0: dense dataset */
-  gcoo_format format;      /**< for sparse objects */
-  gcoo_dtype dtype;        /**< element type stored in the file (integer data: GCOO_FLOAT64) */
+  int is_sparse;      /**< 1: CSR/CSC/GCOO group; 0: dense dataset */
+  gcoo_format format; /**< for sparse objects */
+  gcoo_dtype dtype;   /**< element type stored in the file (integer data: GCOO_FLOAT64) */
   int64_t nrows, ncols;
-  int64_t nnz;             /**< sparse only */
-  int32_t p;               /**< GCOO only */
-  int64_t nmajor;          /**< rows (CSR), columns (CSC), groups (GCOO), rows (dense) */
-  char value_type[16];     /**< stored element type: "float32", "float64", "int32", "uint16"... */
-  char index_type[16];     /**< sparse: stored type of indices (CSR/CSC) or cols (GCOO) */
+  int64_t nnz;               /**< sparse only */
+  int32_t p;                 /**< GCOO only */
+  int64_t nmajor;            /**< rows (CSR), columns (CSC), groups (GCOO), rows (dense) */
+  char value_type[16];       /**< stored element type: "float32", "float64", "int32", "uint16"... */
+  char index_type[16];       /**< sparse: stored type of indices (CSR/CSC) or cols (GCOO) */
   char encoding_version[16]; /**< sparse: as stored ("" when the attribute is absent) */
-  gcoo_layout layout;      /**< dense: how the dataset maps to rows and columns */
+  gcoo_layout layout;        /**< dense: how the dataset maps to rows and columns */
 } gcoo_h5_info;
 
 /** Flags of the *_flags writers (the plain writers pass 0). */
@@ -144,9 +144,8 @@ gcoo_status gcoo_h5_sparse_close(gcoo_h5_sparse_file *f);
 
 /** Rows [row0, row0 + nrows) of a dense dataset into D (allocated by the call; nrows may be 0).
  *  Collective. */
-gcoo_status gcoo_h5_read_dense_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype,
-                                    int64_t row0, int64_t nrows, gcoo_layout layout,
-                                    gcoo_dense *D);
+gcoo_status gcoo_h5_read_dense_rows(MPI_Comm comm, const char *path, gcoo_dtype dtype, int64_t row0,
+                                    int64_t nrows, gcoo_layout layout, gcoo_dense *D);
 /** Arbitrary rows of a dense dataset (a halo), strictly increasing: D gets rows[0..n-1] in order.
  *  Collective. */
 gcoo_status gcoo_h5_read_dense_rowset(MPI_Comm comm, const char *path, gcoo_dtype dtype,

@@ -31,9 +31,9 @@ gcoo_status gcoo_mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, gc
 /** Read the header only: rows, columns, stored entries, and the header's words. */
 typedef struct gcoo_mtx_header {
   int64_t nrows, ncols, nstored;
-  char format[16];    /* "coordinate" or "array" */
-  char field[16];     /* "real", "integer", "pattern" */
-  char symmetry[24];  /* "general", "symmetric", "skew-symmetric" */
+  char format[16];   /* "coordinate" or "array" */
+  char field[16];    /* "real", "integer", "pattern" */
+  char symmetry[24]; /* "general", "symmetric", "skew-symmetric" */
 } gcoo_mtx_header;
 gcoo_status gcoo_mtx_read_header(const char *path, gcoo_mtx_header *h);
 

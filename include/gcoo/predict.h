@@ -57,23 +57,26 @@ int gcoo_predict_method_from_name(const char *name);
 
 /** Options. Initialise with GCOO_PREDICT_OPTIONS_INIT, then change what you need. */
 typedef struct gcoo_predict_options {
-  size_t size;                 /**< sizeof(gcoo_predict_options) */
+  size_t size; /**< sizeof(gcoo_predict_options) */
   gcoo_predict_method method;
-  int64_t samples;             /**< PAPER/REFERENCE/PPS: rows drawn; ADAPTIVE: first sample size;
+  int64_t samples;   /**< PAPER/REFERENCE/PPS: rows drawn; ADAPTIVE: first sample size;
                                     0: the method's default. Never 0 in effect; all rows when it
                                     reaches M. */
-  uint64_t seed;               /**< sampling seed (the same seed, the same answer) */
-  double rel_error;            /**< ADAPTIVE: stop when the estimated relative standard error of
+  uint64_t seed;     /**< sampling seed (the same seed, the same answer) */
+  double rel_error;  /**< ADAPTIVE: stop when the estimated relative standard error of
                                     the NNZ is at most this (0: default 0.003) */
-  double max_cost;             /**< ADAPTIVE: never sample more FLOP than this fraction of F
+  double max_cost;   /**< ADAPTIVE: never sample more FLOP than this fraction of F
                                     (0: default; 1: may count every row) */
-  int want_row_flop;           /**< fill gcoo_prediction.row_flop */
-  int want_row_nnz;            /**< fill gcoo_prediction.row_nnz */
+  int want_row_flop; /**< fill gcoo_prediction.row_flop */
+  int want_row_nnz;  /**< fill gcoo_prediction.row_nnz */
 } gcoo_predict_options;
 
 #define GCOO_PREDICT_DEFAULT_SEED 0x9cc0f00dull
-#define GCOO_PREDICT_OPTIONS_INIT \
-  {sizeof(gcoo_predict_options), GCOO_PREDICT_DEFAULT, 0, GCOO_PREDICT_DEFAULT_SEED, 0.0, 0.0, 0, 0}
+#define GCOO_PREDICT_OPTIONS_INIT                                                                  \
+  {                                                                                                \
+    sizeof(gcoo_predict_options), GCOO_PREDICT_DEFAULT, 0, GCOO_PREDICT_DEFAULT_SEED, 0.0, 0.0, 0, \
+        0                                                                                          \
+  }
 
 /** Defaults of the ADAPTIVE method (see docs/predictor.md for how they were chosen). */
 #define GCOO_PREDICT_ADAPTIVE_FIRST 64
@@ -82,23 +85,23 @@ typedef struct gcoo_predict_options {
 
 /** What a prediction found. Free with gcoo_prediction_free. */
 typedef struct gcoo_prediction {
-  gcoo_predict_method method;  /**< the method that ran (DEFAULT resolved) */
-  int64_t nrows, ncols;        /**< of C */
-  int64_t flop_total;          /**< F, exact */
-  int64_t nnz_lower, nnz_upper;/**< sum lo(i), sum hi(i): exact bounds on nnz(C) */
-  int64_t nnz_predicted;       /**< the prediction of nnz(C) (rounded, inside the bounds) */
-  double nnz_estimate;         /**< the same before rounding */
-  double compression_ratio;    /**< F / nnz_predicted; 1 when F = 0 */
-  double rel_stderr;           /**< estimated relative standard error of nnz_estimate: 0 when
+  gcoo_predict_method method;   /**< the method that ran (DEFAULT resolved) */
+  int64_t nrows, ncols;         /**< of C */
+  int64_t flop_total;           /**< F, exact */
+  int64_t nnz_lower, nnz_upper; /**< sum lo(i), sum hi(i): exact bounds on nnz(C) */
+  int64_t nnz_predicted;        /**< the prediction of nnz(C) (rounded, inside the bounds) */
+  double nnz_estimate;          /**< the same before rounding */
+  double compression_ratio;     /**< F / nnz_predicted; 1 when F = 0 */
+  double rel_stderr;            /**< estimated relative standard error of nnz_estimate: 0 when
                                     exact, NaN when the method gives none */
-  int exact;                   /**< 1 when every row with uncertainty was counted */
-  int64_t samples;             /**< sample points drawn (with repetitions) */
-  int64_t rows_counted;        /**< distinct rows whose NNZ was counted */
-  int64_t flop_counted;        /**< FLOP of those rows: the cost of the sampling */
-  double seconds_flop;         /**< time of the FLOP/bounds pass */
-  double seconds;              /**< total time, FLOP pass included */
-  int64_t *row_flop;           /**< nrows, when asked for (else NULL) */
-  int64_t *row_nnz;            /**< nrows predicted row sizes, when asked for: exact for counted
+  int exact;                    /**< 1 when every row with uncertainty was counted */
+  int64_t samples;              /**< sample points drawn (with repetitions) */
+  int64_t rows_counted;         /**< distinct rows whose NNZ was counted */
+  int64_t flop_counted;         /**< FLOP of those rows: the cost of the sampling */
+  double seconds_flop;          /**< time of the FLOP/bounds pass */
+  double seconds;               /**< total time, FLOP pass included */
+  int64_t *row_flop;            /**< nrows, when asked for (else NULL) */
+  int64_t *row_nnz;             /**< nrows predicted row sizes, when asked for: exact for counted
                                     rows, otherwise inside [lo(i), hi(i)] */
 } gcoo_prediction;
 

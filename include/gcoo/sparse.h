@@ -24,10 +24,10 @@ typedef struct gcoo_sparse_s *gcoo_sparse;
 
 /** Flags for creation and validation (combine with |). */
 enum gcoo_sparse_flags {
-  GCOO_DUPLICATES_SUM = 0,        /**< default: repeated (row, col) entries are summed */
+  GCOO_DUPLICATES_SUM = 0,         /**< default: repeated (row, col) entries are summed */
   GCOO_DUPLICATES_ERROR = 1u << 0, /**< refuse repeated entries with GCOO_ERR_DUPLICATE */
-  GCOO_REQUIRE_FINITE = 1u << 1,  /**< refuse NaN and infinities with GCOO_ERR_NOT_FINITE */
-  GCOO_KEEP_ZEROS = 1u << 2       /**< from dense: keep explicit zeros (default drops them) */
+  GCOO_REQUIRE_FINITE = 1u << 1,   /**< refuse NaN and infinities with GCOO_ERR_NOT_FINITE */
+  GCOO_KEEP_ZEROS = 1u << 2        /**< from dense: keep explicit zeros (default drops them) */
 };
 
 /** Group width p used when the caller passes p = 0. */
@@ -90,8 +90,8 @@ typedef struct gcoo_sparse_info {
   gcoo_format format;
   gcoo_dtype dtype;
   int64_t nrows, ncols, nnz;
-  int32_t p;        /**< GCOO group width (0 for other formats) */
-  int64_t ngroups;  /**< GCOO groups ceil(ncols/p) (0 for other formats) */
+  int32_t p;       /**< GCOO group width (0 for other formats) */
+  int64_t ngroups; /**< GCOO groups ceil(ncols/p) (0 for other formats) */
 } gcoo_sparse_info;
 
 gcoo_status gcoo_sparse_get_info(gcoo_sparse A, gcoo_sparse_info *info);

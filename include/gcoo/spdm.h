@@ -31,22 +31,22 @@ extern "C" {
 
 /** Which computation gcoo_op_apply runs. */
 typedef enum gcoo_reading {
-  GCOO_SPARSE_DENSE = 0,  /**< Y = alpha A X + beta Y, X and Y row-major (SpMM) */
-  GCOO_DENSE_SPARSE = 1   /**< C = alpha B S + beta C, B and C column-major (the paper's) */
+  GCOO_SPARSE_DENSE = 0, /**< Y = alpha A X + beta Y, X and Y row-major (SpMM) */
+  GCOO_DENSE_SPARSE = 1  /**< C = alpha B S + beta C, B and C column-major (the paper's) */
 } gcoo_reading;
 
 /** Algorithm of a product. AUTO applies the dispatch rule of docs/dispatch.md. */
 typedef enum gcoo_spdm_alg {
-  GCOO_ALG_AUTO = 0,             /**< the fastest measured choice for the shape and sparsity */
-  GCOO_ALG_GCOO = 1,             /**< GCOOSpDM, tuned for the device */
-  GCOO_ALG_GCOO_FAITHFUL = 2,    /**< GCOOSpDM as published: p = 4, b = 128, one output a thread */
-  GCOO_ALG_CUSPARSE = 3,         /**< cuSPARSE SpMM, CSR, the algorithm chosen for the layout */
-  GCOO_ALG_CUSPARSE_DEFAULT = 4, /**< cuSPARSE CUSPARSE_SPMM_ALG_DEFAULT */
-  GCOO_ALG_CUSPARSE_CSR_ALG2 = 5,/**< cuSPARSE CUSPARSE_SPMM_CSR_ALG2 (row-major operands) */
-  GCOO_ALG_CUSPARSE_CSR_ALG3 = 6,/**< cuSPARSE CUSPARSE_SPMM_CSR_ALG3 */
-  GCOO_ALG_DENSE = 7,            /**< cuBLAS GEMM on the densified matrix, full FP32/FP64 */
-  GCOO_ALG_DENSE_TF32 = 8,       /**< cuBLAS GEMM with TF32 tensor cores (float only) */
-  GCOO_ALG_REFERENCE = 9         /**< the CPU reference (host operands) */
+  GCOO_ALG_AUTO = 0,              /**< the fastest measured choice for the shape and sparsity */
+  GCOO_ALG_GCOO = 1,              /**< GCOOSpDM, tuned for the device */
+  GCOO_ALG_GCOO_FAITHFUL = 2,     /**< GCOOSpDM as published: p = 4, b = 128, one output a thread */
+  GCOO_ALG_CUSPARSE = 3,          /**< cuSPARSE SpMM, CSR, the algorithm chosen for the layout */
+  GCOO_ALG_CUSPARSE_DEFAULT = 4,  /**< cuSPARSE CUSPARSE_SPMM_ALG_DEFAULT */
+  GCOO_ALG_CUSPARSE_CSR_ALG2 = 5, /**< cuSPARSE CUSPARSE_SPMM_CSR_ALG2 (row-major operands) */
+  GCOO_ALG_CUSPARSE_CSR_ALG3 = 6, /**< cuSPARSE CUSPARSE_SPMM_CSR_ALG3 */
+  GCOO_ALG_DENSE = 7,             /**< cuBLAS GEMM on the densified matrix, full FP32/FP64 */
+  GCOO_ALG_DENSE_TF32 = 8,        /**< cuBLAS GEMM with TF32 tensor cores (float only) */
+  GCOO_ALG_REFERENCE = 9          /**< the CPU reference (host operands) */
 } gcoo_spdm_alg;
 
 /** Name of an algorithm ("gcoo", "cusparse_csr_alg2", ...), and the reverse (-1 if unknown). */
@@ -55,14 +55,15 @@ int gcoo_spdm_alg_from_name(const char *name);
 
 /** Options of an operator. Initialise with GCOO_OP_OPTIONS_INIT, then set what you need. */
 typedef struct gcoo_op_options {
-  size_t size;            /**< sizeof(gcoo_op_options): lets the struct grow compatibly */
-  gcoo_reading reading;   /**< which computation */
-  gcoo_spdm_alg alg;      /**< GCOO_ALG_AUTO or a forced algorithm */
-  int32_t p;              /**< GCOO group width; 0: the backend's tuned default */
-  int64_t ncols_hint;     /**< expected width of the dense operand (N or M) for dispatch; 0: unknown */
+  size_t size;          /**< sizeof(gcoo_op_options): lets the struct grow compatibly */
+  gcoo_reading reading; /**< which computation */
+  gcoo_spdm_alg alg;    /**< GCOO_ALG_AUTO or a forced algorithm */
+  int32_t p;            /**< GCOO group width; 0: the backend's tuned default */
+  int64_t ncols_hint; /**< expected width of the dense operand (N or M) for dispatch; 0: unknown */
 } gcoo_op_options;
 
-#define GCOO_OP_OPTIONS_INIT {sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0}
+#define GCOO_OP_OPTIONS_INIT \
+  { sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0 }
 
 typedef struct gcoo_op_s *gcoo_op;
 
@@ -75,7 +76,8 @@ gcoo_status gcoo_op_create(gcoo_op *op, gcoo_ctx ctx, gcoo_sparse A, const gcoo_
  *  must be in the same space and of the operator's element type. Layouts other than the
  *  reading's are served by cuSPARSE, cuBLAS or the reference (the GCOO kernel needs the
  *  reading's layout). On the CUDA backend the call is asynchronous for device operands. */
-gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y);
+gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
+                          gcoo_dense *Y);
 
 /** What an operator chose and what it cost to set up. */
 typedef struct gcoo_op_info {

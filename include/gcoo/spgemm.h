@@ -24,18 +24,18 @@ extern "C" {
 
 /** Algorithm of an SpGEMM. */
 typedef enum gcoo_spgemm_alg {
-  GCOO_SPGEMM_AUTO = 0,           /**< gcoo's own on the context's backend */
-  GCOO_SPGEMM_GCOO = 1,           /**< gcoo's own: predicted allocation, overflow recovery */
-  GCOO_SPGEMM_CUSPARSE_ALG1 = 2,  /**< cusparseSpGEMM CUSPARSE_SPGEMM_DEFAULT (ALG1) */
-  GCOO_SPGEMM_CUSPARSE_ALG2 = 3,  /**< cusparseSpGEMM CUSPARSE_SPGEMM_ALG2 (less memory) */
-  GCOO_SPGEMM_CUSPARSE_ALG3 = 4   /**< cusparseSpGEMM CUSPARSE_SPGEMM_ALG3 (chunked, least) */
+  GCOO_SPGEMM_AUTO = 0,          /**< gcoo's own on the context's backend */
+  GCOO_SPGEMM_GCOO = 1,          /**< gcoo's own: predicted allocation, overflow recovery */
+  GCOO_SPGEMM_CUSPARSE_ALG1 = 2, /**< cusparseSpGEMM CUSPARSE_SPGEMM_DEFAULT (ALG1) */
+  GCOO_SPGEMM_CUSPARSE_ALG2 = 3, /**< cusparseSpGEMM CUSPARSE_SPGEMM_ALG2 (less memory) */
+  GCOO_SPGEMM_CUSPARSE_ALG3 = 4  /**< cusparseSpGEMM CUSPARSE_SPGEMM_ALG3 (chunked, least) */
 } gcoo_spgemm_alg;
 
 const char *gcoo_spgemm_alg_name(gcoo_spgemm_alg alg);
 int gcoo_spgemm_alg_from_name(const char *name);
 
 typedef struct gcoo_spgemm_options {
-  size_t size;                  /**< sizeof(gcoo_spgemm_options) */
+  size_t size; /**< sizeof(gcoo_spgemm_options) */
   gcoo_spgemm_alg alg;
   gcoo_predict_options predict; /**< how the output is predicted (GPU allocation) */
   double safety;                /**< row space = ceil(safety x predicted) (0: default 1.25);
@@ -46,39 +46,39 @@ typedef struct gcoo_spgemm_options {
 } gcoo_spgemm_options;
 
 #define GCOO_SPGEMM_OPTIONS_INIT \
-  {sizeof(gcoo_spgemm_options), GCOO_SPGEMM_AUTO, GCOO_PREDICT_OPTIONS_INIT, 0.0, 0, 0.0}
+  { sizeof(gcoo_spgemm_options), GCOO_SPGEMM_AUTO, GCOO_PREDICT_OPTIONS_INIT, 0.0, 0, 0.0 }
 #define GCOO_SPGEMM_DEFAULT_SAFETY 1.25
 
 /** What a product did. */
 typedef struct gcoo_spgemm_info {
-  gcoo_spgemm_alg alg;        /**< the algorithm that ran */
-  int64_t flop;               /**< F, exact */
-  int64_t nnz;                /**< nnz(C), exact */
-  int64_t nnz_predicted;      /**< the prediction the allocation came from (0 if none) */
-  int64_t nnz_allocated;      /**< entries reserved in the first allocation */
-  int64_t rows_overflowed;    /**< rows that did not fit their space and were recomputed */
-  int64_t batches;            /**< row batches run (1 unless a memory budget forced more) */
-  double seconds;             /**< whole product on the backend (device work only on CUDA:
+  gcoo_spgemm_alg alg;     /**< the algorithm that ran */
+  int64_t flop;            /**< F, exact */
+  int64_t nnz;             /**< nnz(C), exact */
+  int64_t nnz_predicted;   /**< the prediction the allocation came from (0 if none) */
+  int64_t nnz_allocated;   /**< entries reserved in the first allocation */
+  int64_t rows_overflowed; /**< rows that did not fit their space and were recomputed */
+  int64_t batches;         /**< row batches run (1 unless a memory budget forced more) */
+  double seconds;          /**< whole product on the backend (device work only on CUDA:
                                    no host<->device copies of A, B, C) */
-  double seconds_predict;     /**< of which: the prediction */
-  double seconds_total;       /**< the call, copies included */
-  int64_t peak_bytes;         /**< device bytes held at the peak (own allocations; for
+  double seconds_predict;  /**< of which: the prediction */
+  double seconds_total;    /**< the call, copies included */
+  int64_t peak_bytes;      /**< device bytes held at the peak (own allocations; for
                                    cuSPARSE, its buffers and C), host bytes on the CPU */
-  int64_t flop_recomputed;    /**< FLOP of the rows recomputed after overflowing */
-  double seconds_flop;        /**< of seconds: the FLOP/bounds pass (GPU) */
+  int64_t flop_recomputed; /**< FLOP of the rows recomputed after overflowing */
+  double seconds_flop;     /**< of seconds: the FLOP/bounds pass (GPU) */
 } gcoo_spgemm_info;
 
 /** C = A B on the context's backend. A (m x k), B (k x n) of any format and one element type;
  *  *C is a new CSR matrix (host). opts NULL: defaults. info may be NULL. Not collective. */
-gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
-                        const gcoo_spgemm_options *opts, gcoo_sparse *C, gcoo_spgemm_info *info);
+gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *opts,
+                        gcoo_sparse *C, gcoo_spgemm_info *info);
 
 /** C = A B on the CPU (OpenMP, one pass: each row accumulated in a hash table, sorted, appended
  *  to its thread's buffer; the buffers are then laid out as CSR). The reference of the tests
  *  and the CPU backend's SpGEMM. row_flop (may be NULL) is flop(i) when the caller has it (a
  *  prediction's row_flop), so the FLOP pass is not done twice. Not collective. */
-gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop,
-                            gcoo_sparse *C, gcoo_spgemm_info *info);
+gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop, gcoo_sparse *C,
+                            gcoo_spgemm_info *info);
 
 #if GCOO_HAVE_MPI
 /* ---- distributed C = A B (dist/spgemm_dist.c) ------------------------------------------------
@@ -92,20 +92,20 @@ gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flo
 typedef struct gcoo_dist_s *gcoo_dist; /* gcoo/dist.h */
 
 typedef struct gcoo_dist_spgemm_info {
-  int64_t m, k, n;              /**< C = A B is m x n, inner dimension k */
-  int64_t flop;                 /**< F of the whole product */
-  int64_t nnz_predicted;        /**< rank 0's prediction of nnz(C) */
-  int64_t nnz;                  /**< nnz(C), exact (sum over ranks) */
-  int64_t row0, nrows_local;    /**< this rank's rows of C */
-  int64_t nnz_local;            /**< entries of this rank's slab */
-  int64_t b_row0, b_rows;       /**< the rows of B this rank received */
-  double imbalance;             /**< max over mean of the predicted work per rank (1: perfect) */
-  double imbalance_actual;      /**< the same for the measured local compute times */
-  double seconds_plan;          /**< prediction and partition on rank 0 */
-  double seconds_read;          /**< getting the operands to the ranks */
-  double seconds_compute;       /**< the slowest rank's local product */
-  double seconds;               /**< the whole call */
-  gcoo_spgemm_info local;       /**< this rank's local product */
+  int64_t m, k, n;           /**< C = A B is m x n, inner dimension k */
+  int64_t flop;              /**< F of the whole product */
+  int64_t nnz_predicted;     /**< rank 0's prediction of nnz(C) */
+  int64_t nnz;               /**< nnz(C), exact (sum over ranks) */
+  int64_t row0, nrows_local; /**< this rank's rows of C */
+  int64_t nnz_local;         /**< entries of this rank's slab */
+  int64_t b_row0, b_rows;    /**< the rows of B this rank received */
+  double imbalance;          /**< max over mean of the predicted work per rank (1: perfect) */
+  double imbalance_actual;   /**< the same for the measured local compute times */
+  double seconds_plan;       /**< prediction and partition on rank 0 */
+  double seconds_read;       /**< getting the operands to the ranks */
+  double seconds_compute;    /**< the slowest rank's local product */
+  double seconds;            /**< the whole call */
+  gcoo_spgemm_info local;    /**< this rank's local product */
 } gcoo_dist_spgemm_info;
 
 /** C = A B with A and B in memory on rank 0 (other ranks pass NULL; their opts must agree).

@@ -49,7 +49,8 @@ void gcoo_test_naive_spdm(double alpha, gcoo_sparse A, const gcoo_dense *X, doub
   for (int64_t i = 0; i < ai.nrows; i++)
     for (int64_t j = 0; j < X->ncols; j++) {
       double acc = 0.0;
-      for (int64_t k = 0; k < ai.ncols; k++) acc += gcoo_dense_get(&D, i, k) * gcoo_dense_get(X, k, j);
+      for (int64_t k = 0; k < ai.ncols; k++)
+        acc += gcoo_dense_get(&D, i, k) * gcoo_dense_get(X, k, j);
       double y = alpha * acc + (beta != 0.0 ? beta * gcoo_dense_get(Y, i, j) : 0.0);
       gcoo_dense_set(Y, i, j, y);
     }

@@ -15,28 +15,29 @@
 extern int gcoo_test_failures;
 
 /** A gcoo call that must succeed. */
-#define TEST_CALL(x)                                                                     \
-  do {                                                                                   \
-    gcoo_status s_ = (x);                                                                \
-    if (s_ < 0) {                                                                        \
-      fprintf(stderr, "FAIL %s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #x,         \
-              gcoo_status_name(s_), gcoo_last_error());                                  \
-      exit(1);                                                                           \
-    }                                                                                    \
+#define TEST_CALL(x)                                                              \
+  do {                                                                            \
+    gcoo_status s_ = (x);                                                         \
+    if (s_ < 0) {                                                                 \
+      fprintf(stderr, "FAIL %s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #x, \
+              gcoo_status_name(s_), gcoo_last_error());                           \
+      exit(1);                                                                    \
+    }                                                                             \
   } while (0)
 
 /** A gcoo call that must fail with status `want` and a message containing `needle`. */
-#define TEST_FAILS(x, want, needle) gcoo_test_expect_failure((x), (want), (needle), #x, __FILE__, __LINE__)
+#define TEST_FAILS(x, want, needle) \
+  gcoo_test_expect_failure((x), (want), (needle), #x, __FILE__, __LINE__)
 
 /** A condition that must hold; counts failures and goes on. */
-#define TEST_CHECK(cond, ...)                                            \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                      \
-      fprintf(stderr, "\n");                                             \
-      gcoo_test_failures++;                                              \
-    }                                                                    \
+#define TEST_CHECK(cond, ...)                                         \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                   \
+      fprintf(stderr, "\n");                                          \
+      gcoo_test_failures++;                                           \
+    }                                                                 \
   } while (0)
 
 void gcoo_test_expect_failure(gcoo_status got, gcoo_status want, const char *needle,

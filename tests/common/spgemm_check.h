@@ -121,7 +121,8 @@ static inline double spgemm_check(gcoo_sparse A, gcoo_sparse B, gcoo_sparse C, c
 /* The 5-point Laplacian of an nx x ny grid (a mesh matrix, as CSR). */
 static inline gcoo_sparse spgemm_check_laplacian(gcoo_dtype dtype, int nx, int ny) {
   const int64_t n = (int64_t)nx * ny;
-  int32_t *r = malloc((size_t)(5 * n + 1) * sizeof *r), *c = malloc((size_t)(5 * n + 1) * sizeof *c);
+  int32_t *r = malloc((size_t)(5 * n + 1) * sizeof *r),
+          *c = malloc((size_t)(5 * n + 1) * sizeof *c);
   double *v = malloc((size_t)(5 * n + 1) * sizeof *v);
   int64_t k = 0;
   for (int y = 0; y < ny; y++)
@@ -154,21 +155,22 @@ static inline gcoo_sparse spgemm_check_laplacian(gcoo_dtype dtype, int nx, int n
 /* A power-law-ish matrix: row i has about `avg` entries, a few rows far more (hubs), columns
  * skewed towards small indices; seeded. */
 static inline gcoo_sparse spgemm_check_powerlaw(gcoo_dtype dtype, int64_t m, int64_t n, int avg,
-                                         uint64_t seed) {
+                                                uint64_t seed) {
   int64_t cap = m * avg * 4 + 1000, k = 0;
   int32_t *r = malloc((size_t)cap * sizeof *r), *c = malloc((size_t)cap * sizeof *c);
   double *v = malloc((size_t)cap * sizeof *v);
   uint64_t x = seed * 2654435761u + 12345u;
-#define SPG_NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (double)(x >> 11) / 9007199254740992.0)
+#define SPG_NEXT() \
+  (x = x * 6364136223846793005ull + 1442695040888963407ull, (double)(x >> 11) / 9007199254740992.0)
   for (int64_t i = 0; i < m; i++) {
     double u = SPG_NEXT();
-    int64_t deg = (int64_t)(avg * 0.5 / sqrt(u + 1e-4));  /* heavy tail */
+    int64_t deg = (int64_t)(avg * 0.5 / sqrt(u + 1e-4)); /* heavy tail */
     if (deg > n) deg = n;
     if (k + deg > cap) deg = cap - k;
     for (int64_t t = 0; t < deg; t++) {
       double w = SPG_NEXT();
       r[k] = (int32_t)i;
-      c[k] = (int32_t)((double)n * w * w);  /* skewed to small columns */
+      c[k] = (int32_t)((double)n * w * w); /* skewed to small columns */
       v[k++] = 2.0 * SPG_NEXT() - 1.0;
     }
   }

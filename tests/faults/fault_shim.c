@@ -40,8 +40,8 @@ static enum { M_NONE, M_COUNT, M_EIO, M_TRUNCATE, M_MEMORY, M_WEIO } mode;
 static const char *pattern;
 static long after = 1, keep = 0, margin_mb = 64;
 static long nreads, nwrites;
-static char watched[MAX_FD];        /* fd opened on a matching path */
-static char *paths[MAX_FD];         /* that path, for truncate */
+static char watched[MAX_FD]; /* fd opened on a matching path */
+static char *paths[MAX_FD];  /* that path, for truncate */
 static int truncated;
 
 static void shim_init(void) __attribute__((constructor));
@@ -54,12 +54,18 @@ static void shim_init(void) {
   if (getenv("GCOO_FAULT_KEEP")) keep = atol(getenv("GCOO_FAULT_KEEP"));
   if (getenv("GCOO_FAULT_MARGIN_MB")) margin_mb = atol(getenv("GCOO_FAULT_MARGIN_MB"));
   if (!m) return;
-  if (!strcmp(m, "count")) mode = M_COUNT;
-  else if (!strcmp(m, "eio")) mode = M_EIO;
-  else if (!strcmp(m, "truncate")) mode = M_TRUNCATE;
-  else if (!strcmp(m, "memory")) mode = M_MEMORY;
-  else if (!strcmp(m, "weio")) mode = M_WEIO;
-  else fprintf(stderr, "fault_shim: unknown GCOO_FAULT_MODE \"%s\"\n", m);
+  if (!strcmp(m, "count"))
+    mode = M_COUNT;
+  else if (!strcmp(m, "eio"))
+    mode = M_EIO;
+  else if (!strcmp(m, "truncate"))
+    mode = M_TRUNCATE;
+  else if (!strcmp(m, "memory"))
+    mode = M_MEMORY;
+  else if (!strcmp(m, "weio"))
+    mode = M_WEIO;
+  else
+    fprintf(stderr, "fault_shim: unknown GCOO_FAULT_MODE \"%s\"\n", m);
 }
 
 static void shim_fini(void) {
@@ -84,7 +90,9 @@ static void watch(int fd, const char *path) {
 
 /* Called before each read of fd; returns -1 (errno set) when the read must fail. */
 static int before_read(int fd) {
-  if (mode == M_NONE || mode == M_MEMORY || mode == M_WEIO || fd < 0 || fd >= MAX_FD || !watched[fd]) return 0;
+  if (mode == M_NONE || mode == M_MEMORY || mode == M_WEIO || fd < 0 || fd >= MAX_FD ||
+      !watched[fd])
+    return 0;
   long k = __atomic_add_fetch(&nreads, 1, __ATOMIC_SEQ_CST);
   if (mode == M_EIO && k >= after) {
     if (k == after)
@@ -297,9 +305,11 @@ static void limit_memory(void) {
   if (kib < 0) return;
   struct rlimit rl;
   rl.rlim_cur = rl.rlim_max = (rlim_t)(kib + margin_mb * 1024) * 1024;
-  if (setrlimit(RLIMIT_AS, &rl) != 0) perror("fault_shim: setrlimit");
+  if (setrlimit(RLIMIT_AS, &rl) != 0)
+    perror("fault_shim: setrlimit");
   else
-    fprintf(stderr, "fault_shim: pid %ld: address space limited to %ld MiB (%ld MiB in use + %ld)\n",
+    fprintf(stderr,
+            "fault_shim: pid %ld: address space limited to %ld MiB (%ld MiB in use + %ld)\n",
             (long)getpid(), kib / 1024 + margin_mb, kib / 1024, margin_mb);
 }
 

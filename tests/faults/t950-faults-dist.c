@@ -41,13 +41,17 @@ static void expect_everyone_failed(gcoo_status st, gcoo_status want, const char 
   if (rank == F) {
     TEST_CHECK(st == want, "%s: rank %d (the faulty one) returned %s, expected %s: %s", what, rank,
                gcoo_status_name(st), gcoo_status_name(want), gcoo_last_error());
-    TEST_CHECK(!needle || strstr(gcoo_last_error(), needle), "%s: rank %d: message \"%s\" does not "
-               "mention \"%s\"", what, rank, gcoo_last_error(), needle);
+    TEST_CHECK(!needle || strstr(gcoo_last_error(), needle),
+               "%s: rank %d: message \"%s\" does not "
+               "mention \"%s\"",
+               what, rank, gcoo_last_error(), needle);
   } else {
     TEST_CHECK(st == GCOO_ERR_REMOTE, "%s: rank %d returned %s, expected GCOO_ERR_REMOTE: %s", what,
                rank, gcoo_status_name(st), gcoo_last_error());
-    TEST_CHECK(strstr(gcoo_last_error(), named) != NULL, "%s: rank %d: message \"%s\" does not name "
-               "%s", what, rank, gcoo_last_error(), named);
+    TEST_CHECK(strstr(gcoo_last_error(), named) != NULL,
+               "%s: rank %d: message \"%s\" does not name "
+               "%s",
+               what, rank, gcoo_last_error(), named);
   }
 }
 
@@ -186,8 +190,10 @@ static void t_disappearing_file(const char *good, int64_t n) {
                  rank, gcoo_last_error());
       if (st >= 0) ut_check_same(before, after, "a slab read after its file was unlinked");
     } else {
-      TEST_CHECK(st < 0, "rank %d: the file was truncated to 0 bytes between open and read, and "
-                 "the read succeeded (HDF5 returns zeros past the end of a file)", rank);
+      TEST_CHECK(st < 0,
+                 "rank %d: the file was truncated to 0 bytes between open and read, and "
+                 "the read succeeded (HDF5 returns zeros past the end of a file)",
+                 rank);
       TEST_CHECK(after == NULL, "rank %d: a failed read returned a slab", rank);
     }
     gcoo_sparse_destroy(&before);

@@ -21,23 +21,22 @@
 
 enum { MAX_ARGS = 64 };
 
-static cli_option options[] = {
-    {"a", "PATH", NULL, "a path", NULL, false},
-    {"n", "N", "10", "an integer", NULL, false},
-    {"count", "N", NULL, "an integer without a default", NULL, false},
-    {"x", "X", "0.5", "a real in [0, 1]", NULL, false},
-    {"name", "NAME", "auto", "a word", NULL, false},
-    {"check", NULL, NULL, "a flag", NULL, false},
-    {"json", NULL, NULL, "another flag", NULL, false},
-    {"n-rows", "R", "1e3", "an integer written as a real", NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false}};
+static cli_option options[] = {{"a", "PATH", NULL, "a path", NULL, false},
+                               {"n", "N", "10", "an integer", NULL, false},
+                               {"count", "N", NULL, "an integer without a default", NULL, false},
+                               {"x", "X", "0.5", "a real in [0, 1]", NULL, false},
+                               {"name", "NAME", "auto", "a word", NULL, false},
+                               {"check", NULL, NULL, "a flag", NULL, false},
+                               {"json", NULL, NULL, "another flag", NULL, false},
+                               {"n-rows", "R", "1e3", "an integer written as a real", NULL, false},
+                               {NULL, NULL, NULL, NULL, NULL, false}};
 
 static int dummy_run(int argc, char **argv, cli_command *cmd) {
   (void)argc, (void)argv, (void)cmd;
   return 0;
 }
 
-static cli_command command = {"fuzz", "a command with options of every kind", NULL, NULL, options,
+static cli_command command = {"fuzz",   "a command with options of every kind", NULL, NULL, options,
                               dummy_run};
 
 static FILE *devnull(void) {
@@ -147,8 +146,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     FUZZ_ASSERT(cli_get(&command, "no-such-option") == NULL, "an unknown option has a value");
     FUZZ_ASSERT(cli_flag(&command, "check") == options[5].given, "cli_flag disagrees");
-    static const long long ranges[][2] = {
-        {0, INT32_MAX}, {-5, 5}, {LLONG_MIN, LLONG_MAX}, {1, 1}, {0, 1000000}};
+    static const long long ranges[][2] = {{0, INT32_MAX},
+                                          {-5, 5},
+                                          {LLONG_MIN, LLONG_MAX},
+                                          {1, 1},
+                                          {0, 1000000}};
     static const char *int_names[] = {"n", "count", "n-rows", "a", "x"};
     for (size_t i = 0; i < sizeof int_names / sizeof int_names[0]; i++)
       for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
@@ -165,8 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         double v = 0.25;
         if (cli_real(&command, real_names[i], rranges[k][0], rranges[k][1], &v))
           FUZZ_ASSERT(isfinite(v) && v >= rranges[k][0] && v <= rranges[k][1],
-                      "cli_real --%s accepted %g outside [%g, %g]", real_names[i], v,
-                      rranges[k][0], rranges[k][1]);
+                      "cli_real --%s accepted %g outside [%g, %g]", real_names[i], v, rranges[k][0],
+                      rranges[k][1]);
       }
     check_json();
   } else {

@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /** An invariant of the code under test: print what broke (on file descriptor 2, whatever the
  *  harness did to stderr) and abort, so that libFuzzer saves the input. */
-#define FUZZ_ASSERT(cond, ...)                                  \
-  do {                                                          \
+#define FUZZ_ASSERT(cond, ...)                                      \
+  do {                                                              \
     if (!(cond)) fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
   } while (0)
 

@@ -75,8 +75,7 @@ static void read_object(const char *path, const char *rt_target) {
                 gcoo_status_name(si));
     s = gcoo_h5_read_dense(path, GCOO_FLOAT64, GCOO_ROW_MAJOR, &D);
     check_no_open_objects("gcoo_h5_read_dense");
-    FUZZ_ASSERT(s < 0, "inspection failed (%s) but the dense read succeeded",
-                gcoo_status_name(si));
+    FUZZ_ASSERT(s < 0, "inspection failed (%s) but the dense read succeeded", gcoo_status_name(si));
     return;
   }
   FUZZ_ASSERT(info.nrows >= 0 && info.ncols >= 0 && (!info.is_sparse || info.nnz >= 0),
@@ -101,9 +100,9 @@ static void read_object(const char *path, const char *rt_target) {
       gcoo_sparse_get_info(A, &ai);
       FUZZ_ASSERT(ai.dtype == dtypes[t] && ai.nrows == info.nrows && ai.ncols == info.ncols &&
                       ai.nnz <= info.nnz,
-                  "read %lld x %lld nnz %lld, inspected %lld x %lld nnz %lld",
-                  (long long)ai.nrows, (long long)ai.ncols, (long long)ai.nnz,
-                  (long long)info.nrows, (long long)info.ncols, (long long)info.nnz);
+                  "read %lld x %lld nnz %lld, inspected %lld x %lld nnz %lld", (long long)ai.nrows,
+                  (long long)ai.ncols, (long long)ai.nnz, (long long)info.nrows,
+                  (long long)info.ncols, (long long)info.nnz);
       sparse_round_trip(A, dtypes[t], rt_target);
       gcoo_sparse_destroy(&A);
     }
@@ -127,8 +126,8 @@ static void read_object(const char *path, const char *rt_target) {
         fuzz_check_failure(s, "gcoo_h5_read_dense", NULL);
         continue;
       }
-      FUZZ_ASSERT(gcoo_dense_check(&D) == GCOO_SUCCESS && D.dtype == dt &&
-                      D.layout == layouts[t] && D.nrows == info.nrows && D.ncols == info.ncols,
+      FUZZ_ASSERT(gcoo_dense_check(&D) == GCOO_SUCCESS && D.dtype == dt && D.layout == layouts[t] &&
+                      D.nrows == info.nrows && D.ncols == info.ncols,
                   "dense read %lld x %lld, inspected %lld x %lld", (long long)D.nrows,
                   (long long)D.ncols, (long long)info.nrows, (long long)info.ncols);
       dense_round_trip(&D, rt_target);

@@ -24,18 +24,17 @@
 #include "fuzz_common.h"
 
 enum {
-  MAX_CSR_ROWS = 1 << 20,     /* (nrows + 2) int64 row pointers: 8 MiB; keeps a run under 1 s */
-  MAX_CONVERT_DIM = 1 << 16   /* counting sorts of the conversions allocate O(nrows + ncols) */
+  MAX_CSR_ROWS = 1 << 20,   /* (nrows + 2) int64 row pointers: 8 MiB; keeps a run under 1 s */
+  MAX_CONVERT_DIM = 1 << 16 /* counting sorts of the conversions allocate O(nrows + ncols) */
 };
 
 static const gcoo_status header_errors[] = {GCOO_ERR_FORMAT, GCOO_ERR_TOO_LARGE,
                                             GCOO_ERR_UNSUPPORTED, GCOO_SUCCESS};
-static const gcoo_status sparse_errors[] = {GCOO_ERR_FORMAT, GCOO_ERR_TOO_LARGE,
+static const gcoo_status sparse_errors[] = {GCOO_ERR_FORMAT,      GCOO_ERR_TOO_LARGE,
                                             GCOO_ERR_UNSUPPORTED, GCOO_ERR_NOT_FINITE,
-                                            GCOO_ERR_DUPLICATE, GCOO_SUCCESS};
+                                            GCOO_ERR_DUPLICATE,   GCOO_SUCCESS};
 static const gcoo_status dense_errors[] = {GCOO_ERR_FORMAT, GCOO_ERR_TOO_LARGE,
-                                           GCOO_ERR_UNSUPPORTED, GCOO_ERR_NOT_FINITE,
-                                           GCOO_SUCCESS};
+                                           GCOO_ERR_UNSUPPORTED, GCOO_ERR_NOT_FINITE, GCOO_SUCCESS};
 
 static void check_sparse_round_trip(gcoo_sparse A, gcoo_dtype dtype, unsigned flags,
                                     const char *name) {
@@ -44,7 +43,8 @@ static void check_sparse_round_trip(gcoo_sparse A, gcoo_dtype dtype, unsigned fl
   fuzz_path(path, sizeof path, name);
   gcoo_clear_error();
   gcoo_status st = gcoo_mtx_write(path, A);
-  FUZZ_ASSERT(st == GCOO_SUCCESS, "writing a matrix that was read failed: %s", gcoo_status_name(st));
+  FUZZ_ASSERT(st == GCOO_SUCCESS, "writing a matrix that was read failed: %s",
+              gcoo_status_name(st));
   gcoo_clear_error();
   st = gcoo_mtx_read(path, dtype, flags, &B);
   FUZZ_ASSERT(st == GCOO_SUCCESS, "reading back %s failed: %s", name, gcoo_status_name(st));
@@ -146,8 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 gcoo_status_name(sh), gcoo_status_name(s));
     gcoo_clear_error();
     s = gcoo_mtx_read_dense(path, GCOO_FLOAT64, GCOO_ROW_MAJOR, &D64);
-    FUZZ_ASSERT(s == sh, "header read failed with %s, dense read returned %s",
-                gcoo_status_name(sh), gcoo_status_name(s));
+    FUZZ_ASSERT(s == sh, "header read failed with %s, dense read returned %s", gcoo_status_name(sh),
+                gcoo_status_name(s));
     return 0;
   }
   const int coordinate = !strcmp(h.format, "coordinate");
@@ -169,8 +169,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gcoo_status s64 = gcoo_mtx_read(path, GCOO_FLOAT64, 0, &A64);
     if (s64 < 0) fuzz_check_failure(s64, "gcoo_mtx_read (float64)", sparse_errors);
     gcoo_clear_error();
-    gcoo_status s32 =
-        gcoo_mtx_read(path, GCOO_FLOAT32, GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE, &A32);
+    gcoo_status s32 = gcoo_mtx_read(path, GCOO_FLOAT32, GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE,
+                                    &A32);
     if (s32 < 0) fuzz_check_failure(s32, "gcoo_mtx_read (float32, strict)", sparse_errors);
     check_f32_against_f64(A64, s64, A32, s32);
     if (s64 >= 0) {
@@ -197,8 +197,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     gcoo_clear_error();
     gcoo_status s = gcoo_mtx_read(path, GCOO_FLOAT64, 0, &A64);
-    FUZZ_ASSERT(s == GCOO_ERR_UNSUPPORTED && A64 == NULL,
-                "CSR read of an array file returned %s", gcoo_status_name(s));
+    FUZZ_ASSERT(s == GCOO_ERR_UNSUPPORTED && A64 == NULL, "CSR read of an array file returned %s",
+                gcoo_status_name(s));
     gcoo_clear_error();
     gcoo_status s64 = gcoo_mtx_read_dense(path, GCOO_FLOAT64, GCOO_ROW_MAJOR, &D64);
     if (s64 < 0) fuzz_check_failure(s64, "gcoo_mtx_read_dense (float64)", dense_errors);
@@ -222,8 +222,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       for (int64_t j = 0; j < D32.ncols; j++)
         for (int64_t i = 0; i < D32.nrows; i++) {
           float want = (float)gcoo_dense_get(&D64, i, j), got = (float)gcoo_dense_get(&D32, i, j);
-          FUZZ_ASSERT(!memcmp(&want, &got, sizeof want), "dense (%lld, %lld): float32 %.9g, "
-                      "float64 rounded %.9g", (long long)i, (long long)j, (double)got, (double)want);
+          FUZZ_ASSERT(!memcmp(&want, &got, sizeof want),
+                      "dense (%lld, %lld): float32 %.9g, "
+                      "float64 rounded %.9g",
+                      (long long)i, (long long)j, (double)got, (double)want);
         }
       check_dense_round_trip(&D32, "rt32d.mtx");
     }

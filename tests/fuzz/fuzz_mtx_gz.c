@@ -23,9 +23,9 @@
 #include "fuzz_common.h"
 
 enum {
-  READ_CHUNK = 1 << 18,    /* the reader's gzread size (io/mtx.c, MTX_CHUNK) */
-  MAX_ROWS = 1 << 20,      /* larger shapes are read header-only (see fuzz_mtx.c) */
-  MAX_TEXT = 1 << 24       /* decompressed size beyond which a raw gzip input is not compared */
+  READ_CHUNK = 1 << 18, /* the reader's gzread size (io/mtx.c, MTX_CHUNK) */
+  MAX_ROWS = 1 << 20,   /* larger shapes are read header-only (see fuzz_mtx.c) */
+  MAX_TEXT = 1 << 24    /* decompressed size beyond which a raw gzip input is not compared */
 };
 
 typedef struct buf {
@@ -177,7 +177,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!skip2 && s4 >= 0)
     FUZZ_ASSERT(s1 >= 0 && fuzz_same_sparse(A, B),
                 "byte %zu of the gzip stream changed (^0x%02x), the reader read a different "
-                "matrix", at, flip);
+                "matrix",
+                at, flip);
   gcoo_sparse_destroy(&B);
 
   /* 5. lines across the first read chunk: a comment line after line 1, long enough that the

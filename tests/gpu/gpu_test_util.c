@@ -51,7 +51,8 @@ int64_t gt_cpu_distinct(gcoo_sparse A, int64_t p) {
   TEST_CALL(gcoo_sparse_get_arrays(S, &a));
   int64_t d = 0;
   for (int64_t g = 0; g < si.ngroups; g++)
-    for (int64_t e = a.gidx[g]; e < a.gidx[g + 1]; e++) d += e == a.gidx[g] || a.rows[e] != a.rows[e - 1];
+    for (int64_t e = a.gidx[g]; e < a.gidx[g + 1]; e++)
+      d += e == a.gidx[g] || a.rows[e] != a.rows[e - 1];
   gcoo_sparse_destroy(&S);
   return d;
 }

@@ -38,7 +38,8 @@ static void check_gpu_gcoo(const char *what, gcoo_sparse cpu, const gcoo_cuda_gc
              what, (long long)S->nrows, (long long)S->ncols, (long long)S->nnz,
              (long long)S->ngroups, (long long)ci.nrows, (long long)ci.ncols, (long long)ci.nnz,
              (long long)ci.ngroups);
-  if (ci.nnz == S->nnz && ci.ngroups == S->ngroups) gt_check_gcoo_equal(what, cpu, gidx, gnnz, rows, cols, vals);
+  if (ci.nnz == S->nnz && ci.ngroups == S->ngroups)
+    gt_check_gcoo_equal(what, cpu, gidx, gnnz, rows, cols, vals);
   free(gidx);
   free(gnnz);
   free(rows);
@@ -55,7 +56,8 @@ static void check_matrix(gcoo_sparse A, const char *name, void *stream) {
   /* dense copy of A on the device (row-major, ld = k + 5) for dense -> GCOO */
   const int64_t lda = ai.ncols + 5;
   void *dA = NULL;
-  TEST_CHECK(cudaMalloc(&dA, (size_t)(ai.nrows > 0 ? ai.nrows : 1) * (size_t)lda * es) == cudaSuccess,
+  TEST_CHECK(cudaMalloc(&dA, (size_t)(ai.nrows > 0 ? ai.nrows : 1) * (size_t)lda * es) ==
+                 cudaSuccess,
              "cudaMalloc");
   TEST_CALL(gcoo_cuda_csr_to_dense(&d, dA, lda, stream));
   TEST_CHECK(cudaStreamSynchronize((cudaStream_t)stream) == cudaSuccess, "sync");
@@ -63,8 +65,8 @@ static void check_matrix(gcoo_sparse A, const char *name, void *stream) {
     gcoo_dense D, E;
     TEST_CALL(gcoo_dense_create(&D, ai.dtype, GCOO_ROW_MAJOR, ai.nrows, ai.ncols));
     TEST_CALL(gcoo_sparse_to_dense(A, &D));
-    E = gcoo_dense_wrap(to_host(dA, (size_t)ai.nrows * (size_t)lda * es), ai.dtype,
-                        GCOO_ROW_MAJOR, ai.nrows, ai.ncols, lda);
+    E = gcoo_dense_wrap(to_host(dA, (size_t)ai.nrows * (size_t)lda * es), ai.dtype, GCOO_ROW_MAJOR,
+                        ai.nrows, ai.ncols, lda);
     TEST_CHECK(gcoo_test_relerr(&E, &D) == 0.0, "%s: CSR -> dense differs from the CPU", name);
     free(E.data);
     gcoo_dense_destroy(&D);
@@ -130,7 +132,7 @@ int main(void) {
   struct {
     int64_t m, k;
     double sparsity;
-  } shapes[] = {{300, 200, 0.97}, {1000, 37, 0.9}, {17, 2500, 0.8}, {64, 64, 1.0},
+  } shapes[] = {{300, 200, 0.97}, {1000, 37, 0.9}, {17, 2500, 0.8},     {64, 64, 1.0},
                 {1, 1, 0.0},      {500, 1, 0.5},   {2049, 2049, 0.999}, {1, 700, 0.5}};
   for (int t = 0; t < 2; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -143,7 +145,8 @@ int main(void) {
       check_matrix(A, name, stream);
       gcoo_sparse_destroy(&A);
     }
-  const char *files[] = {"west0479.mtx.gz", "bcsstk21.mtx.gz", "dwt_2680.mtx.gz", "lp_ship04l.mtx.gz"};
+  const char *files[] = {"west0479.mtx.gz", "bcsstk21.mtx.gz", "dwt_2680.mtx.gz",
+                         "lp_ship04l.mtx.gz"};
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
     for (int t = 0; t < 2; t++) {
       gcoo_sparse A = NULL;

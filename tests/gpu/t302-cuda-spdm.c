@@ -107,8 +107,10 @@ static void run_case(gcoo_ctx ctx, gcoo_sparse A, const char *name, const test_c
   if (c->mem == GCOO_MEM_DEVICE) {
     TEST_CHECK(cudaMalloc(&dx, buffer_bytes(&X)) == cudaSuccess, "cudaMalloc");
     TEST_CHECK(cudaMalloc(&dy, buffer_bytes(&Y)) == cudaSuccess, "cudaMalloc");
-    TEST_CHECK(cudaMemcpy(dx, X.data, buffer_bytes(&X), cudaMemcpyHostToDevice) == cudaSuccess, "copy");
-    TEST_CHECK(cudaMemcpy(dy, Y.data, buffer_bytes(&Y), cudaMemcpyHostToDevice) == cudaSuccess, "copy");
+    TEST_CHECK(cudaMemcpy(dx, X.data, buffer_bytes(&X), cudaMemcpyHostToDevice) == cudaSuccess,
+               "copy");
+    TEST_CHECK(cudaMemcpy(dy, Y.data, buffer_bytes(&Y), cudaMemcpyHostToDevice) == cudaSuccess,
+               "copy");
     Xa.data = dx;
     Ya.data = dy;
     Xa.mem = Ya.mem = GCOO_MEM_DEVICE;
@@ -130,7 +132,8 @@ static void run_case(gcoo_ctx ctx, gcoo_sparse A, const char *name, const test_c
     TEST_CHECK(0, "%s: apply failed: %s", what, gcoo_last_error());
   } else {
     if (c->mem == GCOO_MEM_DEVICE)
-      TEST_CHECK(cudaMemcpy(Y.data, dy, buffer_bytes(&Y), cudaMemcpyDeviceToHost) == cudaSuccess, "copy");
+      TEST_CHECK(cudaMemcpy(Y.data, dy, buffer_bytes(&Y), cudaMemcpyDeviceToHost) == cudaSuccess,
+                 "copy");
     const double err = gcoo_test_relerr(&Y, &R);
     const double tol = info.alg == GCOO_ALG_DENSE_TF32 ? 2e-3 : gt_tolerance(A);
     TEST_CHECK(err <= tol, "%s (ran %s, p %d): relerr %.3g > %.3g", what,
@@ -146,7 +149,8 @@ static void run_case(gcoo_ctx ctx, gcoo_sparse A, const char *name, const test_c
         }
       fprintf(stderr, "  %lld of %lld elements off; first (%lld, %lld): %g, reference %g\n",
               (long long)bad, (long long)(Y.nrows * Y.ncols), (long long)bi, (long long)bj,
-              bi >= 0 ? gcoo_dense_get(&Y, bi, bj) : 0.0, bi >= 0 ? gcoo_dense_get(&R, bi, bj) : 0.0);
+              bi >= 0 ? gcoo_dense_get(&Y, bi, bj) : 0.0,
+              bi >= 0 ? gcoo_dense_get(&R, bi, bj) : 0.0);
     }
   }
   cudaFree(dx);
@@ -158,10 +162,14 @@ out:
   gcoo_dense_destroy(&R);
 }
 
-static const gcoo_spdm_alg kAlgs[] = {GCOO_ALG_AUTO,          GCOO_ALG_GCOO,
-                                      GCOO_ALG_GCOO_FAITHFUL, GCOO_ALG_CUSPARSE,
-                                      GCOO_ALG_CUSPARSE_DEFAULT, GCOO_ALG_CUSPARSE_CSR_ALG2,
-                                      GCOO_ALG_CUSPARSE_CSR_ALG3, GCOO_ALG_DENSE,
+static const gcoo_spdm_alg kAlgs[] = {GCOO_ALG_AUTO,
+                                      GCOO_ALG_GCOO,
+                                      GCOO_ALG_GCOO_FAITHFUL,
+                                      GCOO_ALG_CUSPARSE,
+                                      GCOO_ALG_CUSPARSE_DEFAULT,
+                                      GCOO_ALG_CUSPARSE_CSR_ALG2,
+                                      GCOO_ALG_CUSPARSE_CSR_ALG3,
+                                      GCOO_ALG_DENSE,
                                       GCOO_ALG_DENSE_TF32};
 static const int32_t kPs[] = {1, 3, 4, 32, 128, 1000};
 
@@ -209,7 +217,7 @@ int main(void) {
     int64_t N;
   } shapes[] = {{300, 200, 0.95, 33},  {1000, 37, 0.9, 129}, {17, 1500, 0.8, 3},
                 {64, 64, 1.0, 8},      {1, 1, 0.0, 1},       {500, 1, 0.5, 17},
-                {1200, 900, 0.99, 64}, {77, 3001, 0.9, 1},  {1, 700, 0.5, 33}};
+                {1200, 900, 0.99, 64}, {77, 3001, 0.9, 1},   {1, 700, 0.5, 33}};
   for (int t = 0; t < 2; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       gcoo_sparse A = NULL;
@@ -221,7 +229,8 @@ int main(void) {
       check_matrix(ctx, A, name, shapes[s].N, (int)s);
       gcoo_sparse_destroy(&A);
     }
-  const char *files[] = {"west0479.mtx.gz", "bcsstk21.mtx.gz", "dwt_2680.mtx.gz", "lp_ship04l.mtx.gz"};
+  const char *files[] = {"west0479.mtx.gz", "bcsstk21.mtx.gz", "dwt_2680.mtx.gz",
+                         "lp_ship04l.mtx.gz"};
   const int64_t fN[] = {129, 32, 3, 33};
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
     for (int t = 0; t < 2; t++) {

@@ -31,7 +31,8 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int6
   TEST_CALL(gcoo_spdm_reference(1.25, A, &X, beta, &R));
   const size_t xb = (size_t)(ai.ncols * X.ld + 1) * es, yb = (size_t)(ai.nrows * Y0.ld + 1) * es;
   void *dx = NULL, *dy = NULL;
-  TEST_CHECK(cudaMalloc(&dx, xb) == cudaSuccess && cudaMalloc(&dy, yb) == cudaSuccess, "cudaMalloc");
+  TEST_CHECK(cudaMalloc(&dx, xb) == cudaSuccess && cudaMalloc(&dy, yb) == cudaSuccess,
+             "cudaMalloc");
   TEST_CHECK(cudaMemcpy(dx, X.data, xb, cudaMemcpyHostToDevice) == cudaSuccess, "copy");
   gcoo_dense dX = X, dY = Y0;
   dX.data = dx;
@@ -45,13 +46,15 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int6
   TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
   const int nv = alg == GCOO_ALG_GCOO ? gcoo_cuda_tuned_variant_count() : 0;
   for (int v = 0; v <= nv; v++) {
-    if (alg == GCOO_ALG_GCOO && gcoo_cuda_tuned_variant_resident(v) && !resident_fits(ctx, ai.ncols)) {
+    if (alg == GCOO_ALG_GCOO && gcoo_cuda_tuned_variant_resident(v) &&
+        !resident_fits(ctx, ai.ncols)) {
       /* the X-resident kernel holds k + 8 rows of X in shared memory: a clear refusal above */
       TEST_FAILS(gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v), GCOO_ERR_UNSUPPORTED,
                  "shared memory");
       continue;
     }
-    if (alg == GCOO_ALG_GCOO) TEST_CALL(gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v));
+    if (alg == GCOO_ALG_GCOO)
+      TEST_CALL(gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_TUNED_VARIANT, v));
     TEST_CHECK(cudaMemcpy(dy, Y0.data, yb, cudaMemcpyHostToDevice) == cudaSuccess, "copy");
     TEST_CALL(gcoo_op_apply(op, 1.25, &dX, beta, &dY));
     TEST_CALL(gcoo_ctx_synchronize(ctx));
@@ -60,10 +63,12 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int6
     gcoo_cuda_op_details d;
     TEST_CALL(gcoo_cuda_op_get_details(op, &d));
     const double err = gcoo_test_relerr(&Y, &R), tol = gt_tolerance(A);
-    TEST_CHECK(err <= tol, "%s %s p=%d N=%lld pad=%lld beta=%g variant %s (vpt %d rpt %d threads "
-               "%d chunk %d passes %d): relerr %.3g > %.3g", name, gcoo_spdm_alg_name(alg), p,
-               (long long)N, (long long)pad, beta, gcoo_cuda_tuned_variant_name(v), d.last.vpt,
-               d.last.rpt, d.last.threads, d.last.chunk, d.last.passes, err, tol);
+    TEST_CHECK(err <= tol,
+               "%s %s p=%d N=%lld pad=%lld beta=%g variant %s (vpt %d rpt %d threads "
+               "%d chunk %d passes %d): relerr %.3g > %.3g",
+               name, gcoo_spdm_alg_name(alg), p, (long long)N, (long long)pad, beta,
+               gcoo_cuda_tuned_variant_name(v), d.last.vpt, d.last.rpt, d.last.threads,
+               d.last.chunk, d.last.passes, err, tol);
     gt_dense_free(&Y, 0);
   }
   gcoo_op_destroy(&op);
@@ -95,13 +100,15 @@ int main(int argc, char **argv) {
     check(ctx, A, name, 4, 70, 3, 0.0, GCOO_ALG_GCOO_FAITHFUL);
     gcoo_sparse_destroy(&A);
     /* long rows: many distinct columns per group, so many staged chunks */
-    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, quick ? 4000 : 20000, 0.7, 60 + t, 0));
+    TEST_CALL(
+        gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, quick ? 4000 : 20000, 0.7, 60 + t, 0));
     snprintf(name, sizeof name, "wide40x%d %s", quick ? 4000 : 20000, t ? "f64" : "f32");
     check(ctx, A, name, 16, 40, 0, 1.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
     /* many slices: the X-resident kernel cuts them into parts; k near its shared-memory limit
      * (14 520 on an H200) */
-    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, quick ? 3000 : 9000, 14000, 0.999, 70 + t, 0));
+    TEST_CALL(
+        gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, quick ? 3000 : 9000, 14000, 0.999, 70 + t, 0));
     snprintf(name, sizeof name, "tall%dx14000 %s", quick ? 3000 : 9000, t ? "f64" : "f32");
     check(ctx, A, name, 32, 24, 0, 0.0, GCOO_ALG_GCOO);
     gcoo_sparse_destroy(&A);
@@ -119,7 +126,8 @@ int main(int argc, char **argv) {
       o.ncols_hint = 128;
       gcoo_op op = NULL;
       TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
-      gcoo_dense X = gt_dense_padded(dt, 4000, 128, 128, 0, 5), Y = gt_dense_padded(dt, quick ? 600 : 3000, 128, 128, 0, 6);
+      gcoo_dense X = gt_dense_padded(dt, 4000, 128, 128, 0, 5),
+                 Y = gt_dense_padded(dt, quick ? 600 : 3000, 128, 128, 0, 6);
       TEST_CALL(gcoo_op_apply(op, 1.0, &X, 0.0, &Y)); /* host operands, staged by the operator */
       gcoo_cuda_op_details d;
       TEST_CALL(gcoo_cuda_op_get_details(op, &d));

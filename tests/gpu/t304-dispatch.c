@@ -64,8 +64,8 @@ int main(void) {
              gcoo_spdm_alg_name(o.alg));
   /* narrow dense operands go to cuSPARSE */
   o = decide(GCOO_FLOAT32, 14000, 14000, 1, 0.01, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2 || o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "N = 1: %s",
-             gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2 || o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3,
+             "N = 1: %s", gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 14000, 14000, 32, 0.01, 0, 1, dist);
   TEST_CHECK(o.alg != GCOO_ALG_GCOO, "N = 32: %s", gcoo_spdm_alg_name(o.alg));
   /* random n = 14000, sparsity 0.99: reuse 1.16 at p = 32, a tie in the sweep: cuSPARSE */
@@ -90,7 +90,8 @@ int main(void) {
     in.dense_fits = 0;
     in.max_row_nnz = 7;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)", gcoo_spdm_alg_name(o.alg), o.p, o.why);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.p == 32, "stencil-like: %s p %d (%s)",
+               gcoo_spdm_alg_name(o.alg), o.p, o.why);
     in.max_row_nnz = 280;
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg != GCOO_ALG_GCOO && !o.rowsplit, "skewed rows: %s (%s)",
@@ -117,52 +118,65 @@ int main(void) {
     in.n = 128;
     in.sm_count = 132;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, m N = 1.28e6: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, m N = 1.28e6: %s",
+               gcoo_spdm_alg_name(o.alg));
     in.n = 512;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, m N = 5.1e6: %s",
+               gcoo_spdm_alg_name(o.alg));
     in.dtype = GCOO_FLOAT32;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "float, m N = 5.1e6: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "float, m N = 5.1e6: %s",
+               gcoo_spdm_alg_name(o.alg));
     in.dtype = GCOO_FLOAT64;
     in.n = 32;
     in.max_row_nnz = 1000; /* row skew 143 */
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s",
+               gcoo_spdm_alg_name(o.alg));
     /* version 4.1: not where rows are long on average (kron8:rajat01) or the matrix is tiny */
     in.nnz = 500000;
     in.max_row_nnz = 5000; /* row skew 100, 50 entries a row */
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed long rows, N = 32: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed long rows, N = 32: %s",
+               gcoo_spdm_alg_name(o.alg));
     in.m = in.k = 800;
     in.nnz = 4800;
     in.max_row_nnz = 400; /* row skew 67, 6 entries a row, 800 rows */
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed, 800 rows: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG3, "double, skewed, 800 rows: %s",
+               gcoo_spdm_alg_name(o.alg));
     in.dtype = GCOO_FLOAT32;
     in.m = in.k = 20000;
     in.nnz = 100000;
     in.max_row_nnz = 20;
     in.n = 512; /* m N = 1.02e7 > 2^23 */
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "float, m N = 1.02e7: %s", gcoo_spdm_alg_name(o.alg));
+    TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "float, m N = 1.02e7: %s",
+               gcoo_spdm_alg_name(o.alg));
   }
   /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
   TEST_CHECK(!o.resident, "no resident without the device's limit");
   resident_smem = 232448;
   o = decide(GCOO_FLOAT32, 4000, 4000, 4000, 0.01, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 4000 x 0.99: %s", gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 4000 x 0.99: %s",
+             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.1, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 2000 x 0.9: %s", gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 2000 x 0.9: %s",
+             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 1000, 1000, 1000, 0.01, 0, 1, dist);
   TEST_CHECK(o.resident, "random 1000 x 0.99 (10 a column): %s", gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.01, 0, 1, dist);
-  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident, "random 14000 x 0.99 (a 4-float tile, 140 a "
-             "column): %s", gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(o.alg == GCOO_ALG_GCOO && o.resident,
+             "random 14000 x 0.99 (a 4-float tile, 140 a "
+             "column): %s",
+             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.001, 0, 1, dist);
-  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "random 14000 x 0.999 (14 a "
-             "column): %s", gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2,
+             "random 14000 x 0.999 (14 a "
+             "column): %s",
+             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 16000, 16000, 16000, 0.01, 0, 1, dist);
   TEST_CHECK(!o.resident, "k = 16000: no tile fits");
   o = decide(GCOO_FLOAT64, 4000, 4000, 4000, 0.01, 0, 1, dist);
@@ -170,8 +184,10 @@ int main(void) {
   o = decide(GCOO_FLOAT32, 4000, 4000, 128, 0.01, 0, 1, dist);
   TEST_CHECK(!o.resident, "N = 128: not resident");
   o = decide(GCOO_FLOAT32, 2000, 2000, 2000, 0.001, 0, 1, dist);
-  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_GCOO, "2 entries a row and a column: tuned, not "
-             "resident: %s", gcoo_spdm_alg_name(o.alg));
+  TEST_CHECK(!o.resident && o.alg == GCOO_ALG_GCOO,
+             "2 entries a row and a column: tuned, not "
+             "resident: %s",
+             gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 2000, 2000, 128, 0.001, 0, 1, dist);
   TEST_CHECK(o.alg != GCOO_ALG_GCOO, "short rows, N = 128: %s", gcoo_spdm_alg_name(o.alg));
   o = decide(GCOO_FLOAT32, 14000, 14000, 14000, 0.0005, 0, 1, dist);
@@ -216,16 +232,19 @@ int main(void) {
     in.max_row_nnz = 60;
     in.n = 128;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "cavity19-like, N = 128: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "cavity19-like, N = 128: %s (%s)", gcoo_spdm_alg_name(o.alg),
+               o.why);
     in.n = 512;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg == GCOO_ALG_GCOO, "cavity19-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    TEST_CHECK(o.alg == GCOO_ALG_GCOO, "cavity19-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg),
+               o.why);
     in.m = in.k = 479;
     in.nnz = 1910;
     for (int i = 0; i < 11; i++) d2[i] = in.nnz / 2;
     in.max_row_nnz = 12;
     gcoo__dispatch(&in, &o);
-    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "west0479-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg), o.why);
+    TEST_CHECK(o.alg != GCOO_ALG_GCOO, "west0479-like, N = 512: %s (%s)", gcoo_spdm_alg_name(o.alg),
+               o.why);
   }
   /* direct (unstaged) below reuse 4 with even rows; staged with reuse or skew */
   TEST_CHECK(gcoo__dispatch_tuned_direct(1.4, 1.0) == 1, "stencil: direct");

@@ -40,8 +40,8 @@ static gcoo_cuda_csr host_csr(gcoo_sparse A) {
   gcoo_sparse_arrays a;
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
   TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-  gcoo_cuda_csr d = {ai.dtype, ai.nrows, ai.ncols, ai.nnz, (int64_t *)a.ptr, (int32_t *)a.ind,
-                     (void *)a.values};
+  gcoo_cuda_csr d = {ai.dtype,         ai.nrows,         ai.ncols,        ai.nnz,
+                     (int64_t *)a.ptr, (int32_t *)a.ind, (void *)a.values};
   return d;
 }
 
@@ -131,8 +131,9 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
         unsigned seen_res = 0;
         for (int r = 8 * q; r < 8 * q + 8; r++) {
           const int res = R->cols[R->off[s] + 32 * j + r] & 7;
-          TEST_CHECK(!((seen_res >> res) & 1), "%s: slice %lld step %lld quarter %d: residue %d twice",
-                     name, (long long)s, (long long)j, q, res);
+          TEST_CHECK(!((seen_res >> res) & 1),
+                     "%s: slice %lld step %lld quarter %d: residue %d twice", name, (long long)s,
+                     (long long)j, q, res);
           seen_res |= 1u << res;
         }
       }
@@ -140,7 +141,8 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
     for (int r = 0; r < 32; r++) {
       const int32_t row = R->perm[32 * s + r];
       if (32 * s + r >= ai.nrows) {
-        TEST_CHECK(row == -1, "%s: padding lane %lld holds row %d", name, (long long)(32 * s + r), row);
+        TEST_CHECK(row == -1, "%s: padding lane %lld holds row %d", name, (long long)(32 * s + r),
+                   row);
         continue;
       }
       TEST_CHECK(row >= 0 && row < ai.nrows && !seen[row], "%s: lane %lld row %d", name,
@@ -148,10 +150,12 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
       if (row < 0 || row >= ai.nrows) continue;
       seen[row] = 1;
       const int64_t b = a.ptr[row], len = a.ptr[row + 1] - b;
-      TEST_CHECK(len <= prev_len, "%s: row %d (%lld entries) after a shorter one", name, row, (long long)len);
+      TEST_CHECK(len <= prev_len, "%s: row %d (%lld entries) after a shorter one", name, row,
+                 (long long)len);
       prev_len = len;
       /* the lane's real entries, as (column, position) keys, against the row's */
-      int64_t *got = malloc((size_t)(w + 1) * sizeof *got), *want = malloc((size_t)(len + 1) * sizeof *want);
+      int64_t *got = malloc((size_t)(w + 1) * sizeof *got),
+              *want = malloc((size_t)(len + 1) * sizeof *want);
       int64_t ng = 0;
       for (int64_t j = 0; j < w; j++) {
         const int64_t e = R->off[s] + 32 * j + r;
@@ -172,7 +176,8 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
       qsort(got, (size_t)ng, sizeof *got, cmp_i64);
       qsort(want, (size_t)len, sizeof *want, cmp_i64);
       TEST_CHECK(ng == len && (len == 0 || !memcmp(got, want, (size_t)len * sizeof *got)),
-                 "%s: row %d: %lld of %lld entries in its lane", name, row, (long long)ng, (long long)len);
+                 "%s: row %d: %lld of %lld entries in its lane", name, row, (long long)ng,
+                 (long long)len);
       free(got);
       free(want);
     }
@@ -222,8 +227,9 @@ static void check_split_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const ch
   TEST_CHECK(bad == 0 && it == P->nitems && nlong == P->nlong && slot == P->nwork &&
                  (P->nlong == 0 || P->long_ptr[P->nlong] == P->nwork) && P->work_cols % 128 == 0,
              "%s: row-split layout (piece %d: %lld items, %lld long rows, %lld workspace rows, "
-             "%lld differences)", name, P->piece, (long long)P->nitems, (long long)P->nlong,
-             (long long)P->nwork, (long long)bad);
+             "%lld differences)",
+             name, P->piece, (long long)P->nitems, (long long)P->nlong, (long long)P->nwork,
+             (long long)bad);
 }
 
 /* Run one product through `kind` (0 faithful, 1 tuned) on the given operands and compare. */
@@ -247,7 +253,8 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
       for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
     TEST_CALL(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL));
     double err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s faithful p=%d N=%lld: relerr %.3g > %.3g", name, p, (long long)N, err, tol);
+    TEST_CHECK(err <= tol, "%s faithful p=%d N=%lld: relerr %.3g > %.3g", name, p, (long long)N,
+               err, tol);
     gcoo_cuda_gcoo_free(&S);
   }
   gcoo_cuda_tuned L;
@@ -257,14 +264,16 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
   /* the resident variants before their layout exists: a clear refusal */
   if (ai.nrows > 0 && N > 0)
     TEST_FAILS(gcoo_cuda_spdm_resident(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N,
-                                       NULL, NULL), GCOO_ERR_UNSUPPORTED, "not built");
+                                       NULL, NULL),
+               GCOO_ERR_UNSUPPORTED, "not built");
   TEST_CALL(gcoo_cuda_tuned_build_resident(&d, &L, NULL));
   check_resident_layout(A, &L, name);
   /* the row-split variants before their layout exists: a clear refusal; then the layout with
    * pieces of 3 entries (many long rows) or of the matrix's own length (p odd / even) */
   if (ai.nrows > 0 && N > 0)
     TEST_FAILS(gcoo_cuda_spdm_split(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL,
-                                    NULL), GCOO_ERR_UNSUPPORTED, "not built");
+                                    NULL),
+               GCOO_ERR_UNSUPPORTED, "not built");
   TEST_CALL(gcoo_cuda_tuned_build_split(&d, p % 2 ? 3 : 0, N, &L, NULL));
   check_split_layout(A, &L, name);
   /* the last round: variant 0 resolved to the resident kernel */
@@ -274,13 +283,17 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     for (int64_t i = 0; i < ai.nrows; i++)
       for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
     gcoo_cuda_tuned_launch sh;
-    TEST_CALL(gcoo_cuda_spdm_tuned(&L, v, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    TEST_CALL(
+        gcoo_cuda_spdm_tuned(&L, v, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
     double err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s tuned %s p=%d N=%lld (vpt %d rpt %d threads %d chunk %d passes %d "
-               "splits %d): relerr %.3g > %.3g", name, gcoo_cuda_tuned_variant_name(sh.variant), p,
-               (long long)N, sh.vpt, sh.rpt, sh.threads, sh.chunk, sh.passes, sh.splits, err, tol);
+    TEST_CHECK(err <= tol,
+               "%s tuned %s p=%d N=%lld (vpt %d rpt %d threads %d chunk %d passes %d "
+               "splits %d): relerr %.3g > %.3g",
+               name, gcoo_cuda_tuned_variant_name(sh.variant), p, (long long)N, sh.vpt, sh.rpt,
+               sh.threads, sh.chunk, sh.passes, sh.splits, err, tol);
     TEST_CHECK(!L.prefer_resident || ai.nrows == 0 || N == 0 || sh.resident,
-               "%s: variant 0 with prefer_resident ran %s", name, gcoo_cuda_tuned_variant_name(sh.variant));
+               "%s: variant 0 with prefer_resident ran %s", name,
+               gcoo_cuda_tuned_variant_name(sh.variant));
     if (sh.resident && sh.splits > max_splits_seen) max_splits_seen = sh.splits;
     if (sh.rowsplit && L.split.nlong > 0 && sh.passes > max_split_passes_seen)
       max_split_passes_seen = sh.passes;
@@ -310,10 +323,12 @@ static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double 
   check_split_layout(A, &L, name);
   L.prefer_split = 1;
   gcoo_cuda_tuned_launch sh;
-  TEST_CALL(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+  TEST_CALL(
+      gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
   const double err = gcoo_test_relerr(&Y, &R), tol = gt_tolerance(A);
-  TEST_CHECK(sh.rowsplit && err <= tol, "%s: prefer_split ran %s (piece %d, vpt %d): relerr %.3g > %.3g",
-             name, gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt, err, tol);
+  TEST_CHECK(sh.rowsplit && err <= tol,
+             "%s: prefer_split ran %s (piece %d, vpt %d): relerr %.3g > %.3g", name,
+             gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt, err, tol);
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, 0);
   gt_dense_free(&Y, 0);
@@ -333,10 +348,10 @@ int main(void) {
     const int32_t ps[] = {1, 3, 4, 32, 128, 1000};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) check_conversions(A, ps[i], name);
     check_product(A, 4, 33, 1.5, 0.0, 0, 0, 0, 0, name);
-    check_product(A, 3, 70, -0.5, 0.25, 3, 1, 1, 1, name);   /* padded, misaligned */
-    check_product(A, 1, 1, 1.0, 0.0, 0, 0, 0, 0, name);      /* N = 1 */
-    check_product(A, 32, 3, 2.0, -1.0, 0, 0, 2, 0, name);    /* N = 3 */
-    check_product(A, 128, 70, 1.0, 0.0, 0, 0, 0, 0, name);   /* one group wider than m */
+    check_product(A, 3, 70, -0.5, 0.25, 3, 1, 1, 1, name); /* padded, misaligned */
+    check_product(A, 1, 1, 1.0, 0.0, 0, 0, 0, 0, name);    /* N = 1 */
+    check_product(A, 32, 3, 2.0, -1.0, 0, 0, 2, 0, name);  /* N = 3 */
+    check_product(A, 128, 70, 1.0, 0.0, 0, 0, 0, 0, name); /* one group wider than m */
     check_product(A, 1000, 8, 1.0, 0.5, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
 
@@ -395,7 +410,9 @@ int main(void) {
   }
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
              max_splits_seen);
-  TEST_CHECK(max_split_passes_seen > 1, "no row-split launch with long rows ran several column "
-             "passes (most: %d)", max_split_passes_seen);
+  TEST_CHECK(max_split_passes_seen > 1,
+             "no row-split launch with long rows ran several column "
+             "passes (most: %d)",
+             max_split_passes_seen);
   return gcoo_test_finish("t309-kernels-emulated");
 }

@@ -147,8 +147,8 @@ int64_t io_compare_dense_text(const gcoo_dense *D, const char *path, const char 
   long long r = -1, c = -1;
   int64_t bad = 0;
   if (!f || fscanf(f, "%lld %lld", &r, &c) != 2 || r != D->nrows || c != D->ncols) {
-    fprintf(stderr, "  %s: %lld x %lld, expected %lld x %lld from %s\n", what,
-            (long long)D->nrows, (long long)D->ncols, r, c, path);
+    fprintf(stderr, "  %s: %lld x %lld, expected %lld x %lld from %s\n", what, (long long)D->nrows,
+            (long long)D->ncols, r, c, path);
     if (f) fclose(f);
     return 1;
   }
@@ -176,12 +176,15 @@ int64_t io_compare_sparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
   TEST_CALL(gcoo_sparse_get_arrays(B, &b));
   if (ai.format != bi.format || ai.nrows != bi.nrows || ai.ncols != bi.ncols || ai.nnz != bi.nnz ||
       ai.p != bi.p) {
-    fprintf(stderr, "  %s: format %d %lld x %lld nnz %lld p %d vs format %d %lld x %lld nnz %lld p %d\n",
+    fprintf(stderr,
+            "  %s: format %d %lld x %lld nnz %lld p %d vs format %d %lld x %lld nnz %lld p %d\n",
             what, ai.format, (long long)ai.nrows, (long long)ai.ncols, (long long)ai.nnz, ai.p,
             bi.format, (long long)bi.nrows, (long long)bi.ncols, (long long)bi.nnz, bi.p);
     return 1;
   }
-  int64_t nptr = ai.format == GCOO_FORMAT_CSR ? ai.nrows + 1 : ai.format == GCOO_FORMAT_CSC ? ai.ncols + 1 : 0;
+  int64_t nptr = ai.format == GCOO_FORMAT_CSR   ? ai.nrows + 1
+                 : ai.format == GCOO_FORMAT_CSC ? ai.ncols + 1
+                                                : 0;
   for (int64_t i = 0; i < nptr; i++) bad += a.ptr[i] != b.ptr[i];
   for (int64_t q = 0; ai.format == GCOO_FORMAT_GCOO && q <= ai.ngroups; q++) {
     bad += a.gidx[q] != b.gidx[q];
@@ -191,8 +194,10 @@ int64_t io_compare_sparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
     if (a.ind) bad += a.ind[k] != b.ind[k];
     if (a.rows) bad += a.rows[k] != b.rows[k];
     if (a.cols) bad += a.cols[k] != b.cols[k];
-    double va = ai.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k] : ((const float *)a.values)[k];
-    double vb = bi.dtype == GCOO_FLOAT64 ? ((const double *)b.values)[k] : ((const float *)b.values)[k];
+    double va = ai.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
+                                         : ((const float *)a.values)[k];
+    double vb = bi.dtype == GCOO_FLOAT64 ? ((const double *)b.values)[k]
+                                         : ((const float *)b.values)[k];
     bad += va != rounded(ai.dtype, vb);
   }
   if (bad) fprintf(stderr, "  %s: %lld array elements differ\n", what, (long long)bad);
@@ -211,8 +216,8 @@ int64_t io_compare_dense(const gcoo_dense *A, const gcoo_dense *B, const char *w
       double x = gcoo_dense_get(A, i, j), y = rounded(A->dtype, gcoo_dense_get(B, i, j));
       if (x != y) {
         if (bad < 5)
-          fprintf(stderr, "  %s: (%lld, %lld) = %.17g vs %.17g\n", what, (long long)i,
-                  (long long)j, x, y);
+          fprintf(stderr, "  %s: (%lld, %lld) = %.17g vs %.17g\n", what, (long long)i, (long long)j,
+                  x, y);
         bad++;
       }
     }

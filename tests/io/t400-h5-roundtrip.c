@@ -18,14 +18,13 @@ static void roundtrip_sparse(gcoo_format format, gcoo_dtype dt, int64_t m, int64
   gcoo_sparse A = NULL, B = NULL, C = NULL, ref = NULL;
   char path[1024], what[160];
   snprintf(path, sizeof path, "%s/rt.h5:/grp/A", dir);
-  snprintf(what, sizeof what, "format %d dtype %d %lldx%lld sparsity %g p %d", (int)format,
-           (int)dt, (long long)m, (long long)n, sparsity, p);
+  snprintf(what, sizeof what, "format %d dtype %d %lldx%lld sparsity %g p %d", (int)format, (int)dt,
+           (long long)m, (long long)n, sparsity, p);
   TEST_CALL(gcoo_sparse_random(&A, dt, format, m, n, sparsity, seed, p));
   TEST_CALL(gcoo_h5_write_sparse_flags(path, A, GCOO_H5_OVERWRITE)); /* one file, many cases */
   TEST_CHECK(io_temp_files(io_path(dir, "rt.h5")) == 0, "%s: temp file left behind", what);
   /* COO is stored as CSR */
-  if (format == GCOO_FORMAT_COO)
-    TEST_CALL(gcoo_sparse_convert(&ref, A, GCOO_FORMAT_CSR, 0));
+  if (format == GCOO_FORMAT_COO) TEST_CALL(gcoo_sparse_convert(&ref, A, GCOO_FORMAT_CSR, 0));
   gcoo_sparse R = ref ? ref : A;
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(R, &ai));
@@ -37,8 +36,8 @@ static void roundtrip_sparse(gcoo_format format, gcoo_dtype dt, int64_t m, int64
              "%s: inspect disagrees (format %d nnz %lld p %d version %s)", what, (int)info.format,
              (long long)info.nnz, info.p, info.encoding_version);
   int64_t nmajor = ai.format == GCOO_FORMAT_CSR ? m : ai.format == GCOO_FORMAT_CSC ? n : ai.ngroups;
-  TEST_CHECK(info.nmajor == nmajor, "%s: nmajor %lld, expected %lld", what,
-             (long long)info.nmajor, (long long)nmajor);
+  TEST_CHECK(info.nmajor == nmajor, "%s: nmajor %lld, expected %lld", what, (long long)info.nmajor,
+             (long long)nmajor);
   TEST_CALL(gcoo_h5_read_sparse(path, dt, &B));
   TEST_CHECK(io_compare_sparse(B, R, what) == 0, "%s: read back differs", what);
   /* the other dtype: values rounded (float64 -> float32) or widened exactly */
@@ -63,8 +62,10 @@ static void roundtrip_dense(gcoo_dtype dt, gcoo_layout lay, int64_t m, int64_t n
   size_t len = (size_t)(major * ld + 1);
   void *buf = malloc(len * gcoo_dtype_size(dt));
   for (size_t i = 0; i < len; i++) {
-    if (dt == GCOO_FLOAT64) ((double *)buf)[i] = NAN; /* padding must never reach the file */
-    else ((float *)buf)[i] = NAN;
+    if (dt == GCOO_FLOAT64)
+      ((double *)buf)[i] = NAN; /* padding must never reach the file */
+    else
+      ((float *)buf)[i] = NAN;
   }
   gcoo_dense D = gcoo_dense_wrap(buf, dt, lay, m, n, ld > 0 ? ld : 1);
   TEST_CALL(gcoo_dense_fill_random(&D, seed));
@@ -91,7 +92,7 @@ static void all_cases(uint64_t seed, int full) {
   const struct {
     int64_t m, n;
     double sparsity;
-  } shapes[] = {{0, 0, 0.5}, {0, 5, 0.5}, {5, 0, 0.5}, {1, 1, 0.0}, {1, 1, 1.0},
+  } shapes[] = {{0, 0, 0.5},  {0, 5, 0.5},   {5, 0, 0.5},     {1, 1, 0.0},  {1, 1, 1.0},
                 {7, 13, 0.5}, {50, 40, 0.9}, {100, 37, 0.98}, {64, 64, 1.0}};
   const gcoo_format formats[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO,
                                  GCOO_FORMAT_COO};
@@ -103,8 +104,8 @@ static void all_cases(uint64_t seed, int full) {
       int p0 = full ? 0 : 1, p1 = full && gcoo ? 3 : p0 + 1;
       for (int dt = dt0; dt < dt1; dt++)
         for (int pi = p0; pi < p1; pi++)
-          roundtrip_sparse(formats[f], (gcoo_dtype)dt, shapes[s].m, shapes[s].n,
-                           shapes[s].sparsity, ps[pi], seed + s * 16 + (uint64_t)f);
+          roundtrip_sparse(formats[f], (gcoo_dtype)dt, shapes[s].m, shapes[s].n, shapes[s].sparsity,
+                           ps[pi], seed + s * 16 + (uint64_t)f);
     }
   const int64_t dshapes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 1}, {17, 5}, {4, 33}};
   for (size_t s = 0; s < sizeof dshapes / sizeof dshapes[0]; s++)

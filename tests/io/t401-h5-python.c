@@ -53,7 +53,8 @@ static void check_dense(const char *obj, const char *expected, const char *value
     for (int lay = 0; lay < 2; lay++) {
       gcoo_dense D;
       TEST_CALL(gcoo_h5_read_dense(path, (gcoo_dtype)dt, (gcoo_layout)lay, &D));
-      TEST_CHECK(D.layout == (gcoo_layout)lay && D.dtype == (gcoo_dtype)dt, "%s: layout/dtype", obj);
+      TEST_CHECK(D.layout == (gcoo_layout)lay && D.dtype == (gcoo_dtype)dt, "%s: layout/dtype",
+                 obj);
       int64_t bad = io_compare_dense_text(&D, io_path(dir, expected), obj);
       TEST_CHECK(bad == 0, "%s (dtype %d, layout %d): %lld mismatches", obj, dt, lay,
                  (long long)bad);
@@ -63,7 +64,8 @@ static void check_dense(const char *obj, const char *expected, const char *value
 
 /* Matrices gcoo writes, listed for the script's verify pass with their text form. */
 static void write_for_python(FILE *manifest) {
-  const gcoo_format formats[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO, GCOO_FORMAT_COO};
+  const gcoo_format formats[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO,
+                                 GCOO_FORMAT_COO};
   const char *names[] = {"csr", "csc", "gcoo", "coo"};
   int n = 0;
   for (int f = 0; f < 4; f++)
@@ -110,7 +112,8 @@ int main(void) {
 
   /* what Python users write */
   check_sparse("anndata.h5:/X", "anndata_X.txt", GCOO_FORMAT_CSR, "float32", "int32");
-  check_sparse("anndata.h5:/layers/counts", "anndata_counts.txt", GCOO_FORMAT_CSC, "float64", "int64");
+  check_sparse("anndata.h5:/layers/counts", "anndata_counts.txt", GCOO_FORMAT_CSC, "float64",
+               "int64");
   check_sparse("fixed.h5:/M", "fixed.txt", GCOO_FORMAT_CSC, "float64", "int64");
   check_sparse("ints.h5:/A", "ints.txt", GCOO_FORMAT_CSR, "int32", "uint32");
   check_sparse("nested.h5:/a/b/c", "nested.txt", GCOO_FORMAT_CSR, "float64", "int32");

@@ -27,8 +27,8 @@ static const char *obj(const char *o) {
 /* read_sparse must fail with st and a message containing needle (and the object's name) */
 static void sparse_fails(const char *o, gcoo_status st, const char *needle) {
   gcoo_sparse A = (gcoo_sparse)1;
-  gcoo_test_expect_failure(gcoo_h5_read_sparse(obj(o), GCOO_FLOAT64, &A), st, needle, o,
-                           __FILE__, __LINE__);
+  gcoo_test_expect_failure(gcoo_h5_read_sparse(obj(o), GCOO_FLOAT64, &A), st, needle, o, __FILE__,
+                           __LINE__);
   TEST_CHECK(A == NULL, "%s: output not reset to NULL on failure", o);
   /* the message names the object, or the file when the file itself is the problem */
   char name[256];
@@ -41,8 +41,8 @@ static void sparse_fails(const char *o, gcoo_status st, const char *needle) {
 
 static void dense_fails(const char *o, gcoo_status st, const char *needle) {
   gcoo_dense D;
-  gcoo_test_expect_failure(gcoo_h5_read_dense(obj(o), GCOO_FLOAT64, GCOO_ROW_MAJOR, &D), st,
-                           needle, o, __FILE__, __LINE__);
+  gcoo_test_expect_failure(gcoo_h5_read_dense(obj(o), GCOO_FLOAT64, GCOO_ROW_MAJOR, &D), st, needle,
+                           o, __FILE__, __LINE__);
   TEST_CHECK(D.data == NULL, "%s: output not reset on failure", o);
 }
 
@@ -61,7 +61,8 @@ static void reading(void) {
   TEST_CHECK(strstr(gcoo_last_error(), "bool_data") != NULL, "members not listed: %s",
              gcoo_last_error());
   sparse_fails("bad.h5:/a/b", GCOO_ERR_FORMAT, "no object \"a\"");
-  sparse_fails("bad.h5:/gcoo_ok/rows/x", GCOO_ERR_FORMAT, "/gcoo_ok/rows is a dataset, not a group");
+  sparse_fails("bad.h5:/gcoo_ok/rows/x", GCOO_ERR_FORMAT,
+               "/gcoo_ok/rows is a dataset, not a group");
   sparse_fails("bad.h5:/noenc", GCOO_ERR_FORMAT, "no attribute encoding-type");
   sparse_fails("bad.h5:/unknown", GCOO_ERR_FORMAT, "encoding-type \"coo_matrix\"");
   sparse_fails("bad.h5:/version", GCOO_ERR_FORMAT, "encoding-version \"2.0.0\" is not supported");
@@ -71,10 +72,12 @@ static void reading(void) {
   sparse_fails("bad.h5:/toolarge", GCOO_ERR_TOO_LARGE, "shape 3000000000 x 5 does not fit");
   sparse_fails("bad.h5:/shape_mismatch", GCOO_ERR_FORMAT,
                "indptr has 5 entries but shape 5 x 5 needs 6 (one per row, plus one)");
-  sparse_fails("bad.h5:/missing_indices", GCOO_ERR_FORMAT, "/missing_indices/indices: no such dataset");
+  sparse_fails("bad.h5:/missing_indices", GCOO_ERR_FORMAT,
+               "/missing_indices/indices: no such dataset");
   sparse_fails("bad.h5:/string_data", GCOO_ERR_FORMAT, "/string_data/data: elements are string");
   sparse_fails("bad.h5:/bool_data", GCOO_ERR_FORMAT, "enum");
-  sparse_fails("bad.h5:/indices_float", GCOO_ERR_FORMAT, "indices holds float64; it must hold integers");
+  sparse_fails("bad.h5:/indices_float", GCOO_ERR_FORMAT,
+               "indices holds float64; it must hold integers");
   sparse_fails("bad.h5:/data2d", GCOO_ERR_FORMAT, "data must be 1-D; it is 4 x 1");
   sparse_fails("bad.h5:/len_mismatch", GCOO_ERR_FORMAT, "data has 3 entries but");
   /* pointers */
@@ -100,7 +103,8 @@ static void reading(void) {
                "group 0 entry 0: column 3 outside the group's columns 0..1");
   sparse_fails("bad.h5:/gcoo_counts", GCOO_ERR_FORMAT, "nnzPerGroup[0] = 4 but gIdxes gives 3");
   sparse_fails("bad.h5:/gcoo_nop", GCOO_ERR_FORMAT, "needs the attribute p");
-  sparse_fails("bad.h5:/gcoo_gidx_len", GCOO_ERR_FORMAT, "gIdxes has 5 entries but shape 3 x 5 with this p needs 4");
+  sparse_fails("bad.h5:/gcoo_gidx_len", GCOO_ERR_FORMAT,
+               "gIdxes has 5 entries but shape 3 x 5 with this p needs 4");
   /* accepted variations */
   TEST_CALL(gcoo_h5_read_sparse(obj("bad.h5:/noversion"), GCOO_FLOAT32, &A));
   gcoo_sparse_destroy(&A);
@@ -111,7 +115,8 @@ static void reading(void) {
   sparse_fails("bad.h5:/dense_badlayout", GCOO_ERR_FORMAT, "diagonal");
   TEST_FAILS(gcoo_h5_read_sparse(obj("bad.h5:/gcoo_ok/values"), GCOO_FLOAT64, &A), GCOO_ERR_FORMAT,
              "is a dense dataset (6 x 1 float64), not a sparse matrix group");
-  dense_fails("bad.h5:/gcoo_ok", GCOO_ERR_FORMAT, "is a group (encoding-type gcoo_matrix), not a dense dataset");
+  dense_fails("bad.h5:/gcoo_ok", GCOO_ERR_FORMAT,
+              "is a group (encoding-type gcoo_matrix), not a dense dataset");
   dense_fails("bad.h5:/dense3d", GCOO_ERR_FORMAT, "dense3d has 3 dimensions");
   dense_fails("bad.h5:/dense_nan", GCOO_ERR_NOT_FINITE, "dense_nan: row 1, column 0 is inf");
   dense_fails("bad.h5:/dense_badlayout", GCOO_ERR_FORMAT, "layout = \"diagonal\"");
@@ -124,7 +129,8 @@ static void reading(void) {
   TEST_FAILS(gcoo_h5_read_sparse("", GCOO_FLOAT64, &A), GCOO_ERR_INVALID_ARG, "path is empty");
   TEST_FAILS(gcoo_h5_read_sparse(obj("bad.h5:/gcoo_ok"), (gcoo_dtype)7, &A), GCOO_ERR_INVALID_ARG,
              "unknown element type 7");
-  TEST_FAILS(gcoo_h5_read_sparse(obj("bad.h5:/gcoo_ok"), GCOO_FLOAT64, NULL), GCOO_ERR_NULL, "NULL");
+  TEST_FAILS(gcoo_h5_read_sparse(obj("bad.h5:/gcoo_ok"), GCOO_FLOAT64, NULL), GCOO_ERR_NULL,
+             "NULL");
   gcoo_dense D;
   TEST_FAILS(gcoo_h5_read_dense(obj("bad.h5:/dense_nan"), GCOO_FLOAT64, (gcoo_layout)5, &D),
              GCOO_ERR_INVALID_ARG, "unknown layout 5");
@@ -135,7 +141,8 @@ static void writing(void) {
   gcoo_sparse A = NULL, B = NULL, N = NULL;
   TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 6, 5, 0.5, 11, 0));
   TEST_FAILS(gcoo_h5_write_sparse(obj("nodir/x.h5:/A"), A), GCOO_ERR_IO, "cannot create");
-  TEST_CHECK(strstr(gcoo_last_error(), "nodir/x.h5.tmp.") != NULL, "message: %s", gcoo_last_error());
+  TEST_CHECK(strstr(gcoo_last_error(), "nodir/x.h5.tmp.") != NULL, "message: %s",
+             gcoo_last_error());
   mkdir(obj("isdir.h5"), 0755);
   TEST_FAILS(gcoo_h5_write_sparse(obj("isdir.h5:/A"), A), GCOO_ERR_IO, "it is a directory");
   TEST_CHECK(io_temp_files(obj("isdir.h5")) == 0, "temp file left next to a directory target");
@@ -145,7 +152,8 @@ static void writing(void) {
   const int32_t ind[3] = {0, 4, 2};
   const double val[3] = {1.0, NAN, 2.0};
   TEST_CALL(gcoo_sparse_create_csr(&N, GCOO_FLOAT64, 2, 5, ptr, ind, val, 0));
-  TEST_FAILS(gcoo_h5_write_sparse_flags(obj("keep.h5:/A"), N, GCOO_H5_OVERWRITE), GCOO_ERR_NOT_FINITE,
+  TEST_FAILS(gcoo_h5_write_sparse_flags(obj("keep.h5:/A"), N, GCOO_H5_OVERWRITE),
+             GCOO_ERR_NOT_FINITE,
              "keep.h5:/A/data: element 1 is nan: refusing to write a non-finite value");
   TEST_CHECK(io_temp_files(obj("keep.h5")) == 0, "temp file left after a failed write");
   TEST_CALL(gcoo_h5_read_sparse(obj("keep.h5:/A"), GCOO_FLOAT64, &B));
@@ -163,7 +171,8 @@ static void writing(void) {
   TEST_CHECK(!io_file_exists(obj("d.h5")) && io_temp_files(obj("d.h5")) == 0,
              "a failed dense write left a file");
   buf[7] = 7;
-  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5"), &D), GCOO_ERR_INVALID_ARG, "needs a name in the file");
+  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5"), &D), GCOO_ERR_INVALID_ARG,
+             "needs a name in the file");
   TEST_CHECK(!io_file_exists(obj("d.h5")) && io_temp_files(obj("d.h5")) == 0, "file left");
   D.mem = GCOO_MEM_DEVICE;
   TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D), GCOO_ERR_INVALID_ARG, "device memory");

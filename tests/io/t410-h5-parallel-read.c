@@ -76,9 +76,12 @@ static void reassemble(gcoo_sparse slab, int64_t b, const gcoo_h5_info *info, gc
   double *mine = malloc(sizeof(double) * (size_t)(3 * n + 1));
   for (int64_t k = 0; k < n; k++) {
     int64_t r = a.rows[k], c = a.cols[k];
-    if (info->format == GCOO_FORMAT_CSR) r += b;
-    else if (info->format == GCOO_FORMAT_CSC) c += b;
-    else c += b * info->p;
+    if (info->format == GCOO_FORMAT_CSR)
+      r += b;
+    else if (info->format == GCOO_FORMAT_CSC)
+      c += b;
+    else
+      c += b * info->p;
     mine[3 * k] = (double)r;
     mine[3 * k + 1] = (double)c;
     mine[3 * k + 2] = ci.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
@@ -86,7 +89,8 @@ static void reassemble(gcoo_sparse slab, int64_t b, const gcoo_h5_info *info, gc
   }
   int cnt = (int)(3 * n), *counts = NULL, *displs = NULL;
   double *all = NULL;
-  if (rank == 0) counts = calloc((size_t)size, sizeof(int)), displs = calloc((size_t)size, sizeof(int));
+  if (rank == 0)
+    counts = calloc((size_t)size, sizeof(int)), displs = calloc((size_t)size, sizeof(int));
   MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
   int total = 0;
   if (rank == 0) {
@@ -96,20 +100,23 @@ static void reassemble(gcoo_sparse slab, int64_t b, const gcoo_h5_info *info, gc
   MPI_Gatherv(mine, cnt, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     int64_t nn = total / 3;
-    int32_t *rr = malloc(sizeof(int32_t) * (size_t)(nn + 1)), *cc = malloc(sizeof(int32_t) * (size_t)(nn + 1));
+    int32_t *rr = malloc(sizeof(int32_t) * (size_t)(nn + 1)),
+            *cc = malloc(sizeof(int32_t) * (size_t)(nn + 1));
     void *vv = malloc(8 * (size_t)(nn + 1));
     for (int64_t k = 0; k < nn; k++) {
       rr[k] = (int32_t)all[3 * k];
       cc[k] = (int32_t)all[3 * k + 1];
-      if (ci.dtype == GCOO_FLOAT64) ((double *)vv)[k] = all[3 * k + 2];
-      else ((float *)vv)[k] = (float)all[3 * k + 2];
+      if (ci.dtype == GCOO_FLOAT64)
+        ((double *)vv)[k] = all[3 * k + 2];
+      else
+        ((float *)vv)[k] = (float)all[3 * k + 2];
     }
     gcoo_sparse G = NULL, S = NULL;
     TEST_CALL(gcoo_sparse_create_coo(&G, ci.dtype, info->nrows, info->ncols, nn, rr, cc, vv,
                                      GCOO_DUPLICATES_ERROR));
     TEST_CALL(gcoo_sparse_convert(&S, serial, GCOO_FORMAT_COO, 0));
-    TEST_CHECK(io_compare_sparse(G, S, what) == 0, "%s: reassembled slabs differ from the serial read",
-               what);
+    TEST_CHECK(io_compare_sparse(G, S, what) == 0,
+               "%s: reassembled slabs differ from the serial read", what);
     gcoo_sparse_destroy(&G);
     gcoo_sparse_destroy(&S);
     free(rr), free(cc), free(vv);
@@ -132,11 +139,15 @@ static void check_slab(gcoo_sparse slab, gcoo_sparse serial, const gcoo_h5_info 
   int64_t bad = 0;
   for (int64_t i = b; i <= e; i++) bad += ap[i - b] != fp[i] - lo;
   for (int64_t k = 0; k < fp[e] - lo && !bad; k++) {
-    double va = si.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k] : ((const float *)a.values)[k];
-    double vf = si.dtype == GCOO_FLOAT64 ? ((const double *)f.values)[lo + k] : ((const float *)f.values)[lo + k];
+    double va = si.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
+                                         : ((const float *)a.values)[k];
+    double vf = si.dtype == GCOO_FLOAT64 ? ((const double *)f.values)[lo + k]
+                                         : ((const float *)f.values)[lo + k];
     bad += va != vf;
-    if (gcoo) bad += a.rows[k] != f.rows[lo + k] || a.cols[k] != f.cols[lo + k] - b * info->p;
-    else bad += a.ind[k] != f.ind[lo + k];
+    if (gcoo)
+      bad += a.rows[k] != f.rows[lo + k] || a.cols[k] != f.cols[lo + k] - b * info->p;
+    else
+      bad += a.ind[k] != f.ind[lo + k];
   }
   TEST_CHECK(bad == 0, "%s: slab [%lld, %lld) differs from the serial read in %lld places", what,
              (long long)b, (long long)e, (long long)bad);
@@ -151,7 +162,8 @@ static void sparse_reads(int variant) {
       const char *path = path_of(name);
       if (rank == 0) {
         gcoo_sparse A = NULL;
-        TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, formats[f], 57, 41, 0.8, 7 + (uint64_t)f, 3));
+        TEST_CALL(
+            gcoo_sparse_random(&A, (gcoo_dtype)dt, formats[f], 57, 41, 0.8, 7 + (uint64_t)f, 3));
         TEST_CALL(gcoo_h5_write_sparse(path, A));
         gcoo_sparse_destroy(&A);
       }
@@ -168,7 +180,9 @@ static void sparse_reads(int variant) {
       TEST_CALL(gcoo_h5_sparse_get_info(hf, &info));
       const int64_t *ptr = gcoo_h5_sparse_major_ptr(hf);
       const int64_t *sptr = si.format == GCOO_FORMAT_GCOO ? sa.gidx : sa.ptr;
-      TEST_CHECK(info.nmajor == (si.format == GCOO_FORMAT_GCOO ? si.ngroups : si.format == GCOO_FORMAT_CSR ? si.nrows : si.ncols),
+      TEST_CHECK(info.nmajor == (si.format == GCOO_FORMAT_GCOO  ? si.ngroups
+                                 : si.format == GCOO_FORMAT_CSR ? si.nrows
+                                                                : si.ncols),
                  "nmajor %lld", (long long)info.nmajor);
       int same = ptr != NULL;
       for (int64_t i = 0; same && i <= info.nmajor; i++) same = ptr[i] == sptr[i];
@@ -183,8 +197,11 @@ static void sparse_reads(int variant) {
           TEST_CALL(gcoo_sparse_get_info(slab, &li));
           int64_t er = info.format == GCOO_FORMAT_CSR ? e - b : info.nrows;
           int64_t ec = info.format == GCOO_FORMAT_CSR ? info.ncols
-                       : info.format == GCOO_FORMAT_CSC ? e - b
-                       : (e == b ? 0 : (e * info.p < info.ncols ? e * info.p : info.ncols) - b * info.p);
+                       : info.format == GCOO_FORMAT_CSC
+                           ? e - b
+                           : (e == b ? 0
+                                     : (e * info.p < info.ncols ? e * info.p : info.ncols) -
+                                           b * info.p);
           TEST_CHECK(li.format == info.format && li.nrows == er && li.ncols == ec &&
                          li.nnz == ptr[e] - ptr[b] && li.dtype == (gcoo_dtype)rdt,
                      "%s slab [%lld, %lld): %lld x %lld nnz %lld", name, (long long)b, (long long)e,
@@ -198,7 +215,8 @@ static void sparse_reads(int variant) {
       /* overlapping slabs (rank 0 all but the ends, the others everything): read independently,
        * since Open MPI 4.1.4's OMPIO gets such collective reads wrong */
       for (int rdt = 0; rdt < 2; rdt++) {
-        int64_t n = info.nmajor, b = rank == 0 && n >= 2 ? 1 : 0, e = rank == 0 && n >= 2 ? n - 1 : n;
+        int64_t n = info.nmajor, b = rank == 0 && n >= 2 ? 1 : 0,
+                e = rank == 0 && n >= 2 ? n - 1 : n;
         gcoo_sparse slab = NULL, ref = NULL;
         TEST_CALL(gcoo_h5_sparse_read_slab(hf, (gcoo_dtype)rdt, b, e, &slab));
         TEST_CALL(gcoo_h5_read_sparse(path, (gcoo_dtype)rdt, &ref));
@@ -241,7 +259,8 @@ static void bad_entry_reaches_everyone(void) {
     H5Sselect_hyperslab(s, H5S_SELECT_SET, &last, NULL, &one, NULL);
     hid_t m = H5Screate_simple(1, &one, NULL);
     int32_t v = 10;
-    TEST_CHECK(H5Dwrite(d, H5T_NATIVE_INT32, m, s, H5P_DEFAULT, &v) >= 0, "cannot corrupt the file");
+    TEST_CHECK(H5Dwrite(d, H5T_NATIVE_INT32, m, s, H5P_DEFAULT, &v) >= 0,
+               "cannot corrupt the file");
     H5Sclose(m), H5Sclose(s), H5Dclose(d), H5Fclose(fid);
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -302,16 +321,22 @@ static void dense_reads(int variant, int64_t m) {
     for (int dt = 0; dt < 2; dt++)
       for (int lay = 0; lay < 2; lay++) {
         /* an uneven range per rank, rank 0 empty when there are several ranks */
-        int64_t r0 = size == 1 ? 0 : (rank == 0 ? 0 : (m * (rank - 1)) / (size - 1) + (rank > 1 ? 7 : 0));
-        int64_t r1 = size == 1 ? m : (rank == 0 ? 0 : (rank == size - 1 ? m : (m * rank) / (size - 1) + 7));
+        int64_t r0 = size == 1
+                         ? 0
+                         : (rank == 0 ? 0 : (m * (rank - 1)) / (size - 1) + (rank > 1 ? 7 : 0));
+        int64_t r1 = size == 1
+                         ? m
+                         : (rank == 0 ? 0 : (rank == size - 1 ? m : (m * rank) / (size - 1) + 7));
         gcoo_dense D, S;
         TEST_CALL(gcoo_h5_read_dense_rows(MPI_COMM_WORLD, files[fi], (gcoo_dtype)dt, r0, r1 - r0,
                                           (gcoo_layout)lay, &D));
         TEST_CALL(gcoo_dense_create(&S, GCOO_FLOAT64, GCOO_ROW_MAJOR, r1 - r0, n));
         for (int64_t i = r0; i < r1; i++)
-          for (int64_t j = 0; j < n; j++) gcoo_dense_set(&S, i - r0, j, gcoo_dense_get(&full, i, j));
-        TEST_CHECK(io_compare_dense(&D, &S, "row range") == 0, "%s rows %lld..%lld dtype %d layout %d",
-                   files[fi], (long long)r0, (long long)r1, dt, lay);
+          for (int64_t j = 0; j < n; j++)
+            gcoo_dense_set(&S, i - r0, j, gcoo_dense_get(&full, i, j));
+        TEST_CHECK(io_compare_dense(&D, &S, "row range") == 0,
+                   "%s rows %lld..%lld dtype %d layout %d", files[fi], (long long)r0, (long long)r1,
+                   dt, lay);
         gcoo_dense_destroy(&D);
         gcoo_dense_destroy(&S);
         /* overlapping ranges: rank 0 all rows but the ends, the others all */
@@ -321,8 +346,10 @@ static void dense_reads(int variant, int64_t m) {
                                             (gcoo_layout)lay, &D));
           TEST_CALL(gcoo_dense_create(&S, GCOO_FLOAT64, GCOO_ROW_MAJOR, a1 - a0, n));
           for (int64_t i = a0; i < a1; i++)
-            for (int64_t j = 0; j < n; j++) gcoo_dense_set(&S, i - a0, j, gcoo_dense_get(&full, i, j));
-          TEST_CHECK(io_compare_dense(&D, &S, "overlapping rows") == 0, "%s overlapping rows", files[fi]);
+            for (int64_t j = 0; j < n; j++)
+              gcoo_dense_set(&S, i - a0, j, gcoo_dense_get(&full, i, j));
+          TEST_CHECK(io_compare_dense(&D, &S, "overlapping rows") == 0, "%s overlapping rows",
+                     files[fi]);
           gcoo_dense_destroy(&D);
           gcoo_dense_destroy(&S);
         }
@@ -335,7 +362,8 @@ static void dense_reads(int variant, int64_t m) {
                                             (gcoo_layout)lay, &D));
         TEST_CALL(gcoo_dense_create(&S, GCOO_FLOAT64, GCOO_ROW_MAJOR, nset, n));
         for (int64_t i = 0; i < nset; i++)
-          for (int64_t j = 0; j < n; j++) gcoo_dense_set(&S, i, j, gcoo_dense_get(&full, rows[i], j));
+          for (int64_t j = 0; j < n; j++)
+            gcoo_dense_set(&S, i, j, gcoo_dense_get(&full, rows[i], j));
         TEST_CHECK(io_compare_dense(&D, &S, "row set") == 0, "%s row set dtype %d layout %d",
                    files[fi], dt, lay);
         gcoo_dense_destroy(&D);

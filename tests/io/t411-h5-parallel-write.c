@@ -61,9 +61,7 @@ static void all_fail_(gcoo_status got, gcoo_status want, const char *needle, con
 }
 #define ALL_FAIL(x, want, needle) all_fail_((x), (want), (needle), #x, __LINE__)
 
-static int both_gone(const char *file) {
-  return !io_file_exists(file) && io_temp_files(file) == 0;
-}
+static int both_gone(const char *file) { return !io_file_exists(file) && io_temp_files(file) == 0; }
 
 static void dense_writes(int variant) {
   const int64_t m = 37, n = 5;
@@ -80,12 +78,15 @@ static void dense_writes(int variant) {
         size_t len = (size_t)(major * ld + 1);
         void *buf = malloc(len * 8);
         for (size_t i = 0; i < len; i++) {
-          if (dt) ((double *)buf)[i] = NAN; /* padding: must not be written */
-          else ((float *)buf)[i] = NAN;
+          if (dt)
+            ((double *)buf)[i] = NAN; /* padding: must not be written */
+          else
+            ((float *)buf)[i] = NAN;
         }
         gcoo_dense D = gcoo_dense_wrap(buf, (gcoo_dtype)dt, (gcoo_layout)lay, nl, n, ld);
         for (int64_t i = 0; i < nl; i++)
-          for (int64_t j = 0; j < n; j++) gcoo_dense_set(&D, i, j, gcoo_dense_get(&full, r0 + i, j));
+          for (int64_t j = 0; j < n; j++)
+            gcoo_dense_set(&D, i, j, gcoo_dense_get(&full, r0 + i, j));
         char name[64];
         snprintf(name, sizeof name, "d%d_%d_%d_%d.h5", variant, kind, dt, lay);
         char obj[128];
@@ -96,7 +97,8 @@ static void dense_writes(int variant) {
         gcoo_dense ref = gcoo_test_copy(&full);
         if (!dt)
           for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) gcoo_dense_set(&ref, i, j, (float)gcoo_dense_get(&full, i, j));
+            for (int64_t j = 0; j < n; j++)
+              gcoo_dense_set(&ref, i, j, (float)gcoo_dense_get(&full, i, j));
         TEST_CHECK(io_compare_dense(&R, &ref, name) == 0, "%s: written rows differ", name);
         TEST_CHECK(!io_file_exists(path_of(name)) == 0, "%s missing", name);
         if (rank == 0 && variant == 0 && kind == 1) {
@@ -125,7 +127,7 @@ static void dense_writes(int variant) {
   gcoo_dense W = D;
   if (rank == size - 1) W.ld = n - 1;
   ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("a.h5:/Y"), m, r0, &W),
-             GCOO_ERR_INVALID_ARG, "leading dimension 4 < 5");
+           GCOO_ERR_INVALID_ARG, "leading dimension 4 < 5");
   TEST_CHECK(both_gone(path_of("a.h5")), "a failed write left a file");
   if (rank != size - 1) {
     char want[32];
@@ -140,12 +142,12 @@ static void dense_writes(int variant) {
   char a2obj[1100];
   snprintf(a2obj, sizeof a2obj, "%s:/Y", path_of(a2));
   ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, a2obj, m, r0, &W),
-             size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
+           size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(a2)), "a failed write left a file");
   /* (b) rows that do not tile: the last rank starts one row late */
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("b.h5:/Y"), m,
-                                      r0 + (rank == size - 1), &D),
-             GCOO_ERR_INVALID_ARG, "the ranks before it hold");
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("b.h5:/Y"), m, r0 + (rank == size - 1),
+                                    &D),
+           GCOO_ERR_INVALID_ARG, "the ranks before it hold");
   TEST_CHECK(both_gone(path_of("b.h5")), "a failed write left a file");
   /* (c) a NaN found while writing (the temp file exists by then), over an existing target */
   if (rank == size - 1 && D.nrows > 0) gcoo_dense_set(&D, D.nrows - 1, 2, NAN);
@@ -164,15 +166,16 @@ static void dense_writes(int variant) {
   if (rank == 0) mkdir(path_of("isdir.h5"), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == size - 1 && D.nrows > 0) gcoo_dense_set(&D, D.nrows - 1, 2, 1.0);
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D),
-             GCOO_ERR_IO, "is a directory");
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D), GCOO_ERR_IO,
+           "is a directory");
   TEST_CHECK(io_temp_files(path_of("isdir.h5")) == 0, "temp file left");
   /* (e) ranks name different files */
   char other[64];
   snprintf(other, sizeof other, "e%d.h5:/Y", rank == size - 1 && size > 1);
   ALL_FAIL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, path_of(other), m, r0, &D,
-                                         GCOO_H5_OVERWRITE),
-             size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "path differs across ranks" : NULL);
+                                          GCOO_H5_OVERWRITE),
+           size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS,
+           size > 1 ? "path differs across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of("e0.h5")) && both_gone(path_of("e1.h5")), "file left");
   gcoo_dense_destroy(&D);
   gcoo_dense_destroy(&full);
@@ -199,7 +202,8 @@ static void csr_writes(int variant) {
   for (int kind = 0; kind < 3; kind++)
     for (int dt = 0; dt < 2; dt++) {
       gcoo_sparse A = NULL, S = NULL, G = NULL, B = NULL;
-      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, m, n, 0.7, 21 + (uint64_t)kind, 0));
+      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, m, n, 0.7,
+                                   21 + (uint64_t)kind, 0));
       int64_t r0, r1;
       rows_of(m, kind, &r0, &r1);
       S = row_slab(A, r0, r1);
@@ -242,20 +246,21 @@ static void csr_writes(int variant) {
   int64_t mm = rank == size - 1 ? r0 + 1 : 0;
   MPI_Bcast(&mm, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
   ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("nan.h5:/A"), mm, r0, S),
-             GCOO_ERR_NOT_FINITE, "refusing to write a non-finite value");
+           GCOO_ERR_NOT_FINITE, "refusing to write a non-finite value");
   TEST_CHECK(both_gone(path_of("nan.h5")), "a failed write left a file");
   gcoo_sparse_destroy(&S);
   gcoo_sparse_destroy(&A);
-  TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, r1 - r0, rank == 0 ? n + 1 : n, 0.7, 1, 0));
+  TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, r1 - r0, rank == 0 ? n + 1 : n,
+                               0.7, 1, 0));
   char w[32], wobj[1100];
   snprintf(w, sizeof w, "w%d.h5", variant);
   snprintf(wobj, sizeof wobj, "%s:/A", path_of(w));
   ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, wobj, m, r0, A),
-             size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
+           size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(w)), "a failed write left a file");
   ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("n.h5:/A"), m, r0,
-                                    rank == size - 1 ? NULL : A),
-             GCOO_ERR_NULL, "sparse matrix is NULL");
+                                  rank == size - 1 ? NULL : A),
+           GCOO_ERR_NULL, "sparse matrix is NULL");
   TEST_CHECK(both_gone(path_of("n.h5")), "a failed write left a file");
   gcoo_sparse_destroy(&A);
 }

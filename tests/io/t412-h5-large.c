@@ -35,16 +35,21 @@ static void dense(const char *chunk_write, const char *chunk_read) {
   double *d = D.data;
   for (int64_t i = 0; i < mloc; i++)
     for (int64_t j = 0; j < n; j++) d[i * n + j] = value_at(row0 + i, j);
-  if (chunk_write) setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
-  else unsetenv("GCOO_H5_CHUNK_BYTES");
+  if (chunk_write)
+    setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
+  else
+    unsetenv("GCOO_H5_CHUNK_BYTES");
   double t = MPI_Wtime();
   TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path, m, row0, &D));
   double tw = MPI_Wtime() - t;
   gcoo_dense_destroy(&D);
-  if (chunk_read) setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
-  else unsetenv("GCOO_H5_CHUNK_BYTES");
+  if (chunk_read)
+    setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
+  else
+    unsetenv("GCOO_H5_CHUNK_BYTES");
   t = MPI_Wtime();
-  TEST_CALL(gcoo_h5_read_dense_rows(MPI_COMM_WORLD, path, GCOO_FLOAT64, row0, mloc, GCOO_ROW_MAJOR, &R));
+  TEST_CALL(
+      gcoo_h5_read_dense_rows(MPI_COMM_WORLD, path, GCOO_FLOAT64, row0, mloc, GCOO_ROW_MAJOR, &R));
   double tr = MPI_Wtime() - t;
   int64_t bad = 0;
   const double *r = R.data;
@@ -76,13 +81,17 @@ static void sparse(const char *chunk_write, const char *chunk_read) {
   gcoo_sparse S = NULL, B = NULL;
   TEST_CALL(gcoo_sparse_create_csr(&S, GCOO_FLOAT64, mloc, n, ptr, ind, val, 0));
   free(ptr), free(ind), free(val);
-  if (chunk_write) setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
-  else unsetenv("GCOO_H5_CHUNK_BYTES");
+  if (chunk_write)
+    setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
+  else
+    unsetenv("GCOO_H5_CHUNK_BYTES");
   double t = MPI_Wtime();
   TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path, mloc * size, row0, S));
   double tw = MPI_Wtime() - t;
-  if (chunk_read) setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
-  else unsetenv("GCOO_H5_CHUNK_BYTES");
+  if (chunk_read)
+    setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
+  else
+    unsetenv("GCOO_H5_CHUNK_BYTES");
   gcoo_h5_sparse_file f = NULL;
   t = MPI_Wtime();
   TEST_CALL(gcoo_h5_sparse_open(MPI_COMM_WORLD, path, &f));
@@ -93,7 +102,8 @@ static void sparse(const char *chunk_write, const char *chunk_read) {
   gcoo_sparse_destroy(&S);
   gcoo_sparse_destroy(&B);
   if (rank == 0)
-    printf("csr %lld x %lld, %lld entries (%.2f GiB per rank), rounds %s/%s: write %.1f s, read %.1f s\n",
+    printf("csr %lld x %lld, %lld entries (%.2f GiB per rank), rounds %s/%s: write %.1f s, read "
+           "%.1f s\n",
            (long long)(mloc * size), (long long)n, (long long)(nnz * size),
            (double)(nnz * 12) / (1 << 30), chunk_write ? chunk_write : "default",
            chunk_read ? chunk_read : "default", tw, tr);

@@ -20,7 +20,9 @@ static inline const char *lim_file(const char *name, const char *text, long len)
   static char path[1024];
   snprintf(path, sizeof path, "%s/%s", ut_tmpdir(), name);
   FILE *f = fopen(path, "wb");
-  if (!f || fwrite(text, 1, len < 0 ? strlen(text) : (size_t)len, f) != (len < 0 ? strlen(text) : (size_t)len) ||
+  if (!f ||
+      fwrite(text, 1, len < 0 ? strlen(text) : (size_t)len, f) !=
+          (len < 0 ? strlen(text) : (size_t)len) ||
       fclose(f) != 0) {
     fprintf(stderr, "cannot write %s\n", path);
     exit(1);
@@ -35,12 +37,13 @@ static inline double lim_now(void) {
 }
 
 /** Statement that must finish within `seconds` (a refusal must not first try the impossible). */
-#define LIM_WITHIN(seconds, stmt)                                                          \
-  do {                                                                                     \
-    double t0_ = lim_now();                                                                \
-    stmt;                                                                                  \
-    double dt_ = lim_now() - t0_;                                                          \
-    TEST_CHECK(dt_ < (seconds), "%s took %.2f s, more than %.1f s", #stmt, dt_, (double)(seconds)); \
+#define LIM_WITHIN(seconds, stmt)                                               \
+  do {                                                                          \
+    double t0_ = lim_now();                                                     \
+    stmt;                                                                       \
+    double dt_ = lim_now() - t0_;                                               \
+    TEST_CHECK(dt_ < (seconds), "%s took %.2f s, more than %.1f s", #stmt, dt_, \
+               (double)(seconds));                                              \
   } while (0)
 
 #endif

@@ -25,9 +25,9 @@ static void check_coo(gcoo_sparse A, int64_t nrows, int64_t ncols, const int32_t
   TEST_CALL(gcoo_sparse_get_info(A, &info));
   TEST_CALL(gcoo_sparse_get_arrays(A, &a));
   TEST_CHECK(info.nrows == nrows && info.ncols == ncols && info.nnz == n,
-             "%s: %lld x %lld nnz %lld, expected %lld x %lld nnz %lld", what,
-             (long long)info.nrows, (long long)info.ncols, (long long)info.nnz,
-             (long long)nrows, (long long)ncols, (long long)n);
+             "%s: %lld x %lld nnz %lld, expected %lld x %lld nnz %lld", what, (long long)info.nrows,
+             (long long)info.ncols, (long long)info.nnz, (long long)nrows, (long long)ncols,
+             (long long)n);
   if (info.nnz != n) return;
   for (int64_t k = 0; k < n; k++)
     TEST_CHECK(a.rows[k] == r[k] && a.cols[k] == c[k] && ((const double *)a.values)[k] == v[k],
@@ -150,7 +150,8 @@ static void past_the_limit(void) {
              GCOO_ERR_INVALID_ARG, "negative");
   /* GCOO group widths at the top of int32 */
   int64_t g1[2] = {0, 0};
-  TEST_CALL(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 1, LIM_DIM, INT32_MAX, g1, ind, ind, NULL, 0));
+  TEST_CALL(
+      gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 1, LIM_DIM, INT32_MAX, g1, ind, ind, NULL, 0));
   gcoo_sparse_destroy(&A);
 }
 
@@ -162,14 +163,14 @@ static void mtx_headers(void) {
   gcoo_dense D = {0};
   gcoo_mtx_header h;
   snprintf(text, sizeof text, "%s2147483648 1 0\n", B);
-  TEST_FAILS(gcoo_mtx_read(lim_file("rows.mtx", text, -1), GCOO_FLOAT64, 0, &A),
-             GCOO_ERR_TOO_LARGE, "rows = 2147483648 does not fit a 32-bit index");
+  TEST_FAILS(gcoo_mtx_read(lim_file("rows.mtx", text, -1), GCOO_FLOAT64, 0, &A), GCOO_ERR_TOO_LARGE,
+             "rows = 2147483648 does not fit a 32-bit index");
   snprintf(text, sizeof text, "%s1 4294967297 0\n", B);
   TEST_FAILS(gcoo_mtx_read_header(lim_file("cols.mtx", text, -1), &h), GCOO_ERR_TOO_LARGE,
              "columns = 4294967297");
   snprintf(text, sizeof text, "%s1 99999999999999999999 0\n", B);
-  TEST_FAILS(gcoo_mtx_read(lim_file("cols64.mtx", text, -1), GCOO_FLOAT64, 0, &A),
-             GCOO_ERR_FORMAT, "past 64 bits");
+  TEST_FAILS(gcoo_mtx_read(lim_file("cols64.mtx", text, -1), GCOO_FLOAT64, 0, &A), GCOO_ERR_FORMAT,
+             "past 64 bits");
   /* the largest shape is a valid header */
   snprintf(text, sizeof text, "%s2147483647 2147483647 0\n", B);
   TEST_CALL(gcoo_mtx_read_header(lim_file("max.mtx", text, -1), &h));

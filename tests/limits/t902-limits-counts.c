@@ -164,8 +164,8 @@ static void hypersparse_sort(void) {
     LIM_WITHIN(2.0, TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT64, m, n, N, r, c, v, 0)));
     TEST_CALL(gcoo_sparse_get_info(A, &info));
     TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-    TEST_CHECK(info.nnz == w, "%lld x %lld: %lld entries after summing, expected %d",
-               (long long)m, (long long)n, (long long)info.nnz, w);
+    TEST_CHECK(info.nnz == w, "%lld x %lld: %lld entries after summing, expected %d", (long long)m,
+               (long long)n, (long long)info.nnz, w);
     int bad = 0;
     for (int64_t k = 0; k < info.nnz && k < w; k++)
       bad += a.rows[k] != t[k].r || a.cols[k] != t[k].c || ((const double *)a.values)[k] != t[k].v;
@@ -191,7 +191,8 @@ static void overflowing_sums(void) {
   float f[] = {3e38f, 1.0f, 3e38f};
   gcoo_sparse A = NULL;
   TEST_FAILS(gcoo_sparse_create_coo(&A, GCOO_FLOAT64, 2, 1, 3, r, c, v, GCOO_REQUIRE_FINITE),
-             GCOO_ERR_NOT_FINITE, "entry (1, 0): repeated values sum to inf, which overflows float64");
+             GCOO_ERR_NOT_FINITE,
+             "entry (1, 0): repeated values sum to inf, which overflows float64");
   TEST_FAILS(gcoo_sparse_create_coo(&A, GCOO_FLOAT32, 2, 1, 3, r, c, f, GCOO_REQUIRE_FINITE),
              GCOO_ERR_NOT_FINITE, "overflows float32");
   TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT64, 2, 1, 3, r, c, v, 0));
@@ -199,8 +200,8 @@ static void overflowing_sums(void) {
   gcoo_sparse_destroy(&A);
   const char *text = "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1e308\n2 2 1\n"
                      "1 2 1e308\n";
-  TEST_FAILS(gcoo_mtx_read(lim_file("sum.mtx", text, -1), GCOO_FLOAT64, 0, &A),
-             GCOO_ERR_NOT_FINITE, "sum.mtx: repeated entries sum past the float64 range");
+  TEST_FAILS(gcoo_mtx_read(lim_file("sum.mtx", text, -1), GCOO_FLOAT64, 0, &A), GCOO_ERR_NOT_FINITE,
+             "sum.mtx: repeated entries sum past the float64 range");
   TEST_CHECK(A == NULL, "a refused read returned a matrix");
 }
 

@@ -70,7 +70,8 @@ int main(int argc, char **argv) {
   gcoo_sparse_destroy(&A);
   /* symmetric: (n, 1) stored, (1, n) mirrored into the last column of row 1; (n, n) diagonal */
   snprintf(text, sizeof text,
-           "%%%%MatrixMarket matrix coordinate real symmetric\n%lld %lld 2\n%lld 1 -1\n%lld %lld 4\n",
+           "%%%%MatrixMarket matrix coordinate real symmetric\n%lld %lld 2\n%lld 1 -1\n%lld %lld "
+           "4\n",
            (long long)n, (long long)n, (long long)n, (long long)n, (long long)n);
   TEST_CALL(gcoo_mtx_read(lim_file("sym.mtx", text, -1), GCOO_FLOAT64, 0, &A));
   check_csr(A, n, 3, 2);

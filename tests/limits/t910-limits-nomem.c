@@ -39,7 +39,8 @@ int main(void) {
   if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
       rl.rlim_cur > ((rlim_t)4 << 30)) {
     printf("t910-limits-nomem: skipped: run it under an address space limit of at most 4 GiB "
-           "(tests/limits/run_limited.sh 1048576 %s)\n", "t910-limits-nomem");
+           "(tests/limits/run_limited.sh 1048576 %s)\n",
+           "t910-limits-nomem");
     return GCOO_TEST_SKIP;
   }
   printf("address space limit %.2f GiB\n", (double)rl.rlim_cur / (1 << 30));
@@ -53,7 +54,8 @@ int main(void) {
 
   const char *big = lim_file("big.mtx",
                              "%%MatrixMarket matrix coordinate real general\n"
-                             "2147483647 3 2\n1 1 1.0\n2147483647 3 2.0\n", -1);
+                             "2147483647 3 2\n1 1 1.0\n2147483647 3 2.0\n",
+                             -1);
   TEST_FAILS(gcoo_mtx_read(big, GCOO_FLOAT64, 0, &A), GCOO_ERR_NO_MEMORY,
              "cannot allocate 2147483649 x 8 bytes for row pointers");
   TEST_CHECK(A == NULL, "a failed read returned a matrix");

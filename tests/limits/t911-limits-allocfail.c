@@ -29,9 +29,9 @@ void *__wrap_calloc(size_t n, size_t s);
 void *__wrap_realloc(void *p, size_t n);
 void __wrap_free(void *p);
 
-static atomic_long calls;    /* allocation calls since the last reset */
-static atomic_long fail_at;  /* the call that returns NULL (0: none) */
-static atomic_long live;     /* blocks allocated through the wrappers and not yet freed */
+static atomic_long calls;   /* allocation calls since the last reset */
+static atomic_long fail_at; /* the call that returns NULL (0: none) */
+static atomic_long live;    /* blocks allocated through the wrappers and not yet freed */
 
 static int fail_now(void) {
   long k = atomic_fetch_add(&calls, 1) + 1;
@@ -66,11 +66,11 @@ void __wrap_free(void *p) {
 
 /* ---- inputs, made once before the sweeps ---------------------------------------------------- */
 enum { M = 23, K = 17, N = 5 };
-static gcoo_sparse A[4];           /* one 23 x 17 matrix in COO, CSR, CSC, GCOO (p = 4) */
+static gcoo_sparse A[4]; /* one 23 x 17 matrix in COO, CSR, CSC, GCOO (p = 4) */
 static gcoo_dense Dn, Xs, Ys, Xd, Yd;
 static int32_t urow[40], ucol[40]; /* unsorted entries with duplicates */
 static double uval[40];
-static int64_t uptr[M + 1];        /* CSR of the unsorted entries (rows in order, columns not) */
+static int64_t uptr[M + 1]; /* CSR of the unsorted entries (rows in order, columns not) */
 static int32_t uind[40];
 static char mtx_plain[1024], mtx_gz[1024], mtx_dense[1024], outdir[1024];
 static gcoo_ctx ctx;
@@ -118,19 +118,19 @@ static void make_inputs(void) {
 /* ---- the operations: each cleans up after itself, success or failure ------------------------ */
 typedef gcoo_status (*op_fn)(int variant);
 
-#define OP_CALL(x)          \
-  do {                      \
-    st = (x);               \
-    if (st < 0) goto done;  \
+#define OP_CALL(x)         \
+  do {                     \
+    st = (x);              \
+    if (st < 0) goto done; \
   } while (0)
 
 /* A constructor that fails must not hand out an object. */
-#define OP_MAKE(x, handle)                                                              \
-  do {                                                                                  \
-    st = (x);                                                                           \
-    if (st < 0 && (handle))                                                             \
-      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "a failed %s returned an object", #x);         \
-    if (st < 0) goto done;                                                              \
+#define OP_MAKE(x, handle)                                                      \
+  do {                                                                          \
+    st = (x);                                                                   \
+    if (st < 0 && (handle))                                                     \
+      st = GCOO_ERROR(GCOO_ERR_INTERNAL, "a failed %s returned an object", #x); \
+    if (st < 0) goto done;                                                      \
   } while (0)
 
 static gcoo_status op_dense(int v) {
@@ -153,7 +153,9 @@ static gcoo_status op_create(int v) {
     case 1: OP_CALL(gcoo_sparse_create_csr(&B, GCOO_FLOAT64, M, K, uptr, uind, NULL, 0)); break;
     case 2: OP_CALL(gcoo_sparse_create_csc(&B, GCOO_FLOAT64, K, M, uptr, uind, uval, 0)); break;
     case 3: OP_CALL(gcoo_sparse_create_gcoo(&B, GCOO_FLOAT64, 4, 5, 3, g, gr, gc, NULL, 0)); break;
-    case 4: OP_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT32, LIM_DIM, LIM_DIM, 40, urow, ucol, NULL, 0)); break;
+    case 4:
+      OP_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT32, LIM_DIM, LIM_DIM, 40, urow, ucol, NULL, 0));
+      break;
   }
 done:
   if (st < 0 && B) st = GCOO_ERROR(GCOO_ERR_INTERNAL, "a failed creation returned an object");
@@ -176,15 +178,24 @@ static gcoo_status op_misc(int v) {
   gcoo_sparse B = NULL;
   gcoo_dense D = {0};
   switch (v) {
-    case 0: case 1: case 2: case 3: OP_CALL(gcoo_sparse_transpose(&B, A[v])); break;
-    case 4: case 5: case 6: case 7: OP_CALL(gcoo_sparse_astype(&B, A[v - 4], GCOO_FLOAT32)); break;
+    case 0:
+    case 1:
+    case 2:
+    case 3: OP_CALL(gcoo_sparse_transpose(&B, A[v])); break;
+    case 4:
+    case 5:
+    case 6:
+    case 7: OP_CALL(gcoo_sparse_astype(&B, A[v - 4], GCOO_FLOAT32)); break;
     case 8: OP_CALL(gcoo_sparse_from_dense(&B, &Dn, GCOO_FORMAT_GCOO, 3, 0)); break;
     case 9: OP_CALL(gcoo_sparse_from_dense(&B, &Dn, GCOO_FORMAT_CSC, 0, GCOO_KEEP_ZEROS)); break;
     case 10:
       OP_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, M, K));
       OP_CALL(gcoo_sparse_to_dense(A[3], &D));
       break;
-    case 11: case 12: case 13: case 14:
+    case 11:
+    case 12:
+    case 13:
+    case 14:
       OP_CALL(gcoo_sparse_random(&B, GCOO_FLOAT32, (gcoo_format)(v - 11), 40, 30, 0.9, 7, 0));
       break;
   }
@@ -204,8 +215,10 @@ static gcoo_status op_mtx_read(int v) {
     case 0: OP_CALL(gcoo_mtx_read(mtx_plain, GCOO_FLOAT64, 0, &B)); break;
     case 1: OP_CALL(gcoo_mtx_read(mtx_gz, GCOO_FLOAT32, GCOO_DUPLICATES_ERROR, &B)); break;
     case 2: OP_CALL(gcoo_mtx_read(gcoo_test_data("west0479.mtx.gz"), GCOO_FLOAT64, 0, &B)); break;
-    case 3: OP_CALL(gcoo_mtx_read(gcoo_test_data("dwt_2680.mtx.gz"), GCOO_FLOAT32,
-                                  GCOO_DUPLICATES_ERROR, &B)); break;
+    case 3:
+      OP_CALL(gcoo_mtx_read(gcoo_test_data("dwt_2680.mtx.gz"), GCOO_FLOAT32, GCOO_DUPLICATES_ERROR,
+                            &B));
+      break;
     case 4: OP_CALL(gcoo_mtx_read_dense(mtx_dense, GCOO_FLOAT64, GCOO_ROW_MAJOR, &D)); break;
     case 5: OP_CALL(gcoo_mtx_read_header(mtx_gz, &h)); break;
   }
@@ -231,7 +244,9 @@ static gcoo_status op_product(int v) {
   gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
   switch (v) {
     case 0: OP_MAKE(gcoo_ctx_create(&c, "cpu"), c); break;
-    case 1: case 2: case 3:
+    case 1:
+    case 2:
+    case 3:
       o.alg = v == 3 ? GCOO_ALG_REFERENCE : GCOO_ALG_AUTO;
       OP_MAKE(gcoo_op_create(&op, ctx, A[v], &o), op);
       OP_CALL(gcoo_op_apply(op, 1.0, &Xs, 0.0, &Ys));
@@ -266,8 +281,8 @@ static void sweep(const char *name, op_fn fn, int variant, int writes) {
   long n = atomic_load(&calls);
   TEST_CHECK(st == GCOO_SUCCESS, "%s[%d] without failures: %s: %s", name, variant,
              gcoo_status_name(st), gcoo_last_error());
-  TEST_CHECK(atomic_load(&live) == live0, "%s[%d] leaks %ld blocks when it succeeds", name,
-             variant, atomic_load(&live) - live0);
+  TEST_CHECK(atomic_load(&live) == live0, "%s[%d] leaks %ld blocks when it succeeds", name, variant,
+             atomic_load(&live) - live0);
   for (long k = 1; k <= n; k++) {
     gcoo_clear_error();
     atomic_store(&calls, 0);
@@ -280,11 +295,13 @@ static void sweep(const char *name, op_fn fn, int variant, int writes) {
     TEST_CHECK(strstr(msg, "allocate") || strstr(msg, "memory") || strstr(msg, "cannot grow"),
                "%s[%d], allocation %ld of %ld failing: message \"%s\" does not say so", name,
                variant, k, n, msg);
-    TEST_CHECK(atomic_load(&live) == live0, "%s[%d], allocation %ld of %ld failing: %ld blocks "
-               "leaked", name, variant, k, n, atomic_load(&live) - live0);
+    TEST_CHECK(atomic_load(&live) == live0,
+               "%s[%d], allocation %ld of %ld failing: %ld blocks "
+               "leaked",
+               name, variant, k, n, atomic_load(&live) - live0);
     if (writes)
-      TEST_CHECK(no_files_left(), "%s[%d], allocation %ld of %ld failing: a file was left",
-                 name, variant, k, n);
+      TEST_CHECK(no_files_left(), "%s[%d], allocation %ld of %ld failing: a file was left", name,
+                 variant, k, n);
     /* a leak would repeat on every k: stop at the first to keep the log short */
     if (atomic_load(&live) != live0) atomic_store(&live, live0);
   }

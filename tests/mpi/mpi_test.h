@@ -12,17 +12,17 @@
 
 /** A gcoo call that must succeed on this rank; on failure the whole job stops (a lone exit
  *  would leave the other ranks waiting in a collective until the ctest timeout). */
-#define MPI_TEST_CALL(x)                                                                     \
-  do {                                                                                       \
-    gcoo_status s_ = (x);                                                                    \
-    if (s_ < 0) {                                                                            \
-      int r_ = 0;                                                                            \
-      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
+#define MPI_TEST_CALL(x)                                                                      \
+  do {                                                                                        \
+    gcoo_status s_ = (x);                                                                     \
+    if (s_ < 0) {                                                                             \
+      int r_ = 0;                                                                             \
+      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                     \
       fprintf(stderr, "FAIL rank %d %s:%d: %s returned %s: %s\n", r_, __FILE__, __LINE__, #x, \
-              gcoo_status_name(s_), gcoo_last_error());                                      \
-      fflush(stderr);                                                                        \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
-    }                                                                                        \
+              gcoo_status_name(s_), gcoo_last_error());                                       \
+      fflush(stderr);                                                                         \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                           \
+    }                                                                                         \
   } while (0)
 
 static inline int mpi_test_rank(void) {
@@ -42,7 +42,8 @@ static inline int mpi_test_finish(const char *name) {
   int mine = gcoo_test_failures, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (mine) fprintf(stderr, "%s: rank %d: %d check(s) FAILED\n", name, mpi_test_rank(), mine);
-  if (!all && mpi_test_rank() == 0) printf("%s: all checks passed on %d ranks\n", name, mpi_test_size());
+  if (!all && mpi_test_rank() == 0)
+    printf("%s: all checks passed on %d ranks\n", name, mpi_test_size());
   MPI_Finalize();
   return all ? 1 : 0;
 }
@@ -60,13 +61,17 @@ static inline void mpi_test_rows(int split, int64_t m, int64_t p, int64_t *r0, i
   const int64_t ng = (m + p - 1) / p;
   int64_t wsum = 0, wbefore = 0;
   for (int r = 0; r < size; r++) {
-    int64_t w = split == SPLIT_EVEN ? 1 : split == SPLIT_SKEW ? 2 * r + 1
-                : split == SPLIT_LAST ? (r == size - 1) : (r == 0);
+    int64_t w = split == SPLIT_EVEN   ? 1
+                : split == SPLIT_SKEW ? 2 * r + 1
+                : split == SPLIT_LAST ? (r == size - 1)
+                                      : (r == 0);
     if (r < rank) wbefore += w;
     wsum += w;
   }
-  int64_t w = split == SPLIT_EVEN ? 1 : split == SPLIT_SKEW ? 2 * rank + 1
-              : split == SPLIT_LAST ? (rank == size - 1) : (rank == 0);
+  int64_t w = split == SPLIT_EVEN   ? 1
+              : split == SPLIT_SKEW ? 2 * rank + 1
+              : split == SPLIT_LAST ? (rank == size - 1)
+                                    : (rank == 0);
   int64_t g0 = ng * wbefore / wsum, g1 = ng * (wbefore + w) / wsum;
   *r0 = g0 * p < m ? g0 * p : m;
   *r1 = g1 * p < m ? g1 * p : m;

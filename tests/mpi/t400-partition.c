@@ -28,7 +28,8 @@ static void check(const int64_t *ptr, int64_t n, int nranks, const char *what) {
   for (int r = 0; r < nranks; r++) {
     TEST_CHECK(part.begin[r] <= part.begin[r + 1], "%s: rank %d range [%lld, %lld) not contiguous",
                what, r, (long long)part.begin[r], (long long)part.begin[r + 1]);
-    int64_t e = ptr ? ptr[part.begin[r + 1]] - ptr[part.begin[r]] : part.begin[r + 1] - part.begin[r];
+    int64_t e = ptr ? ptr[part.begin[r + 1]] - ptr[part.begin[r]]
+                    : part.begin[r + 1] - part.begin[r];
     TEST_CHECK(part.nnz[r] == e, "%s: rank %d nnz %lld, expected %lld", what, r,
                (long long)part.nnz[r], (long long)e);
     sum += e;
@@ -59,9 +60,9 @@ int main(int argc, char **argv) {
     ptr[0] = (int64_t)gcoo__rng_below(&rng, 5); /* offsets need not start at 0 */
     int shape = trial % 3;
     for (int64_t i = 0; i < n; i++) {
-      int64_t c = shape == 0 ? (int64_t)gcoo__rng_below(&rng, 10)
-                  : shape == 1 ? (gcoo__rng_below(&rng, 10) == 0 ? 500 : 0)  /* few heavy */
-                               : 0;                                          /* all empty */
+      int64_t c = shape == 0   ? (int64_t)gcoo__rng_below(&rng, 10)
+                  : shape == 1 ? (gcoo__rng_below(&rng, 10) == 0 ? 500 : 0) /* few heavy */
+                               : 0;                                         /* all empty */
       ptr[i + 1] = ptr[i] + c;
     }
     char what[64];
@@ -94,7 +95,8 @@ int main(int argc, char **argv) {
              part.imbalance);
   gcoo_partition_free(&part);
   /* bad input */
-  TEST_FAILS(gcoo_partition_balanced(two, -1, 2, &part), GCOO_ERR_INVALID_ARG, "negative unit count");
+  TEST_FAILS(gcoo_partition_balanced(two, -1, 2, &part), GCOO_ERR_INVALID_ARG,
+             "negative unit count");
   TEST_FAILS(gcoo_partition_balanced(two, 2, 0, &part), GCOO_ERR_INVALID_ARG, "rank count 0");
   int64_t down[3] = {0, 5, 4};
   TEST_FAILS(gcoo_partition_balanced(down, 2, 2, &part), GCOO_ERR_FORMAT, "unit 1");

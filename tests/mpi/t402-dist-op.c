@@ -13,10 +13,10 @@
 
 typedef struct test_case {
   const char *name;
-  int kind;          /* 0 random, 1 Poisson 7, 2 Poisson 27 */
-  int64_t m, k;      /* random: shape; Poisson: m = k = n^3 with n = m */
+  int kind;     /* 0 random, 1 Poisson 7, 2 Poisson 27 */
+  int64_t m, k; /* random: shape; Poisson: m = k = n^3 with n = m */
   double sparsity;
-  int32_t p;         /* group width of the local operators and of the split */
+  int32_t p; /* group width of the local operators and of the split */
   int64_t N;
 } test_case;
 
@@ -91,12 +91,15 @@ static gcoo_dense run_case(gcoo_dist d, const test_case *c, gcoo_dtype dt, gcoo_
   /* compare the slab with the reference rows */
   gcoo_dense Rs = gcoo_dense_wrap((char *)Yref.data + (size_t)(r0 * N) * gcoo_dtype_size(dt), dt,
                                   GCOO_ROW_MAJOR, r1 - r0, N, N > 0 ? N : 1);
-  double err = gcoo_test_relerr(&Y, &Rs), tol = gcoo_test_tolerance(dt, 27 + (int64_t)(k * (1 - c->sparsity)));
-  TEST_CHECK(err <= tol, "%s %s %s %s split %s alpha %g beta %g: rank %d rows [%lld, %lld): "
-             "relative error %.3g > %.3g", c->name, dt ? "f64" : "f32",
+  double err = gcoo_test_relerr(&Y, &Rs),
+         tol = gcoo_test_tolerance(dt, 27 + (int64_t)(k * (1 - c->sparsity)));
+  TEST_CHECK(err <= tol,
+             "%s %s %s %s split %s alpha %g beta %g: rank %d rows [%lld, %lld): "
+             "relative error %.3g > %.3g",
+             c->name, dt ? "f64" : "f32",
              reading == GCOO_SPARSE_DENSE ? "sparse-dense" : "dense-sparse",
-             xmode ? "partitioned" : "replicated", split_names[split], alpha, beta,
-             mpi_test_rank(), (long long)r0, (long long)r1, err, tol);
+             xmode ? "partitioned" : "replicated", split_names[split], alpha, beta, mpi_test_rank(),
+             (long long)r0, (long long)r1, err, tol);
 
   /* the info adds up over ranks */
   gcoo_dist_op_info info;
@@ -114,7 +117,8 @@ static gcoo_dense run_case(gcoo_dist d, const test_case *c, gcoo_dtype dt, gcoo_
     MPI_Allreduce(&info.halo_rows_recv, &recvd, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     TEST_CHECK(sent == recvd, "halo rows sent %lld != received %lld", (long long)sent,
                (long long)recvd);
-    if (mpi_test_size() == 1) TEST_CHECK(recvd == 0, "one rank has no halo (%lld)", (long long)recvd);
+    if (mpi_test_size() == 1)
+      TEST_CHECK(recvd == 0, "one rank has no halo (%lld)", (long long)recvd);
   }
   /* the local matrix is the slab of A with global columns */
   gcoo_sparse L = NULL, Aref = mpi_test_row_slab(A, r0, r1);
@@ -123,9 +127,9 @@ static gcoo_dense run_case(gcoo_dist d, const test_case *c, gcoo_dtype dt, gcoo_
   MPI_TEST_CALL(gcoo_sparse_get_info(L, &li));
   MPI_TEST_CALL(gcoo_sparse_get_info(Aref, &ri));
   TEST_CHECK(li.nrows == ri.nrows && li.ncols == ri.ncols && li.nnz == ri.nnz,
-             "local matrix %lld x %lld nnz %lld, expected %lld x %lld nnz %lld", (long long)li.nrows,
-             (long long)li.ncols, (long long)li.nnz, (long long)ri.nrows, (long long)ri.ncols,
-             (long long)ri.nnz);
+             "local matrix %lld x %lld nnz %lld, expected %lld x %lld nnz %lld",
+             (long long)li.nrows, (long long)li.ncols, (long long)li.nnz, (long long)ri.nrows,
+             (long long)ri.ncols, (long long)ri.nnz);
   if (li.nnz == ri.nnz && li.nnz > 0) {
     gcoo_sparse_arrays la, ra;
     MPI_TEST_CALL(gcoo_sparse_get_arrays(L, &la));
@@ -226,14 +230,16 @@ int main(int argc, char **argv) {
       for (int rd = 0; rd < 2; rd++)
         for (int split = 0; split < SPLIT_COUNT; split++) {
           double alpha = 1.5, beta = split == SPLIT_SKEW ? -0.5 : 0.0;
-          gcoo_dense Yr = run_case(d, c, (gcoo_dtype)dt, (gcoo_reading)rd,
-                                   GCOO_DIST_X_REPLICATED, split, alpha, beta);
+          gcoo_dense Yr = run_case(d, c, (gcoo_dtype)dt, (gcoo_reading)rd, GCOO_DIST_X_REPLICATED,
+                                   split, alpha, beta);
           if (square) {
             gcoo_dense Yp = run_case(d, c, (gcoo_dtype)dt, (gcoo_reading)rd,
                                      GCOO_DIST_X_PARTITIONED, split, alpha, beta);
             double e = gcoo_test_relerr(&Yp, &Yr);
-            TEST_CHECK(e <= gcoo_test_tolerance((gcoo_dtype)dt, 64), "%s: partitioned and "
-                       "replicated differ by %.3g", c->name, e);
+            TEST_CHECK(e <= gcoo_test_tolerance((gcoo_dtype)dt, 64),
+                       "%s: partitioned and "
+                       "replicated differ by %.3g",
+                       c->name, e);
             gcoo_dense_destroy(&Yp);
           }
           gcoo_dense_destroy(&Yr);

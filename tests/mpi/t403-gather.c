@@ -41,7 +41,8 @@ static void run(gcoo_dtype dt, gcoo_layout lay, int split, int root, int64_t m, 
       else
         ((float *)fbuf)[t] = -7.0f;
     }
-    F = rowmajor ? gcoo_dense_wrap(fbuf, dt, lay, m, w, fld) : gcoo_dense_wrap(fbuf, dt, lay, w, m, fld);
+    F = rowmajor ? gcoo_dense_wrap(fbuf, dt, lay, m, w, fld)
+                 : gcoo_dense_wrap(fbuf, dt, lay, w, m, fld);
     Fp = &F;
   }
   MPI_TEST_CALL(gcoo_dist_gather_rows(gcoo_test_dist, &S, root, Fp));
@@ -49,14 +50,17 @@ static void run(gcoo_dtype dt, gcoo_layout lay, int split, int root, int64_t m, 
     int bad = 0;
     for (int64_t i = 0; i < m && !bad; i++)
       for (int64_t j = 0; j < fld && !bad; j++) {
-        double got = dt == GCOO_FLOAT64 ? ((double *)fbuf)[i * fld + j] : ((float *)fbuf)[i * fld + j];
+        double got = dt == GCOO_FLOAT64 ? ((double *)fbuf)[i * fld + j]
+                                        : ((float *)fbuf)[i * fld + j];
         double want = j < w ? value(i, j) : -7.0;
         if (got != want) {
           bad = 1;
-          TEST_CHECK(got == want, "%s %s split %s root %d m %lld w %lld pad %lld: element %lld,%lld "
-                     "(slab row, col) is %g, expected %g", dt ? "f64" : "f32",
-                     rowmajor ? "row slabs" : "column slabs", split_names[split], root,
-                     (long long)m, (long long)w, (long long)pad, (long long)i, (long long)j, got, want);
+          TEST_CHECK(got == want,
+                     "%s %s split %s root %d m %lld w %lld pad %lld: element %lld,%lld "
+                     "(slab row, col) is %g, expected %g",
+                     dt ? "f64" : "f32", rowmajor ? "row slabs" : "column slabs",
+                     split_names[split], root, (long long)m, (long long)w, (long long)pad,
+                     (long long)i, (long long)j, got, want);
         }
       }
   }
@@ -105,12 +109,13 @@ int main(int argc, char **argv) {
     double vd[5];
     float vf[5];
     for (int i = 0; i < 5; i++) vd[i] = vf[i] = (float)(rank + 1) * (float)(i + 1);
-    MPI_TEST_CALL(gcoo_dist_allreduce_sum(gcoo_test_dist, (gcoo_dtype)dt, dt ? (void *)vd : (void *)vf,
-                                          5, GCOO_MEM_HOST));
+    MPI_TEST_CALL(gcoo_dist_allreduce_sum(gcoo_test_dist, (gcoo_dtype)dt,
+                                          dt ? (void *)vd : (void *)vf, 5, GCOO_MEM_HOST));
     for (int i = 0; i < 5; i++) {
       double want = (double)size * (size + 1) / 2 * (i + 1);
       double got = dt ? vd[i] : vf[i];
-      TEST_CHECK(got == want, "allreduce %s [%d] = %g, expected %g", dt ? "f64" : "f32", i, got, want);
+      TEST_CHECK(got == want, "allreduce %s [%d] = %g, expected %g", dt ? "f64" : "f32", i, got,
+                 want);
     }
   }
   TEST_FAILS(gcoo_dist_allreduce_sum(gcoo_test_dist, GCOO_FLOAT64, NULL, 3, GCOO_MEM_HOST),

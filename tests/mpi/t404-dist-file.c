@@ -38,8 +38,10 @@ static void check_file(gcoo_dist d, const char *file, gcoo_sparse M, gcoo_dtype 
   int64_t r0, n;
   MPI_TEST_CALL(gcoo_dist_op_local_rows(op, &r0, &n));
   if (want_unit > 0)
-    TEST_CHECK(r0 % want_unit == 0 || r0 + n == ai.nrows, "%s: slab starts at %lld, not on a "
-               "unit of %d", file, (long long)r0, want_unit);
+    TEST_CHECK(r0 % want_unit == 0 || r0 + n == ai.nrows,
+               "%s: slab starts at %lld, not on a "
+               "unit of %d",
+               file, (long long)r0, want_unit);
   const int64_t N = 3, k = ai.ncols, m = ai.nrows;
   gcoo_dense X, Yref, Y;
   MPI_TEST_CALL(gcoo_dense_create(&X, dt, GCOO_ROW_MAJOR, k, N));
@@ -105,12 +107,14 @@ int main(int argc, char **argv) {
     gcoo_sparse_destroy(&G);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  struct { const char *file; int32_t unit_sd, unit_ds; } files[] = {
-      {"M.mtx", 4, 4},        /* scattered from rank 0 in units of p = 4 rows */
-      {"M.mtx.gz", 4, 4},
-      {"M_csr.h5", 4, 4},     /* slabs of rows of A; redistributed for S */
-      {"M_csc.h5", 4, 4},     /* redistributed for A; column slabs of S */
-      {"M_gcoo.h5", 4, 6},    /* whole GCOO groups of 6 columns of S */
+  struct {
+    const char *file;
+    int32_t unit_sd, unit_ds;
+  } files[] = {
+      {"M.mtx", 4, 4},                         /* scattered from rank 0 in units of p = 4 rows */
+      {"M.mtx.gz", 4, 4},  {"M_csr.h5", 4, 4}, /* slabs of rows of A; redistributed for S */
+      {"M_csc.h5", 4, 4},                      /* redistributed for A; column slabs of S */
+      {"M_gcoo.h5", 4, 6},                     /* whole GCOO groups of 6 columns of S */
   };
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
     for (int dt = 0; dt < 2; dt++)

@@ -18,8 +18,9 @@ static void same_rows(gcoo_sparse whole, gcoo_sparse slab, int64_t r0, const cha
   MPI_TEST_CALL(gcoo_sparse_get_arrays(got, &ga));
   int same = wi.nnz == gi.nnz && wi.ncols == gi.ncols && wi.nrows == gi.nrows &&
              !memcmp(wa.ptr, ga.ptr, sizeof(int64_t) * (size_t)(wi.nrows + 1)) &&
-             (wi.nnz == 0 || (!memcmp(wa.ind, ga.ind, sizeof(int32_t) * (size_t)wi.nnz) &&
-                              !memcmp(wa.values, ga.values, gcoo_dtype_size(wi.dtype) * (size_t)wi.nnz)));
+             (wi.nnz == 0 ||
+              (!memcmp(wa.ind, ga.ind, sizeof(int32_t) * (size_t)wi.nnz) &&
+               !memcmp(wa.values, ga.values, gcoo_dtype_size(wi.dtype) * (size_t)wi.nnz)));
   TEST_CHECK(same, "%s: rank %d rows [%lld, +%lld) differ from the whole matrix (nnz %lld vs %lld)",
              what, mpi_test_rank(), (long long)r0, (long long)wi.nrows, (long long)gi.nnz,
              (long long)wi.nnz);
@@ -43,13 +44,14 @@ int main(int argc, char **argv) {
       gcoo_sparse_destroy(&slab);
     }
     gcoo_sparse_destroy(&whole);
-    TEST_FAILS(gcoo_sparse_random_rows(&slab, GCOO_FLOAT64, GCOO_FORMAT_CSR, 10, 10, 0.5, 1, 0, 4, 11),
+    TEST_FAILS(gcoo_sparse_random_rows(&slab, GCOO_FLOAT64, GCOO_FORMAT_CSR, 10, 10, 0.5, 1, 0, 4,
+                                       11),
                GCOO_ERR_INVALID_ARG, "row range [4, 11)");
     /* Poisson */
     for (int stencil = 7; stencil <= 27; stencil += 20) {
       const int64_t n = 7, N = n * n * n;
-      MPI_TEST_CALL(gcoo_sparse_poisson3d_rows(&whole, (gcoo_dtype)dt, GCOO_FORMAT_CSR, stencil, n,
-                                               0, N, 0));
+      MPI_TEST_CALL(
+          gcoo_sparse_poisson3d_rows(&whole, (gcoo_dtype)dt, GCOO_FORMAT_CSR, stencil, n, 0, N, 0));
       gcoo_sparse_info wi;
       gcoo_sparse_arrays wa;
       MPI_TEST_CALL(gcoo_sparse_get_info(whole, &wi));
@@ -93,8 +95,10 @@ int main(int argc, char **argv) {
     MPI_TEST_CALL(gcoo_dense_fill_random_rows(&P, 5, r0));
     int same = 1;
     for (int64_t i = r0; i < r1; i++)
-      for (int64_t j = 0; j < 6; j++) same &= gcoo_dense_get(&P, i - r0, j) == gcoo_dense_get(&W, i, j);
-    TEST_CHECK(same, "dense rows [%lld, %lld) differ from the whole matrix", (long long)r0, (long long)r1);
+      for (int64_t j = 0; j < 6; j++)
+        same &= gcoo_dense_get(&P, i - r0, j) == gcoo_dense_get(&W, i, j);
+    TEST_CHECK(same, "dense rows [%lld, %lld) differ from the whole matrix", (long long)r0,
+               (long long)r1);
     gcoo_dense_destroy(&W);
     gcoo_dense_destroy(&P);
   }

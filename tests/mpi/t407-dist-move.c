@@ -17,11 +17,11 @@ static void same_as_rows(gcoo_sparse whole, gcoo_sparse slab, int64_t r0, const 
   MPI_TEST_CALL(gcoo_sparse_get_arrays(want, &wa));
   int same = si.format == GCOO_FORMAT_CSR && si.nnz == wi.nnz && si.ncols == wi.ncols &&
              !memcmp(sa.ptr, wa.ptr, sizeof(int64_t) * (size_t)(si.nrows + 1)) &&
-             (si.nnz == 0 || (!memcmp(sa.ind, wa.ind, sizeof(int32_t) * (size_t)si.nnz) &&
-                              !memcmp(sa.values, wa.values, gcoo_dtype_size(si.dtype) * (size_t)si.nnz)));
-  TEST_CHECK(same, "%s: rank %d rows [%lld, +%lld): nnz %lld, expected %lld", what,
-             mpi_test_rank(), (long long)r0, (long long)si.nrows, (long long)si.nnz,
-             (long long)wi.nnz);
+             (si.nnz == 0 ||
+              (!memcmp(sa.ind, wa.ind, sizeof(int32_t) * (size_t)si.nnz) &&
+               !memcmp(sa.values, wa.values, gcoo_dtype_size(si.dtype) * (size_t)si.nnz)));
+  TEST_CHECK(same, "%s: rank %d rows [%lld, +%lld): nnz %lld, expected %lld", what, mpi_test_rank(),
+             (long long)r0, (long long)si.nrows, (long long)si.nnz, (long long)wi.nnz);
   gcoo_sparse_destroy(&want);
 }
 
@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
     for (int s = 0; s < 3; s++) {
       const int64_t m = shapes[s][0], k = shapes[s][1], p = shapes[s][2];
       gcoo_sparse whole = NULL, slab = NULL;
-      MPI_TEST_CALL(gcoo_sparse_random(&whole, (gcoo_dtype)dt, GCOO_FORMAT_CSR, m, k, 0.9, 3 + s, 0));
+      MPI_TEST_CALL(
+          gcoo_sparse_random(&whole, (gcoo_dtype)dt, GCOO_FORMAT_CSR, m, k, 0.9, 3 + s, 0));
       /* 1. scatter from rank 0 */
       int64_t dims[2] = {-1, -1}, row0 = -1;
       MPI_TEST_CALL(gcoo__dist_scatter_csr(d, rank == 0 ? whole : NULL, (gcoo_dtype)dt, p, dims,
@@ -87,7 +88,8 @@ int main(int argc, char **argv) {
         row_begin[r] = r0;
       }
       row_begin[size] = m;
-      MPI_TEST_CALL(gcoo__dist_redistribute(d, row_begin, k, (gcoo_dtype)dt, mine, rr, cc, vv, &slab));
+      MPI_TEST_CALL(
+          gcoo__dist_redistribute(d, row_begin, k, (gcoo_dtype)dt, mine, rr, cc, vv, &slab));
       same_as_rows(whole, slab, row_begin[rank], "redistribute");
       gcoo_sparse_destroy(&slab);
       free(rr);

@@ -143,7 +143,8 @@ int main(int argc, char **argv) {
     for (int rd = 0; rd < 2; rd++)
       for (int xm = 0; xm < 2; xm++)
         for (int split = 0; split < SPLIT_COUNT; split++)
-          product(d, split % 2 ? 27 : 7, (gcoo_dtype)dt, (gcoo_reading)rd, (gcoo_dist_xmode)xm, split);
+          product(d, split % 2 ? 27 : 7, (gcoo_dtype)dt, (gcoo_reading)rd, (gcoo_dist_xmode)xm,
+                  split);
   /* all-reduce of device data */
   double h[4] = {1, 2, 3, 4};
   void *b = upload(h, sizeof h);

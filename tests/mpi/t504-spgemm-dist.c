@@ -42,8 +42,10 @@ static void check(gcoo_dist d, gcoo_sparse A, gcoo_sparse B, const char *what) {
     TEST_CALL(gcoo_sparse_create_csr(&Ar, ai.dtype, nr, ai.ncols, ptr, a.ind + p0,
                                      (const char *)a.values + (size_t)p0 * es, 0));
     const double err = spgemm_check(Ar, B, slab, what);
-    TEST_CHECK(err <= gcoo_test_tolerance(ai.dtype, ai.ncols), "%s: rank %d slab rows %lld..%lld: "
-               "relative error %.3e", what, rank_, (long long)r0, (long long)(r0 + nr), err);
+    TEST_CHECK(err <= gcoo_test_tolerance(ai.dtype, ai.ncols),
+               "%s: rank %d slab rows %lld..%lld: "
+               "relative error %.3e",
+               what, rank_, (long long)r0, (long long)(r0 + nr), err);
     free(ptr);
     gcoo_sparse_destroy(&Ar);
     gcoo_sparse_destroy(&Cr);
@@ -54,8 +56,8 @@ static void check(gcoo_dist d, gcoo_sparse A, gcoo_sparse B, const char *what) {
   TEST_CALL(gcoo_dist_spgemm_gather(d, slab, root, &C));
   if (rank_ == root) {
     const double err = spgemm_check(A, B, C, what);
-    TEST_CHECK(err <= gcoo_test_tolerance(ai.dtype, ai.ncols), "%s: gathered C: error %.3e",
-               what, err);
+    TEST_CHECK(err <= gcoo_test_tolerance(ai.dtype, ai.ncols), "%s: gathered C: error %.3e", what,
+               err);
     TEST_CHECK(info.nnz == spgemm_check_nnz(A, B, NULL), "%s: info.nnz %lld", what,
                (long long)info.nnz);
   } else {
@@ -78,10 +80,10 @@ int main(int argc, char **argv) {
     for (int dt = 0; dt < 2; dt++) {
       gcoo_sparse A = NULL, B = NULL;
       char what[96];
-      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0],
-                                   shapes[s][1], spars[s], 700 + s, 0));
-      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1],
-                                   shapes[s][2], spars[s], 800 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][0], shapes[s][1],
+                                   spars[s], 700 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1], shapes[s][2],
+                                   spars[s], 800 + s, 0));
       snprintf(what, sizeof what, "random %lldx%lldx%lld %s on %d ranks", (long long)shapes[s][0],
                (long long)shapes[s][1], (long long)shapes[s][2], dt ? "double" : "float", nranks);
       check(d, A, B, what);
@@ -148,8 +150,8 @@ int main(int argc, char **argv) {
     gcoo_sparse A = NULL, B = NULL, slab = NULL;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 10, 7, 0.5, 1, 0));
     TEST_CALL(gcoo_sparse_random(&B, GCOO_FLOAT64, GCOO_FORMAT_CSR, 8, 9, 0.5, 2, 0));
-    gcoo_status st = gcoo_dist_spgemm(d, rank_ == 0 ? A : NULL, rank_ == 0 ? B : NULL, NULL,
-                                      &slab, NULL);
+    gcoo_status st = gcoo_dist_spgemm(d, rank_ == 0 ? A : NULL, rank_ == 0 ? B : NULL, NULL, &slab,
+                                      NULL);
     TEST_CHECK(st == GCOO_ERR_SHAPE || (rank_ != 0 && st < 0), "shape mismatch: rank %d got %s",
                rank_, gcoo_status_name(st));
     if (rank_ == 0) TEST_FAILS(st, GCOO_ERR_SHAPE, "inner dimensions");

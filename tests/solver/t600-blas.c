@@ -60,7 +60,8 @@ int main(void) {
     double err = 0.0;
     for (int64_t i = 0; i < 1000; i++)
       for (int64_t j = 0; j < 6; j++)
-        err = fmax(err, fabs(gcoo_dense_get(&C, i, j) - gcoo_dense_get(&d, i, 0) * gcoo_dense_get(&A, i, j)));
+        err = fmax(err, fabs(gcoo_dense_get(&C, i, j) -
+                             gcoo_dense_get(&d, i, 0) * gcoo_dense_get(&A, i, j)));
     TEST_CHECK(err <= (dt ? 1e-15 : 1e-6), "dgmm error %g", err);
     TEST_CALL(gcoo_blas_coldot(ctx, &A, &B, &out));
     for (int64_t j = 0; j < 6; j++) {
@@ -70,8 +71,8 @@ int main(void) {
         sa += fabs(gcoo_dense_get(&A, i, j) * gcoo_dense_get(&B, i, j));
       }
       double e = fabs(gcoo_dense_get(&out, 0, j) - s);
-      TEST_CHECK(e <= gcoo_test_tolerance(dt, 1000) * sa, "coldot column %lld: %g vs %g", (long long)j,
-                 gcoo_dense_get(&out, 0, j), s);
+      TEST_CHECK(e <= gcoo_test_tolerance(dt, 1000) * sa, "coldot column %lld: %g vs %g",
+                 (long long)j, gcoo_dense_get(&out, 0, j), s);
     }
     /* copy with different leading dimensions */
     gcoo_dense big;

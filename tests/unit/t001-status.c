@@ -7,22 +7,60 @@
 
 #include "gcoo_test.h"
 
-static const gcoo_status all[] = {
-    GCOO_SUCCESS,          GCOO_INFO_NOT_CONVERGED, GCOO_INFO_SKIPPED,    GCOO_ERR_NULL,
-    GCOO_ERR_INVALID_OBJECT, GCOO_ERR_INVALID_ARG,  GCOO_ERR_SHAPE,       GCOO_ERR_DTYPE,
-    GCOO_ERR_UNSUPPORTED,  GCOO_ERR_TOO_LARGE,      GCOO_ERR_INDEX_RANGE, GCOO_ERR_UNSORTED,
-    GCOO_ERR_DUPLICATE,    GCOO_ERR_NOT_FINITE,     GCOO_ERR_FORMAT,      GCOO_ERR_NO_MEMORY,
-    GCOO_ERR_IO,           GCOO_ERR_CUDA,           GCOO_ERR_CUSPARSE,    GCOO_ERR_CUBLAS,
-    GCOO_ERR_NO_DEVICE,    GCOO_ERR_MPI,            GCOO_ERR_NCCL,        GCOO_ERR_HDF5,
-    GCOO_ERR_REMOTE,       GCOO_ERR_BREAKDOWN,      GCOO_ERR_INTERNAL};
-static const char *names[] = {
-    "GCOO_SUCCESS",          "GCOO_INFO_NOT_CONVERGED", "GCOO_INFO_SKIPPED",    "GCOO_ERR_NULL",
-    "GCOO_ERR_INVALID_OBJECT", "GCOO_ERR_INVALID_ARG",  "GCOO_ERR_SHAPE",       "GCOO_ERR_DTYPE",
-    "GCOO_ERR_UNSUPPORTED",  "GCOO_ERR_TOO_LARGE",      "GCOO_ERR_INDEX_RANGE", "GCOO_ERR_UNSORTED",
-    "GCOO_ERR_DUPLICATE",    "GCOO_ERR_NOT_FINITE",     "GCOO_ERR_FORMAT",      "GCOO_ERR_NO_MEMORY",
-    "GCOO_ERR_IO",           "GCOO_ERR_CUDA",           "GCOO_ERR_CUSPARSE",    "GCOO_ERR_CUBLAS",
-    "GCOO_ERR_NO_DEVICE",    "GCOO_ERR_MPI",            "GCOO_ERR_NCCL",        "GCOO_ERR_HDF5",
-    "GCOO_ERR_REMOTE",       "GCOO_ERR_BREAKDOWN",      "GCOO_ERR_INTERNAL"};
+static const gcoo_status all[] = {GCOO_SUCCESS,
+                                  GCOO_INFO_NOT_CONVERGED,
+                                  GCOO_INFO_SKIPPED,
+                                  GCOO_ERR_NULL,
+                                  GCOO_ERR_INVALID_OBJECT,
+                                  GCOO_ERR_INVALID_ARG,
+                                  GCOO_ERR_SHAPE,
+                                  GCOO_ERR_DTYPE,
+                                  GCOO_ERR_UNSUPPORTED,
+                                  GCOO_ERR_TOO_LARGE,
+                                  GCOO_ERR_INDEX_RANGE,
+                                  GCOO_ERR_UNSORTED,
+                                  GCOO_ERR_DUPLICATE,
+                                  GCOO_ERR_NOT_FINITE,
+                                  GCOO_ERR_FORMAT,
+                                  GCOO_ERR_NO_MEMORY,
+                                  GCOO_ERR_IO,
+                                  GCOO_ERR_CUDA,
+                                  GCOO_ERR_CUSPARSE,
+                                  GCOO_ERR_CUBLAS,
+                                  GCOO_ERR_NO_DEVICE,
+                                  GCOO_ERR_MPI,
+                                  GCOO_ERR_NCCL,
+                                  GCOO_ERR_HDF5,
+                                  GCOO_ERR_REMOTE,
+                                  GCOO_ERR_BREAKDOWN,
+                                  GCOO_ERR_INTERNAL};
+static const char *names[] = {"GCOO_SUCCESS",
+                              "GCOO_INFO_NOT_CONVERGED",
+                              "GCOO_INFO_SKIPPED",
+                              "GCOO_ERR_NULL",
+                              "GCOO_ERR_INVALID_OBJECT",
+                              "GCOO_ERR_INVALID_ARG",
+                              "GCOO_ERR_SHAPE",
+                              "GCOO_ERR_DTYPE",
+                              "GCOO_ERR_UNSUPPORTED",
+                              "GCOO_ERR_TOO_LARGE",
+                              "GCOO_ERR_INDEX_RANGE",
+                              "GCOO_ERR_UNSORTED",
+                              "GCOO_ERR_DUPLICATE",
+                              "GCOO_ERR_NOT_FINITE",
+                              "GCOO_ERR_FORMAT",
+                              "GCOO_ERR_NO_MEMORY",
+                              "GCOO_ERR_IO",
+                              "GCOO_ERR_CUDA",
+                              "GCOO_ERR_CUSPARSE",
+                              "GCOO_ERR_CUBLAS",
+                              "GCOO_ERR_NO_DEVICE",
+                              "GCOO_ERR_MPI",
+                              "GCOO_ERR_NCCL",
+                              "GCOO_ERR_HDF5",
+                              "GCOO_ERR_REMOTE",
+                              "GCOO_ERR_BREAKDOWN",
+                              "GCOO_ERR_INTERNAL"};
 
 static void check_names(void) {
   size_t n = sizeof all / sizeof all[0];
@@ -59,7 +97,8 @@ static void check_message(void) {
   TEST_CHECK(strstr(m, "gcoo_sparse_create_coo") != NULL, "message lacks the function: %s", m);
   /* an error travelling through GCOO_CALL gains " <- file:line" frames */
   gcoo_sparse B = NULL;
-  TEST_FAILS(gcoo_sparse_create_csr(&B, GCOO_FLOAT64, 1, 1, (int64_t[]){0, 1}, (int32_t[]){3}, v, 0),
+  TEST_FAILS(gcoo_sparse_create_csr(&B, GCOO_FLOAT64, 1, 1, (int64_t[]){0, 1}, (int32_t[]){3}, v,
+                                    0),
              GCOO_ERR_INDEX_RANGE, "column index 3 outside 0..0");
   TEST_CHECK(strstr(gcoo_last_error(), " <- src/sparse.c:") != NULL, "no traceback in: %s",
              gcoo_last_error());
@@ -76,9 +115,9 @@ static void check_message(void) {
 /* Two threads fail with different messages; each sees only its own. */
 typedef struct {
   pthread_barrier_t *barrier;
-  int rows;           /* makes the message unique to the thread */
-  char seen[512];     /* the thread's message after the other thread failed too */
-  char before[512];   /* the thread's message before it failed itself */
+  int rows;         /* makes the message unique to the thread */
+  char seen[512];   /* the thread's message after the other thread failed too */
+  char before[512]; /* the thread's message before it failed itself */
 } thread_arg;
 
 static void *thread_main(void *p) {

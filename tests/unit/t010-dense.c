@@ -27,7 +27,8 @@ static void check_errors(void) {
   E.ld = 2;
   TEST_FAILS(gcoo_dense_check(&E), GCOO_ERR_INVALID_ARG, "leading dimension 2 < 3");
   E = gcoo_dense_wrap(buf, GCOO_FLOAT64, GCOO_COL_MAJOR, 4, 2, 3);
-  TEST_FAILS(gcoo_dense_check(&E), GCOO_ERR_INVALID_ARG, "leading dimension 3 < 4 for a column-major");
+  TEST_FAILS(gcoo_dense_check(&E), GCOO_ERR_INVALID_ARG,
+             "leading dimension 3 < 4 for a column-major");
   E = D;
   E.data = NULL;
   TEST_FAILS(gcoo_dense_check(&E), GCOO_ERR_NULL, "dense data is NULL for a 2 x 3 matrix");
@@ -78,8 +79,8 @@ static void check_access(void) {
         for (int64_t j = 0; j < n; j++) {
           int64_t off = layout == GCOO_ROW_MAJOR ? i * ld + j : i + j * ld;
           double raw = dtype == GCOO_FLOAT64 ? store[off] : storef[off];
-          TEST_CHECK(raw == (double)(10 * i + j), "(%lld, %lld) at %lld holds %g",
-                     (long long)i, (long long)j, (long long)off, raw);
+          TEST_CHECK(raw == (double)(10 * i + j), "(%lld, %lld) at %lld holds %g", (long long)i,
+                     (long long)j, (long long)off, raw);
           TEST_CHECK(gcoo_dense_get(&D, i, j) == (double)(10 * i + j), "get");
         }
       int64_t major = layout == GCOO_ROW_MAJOR ? m : n, minor = layout == GCOO_ROW_MAJOR ? n : m;

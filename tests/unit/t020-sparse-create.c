@@ -15,8 +15,8 @@
 static const int32_t R[] = {0, 0, 1, 2, 2, 2};
 static const int32_t C[] = {0, 2, 3, 0, 1, 3};
 static const double V[] = {1, 2, 3, 4, 5, 6};
-static const int64_t RP[] = {0, 2, 3, 6};            /* CSR */
-static const int64_t CP[] = {0, 2, 3, 4, 6};         /* CSC */
+static const int64_t RP[] = {0, 2, 3, 6};    /* CSR */
+static const int64_t CP[] = {0, 2, 3, 4, 6}; /* CSC */
 static const int32_t RI[] = {0, 2, 2, 0, 1, 2};
 static const double CV[] = {1, 4, 5, 2, 3, 6};
 /* GCOO p = 2: group 0 = columns 0-1, group 1 = columns 2-3 */
@@ -41,7 +41,8 @@ static void check_valid(gcoo_dtype dtype) {
   const void *gv = dtype == GCOO_FLOAT64 ? (const void *)GV : (const void *)GVf;
   gcoo_dense D = reference_dense(dtype);
   gcoo_sparse A[4] = {NULL, NULL, NULL, NULL};
-  TEST_CALL(gcoo_sparse_create_coo(&A[0], dtype, 3, 4, 6, R, C, v, GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE));
+  TEST_CALL(gcoo_sparse_create_coo(&A[0], dtype, 3, 4, 6, R, C, v,
+                                   GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE));
   TEST_CALL(gcoo_sparse_create_csr(&A[1], dtype, 3, 4, RP, C, v, GCOO_DUPLICATES_ERROR));
   TEST_CALL(gcoo_sparse_create_csc(&A[2], dtype, 3, 4, CP, RI, cv, GCOO_DUPLICATES_ERROR));
   TEST_CALL(gcoo_sparse_create_gcoo(&A[3], dtype, 3, 4, 2, GI, GR, GC, gv, GCOO_DUPLICATES_ERROR));
@@ -105,7 +106,8 @@ static void check_order_duplicates(void) {
   ut_check_arrays(A, &e, "GCOO with a duplicate");
   ut_expect_free(&e);
   gcoo_sparse_destroy(&A);
-  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, gi, gr, gc, gv, GCOO_DUPLICATES_ERROR),
+  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, gi, gr, gc, gv,
+                                     GCOO_DUPLICATES_ERROR),
              GCOO_ERR_DUPLICATE, "group 0: entry (2, 0) repeated");
   /* pattern: every value 1 */
   for (int dt = 0; dt < 2; dt++) {
@@ -167,8 +169,8 @@ static void check_compressed_errors(void) {
   gcoo_sparse A = NULL;
   for (int csc = 0; csc < 2; csc++) {
     gcoo_status (*make)(gcoo_sparse *, gcoo_dtype, int64_t, int64_t, const int64_t *,
-                        const int32_t *, const void *, unsigned) =
-        csc ? gcoo_sparse_create_csc : gcoo_sparse_create_csr;
+                        const int32_t *, const void *, unsigned) = csc ? gcoo_sparse_create_csc
+                                                                       : gcoo_sparse_create_csr;
     const char *maj = csc ? "column" : "row", *min = csc ? "row" : "column";
     char msg[128];
     /* a 3 x 3 matrix in both readings: segments of 1, 0, 2 entries */
@@ -176,18 +178,22 @@ static void check_compressed_errors(void) {
     int32_t ind[] = {0, 1, 2}, bad[] = {0, 1, 3};
     double v[] = {1, 2, 3}, vinf[] = {1, INFINITY, 3};
     TEST_FAILS(make(NULL, GCOO_FLOAT64, 3, 3, ptr, ind, v, 0), GCOO_ERR_NULL, "output handle");
-    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, NULL, ind, v, 0), GCOO_ERR_NULL, "pointer array is NULL");
-    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr, NULL, v, 0), GCOO_ERR_NULL, "index array is NULL with nnz = 3");
+    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, NULL, ind, v, 0), GCOO_ERR_NULL,
+               "pointer array is NULL");
+    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr, NULL, v, 0), GCOO_ERR_NULL,
+               "index array is NULL with nnz = 3");
     snprintf(msg, sizeof msg, "%sptr[0] = 1, must be 0", maj);
     TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr0, ind, v, 0), GCOO_ERR_FORMAT, msg);
     snprintf(msg, sizeof msg, "%sptr decreases at %s 1 (2 > 1)", maj, maj);
     TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptrdec, ind, v, 0), GCOO_ERR_FORMAT, msg);
     snprintf(msg, sizeof msg, "%s 2: %s index 3 outside 0..2", maj, min);
     TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr, bad, v, 0), GCOO_ERR_INDEX_RANGE, msg);
-    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr, ind, vinf, GCOO_REQUIRE_FINITE), GCOO_ERR_NOT_FINITE,
-               "value 1 is infinite");
-    TEST_FAILS(make(&A, GCOO_FLOAT64, -1, 3, ptr, ind, v, 0), GCOO_ERR_INVALID_ARG, "negative shape");
-    TEST_FAILS(make(&A, (gcoo_dtype)9, 3, 3, ptr, ind, v, 0), GCOO_ERR_INVALID_ARG, "element type 9");
+    TEST_FAILS(make(&A, GCOO_FLOAT64, 3, 3, ptr, ind, vinf, GCOO_REQUIRE_FINITE),
+               GCOO_ERR_NOT_FINITE, "value 1 is infinite");
+    TEST_FAILS(make(&A, GCOO_FLOAT64, -1, 3, ptr, ind, v, 0), GCOO_ERR_INVALID_ARG,
+               "negative shape");
+    TEST_FAILS(make(&A, (gcoo_dtype)9, 3, 3, ptr, ind, v, 0), GCOO_ERR_INVALID_ARG,
+               "element type 9");
     TEST_FAILS(make(&A, GCOO_FLOAT64, (int64_t)1 << 40, 3, ptr, ind, v, 0), GCOO_ERR_TOO_LARGE,
                "rows = 1099511627776 does not fit");
     TEST_CHECK(A == NULL, "handle set on failure");
@@ -213,8 +219,8 @@ static void check_gcoo_errors(void) {
   TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, GI, NULL, GC, GV, 0), GCOO_ERR_NULL,
              "rows or cols is NULL with nnz = 6");
   int64_t gi0[] = {1, 3, 6}, gidec[] = {0, 4, 3};
-  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, gi0, GR, GC, GV, 0), GCOO_ERR_FORMAT,
-             "gIdxes[0] = 1, must be 0");
+  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, gi0, GR, GC, GV, 0),
+             GCOO_ERR_FORMAT, "gIdxes[0] = 1, must be 0");
   TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, gidec, GR, GC, GV, 0),
              GCOO_ERR_FORMAT, "gIdxes decreases at group 1");
   /* an entry of column 2 in group 0 */
@@ -232,7 +238,8 @@ static void check_gcoo_errors(void) {
   TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, GI, gruns, GC, GV, 0),
              GCOO_ERR_UNSORTED, "group 0 entry 1: (0, 0) after (2, 0)");
   double gvnan[] = {1, 4, 5, 2, NAN, 6};
-  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, GI, GR, GC, gvnan, GCOO_REQUIRE_FINITE),
+  TEST_FAILS(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, 2, GI, GR, GC, gvnan,
+                                     GCOO_REQUIRE_FINITE),
              GCOO_ERR_NOT_FINITE, "value 4 is NaN");
   TEST_CHECK(A == NULL, "handle set on failure");
   /* p larger than ncols: one group; p = ncols; p = 1 (a group per column, some empty) */
@@ -240,7 +247,8 @@ static void check_gcoo_errors(void) {
   gcoo_dense D = reference_dense(GCOO_FLOAT64);
   for (int k = 0; k < 4; k++) {
     ut_expect e = ut_expect_from_dense(&D, GCOO_FORMAT_GCOO, ps[k]);
-    TEST_CALL(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, ps[k], e.gidx, e.rows, e.cols, e.vals, 0));
+    TEST_CALL(
+        gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 3, 4, ps[k], e.gidx, e.rows, e.cols, e.vals, 0));
     ut_check_arrays(A, &e, "GCOO of several p");
     ut_expect_free(&e);
     gcoo_sparse_destroy(&A);
@@ -250,7 +258,8 @@ static void check_gcoo_errors(void) {
   TEST_CALL(gcoo_sparse_create_gcoo(&A, GCOO_FLOAT64, 5, 0, 4, g0, NULL, NULL, NULL, 0));
   gcoo_sparse_info info;
   TEST_CALL(gcoo_sparse_get_info(A, &info));
-  TEST_CHECK(info.ngroups == 0 && info.nnz == 0, "empty GCOO: %lld groups", (long long)info.ngroups);
+  TEST_CHECK(info.ngroups == 0 && info.nnz == 0, "empty GCOO: %lld groups",
+             (long long)info.ngroups);
   gcoo_sparse_destroy(&A);
   gcoo_dense_destroy(&D);
 }
@@ -265,7 +274,8 @@ static void check_validate(void) {
   int32_t *rows = (int32_t *)a.rows, *cols = (int32_t *)a.cols;
   int32_t keep = rows[5];
   rows[5] = 1;
-  TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_UNSORTED, "COO entry 5 out of (row, column) order");
+  TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_UNSORTED,
+             "COO entry 5 out of (row, column) order");
   rows[5] = 7;
   TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_INDEX_RANGE, "entry 5 (7, 3) outside 3 x 4");
   rows[5] = keep;
@@ -273,7 +283,8 @@ static void check_validate(void) {
   TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_UNSORTED, "COO entry 1");
   cols[1] = 2;
   ((double *)a.values)[3] = INFINITY;
-  TEST_FAILS(gcoo_sparse_validate(A, GCOO_REQUIRE_FINITE), GCOO_ERR_NOT_FINITE, "value 3 is infinite");
+  TEST_FAILS(gcoo_sparse_validate(A, GCOO_REQUIRE_FINITE), GCOO_ERR_NOT_FINITE,
+             "value 3 is infinite");
   TEST_CALL(gcoo_sparse_validate(A, 0));
   gcoo_sparse_destroy(&A);
 
@@ -298,7 +309,8 @@ static void check_validate(void) {
   cols[2] = 0; /* (2, 0) twice in group 0 */
   TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_DUPLICATE, "group 0: entry (2, 0) repeated");
   cols[2] = 2;
-  TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_INDEX_RANGE, "column 2 outside the group's columns 0..1");
+  TEST_FAILS(gcoo_sparse_validate(A, 0), GCOO_ERR_INDEX_RANGE,
+             "column 2 outside the group's columns 0..1");
   cols[2] = 1;
   int64_t *gidx = (int64_t *)a.gidx;
   gidx[2] = 5;

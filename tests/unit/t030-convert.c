@@ -9,7 +9,7 @@
 
 #include "unit_util.h"
 
-static const int64_t shapes[][2] = {{0, 0}, {1, 1}, {1, 17}, {17, 1}, {0, 5},
+static const int64_t shapes[][2] = {{0, 0}, {1, 1},   {1, 17}, {17, 1}, {0, 5},
                                     {5, 0}, {23, 37}, {64, 9}, {3, 200}};
 static const double densities[] = {0.0, 0.15, 1.0};
 static const int32_t ps[] = {1, 3, 4, 32, 100};
@@ -75,9 +75,8 @@ static void check_one(gcoo_dtype dtype, int64_t m, int64_t n, double density, ui
     }
     gcoo_sparse B[4];
     for (int f = 0; f < 4; f++) {
-      snprintf(what, sizeof what, "%s %lldx%lld d=%.2f p=%d: COO -> %s",
-               dtype ? "f64" : "f32", (long long)m, (long long)n, density, p,
-               ut_format_name((gcoo_format)f));
+      snprintf(what, sizeof what, "%s %lldx%lld d=%.2f p=%d: COO -> %s", dtype ? "f64" : "f32",
+               (long long)m, (long long)n, density, p, ut_format_name((gcoo_format)f));
       TEST_CALL(gcoo_sparse_convert(&B[f], A, (gcoo_format)f, p));
       ut_check_arrays(B[f], &ex[f], what);
       /* from dense, directly */
@@ -207,10 +206,12 @@ static void check_errors(void) {
              "unknown sparse format 7");
   TEST_FAILS(gcoo_sparse_convert(&B, A, GCOO_FORMAT_GCOO, -2), GCOO_ERR_INVALID_ARG,
              "p = -2 must be >= 0");
-  TEST_FAILS(gcoo_sparse_convert(&B, NULL, GCOO_FORMAT_GCOO, 0), GCOO_ERR_NULL, "sparse matrix is NULL");
+  TEST_FAILS(gcoo_sparse_convert(&B, NULL, GCOO_FORMAT_GCOO, 0), GCOO_ERR_NULL,
+             "sparse matrix is NULL");
   TEST_FAILS(gcoo_sparse_transpose(NULL, A), GCOO_ERR_NULL, "output handle");
   TEST_FAILS(gcoo_sparse_astype(&B, A, (gcoo_dtype)4), GCOO_ERR_INVALID_ARG, "element type 4");
-  TEST_FAILS(gcoo_sparse_from_dense(&B, NULL, GCOO_FORMAT_CSR, 0, 0), GCOO_ERR_NULL, "dense matrix is NULL");
+  TEST_FAILS(gcoo_sparse_from_dense(&B, NULL, GCOO_FORMAT_CSR, 0, 0), GCOO_ERR_NULL,
+             "dense matrix is NULL");
   TEST_FAILS(gcoo_sparse_from_dense(&B, &D, GCOO_FORMAT_GCOO, -1, 0), GCOO_ERR_INVALID_ARG,
              "p = -1 must be >= 1");
   TEST_FAILS(gcoo_sparse_from_dense(&B, &D, (gcoo_format)5, 0, 0), GCOO_ERR_INVALID_ARG,
@@ -228,7 +229,8 @@ static void check_errors(void) {
   gcoo_dense G = D;
   G.mem = GCOO_MEM_DEVICE;
   TEST_FAILS(gcoo_sparse_to_dense(A, &G), GCOO_ERR_INVALID_ARG, "host memory");
-  TEST_FAILS(gcoo_sparse_from_dense(&B, &G, GCOO_FORMAT_CSR, 0, 0), GCOO_ERR_INVALID_ARG, "host memory");
+  TEST_FAILS(gcoo_sparse_from_dense(&B, &G, GCOO_FORMAT_CSR, 0, 0), GCOO_ERR_INVALID_ARG,
+             "host memory");
   TEST_FAILS(gcoo_sparse_to_dense(NULL, &D), GCOO_ERR_NULL, "sparse matrix is NULL");
   gcoo_sparse_destroy(&A);
 }

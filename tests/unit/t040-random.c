@@ -41,7 +41,8 @@ static void check_stats(gcoo_dtype dtype, rcase c, uint64_t seed) {
   double sc = 0.0, sr = 0.0, sv = 0.0, vmin = 1.0, vmax = -1.0;
   for (int64_t i = 0; i < c.m; i++)
     for (int64_t k = a.ptr[i]; k < a.ptr[i + 1]; k++) {
-      double v = dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k] : ((const float *)a.values)[k];
+      double v = dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
+                                       : ((const float *)a.values)[k];
       sc += a.ind[k];
       sr += (double)i;
       sv += v;
@@ -49,7 +50,8 @@ static void check_stats(gcoo_dtype dtype, rcase c, uint64_t seed) {
       vmax = v > vmax ? v : vmax;
     }
   double nz = (double)info.nnz;
-  double sdc = sqrt(((double)c.n * c.n - 1.0) / 12.0 / nz), sdr = sqrt(((double)c.m * c.m - 1.0) / 12.0 / nz);
+  double sdc = sqrt(((double)c.n * c.n - 1.0) / 12.0 / nz),
+         sdr = sqrt(((double)c.m * c.m - 1.0) / 12.0 / nz);
   TEST_CHECK(fabs(sc / nz - (c.n - 1) / 2.0) <= SIGMAS * sdc, "mean column %g, expected %g +- %g",
              sc / nz, (c.n - 1) / 2.0, SIGMAS * sdc);
   TEST_CHECK(fabs(sr / nz - (c.m - 1) / 2.0) <= SIGMAS * sdr, "mean row %g, expected %g +- %g",
@@ -66,8 +68,8 @@ static void check_stats(gcoo_dtype dtype, rcase c, uint64_t seed) {
       s2 += r * r;
     }
     double var = (s2 - s1 * s1 / c.m) / (c.m - 1), want = c.n * d * (1.0 - d);
-    TEST_CHECK(fabs(var / want - 1.0) <= SIGMAS * sqrt(2.0 / c.m), "row count variance %g, expected %g",
-               var, want);
+    TEST_CHECK(fabs(var / want - 1.0) <= SIGMAS * sqrt(2.0 / c.m),
+               "row count variance %g, expected %g", var, want);
   }
   gcoo_sparse_destroy(&A);
 }
@@ -114,8 +116,8 @@ static void check_seeds(void) {
 
 static void check_errors(void) {
   gcoo_sparse A = NULL;
-  TEST_FAILS(gcoo_sparse_random(NULL, GCOO_FLOAT64, GCOO_FORMAT_CSR, 3, 3, 0.5, 1, 0), GCOO_ERR_NULL,
-             "output handle");
+  TEST_FAILS(gcoo_sparse_random(NULL, GCOO_FLOAT64, GCOO_FORMAT_CSR, 3, 3, 0.5, 1, 0),
+             GCOO_ERR_NULL, "output handle");
   TEST_FAILS(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 3, 3, -0.1, 1, 0),
              GCOO_ERR_INVALID_ARG, "sparsity -0.1 outside [0, 1]");
   TEST_FAILS(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 3, 3, 1.5, 1, 0),
@@ -136,10 +138,11 @@ static void check_errors(void) {
 }
 
 int main(void) {
-  const rcase cases[] = {{200, 300, 0.9},    {1000, 50, 0.99}, {50, 1000, 0.5},
-                         {300, 300, 0.999},  {2000, 500, 0.95}, {7, 5, 0.0},
-                         {7, 5, 1.0},        {1, 1, 0.5},       {0, 9, 0.5},
-                         {100, 100, 0.9999999999999999}};
+  const rcase cases[] = {{200, 300, 0.9},   {1000, 50, 0.99},
+                         {50, 1000, 0.5},   {300, 300, 0.999},
+                         {2000, 500, 0.95}, {7, 5, 0.0},
+                         {7, 5, 1.0},       {1, 1, 0.5},
+                         {0, 9, 0.5},       {100, 100, 0.9999999999999999}};
   uint64_t seed = 100;
   for (int dt = 0; dt < 2; dt++)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)

@@ -16,9 +16,9 @@
 #define PAD_VALUE 12345.0
 
 static const int64_t shapes[][3] = {/* m, k, N (spdm) = n, k, M (dnsp) */
-                                    {0, 0, 0}, {1, 1, 1}, {5, 0, 3}, {0, 4, 2},   {7, 5, 0},
-                                    {30, 40, 8}, {64, 33, 17}, {3, 200, 5}, {200, 3, 1},
-                                    {150, 100, 24} /* threaded */};
+                                    {0, 0, 0},   {1, 1, 1},     {5, 0, 3},    {0, 4, 2},
+                                    {7, 5, 0},   {30, 40, 8},   {64, 33, 17}, {3, 200, 5},
+                                    {200, 3, 1}, {150, 100, 24} /* threaded */};
 static const double ab[][2] = {{1.0, 0.0}, {2.5, 0.0}, {-0.5, 1.5}, {0.0, 2.0}, {1.0, 1.0}};
 enum { NSHAPES = sizeof shapes / sizeof shapes[0], NAB = sizeof ab / sizeof ab[0] };
 
@@ -59,7 +59,8 @@ static void padded_check(const padded *p, const char *what) {
 
 /* C = alpha B S + beta C on the densified S, in double, written independently of the library's
  * reading mapping. */
-static void naive_dnsp(double alpha, const gcoo_dense *B, gcoo_sparse S, double beta, gcoo_dense *C) {
+static void naive_dnsp(double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
+                       gcoo_dense *C) {
   gcoo_sparse_info si;
   TEST_CALL(gcoo_sparse_get_info(S, &si));
   gcoo_dense Sd;
@@ -68,7 +69,8 @@ static void naive_dnsp(double alpha, const gcoo_dense *B, gcoo_sparse S, double 
   for (int64_t i = 0; i < B->nrows; i++)
     for (int64_t j = 0; j < si.ncols; j++) {
       double acc = 0.0;
-      for (int64_t r = 0; r < si.nrows; r++) acc += gcoo_dense_get(B, i, r) * gcoo_dense_get(&Sd, r, j);
+      for (int64_t r = 0; r < si.nrows; r++)
+        acc += gcoo_dense_get(B, i, r) * gcoo_dense_get(&Sd, r, j);
       gcoo_dense_set(C, i, j, alpha * acc + (beta != 0.0 ? beta * gcoo_dense_get(C, i, j) : 0.0));
     }
   gcoo_dense_destroy(&Sd);

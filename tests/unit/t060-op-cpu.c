@@ -29,7 +29,8 @@ static void check_close(const gcoo_dense *out, const gcoo_dense *ref, gcoo_dtype
   if (e / tol > worst) worst = e / tol;
 }
 
-static gcoo_dense make_dense(gcoo_dtype dtype, gcoo_layout layout, int64_t m, int64_t n, uint64_t seed) {
+static gcoo_dense make_dense(gcoo_dtype dtype, gcoo_layout layout, int64_t m, int64_t n,
+                             uint64_t seed) {
   gcoo_dense D;
   TEST_CALL(gcoo_dense_create(&D, dtype, layout, m, n));
   TEST_CALL(gcoo_dense_fill_random(&D, seed));
@@ -85,11 +86,10 @@ static void check_operator(gcoo_ctx ctx, gcoo_reading reading, gcoo_dtype dtype,
           TEST_CALL(gcoo_dnsp_reference(alpha, &X, A, beta, &R));
         gcoo_dense Y2 = gcoo_test_copy(&Y);
         TEST_CALL(gcoo_op_apply(op, alpha, &X, beta, &Y));
-        snprintf(what, sizeof what,
-                 "%s %s %s %lldx%lld N=%lld s=%.2f p=%d %s X %s Y %s a=%g b=%g",
+        snprintf(what, sizeof what, "%s %s %s %lldx%lld N=%lld s=%.2f p=%d %s X %s Y %s a=%g b=%g",
                  reading == GCOO_SPARSE_DENSE ? "A*X" : "B*S", gcoo_spdm_alg_name(alg),
-                 dtype ? "f64" : "f32", (long long)rows, (long long)cols, (long long)N, sparsity,
-                 p, ut_format_name((gcoo_format)(seed % 4)), lx ? "col" : "row", ly ? "col" : "row",
+                 dtype ? "f64" : "f32", (long long)rows, (long long)cols, (long long)N, sparsity, p,
+                 ut_format_name((gcoo_format)(seed % 4)), lx ? "col" : "row", ly ? "col" : "row",
                  alpha, beta);
         check_close(&Y, &R, dtype, inner, what);
         /* applying again to the same input gives the same bits (no state kept between calls) */
@@ -117,7 +117,7 @@ static void check_reading_equivalence(gcoo_ctx ctx, gcoo_dtype dtype) {
   gcoo_dense C2 = make_dense(dtype, GCOO_COL_MAJOR, M, n, 2);
   gcoo_dense R = make_dense(dtype, GCOO_COL_MAJOR, M, n, 2);
   TEST_CALL(gcoo_dnsp(ctx, 0.75, &B, S, 1.25, &C1));
-  gcoo_dense X = gcoo_dense_wrap(B.data, dtype, GCOO_ROW_MAJOR, k, M, M); /* B^T */
+  gcoo_dense X = gcoo_dense_wrap(B.data, dtype, GCOO_ROW_MAJOR, k, M, M);  /* B^T */
   gcoo_dense Y = gcoo_dense_wrap(C2.data, dtype, GCOO_ROW_MAJOR, n, M, M); /* C^T */
   TEST_CALL(gcoo_spdm(ctx, 0.75, A, &X, 1.25, &Y));
   ut_check_dense_equal(&C1, &C2, "gcoo_dnsp(B, S) vs gcoo_spdm(S^T, B^T) on the same buffers");
@@ -289,7 +289,8 @@ static void check_names(void) {
     TEST_CHECK(gcoo_spdm_alg_from_name(n) == a, "algorithm %d (%s) does not round-trip", a, n);
   }
   TEST_CHECK(!strcmp(gcoo_spdm_alg_name((gcoo_spdm_alg)99), "unknown"), "name of 99");
-  TEST_CHECK(gcoo_spdm_alg_from_name("bogus") == -1 && gcoo_spdm_alg_from_name(NULL) == -1, "bogus");
+  TEST_CHECK(gcoo_spdm_alg_from_name("bogus") == -1 && gcoo_spdm_alg_from_name(NULL) == -1,
+             "bogus");
 }
 
 static void check_contexts(void) {
@@ -307,15 +308,17 @@ static void check_contexts(void) {
   TEST_CALL(gcoo_ctx_destroy(&c));
   TEST_FAILS(gcoo_ctx_create(NULL, "cpu"), GCOO_ERR_NULL, "output handle");
   TEST_FAILS(gcoo_ctx_create(&c, "tpu"), GCOO_ERR_INVALID_ARG, "unknown resource \"tpu\"");
-  TEST_FAILS(gcoo_ctx_create(&c, "cuda:x"), GCOO_ERR_INVALID_ARG, "bad device number in \"cuda:x\"");
+  TEST_FAILS(gcoo_ctx_create(&c, "cuda:x"), GCOO_ERR_INVALID_ARG,
+             "bad device number in \"cuda:x\"");
   TEST_FAILS(gcoo_ctx_create(&c, "cudax"), GCOO_ERR_INVALID_ARG, "unknown resource \"cudax\"");
   if (gcoo_cuda_device_count() == 0) {
     gcoo_status st = gcoo_ctx_create(&c, "cuda");
-    TEST_CHECK(st == GCOO_ERR_UNSUPPORTED || st == GCOO_ERR_NO_DEVICE,
-               "cuda without a GPU gave %s", gcoo_status_name(st));
+    TEST_CHECK(st == GCOO_ERR_UNSUPPORTED || st == GCOO_ERR_NO_DEVICE, "cuda without a GPU gave %s",
+               gcoo_status_name(st));
     TEST_CHECK(c == NULL, "a context was made");
     TEST_CALL(gcoo_ctx_create(&c, "auto"));
-    TEST_CHECK(!strcmp(gcoo_ctx_backend(c), "cpu"), "auto without a GPU is %s", gcoo_ctx_backend(c));
+    TEST_CHECK(!strcmp(gcoo_ctx_backend(c), "cpu"), "auto without a GPU is %s",
+               gcoo_ctx_backend(c));
     gcoo_ctx_destroy(&c);
   }
   /* NULL reads GCOO_BACKEND */
@@ -333,9 +336,9 @@ int main(void) {
   gcoo_ctx ctx = NULL;
   TEST_CALL(gcoo_ctx_create(&ctx, "cpu"));
   /* shapes of the sparse operand (rows x cols) and widths N of the dense one */
-  static const int64_t shapes[][3] = {{0, 0, 3}, {1, 1, 1}, {1, 40, 4}, {40, 1, 4}, {5, 0, 2},
-                                      {0, 6, 2}, {57, 43, 7}, {23, 70, 1}, {10, 10, 0},
-                                      {300, 200, 16} /* above GCOO_OMP_MIN_WORK: threaded */};
+  static const int64_t shapes[][3] = {
+      {0, 0, 3},   {1, 1, 1},   {1, 40, 4},  {40, 1, 4},    {5, 0, 2}, {0, 6, 2},
+      {57, 43, 7}, {23, 70, 1}, {10, 10, 0}, {300, 200, 16} /* above GCOO_OMP_MIN_WORK: threaded */};
   uint64_t seed = 500;
   for (int r = 0; r < 2; r++)
     for (int dt = 0; dt < 2; dt++)
@@ -346,7 +349,9 @@ int main(void) {
             /* the threaded shape: a few widths are enough, and keep the suite fast */
             if (shapes[s][0] >= 300 && (algs[a] == GCOO_ALG_REFERENCE || (pi != 0 && pi != 3)))
               continue;
-            double sparsity = shapes[s][0] >= 300 ? 0.95 : s % 3 == 0 ? 0.0 : (s % 3 == 1 ? 0.9 : 0.5);
+            double sparsity = shapes[s][0] >= 300 ? 0.95
+                              : s % 3 == 0        ? 0.0
+                                                  : (s % 3 == 1 ? 0.9 : 0.5);
             check_operator(ctx, (gcoo_reading)r, (gcoo_dtype)dt, shapes[s][0], shapes[s][1],
                            shapes[s][2], sparsity, ps[pi], algs[a], seed++);
           }

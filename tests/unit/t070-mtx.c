@@ -130,17 +130,20 @@ static void expect_matrix(const char *name, const char *text, int64_t m, int64_t
 static void check_variants(void) {
   static const double sym[] = {4, -1, 0, -1, 0, 2.5, 0, 2.5, 7};
   expect_matrix("sym_lower.mtx",
-                "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n2 1 -1\n3 2 2.5\n3 3 7\n",
+                "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n2 1 -1\n3 2 2.5\n3 "
+                "3 7\n",
                 3, 3, sym, GCOO_DUPLICATES_ERROR);
   expect_matrix("sym_upper.mtx",
-                "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n1 2 -1\n2 3 2.5\n3 3 7\n",
+                "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n1 2 -1\n2 3 2.5\n3 "
+                "3 7\n",
                 3, 3, sym, GCOO_DUPLICATES_ERROR);
   static const double skew[] = {0, -3, 1, 3, 0, 0, -1, 0, 0};
   expect_matrix("skew.mtx",
-                "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n3 1 -1\n", 3, 3,
-                skew, 0);
+                "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n3 1 -1\n", 3,
+                3, skew, 0);
   expect_matrix("skew_zero_diag.mtx",
-                "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 3\n2 1 3\n2 2 0\n3 1 -1\n",
+                "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 3\n2 1 3\n2 2 0\n3 1 "
+                "-1\n",
                 3, 3, skew, 0);
   static const double pat[] = {1, 1, 0, 1, 0, 1, 0, 1, 0};
   expect_matrix("pattern_sym.mtx",
@@ -168,19 +171,23 @@ static void check_variants(void) {
                 "3 2 -0e5\n",
                 3, 3, nums, 0);
   /* empty matrices */
-  expect_matrix("empty.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n", 0, 0, NULL, 0);
+  expect_matrix("empty.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n", 0, 0, NULL,
+                0);
   static const double zeros[6] = {0};
-  expect_matrix("nnz0.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", 2, 3, zeros, 0);
+  expect_matrix("nnz0.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", 2, 3, zeros,
+                0);
   /* header words of a few variants */
   gcoo_mtx_header h;
-  TEST_CALL(gcoo_mtx_read_header(write_text("h.mtx",
-      "%%MatrixMarket matrix array integer general\n% c\n4 5\n"), &h));
+  TEST_CALL(
+      gcoo_mtx_read_header(write_text("h.mtx",
+                                      "%%MatrixMarket matrix array integer general\n% c\n4 5\n"),
+                           &h));
   TEST_CHECK(h.nrows == 4 && h.ncols == 5 && h.nstored == 20 && !strcmp(h.format, "array") &&
                  !strcmp(h.field, "integer") && !strcmp(h.symmetry, "general"),
              "array header: %lld x %lld %lld %s %s %s", (long long)h.nrows, (long long)h.ncols,
              (long long)h.nstored, h.format, h.field, h.symmetry);
-  TEST_CALL(gcoo_mtx_read_header(write_text("h2.mtx",
-      "%%MatrixMarket matrix coordinate real skew-symmetric\n9 9 0\n"), &h));
+  TEST_CALL(gcoo_mtx_read_header(
+      write_text("h2.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n9 9 0\n"), &h));
   TEST_CHECK(!strcmp(h.symmetry, "skew-symmetric"), "symmetry %s", h.symmetry);
 }
 
@@ -194,8 +201,8 @@ static void check_roundtrip(void) {
       for (int gz = 0; gz < 2; gz++) {
         gcoo_sparse A = NULL, C = NULL, B = NULL;
         int f = (int)(s + (size_t)gz) % 4;
-        TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, (gcoo_format)f, shapes[s][0],
-                                     shapes[s][1], 0.9, 40 + n, 3));
+        TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, (gcoo_format)f, shapes[s][0], shapes[s][1],
+                                     0.9, 40 + n, 3));
         snprintf(name, sizeof name, "rt%d.mtx%s", n++, gz ? ".gz" : "");
         const char *path = tmp_path(name);
         TEST_CALL(gcoo_mtx_write(path, A));
@@ -203,9 +210,11 @@ static void check_roundtrip(void) {
         unsigned char magic[2] = {0, 0};
         TEST_CHECK(fp && fread(magic, 1, 2, fp) == 2, "%s not written", name);
         if (fp) fclose(fp);
-        TEST_CHECK(gz ? (magic[0] == 0x1f && magic[1] == 0x8b) : (magic[0] == '%' && magic[1] == '%'),
+        TEST_CHECK(gz ? (magic[0] == 0x1f && magic[1] == 0x8b)
+                      : (magic[0] == '%' && magic[1] == '%'),
                    "%s starts with %02x %02x", name, magic[0], magic[1]);
-        TEST_CALL(gcoo_mtx_read(path, (gcoo_dtype)dt, GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE, &B));
+        TEST_CALL(
+            gcoo_mtx_read(path, (gcoo_dtype)dt, GCOO_DUPLICATES_ERROR | GCOO_REQUIRE_FINITE, &B));
         TEST_CALL(gcoo_sparse_convert(&C, A, GCOO_FORMAT_CSR, 0));
         ut_check_same(B, C, name);
         gcoo_mtx_header h;
@@ -216,15 +225,17 @@ static void check_roundtrip(void) {
         gcoo_sparse_destroy(&C);
       }
   /* extreme values survive %.17g / %.9g */
-  static const double dv[] = {DBL_MAX, -DBL_MAX, DBL_MIN, 4.9406564584124654e-324, -0.0, 0.1,
-                              3.141592653589793, -1e-310, 1.0 / 3.0, 123456789012345678.0};
-  static const float fv[] = {FLT_MAX, -FLT_MAX, FLT_MIN, 1.40129846e-45f, -0.0f, 0.1f,
-                             3.14159274f, -1e-40f, 1.0f / 3.0f, 16777217.0f};
+  static const double dv[] =
+      {DBL_MAX,           -DBL_MAX, DBL_MIN,   4.9406564584124654e-324, -0.0, 0.1,
+       3.141592653589793, -1e-310,  1.0 / 3.0, 123456789012345678.0};
+  static const float fv[] = {FLT_MAX, -FLT_MAX,    FLT_MIN, 1.40129846e-45f, -0.0f,
+                             0.1f,    3.14159274f, -1e-40f, 1.0f / 3.0f,     16777217.0f};
   for (int dt = 0; dt < 2; dt++) {
     int32_t r[10], c[10];
     for (int k = 0; k < 10; k++) r[k] = k, c[k] = 9 - k;
     gcoo_sparse A = NULL, B = NULL;
-    TEST_CALL(gcoo_sparse_create_coo(&A, (gcoo_dtype)dt, 10, 10, 10, r, c, dt ? (const void *)dv : (const void *)fv, 0));
+    TEST_CALL(gcoo_sparse_create_coo(&A, (gcoo_dtype)dt, 10, 10, 10, r, c,
+                                     dt ? (const void *)dv : (const void *)fv, 0));
     for (int gz = 0; gz < 2; gz++) {
       const char *path = tmp_path(gz ? "extreme.mtx.gz" : "extreme.mtx");
       TEST_CALL(gcoo_mtx_write(path, A));
@@ -266,7 +277,8 @@ static void check_dense(void) {
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
       for (int l = 0; l < 2; l++) {
         gcoo_dense D, R;
-        TEST_CALL(gcoo_dense_create(&D, (gcoo_dtype)dt, (gcoo_layout)l, shapes[s][0], shapes[s][1]));
+        TEST_CALL(
+            gcoo_dense_create(&D, (gcoo_dtype)dt, (gcoo_layout)l, shapes[s][0], shapes[s][1]));
         TEST_CALL(gcoo_dense_fill_random(&D, 70 + n));
         snprintf(name, sizeof name, "dense%d.mtx%s", n++, s % 2 ? ".gz" : "");
         const char *path = tmp_path(name);
@@ -279,11 +291,12 @@ static void check_dense(void) {
       }
   /* column-major order of the format */
   gcoo_dense R;
-  TEST_CALL(gcoo_mtx_read_dense(write_text("colmajor.mtx",
-      "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n"),
-      GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
+  TEST_CALL(gcoo_mtx_read_dense(write_text("colmajor.mtx", "%%MatrixMarket matrix array real "
+                                                           "general\n2 3\n1\n2\n3\n4\n5\n6\n"),
+                                GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
   TEST_CHECK(gcoo_dense_get(&R, 1, 0) == 2.0 && gcoo_dense_get(&R, 0, 1) == 3.0 &&
-                 gcoo_dense_get(&R, 1, 2) == 6.0, "array files are column-major");
+                 gcoo_dense_get(&R, 1, 2) == 6.0,
+             "array files are column-major");
   gcoo_dense_destroy(&R);
 }
 

@@ -53,7 +53,8 @@ static void bad_sparse(int line, const char *text, gcoo_dtype dtype, unsigned fl
   }
 }
 #define BAD(text, want, needle) bad_sparse(__LINE__, text, GCOO_FLOAT64, 0, want, needle)
-#define BAD_F(text, dtype, flags, want, needle) bad_sparse(__LINE__, text, dtype, flags, want, needle)
+#define BAD_F(text, dtype, flags, want, needle) \
+  bad_sparse(__LINE__, text, dtype, flags, want, needle)
 
 static void check_header_errors(void) {
   BAD("", GCOO_ERR_FORMAT, "empty file");
@@ -139,14 +140,14 @@ static void check_entry_errors(void) {
   BAD(BANNER "3 3 1\n1 1 --1\n", GCOO_ERR_FORMAT, "value \"--1\" is not a number");
   BAD("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", GCOO_ERR_FORMAT,
       "line 3: value \"1.5\" is not an integer (the file's field is integer)");
-  BAD(BANNER "3 3 2\n1 1 1\n2 2 nan\n", GCOO_ERR_NOT_FINITE,
-      "line 4: value \"nan\" is not finite");
+  BAD(BANNER "3 3 2\n1 1 1\n2 2 nan\n", GCOO_ERR_NOT_FINITE, "line 4: value \"nan\" is not finite");
   BAD(BANNER "3 3 1\n1 1 -Infinity\n", GCOO_ERR_NOT_FINITE, "value \"-Infinity\" is not finite");
   BAD(BANNER "3 3 1\n1 1 INF\n", GCOO_ERR_NOT_FINITE, "value \"INF\" is not finite");
   BAD(BANNER "3 3 1\n1 1 1e999\n", GCOO_ERR_NOT_FINITE, "value \"1e999\" overflows float64");
   BAD_F(BANNER "3 3 1\n1 1 1e39\n", GCOO_FLOAT32, 0, GCOO_ERR_NOT_FINITE,
         "value \"1e39\" overflows float32");
-  BAD_F(BANNER "3 3 1\n1 1 3.4028236e38\n", GCOO_FLOAT32, 0, GCOO_ERR_NOT_FINITE, "overflows float32");
+  BAD_F(BANNER "3 3 1\n1 1 3.4028236e38\n", GCOO_FLOAT32, 0, GCOO_ERR_NOT_FINITE,
+        "overflows float32");
   /* long tokens are quoted shortened */
   BAD(BANNER "3 3 1\n1 1 123456789012345678901234567890123456789012345678901234567890x\n",
       GCOO_ERR_FORMAT, "value \"1234567890123456789012345678901234567890\" is not");
@@ -180,8 +181,10 @@ static void check_call_errors(void) {
   const char *ok = gcoo_test_data("west0479.mtx.gz");
   TEST_FAILS(gcoo_mtx_read(NULL, GCOO_FLOAT64, 0, &A), GCOO_ERR_NULL, "path is NULL");
   TEST_FAILS(gcoo_mtx_read(ok, GCOO_FLOAT64, 0, NULL), GCOO_ERR_NULL, "output handle is NULL");
-  TEST_FAILS(gcoo_mtx_read(ok, (gcoo_dtype)4, 0, &A), GCOO_ERR_INVALID_ARG, "unknown element type 4");
-  TEST_FAILS(gcoo_mtx_read(ok, GCOO_FLOAT64, 1u << 9, &A), GCOO_ERR_INVALID_ARG, "unknown flags 0x200");
+  TEST_FAILS(gcoo_mtx_read(ok, (gcoo_dtype)4, 0, &A), GCOO_ERR_INVALID_ARG,
+             "unknown element type 4");
+  TEST_FAILS(gcoo_mtx_read(ok, GCOO_FLOAT64, 1u << 9, &A), GCOO_ERR_INVALID_ARG,
+             "unknown flags 0x200");
   TEST_FAILS(gcoo_mtx_read_header(ok, NULL), GCOO_ERR_NULL, "header is NULL");
   TEST_FAILS(gcoo_mtx_read_dense(ok, GCOO_FLOAT64, GCOO_ROW_MAJOR, NULL), GCOO_ERR_NULL,
              "output matrix is NULL");
@@ -243,18 +246,20 @@ static void check_gzip_errors(void) {
   gcoo_sparse_destroy(&B);
   /* plain text under a .gz name */
   static const char plain[] = BANNER "1 1 1\n1 1 1\n";
-  TEST_FAILS(gcoo_mtx_read(write_bytes("plain.mtx.gz", plain, sizeof plain - 1), GCOO_FLOAT64, 0, &B),
+  TEST_FAILS(gcoo_mtx_read(write_bytes("plain.mtx.gz", plain, sizeof plain - 1), GCOO_FLOAT64, 0,
+                           &B),
              GCOO_ERR_FORMAT,
              "plain.mtx.gz: named .gz but not gzip-compressed (starts with bytes 25 25, gzip "
              "starts with 1f 8b)");
-  TEST_FAILS(gcoo_mtx_read(write_bytes("empty.mtx.gz", "", 0), GCOO_FLOAT64, 0, &B), GCOO_ERR_FORMAT,
-             "empty.mtx.gz: empty file");
-  TEST_FAILS(gcoo_mtx_read(write_bytes("one.mtx.gz", "\x1f", 1), GCOO_FLOAT64, 0, &B), GCOO_ERR_FORMAT,
-             "not gzip-compressed");
+  TEST_FAILS(gcoo_mtx_read(write_bytes("empty.mtx.gz", "", 0), GCOO_FLOAT64, 0, &B),
+             GCOO_ERR_FORMAT, "empty.mtx.gz: empty file");
+  TEST_FAILS(gcoo_mtx_read(write_bytes("one.mtx.gz", "\x1f", 1), GCOO_FLOAT64, 0, &B),
+             GCOO_ERR_FORMAT, "not gzip-compressed");
   /* cut in the middle, and cut only in the 8-byte trailer (CRC and length) */
   TEST_FAILS(gcoo_mtx_read(write_bytes("half.mtx.gz", data, n / 2), GCOO_FLOAT64, 0, &B),
              GCOO_ERR_FORMAT, "the gzip stream ends early: the file is truncated");
-  TEST_CHECK(strstr(gcoo_last_error(), "half.mtx.gz, line ") != NULL, "no line in: %s", gcoo_last_error());
+  TEST_CHECK(strstr(gcoo_last_error(), "half.mtx.gz, line ") != NULL, "no line in: %s",
+             gcoo_last_error());
   TEST_FAILS(gcoo_mtx_read(write_bytes("trailer.mtx.gz", data, n - 4), GCOO_FLOAT64, 0, &B),
              GCOO_ERR_FORMAT, "the file is truncated");
   TEST_FAILS(gcoo_mtx_read(write_bytes("header_only.mtx.gz", data, 10), GCOO_FLOAT64, 0, &B),
@@ -278,12 +283,14 @@ static void check_write_errors(void) {
   char p[1100];
   snprintf(p, sizeof p, "%s/no_such_dir/out.mtx", ut_tmpdir());
   TEST_FAILS(gcoo_mtx_write(p, A), GCOO_ERR_IO, "out.mtx.tmp.");
-  TEST_CHECK(strstr(gcoo_last_error(), "No such file or directory") != NULL, "%s", gcoo_last_error());
+  TEST_CHECK(strstr(gcoo_last_error(), "No such file or directory") != NULL, "%s",
+             gcoo_last_error());
   /* the path is a directory: the temporary is written, the rename fails, the temporary goes */
   const char *dir = tmp_path("a_directory.mtx");
   TEST_CHECK(mkdir(dir, 0700) == 0, "mkdir %s", dir);
   TEST_FAILS(gcoo_mtx_write(dir, A), GCOO_ERR_IO, "cannot rename");
-  TEST_FAILS(gcoo_mtx_write(tmp_path("a_directory.mtx"), NULL), GCOO_ERR_NULL, "sparse matrix is NULL");
+  TEST_FAILS(gcoo_mtx_write(tmp_path("a_directory.mtx"), NULL), GCOO_ERR_NULL,
+             "sparse matrix is NULL");
   TEST_FAILS(gcoo_mtx_write(NULL, A), GCOO_ERR_NULL, "path is NULL");
   TEST_FAILS(gcoo_mtx_write("", A), GCOO_ERR_NULL, "path is NULL or empty");
   double buf[4] = {1, 2, 3, 4};

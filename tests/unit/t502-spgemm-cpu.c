@@ -41,8 +41,8 @@ static void run(gcoo_sparse A, gcoo_sparse B, const char *what) {
 }
 
 int main(void) {
-  const int64_t shapes[][3] = {{1, 1, 1}, {3, 4, 5}, {64, 80, 48}, {300, 200, 250},
-                               {1000, 1200, 900}, {50, 5000, 40}};
+  const int64_t shapes[][3] = {{1, 1, 1},       {3, 4, 5},         {64, 80, 48},
+                               {300, 200, 250}, {1000, 1200, 900}, {50, 5000, 40}};
   const double spars[] = {0.0, 0.3, 0.8, 0.97, 0.995, 0.99};
   const gcoo_format fmts[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_COO, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO};
   for (int s = 0; s < 6; s++)
@@ -51,8 +51,8 @@ int main(void) {
       char what[96];
       TEST_CALL(gcoo_sparse_random(&A, (gcoo_dtype)dt, fmts[s % 4], shapes[s][0], shapes[s][1],
                                    spars[s], 300 + s, 4));
-      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1],
-                                   shapes[s][2], spars[s], 400 + s, 0));
+      TEST_CALL(gcoo_sparse_random(&B, (gcoo_dtype)dt, GCOO_FORMAT_CSR, shapes[s][1], shapes[s][2],
+                                   spars[s], 400 + s, 0));
       snprintf(what, sizeof what, "random %lldx%lldx%lld %s", (long long)shapes[s][0],
                (long long)shapes[s][1], (long long)shapes[s][2], dt ? "double" : "float");
       run(A, B, what);
@@ -93,10 +93,10 @@ int main(void) {
     const int64_t dims[][3] = {{0, 0, 0}, {4, 0, 3}, {0, 5, 2}, {6, 4, 7}};
     for (int d = 0; d < 4; d++) {
       gcoo_sparse A = NULL, B = NULL;
-      TEST_CALL(gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL,
-                                       NULL, 0));
-      TEST_CALL(gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL,
-                                       NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&A, GCOO_FLOAT32, dims[d][0], dims[d][1], 0, NULL, NULL, NULL, 0));
+      TEST_CALL(
+          gcoo_sparse_create_coo(&B, GCOO_FLOAT32, dims[d][1], dims[d][2], 0, NULL, NULL, NULL, 0));
       run(A, B, "empty");
       gcoo_sparse_destroy(&A);
       gcoo_sparse_destroy(&B);
@@ -130,7 +130,8 @@ int main(void) {
     TEST_FAILS(gcoo_spgemm(ctx, A, B, &o, &C, NULL), GCOO_ERR_INVALID_ARG, "safety factor -1");
     o = (gcoo_spgemm_options)GCOO_SPGEMM_OPTIONS_INIT;
     o.size = 3;
-    TEST_FAILS(gcoo_spgemm(ctx, A, B, &o, &C, NULL), GCOO_ERR_INVALID_ARG, "GCOO_SPGEMM_OPTIONS_INIT");
+    TEST_FAILS(gcoo_spgemm(ctx, A, B, &o, &C, NULL), GCOO_ERR_INVALID_ARG,
+               "GCOO_SPGEMM_OPTIONS_INIT");
     TEST_FAILS(gcoo_spgemm(ctx, A, A, NULL, &C, NULL), GCOO_ERR_SHAPE, "40 x 30 but B is 40 x 30");
     TEST_CALL(gcoo_sparse_astype(&Bf, B, GCOO_FLOAT32));
     TEST_FAILS(gcoo_spgemm(ctx, A, Bf, NULL, &C, NULL), GCOO_ERR_DTYPE, "A is double, B is float");

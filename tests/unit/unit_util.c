@@ -121,14 +121,14 @@ int ut_check_arrays(gcoo_sparse A, const ut_expect *e, const char *what) {
   int bad = 0;
   TEST_CALL(gcoo_sparse_get_info(A, &info));
   TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-#define UT_EXPECT(cond, ...)                                           \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
+#define UT_EXPECT(cond, ...)                                                         \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
       fprintf(stderr, "FAIL %s (%s): %s: ", what, ut_format_name(e->format), #cond); \
-      fprintf(stderr, __VA_ARGS__);                                    \
-      fprintf(stderr, "\n");                                           \
-      bad++;                                                           \
-    }                                                                  \
+      fprintf(stderr, __VA_ARGS__);                                                  \
+      fprintf(stderr, "\n");                                                         \
+      bad++;                                                                         \
+    }                                                                                \
   } while (0)
   UT_EXPECT(info.format == e->format, "format %d", (int)info.format);
   UT_EXPECT(info.dtype == e->dtype, "dtype %d", (int)info.dtype);
@@ -154,8 +154,9 @@ int ut_check_arrays(gcoo_sparse A, const ut_expect *e, const char *what) {
       break;
     }
     case GCOO_FORMAT_GCOO:
-      UT_EXPECT(info.p == e->p && info.ngroups == e->ngroups, "p %d, %lld groups (expected %d, %lld)",
-                info.p, (long long)info.ngroups, e->p, (long long)e->ngroups);
+      UT_EXPECT(info.p == e->p && info.ngroups == e->ngroups,
+                "p %d, %lld groups (expected %d, %lld)", info.p, (long long)info.ngroups, e->p,
+                (long long)e->ngroups);
       if (bad) break;
       UT_EXPECT(!differ(a.gidx, e->gidx, e->ngroups + 1, 8), "gIdxes differ");
       for (int64_t q = 0; q < e->ngroups; q++)
@@ -194,10 +195,10 @@ int ut_check_same(gcoo_sparse A, gcoo_sparse B, const char *what) {
              !differ(a.gnnz, b.gnnz, ia.ngroups, 8);
   }
   if (!same) {
-    fprintf(stderr, "FAIL %s: matrices differ (%s %lld x %lld nnz %lld vs %s %lld x %lld nnz %lld)\n",
-            what, ut_format_name(ia.format), (long long)ia.nrows, (long long)ia.ncols,
-            (long long)ia.nnz, ut_format_name(ib.format), (long long)ib.nrows, (long long)ib.ncols,
-            (long long)ib.nnz);
+    fprintf(stderr,
+            "FAIL %s: matrices differ (%s %lld x %lld nnz %lld vs %s %lld x %lld nnz %lld)\n", what,
+            ut_format_name(ia.format), (long long)ia.nrows, (long long)ia.ncols, (long long)ia.nnz,
+            ut_format_name(ib.format), (long long)ib.nrows, (long long)ib.ncols, (long long)ib.nnz);
     gcoo_test_failures++;
   }
   return !same;

@@ -9,7 +9,9 @@
 #include "gcoo_test.h"
 
 /** The test's own generator (SplitMix64): uniform in [0, 1). */
-typedef struct ut_rng { uint64_t x; } ut_rng;
+typedef struct ut_rng {
+  uint64_t x;
+} ut_rng;
 double ut_uniform(ut_rng *r);
 uint64_t ut_below(ut_rng *r, uint64_t n);
 
