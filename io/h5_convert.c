@@ -38,27 +38,30 @@ static inline int fits_i64_unsigned(uint64_t v) { return v <= (uint64_t)INT64_MA
 
 /* Indices are checked in parallel (the whole slab's index array passes through here, in place
  * when the file holds int32); the first bad one is still the one reported. */
+/* Kept as written: clang-format would split the OpenMP _Pragma string, which must stay one literal. */
+/* clang-format off */
 int64_t gcoo__h5_to_index(gcoo__h5_kind k, const void *src, int64_t n, int32_t *dst) {
   switch (k) {
-#define TO_INDEX(K, S, SIGN, W)                                               \
-  case K: {                                                                   \
-    const S *s = (const S *)src;                                              \
-    int64_t bad = n;                                                          \
-    _Pragma("omp parallel for reduction(min : bad) schedule(static) if (n > " \
-            "GCOO_OMP_MIN_WORK)") for (int64_t i = 0; i < n; i++) {           \
-      if (!fits_i32_##SIGN((W)s[i])) {                                        \
-        if (i < bad) bad = i;                                                 \
-      } else {                                                                \
-        dst[i] = (int32_t)s[i];                                               \
-      }                                                                       \
-    }                                                                         \
-    return bad < n ? bad : -1;                                                \
+#define TO_INDEX(K, S, SIGN, W)                                                      \
+  case K: {                                                                          \
+    const S *s = (const S *)src;                                                     \
+    int64_t bad = n;                                                                 \
+    _Pragma("omp parallel for reduction(min : bad) schedule(static) if (n > GCOO_OMP_MIN_WORK)") \
+    for (int64_t i = 0; i < n; i++) {                                                \
+      if (!fits_i32_##SIGN((W)s[i])) {                                               \
+        if (i < bad) bad = i;                                                        \
+      } else {                                                                       \
+        dst[i] = (int32_t)s[i];                                                      \
+      }                                                                              \
+    }                                                                                \
+    return bad < n ? bad : -1;                                                       \
   }
     H5_INT_KINDS(TO_INDEX)
 #undef TO_INDEX
     default: return n > 0 ? 0 : -1;
   }
 }
+/* clang-format on */
 
 int64_t gcoo__h5_to_i64(gcoo__h5_kind k, const void *src, int64_t n, int64_t *dst) {
   switch (k) {
