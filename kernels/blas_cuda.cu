@@ -1,30 +1,10 @@
 // SPDX-License-Identifier: MIT
 // kernels/blas_cuda.cu: device side of gcoo/blas.h (memory, copies, cuBLAS GEMM and diagonal
 // scaling, column dot products) for the CUDA backend's table of functions.
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
 #include "blas_cuda.h"
+#include "cuda_check.h"
 
 namespace {
-
-gcoo_status cuda_fail(cudaError_t e, const char *what, const char *file, int line) {
-  (void)cudaGetLastError();
-  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
-                     line, "blas_cuda", "%s: %s", what, cudaGetErrorString(e));
-}
-#define BLAS_CUDA(x)                                                     \
-  do {                                                                   \
-    cudaError_t e_ = (x);                                                \
-    if (e_ != cudaSuccess) return cuda_fail(e_, #x, __FILE__, __LINE__); \
-  } while (0)
-#define BLAS_CUBLAS(x)                                                                           \
-  do {                                                                                           \
-    cublasStatus_t s_ = (x);                                                                     \
-    if (s_ != CUBLAS_STATUS_SUCCESS)                                                             \
-      return GCOO_ERROR(s_ == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUBLAS, \
-                        "%s: %s", #x, cublasGetStatusString(s_));                                \
-  } while (0)
 
 // Partial column sums of A .* B over a tile of rows per block, in double, in a fixed order
 // (threads own columns; rows are split among thread rows and summed in order), so results are
@@ -77,17 +57,17 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
   if (nblocks < 1) nblocks = 1;
   if (nblocks > 1024) nblocks = 1024;
   double *partial = nullptr;
-  BLAS_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
+  GCOO_CALL_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
   coldot_partial<T><<<nblocks, 256, 256 * sizeof(double), s>>>((const T *)A->data, rstride(A),
                                                                cstride(A), (const T *)B->data,
                                                                rstride(B), cstride(B), n, k,
                                                                partial);
-  BLAS_CUDA(cudaGetLastError());
+  GCOO_CALL_CUDA(cudaGetLastError());
   int64_t ostride = out->nrows == 1 ? cstride(out) : rstride(out);
   coldot_final<T>
       <<<(unsigned)((k + 127) / 128), 128, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
-  BLAS_CUDA(cudaGetLastError());
-  BLAS_CUDA(cudaFreeAsync(partial, s));
+  GCOO_CALL_CUDA(cudaGetLastError());
+  GCOO_CALL_CUDA(cudaFreeAsync(partial, s));
   return GCOO_SUCCESS;
 }
 
@@ -107,7 +87,7 @@ extern "C" gcoo_status gcoo__cuda_mem_alloc(void **ptr, size_t bytes) {
 }
 
 extern "C" gcoo_status gcoo__cuda_mem_free(void *ptr) {
-  BLAS_CUDA(cudaFree(ptr));
+  GCOO_CALL_CUDA(cudaFree(ptr));
   return GCOO_SUCCESS;
 }
 
@@ -117,9 +97,9 @@ extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst,
   int64_t nmaj = src->layout == GCOO_ROW_MAJOR ? src->nrows : src->ncols;
   int64_t nmin = src->layout == GCOO_ROW_MAJOR ? src->ncols : src->nrows;
   if (nmaj == 0 || nmin == 0) return GCOO_SUCCESS;
-  BLAS_CUDA(cudaMemcpy2DAsync(dst->data, (size_t)dst->ld * es, src->data, (size_t)src->ld * es,
-                              (size_t)nmin * es, (size_t)nmaj, cudaMemcpyDefault, s));
-  if (dst->mem == GCOO_MEM_HOST) BLAS_CUDA(cudaStreamSynchronize(s));
+  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst->data, (size_t)dst->ld * es, src->data, (size_t)src->ld * es,
+                                   (size_t)nmin * es, (size_t)nmaj, cudaMemcpyDefault, s));
+  if (dst->mem == GCOO_MEM_HOST) GCOO_CALL_CUDA(cudaStreamSynchronize(s));
   return GCOO_SUCCESS;
 }
 
@@ -140,9 +120,9 @@ extern "C" gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double 
   const bool rm = C->layout == GCOO_ROW_MAJOR;
   const gcoo_dense *L = rm ? B : A, *R = rm ? A : B;
   const int tl = rm ? tb : ta, tr = rm ? ta : tb;
-  BLAS_CUBLAS(cublasGemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N, tr ? CUBLAS_OP_T : CUBLAS_OP_N,
-                           rm ? n : m, rm ? m : n, k, pa, L->data, t, (int)L->ld, R->data, t,
-                           (int)R->ld, pb, C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
+  GCOO_CALL_CUBLAS(cublasGemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N, tr ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                rm ? n : m, rm ? m : n, k, pa, L->data, t, (int)L->ld, R->data, t,
+                                (int)R->ld, pb, C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
   return GCOO_SUCCESS;
 }
 
@@ -158,11 +138,11 @@ extern "C" gcoo_status gcoo__cuda_dgmm(cublasHandle_t h, const gcoo_dense *d, co
   int m = (int)(A->layout == GCOO_ROW_MAJOR ? ncols : rows);
   int n = (int)(A->layout == GCOO_ROW_MAJOR ? rows : ncols);
   if (dbl)
-    BLAS_CUBLAS(cublasDdgmm(h, side, m, n, (const double *)A->data, (int)A->ld,
-                            (const double *)d->data, incx, (double *)C->data, (int)C->ld));
+    GCOO_CALL_CUBLAS(cublasDdgmm(h, side, m, n, (const double *)A->data, (int)A->ld,
+                                 (const double *)d->data, incx, (double *)C->data, (int)C->ld));
   else
-    BLAS_CUBLAS(cublasSdgmm(h, side, m, n, (const float *)A->data, (int)A->ld,
-                            (const float *)d->data, incx, (float *)C->data, (int)C->ld));
+    GCOO_CALL_CUBLAS(cublasSdgmm(h, side, m, n, (const float *)A->data, (int)A->ld,
+                                 (const float *)d->data, incx, (float *)C->data, (int)C->ld));
   return GCOO_SUCCESS;
 }
 
