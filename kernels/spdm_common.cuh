@@ -138,6 +138,17 @@ inline unsigned grid_for(int64_t n, int threads) {
   return (unsigned)b;
 }
 
+/** The dense operands of Y = alpha A X + beta Y (A with k columns, N columns in X and Y), as
+ *  every GCOO launcher checks them: X may be NULL only when k = 0. */
+inline gcoo_status check_dense_operands(int64_t k, const void *X, int64_t ldx, const void *Y,
+                                        int64_t ldy, int64_t N) {
+  GCOO_CHECK(Y != NULL && (X != NULL || k == 0), GCOO_ERR_NULL, "X or Y is NULL");
+  GCOO_CHECK(ldy >= N && (k == 0 || ldx >= N), GCOO_ERR_INVALID_ARG,
+             "leading dimensions ldx = %lld, ldy = %lld below N = %lld", (long long)ldx,
+             (long long)ldy, (long long)N);
+  return GCOO_SUCCESS;
+}
+
 } // namespace
 
 #endif

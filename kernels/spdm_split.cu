@@ -244,10 +244,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
              "row-split kernel: %d packs a lane (0, 1, 2 or 4)", vpt);
   if (chosen) memset(chosen, 0, sizeof *chosen);
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CHECK(Y != NULL && (X != NULL || L->k == 0), GCOO_ERR_NULL, "X or Y is NULL");
-  GCOO_CHECK(ldy >= N && (L->k == 0 || ldx >= N), GCOO_ERR_INVALID_ARG,
-             "leading dimensions ldx = %lld, ldy = %lld below N = %lld", (long long)ldx,
-             (long long)ldy, (long long)N);
+  GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (L->dtype == GCOO_FLOAT64)
     GCOO_CALL(launch_split<double>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
