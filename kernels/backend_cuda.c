@@ -296,6 +296,9 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
   cuda_op_state *o = gcoo__cuda_op(op);
   switch (key) {
     case GCOO_CUDA_OPT_TUNED_VARIANT:
+      GCOO_CHECK(!o->tc_mode || value == 0, GCOO_ERR_UNSUPPORTED,
+                 "the operator runs the tensor-core mode (GCOO_MATH_TF32), which has no tuned "
+                 "variants");
       GCOO_CHECK(value >= 0 && value <= gcoo_cuda_tuned_variant_count(), GCOO_ERR_INVALID_ARG,
                  "tuned variant %lld outside 0..%d", (long long)value,
                  gcoo_cuda_tuned_variant_count());
@@ -357,6 +360,16 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   int resident = 0; /* AUTO chose the tuned kernel's X-resident variant */
   int rowsplit = 0; /* ... or its row-split variant */
   snprintf(o->details.why, sizeof o->details.why, "forced");
+  /* the tensor-core mode (opt-in, float): AUTO and GCOO run it, on windows of 16 rows */
+  o->tc_mode = op->opts.math == GCOO_MATH_TF32 && o->csr.dtype == GCOO_FLOAT32 &&
+               (alg == GCOO_ALG_AUTO || alg == GCOO_ALG_GCOO);
+  if (o->tc_mode) {
+    alg = GCOO_ALG_GCOO;
+    p = GCOO_TC_ROWS;
+    snprintf(o->details.why, sizeof o->details.why,
+             "tensor-core mode (GCOO_MATH_TF32): TF32 tiles of windows of %d rows",
+             GCOO_TC_ROWS);
+  }
   /* the reuse statistics: AUTO needs them, and so does GCOO when p is not given */
   if ((alg == GCOO_ALG_AUTO || (alg == GCOO_ALG_GCOO && p == 0)) && o->csr.nnz > 0) {
     GCOO_GOTO(gcoo_cuda_reuse_stats(&o->csr, STATS_NLOG, o->details.distinct_by_log2p, s));
@@ -416,6 +429,11 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       o->device_bytes += (size_t)(o->tuned.ngroups + 1) * 8 + (size_t)o->tuned.ndistinct * 4 +
                          (size_t)o->csr.nnz * 2 * gcoo_dtype_size(o->csr.dtype);
       op->info.device_bytes = o->device_bytes;
+      if (o->tc_mode) {
+        GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
+        o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 + (size_t)o->tc.ntiles * GCOO_TC_ROWS *
+                                                              GCOO_TC_K * sizeof(float);
+      }
       if (resident) {
         GCOO_GOTO(build_resident(op));
         o->tuned.prefer_resident = 1;
@@ -469,6 +487,7 @@ static gcoo_status cuda_op_destroy(gcoo_op op) {
   gcoo__cusparse_destroy(op);
   gcoo__dense_destroy(op);
   gcoo_cuda_gcoo_free(&o->gcoo);
+  gcoo_cuda_tc_free(&o->tc);
   gcoo_cuda_tuned_free(&o->tuned);
   gcoo_cuda_csr_free(&o->csr);
   cudaFree(o->xbuf);
@@ -594,8 +613,12 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
           gcoo_cuda_spdm_faithful(&o->gcoo, alpha, X->data, X->ld, beta, Y->data, Y->ld, N, s));
       break;
     case GCOO_ALG_GCOO:
-      GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld, beta,
-                                     Y->data, Y->ld, N, s, &o->details.last));
+      if (o->tc_mode)
+        GCOO_CALL(gcoo_cuda_spdm_tc(&o->tc, &c->dev, alpha, X->data, X->ld, beta, Y->data, Y->ld,
+                                    N, s, &o->details.last));
+      else
+        GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld,
+                                       beta, Y->data, Y->ld, N, s, &o->details.last));
       break;
     case GCOO_ALG_DENSE:
     case GCOO_ALG_DENSE_TF32:

@@ -49,6 +49,8 @@ typedef struct cuda_op_state {
   gcoo_cuda_gcoo gcoo;   /* faithful: the GCOO of S */
   gcoo_cuda_tuned tuned; /* tuned: the layout derived from it */
   int variant;           /* GCOO_CUDA_OPT_TUNED_VARIANT */
+  int tc_mode;           /* GCOO_MATH_TF32 on a float operator: the tensor-core kernel */
+  gcoo_cuda_tc tc;       /* its tiles (built from tuned at p = GCOO_TC_ROWS) */
   /* dense */
   void *dense; /* A densified, row-major m x k */
   int64_t lda;

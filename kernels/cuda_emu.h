@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 namespace gcoo_emu {
@@ -199,6 +200,86 @@ inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v)
   }
   return old;
 }
+
+// ---- wmma (kernels/spdm_tc.cu): the TF32 m16n16k8 subset, one whole tile in every lane -------
+// The emulator runs a warp's lanes one after another (switching only at barriers), so a
+// warp-wide operation is modelled by each lane doing all of it: a fragment holds the whole tile
+// in every lane, load/store/mma act on the whole tile, and the lanes' stores write the same
+// values. A kernel must therefore put a __syncthreads() (not only a warp barrier) between the
+// shared-memory writes a fragment load reads, and between a fragment store and its readers.
+// Rounding as on the GPU: __float_to_tf32 rounds to nearest, ties away (cvt.rna.tf32.f32); the
+// mma reads only the TF32 bits of its inputs (the low 13 mantissa bits ignored), multiplies
+// exactly and adds in FP32 (the tensor core's own adder order and rounding differ slightly:
+// the error bound of docs/kernels.md §10 covers both).
+namespace nvcuda {
+namespace wmma {
+struct row_major {};
+struct col_major {};
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+namespace precision {
+struct tf32 {};
+} // namespace precision
+enum layout_t { mem_row_major, mem_col_major };
+
+template <typename Use, int M, int N, int K, typename T, typename Layout = void>
+struct fragment {
+  static constexpr int rows = std::is_same<Use, matrix_b>::value ? K : M;
+  static constexpr int cols = std::is_same<Use, matrix_a>::value ? K : N;
+  static constexpr int num_elements = rows * cols;
+  float x[rows * cols];
+};
+
+inline float tf32_bits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  b &= 0xffffe000u;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+inline float __float_to_tf32(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u; // finite: round
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+template <typename Use, int M, int N, int K, typename T, typename L>
+inline void fill_fragment(fragment<Use, M, N, K, T, L> &f, float v) {
+  for (int i = 0; i < f.num_elements; i++) f.x[i] = v;
+}
+template <typename Use, int M, int N, int K, typename T, typename L>
+inline void load_matrix_sync(fragment<Use, M, N, K, T, L> &f, const float *p, unsigned ldm) {
+  using Fr = fragment<Use, M, N, K, T, L>;
+  for (int r = 0; r < Fr::rows; r++)
+    for (int c = 0; c < Fr::cols; c++)
+      f.x[r * Fr::cols + c] = std::is_same<L, col_major>::value ? p[(size_t)c * ldm + r]
+                                                                : p[(size_t)r * ldm + c];
+}
+template <int M, int N, int K, typename T>
+inline void store_matrix_sync(float *p, const fragment<accumulator, M, N, K, T> &f, unsigned ldm,
+                              layout_t l) {
+  for (int r = 0; r < M; r++)
+    for (int c = 0; c < N; c++)
+      (l == mem_row_major ? p[(size_t)r * ldm + c] : p[(size_t)c * ldm + r]) = f.x[r * N + c];
+}
+template <int M, int N, int K, typename LA, typename LB, typename T>
+inline void mma_sync(fragment<accumulator, M, N, K, T> &d,
+                     const fragment<matrix_a, M, N, K, precision::tf32, LA> &a,
+                     const fragment<matrix_b, M, N, K, precision::tf32, LB> &b,
+                     const fragment<accumulator, M, N, K, T> &c) {
+  float out[M * N];
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = c.x[i * N + j];
+      for (int k = 0; k < K; k++) s += tf32_bits(a.x[i * K + k]) * tf32_bits(b.x[k * N + j]);
+      out[i * N + j] = s;
+    }
+  std::memcpy(d.x, out, sizeof out);
+}
+} // namespace wmma
+} // namespace nvcuda
 
 // ---- runtime calls used by the kernel files (host memory stands in for device memory) --------
 namespace gcoo_emu {

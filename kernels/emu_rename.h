@@ -26,5 +26,8 @@
 #define gcoo_cuda_tuned_variant_split gcoo_emu_tuned_variant_split
 #define gcoo_cuda_tuned_build_split gcoo_emu_tuned_build_split
 #define gcoo_cuda_spdm_split gcoo_emu_spdm_split
+#define gcoo_cuda_tc_build gcoo_emu_tc_build
+#define gcoo_cuda_tc_free gcoo_emu_tc_free
+#define gcoo_cuda_spdm_tc gcoo_emu_spdm_tc
 #endif
 #endif

@@ -241,6 +241,7 @@ typedef struct gcoo_cuda_tuned_launch {
   int rowsplit;      /**< 1: the row-split kernel (long rows cut into pieces) */
   int piece;         /**< row-split: most entries of a work item */
   int blocks_per_sm; /**< occupancy the launcher computed */
+  int tensor_core;   /**< 1: the tensor-core (TF32) kernel of kernels/spdm_tc.cu */
 } gcoo_cuda_tuned_launch;
 
 /** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
@@ -279,6 +280,38 @@ gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp, const gco
                                     double alpha, const void *X, int64_t ldx, double beta, void *Y,
                                     int64_t ldy, int64_t N, void *stream,
                                     gcoo_cuda_tuned_launch *chosen);
+
+/* ---- the tensor-core mode (kernels/spdm_tc.cu; GCOO_MATH_TF32, float only) ------------------ */
+
+/** Rows of a window (a GCOO group at p = 16) and columns of a k-tile: the wmma TF32 shape
+ *  m16n16k8. */
+#define GCOO_TC_ROWS 16
+#define GCOO_TC_K 8
+
+/** The tensor-core layout (docs/kernels.md §10): for each window of 16 rows of A, its distinct
+ *  columns (borrowed from the tuned layout at p = 16) cut into k-tiles of 8, each stored as a
+ *  dense 16 x 8 row-major tile of A's values rounded to TF32, zeros where a row has no entry. */
+typedef struct gcoo_cuda_tc {
+  int64_t m, k;
+  int64_t nwin;          /**< windows: ceil(m / 16) */
+  int64_t ntiles;        /**< tiles in all: sum over windows of ceil(distinct / 8) */
+  const int64_t *uptr;   /**< borrowed: nwin + 1 offsets into ucols */
+  const int32_t *ucols;  /**< borrowed: distinct columns of each window, ascending */
+  int64_t *tile_off;     /**< nwin + 1: window w's tiles are tile_off[w] .. tile_off[w + 1] */
+  float *tiles;          /**< ntiles x 16 x 8 values */
+} gcoo_cuda_tc;
+
+/** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column
+ *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host). */
+gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T, void *stream);
+void gcoo_cuda_tc_free(gcoo_cuda_tc *T);
+
+/** Y = alpha A X + beta Y with TF32 tensor cores (FP32 accumulate), float only. Per element
+ *  |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij, n_i the entries of
+ *  row i (docs/kernels.md §10). beta = 0 does not read Y. */
+gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev, double alpha,
+                              const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
+                              int64_t N, void *stream, gcoo_cuda_tuned_launch *chosen);
 
 /* ---- the backend's extras (kernels/backend_cuda.c), for bench/ and tests/gpu --------------- */
 

@@ -54,6 +54,8 @@ static gcoo_status read_options(const gcoo_op_options *opts, gcoo_op_options *o)
              "unknown algorithm %d", (int)o->alg);
   GCOO_CHECK(o->p >= 0, GCOO_ERR_INVALID_ARG, "group width p = %d must be >= 0", o->p);
   GCOO_CHECK(o->ncols_hint >= 0, GCOO_ERR_INVALID_ARG, "ncols_hint must be >= 0");
+  GCOO_CHECK(o->math == GCOO_MATH_EXACT || o->math == GCOO_MATH_TF32, GCOO_ERR_INVALID_ARG,
+             "unknown math mode %d (GCOO_MATH_EXACT or GCOO_MATH_TF32)", (int)o->math);
   return GCOO_SUCCESS;
 }
 

@@ -53,6 +53,18 @@ typedef enum gcoo_spdm_alg {
 const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg);
 int gcoo_spdm_alg_from_name(const char *name);
 
+/** Arithmetic an operator may use. EXACT (the default) multiplies in the operator's own
+ *  precision (FP32 or FP64). TF32 allows, for float operators on the CUDA backend, the GCOO
+ *  tensor-core mode (TF32 inputs, FP32 accumulation; docs/kernels.md §10): per element
+ *  |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij with n_i the entries of row i,
+ *  i.e. about 1e-3 of |A||X| instead of n_i 6e-8. With TF32, AUTO and GCOO_ALG_GCOO run that
+ *  mode; other algorithms, double operators and the CPU backend stay exact (as cuBLAS's TF32
+ *  math mode leaves double alone). */
+typedef enum gcoo_math {
+  GCOO_MATH_EXACT = 0, /**< the operator's own precision throughout */
+  GCOO_MATH_TF32 = 1   /**< float: tensor cores with TF32 inputs allowed */
+} gcoo_math;
+
 /** Options of an operator. Initialise with GCOO_OP_OPTIONS_INIT, then set what you need. */
 typedef struct gcoo_op_options {
   size_t size;          /**< sizeof(gcoo_op_options): lets the struct grow compatibly */
@@ -60,10 +72,11 @@ typedef struct gcoo_op_options {
   gcoo_spdm_alg alg;    /**< GCOO_ALG_AUTO or a forced algorithm */
   int32_t p;            /**< GCOO group width; 0: the backend's tuned default */
   int64_t ncols_hint; /**< expected width of the dense operand (N or M) for dispatch; 0: unknown */
+  gcoo_math math;     /**< GCOO_MATH_EXACT (default) or GCOO_MATH_TF32 (float, CUDA: tensor cores) */
 } gcoo_op_options;
 
 #define GCOO_OP_OPTIONS_INIT \
-  { sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0 }
+  { sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0, GCOO_MATH_EXACT }
 
 typedef struct gcoo_op_s *gcoo_op;
 

@@ -2,6 +2,7 @@
 /* tests/gpu/gpu_test_util.c: see gpu_test_util.h. */
 #include "gpu_test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,4 +135,42 @@ gcoo_sparse gt_power_law(gcoo_dtype dtype, int64_t m, int64_t k, int64_t longest
   free(val);
   free(used);
   return A;
+}
+
+double gt_tc_bound_ratio(gcoo_sparse A, double alpha, const gcoo_dense *X, double beta,
+                         const gcoo_dense *Y0, const gcoo_dense *Y, double *relerr) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  const float *v = a.values;
+  const int64_t N = X->ncols;
+  double worst = 0, e2 = 0, r2 = 0;
+  for (int64_t i = 0; i < ai.nrows; i++) {
+    const int64_t n = a.ptr[i + 1] - a.ptr[i];
+    const double u = 0x1p-10 + (double)(n + 4) * 0x1p-23;
+    for (int64_t j = 0; j < N; j++) {
+      double ref = 0, mag = 0;
+      for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++) {
+        const double t = (double)v[e] * gcoo_dense_get(X, a.ind[e], j);
+        ref += t;
+        mag += fabs(t);
+      }
+      ref *= alpha;
+      double bound = u * fabs(alpha) * mag + 1e-30;
+      if (beta != 0.0) {
+        const double y0 = gcoo_dense_get(Y0, i, j);
+        ref += beta * y0;
+        bound += 0x1p-24 * fabs(beta * y0);
+      }
+      const double y = gcoo_dense_get(Y, i, j);
+      if (isnan(y)) return relerr ? (*relerr = INFINITY) : INFINITY;
+      const double ratio = fabs(y - ref) / bound;
+      if (ratio > worst) worst = ratio;
+      e2 += (y - ref) * (y - ref);
+      r2 += ref * ref;
+    }
+  }
+  if (relerr) *relerr = r2 > 0 ? sqrt(e2 / r2) : (e2 == 0 ? 0.0 : INFINITY);
+  return worst;
 }

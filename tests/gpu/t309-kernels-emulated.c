@@ -13,7 +13,9 @@
  * groups and rows, nnz = 0, 1 x 1, a single row, a single column, p in {1, 3, 4, 32, 128, 1000},
  * float and double. The row-split layout is checked entry by entry (every entry in exactly one
  * item, long rows' partials on their workspace rows), and its kernel on power-law rows with
- * pieces of 3 and 7 entries, several column passes and beta over NaN. */
+ * pieces of 3 and 7 entries, several column passes and beta over NaN. The tensor-core mode
+ * (float): its TF32 tiles entry by entry and its kernel against its stated per-element error
+ * bound (gt_tc_bound_ratio <= 1), on random, wide, power-law, empty and one-column matrices. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -335,6 +337,88 @@ static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double 
   gcoo_dense_destroy(&R);
 }
 
+/* TF32 rounding as the kernel does it (nearest, ties away): for the layout check */
+static float tf32_round(float v) {
+  uint32_t b;
+  memcpy(&b, &v, 4);
+  if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u;
+  memcpy(&v, &b, 4);
+  return v;
+}
+
+/* The tensor-core mode (float): its tiles entry by entry, then its kernel against the stated
+ * per-element bound (gt_tc_bound_ratio), Y poisoned with NaN for beta = 0. */
+static int tc_checked = 0;
+static int tc_widths_seen = 0; /* bit f: a launch with f accumulator fragments a warp */
+static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta, int64_t xpad,
+                             int xoff, int64_t ypad, int yoff, int sms, const char *name) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_devinfo dev = fake_device();
+  dev.sm_count = sms; /* 0: the widest tile N allows (no narrowing for a small grid) */
+  gcoo_cuda_tuned L;
+  TEST_CALL(gcoo_cuda_tuned_build(&d, 8, &L, NULL, NULL));
+  gcoo_cuda_tc T;
+  TEST_FAILS(gcoo_cuda_tc_build(&L, &T, NULL), GCOO_ERR_INVALID_ARG, "p = 16");
+  gcoo_cuda_tuned_free(&L);
+  TEST_CALL(gcoo_cuda_tuned_build(&d, GCOO_TC_ROWS, &L, NULL, NULL));
+  TEST_CALL(gcoo_cuda_tc_build(&L, &T, NULL));
+  /* layout: ceil(distinct / 8) tiles a window; every entry at (its row, its column's place in
+   * the window's list), rounded to TF32; nothing else nonzero */
+  int64_t nonzero = 0, placed = 0, bad = 0;
+  for (int64_t w = 0; w < T.nwin; w++) {
+    const int64_t len = T.uptr[w + 1] - T.uptr[w];
+    if (T.tile_off[w + 1] - T.tile_off[w] != (len + GCOO_TC_K - 1) / GCOO_TC_K) bad++;
+  }
+  for (int64_t t = 0; t < T.ntiles * GCOO_TC_ROWS * GCOO_TC_K; t++) nonzero += T.tiles[t] != 0.0f;
+  const float *v = a.values;
+  for (int64_t i = 0; i < ai.nrows; i++) {
+    const int64_t w = i / GCOO_TC_ROWS;
+    for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++) {
+      int64_t li = -1;
+      for (int64_t u = T.uptr[w]; u < T.uptr[w + 1]; u++)
+        if (T.ucols[u] == a.ind[e]) li = u - T.uptr[w];
+      if (li < 0) {
+        bad++;
+        continue;
+      }
+      const float got = T.tiles[(T.tile_off[w] + li / GCOO_TC_K) * GCOO_TC_ROWS * GCOO_TC_K +
+                                (i % GCOO_TC_ROWS) * GCOO_TC_K + li % GCOO_TC_K];
+      if (got != tf32_round(v[e])) bad++;
+      placed += v[e] != 0.0f;
+    }
+  }
+  TEST_CHECK(bad == 0 && nonzero == placed,
+             "%s: tensor-core tiles: %lld misplaced, %lld nonzero for %lld entries", name,
+             (long long)bad, (long long)nonzero, (long long)placed);
+  /* the product */
+  gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N + xpad, xoff, 31);
+  gcoo_dense Y0 = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 32);
+  gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 33);
+  if (beta == 0.0)
+    TEST_CALL(gcoo_dense_fill(&Y, NAN));
+  else
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+  gcoo_cuda_tuned_launch sh;
+  TEST_CALL(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+  double rel = 0;
+  const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
+  TEST_CHECK(sh.tensor_core && ratio <= 1.0,
+             "%s tensor-core N=%lld (tile %d columns): error %.3g of the bound (relerr %.3g)",
+             name, (long long)N, sh.tile_cols, ratio, rel);
+  tc_checked++;
+  tc_widths_seen |= sh.tile_cols / 16;
+  gcoo_cuda_tc_free(&T);
+  gcoo_cuda_tuned_free(&L);
+  gt_dense_free(&X, xoff);
+  gt_dense_free(&Y0, yoff);
+  gt_dense_free(&Y, yoff);
+}
+
 int main(void) {
   const gcoo_dtype dtypes[2] = {GCOO_FLOAT32, GCOO_FLOAT64};
   for (int t = 0; t < 2; t++) {
@@ -353,6 +437,11 @@ int main(void) {
     check_product(A, 32, 3, 2.0, -1.0, 0, 0, 2, 0, name);  /* N = 3 */
     check_product(A, 128, 70, 1.0, 0.0, 0, 0, 0, 0, name); /* one group wider than m */
     check_product(A, 1000, 8, 1.0, 0.5, 0, 0, 0, 0, name);
+    if (dt == GCOO_FLOAT32) {
+      check_tc_product(A, 70, 1.5, 0.0, 0, 0, 0, 0, 0, name);   /* 64 + a tail of 6 */
+      check_tc_product(A, 33, -0.5, 0.25, 3, 1, 1, 1, 0, name); /* padded, misaligned */
+      check_tc_product(A, 1, 1.0, 0.0, 0, 0, 0, 0, 4, name);
+    }
     gcoo_sparse_destroy(&A);
 
     /* a denser matrix with long rows, so that the staged chunks are several (chunk < distinct
@@ -363,6 +452,7 @@ int main(void) {
     check_conversions(A, 4, name);
     check_product(A, 8, 130, 1.0, 0.0, 0, 0, 0, 0, name);
     check_product(A, 3, 64, 1.0, 1.0, 0, 0, 0, 0, name);
+    if (dt == GCOO_FLOAT32) check_tc_product(A, 130, 1.0, 0.0, 0, 0, 0, 0, 0, name); /* 50 k-tiles */
     gcoo_sparse_destroy(&A);
 
     /* a tall matrix: enough slices that the resident kernel cuts them into several parts */
@@ -380,6 +470,10 @@ int main(void) {
     check_product(A, 3, 530, -1.5, 0.5, 1, 1, 3, 0, name);
     check_split_product(A, 0, 130, 1.0, 0.0, name);
     check_split_product(A, 7, 3, 2.0, 1.0, name);
+    if (dt == GCOO_FLOAT32) {
+      check_tc_product(A, 48, 1.0, 0.0, 0, 0, 0, 0, 4, name); /* windows of very unequal length */
+      check_tc_product(A, 200, 2.0, 1.0, 0, 0, 0, 0, 0, name);
+    }
     gcoo_sparse_destroy(&A);
 
     /* nnz = 0, a 1 x 1 matrix, a single column */
@@ -389,6 +483,7 @@ int main(void) {
     check_stats(A, name);
     check_product(A, 4, 5, 1.0, 0.0, 0, 0, 0, 0, name);
     check_product(A, 4, 5, 1.0, 2.0, 0, 0, 0, 0, name);
+    if (dt == GCOO_FLOAT32) check_tc_product(A, 5, 1.0, 2.0, 0, 0, 0, 0, 4, name); /* no tiles */
     gcoo_sparse_destroy(&A);
     TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 1, 1, 0.0, 2, 0));
     snprintf(name, sizeof name, "one1x1 %s", t ? "f64" : "f32");
@@ -406,8 +501,12 @@ int main(void) {
     check_conversions(A, 4, name);
     check_stats(A, name);
     check_product(A, 4, 17, 1.0, 0.0, 0, 0, 0, 0, name);
+    if (dt == GCOO_FLOAT32) check_tc_product(A, 17, 1.0, 0.0, 0, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
   }
+  TEST_CHECK(tc_checked == 8 && tc_widths_seen == 7,
+             "tensor-core cases checked: %d of 8, tile widths seen (bits of 1, 2, 4 fragments): %d",
+             tc_checked, tc_widths_seen);
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
              max_splits_seen);
   TEST_CHECK(max_split_passes_seen > 1,

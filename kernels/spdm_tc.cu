@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+// kernels/spdm_tc.cu: the tensor-core mode of GCOOSpDM (opt-in: GCOO_MATH_TF32, float only;
+// docs/kernels.md §10): the tile layout built from the tuned layout at p = 16, and its kernel.
+//
+// Y (m x N) = alpha A X + beta Y, X and Y row-major. A "window" is a GCOO group of 16 rows of A;
+// its list of distinct columns (the tuned layout's ucols, ascending) is cut into k-tiles of 8
+// columns, and each k-tile is stored as a dense 16 x 8 tile of A's values (zeros where a row
+// has no entry in that column), row-major, rounded to TF32 once at setup. The product of a
+// window is then a dense one: for each k-tile, the 8 X rows its columns name (gathered into
+// shared memory, rounded to TF32) times the tile, accumulated in FP32 by mma (wmma m16n16k8,
+// TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the GCOO
+// group the project already builds; padding costs 16 x 8 - (entries in the tile) multiplies.
+//
+// Thread layout: a block is kWarps warps; warp w owns window blockIdx.x * kWarps + w and a tile
+// of BC = 16 NF columns starting at blockIdx.y * BC (NF accumulator fragments). Every warp of a
+// block runs the block's longest k-tile count, so that the barriers are uniform (a warp past its
+// own count only waits). The 8 x BC staging buffer is double-buffered (one barrier a k-tile).
+//
+// Error (derived in docs/kernels.md §10, checked by tests/gpu/t305, t309 and the benchmark): A
+// and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 + 2^-22), products
+// exact in FP32, n_i nonzero terms summed in FP32 (<= 2^-23 each, truncating adders included),
+// alpha applied in FP32: per element, with beta = 0,
+//   |y - y_exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A| |X|)_ij   (n_i: entries of row i),
+// and 2^-24 |beta y| more for beta != 0.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gcoo_kernels.h"
+#include "spdm_common.cuh"
+
+#ifndef GCOO_CUDA_EMULATE
+#include <mma.h>
+#endif
+
+namespace {
+
+namespace wm = nvcuda::wmma;
+
+constexpr int kRows = GCOO_TC_ROWS;     // rows of a window (the mma's M)
+constexpr int kK = GCOO_TC_K;           // columns of a k-tile (the mma's K for TF32)
+constexpr int kTile = kRows * kK;       // values of a tile
+constexpr int kWarps = 4;               // windows a block
+constexpr int kThreads = 32 * kWarps;
+
+struct TcArgs {
+  const int64_t *uptr;     // window w's distinct columns: ucols[uptr[w] .. uptr[w + 1])
+  const int32_t *ucols;
+  const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
+  const float *tiles;      // 16 x 8 row-major TF32 values each
+  int64_t nwin, m, N, ldx, ldy;
+  const float *X;
+  float *Y;
+  float alpha, beta;
+  bool xvec, yvec;
+};
+
+template <int NF>
+__global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
+  constexpr int BC = 16 * NF; // columns of Y a warp computes
+  constexpr int LD = BC + 4;  // padded leading dimension (16-byte multiple, as wmma needs)
+  // per warp: two 8 x LD staging buffers during the loop, then the 16 x LD output tile
+  __shared__ __align__(128) float smem[kWarps * kRows * LD];
+  __shared__ int64_t ntiles_s[kWarps];
+  const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
+  float *ws = smem + warp * kRows * LD;
+  const int64_t win = (int64_t)blockIdx.x * kWarps + warp;
+  const bool live = win < a.nwin;
+  const int64_t col0 = (int64_t)blockIdx.y * BC;
+  const int64_t t0 = live ? a.tile_off[win] : 0;
+  const int64_t nt = live ? a.tile_off[win + 1] - t0 : 0;
+  const int64_t u0 = live ? a.uptr[win] : 0;
+  const int64_t ulen = live ? a.uptr[win + 1] - u0 : 0;
+  if (lane == 0) ntiles_s[warp] = nt;
+  __syncthreads();
+  int64_t ntmax = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; w++) ntmax = ntiles_s[w] > ntmax ? ntiles_s[w] : ntmax;
+
+  wm::fragment<wm::accumulator, 16, 16, 8, float> acc[NF];
+#pragma unroll
+  for (int f = 0; f < NF; f++) wm::fill_fragment(acc[f], 0.0f);
+
+  // staging: lane -> row r of the k-tile, quarter q; it loads packs q, q + 4, .. of the row
+  const int r = lane >> 2, q = lane & 3;
+  for (int64_t t = 0; t < ntmax; t++) {
+    float *xb = ws + (int)(t & 1) * kK * LD;
+    if (t < nt) {
+      const int64_t li = t * kK + r;
+      const float *xr = li < ulen ? a.X + (int64_t)a.ucols[u0 + li] * a.ldx : nullptr;
+#pragma unroll
+      for (int f = 0; f < NF; f++) {
+        const int c = f * 16 + q * 4;
+        Pack<float> v = xr ? load_pack(xr, col0 + c, a.N, a.xvec) : pack_zero<float>();
+#pragma unroll
+        for (int i = 0; i < 4; i++) v.e[i] = wm::__float_to_tf32(v.e[i]);
+        *reinterpret_cast<Pack<float> *>(xb + r * LD + c) = v;
+      }
+    }
+    __syncthreads();
+    if (t < nt) {
+      wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major> af;
+      wm::load_matrix_sync(af, a.tiles + (t0 + t) * kTile, kK);
+#pragma unroll
+      for (int f = 0; f < NF; f++) {
+        wm::fragment<wm::matrix_b, 16, 16, 8, wm::precision::tf32, wm::row_major> bf;
+        wm::load_matrix_sync(bf, xb + f * 16, LD);
+        wm::mma_sync(acc[f], af, bf, acc[f]);
+      }
+    }
+  }
+  __syncthreads(); // every warp is done with its staging buffers: they become the output tile
+#pragma unroll
+  for (int f = 0; f < NF; f++) wm::store_matrix_sync(ws + f * 16, acc[f], LD, wm::mem_row_major);
+  __syncthreads(); // (a warp's own barrier would do on the GPU; the emulator needs the block's)
+  if (!live) return;
+  const int64_t row0 = win * kRows;
+  for (int idx = lane; idx < kRows * (BC / 4); idx += 32) {
+    const int rr = idx / (BC / 4), pc = idx % (BC / 4);
+    const int64_t row = row0 + rr;
+    if (row >= a.m) continue;
+    const Pack<float> v = *reinterpret_cast<const Pack<float> *>(ws + rr * LD + pc * 4);
+    store_pack(a.Y + row * a.ldy, col0 + pc * 4, a.N, a.yvec, v, a.alpha, a.beta);
+  }
+}
+
+// One thread a row of A: its entries into the tiles of its window, rounded to TF32.
+__global__ void tc_fill_kernel(const int64_t *__restrict__ rowptr,
+                               const Entry<float> *__restrict__ ent,
+                               const int64_t *__restrict__ tile_off, float *__restrict__ tiles,
+                               int64_t m) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t base = tile_off[i / kRows];
+    const int rr = (int)(i % kRows);
+    for (int64_t e = rowptr[i]; e < rowptr[i + 1]; e++) {
+      const Entry<float> en = ent[e + i]; // row i's entries start at rowptr[i] + i
+      tiles[(base + en.u / kK) * kTile + rr * kK + en.u % kK] = wm::__float_to_tf32(en.v);
+    }
+  }
+}
+
+template <int NF>
+gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
+  const dim3 grid((unsigned)div_up(a.nwin, kWarps), (unsigned)div_up(a.N, 16 * NF));
+  GCOO_LAUNCH(tc_kernel<NF>, grid, dim3(kThreads), 0, s, a);
+  GCOO_CALL_CUDA(cudaGetLastError());
+  return GCOO_SUCCESS;
+}
+
+} // namespace
+
+extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T,
+                                          void *stream) {
+  GCOO_CHECK(L != NULL && T != NULL, GCOO_ERR_NULL, "layout is NULL");
+  GCOO_CHECK(L->dtype == GCOO_FLOAT32, GCOO_ERR_UNSUPPORTED,
+             "the tensor-core mode (TF32) is for float operators; double stays exact FP64");
+  GCOO_CHECK(L->p == GCOO_TC_ROWS, GCOO_ERR_INVALID_ARG,
+             "the tensor-core layout needs the tuned layout at p = %d, not %d", GCOO_TC_ROWS,
+             L->p);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  gcoo_status st = GCOO_SUCCESS;
+  memset(T, 0, sizeof *T);
+  T->m = L->m;
+  T->k = L->k;
+  T->nwin = L->ngroups;
+  T->uptr = L->uptr;
+  T->ucols = L->ucols;
+  const size_t nw1 = (size_t)T->nwin + 1;
+  int64_t *h = NULL;
+  GCOO_GOTO(gcoo__malloc_n((void **)&h, nw1, sizeof *h, "window offsets (host)"));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(h, L->uptr, nw1 * sizeof *h, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  {
+    /* the distinct-column counts become tile offsets in place: ceil(count / 8) tiles each */
+    int64_t acc = 0, prev = h[0];
+    h[0] = 0;
+    for (size_t w = 1; w < nw1; w++) {
+      const int64_t cur = h[w];
+      acc += div_up(cur - prev, kK);
+      prev = cur;
+      h[w] = acc;
+    }
+    T->ntiles = acc;
+  }
+  GCOO_GOTO(gcoo__cuda_alloc((void **)&T->tile_off, nw1 * sizeof(int64_t), "tile offsets"));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemcpyAsync(T->tile_off, h, nw1 * sizeof *h, cudaMemcpyHostToDevice, s));
+  GCOO_GOTO(gcoo__cuda_alloc((void **)&T->tiles,
+                             (size_t)(T->ntiles > 0 ? T->ntiles : 1) * kTile * sizeof(float),
+                             "tensor-core tiles of A"));
+  GCOO_CALL_CUDA_GOTO(
+      cudaMemsetAsync(T->tiles, 0, (size_t)T->ntiles * kTile * sizeof(float), s));
+  if (T->m > 0) {
+    GCOO_LAUNCH(tc_fill_kernel, dim3(grid_for(T->m, 256)), dim3(256), 0, s, L->rowptr,
+                (const Entry<float> *)L->entries, (const int64_t *)T->tile_off, T->tiles, T->m);
+    GCOO_CALL_CUDA_GOTO(cudaGetLastError());
+  }
+  /* h is read by the queued copy: wait before freeing it */
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+done:
+  free(h);
+  if (st < 0) gcoo_cuda_tc_free(T);
+  return st;
+}
+
+extern "C" void gcoo_cuda_tc_free(gcoo_cuda_tc *T) {
+  if (!T) return;
+  cudaFree(T->tile_off);
+  cudaFree(T->tiles);
+  (void)cudaGetLastError();
+  memset(T, 0, sizeof *T);
+}
+
+extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev,
+                                         double alpha, const void *X, int64_t ldx, double beta,
+                                         void *Y, int64_t ldy, int64_t N, void *stream,
+                                         gcoo_cuda_tuned_launch *chosen) {
+  GCOO_CHECK(T != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device is NULL");
+  GCOO_CALL(check_dense_operands(T->k, X, ldx, Y, ldy, N));
+  GCOO_CHECK(T->nwin == 0 || T->tile_off != NULL, GCOO_ERR_INVALID_ARG,
+             "the tensor-core layout is not built (gcoo_cuda_tc_build)");
+  if (T->m == 0 || N == 0) return GCOO_SUCCESS;
+  GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
+             "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
+  TcArgs a;
+  a.uptr = T->uptr;
+  a.ucols = T->ucols;
+  a.tile_off = T->tile_off;
+  a.tiles = T->tiles;
+  a.nwin = T->nwin;
+  a.m = T->m;
+  a.N = N;
+  a.ldx = ldx;
+  a.ldy = ldy;
+  a.X = static_cast<const float *>(X);
+  a.Y = static_cast<float *>(Y);
+  a.alpha = (float)alpha;
+  a.beta = (float)beta;
+  a.xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
+  a.yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
+  /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
+   * fewer than 4 blocks a multiprocessor */
+  int nf = N <= 16 ? 1 : N <= 32 ? 2 : 4;
+  const int64_t bx = div_up(a.nwin, kWarps);
+  while (nf > 1 && bx * div_up(N, 16 * nf) < 4 * (int64_t)dev->sm_count) nf /= 2;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (nf == 4)
+    GCOO_CALL(launch_tc<4>(a, s));
+  else if (nf == 2)
+    GCOO_CALL(launch_tc<2>(a, s));
+  else
+    GCOO_CALL(launch_tc<1>(a, s));
+  if (chosen) {
+    memset(chosen, 0, sizeof *chosen);
+    chosen->variant = 0;
+    chosen->threads = kThreads;
+    chosen->tile_cols = 16 * nf;
+    chosen->tensor_core = 1;
+  }
+  return GCOO_SUCCESS;
+}
