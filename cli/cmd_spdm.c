@@ -49,6 +49,11 @@ static cli_option options[] =
       NULL, false},
      CLI_OPT_BACKEND,
      CLI_OPT_SPDM_ALG,
+     {"math", "M", "exact",
+      "exact (the element type's own arithmetic) or tf32: float on the CUDA backend, auto and "
+      "gcoo run the tensor-core mode (TF32 inputs, FP32 sums; about 1e-3 of |A||X| per element, "
+      "docs/kernels.md)",
+      NULL, false},
      CLI_OPT_P("0", " (0: the backend's default, or the file's groups)"),
      CLI_OPT_DTYPE(NULL, " [default: as --a's file stores it (float64 for Matrix Market); float32 "
                          "for generated matrices]"),
@@ -77,6 +82,7 @@ typedef struct job {
   uint64_t seed_a, seed_b;
   gcoo_reading reading;
   int alg, repeat, gather, xmode; /* xmode -1: auto */
+  gcoo_math math;                 /* --math */
   int32_t p;
   gcoo_dtype dtype;
   char dtype_source[300]; /* why this dtype: "--dtype", "as stored in A.h5", "default" */
@@ -150,6 +156,16 @@ static bool parse(cli_command *cmd, job *j) {
   }
   if (!cli_backend(cmd, &j->backend)) return false;
   if (!cli_spdm_alg(cmd, &j->alg)) return false;
+  const char *mt = cli_get(cmd, "math");
+  if (!strcmp(mt, "exact"))
+    j->math = GCOO_MATH_EXACT;
+  else if (!strcmp(mt, "tf32"))
+    j->math = GCOO_MATH_TF32;
+  else {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist spdm: --math %s: expected exact or tf32\n", mt);
+    return false;
+  }
   if (!cli_p(cmd, &j->p)) return false;
   if (!cli_job_dtype(cmd, j->a_path, GCOO_FLOAT32, &j->dtype, j->dtype_source,
                      sizeof j->dtype_source))
@@ -278,6 +294,7 @@ static gcoo_status build_operator(job *j) {
   gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
   o.local.reading = j->reading;
   o.local.alg = (gcoo_spdm_alg)j->alg;
+  o.local.math = j->math;
   o.local.p = j->p;
   o.local.ncols_hint = j->ncols;
   double t0 = MPI_Wtime();
@@ -701,6 +718,11 @@ static int check(job *j) {
    * the inputs to 11 significant bits) */
   double u = j->dtype == GCOO_FLOAT64 ? 0x1p-53 : 0x1p-24;
   if (j->alg == GCOO_ALG_DENSE_TF32) u = 0x1p-11;
+  /* the tensor-core mode: both inputs rounded, |y - ref| <= (2^-10 + (n + 4) 2^-23) |A||X|
+   * (docs/kernels.md §10), within the tolerance below with u = 2^-11 */
+  if (j->math == GCOO_MATH_TF32 && j->dtype == GCOO_FLOAT32 &&
+      (j->alg == GCOO_ALG_AUTO || j->alg == GCOO_ALG_GCOO))
+    u = 0x1p-11;
   int64_t rows_all = 0, maxrow_all = 0;
   MPI_Comm comm = gcoo_dist_comm(j->d);
   MPI_Allreduce(&worst, &j->check_err, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -782,6 +804,7 @@ static void report(job *j) {
     cli_json_int(&js, "cols", ds ? j->k : j->N);
     cli_json_end(&js);
     cli_json_str(&js, "algorithm", algname);
+    cli_json_str(&js, "math", j->math == GCOO_MATH_TF32 ? "tf32" : "exact");
     cli_json_bool(&js, "algorithm_same_on_all_ranks", alg_min == alg_max || alg_min == 1000);
     cli_json_int(&js, "p", p);
     cli_json_str(&js, "xmode", oi.xmode == GCOO_DIST_X_PARTITIONED ? "partitioned" : "replicated");
@@ -835,7 +858,8 @@ static void report(job *j) {
            oi.xmode == GCOO_DIST_X_PARTITIONED ? "partitioned" : "replicated on every rank");
     if (oi.xmode == GCOO_DIST_X_PARTITIONED)
       printf(" (halo: %lld rows = %.3f MB per product)", (long long)hsum, halo_mb);
-    printf("\n  algorithm %s, p = %d\n", algname, p);
+    printf("\n  algorithm %s, p = %d%s\n", algname, p,
+           j->math == GCOO_MATH_TF32 ? ", math tf32 (tensor cores allowed)" : "");
     printf("  time: read %.3f s, setup %.3f s, dense operand %.3f s", j->t_read, j->t_setup,
            j->t_x);
     if (j->on_device) printf(", upload %.3f s", j->t_h2d);
