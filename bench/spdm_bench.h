@@ -24,6 +24,8 @@ typedef enum bench_method {
   M_SGEMM,        /* cuBLAS FP32 GEMM on the densified A */
   M_TF32,         /* cuBLAS TF32 GEMM */
   M_AUTO,         /* GCOO_ALG_AUTO */
+  M_TC,           /* the tensor-core mode (GCOO_MATH_TF32; float only; not an exact method:
+                     never a case's "best", compared with the best FP32 cuSPARSE) */
   M_COUNT
 } bench_method;
 
@@ -46,6 +48,7 @@ typedef struct bench_env {
 typedef struct bench_result {
   double ms;
   double relerr;
+  double bound; /* M_TC: worst |y - ref| over its per-element bound on the sampled rows (<= 1) */
   char note[96];
 } bench_result;
 

@@ -16,7 +16,8 @@
 #include "spdm_bench.h"
 
 const char *const bench_method_names[M_COUNT] = {"faithful", "tuned", "csp_default", "csp_alg2",
-                                                 "csp_alg3", "sgemm", "tf32",        "auto"};
+                                                 "csp_alg3", "sgemm", "tf32",        "auto",
+                                                 "tc"};
 
 #define CK(x)                                                                                      \
   do {                                                                                             \
@@ -221,8 +222,10 @@ typedef struct checker {
   int nrows;
   gcoo_dtype dtype;
   int64_t rows[BENCH_CHECK_ROWS];
-  double *ref; /* nrows x N */
-  void *got;   /* N */
+  double *ref;  /* nrows x N */
+  double *mag;  /* nrows x N: (|A||X|)_ij, for the tensor-core mode's per-element bound */
+  int64_t *len; /* nrows: entries of each sampled row */
+  void *got;    /* N */
 } checker;
 
 static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck) {
@@ -235,6 +238,11 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
   GCOO_CALL(gcoo__calloc((void **)&ck->ref,
                          (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8,
                          "check rows"));
+  GCOO_CALL(gcoo__calloc((void **)&ck->mag,
+                         (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8,
+                         "check rows"));
+  GCOO_CALL(gcoo__calloc((void **)&ck->len, (size_t)(ck->nrows > 0 ? ck->nrows : 1), 8,
+                         "check rows"));
   ck->dtype = ai.dtype;
   GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 8, "check row"));
   const int dbl = ai.dtype == GCOO_FLOAT64;
@@ -245,11 +253,14 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
 #pragma omp parallel for schedule(dynamic, 1)
   for (int s = 0; s < ck->nrows; s++) {
     const int64_t i = ck->rows[s];
-    double *r = ck->ref + (size_t)s * (size_t)N;
+    double *r = ck->ref + (size_t)s * (size_t)N, *g = ck->mag + (size_t)s * (size_t)N;
+    ck->len[s] = a.ptr[i + 1] - a.ptr[i];
     for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
       for (int64_t j = 0; j < N; j++) {
         const size_t xi = (size_t)a.ind[e] * (size_t)N + (size_t)j;
-        r[j] += dbl ? vd[e] * xd[xi] : (double)v[e] * (double)x[xi];
+        const double t = dbl ? vd[e] * xd[xi] : (double)v[e] * (double)x[xi];
+        r[j] += t;
+        g[j] += fabs(t);
       }
   }
   return GCOO_SUCCESS;
@@ -257,13 +268,18 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
 
 static void checker_free(checker *ck) {
   free(ck->ref);
+  free(ck->mag);
+  free(ck->len);
   free(ck->got);
   memset(ck, 0, sizeof *ck);
 }
 
-/* ||Y - ref|| / ||ref|| over the sampled rows of Y (row- or column-major on the device). */
-static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64_t m, int64_t N) {
-  double e = 0, r = 0;
+/* ||Y - ref|| / ||ref|| over the sampled rows of Y (row- or column-major on the device).
+ * *bound (optional): the worst |y - ref| / ((2^-10 + (n_i + 4) 2^-23) (|A||X|)_ij + 1e-30), the
+ * tensor-core mode's per-element bound (docs/kernels.md §10; alpha = 1, beta = 0 here). */
+static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64_t m, int64_t N,
+                         double *bound) {
+  double e = 0, r = 0, worst = 0;
   const size_t es = gcoo_dtype_size(ck->dtype);
   const char *Y = Yv;
   for (int s = 0; s < ck->nrows; s++) {
@@ -277,11 +293,19 @@ static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64
     for (int64_t j = 0; j < N; j++) {
       const double g = es == 8 ? ((const double *)ck->got)[j] : ((const float *)ck->got)[j];
       const double f = ck->ref[(size_t)s * (size_t)N + (size_t)j];
-      if (isnan(g)) return INFINITY;
+      if (isnan(g)) {
+        if (bound) *bound = INFINITY;
+        return INFINITY;
+      }
       e += (g - f) * (g - f);
       r += f * f;
+      const double b = (0x1p-10 + (double)(ck->len[s] + 4) * 0x1p-23) *
+                           ck->mag[(size_t)s * (size_t)N + (size_t)j] +
+                       1e-30;
+      if (fabs(g - f) / b > worst) worst = fabs(g - f) / b;
     }
   }
+  if (bound) *bound = worst;
   return r > 0 ? sqrt(e / r) : (e == 0 ? 0.0 : INFINITY);
 }
 
@@ -342,6 +366,7 @@ static gcoo_spdm_alg method_alg(bench_method m) {
     case M_CSP_ALG3: return GCOO_ALG_CUSPARSE_CSR_ALG3;
     case M_SGEMM: return GCOO_ALG_DENSE;
     case M_TF32: return GCOO_ALG_DENSE_TF32;
+    case M_TC: return GCOO_ALG_GCOO; /* with math = GCOO_MATH_TF32 */
     default: return GCOO_ALG_AUTO;
   }
 }
@@ -352,6 +377,7 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   bench_result *res = &c->r[m];
   res->ms = -1;
   res->relerr = NAN;
+  res->bound = NAN;
   const int col = m == M_CSP_DEFAULT;
   const int csp = m == M_CSP_DEFAULT || m == M_CSP_ALG2 || m == M_CSP_ALG3;
   /* cuSPARSE on operands with no NaN: no defensive clearing of Y (see gcoo_kernels.h) */
@@ -374,7 +400,7 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
                  bench_method_names[m], gcoo_last_error());
     return;
   }
-  res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N);
+  res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N, &res->bound);
   if (csp && !isfinite(res->relerr)) {
     bench_printf(E,
                  "  %s N=%lld %s: cuSPARSE kept the NaN of Y with beta = 0; clearing Y first "
@@ -383,7 +409,7 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
     gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 0);
     gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
     gcoo_ctx_synchronize(E->ctx);
-    res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N);
+    res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N, &res->bound);
     snprintf(res->note, sizeof res->note, "cuSPARSE read Y at beta=0");
   }
   const double first = time_once(E, op, &X[0], &Y[0]);
@@ -421,6 +447,7 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
     for (int m = 0; m < M_COUNT; m++) {
       c->r[m].ms = -1;
       c->r[m].relerr = NAN;
+      c->r[m].bound = NAN;
       snprintf(c->r[m].note, sizeof c->r[m].note, "-");
     }
   }
@@ -439,7 +466,7 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
                              (double)gcoo_dtype_size(ai.dtype);
   for (int m = 0; m < M_COUNT; m++) {
     if (!run[m]) continue;
-    if (m == M_TF32 && ai.dtype != GCOO_FLOAT32) {
+    if ((m == M_TF32 || m == M_TC) && ai.dtype != GCOO_FLOAT32) {
       for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "float only");
       continue;
     }
@@ -462,6 +489,7 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       opt.alg = method_alg((bench_method)m);
       opt.ncols_hint = per_case ? cs[i0].N : cs[nc / 2].N;
       if (m == M_FAITHFUL) opt.p = 4;
+      if (m == M_TC) opt.math = GCOO_MATH_TF32;
       gcoo_op op = NULL;
       gcoo_status s2 = gcoo_op_create(&op, E->ctx, cs[0].A, &opt);
       if (s2 < 0) {

@@ -14,7 +14,8 @@
 // Thread layout: a block is kWarps warps; warp w owns window blockIdx.x * kWarps + w and a tile
 // of BC = 16 NF columns starting at blockIdx.y * BC (NF accumulator fragments). Every warp of a
 // block runs the block's longest k-tile count, so that the barriers are uniform (a warp past its
-// own count only waits). The 8 x BC staging buffer is double-buffered (one barrier a k-tile).
+// own count only waits). The 8 x BC staging buffer is double-buffered (one barrier a k-tile),
+// and the next k-tile's X rows are loaded into registers during the current one's mma.
 //
 // Error (derived in docs/kernels.md §10, checked by tests/gpu/t305, t309 and the benchmark): A
 // and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 + 2^-22), products
@@ -82,26 +83,35 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
 #pragma unroll
   for (int f = 0; f < NF; f++) wm::fill_fragment(acc[f], 0.0f);
 
-  // staging: lane -> row r of the k-tile, quarter q; it loads packs q, q + 4, .. of the row
+  // staging: lane -> row r of the k-tile, quarter q; it loads packs q, q + 4, .. of the row.
+  // Software pipeline: k-tile t + 1's X values are loaded into registers while k-tile t's mma
+  // runs, so one barrier a k-tile is all the waiting there is.
   const int r = lane >> 2, q = lane & 3;
+  Pack<float> v[NF];
+  auto load_x = [&](int64_t t) {
+    const int64_t li = t * kK + r;
+    const float *xr = li < ulen ? a.X + (int64_t)a.ucols[u0 + li] * a.ldx : nullptr;
+#pragma unroll
+    for (int f = 0; f < NF; f++)
+      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.xvec) : pack_zero<float>();
+  };
+  if (nt > 0) load_x(0);
   for (int64_t t = 0; t < ntmax; t++) {
     float *xb = ws + (int)(t & 1) * kK * LD;
+    wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major> af;
     if (t < nt) {
-      const int64_t li = t * kK + r;
-      const float *xr = li < ulen ? a.X + (int64_t)a.ucols[u0 + li] * a.ldx : nullptr;
 #pragma unroll
       for (int f = 0; f < NF; f++) {
-        const int c = f * 16 + q * 4;
-        Pack<float> v = xr ? load_pack(xr, col0 + c, a.N, a.xvec) : pack_zero<float>();
+        Pack<float> w = v[f];
 #pragma unroll
-        for (int i = 0; i < 4; i++) v.e[i] = wm::__float_to_tf32(v.e[i]);
-        *reinterpret_cast<Pack<float> *>(xb + r * LD + c) = v;
+        for (int i = 0; i < 4; i++) w.e[i] = wm::__float_to_tf32(w.e[i]);
+        *reinterpret_cast<Pack<float> *>(xb + r * LD + f * 16 + q * 4) = w;
       }
+      wm::load_matrix_sync(af, a.tiles + (t0 + t) * kTile, kK);
     }
     __syncthreads();
+    if (t + 1 < nt) load_x(t + 1);
     if (t < nt) {
-      wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major> af;
-      wm::load_matrix_sync(af, a.tiles + (t0 + t) * kTile, kK);
 #pragma unroll
       for (int f = 0; f < NF; f++) {
         wm::fragment<wm::matrix_b, 16, 16, 8, wm::precision::tf32, wm::row_major> bf;
