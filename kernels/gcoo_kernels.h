@@ -345,7 +345,7 @@ typedef struct gcoo_cuda_op_details {
   int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
-  char why[256];               /**< the dispatch rule's reason, or "forced" */
+  char why[512];               /**< the dispatch rule's reason (and AUTO's trial), or "forced" */
 } gcoo_cuda_op_details;
 gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
 
