@@ -155,8 +155,12 @@ int main(int argc, char **argv) {
     TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
     gcoo_cuda_op_details d;
     TEST_CALL(gcoo_cuda_op_get_details(op, &d));
-    TEST_CHECK(d.alg == GCOO_ALG_GCOO && strstr(d.why, "X-resident") != NULL,
+    /* the rule's branch; AUTO's plan-time trial may still keep cuSPARSE if it timed faster */
+    TEST_CHECK(strstr(d.why, "X-resident") != NULL &&
+                   (d.alg == GCOO_ALG_GCOO || strstr(d.why, "trial") != NULL),
                "AUTO on random 1200 x 1500, N = 1100: %s (%s)", gcoo_spdm_alg_name(d.alg), d.why);
+    printf("t303: AUTO on random 1200 x 1500, N = 1100: %s (%s)\n", gcoo_spdm_alg_name(d.alg),
+           d.why);
     gcoo_op_destroy(&op);
     gcoo_sparse_destroy(&A);
   }
