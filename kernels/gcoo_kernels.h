@@ -313,6 +313,10 @@ gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
                               const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
                               int64_t N, void *stream, gcoo_cuda_tuned_launch *chosen);
 
+/** Queue a kernel that spins for about `us` microseconds on the stream (kernels/cuda_spin.cu):
+ *  launches queued behind it run back to back, so per-launch events time the GPU alone. */
+void gcoo_cuda_spin(void *stream, double us);
+
 /* ---- the backend's extras (kernels/backend_cuda.c), for bench/ and tests/gpu --------------- */
 
 /** Upload a host CSR object; free with gcoo_cuda_csr_free. */
