@@ -235,22 +235,11 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
   if (T->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
-  TcArgs a;
-  a.uptr = T->uptr;
-  a.ucols = T->ucols;
-  a.tile_off = T->tile_off;
-  a.tiles = T->tiles;
-  a.nwin = T->nwin;
-  a.m = T->m;
-  a.N = N;
-  a.ldx = ldx;
-  a.ldy = ldy;
-  a.X = static_cast<const float *>(X);
-  a.Y = static_cast<float *>(Y);
-  a.alpha = (float)alpha;
-  a.beta = (float)beta;
-  a.xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
-  a.yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
+  const bool xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
+  const bool yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
+  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles, T->nwin, T->m, N, ldx, ldy,
+                    static_cast<const float *>(X), static_cast<float *>(Y), (float)alpha,
+                    (float)beta, xvec, yvec}; // in TcArgs' order
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
    * fewer than 4 blocks a multiprocessor */
   int nf = N <= 16 ? 1 : N <= 32 ? 2 : 4;
