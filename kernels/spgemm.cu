@@ -15,7 +15,7 @@
 //     room (or their column span) needs (kernels/spgemm_kernels.cuh); the bins of a pass run
 //     concurrently on side streams joined back by events; a row that passes its room is listed.
 //  5. Layout: a CUB scan of the row sizes gives C's row pointers; C is allocated at the rooms'
-//     total before the host knows nnz, and a block per 256 rows copies the rows into it.
+//     total before the host knows nnz, and a block per 4096 entries copies the rows into it.
 //  6. Only when rows passed their rooms: they are recomputed into rooms of their exact size (or
 //     their bound when they aborted) and C is laid out again; nothing is written past an
 //     allocation.
@@ -380,20 +380,20 @@ void free_buf(product<T> *P, int b) {
   P->buf_len[b] = 0;
 }
 
-// Lay rows [r0, r0 + nr) out as CSR into ci/cv (rowptr set), unless *guard (an overflow count)
-// is not 0 when the kernel runs.
+// Lay rows [r0, r0 + nr) out as CSR into ci/cv (rowptr set; at most cap entries: the grid), unless
+// *guard (an overflow count) is not 0 when the kernel runs.
 template <typename T>
 gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr,
-                    const unsigned long long *guard, int32_t *ci, T *cv) {
+                    const unsigned long long *guard, int64_t cap, int32_t *ci, T *cv) {
   gcoo_status st = GCOO_SUCCESS;
   bufs<T> b;
   for (int k = 0; k < 3; k++) {
     b.ci[k] = P->ci[k];
     b.cv[k] = P->cv[k];
   }
-  if (nr > 0) {
-    compact_rows<T><<<blocks_for(nr, kCompactRows), 256, 0, P->s>>>(r0, nr, rowptr, P->rs, b, guard,
-                                                                     ci, cv);
+  if (nr > 0 && cap > 0) {
+    compact_rows<T><<<blocks_for(cap, kCompactEntries), 256, 0, P->s>>>(r0, nr, rowptr, P->rs, b,
+                                                                         guard, ci, cv);
     SPG_LAUNCHED("compact_rows");
   }
 done:
@@ -436,7 +436,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
   SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
   GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
-  GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, ci, cv));
+  GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
   {
     const piece pc[2] = {{h, P->ctr, 4 * 8}, {&nnz, rowptr + nr, 8}};
     SPG_CUDA(fetch_pieces(pc, 2, s));
@@ -444,7 +444,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
-    reroom_kernel<<<blocks_for(novf, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
+    reroom_kernel<<<blocks_for(novf * 32, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
                                                         P->ctr + 3);
     SPG_LAUNCHED("reroom_kernel");
     GCOO_GOTO(plan_pass(P, P->ovf1, P->ctr + 1, novf, &p2, nullptr, 0));
@@ -466,7 +466,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
       SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
       SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
     }
-    GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, ci, cv));
+    GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, cap, ci, cv));
   }
   P->flop_recomputed = (int64_t)h[3];
   *rowptr_out = rowptr;
@@ -542,7 +542,8 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
   if (m > 0) {
-    bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    bounds_kernel<<<blocks_for(m * kBoundsLanes, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs,
+                                                                     P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));

@@ -455,19 +455,22 @@ struct class_stats {
 
 __device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
 
-// flop, lo, hi of rows [0, m); class histogram.
+// flop, lo, hi and the column span of rows [0, m), kBoundsLanes lanes a row (power-law rows do
+// not serialise a thread); class histogram.
+constexpr int kBoundsLanes = 8;
 __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs, class_stats *cs) {
+  constexpr int G = kBoundsLanes;
   __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi;
   if (threadIdx.x < kClasses) hr[threadIdx.x] = hg[threadIdx.x] = 0;
   if (threadIdx.x == 0) sflop = slo = shi = 0;
   __syncthreads();
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned long long tf = 0, tl = 0, th = 0;
-  if (i == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
-  if (i < m) {
-    int64_t f = 0, lo = 0;
-    int32_t c0 = INT_MAX, c1 = -1; // the row's column span: B's rows are sorted
-    for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) {
+  const int64_t gt = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, i = gt / G;
+  const int g = (int)(gt % G);
+  if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
+  int64_t f = 0, lo = 0;
+  int32_t c0 = INT_MAX, c1 = -1; // the row's column span: B's rows are sorted
+  if (i < m)
+    for (int64_t a = in.Ap[i] + g; a < in.Ap[i + 1]; a += G) {
       const int32_t k = in.Ai[a];
       const int64_t b0 = in.Bp[k], len = in.Bp[k + 1] - b0;
       f += len;
@@ -477,6 +480,14 @@ __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs
         c1 = max(c1, in.Bi[b0 + len - 1]);
       }
     }
+  for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
+    f += __shfl_xor_sync(kFull, f, o);
+    lo = max(lo, (int64_t)__shfl_xor_sync(kFull, lo, o));
+    c0 = min(c0, __shfl_xor_sync(kFull, c0, o));
+    c1 = max(c1, __shfl_xor_sync(kFull, c1, o));
+  }
+  unsigned long long tf = 0, tl = 0, th = 0;
+  if (i < m && g == 0) {
     const int64_t hi = f < ncols ? f : ncols;
     rs.hi[i] = (int32_t)(hi < INT_MAX ? hi : INT_MAX);
     rs.lo[i] = (int32_t)lo;
@@ -588,16 +599,21 @@ __global__ void predict_rows_kernel(csr_in in, int64_t m, rows_state rs, const c
 }
 
 // Rooms of listed rows for a recomputation: exact if known, else the bound; their FLOP is added
-// to *flop (what the overflow cost).
+// to *flop (what the overflow cost). A warp a row (listed rows are few and often long).
 __global__ void reroom_kernel(const int32_t *list, int64_t n, rows_state rs, csr_in in,
                               unsigned long long *flop) {
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
+  const int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (t >= n) return; // whole warps leave together
   const int32_t i = list[t], z = rs.z[i];
-  rs.room[i] = z >= 0 ? z : rs.hi[i];
-  int64_t f = 0;
-  for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) f += in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]];
-  atomicAdd(flop, (unsigned long long)f);
+  unsigned long long f = 0;
+  for (int64_t a = in.Ap[i] + lane; a < in.Ap[i + 1]; a += 32)
+    f += (unsigned long long)(in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]]);
+  for (int o = 16; o > 0; o >>= 1) f += __shfl_xor_sync(kFull, f, o);
+  if (lane == 0) {
+    rs.room[i] = z >= 0 ? z : rs.hi[i];
+    atomicAdd(flop, f);
+  }
 }
 
 // ---- bins -------------------------------------------------------------------------------------
@@ -616,8 +632,11 @@ __host__ __device__ inline int bin_threads(int b) {
 // The first bin whose table takes the row: as a hash table, never full (room + margin, or hi,
 // plus one free slot) and at most 2/3 loaded at the room; or, a block bin, as a dense
 // accumulator of the row's column span w. `last_shared`: largest shared bin for this type.
+// A row whose FLOP bound passes kWarpMaxHi skips the warp bins (a warp would take 64 products
+// a lane or more: such rows set a pass's critical path).
+constexpr int32_t kWarpMaxHi = 2048;
 __host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, int last_shared) {
-  for (int b = 0; b <= last_shared; b++) {
+  for (int b = hi > kWarpMaxHi ? kFirstBlockBin : 0; b <= last_shared; b++) {
     const int64_t ts = bin_slots(b), margin = bin_threads(b);
     const int64_t keys = room >= hi ? hi : (room + margin < hi ? room + margin : hi);
     if (ts >= keys + 1 && 2 * ts >= 3 * (int64_t)room) return b;
@@ -715,40 +734,71 @@ struct bufs {
   const T *cv[3];
 };
 
-// Lay rows [r0, r0 + n) out as CSR. A block takes kCompactRows consecutive rows and copies their
-// entries as one flat range (thread j: entries j, j + blockDim, ...; a binary search in the
-// block's row pointers finds an entry's row), so short rows do not leave lanes idle and C is
-// written contiguously. Nothing is written when *guard (the pass's overflow count) is not 0:
-// then the sizes are not final and C may be smaller than they say.
-constexpr int kCompactRows = 256;
+// Lay rows [r0, r0 + n) out as CSR. A block takes kCompactEntries consecutive entries of C (so
+// a long row is spread over many blocks and short rows do not leave lanes idle): it finds the
+// rows they belong to by a binary search of rowptr, keeps their pointers in shared memory when
+// there are at most kCompactRows of them (else searches rowptr itself), and each thread copies
+// entries j, j + blockDim, ... from the pass buffer that holds the row. C is written
+// contiguously. Nothing is written when *guard (the pass's overflow count) is not 0: then the
+// sizes are not final and C may be smaller than they say.
+constexpr int kCompactRows = 256, kCompactEntries = 4096;
+
+// The largest r in [lo, hi] with p[r] <= q (p nondecreasing, p[lo] <= q).
+__device__ __forceinline__ int64_t last_le(const int64_t *p, int64_t lo, int64_t hi, int64_t q) {
+  while (lo < hi) {
+    const int64_t mid = (lo + hi + 1) >> 1;
+    if (p[mid] <= q)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 template <typename T>
 __global__ void __launch_bounds__(256)
     compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr, rows_state rs,
                  bufs<T> b, const unsigned long long *guard, int32_t *__restrict__ ci,
                  T *__restrict__ cv) {
-  if (*guard != 0) return;
   __shared__ int64_t sp[kCompactRows + 1], so[kCompactRows];
   __shared__ uint8_t sid[kCompactRows];
-  const int64_t first = (int64_t)blockIdx.x * kCompactRows;
-  const int nrows = (int)(n - first < kCompactRows ? n - first : kCompactRows);
-  for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[first + i];
-  for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
-    so[i] = rs.off[r0 + first + i];
-    sid[i] = rs.src[r0 + first + i];
+  __shared__ int64_t first, last;
+  if (*guard != 0 || n == 0) return;
+  const int64_t total = rowptr[n], q0 = (int64_t)blockIdx.x * kCompactEntries;
+  if (q0 >= total) return;
+  const int64_t q1 = q0 + kCompactEntries < total ? q0 + kCompactEntries : total;
+  if (threadIdx.x == 0) {
+    first = last_le(rowptr, 0, n - 1, q0);
+    last = last_le(rowptr, first, n - 1, q1 - 1);
   }
   __syncthreads();
-  const int64_t base = sp[0], end = sp[nrows];
-  for (int64_t q = base + threadIdx.x; q < end; q += blockDim.x) {
-    int lo = 0, hi = nrows - 1; // the largest r with sp[r] <= q
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) >> 1;
-      if (sp[mid] <= q)
-        lo = mid;
-      else
-        hi = mid - 1;
+  const int64_t f = first, nrows = last - first + 1;
+  const bool shared_rows = nrows <= kCompactRows;
+  if (shared_rows) {
+    for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[f + i];
+    for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
+      so[i] = rs.off[r0 + f + i];
+      sid[i] = rs.src[r0 + f + i];
     }
-    const int id = sid[lo];
-    const int64_t from = so[lo] + (q - sp[lo]);
+  }
+  __syncthreads();
+  for (int64_t q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
+    int64_t r, start, from_off;
+    int id;
+    if (shared_rows) {
+      const int64_t l = last_le(sp, 0, nrows - 1, q);
+      r = l;
+      start = sp[l];
+      from_off = so[l];
+      id = sid[l];
+    } else {
+      r = last_le(rowptr, f, last, q);
+      start = rowptr[r];
+      from_off = rs.off[r0 + r];
+      id = rs.src[r0 + r];
+    }
+    (void)r;
+    const int64_t from = from_off + (q - start);
     const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
     const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
     ci[q] = si[from];
