@@ -144,7 +144,8 @@ template <typename T>
 int last_shared_bin() {
   const size_t optin = device_smem_optin();
   int b = 4;
-  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 1024 <= optin) b++;
+  // the block kernels' static shared memory (chunk scans, counters) is under 8 KiB
+  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 8192 <= optin) b++;
   return b;
 }
 

@@ -9,6 +9,8 @@
 //     binary search over a warp scan of the lengths of the B rows), so short rows keep all 32
 //     lanes busy;
 //   * block bins: a block of 128 .. 1024 threads per row, 1024 .. 16384 slots in shared memory;
+//     the row's products are spread over all threads (a scan of the B rows' lengths, chunk by
+//     chunk of its A entries), so a row with a few long B rows does not wait on one warp;
 //     a row whose columns span at most the bin's slots (w(i) = last - first possible column + 1)
 //     is accumulated densely (slot = column - first): no hash, no sort, its exact size always
 //     found, its entries written in column order by a block-wide prefix count;
@@ -247,6 +249,78 @@ __global__ void __launch_bounds__(WARPS * 32)
 
 // ---- the block bins and the global bin --------------------------------------------------------
 
+// The products of a row, spread over the whole block: its A entries in chunks of CH (<= 256),
+// a scan of their B rows' lengths, then product q of the chunk to thread q mod TPB (a binary
+// search of the scan finds its A entry), so a row with few A entries and long B rows keeps every
+// thread busy. f(column, value) takes each product; with `stop` (shared, may be NULL) set, the
+// rest is skipped.
+template <int TPB>
+constexpr int chunk_of() {
+  return TPB < 256 ? TPB : 256;
+}
+template <typename T, int TPB>
+struct chunk_smem {
+  long long pre[chunk_of<TPB>()], bstart[chunk_of<TPB>()];
+  T av[chunk_of<TPB>()];
+  long long wsum[chunk_of<TPB>() / 32];
+};
+template <typename T, int TPB, typename F>
+__device__ __forceinline__ void block_products(csr_in in, const T *__restrict__ Av,
+                                               const T *__restrict__ Bv, int64_t a0, int64_t a1,
+                                               chunk_smem<T, TPB> *ch, const volatile int *stop,
+                                               F f) {
+  constexpr int CH = chunk_of<TPB>(), NW = CH / 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool loader = threadIdx.x < CH;
+  for (int64_t ab = a0; ab < a1; ab += CH) {
+    if (stop && *stop) break; // uniform: read between barriers
+    long long v = 0;
+    if (loader) {
+      const int64_t a = ab + threadIdx.x;
+      if (a < a1) {
+        const int32_t k = in.Ai[a];
+        const int64_t b0 = in.Bp[k];
+        v = in.Bp[k + 1] - b0;
+        ch->bstart[threadIdx.x] = b0;
+        ch->av[threadIdx.x] = Av[a];
+      }
+      for (int o = 1; o < 32; o <<= 1) {
+        const long long y = __shfl_up_sync(kFull, v, o);
+        if (lane >= o) v += y;
+      }
+      if (lane == 31) ch->wsum[warp] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      long long acc = 0;
+      for (int k = 0; k < NW; k++) {
+        const long long c = ch->wsum[k];
+        ch->wsum[k] = acc;
+        acc += c;
+      }
+    }
+    __syncthreads();
+    if (loader) ch->pre[threadIdx.x] = v + ch->wsum[warp]; // inclusive, over the chunk
+    __syncthreads();
+    const long long total = ch->pre[CH - 1];
+    for (long long q = threadIdx.x; q < total; q += TPB) {
+      if (stop && *stop) break;
+      int lo = 0, hi = CH - 1; // the first entry whose inclusive prefix passes q
+      while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (ch->pre[mid] > q)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      const long long before = lo ? ch->pre[lo - 1] : 0;
+      const int64_t b = ch->bstart[lo] + (q - before);
+      f(in.Bi[b], ch->av[lo] * Bv[b]);
+    }
+    __syncthreads(); // the chunk's arrays are rewritten next
+  }
+}
+
 // Write the occupied slots of a dense accumulator (flag[s] != 0, s < w) in column order at
 // oci/ocv (column c0 + s), in rounds of TPB slots: a round's place is the count of occupied slots
 // before it (its warps' ballots, summed in shared memory).
@@ -291,7 +365,7 @@ __global__ void __launch_bounds__(TPB)
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int cnt, cnt2, over;
   __shared__ int swarp[TPB / 32];
-  const int warp = threadIdx.x / 32, nwarps = TPB / 32, l32 = threadIdx.x % 32;
+  __shared__ chunk_smem<T, TPB> ch;
   for (int64_t t = blockIdx.x; t < n; t += gridDim.x) {
     const int32_t row = list[t];
     const int cap = rs.room[row];
@@ -318,15 +392,11 @@ __global__ void __launch_bounds__(TPB)
         vals[s] = T(0);
       }
       __syncthreads();
-      for (int64_t a = a0 + warp; a < a1; a += nwarps) {
-        const int32_t k = in.Ai[a];
-        const T av = Av[a];
-        for (int64_t b = in.Bp[k] + l32; b < in.Bp[k + 1]; b += 32) {
-          const int32_t c = in.Bi[b] - c0;
-          atomicAdd(&vals[c], av * Bv[b]);
-          keys[c] = 1;
-        }
-      }
+      block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, nullptr, [&](int32_t col, T v) {
+        const int32_t c = col - c0;
+        atomicAdd(&vals[c], v);
+        keys[c] = 1;
+      });
       __syncthreads();
       int z = 0;
       for (int32_t s0 = 0; s0 < w; s0 += TPB) {
@@ -359,22 +429,16 @@ __global__ void __launch_bounds__(TPB)
       over = 0;
     }
     __syncthreads();
-    volatile int *vover = &over;
-    for (int64_t a = a0 + warp; a < a1; a += nwarps) {
-      if (!GLOBAL && *vover) break;
-      const int32_t k = in.Ai[a];
-      const T av = Av[a];
-      for (int64_t b = in.Bp[k] + l32; b < in.Bp[k + 1]; b += 32) {
-        if (!GLOBAL && *vover) break;
-        const int r = hash_add(keys, vals, bits, in.Bi[b], av * Bv[b]);
-        if (r > 0) {
-          const int c = atomicAdd(&cnt, 1);
-          if (!GLOBAL && c >= cap) over = 1;
-        } else if (r < 0) {
-          over = 1;
-        }
-      }
-    }
+    block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, GLOBAL ? nullptr : &over,
+                           [&](int32_t col, T v) {
+                             const int r = hash_add(keys, vals, bits, col, v);
+                             if (r > 0) {
+                               const int c = atomicAdd(&cnt, 1);
+                               if (!GLOBAL && c >= cap) over = 1;
+                             } else if (r < 0) {
+                               over = 1;
+                             }
+                           });
     __syncthreads();
     const int z = cnt;
     if (over || z > cap) {
