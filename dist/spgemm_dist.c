@@ -216,6 +216,20 @@ done:
   return st;
 }
 
+/* Rank 0 plans (A and B are its operands), every rank agrees on the outcome and gets the plan;
+ * *seconds: how long that took. */
+static gcoo_status plan_everywhere(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
+                                   const gcoo_spgemm_options *o, plan *p, double *seconds) {
+  gcoo_status st = GCOO_SUCCESS;
+  const double t = gcoo__wtime();
+  if (gcoo_dist_rank(d) == 0) st = make_plan(gcoo_dist_ctx(d), A, B, o, gcoo_dist_size(d), p);
+  st = gcoo_dist_agree(d, st);
+  if (st < 0) return st;
+  GCOO_CALL(bcast_plan(gcoo_dist_comm(d), gcoo_dist_size(d), p));
+  *seconds = gcoo__wtime() - t;
+  return GCOO_SUCCESS;
+}
+
 /* Local product, then the totals and timings every rank reports. */
 static gcoo_status compute_local(gcoo_dist d, const plan *p, gcoo_sparse Aloc, gcoo_sparse Bloc,
                                  const gcoo_spgemm_options *o, gcoo_sparse *C_slab,
@@ -275,12 +289,7 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
   const int rank = gcoo_dist_rank(d), nranks = gcoo_dist_size(d);
   const double t0 = gcoo__wtime();
 
-  /* plan on rank 0, agreed, broadcast */
-  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
-  st = gcoo_dist_agree(d, st);
-  if (st < 0) goto done;
-  GCOO_GOTO(bcast_plan(comm, nranks, &p));
-  inf.seconds_plan = gcoo__wtime() - t0;
+  GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
 
   /* slabs: rank 0 cuts and sends, the others receive */
   const double t1 = gcoo__wtime();
@@ -435,14 +444,7 @@ gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *
     if (st < 0) goto done;
     inf.seconds_read = gcoo__wtime() - t1;
   }
-  {
-    const double t2 = gcoo__wtime();
-    if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
-    st = gcoo_dist_agree(d, st);
-    if (st < 0) goto done;
-    GCOO_GOTO(bcast_plan(comm, nranks, &p));
-    inf.seconds_plan = gcoo__wtime() - t2;
-  }
+  GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
 
   /* every other rank reads its slab of A and its range of rows of B, collectively (rank 0
    * takes part with empty ranges when there are others); rank 0 cuts its own from memory */
