@@ -6,7 +6,7 @@
 # rank count (time per phase: read, setup, kernel, gather), the gather again in 64 MiB chunks
 # (GCOO_GATHER_CHUNK_MB) on 2 GPUs, `gcoo_dist spgemm` of a 27-point stencil squared, block CG
 # (k = 32) on 10^6 and 8 x 10^6 rows, weak scaling on 8 GPUs (each spdm run also times the
-# product and the gather overlapped in 4 row blocks, --overlap 4), then bench/dist_summary.py: the
+# product and the gather overlapped in 8 row blocks, --overlap 8), then bench/dist_summary.py: the
 # table and the issue-17 target lines (`not measured (...)` where the machine has too few GPUs),
 # model-error from bench/scaling_model.py. JSON lines and logs in OUT_DIR, archived into
 # OUT_DIR.tgz. Run from the repository root after `source .device-kit/setup.sh`.
@@ -83,7 +83,7 @@ for c in "${cases[@]}"; do
     # gathered on rank 0 (device to device: NCCL, or a copy on one rank)
     # shellcheck disable=SC2086
     run_json spdm.jsonl "spdm $c np $np" mpirun -np "$np" "$gd" spdm $c --backend "$backend" \
-      --dtype float32 --xmode replicated --gather root --overlap 4 --repeat 20 --check --json
+      --dtype float32 --xmode replicated --gather root --overlap 8 --repeat 20 --check --json
   done
 done
 if [ "$gpus" -ge 2 ]; then # the same gather in 64 MiB chunks
