@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "backend_cuda_impl.h"
+#include "bcg_fused.cuh"
 #include "bcg_kernels.cuh"
 
 namespace {
@@ -441,6 +442,10 @@ struct gcoo__bcg_device {
   void *dmem;       // device arrays of a, one allocation
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
+  // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
+  int fused;            // k is one of them
+  int fgrid[3];         // blocks of gram2, update, direction: one wave of resident blocks
+  double *fpartial;     // max(fgrid) x 2k^2 per-block partial sums
   bcg_state *snap;  // pinned: kBcgRing snapshots
   cudaEvent_t snap_ev[kBcgRing];
   cudaEvent_t marks[kBcgRing][kBcgMarks];
@@ -473,8 +478,123 @@ extern "C" void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) {
   cudaFree(h->red);
   cudaFree(h->coef);
   cudaFree(h->partial);
+  cudaFree(h->fpartial);
   (void)cudaGetLastError();
   free(h);
+}
+
+// ---- the fused passes (kernels/bcg_fused.cuh) ------------------------------------------------
+
+// Blocks of a fused kernel: as many as fit on the device at once (one wave: every block gets the
+// same rows), fewer when there are fewer tiles.
+template <typename K>
+static gcoo_status wave_blocks(K kernel, int64_t n, int sms, int *grid) {
+  int per_sm = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, 0));
+  int64_t g = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if (g > tiles) g = tiles;
+  *grid = (int)(g < 1 ? 1 : g);
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
+  GCOO_CALL(wave_blocks(bcg_fused_gram2<T, K>, n, sms, &h->fgrid[0]));
+  GCOO_CALL(wave_blocks(bcg_fused_update<T, K>, n, sms, &h->fgrid[1]));
+  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K>, n, sms, &h->fgrid[2]));
+  return GCOO_SUCCESS;
+}
+
+// The element type and width as template arguments: fn<T, K>(args...) for k in {8, 16, 32}.
+#define GCOO_FUSED_DISPATCH(dt, k, fn, ...)                                              \
+  ((dt) == GCOO_FLOAT64 ? ((k) == 8    ? fn<double, 8>(__VA_ARGS__)                      \
+                           : (k) == 16 ? fn<double, 16>(__VA_ARGS__)                     \
+                                       : fn<double, 32>(__VA_ARGS__))                    \
+                        : ((k) == 8    ? fn<float, 8>(__VA_ARGS__)                       \
+                           : (k) == 16 ? fn<float, 16>(__VA_ARGS__)                      \
+                                       : fn<float, 32>(__VA_ARGS__)))
+
+static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
+  const int64_t k = h->k;
+  h->fused = k == 8 || k == 16 || k == 32;
+  if (!h->fused) return GCOO_SUCCESS;
+  int sms = 0;
+  GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
+  int gmax = h->fgrid[0];
+  for (int i = 1; i < 3; i++) gmax = h->fgrid[i] > gmax ? h->fgrid[i] : gmax;
+  GCOO_CALL_CUDA(cudaMalloc((void **)&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k));
+  return GCOO_SUCCESS;
+}
+
+// The per-block partials (grid x count) summed into red[0, count) in the solver's element type.
+template <typename T>
+static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
+  partial_final<T><<<(unsigned)((count + 31) / 32), 256, 0, bcg_stream(h)>>>(h->fpartial, grid,
+                                                                                count, (T *)h->red);
+  GCOO_CHECK_LAUNCH("block CG partial sums");
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                           const gcoo_dense *R) {
+  bcg_fused_gram2<T, K><<<h->fgrid[0], kFusedThreads, 0, bcg_stream(h)>>>(
+      P->nrows, (const T *)P->data, P->ld, (const T *)Q->data, Q->ld, (const T *)R->data, R->ld,
+      h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG [P^T Q | P^T R]");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[0], 2 * K * K));
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                            gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
+  bcg_fused_update<T, K><<<h->fgrid[1], kFusedThreads, 0, bcg_stream(h)>>>(
+      P->nrows, (const T *)P->data, P->ld, (const T *)Q->data, Q->ld,
+      (const T *)gcoo__cuda_bcg_coef(h, 0), (T *)X->data, X->ld, (T *)R->data, R->ld,
+      dinv ? (const T *)dinv->data : nullptr, (T *)W->data, W->ld, h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused update");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+  bcg_fused_direction<T, K><<<h->fgrid[2], kFusedThreads, 0, bcg_stream(h)>>>(
+      P->nrows, (const T *)P->data, P->ld, (const T *)gcoo__cuda_bcg_coef(h, 1), (T *)W->data,
+      W->ld, h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused direction");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
+  return GCOO_SUCCESS;
+}
+
+extern "C" int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) { return h->fused; }
+
+extern "C" gcoo_status gcoo__cuda_bcg_gram2(gcoo__bcg_device *h, const gcoo_dense *P,
+                                            const gcoo_dense *Q, const gcoo_dense *R) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, gram2_t, h, P, Q, R));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_update(gcoo__bcg_device *h, const gcoo_dense *P,
+                                             const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                                             const gcoo_dense *dinv, gcoo_dense *W) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, update_t, h, P, Q, X, R, dinv, W));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P,
+                                                gcoo_dense *W) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, direction_t, h, P, W));
+  return GCOO_SUCCESS;
 }
 
 extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k,
@@ -500,6 +620,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->coef, es * 3 * kk));
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
+  GCOO_GOTO(fused_setup(h, n));
   for (int s = 0; s < kBcgRing; s++) {
     GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
     for (int m = 0; m < kBcgMarks; m++) GCOO_CALL_CUDA_GOTO(cudaEventCreate(&h->marks[s][m]));

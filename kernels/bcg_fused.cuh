@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+// kernels/bcg_fused.cuh: block CG's passes over its n x k blocks fused into three kernels, for
+// k = K in {8, 16, 32} (dist/bcg.c's device path, launched by kernels/solver_cuda.cu):
+//   gram2      red = [P^T Q | P^T R]                                  reads P, Q, R      (3 passes)
+//   update     X += P alpha, R -= Q alpha, W = D^-1 R, red = [||R_j||^2 | Q^T W]
+//                                                     reads P, Q, X, R, writes X, R, W   (7 passes)
+//   direction  W += P beta, red = W^T W                reads P, W, writes W               (3 passes)
+// instead of 2 + 2 GEMM passes, 6 GEMM passes + the Jacobi pass (2) + a GEMM (2), and 3 + 2 GEMM
+// passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
+// tiles of kTile rows: the tile's rows of P and Q are staged in shared memory (the next tile's
+// loads are issued before the current one is computed), a thread owns column j = t % K of
+// 256 / K rows at a time, with its column of the K x K coefficient in registers; the K x K sums
+// are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
+// row order), summed over the blocks in a fixed order by partial_final: reproducible run to run.
+// Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
+// emulator (kernels/cuda_emu.h) against a plain CPU reference.
+#ifndef GCOO_BCG_FUSED_CUH
+#define GCOO_BCG_FUSED_CUH
+
+#include <stdint.h>
+
+#include "cuda_compat.h"
+
+namespace gcoo_bcg {
+
+constexpr int kFusedThreads = 256; // threads per block of the fused kernels
+constexpr int kTile = 32;          // rows per tile
+
+template <typename T>
+struct vec2_of;
+template <>
+struct vec2_of<double> {
+  typedef double2 type;
+};
+template <>
+struct vec2_of<float> {
+  typedef float2 type;
+};
+
+// Rows [r0, r1) of this block: whole tiles, contiguous, the same count for every block but the
+// last ones (r0 >= r1: no rows, the block still writes its zero partials).
+__device__ inline void fused_rows(int64_t n, int64_t *r0, int64_t *r1) {
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  const int64_t per = (tiles + gridDim.x - 1) / gridDim.x;
+  *r0 = (int64_t)blockIdx.x * per * kTile;
+  *r1 = *r0 + per * kTile < n ? *r0 + per * kTile : n;
+}
+
+// A tile of K-column rows [b0, b0 + nt) of M (ld ldm) held in registers, PER values a thread:
+// element e = t + 256 q of the tile (row e / K, column e % K); rows past nt read as zero.
+template <typename T, int K>
+struct tile_regs {
+  static constexpr int PER = kTile * K / kFusedThreads;
+  T v[PER];
+  __device__ void load(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt) {
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q, i = e / K, c = e % K;
+      v[q] = i < nt ? M[(b0 + i) * ldm + c] : (T)0;
+    }
+  }
+  __device__ void store(T *s) const {
+#pragma unroll
+    for (int q = 0; q < PER; q++) s[threadIdx.x + kFusedThreads * q] = v[q];
+  }
+};
+
+// sum_l row[l] c[l] over the K entries of a staged row (shared memory, pairs at a time).
+template <typename T, int K>
+__device__ inline T row_times(const T *row, const T (&c)[K]) {
+  typedef typename vec2_of<T>::type V;
+  const V *r2 = reinterpret_cast<const V *>(row);
+  T s = (T)0;
+#pragma unroll
+  for (int l = 0; l < K / 2; l++) {
+    const V p = r2[l];
+    s += p.x * c[2 * l];
+    s += p.y * c[2 * l + 1];
+  }
+  return s;
+}
+
+// This thread's entries of a K x K sum U^T V over rows (U, V: staged tiles, ld K), in double.
+// K >= 16: EP entries (a0 .. a0 + EP - 1, b) a thread over every row; K = 8: each of the 64
+// entries by G = 4 threads over every G-th row, combined in store().
+template <typename T, int K>
+struct gram_acc {
+  static constexpr int E = K * K;
+  static constexpr int EP = E >= kFusedThreads ? E / kFusedThreads : 1;
+  static constexpr int G = E >= kFusedThreads ? 1 : kFusedThreads / E;
+  int a0, b, g;
+  double acc[EP];
+  __device__ void init() {
+    const int t = (int)threadIdx.x;
+    if (G == 1) {
+      b = t % K;
+      a0 = (t / K) * EP;
+      g = 0;
+    } else {
+      b = (t % E) % K;
+      a0 = (t % E) / K;
+      g = t / E;
+    }
+#pragma unroll
+    for (int m = 0; m < EP; m++) acc[m] = 0.0;
+  }
+  __device__ void add(const T *U, const T *V, int nt) {
+    for (int i = g; i < nt; i += G) {
+      const double v = (double)V[i * K + b];
+#pragma unroll
+      for (int m = 0; m < EP; m++) acc[m] += (double)U[i * K + a0 + m] * v;
+    }
+  }
+  // out[a * K + b] for every entry; buf: kFusedThreads doubles of shared memory. Every thread.
+  __device__ void store(double *out, double *buf) const {
+    if (G == 1) {
+#pragma unroll
+      for (int m = 0; m < EP; m++) out[(a0 + m) * K + b] = acc[m];
+      return;
+    }
+    buf[threadIdx.x] = acc[0];
+    __syncthreads();
+    if ((int)threadIdx.x < E) {
+      double s = 0.0;
+      for (int q = 0; q < G; q++) s += buf[q * E + threadIdx.x];
+      out[threadIdx.x] = s; // threadIdx.x = a0 * K + b
+    }
+    __syncthreads();
+  }
+};
+
+// out[j] = the sum of v over the 256 / K threads of column j (t % K = j), in thread order.
+template <int K>
+__device__ void column_store(double v, double *out, double *buf) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  if ((int)threadIdx.x < K) {
+    double s = 0.0;
+    for (int q = 0; q < kFusedThreads / K; q++) s += buf[q * K + threadIdx.x];
+    out[threadIdx.x] = s;
+  }
+  __syncthreads();
+}
+
+// Column j of the K x K row-major coefficient matrix C, into registers.
+template <typename T, int K>
+__device__ void coef_column(const T *C, int j, T (&c)[K]) {
+#pragma unroll
+  for (int l = 0; l < K; l++) c[l] = C[l * K + j];
+}
+
+// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows.
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
+                    int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {
+  typedef typename vec2_of<T>::type V;
+  __shared__ V sPv[kTile * K / 2], sQv[kTile * K / 2], sRv[kTile * K / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
+    *sR = reinterpret_cast<T *>(sRv);
+  gram_acc<T, K> pq, pr;
+  pq.init();
+  pr.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp, tq, tr;
+  if (r0 < r1) {
+    const int nt = r1 - r0 < kTile ? (int)(r1 - r0) : kTile;
+    tp.load(P, ldp, r0, nt);
+    tq.load(Q, ldq, r0, nt);
+    tr.load(R, ldr, r0, nt);
+  }
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads(); // the previous tile's sums are done with the staging
+    tp.store(sP);
+    tq.store(sQ);
+    tr.store(sR);
+    __syncthreads();
+    const int64_t b1 = b0 + kTile;
+    if (b1 < r1) { // the next tile's loads in flight during this tile's sums
+      const int nt1 = r1 - b1 < kTile ? (int)(r1 - b1) : kTile;
+      tp.load(P, ldp, b1, nt1);
+      tq.load(Q, ldq, b1, nt1);
+      tr.load(R, ldr, b1, nt1);
+    }
+    pq.add(sP, sQ, nt);
+    pr.add(sP, sR, nt);
+  }
+  double *out = partial + (int64_t)blockIdx.x * 2 * K * K;
+  pq.store(out, buf);
+  pr.store(out + K * K, buf);
+}
+
+// X += P alpha, R -= Q alpha, W = D^-1 R (dinv NULL: W = R); partial: gridDim.x x (K + K^2):
+// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update).
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
+                     int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
+                     T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv,
+                     T *__restrict__ W, int64_t ldw, double *partial) {
+  typedef typename vec2_of<T>::type V;
+  constexpr int RP = kFusedThreads / K; // rows a pass of the block's threads
+  __shared__ V sPv[kTile * K / 2], sQv[kTile * K / 2], sWv[kTile * K / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
+    *sW = reinterpret_cast<T *>(sWv);
+  const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+  T a[K];
+  coef_column<T, K>(alpha, j, a);
+  double rr = 0.0;
+  gram_acc<T, K> qw;
+  qw.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp, tq;
+  if (r0 < r1) {
+    const int nt = r1 - r0 < kTile ? (int)(r1 - r0) : kTile;
+    tp.load(P, ldp, r0, nt);
+    tq.load(Q, ldq, r0, nt);
+  }
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads();
+    tp.store(sP);
+    tq.store(sQ);
+    __syncthreads();
+    const int64_t b1 = b0 + kTile;
+    if (b1 < r1) {
+      const int nt1 = r1 - b1 < kTile ? (int)(r1 - b1) : kTile;
+      tp.load(P, ldp, b1, nt1);
+      tq.load(Q, ldq, b1, nt1);
+    }
+    for (int i = ri; i < nt; i += RP) {
+      const int64_t row = b0 + i;
+      const T px = row_times<T, K>(sP + i * K, a);
+      const T qx = row_times<T, K>(sQ + i * K, a);
+      X[row * ldx + j] += px;
+      const T r = R[row * ldr + j] - qx;
+      R[row * ldr + j] = r;
+      const T w = dinv ? dinv[row] * r : r;
+      W[row * ldw + j] = w;
+      sW[i * K + j] = w;
+      rr += (double)r * (double)r;
+    }
+    __syncthreads();
+    qw.add(sQ, sW, nt);
+  }
+  double *out = partial + (int64_t)blockIdx.x * (K + K * K);
+  column_store<K>(rr, out, buf);
+  qw.store(out + K, buf);
+}
+
+// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update).
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp,
+                        const T *__restrict__ beta, T *__restrict__ W, int64_t ldw,
+                        double *partial) {
+  typedef typename vec2_of<T>::type V;
+  constexpr int RP = kFusedThreads / K;
+  __shared__ V sPv[kTile * K / 2], sWv[kTile * K / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sW = reinterpret_cast<T *>(sWv);
+  const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+  T c[K];
+  coef_column<T, K>(beta, j, c);
+  gram_acc<T, K> ww;
+  ww.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp;
+  if (r0 < r1) tp.load(P, ldp, r0, r1 - r0 < kTile ? (int)(r1 - r0) : kTile);
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads();
+    tp.store(sP);
+    __syncthreads();
+    const int64_t b1 = b0 + kTile;
+    if (b1 < r1) tp.load(P, ldp, b1, r1 - b1 < kTile ? (int)(r1 - b1) : kTile);
+    for (int i = ri; i < nt; i += RP) {
+      const int64_t row = b0 + i;
+      const T w = W[row * ldw + j] + row_times<T, K>(sP + i * K, c);
+      W[row * ldw + j] = w;
+      sW[i * K + j] = w;
+    }
+    __syncthreads();
+    ww.add(sW, sW, nt);
+  }
+  ww.store(partial + (int64_t)blockIdx.x * K * K, buf);
+}
+
+// out[c] = sum over the nblocks rows of partial (nblocks x count) of column c, c < count, in a
+// fixed order. Blocks of 256 threads: 32 columns x 8 strided sums, then the 8 in order.
+template <typename T>
+__global__ void partial_final(const double *partial, int nblocks, int64_t count, T *out) {
+  __shared__ double buf[256];
+  const int o = (int)threadIdx.x % 32, q = (int)threadIdx.x / 32;
+  const int64_t c = (int64_t)blockIdx.x * 32 + o;
+  double s = 0.0;
+  if (c < count)
+    for (int b = q; b < nblocks; b += 8) s += partial[(int64_t)b * count + c];
+  buf[threadIdx.x] = s;
+  __syncthreads();
+  if (q == 0 && c < count) {
+    double t = 0.0;
+    for (int u = 0; u < 8; u++) t += buf[u * 32 + o];
+    out[c] = (T)t;
+  }
+}
+
+} // namespace gcoo_bcg
+
+#endif
