@@ -7,9 +7,10 @@
 //   direction  W += P beta, red = W^T W                reads P, W, writes W               (3 passes)
 // instead of 2 + 2 GEMM passes, 6 GEMM passes + the Jacobi pass (2) + a GEMM (2), and 3 + 2 GEMM
 // passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
-// tiles of kTile rows: the tile's rows of P and Q are staged in shared memory (the next tile's
-// loads are issued before the current one is computed), a thread owns column j = t % K of
-// 256 / K rows at a time, with its column of the K x K coefficient in registers; the K x K sums
+// tiles of kTile rows: the tile's rows of P (and Q, R) are staged in shared memory, all of the
+// next tile's loads are issued (into registers) before the current one is computed, a thread
+// owns column j = t % K of kTile / (256 / K) rows of a tile, with its column of the K x K
+// coefficient in registers; the K x K sums
 // are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
 // row order), summed over the blocks in a fixed order by partial_final: reproducible run to run.
 // Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
@@ -65,19 +66,36 @@ struct tile_regs {
   }
 };
 
-// sum_l row[l] c[l] over the K entries of a staged row (shared memory, pairs at a time).
+// This thread's own entries (row ri + RP u, column j; u < RPT) of a tile of rows [b0, b0 + nt)
+// of M, in registers (rows past nt: zero). cols = 0: M is a vector (one value a row: D^-1).
+template <typename T, int K>
+struct own_regs {
+  static constexpr int RP = kFusedThreads / K, RPT = kTile / RP;
+  T v[RPT];
+  __device__ void load(const T *__restrict__ M, int64_t ldm, int cols, int64_t b0, int nt) {
+    const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+#pragma unroll
+    for (int u = 0; u < RPT; u++) {
+      const int i = ri + RP * u;
+      v[u] = i < nt ? M[(b0 + i) * ldm + (cols ? j : 0)] : (T)0;
+    }
+  }
+};
+
+// sum_l row[l] c[l] over the K entries of a staged row (shared memory, pairs at a time; even and
+// odd l in two sums: two independent FMA chains).
 template <typename T, int K>
 __device__ inline T row_times(const T *row, const T (&c)[K]) {
   typedef typename vec2_of<T>::type V;
   const V *r2 = reinterpret_cast<const V *>(row);
-  T s = (T)0;
+  T s0 = (T)0, s1 = (T)0;
 #pragma unroll
   for (int l = 0; l < K / 2; l++) {
     const V p = r2[l];
-    s += p.x * c[2 * l];
-    s += p.y * c[2 * l + 1];
+    s0 += p.x * c[2 * l];
+    s1 += p.y * c[2 * l + 1];
   }
-  return s;
+  return s0 + s1;
 }
 
 // This thread's entries of a K x K sum U^T V over rows (U, V: staged tiles, ld K), in double.
@@ -105,10 +123,20 @@ struct gram_acc {
     for (int m = 0; m < EP; m++) acc[m] = 0.0;
   }
   __device__ void add(const T *U, const T *V, int nt) {
+    typedef typename vec2_of<T>::type V2;
     for (int i = g; i < nt; i += G) {
       const double v = (double)V[i * K + b];
+      if (EP % 2 == 0) { // a0 is a multiple of EP: pairs are aligned
 #pragma unroll
-      for (int m = 0; m < EP; m++) acc[m] += (double)U[i * K + a0 + m] * v;
+        for (int m = 0; m < EP; m += 2) {
+          const V2 u = *reinterpret_cast<const V2 *>(U + i * K + a0 + m);
+          acc[m] += (double)u.x * v;
+          acc[m + 1] += (double)u.y * v;
+        }
+      } else {
+#pragma unroll
+        for (int m = 0; m < EP; m++) acc[m] += (double)U[i * K + a0 + m] * v;
+      }
     }
   }
   // out[a * K + b] for every entry; buf: kFusedThreads doubles of shared memory. Every thread.
@@ -165,12 +193,13 @@ __global__ void __launch_bounds__(kFusedThreads)
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
   tile_regs<T, K> tp, tq, tr;
-  if (r0 < r1) {
-    const int nt = r1 - r0 < kTile ? (int)(r1 - r0) : kTile;
-    tp.load(P, ldp, r0, nt);
-    tq.load(Q, ldq, r0, nt);
-    tr.load(R, ldr, r0, nt);
-  }
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    tq.load(Q, ldq, b0, nt);
+    tr.load(R, ldr, b0, nt);
+  };
+  if (r0 < r1) load(r0);
   for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
     const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
     __syncthreads(); // the previous tile's sums are done with the staging
@@ -178,13 +207,7 @@ __global__ void __launch_bounds__(kFusedThreads)
     tq.store(sQ);
     tr.store(sR);
     __syncthreads();
-    const int64_t b1 = b0 + kTile;
-    if (b1 < r1) { // the next tile's loads in flight during this tile's sums
-      const int nt1 = r1 - b1 < kTile ? (int)(r1 - b1) : kTile;
-      tp.load(P, ldp, b1, nt1);
-      tq.load(Q, ldq, b1, nt1);
-      tr.load(R, ldr, b1, nt1);
-    }
+    if (b0 + kTile < r1) load(b0 + kTile); // in flight during this tile's sums
     pq.add(sP, sQ, nt);
     pr.add(sP, sR, nt);
   }
@@ -194,7 +217,9 @@ __global__ void __launch_bounds__(kFusedThreads)
 }
 
 // X += P alpha, R -= Q alpha, W = D^-1 R (dinv NULL: W = R); partial: gridDim.x x (K + K^2):
-// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update).
+// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). All of the next tile's
+// loads (its P and Q rows, this thread's X, R and D^-1 entries) are issued before the current
+// tile is computed.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
@@ -202,7 +227,7 @@ __global__ void __launch_bounds__(kFusedThreads)
                      T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv,
                      T *__restrict__ W, int64_t ldw, double *partial) {
   typedef typename vec2_of<T>::type V;
-  constexpr int RP = kFusedThreads / K; // rows a pass of the block's threads
+  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
   __shared__ V sPv[kTile * K / 2], sQv[kTile * K / 2], sWv[kTile * K / 2];
   __shared__ double buf[kFusedThreads];
   T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
@@ -216,34 +241,37 @@ __global__ void __launch_bounds__(kFusedThreads)
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
   tile_regs<T, K> tp, tq;
-  if (r0 < r1) {
-    const int nt = r1 - r0 < kTile ? (int)(r1 - r0) : kTile;
-    tp.load(P, ldp, r0, nt);
-    tq.load(Q, ldq, r0, nt);
-  }
+  own_regs<T, K> xv, rv, dv;
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    tq.load(Q, ldq, b0, nt);
+    xv.load(X, ldx, 1, b0, nt);
+    rv.load(R, ldr, 1, b0, nt);
+    if (dinv) dv.load(dinv, 1, 0, b0, nt);
+  };
+  if (r0 < r1) load(r0);
   for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
     const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    __syncthreads();
+    __syncthreads(); // the previous tile's sums are done with the staging
     tp.store(sP);
     tq.store(sQ);
     __syncthreads();
-    const int64_t b1 = b0 + kTile;
-    if (b1 < r1) {
-      const int nt1 = r1 - b1 < kTile ? (int)(r1 - b1) : kTile;
-      tp.load(P, ldp, b1, nt1);
-      tq.load(Q, ldq, b1, nt1);
-    }
-    for (int i = ri; i < nt; i += RP) {
-      const int64_t row = b0 + i;
-      const T px = row_times<T, K>(sP + i * K, a);
-      const T qx = row_times<T, K>(sQ + i * K, a);
-      X[row * ldx + j] += px;
-      const T r = R[row * ldr + j] - qx;
-      R[row * ldr + j] = r;
-      const T w = dinv ? dinv[row] * r : r;
-      W[row * ldw + j] = w;
-      sW[i * K + j] = w;
-      rr += (double)r * (double)r;
+    own_regs<T, K> x = xv, r = rv, d = dv;
+    if (b0 + kTile < r1) load(b0 + kTile); // in flight while this tile is computed
+#pragma unroll
+    for (int u = 0; u < RPT; u++) {
+      const int i = ri + RP * u;
+      if (i < nt) {
+        const int64_t row = b0 + i;
+        X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * K, a);
+        const T rn = r.v[u] - row_times<T, K>(sQ + i * K, a);
+        R[row * ldr + j] = rn;
+        const T w = dinv ? d.v[u] * rn : rn;
+        W[row * ldw + j] = w;
+        sW[i * K + j] = w;
+        rr += (double)rn * (double)rn;
+      }
     }
     __syncthreads();
     qw.add(sQ, sW, nt);
@@ -253,14 +281,15 @@ __global__ void __launch_bounds__(kFusedThreads)
   qw.store(out + K, buf);
 }
 
-// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update).
+// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update). The
+// next tile's P rows and W entries are loaded while the current one is computed.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp,
                         const T *__restrict__ beta, T *__restrict__ W, int64_t ldw,
                         double *partial) {
   typedef typename vec2_of<T>::type V;
-  constexpr int RP = kFusedThreads / K;
+  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
   __shared__ V sPv[kTile * K / 2], sWv[kTile * K / 2];
   __shared__ double buf[kFusedThreads];
   T *sP = reinterpret_cast<T *>(sPv), *sW = reinterpret_cast<T *>(sWv);
@@ -272,19 +301,28 @@ __global__ void __launch_bounds__(kFusedThreads)
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
   tile_regs<T, K> tp;
-  if (r0 < r1) tp.load(P, ldp, r0, r1 - r0 < kTile ? (int)(r1 - r0) : kTile);
+  own_regs<T, K> wv;
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    wv.load(W, ldw, 1, b0, nt);
+  };
+  if (r0 < r1) load(r0);
   for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
     const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
     __syncthreads();
     tp.store(sP);
     __syncthreads();
-    const int64_t b1 = b0 + kTile;
-    if (b1 < r1) tp.load(P, ldp, b1, r1 - b1 < kTile ? (int)(r1 - b1) : kTile);
-    for (int i = ri; i < nt; i += RP) {
-      const int64_t row = b0 + i;
-      const T w = W[row * ldw + j] + row_times<T, K>(sP + i * K, c);
-      W[row * ldw + j] = w;
-      sW[i * K + j] = w;
+    own_regs<T, K> w0 = wv;
+    if (b0 + kTile < r1) load(b0 + kTile);
+#pragma unroll
+    for (int u = 0; u < RPT; u++) {
+      const int i = ri + RP * u;
+      if (i < nt) {
+        const T w = w0.v[u] + row_times<T, K>(sP + i * K, c);
+        W[(b0 + i) * ldw + j] = w;
+        sW[i * K + j] = w;
+      }
     }
     __syncthreads();
     ww.add(sW, sW, nt);
