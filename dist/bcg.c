@@ -192,10 +192,21 @@ static gcoo_status record(bcg *s, int64_t it, const double *rel, double rtol, in
   return GCOO_SUCCESS;
 }
 
-/* dinv = 1 / diag(A) for this rank's rows (the diagonal of row i sits at column row0 + i). A
- * zero or non-finite diagonal makes Jacobi meaningless: refuse it, naming the row. */
+/* dinv = 1 / diag(A) for this rank's rows (the diagonal of row i sits at column row0 + i; device
+ * operands: read from the local block's device CSR, no host copy of the matrix). A zero or
+ * non-finite diagonal makes Jacobi meaningless: refuse it, naming the row. */
 static gcoo_status inverse_diagonal(bcg *s, int64_t row0) {
   gcoo_status st = GCOO_SUCCESS;
+  if (s->mem == GCOO_MEM_DEVICE) { /* on the device, from the operator's device CSR */
+    int64_t bad = -1;
+    double v = 0.0;
+    if (s->n > 0) GCOO_CALL(gcoo__cuda_inverse_diagonal(s->A->local, s->dinv.data, &bad, &v));
+    GCOO_CHECK(bad < 0, GCOO_ERR_INVALID_ARG,
+               "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
+               "positive diagonal; use --pc none or a shift)",
+               (long long)(row0 + bad), (long long)(row0 + bad), v);
+    return GCOO_SUCCESS;
+  }
   gcoo_sparse slab = NULL;
   gcoo_sparse_arrays a;
   double *d = NULL;

@@ -12,7 +12,7 @@
 // owns column j = t % K of kTile / (256 / K) rows of a tile, with its column of the K x K
 // coefficient in registers; the K x K sums
 // are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
-// row order), summed over the blocks in a fixed order by partial_final: reproducible run to run.
+// row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
 // Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
 // emulator (kernels/cuda_emu.h) against a plain CPU reference.
 #ifndef GCOO_BCG_FUSED_CUH
@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "column_sums.cuh"
 #include "cuda_compat.h"
 
 namespace gcoo_bcg {
@@ -328,25 +329,6 @@ __global__ void __launch_bounds__(kFusedThreads)
     ww.add(sW, sW, nt);
   }
   ww.store(partial + (int64_t)blockIdx.x * K * K, buf);
-}
-
-// out[c] = sum over the nblocks rows of partial (nblocks x count) of column c, c < count, in a
-// fixed order. Blocks of 256 threads: 32 columns x 8 strided sums, then the 8 in order.
-template <typename T>
-__global__ void partial_final(const double *partial, int nblocks, int64_t count, T *out) {
-  __shared__ double buf[256];
-  const int o = (int)threadIdx.x % 32, q = (int)threadIdx.x / 32;
-  const int64_t c = (int64_t)blockIdx.x * 32 + o;
-  double s = 0.0;
-  if (c < count)
-    for (int b = q; b < nblocks; b += 8) s += partial[(int64_t)b * count + c];
-  buf[threadIdx.x] = s;
-  __syncthreads();
-  if (q == 0 && c < count) {
-    double t = 0.0;
-    for (int u = 0; u < 8; u++) t += buf[u * 32 + o];
-    out[c] = (T)t;
-  }
 }
 
 } // namespace gcoo_bcg

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "column_sums.cuh"
 #include "cuda_compat.h"
 
 namespace gcoo_bcg {
@@ -281,45 +282,21 @@ __global__ void bcg_store_b2(bcg_arrays a, const T *red) {
   for (int64_t j = threadIdx.x; j < a.k; j += blockDim.x) a.b2[j] = (double)red[j];
 }
 
-// W = D^-1 R (or R), and per-block partial column sums of R .* R (one pass over R).
+// W = D^-1 R (or R) and R_ij^2, the summand of column_partials (kernels/column_sums.cuh): the
+// Jacobi step and the residual norms in one pass over R.
 template <typename T>
-__global__ void precond_norms_partial(int64_t n, int64_t k, const T *R, int64_t ldr, const T *dinv,
-                                      T *W, int64_t ldw, double *partial) {
-  GCOO_DYNAMIC_SMEM(double, buf); // blockDim.x values
-  const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
-  const int64_t r0 = blockIdx.x * rows_per_block;
-  const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
-  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x);
-  const int nty = blockDim.x / cw;
-  const int tx = threadIdx.x % cw, ty = threadIdx.x / cw;
-  for (int64_t j0 = 0; j0 < k; j0 += cw) {
-    const int64_t j = j0 + tx;
-    double acc = 0.0;
-    if (ty < nty && j < k)
-      for (int64_t i = r0 + ty; i < r1; i += nty) {
-        T v = R[i * ldr + j];
-        W[i * ldw + j] = dinv ? dinv[i] * v : v;
-        acc += (double)v * (double)v;
-      }
-    buf[threadIdx.x] = acc;
-    __syncthreads();
-    if (ty == 0 && j < k) {
-      double s = 0.0;
-      for (int t = 0; t < nty; t++) s += buf[t * cw + tx];
-      partial[blockIdx.x * k + j] = s;
-    }
-    __syncthreads();
+struct precond_norms_op {
+  const T *R;
+  int64_t ldr;
+  const T *dinv;
+  T *W;
+  int64_t ldw;
+  __device__ double operator()(int64_t i, int64_t j) const {
+    const T v = R[i * ldr + j];
+    W[i * ldw + j] = dinv ? dinv[i] * v : v;
+    return (double)v * (double)v;
   }
-}
-
-template <typename T>
-__global__ void colsum_final(const double *partial, int nblocks, int64_t k, T *out) {
-  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (j >= k) return;
-  double s = 0.0;
-  for (int b = 0; b < nblocks; b++) s += partial[b * k + j];
-  out[j] = (T)s;
-}
+};
 
 } // namespace gcoo_bcg
 

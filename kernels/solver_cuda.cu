@@ -98,6 +98,14 @@ struct pcg_state {
   unsigned ticket;
 };
 
+// ||r|| / ||b|| from the state's r.r and b.b (b = 0: ||r||), recorded as iteration it's.
+__device__ double record_residual(const pcg_state *st, int64_t it, double *hist) {
+  const double rr = fmax(st->rr, 0.0);
+  const double rel = st->bb > 0.0 ? sqrt(rr / st->bb) : sqrt(rr);
+  if (hist) hist[it] = rel;
+  return rel;
+}
+
 // (A v)_i for the row handled by a group of TPR lanes (the sum lands in lane 0 of the group);
 // every lane of the warp calls it (the shuffles span the warp).
 template <typename T, int TPR>
@@ -143,9 +151,7 @@ __global__ void pcg_init(int64_t n, const int64_t *ptr, const int32_t *ind, cons
     st->rr = t[1];
     st->rz = t[2];
     st->it = 0;
-    double rel = t[0] > 0.0 ? sqrt(fmax(t[1], 0.0) / t[0]) : sqrt(fmax(t[1], 0.0));
-    if (hist) hist[0] = rel;
-    st->converged = rel <= st->rtol;
+    st->converged = record_residual(st, 0, hist) <= st->rtol;
     st->done = st->converged || st->maxit == 0;
     st->breakdown = 0;
   }
@@ -205,8 +211,7 @@ __global__ void pcg_update(int64_t n, const T *p, const T *q, const T *dinv, T *
     const int64_t it = st->it + 1;
     st->it = it;
     st->rr = t[0];
-    double rel = st->bb > 0.0 ? sqrt(fmax(t[0], 0.0) / st->bb) : sqrt(fmax(t[0], 0.0));
-    if (hist) hist[it] = rel;
+    const double rel = record_residual(st, it, hist);
     st->beta = t[1] / st->rz;
     st->rz = t[1];
     if (rel <= st->rtol) st->converged = 1;
@@ -456,6 +461,64 @@ struct gcoo__bcg_device {
 
 static cudaStream_t bcg_stream(const gcoo__bcg_device *h) { return (cudaStream_t)h->ctx->stream; }
 
+// ---- set-up: the inverse diagonal from the operator's device CSR -------------------------------
+
+// dinv_i = 1 / A_ii (the diagonal of row i at column i: the local block's own columns); rows whose
+// diagonal is not positive and finite lower *bad to their index (the first one is reported).
+template <typename T>
+__global__ void inverse_diagonal_kernel(int64_t n, const int64_t *ptr, const int32_t *ind,
+                                        const T *val, T *dinv, unsigned long long *bad) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    double d = 0.0;
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
+      if (ind[e] == i) d = (double)val[e];
+    dinv[i] = (T)(1.0 / d);
+    if (!(d > 0.0 && isfinite(d))) atomicMin(bad, (unsigned long long)i);
+  }
+}
+
+extern "C" gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row,
+                                                   double *bad_value) {
+  cuda_op_state *o = gcoo__cuda_op(A);
+  GCOO_CHECK(o != nullptr && o->csr.nrows == o->csr.ncols, GCOO_ERR_INTERNAL,
+             "the inverse diagonal needs the operator's square device CSR");
+  cudaStream_t s = (cudaStream_t)A->ctx->stream;
+  const int64_t n = o->csr.nrows;
+  *bad_row = -1;
+  if (n == 0) return GCOO_SUCCESS;
+  gcoo_status st = GCOO_SUCCESS;
+  int prev = 0;
+  GCOO_CALL_CUDA(cudaGetDevice(&prev));
+  if (prev != A->ctx->device) GCOO_CALL_CUDA(cudaSetDevice(A->ctx->device));
+  unsigned long long *bad = nullptr, hbad = ~0ull;
+  const int grid = grid_for(n, kThreads);
+  GCOO_CALL_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(bad, &hbad, sizeof hbad, cudaMemcpyHostToDevice, s));
+  if (o->csr.dtype == GCOO_FLOAT64)
+    inverse_diagonal_kernel<double><<<grid, kThreads, 0, s>>>(
+        n, o->csr.ptr, o->csr.ind, (const double *)o->csr.values, (double *)dinv, bad);
+  else
+    inverse_diagonal_kernel<float><<<grid, kThreads, 0, s>>>(
+        n, o->csr.ptr, o->csr.ind, (const float *)o->csr.values, (float *)dinv, bad);
+  GCOO_CHECK_LAUNCH_GOTO("inverse diagonal");
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  if (hbad < (unsigned long long)n) {
+    double inv = 0.0;
+    float invf = 0.0f;
+    const size_t es = o->csr.dtype == GCOO_FLOAT64 ? sizeof inv : sizeof invf;
+    void *dst = o->csr.dtype == GCOO_FLOAT64 ? (void *)&inv : (void *)&invf;
+    GCOO_CALL_CUDA_GOTO(cudaMemcpy(dst, (char *)dinv + hbad * es, es, cudaMemcpyDeviceToHost));
+    *bad_row = (int64_t)hbad;
+    *bad_value = 1.0 / (o->csr.dtype == GCOO_FLOAT64 ? inv : (double)invf);
+  }
+done:
+  cudaFree(bad);
+  if (prev != A->ctx->device) (void)cudaSetDevice(prev);
+  return st;
+}
+
 extern "C" gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *a) {
   int prev = 0;
   GCOO_CALL_CUDA(cudaGetDevice(&prev));
@@ -531,8 +594,8 @@ static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
 // The per-block partials (grid x count) summed into red[0, count) in the solver's element type.
 template <typename T>
 static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
-  partial_final<T><<<(unsigned)((count + 31) / 32), 256, 0, bcg_stream(h)>>>(h->fpartial, grid,
-                                                                                count, (T *)h->red);
+  gcoo_colsum::column_totals<T><<<gcoo_colsum::totals_grid(count), 256, 0, bcg_stream(h)>>>(
+      h->fpartial, grid, count, (T *)h->red, 1);
   GCOO_CHECK_LAUNCH("block CG partial sums");
   return GCOO_SUCCESS;
 }
@@ -694,12 +757,12 @@ static gcoo_status precond_norms_t(gcoo__bcg_device *h, const gcoo_dense *dinv, 
   cudaStream_t s = bcg_stream(h);
   const int64_t n = R->nrows, k = R->ncols;
   const int nb = (int)h->nblocks;
-  precond_norms_partial<T>
-      <<<nb, 256, 256 * sizeof(double), s>>>(n, k, (const T *)R->data, R->ld,
-                                             dinv ? (const T *)dinv->data : nullptr, (T *)W->data,
-                                             W->ld, h->partial);
+  const precond_norms_op<T> f = {(const T *)R->data, R->ld, dinv ? (const T *)dinv->data : nullptr,
+                                 (T *)W->data, W->ld};
+  gcoo_colsum::column_partials<<<nb, 256, 256 * sizeof(double), s>>>(n, k, f, h->partial);
   GCOO_CHECK_LAUNCH("preconditioner and residual norms");
-  colsum_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(h->partial, nb, k, (T *)h->red);
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(k), 256, 0, s>>>(h->partial, nb, k, (T *)h->red, 1);
   GCOO_CHECK_LAUNCH("residual norms");
   return GCOO_SUCCESS;
 }

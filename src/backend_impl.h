@@ -214,6 +214,11 @@ typedef struct gcoo__pcg_device {
 } gcoo__pcg_device;
 gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *p);
 
+/** dinv = 1 / diag(A) from the square local operator's device CSR (device memory, A's element
+ *  type); *bad_row: the first local row whose diagonal is not positive and finite (its value in
+ *  *bad_value), -1 if none. Synchronises (set-up). */
+gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row, double *bad_value);
+
 typedef struct gcoo__bcg_device gcoo__bcg_device;
 typedef enum gcoo__bcg_step {
   GCOO__BCG_STORE_B2, /* red[0, k) = ||B_j||^2 kept */

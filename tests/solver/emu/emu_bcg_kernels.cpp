@@ -90,10 +90,11 @@ extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, in
                                        const double *dinv, double *W, int64_t ldw, int nblocks,
                                        double *norms) {
   double *partial = (double *)calloc((size_t)(nblocks * k), sizeof(double));
-  GCOO_LAUNCH(precond_norms_partial<double>, dim3(nblocks), dim3(256), 256 * sizeof(double), 0, n,
-              k, R, ldr, dinv, W, ldw, partial);
-  GCOO_LAUNCH(colsum_final<double>, dim3((unsigned)((k + 127) / 128)), dim3(128), 0, 0,
-              (const double *)partial, nblocks, k, norms);
+  const precond_norms_op<double> f = {R, ldr, dinv, W, ldw};
+  GCOO_LAUNCH(gcoo_colsum::column_partials<precond_norms_op<double> >, dim3(nblocks), dim3(256),
+              256 * sizeof(double), 0, n, k, f, partial);
+  GCOO_LAUNCH(gcoo_colsum::column_totals<double>, dim3(gcoo_colsum::totals_grid(k)), dim3(256), 0,
+              0, (const double *)partial, nblocks, k, norms, (int64_t)1);
   free(partial);
 }
 
@@ -118,8 +119,8 @@ void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const v
   else
     GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n,
                 (const T *)P, ldp, (const T *)coef, (T *)W, ldw, partial);
-  GCOO_LAUNCH(partial_final<T>, dim3((unsigned)((count + 31) / 32)), dim3(256), 0, 0,
-              (const double *)partial, grid, count, (T *)red);
+  GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0,
+              0, (const double *)partial, grid, count, (T *)red, (int64_t)1);
   free(partial);
 }
 
