@@ -377,9 +377,11 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   const gcoo_dense *dinv = o->pc == GCOO_PC_JACOBI ? &s->dinv : NULL;
   void *rbuf = red.data;
   int done = 0;
-  /* the fused passes for k in {8, 16, 32} (GCOO_BCG_FUSED=0: the GEMM path, for comparison) */
+  /* the fused passes where they exist and win (gcoo__cuda_bcg_fused); GCOO_BCG_FUSED=0 or 1
+   * forces the GEMM path or the fused one where it exists, for comparisons */
   const char *fz = getenv("GCOO_BCG_FUSED");
-  const int fused = gcoo__cuda_bcg_fused(h) && !(fz && strcmp(fz, "0") == 0);
+  const int can = gcoo__cuda_bcg_fused(h);
+  const int fused = fz && !strcmp(fz, "0") ? 0 : fz && !strcmp(fz, "1") ? can != 0 : can == 1;
 
   /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */
   GCOO_GOTO(gcoo_blas_coldot(s->ctx, B, B, &g_k));

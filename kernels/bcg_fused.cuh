@@ -27,6 +27,13 @@ namespace gcoo_bcg {
 
 constexpr int kFusedThreads = 256; // threads per block of the fused kernels
 constexpr int kTile = 32;          // rows per tile
+// Row stride of a staged tile: K + 4 values, so that the 4 rows a tensor-core fragment load
+// touches fall in different shared-memory banks (K = 32 doubles: rows 8 banks apart).
+template <int K>
+struct staged {
+  static constexpr int S = K + 4;
+  static constexpr int VALUES = kTile * S;
+};
 
 template <typename T>
 struct vec2_of;
@@ -63,7 +70,10 @@ struct tile_regs {
   }
   __device__ void store(T *s) const {
 #pragma unroll
-    for (int q = 0; q < PER; q++) s[threadIdx.x + kFusedThreads * q] = v[q];
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q;
+      s[(e / K) * staged<K>::S + e % K] = v[q];
+    }
   }
 };
 
@@ -99,7 +109,7 @@ __device__ inline T row_times(const T *row, const T (&c)[K]) {
   return s0 + s1;
 }
 
-// This thread's entries of a K x K sum U^T V over rows (U, V: staged tiles, ld K), in double.
+// This thread's entries of a K x K sum U^T V over rows (U, V: staged tiles), in double.
 // K >= 16: EP entries (a0 .. a0 + EP - 1, b) a thread over every row; K = 8: each of the 64
 // entries by G = 4 threads over every G-th row, combined in store().
 template <typename T, int K>
@@ -126,17 +136,17 @@ struct gram_acc {
   __device__ void add(const T *U, const T *V, int nt) {
     typedef typename vec2_of<T>::type V2;
     for (int i = g; i < nt; i += G) {
-      const double v = (double)V[i * K + b];
+      const double v = (double)V[i * staged<K>::S + b];
       if (EP % 2 == 0) { // a0 is a multiple of EP: pairs are aligned
 #pragma unroll
         for (int m = 0; m < EP; m += 2) {
-          const V2 u = *reinterpret_cast<const V2 *>(U + i * K + a0 + m);
+          const V2 u = *reinterpret_cast<const V2 *>(U + i * staged<K>::S + a0 + m);
           acc[m] += (double)u.x * v;
           acc[m + 1] += (double)u.y * v;
         }
       } else {
 #pragma unroll
-        for (int m = 0; m < EP; m++) acc[m] += (double)U[i * K + a0 + m] * v;
+        for (int m = 0; m < EP; m++) acc[m] += (double)U[i * staged<K>::S + a0 + m] * v;
       }
     }
   }
@@ -157,6 +167,100 @@ struct gram_acc {
     __syncthreads();
   }
 };
+
+#if !defined(GCOO_CUDA_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GCOO_BCG_DMMA 1
+#endif
+
+#ifdef GCOO_BCG_DMMA
+// The same K x K sum U^T V for double on the FP64 tensor cores (mma.sync m8n8k4, IEEE FP64
+// fused multiply-adds, the order fixed: reproducible): the K/8 x K/8 blocks of 8 x 8 spread over
+// the 8 warps (K = 32: 2 blocks a warp; K = 16: a block for 2 warps, which split the tile's rows
+// and are summed in store()). Fragments (PTX ISA, m8n8k4 .f64): lane = 4 g + t; A (8 x 4) holds
+// A[g][t] = U[row r + t][col m0 + g], B (4 x 8) B[t][g] = V[row r + t][col n0 + g], the
+// accumulator C[g][2 t + v], v = 0, 1. A CUDA-core sum of the same products costs K^2 FMAs a
+// row; the tensor cores take them at 4x the rate.
+template <int K>
+struct gram_mma {
+  static constexpr int NB = (K / 8) * (K / 8), NW = kFusedThreads / 32;
+  static constexpr int BPW = NB >= NW ? NB / NW : 1; // 8 x 8 blocks a warp
+  static constexpr int WPB = NB >= NW ? 1 : NW / NB; // warps a block
+  int g, t, wsub, m0[BPW], n0[BPW];
+  double c[BPW][2];
+  __device__ void init() {
+    const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5;
+    g = lane >> 2;
+    t = lane & 3;
+    wsub = NB >= NW ? 0 : w / NB;
+#pragma unroll
+    for (int q = 0; q < BPW; q++) {
+      const int blk = NB >= NW ? w * BPW + q : w % NB;
+      m0[q] = (blk / (K / 8)) * 8;
+      n0[q] = (blk % (K / 8)) * 8;
+      c[q][0] = c[q][1] = 0.0;
+    }
+  }
+  __device__ void add(const double *U, const double *V, int nt) {
+    for (int r = 4 * wsub; r < nt; r += 4 * WPB) { // warp-uniform: every lane takes each step
+      const int row = r + t;
+      const bool in = row < nt; // rows past the tile's end count as zero
+#pragma unroll
+      for (int q = 0; q < BPW; q++) {
+        const double a = in ? U[row * staged<K>::S + m0[q] + g] : 0.0;
+        const double b = in ? V[row * staged<K>::S + n0[q] + g] : 0.0;
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, "
+                     "{%0, %1};\n"
+                     : "+d"(c[q][0]), "+d"(c[q][1])
+                     : "d"(a), "d"(b));
+      }
+    }
+  }
+  __device__ void store(double *out, double *buf) {
+    if (WPB > 1) {
+      // WPB warps a block: the later ones leave their sums in buf (K^2 <= 256 values each), the
+      // first adds them in warp order
+      for (int u = 1; u < WPB; u++) {
+        if (wsub == u) {
+          buf[(m0[0] + g) * K + n0[0] + 2 * t] = c[0][0];
+          buf[(m0[0] + g) * K + n0[0] + 2 * t + 1] = c[0][1];
+        }
+        __syncthreads();
+        if (wsub == 0) {
+          const double *o0 = buf + (m0[0] + g) * K + n0[0] + 2 * t;
+          c[0][0] += o0[0];
+          c[0][1] += o0[1];
+        }
+        __syncthreads();
+      }
+    }
+    if (wsub == 0) {
+#pragma unroll
+      for (int q = 0; q < BPW; q++) {
+        out[(m0[q] + g) * K + n0[q] + 2 * t] = c[q][0];
+        out[(m0[q] + g) * K + n0[q] + 2 * t + 1] = c[q][1];
+      }
+    }
+  }
+};
+#endif
+
+// The K x K sum of a kernel: the tensor-core form for double where it is compiled and the sum
+// has 8 x 8 blocks for every warp (K >= 16), the CUDA-core form otherwise (float; K = 8; the
+// CPU emulator, which runs the same sums in gram_acc).
+template <typename T, int K>
+struct gram_of {
+  typedef gram_acc<T, K> type;
+};
+#ifdef GCOO_BCG_DMMA
+template <>
+struct gram_of<double, 16> {
+  typedef gram_mma<16> type;
+};
+template <>
+struct gram_of<double, 32> {
+  typedef gram_mma<32> type;
+};
+#endif
 
 // out[j] = the sum of v over the 256 / K threads of column j (t % K = j), in thread order.
 template <int K>
@@ -184,11 +288,11 @@ __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                     int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {
   typedef typename vec2_of<T>::type V;
-  __shared__ V sPv[kTile * K / 2], sQv[kTile * K / 2], sRv[kTile * K / 2];
+  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sRv[staged<K>::VALUES / 2];
   __shared__ double buf[kFusedThreads];
   T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
     *sR = reinterpret_cast<T *>(sRv);
-  gram_acc<T, K> pq, pr;
+  typename gram_of<T, K>::type pq, pr;
   pq.init();
   pr.init();
   int64_t r0, r1;
@@ -229,7 +333,7 @@ __global__ void __launch_bounds__(kFusedThreads)
                      T *__restrict__ W, int64_t ldw, double *partial) {
   typedef typename vec2_of<T>::type V;
   constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
-  __shared__ V sPv[kTile * K / 2], sQv[kTile * K / 2], sWv[kTile * K / 2];
+  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
   __shared__ double buf[kFusedThreads];
   T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
     *sW = reinterpret_cast<T *>(sWv);
@@ -237,7 +341,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   T a[K];
   coef_column<T, K>(alpha, j, a);
   double rr = 0.0;
-  gram_acc<T, K> qw;
+  typename gram_of<T, K>::type qw;
   qw.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
@@ -265,12 +369,12 @@ __global__ void __launch_bounds__(kFusedThreads)
       const int i = ri + RP * u;
       if (i < nt) {
         const int64_t row = b0 + i;
-        X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * K, a);
-        const T rn = r.v[u] - row_times<T, K>(sQ + i * K, a);
+        X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * staged<K>::S, a);
+        const T rn = r.v[u] - row_times<T, K>(sQ + i * staged<K>::S, a);
         R[row * ldr + j] = rn;
         const T w = dinv ? d.v[u] * rn : rn;
         W[row * ldw + j] = w;
-        sW[i * K + j] = w;
+        sW[i * staged<K>::S + j] = w;
         rr += (double)rn * (double)rn;
       }
     }
@@ -291,13 +395,13 @@ __global__ void __launch_bounds__(kFusedThreads)
                         double *partial) {
   typedef typename vec2_of<T>::type V;
   constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
-  __shared__ V sPv[kTile * K / 2], sWv[kTile * K / 2];
+  __shared__ V sPv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
   __shared__ double buf[kFusedThreads];
   T *sP = reinterpret_cast<T *>(sPv), *sW = reinterpret_cast<T *>(sWv);
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
   T c[K];
   coef_column<T, K>(beta, j, c);
-  gram_acc<T, K> ww;
+  typename gram_of<T, K>::type ww;
   ww.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
@@ -320,9 +424,9 @@ __global__ void __launch_bounds__(kFusedThreads)
     for (int u = 0; u < RPT; u++) {
       const int i = ri + RP * u;
       if (i < nt) {
-        const T w = w0.v[u] + row_times<T, K>(sP + i * K, c);
+        const T w = w0.v[u] + row_times<T, K>(sP + i * staged<K>::S, c);
         W[(b0 + i) * ldw + j] = w;
-        sW[i * K + j] = w;
+        sW[i * staged<K>::S + j] = w;
       }
     }
     __syncthreads();

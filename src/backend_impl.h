@@ -247,8 +247,9 @@ gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step);
 /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
 gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
                                          const gcoo_dense *R, gcoo_dense *W);
-/** The fused block-vector passes (kernels/bcg_fused.cuh), for k in {8, 16, 32} (gcoo__cuda_bcg_fused
- *  says whether this solve has them; the blocks P, Q, R, W, X n x k row-major, any ld):
+/** The fused block-vector passes (kernels/bcg_fused.cuh), for k in {8, 16, 32}
+ *  (gcoo__cuda_bcg_fused: 0 none for this k, 1 there and faster than the GEMM path as measured,
+ *  2 there but slower; the blocks P, Q, R, W, X n x k row-major, any ld):
  *  gram2:     red = [P^T Q | P^T R];
  *  update:    X += P alpha, R -= Q alpha, W = diag(dinv) R (dinv NULL: R), red = [||R_j||^2 | Q^T W];
  *  direction: W += P beta, red = W^T W   (alpha, beta: coefficient matrices 0 and 1). */
