@@ -59,9 +59,13 @@ constexpr int kSmallK = 32;
 template <typename T>
 __device__ void chol_solve_cols(int64_t k, const double *L, double *y, int r, const T *B,
                                 double sign, T *coef) {
+  // B into the scratch first, all threads at once: the serial loops below then read no global
+  // memory (every thread calls this: the barrier is uniform)
+  for (int64_t e = threadIdx.x; e < (int64_t)r * k; e += blockDim.x) y[e] = (double)B[e];
+  __syncthreads();
   for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
     for (int i = 0; i < r; i++) { // y[i * k + c]
-      double s = (double)B[i * k + c];
+      double s = y[i * k + c];
       for (int l = 0; l < i; l++) s -= L[i * k + l] * y[l * k + c];
       y[i * k + c] = s / L[i * k + i];
     }
