@@ -383,7 +383,8 @@ static void report(solve_job *j) {
     cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
     /* the product the iterations used (the solver may measure a faster one at set-up) */
-    cli_json_str(&js, "alg_solver", gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
+    cli_json_str(&js, "alg_solver",
+                 gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
     cli_json_int(&js, "k", r->k);
     cli_json_str(&js, "mode", j->separate ? "separate" : "block");
     cli_json_str(&js, "pc", j->pc == GCOO_PC_JACOBI ? "jacobi" : "none");

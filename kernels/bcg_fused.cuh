@@ -282,6 +282,23 @@ __device__ void coef_column(const T *C, int j, T (&c)[K]) {
   for (int l = 0; l < K; l++) c[l] = C[l * K + j];
 }
 
+// The tile loop of every fused kernel over this block's rows [r0, r1): load(b0) issues a tile's
+// loads into registers, stage() puts the loaded tile into shared memory (between barriers: the
+// previous tile's sums are done with it), then the next tile's loads are issued and body(b0, nt)
+// computes the staged one while they are in flight.
+template <typename Load, typename Stage, typename Body>
+__device__ void tile_loop(int64_t r0, int64_t r1, Load load, Stage stage, Body body) {
+  if (r0 < r1) load(r0);
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads();
+    stage();
+    __syncthreads();
+    if (b0 + kTile < r1) load(b0 + kTile);
+    body(b0, nt);
+  }
+}
+
 // partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
@@ -304,18 +321,17 @@ __global__ void __launch_bounds__(kFusedThreads)
     tq.load(Q, ldq, b0, nt);
     tr.load(R, ldr, b0, nt);
   };
-  if (r0 < r1) load(r0);
-  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    __syncthreads(); // the previous tile's sums are done with the staging
-    tp.store(sP);
-    tq.store(sQ);
-    tr.store(sR);
-    __syncthreads();
-    if (b0 + kTile < r1) load(b0 + kTile); // in flight during this tile's sums
-    pq.add(sP, sQ, nt);
-    pr.add(sP, sR, nt);
-  }
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        tq.store(sQ);
+        tr.store(sR);
+      },
+      [&](int64_t, int nt) {
+        pq.add(sP, sQ, nt);
+        pr.add(sP, sR, nt);
+      });
   double *out = partial + (int64_t)blockIdx.x * 2 * K * K;
   pq.store(out, buf);
   pr.store(out + K * K, buf);
@@ -329,8 +345,8 @@ template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                      int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
-                     T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv,
-                     T *__restrict__ W, int64_t ldw, double *partial) {
+                     T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv, T *__restrict__ W,
+                     int64_t ldw, double *partial) {
   typedef typename vec2_of<T>::type V;
   constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
   __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
@@ -355,32 +371,34 @@ __global__ void __launch_bounds__(kFusedThreads)
     rv.load(R, ldr, 1, b0, nt);
     if (dinv) dv.load(dinv, 1, 0, b0, nt);
   };
-  if (r0 < r1) load(r0);
-  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    __syncthreads(); // the previous tile's sums are done with the staging
-    tp.store(sP);
-    tq.store(sQ);
-    __syncthreads();
-    own_regs<T, K> x = xv, r = rv, d = dv;
-    if (b0 + kTile < r1) load(b0 + kTile); // in flight while this tile is computed
+  own_regs<T, K> x, r, d; // the staged tile's own entries (xv, rv, dv: the next tile's)
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        tq.store(sQ);
+        x = xv;
+        r = rv;
+        d = dv;
+      },
+      [&](int64_t b0, int nt) {
 #pragma unroll
-    for (int u = 0; u < RPT; u++) {
-      const int i = ri + RP * u;
-      if (i < nt) {
-        const int64_t row = b0 + i;
-        X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * staged<K>::S, a);
-        const T rn = r.v[u] - row_times<T, K>(sQ + i * staged<K>::S, a);
-        R[row * ldr + j] = rn;
-        const T w = dinv ? d.v[u] * rn : rn;
-        W[row * ldw + j] = w;
-        sW[i * staged<K>::S + j] = w;
-        rr += (double)rn * (double)rn;
-      }
-    }
-    __syncthreads();
-    qw.add(sQ, sW, nt);
-  }
+        for (int u = 0; u < RPT; u++) {
+          const int i = ri + RP * u;
+          if (i < nt) {
+            const int64_t row = b0 + i;
+            X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * staged<K>::S, a);
+            const T rn = r.v[u] - row_times<T, K>(sQ + i * staged<K>::S, a);
+            R[row * ldr + j] = rn;
+            const T w = dinv ? d.v[u] * rn : rn;
+            W[row * ldw + j] = w;
+            sW[i * staged<K>::S + j] = w;
+            rr += (double)rn * (double)rn;
+          }
+        }
+        __syncthreads();
+        qw.add(sQ, sW, nt);
+      });
   double *out = partial + (int64_t)blockIdx.x * (K + K * K);
   column_store<K>(rr, out, buf);
   qw.store(out + K, buf);
@@ -390,9 +408,8 @@ __global__ void __launch_bounds__(kFusedThreads)
 // next tile's P rows and W entries are loaded while the current one is computed.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
-    bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp,
-                        const T *__restrict__ beta, T *__restrict__ W, int64_t ldw,
-                        double *partial) {
+    bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ beta,
+                        T *__restrict__ W, int64_t ldw, double *partial) {
   typedef typename vec2_of<T>::type V;
   constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
   __shared__ V sPv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
@@ -412,26 +429,26 @@ __global__ void __launch_bounds__(kFusedThreads)
     tp.load(P, ldp, b0, nt);
     wv.load(W, ldw, 1, b0, nt);
   };
-  if (r0 < r1) load(r0);
-  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    __syncthreads();
-    tp.store(sP);
-    __syncthreads();
-    own_regs<T, K> w0 = wv;
-    if (b0 + kTile < r1) load(b0 + kTile);
+  own_regs<T, K> w0;
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        w0 = wv;
+      },
+      [&](int64_t b0, int nt) {
 #pragma unroll
-    for (int u = 0; u < RPT; u++) {
-      const int i = ri + RP * u;
-      if (i < nt) {
-        const T w = w0.v[u] + row_times<T, K>(sP + i * staged<K>::S, c);
-        W[(b0 + i) * ldw + j] = w;
-        sW[i * staged<K>::S + j] = w;
-      }
-    }
-    __syncthreads();
-    ww.add(sW, sW, nt);
-  }
+        for (int u = 0; u < RPT; u++) {
+          const int i = ri + RP * u;
+          if (i < nt) {
+            const T w = w0.v[u] + row_times<T, K>(sP + i * staged<K>::S, c);
+            W[(b0 + i) * ldw + j] = w;
+            sW[i * staged<K>::S + j] = w;
+          }
+        }
+        __syncthreads();
+        ww.add(sW, sW, nt);
+      });
   ww.store(partial + (int64_t)blockIdx.x * K * K, buf);
 }
 

@@ -37,8 +37,8 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
   gcoo_colsum::column_partials<<<nblocks, 256, 256 * sizeof(double), s>>>(n, k, f, partial);
   GCOO_CALL_CUDA(cudaGetLastError());
   int64_t ostride = out->nrows == 1 ? cstride(out) : rstride(out);
-  gcoo_colsum::column_totals<T><<<gcoo_colsum::totals_grid(k), 256, 0, s>>>(
-      partial, nblocks, k, (T *)out->data, ostride);
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(k), 256, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
   GCOO_CALL_CUDA(cudaGetLastError());
   GCOO_CALL_CUDA(cudaFreeAsync(partial, s));
   return GCOO_SUCCESS;

@@ -448,9 +448,9 @@ struct gcoo__bcg_device {
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
   // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
-  int fused;            // k is one of them
-  int fgrid[3];         // blocks of gram2, update, direction: one wave of resident blocks
-  double *fpartial;     // max(fgrid) x 2k^2 per-block partial sums
+  int fused;        // k is one of them
+  int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
+  double *fpartial; // max(fgrid) x 2k^2 per-block partial sums
   bcg_state *snap;  // pinned: kBcgRing snapshots
   cudaEvent_t snap_ev[kBcgRing];
   cudaEvent_t marks[kBcgRing][kBcgMarks];
@@ -496,11 +496,13 @@ extern "C" gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_
   GCOO_CALL_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(bad, &hbad, sizeof hbad, cudaMemcpyHostToDevice, s));
   if (o->csr.dtype == GCOO_FLOAT64)
-    inverse_diagonal_kernel<double><<<grid, kThreads, 0, s>>>(
-        n, o->csr.ptr, o->csr.ind, (const double *)o->csr.values, (double *)dinv, bad);
+    inverse_diagonal_kernel<double><<<grid, kThreads, 0, s>>>(n, o->csr.ptr, o->csr.ind,
+                                                              (const double *)o->csr.values,
+                                                              (double *)dinv, bad);
   else
-    inverse_diagonal_kernel<float><<<grid, kThreads, 0, s>>>(
-        n, o->csr.ptr, o->csr.ind, (const float *)o->csr.values, (float *)dinv, bad);
+    inverse_diagonal_kernel<float><<<grid, kThreads, 0, s>>>(n, o->csr.ptr, o->csr.ind,
+                                                             (const float *)o->csr.values,
+                                                             (float *)dinv, bad);
   GCOO_CHECK_LAUNCH_GOTO("inverse diagonal");
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
@@ -570,12 +572,12 @@ static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
 }
 
 // The element type and width as template arguments: fn<T, K>(args...) for k in {8, 16, 32}.
-#define GCOO_FUSED_DISPATCH(dt, k, fn, ...)                                              \
-  ((dt) == GCOO_FLOAT64 ? ((k) == 8    ? fn<double, 8>(__VA_ARGS__)                      \
-                           : (k) == 16 ? fn<double, 16>(__VA_ARGS__)                     \
-                                       : fn<double, 32>(__VA_ARGS__))                    \
-                        : ((k) == 8    ? fn<float, 8>(__VA_ARGS__)                       \
-                           : (k) == 16 ? fn<float, 16>(__VA_ARGS__)                      \
+#define GCOO_FUSED_DISPATCH(dt, k, fn, ...)                           \
+  ((dt) == GCOO_FLOAT64 ? ((k) == 8    ? fn<double, 8>(__VA_ARGS__)   \
+                           : (k) == 16 ? fn<double, 16>(__VA_ARGS__)  \
+                                       : fn<double, 32>(__VA_ARGS__)) \
+                        : ((k) == 8    ? fn<float, 8>(__VA_ARGS__)    \
+                           : (k) == 16 ? fn<float, 16>(__VA_ARGS__)   \
                                        : fn<float, 32>(__VA_ARGS__)))
 
 static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
@@ -597,8 +599,9 @@ static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
 // The per-block partials (grid x count) summed into red[0, count) in the solver's element type.
 template <typename T>
 static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
-  gcoo_colsum::column_totals<T><<<gcoo_colsum::totals_grid(count), 256, 0, bcg_stream(h)>>>(
-      h->fpartial, grid, count, (T *)h->red, 1);
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(count), 256, 0, bcg_stream(h)>>>(h->fpartial, grid, count,
+                                                                   (T *)h->red, 1);
   GCOO_CHECK_LAUNCH("block CG partial sums");
   return GCOO_SUCCESS;
 }
@@ -606,9 +609,10 @@ static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
 template <typename T, int K>
 static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                            const gcoo_dense *R) {
-  bcg_fused_gram2<T, K><<<h->fgrid[0], kFusedThreads, 0, bcg_stream(h)>>>(
-      P->nrows, (const T *)P->data, P->ld, (const T *)Q->data, Q->ld, (const T *)R->data, R->ld,
-      h->fpartial);
+  bcg_fused_gram2<T, K>
+      <<<h->fgrid[0], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)Q->data, Q->ld,
+                                                         (const T *)R->data, R->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG [P^T Q | P^T R]");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[0], 2 * K * K));
   return GCOO_SUCCESS;
@@ -617,10 +621,13 @@ static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_
 template <typename T, int K>
 static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                             gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
-  bcg_fused_update<T, K><<<h->fgrid[1], kFusedThreads, 0, bcg_stream(h)>>>(
-      P->nrows, (const T *)P->data, P->ld, (const T *)Q->data, Q->ld,
-      (const T *)gcoo__cuda_bcg_coef(h, 0), (T *)X->data, X->ld, (T *)R->data, R->ld,
-      dinv ? (const T *)dinv->data : nullptr, (T *)W->data, W->ld, h->fpartial);
+  bcg_fused_update<T, K>
+      <<<h->fgrid[1], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)Q->data, Q->ld,
+                                                         (const T *)gcoo__cuda_bcg_coef(h, 0),
+                                                         (T *)X->data, X->ld, (T *)R->data, R->ld,
+                                                         dinv ? (const T *)dinv->data : nullptr,
+                                                         (T *)W->data, W->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG fused update");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
   return GCOO_SUCCESS;
@@ -628,9 +635,10 @@ static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo
 
 template <typename T, int K>
 static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
-  bcg_fused_direction<T, K><<<h->fgrid[2], kFusedThreads, 0, bcg_stream(h)>>>(
-      P->nrows, (const T *)P->data, P->ld, (const T *)gcoo__cuda_bcg_coef(h, 1), (T *)W->data,
-      W->ld, h->fpartial);
+  bcg_fused_direction<T, K>
+      <<<h->fgrid[2], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)gcoo__cuda_bcg_coef(h, 1),
+                                                         (T *)W->data, W->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG fused direction");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
   return GCOO_SUCCESS;

@@ -75,7 +75,8 @@ gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P, g
   (void)h, (void)P, (void)W;
   return not_compiled();
 }
-gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row, double *bad_value) {
+gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row,
+                                        double *bad_value) {
   (void)A, (void)dinv, (void)bad_value;
   *bad_row = -1;
   return not_compiled();

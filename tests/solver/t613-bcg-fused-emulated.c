@@ -19,8 +19,8 @@
 #include "gcoo_test.h"
 
 void gcoo_emu_bcg_fused(int op, int dbl, int K, int64_t n, int grid, const void *P, int64_t ldp,
-                        const void *Q, int64_t ldq, const void *coef, void *X, int64_t ldx,
-                        void *R, int64_t ldr, const void *dinv, void *W, int64_t ldw, void *red);
+                        const void *Q, int64_t ldq, const void *coef, void *X, int64_t ldx, void *R,
+                        int64_t ldr, const void *dinv, void *W, int64_t ldw, void *red);
 
 static uint64_t rng_state = 977;
 static double urand(void) { /* uniform in [-1, 1) */
@@ -99,8 +99,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
 
   /* gram2 */
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(0, dbl, K, n, grid, P.p, ldp, Q.p, ldq, NULL, NULL, 0, R.p, ldr, NULL, NULL,
-                     0, red.p);
+  gcoo_emu_bcg_fused(0, dbl, K, n, grid, P.p, ldp, Q.p, ldq, NULL, NULL, 0, R.p, ldr, NULL, NULL, 0,
+                     red.p);
   for (int a = 0; a < K; a++)
     for (int b = 0; b < K; b++) {
       double pq = 0, pr = 0;
@@ -142,8 +142,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
   for (int64_t i = 0; i < n; i++)
     for (int j = 0; j < K; j++) {
       double r = get(&R, (size_t)(i * ldr + j));
-      double w = jacobi ? (dbl ? get(&D, (size_t)i) * r : (double)((float)get(&D, (size_t)i) *
-                                                                   (float)r))
+      double w = jacobi ? (dbl ? get(&D, (size_t)i) * r
+                               : (double)((float)get(&D, (size_t)i) * (float)r))
                         : r;
       if (get(&W, (size_t)(i * ldw + j)) != w) w_exact = 0;
     }
@@ -151,7 +151,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
              (long long)n, grid);
   for (int j = 0; j < K; j++) {
     double s = 0;
-    for (int64_t i = 0; i < n; i++) s += get(&R, (size_t)(i * ldr + j)) * get(&R, (size_t)(i * ldr + j));
+    for (int64_t i = 0; i < n; i++)
+      s += get(&R, (size_t)(i * ldr + j)) * get(&R, (size_t)(i * ldr + j));
     sums[j] = s;
   }
   for (int a = 0; a < K; a++)

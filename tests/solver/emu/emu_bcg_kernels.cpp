@@ -91,7 +91,7 @@ extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, in
                                        double *norms) {
   double *partial = (double *)calloc((size_t)(nblocks * k), sizeof(double));
   const precond_norms_op<double> f = {R, ldr, dinv, W, ldw};
-  GCOO_LAUNCH(gcoo_colsum::column_partials<precond_norms_op<double> >, dim3(nblocks), dim3(256),
+  GCOO_LAUNCH(gcoo_colsum::column_partials<precond_norms_op<double>>, dim3(nblocks), dim3(256),
               256 * sizeof(double), 0, n, k, f, partial);
   GCOO_LAUNCH(gcoo_colsum::column_totals<double>, dim3(gcoo_colsum::totals_grid(k)), dim3(256), 0,
               0, (const double *)partial, nblocks, k, norms, (int64_t)1);
@@ -103,9 +103,9 @@ namespace {
 // One fused pass on `grid` blocks, then the fixed-order sum of the per-block partials into red
 // (the partials poisoned first: every block must write all of its own).
 template <typename T, int K>
-void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q,
-                int64_t ldq, const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
-                const void *dinv, void *W, int64_t ldw, void *red) {
+void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q, int64_t ldq,
+                const void *coef, void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
+                void *W, int64_t ldw, void *red) {
   const int64_t count = op == 0 ? 2 * K * K : op == 1 ? K + K * K : K * K;
   double *partial = (double *)malloc(sizeof(double) * (size_t)(grid * count));
   memset(partial, 0xff, sizeof(double) * (size_t)(grid * count)); // NaN
@@ -113,14 +113,14 @@ void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const v
     GCOO_LAUNCH((bcg_fused_gram2<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
                 ldp, (const T *)Q, ldq, (const T *)R, ldr, partial);
   else if (op == 1)
-    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n,
-                (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr,
-                (const T *)dinv, (T *)W, ldw, partial);
+    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
+                ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr, (const T *)dinv,
+                (T *)W, ldw, partial);
   else
-    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n,
-                (const T *)P, ldp, (const T *)coef, (T *)W, ldw, partial);
-  GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0,
-              0, (const double *)partial, grid, count, (T *)red, (int64_t)1);
+    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
+                ldp, (const T *)coef, (T *)W, ldw, partial);
+  GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0, 0,
+              (const double *)partial, grid, count, (T *)red, (int64_t)1);
   free(partial);
 }
 
