@@ -53,29 +53,49 @@ __device__ void zero_coef(int64_t k, T *c) {
 // in the global arrays of bcg_arrays otherwise. 4 such arrays at most: 32 KB.
 constexpr int kSmallK = 32;
 
-// Solve (L L^T) Y = -sgn * B for the leading r rows of the k columns of B (ld k, element type T),
-// write Y into coef (T, rows >= r zero). L and the scratch Y are k x k (ld k). One column per
-// thread.
+// Triangular solves with the leading r x r block of a lower-triangular L (ld k), in place on the
+// first ncols columns of y (ld k), by all threads: row i of the solution is final after its
+// division, then every later row takes its update at once (2 barriers a row, the updates spread
+// over the block, instead of a serial dot product a row in one thread a column). The caller
+// has a barrier between writing L and y and the call.
+__device__ void lower_solve(int64_t k, const double *L, double *y, int r, int64_t ncols) {
+  for (int i = 0; i < r; i++) { // L z = y
+    for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) y[i * k + c] /= L[i * k + i];
+    __syncthreads();
+    const int64_t m = (int64_t)(r - i - 1) * ncols;
+    for (int64_t e = threadIdx.x; e < m; e += blockDim.x) {
+      const int64_t l = i + 1 + e / ncols, c = e % ncols;
+      y[l * k + c] -= L[l * k + i] * y[i * k + c];
+    }
+    __syncthreads();
+  }
+}
+
+__device__ void upper_solve_lt(int64_t k, const double *L, double *y, int r, int64_t ncols) {
+  for (int i = r - 1; i >= 0; i--) { // L^T x = y
+    for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) y[i * k + c] /= L[i * k + i];
+    __syncthreads();
+    const int64_t m = (int64_t)i * ncols;
+    for (int64_t e = threadIdx.x; e < m; e += blockDim.x) {
+      const int64_t l = e / ncols, c = e % ncols;
+      y[l * k + c] -= L[i * k + l] * y[i * k + c];
+    }
+    __syncthreads();
+  }
+}
+
+// Solve (L L^T) Y = sign * B for the leading r rows of the k columns of B (ld k, element type T),
+// write Y into coef (T, rows >= r zero). L and the scratch y are k x k (ld k). Every thread
+// calls it (the barriers are uniform).
 template <typename T>
 __device__ void chol_solve_cols(int64_t k, const double *L, double *y, int r, const T *B,
                                 double sign, T *coef) {
-  // B into the scratch first, all threads at once: the serial loops below then read no global
-  // memory (every thread calls this: the barrier is uniform)
   for (int64_t e = threadIdx.x; e < (int64_t)r * k; e += blockDim.x) y[e] = (double)B[e];
   __syncthreads();
-  for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
-    for (int i = 0; i < r; i++) { // y[i * k + c]
-      double s = y[i * k + c];
-      for (int l = 0; l < i; l++) s -= L[i * k + l] * y[l * k + c];
-      y[i * k + c] = s / L[i * k + i];
-    }
-    for (int i = r - 1; i >= 0; i--) {
-      double s = y[i * k + c];
-      for (int l = i + 1; l < r; l++) s -= L[l * k + i] * y[l * k + c];
-      y[i * k + c] = s / L[i * k + i];
-    }
-    for (int64_t i = 0; i < k; i++) coef[i * k + c] = i < r ? (T)(sign * y[i * k + c]) : (T)0;
-  }
+  lower_solve(k, L, y, r, k);
+  upper_solve_lt(k, L, y, r, k);
+  for (int64_t e = threadIdx.x; e < k * k; e += blockDim.x)
+    coef[e] = e / k < r ? (T)(sign * y[e]) : (T)0;
 }
 
 // red: [0, k^2) P^T Q, [k^2, 2k^2) P^T R (ld k). alpha (k x k) = (P^T Q)^{-1} P^T R on the
@@ -261,14 +281,10 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
     r = (int)j + 1;
   }
   __syncthreads();
-  // R = L^T (r x r upper triangular); Rinv = R^{-1}, a column per thread
-  for (int64_t c = threadIdx.x; c < r; c += blockDim.x)
-    for (int64_t i = c; i >= 0; i--) {
-      double s = i == c ? 1.0 : 0.0;
-      for (int64_t l = i + 1; l <= c; l++) s -= L[l * k + i] * Rinv[l * k + c];
-      Rinv[i * k + c] = s / L[i * k + i];
-    }
+  // R = L^T (r x r upper triangular); Rinv = R^{-1}: L^T X = I (Rinv was zeroed above)
+  for (int64_t i = threadIdx.x; i < r; i += blockDim.x) Rinv[i * k + i] = 1.0;
   __syncthreads();
+  upper_solve_lt(k, L, Rinv, r, r);
   zero_coef(k, Tout);
   __syncthreads();
   for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
