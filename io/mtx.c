@@ -608,16 +608,17 @@ done:
 static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_entries *e,
                              gcoo_dtype dtype, unsigned flags, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t *ptr = NULL;
-  int32_t *ind = NULL;
-  void *vals = NULL;
+  gcoo__csr_arrays a = {NULL, NULL, NULL}; /* copied by creation, freed here */
   const int sym = b->symmetry != SYM_GENERAL;
   const double mirror = b->symmetry == SYM_SKEW ? -1.0 : 1.0;
   int64_t nnz = e->n;
   for (int64_t k = 0; sym && k < e->n; k++) nnz += e->rows[k] != e->cols[k];
-  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)b->nrows + 2, sizeof *ptr, "row pointers"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&ind, nnz, sizeof *ind, "column indices"));
-  GCOO_GOTO(gcoo__malloc_n(&vals, nnz, gcoo_dtype_size(dtype), "values"));
+  GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)b->nrows + 2, sizeof *a.ptr, "row pointers"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, nnz, sizeof *a.ind, "column indices"));
+  GCOO_GOTO(gcoo__malloc_n(&a.values, nnz, gcoo_dtype_size(dtype), "values"));
+  int64_t *const ptr = a.ptr;
+  int32_t *const ind = a.ind;
+  void *const vals = a.values;
   for (int64_t k = 0; k < e->n; k++) {
     ptr[(int64_t)e->rows[k] + 2]++; /* int64: index 2^31 - 2 + 2 overflows int */
     if (sym && e->rows[k] != e->cols[k]) ptr[(int64_t)e->cols[k] + 2]++;
@@ -645,9 +646,7 @@ static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_en
                     dtype == GCOO_FLOAT64 ? "float64" : "float32", gcoo_last_error());
   GCOO_GOTO(st);
 done:
-  free(ptr);
-  free(ind);
-  free(vals);
+  gcoo__csr_arrays_free(&a);
   return st;
 }
 

@@ -126,6 +126,21 @@ gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dt
                                int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
                                int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
 
+/** The three arrays of a CSR matrix being built, malloc'd by the builder (NULL until then). The
+ *  builder ends with gcoo__csr_arrays_adopt on success and gcoo__csr_arrays_free after its
+ *  `done:` label, so one cleanup line serves every path. */
+typedef struct gcoo__csr_arrays {
+  int64_t *ptr; /* nrows + 1 row offsets */
+  int32_t *ind; /* nnz column indices */
+  void *values; /* nnz values of the matrix's dtype */
+} gcoo__csr_arrays;
+/** gcoo__sparse_adopt of a's arrays as an nrows x ncols CSR matrix with nnz entries: the
+ *  matrix owns them on success, they are freed on failure; a is emptied either way. */
+gcoo_status gcoo__csr_arrays_adopt(gcoo__csr_arrays *a, gcoo_sparse *out, gcoo_dtype dtype,
+                                   int64_t nrows, int64_t ncols, int64_t nnz);
+/** Free what a still holds (nothing after gcoo__csr_arrays_adopt) and empty it. */
+void gcoo__csr_arrays_free(gcoo__csr_arrays *a);
+
 /* ---- the operator's two frames (src/convert_frame.c): single passes, in place where possible
  * (DESIGN.md §1; docs/datapath.md). */
 /** A copy in the same format (arrays copied, nothing re-sorted). */

@@ -133,9 +133,8 @@ gcoo_status gcoo__op_csr(gcoo_op op, gcoo_sparse *A_csr) {
 
 gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_sparse *R) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t *ptr = NULL, total = 0;
-  int32_t *ind = NULL;
-  char *vals = NULL;
+  int64_t total = 0;
+  gcoo__csr_arrays a = {NULL, NULL, NULL};
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
   GCOO_CHECK(R != NULL && (rows != NULL || n == 0), GCOO_ERR_NULL, "output or rows is NULL");
   *R = NULL;
@@ -154,44 +153,39 @@ gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_spars
     GCOO_CALL(gcoo__sparse_gcoo_view(op->S, &g));
   /* two passes: count, then copy (a row of A is column r of S: its group's entries with
    * cols == r, already in increasing row of S = column of A) */
-  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)n + 1, sizeof *ptr, "row pointer"));
+  GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)n + 1, sizeof *a.ptr, "row pointer"));
   for (int pass = 0; pass < 2; pass++) {
     for (int64_t t = 0; t < n; t++) {
       const int64_t r = rows[t];
-      int64_t w = pass ? ptr[t] : 0;
+      int64_t w = pass ? a.ptr[t] : 0;
       if (op->A_csr) {
         for (int64_t e = c.ptr[r]; e < c.ptr[r + 1]; e++, w++)
           if (pass) {
-            ind[w] = c.ind[e];
-            memcpy(vals + (size_t)w * es, (const char *)c.values + (size_t)e * es, es);
+            a.ind[w] = c.ind[e];
+            memcpy((char *)a.values + (size_t)w * es, (const char *)c.values + (size_t)e * es, es);
           }
       } else {
         const int64_t q = r / g.p;
         for (int64_t e = g.gidx[q]; e < g.gidx[q + 1]; e++) {
           if (g.cols[e] != r) continue;
           if (pass) {
-            ind[w] = g.rows[e];
-            memcpy(vals + (size_t)w * es, (const char *)g.values + (size_t)e * es, es);
+            a.ind[w] = g.rows[e];
+            memcpy((char *)a.values + (size_t)w * es, (const char *)g.values + (size_t)e * es, es);
           }
           w++;
         }
       }
-      if (!pass) ptr[t + 1] = ptr[t] + w;
+      if (!pass) a.ptr[t + 1] = a.ptr[t] + w;
     }
     if (!pass) {
-      total = ptr[n];
-      GCOO_GOTO(gcoo__malloc_n((void **)&ind, total, sizeof *ind, "column indices"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&vals, total, es, "values"));
+      total = a.ptr[n];
+      GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, total, sizeof *a.ind, "column indices"));
+      GCOO_GOTO(gcoo__malloc_n(&a.values, total, es, "values"));
     }
   }
-  st = gcoo__sparse_adopt(R, GCOO_FORMAT_CSR, op->info.dtype, n, k, total, 0, ptr, ind, NULL, NULL,
-                          NULL, vals);
-  ptr = NULL, ind = NULL, vals = NULL;
-  GCOO_GOTO(st);
+  GCOO_GOTO(gcoo__csr_arrays_adopt(&a, R, op->info.dtype, n, k, total));
 done:
-  free(ptr);
-  free(ind);
-  free(vals);
+  gcoo__csr_arrays_free(&a);
   return st;
 }
 

@@ -121,6 +121,22 @@ done:
   return st;
 }
 
+gcoo_status gcoo__csr_arrays_adopt(gcoo__csr_arrays *a, gcoo_sparse *out, gcoo_dtype dtype,
+                                   int64_t nrows, int64_t ncols, int64_t nnz) {
+  gcoo_status st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, dtype, nrows, ncols, nnz, 0, a->ptr,
+                                      a->ind, NULL, NULL, NULL, a->values);
+  *a = (gcoo__csr_arrays){NULL, NULL, NULL}; /* adopted, or freed by gcoo__sparse_adopt */
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+void gcoo__csr_arrays_free(gcoo__csr_arrays *a) {
+  free(a->ptr);
+  free(a->ind);
+  free(a->values);
+  *a = (gcoo__csr_arrays){NULL, NULL, NULL};
+}
+
 /* Copy n values (NULL: pattern, all ones) into a new array. */
 static gcoo_status copy_values(gcoo_dtype dtype, const void *values, int64_t n, void **out) {
   size_t es = gcoo_dtype_size(dtype);
