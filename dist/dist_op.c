@@ -230,21 +230,22 @@ gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nro
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
-  memset(info, 0, sizeof *info);
-  info->m_global = op->m_global;
-  info->k = op->k;
-  info->nnz_global = op->nnz_global;
-  info->nnz_local = op->nnz_local;
-  info->row0 = op->row0;
-  info->nrows_local = op->nrows;
-  info->imbalance = op->imbalance;
-  info->xmode = op->opts.xmode;
-  info->halo_rows_recv = op->halo.nrecv;
-  info->halo_rows_send = op->halo.nsend;
-  info->halo_peers = op->halo.nrecv_peers > op->halo.nsend_peers ? op->halo.nrecv_peers
-                                                                 : op->halo.nsend_peers;
-  info->read_seconds = op->read_seconds;
-  info->setup_seconds = op->setup_seconds;
+  const gcoo__halo *h = &op->halo;
+  *info = (gcoo_dist_op_info){
+      .m_global = op->m_global,
+      .k = op->k,
+      .nnz_global = op->nnz_global,
+      .nnz_local = op->nnz_local,
+      .row0 = op->row0,
+      .nrows_local = op->nrows,
+      .imbalance = op->imbalance,
+      .xmode = op->opts.xmode,
+      .halo_rows_recv = h->nrecv,
+      .halo_rows_send = h->nsend,
+      .halo_peers = h->nrecv_peers > h->nsend_peers ? h->nrecv_peers : h->nsend_peers,
+      .read_seconds = op->read_seconds,
+      .setup_seconds = op->setup_seconds,
+  };
   if (op->local) {
     GCOO_CALL(gcoo_op_get_info(op->local, &info->local));
   } else {
