@@ -17,14 +17,8 @@
 
 /* Copy of the caller's options with their size checked (the gcoo_op_options pattern). */
 static gcoo_status read_options(const gcoo_dist_op_options *in, gcoo_dist_op_options *o) {
-  gcoo_dist_op_options def = GCOO_DIST_OP_OPTIONS_INIT;
-  *o = def;
-  if (in) {
-    GCOO_CHECK(in->size >= sizeof(size_t) && in->size <= sizeof *o, GCOO_ERR_INVALID_ARG,
-               "options.size = %zu: initialise options with GCOO_DIST_OP_OPTIONS_INIT", in->size);
-    memcpy(o, in, in->size);
-    o->size = sizeof *o;
-  }
+  *o = (gcoo_dist_op_options)GCOO_DIST_OP_OPTIONS_INIT;
+  GCOO_CALL(gcoo__options_read(in, o, sizeof *o, "GCOO_DIST_OP_OPTIONS_INIT"));
   GCOO_CHECK(o->xmode == GCOO_DIST_X_REPLICATED || o->xmode == GCOO_DIST_X_PARTITIONED,
              GCOO_ERR_INVALID_ARG, "unknown X mode %d", (int)o->xmode);
   GCOO_CHECK(o->local.reading == GCOO_SPARSE_DENSE || o->local.reading == GCOO_DENSE_SPARSE,

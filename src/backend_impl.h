@@ -104,6 +104,20 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   return (uint64_t)(m >> 64);
 }
 
+/* ---- options and names (src/options.c) ----------------------------------------------------- */
+/** The size-versioned options pattern of gcoo_op_options, gcoo_dist_op_options,
+ *  gcoo_bcg_options, ...: out (out_size bytes, its first member the size_t size) holds the
+ *  defaults; in, when not NULL, is copied over them up to in->size, and out's size becomes
+ *  out_size. GCOO_ERR_INVALID_ARG when in->size is below sizeof(size_t) or above out_size
+ *  (an uninitialised struct); init names the caller's initialiser macro in that message. */
+gcoo_status gcoo__options_read(const void *in, void *out, size_t out_size, const char *init);
+/** The number of elements of an array (not a pointer). */
+#define GCOO_COUNT_OF(a) (sizeof(a) / sizeof *(a))
+/** An enumeration's name from its table of n names: names[i], or "unknown" outside 0..n-1. */
+const char *gcoo__name_of(const char *const *names, size_t n, int i);
+/** The value whose name is name in the table, or -1 (also for name NULL). */
+int gcoo__index_of(const char *const *names, size_t n, const char *name);
+
 /* ---- objects ------------------------------------------------------------------------------ */
 #define GCOO_MAGIC_CTX 0x67636f6f63747821ull    /* "gcooctx!" */
 #define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull /* "gcoospr!" */

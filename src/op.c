@@ -28,26 +28,17 @@ static const char *alg_names[] = {"auto",
                                   "reference"};
 
 const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg) {
-  if ((int)alg < 0 || (size_t)alg >= sizeof alg_names / sizeof alg_names[0]) return "unknown";
-  return alg_names[alg];
+  return gcoo__name_of(alg_names, GCOO_COUNT_OF(alg_names), (int)alg);
 }
 
 int gcoo_spdm_alg_from_name(const char *name) {
-  for (size_t i = 0; name && i < sizeof alg_names / sizeof alg_names[0]; i++)
-    if (!strcmp(name, alg_names[i])) return (int)i;
-  return -1;
+  return gcoo__index_of(alg_names, GCOO_COUNT_OF(alg_names), name);
 }
 
 /* The caller's options, completed and checked (the gcoo_op_options size pattern). */
 static gcoo_status read_options(const gcoo_op_options *opts, gcoo_op_options *o) {
-  gcoo_op_options def = GCOO_OP_OPTIONS_INIT;
-  *o = def;
-  if (opts) {
-    GCOO_CHECK(opts->size >= sizeof(size_t) && opts->size <= sizeof *o, GCOO_ERR_INVALID_ARG,
-               "options.size = %zu: initialise options with GCOO_OP_OPTIONS_INIT", opts->size);
-    memcpy(o, opts, opts->size);
-    o->size = sizeof *o;
-  }
+  *o = (gcoo_op_options)GCOO_OP_OPTIONS_INIT;
+  GCOO_CALL(gcoo__options_read(opts, o, sizeof *o, "GCOO_OP_OPTIONS_INIT"));
   GCOO_CHECK(o->reading == GCOO_SPARSE_DENSE || o->reading == GCOO_DENSE_SPARSE,
              GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o->reading);
   GCOO_CHECK((int)o->alg >= 0 && o->alg <= GCOO_ALG_REFERENCE, GCOO_ERR_INVALID_ARG,
