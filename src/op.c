@@ -248,12 +248,13 @@ gcoo_status gcoo_op_destroy(gcoo_op *op) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
-                      gcoo_dense *Y) {
+/* The one-shot products: an operator made for one apply in the given reading, then destroyed. */
+static gcoo_status apply_once(gcoo_ctx ctx, gcoo_reading reading, int64_t ncols_hint, gcoo_sparse A,
+                              double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y) {
   gcoo_op op = NULL;
   gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-  o.reading = GCOO_SPARSE_DENSE;
-  o.ncols_hint = X ? X->ncols : 0;
+  o.reading = reading;
+  o.ncols_hint = ncols_hint;
   GCOO_CALL(gcoo_op_create(&op, ctx, A, &o));
   gcoo_status st = gcoo_op_apply(op, alpha, X, beta, Y);
   if (st >= 0) st = gcoo_ctx_synchronize(ctx);
@@ -262,16 +263,14 @@ gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dens
   return GCOO_SUCCESS;
 }
 
+gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
+                      gcoo_dense *Y) {
+  GCOO_CALL(apply_once(ctx, GCOO_SPARSE_DENSE, X ? X->ncols : 0, A, alpha, X, beta, Y));
+  return GCOO_SUCCESS;
+}
+
 gcoo_status gcoo_dnsp(gcoo_ctx ctx, double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
                       gcoo_dense *C) {
-  gcoo_op op = NULL;
-  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-  o.reading = GCOO_DENSE_SPARSE;
-  o.ncols_hint = B ? B->nrows : 0;
-  GCOO_CALL(gcoo_op_create(&op, ctx, S, &o));
-  gcoo_status st = gcoo_op_apply(op, alpha, B, beta, C);
-  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
-  gcoo_op_destroy(&op);
-  GCOO_CALL(st);
+  GCOO_CALL(apply_once(ctx, GCOO_DENSE_SPARSE, B ? B->nrows : 0, S, alpha, B, beta, C));
   return GCOO_SUCCESS;
 }
