@@ -357,25 +357,24 @@ static gcoo_status check_operands(gcoo_dist_op op, const gcoo_dense *X, const gc
              "operands in different memory spaces (one host, one device)");
   const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
   const int64_t xk = partitioned ? op->nrows : op->k;
-  if (op->opts.local.reading == GCOO_SPARSE_DENSE) {
-    GCOO_CHECK(X->nrows == xk && Y->nrows == op->nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
-               "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
-               "X %lld x %lld, Y %lld x %lld",
-               op->d->rank, (long long)xk, partitioned ? "this rank's rows" : "all rows",
-               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
-               (long long)Y->ncols);
-    GCOO_CHECK(!partitioned || X->layout == GCOO_ROW_MAJOR, GCOO_ERR_INVALID_ARG,
-               "PARTITIONED X must be row-major in the sparse x dense reading");
-  } else {
-    GCOO_CHECK(X->ncols == xk && Y->ncols == op->nrows && X->nrows == Y->nrows, GCOO_ERR_SHAPE,
-               "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
-               "B %lld x %lld, C %lld x %lld",
-               op->d->rank, (long long)xk, partitioned ? "this rank's columns" : "all columns",
-               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
-               (long long)Y->ncols);
-    GCOO_CHECK(!partitioned || X->layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
-               "PARTITIONED B must be column-major in the dense x sparse reading");
-  }
+  /* the dense x sparse reading is the transpose of the sparse x dense one: the operands' rows
+   * and columns trade places, and so do the words of the messages */
+  const int sd = op->opts.local.reading == GCOO_SPARSE_DENSE;
+  const int64_t x_len = sd ? X->nrows : X->ncols, x_n = sd ? X->ncols : X->nrows;
+  const int64_t y_len = sd ? Y->nrows : Y->ncols, y_n = sd ? Y->ncols : Y->nrows;
+  const char *whose = partitioned ? (sd ? "this rank's rows" : "this rank's columns")
+                                  : (sd ? "all rows" : "all columns");
+  GCOO_CHECK(x_len == xk && y_len == op->nrows && x_n == y_n, GCOO_ERR_SHAPE,
+             sd ? "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
+                  "X %lld x %lld, Y %lld x %lld"
+                : "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
+                  "B %lld x %lld, C %lld x %lld",
+             op->d->rank, (long long)xk, whose, (long long)op->nrows, (long long)X->nrows,
+             (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
+  GCOO_CHECK(!partitioned || X->layout == (sd ? GCOO_ROW_MAJOR : GCOO_COL_MAJOR),
+             GCOO_ERR_INVALID_ARG,
+             sd ? "PARTITIONED X must be row-major in the sparse x dense reading"
+                : "PARTITIONED B must be column-major in the dense x sparse reading");
   return GCOO_SUCCESS;
 }
 
