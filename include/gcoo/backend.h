@@ -154,6 +154,12 @@ typedef struct gcoo_device_ops {
   gcoo_status (*event_record)(void *event, void *stream);
   /** Work queued on stream after this call waits for event. */
   gcoo_status (*stream_wait_event)(void *stream, void *event);
+  /** Make device (an ordinal, 0 .. gcoo_cuda_device_count() - 1) the calling thread's current
+   *  device: the runtime calls that follow, the caller's own included, go to it. */
+  gcoo_status (*bind)(int device);
+  /** The PCI bus id of device ("0000:65:00.0") in buf (len bytes, NUL-terminated, cut to fit):
+   *  ranks compare them to find out whether they share a GPU. */
+  gcoo_status (*pci_bus_id)(int device, char *buf, size_t len);
 } gcoo_device_ops;
 
 /* ---- backends ------------------------------------------------------------------------------
