@@ -104,6 +104,27 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   return (uint64_t)(m >> 64);
 }
 
+/* ---- searching a prefix sum ----------------------------------------------------------------- */
+#ifdef __CUDACC__
+#define GCOO_HOST_DEVICE __host__ __device__
+#else
+#define GCOO_HOST_DEVICE
+#endif
+/** The i in [0, n) with off[i] <= x < off[i + 1], for nondecreasing off[0..n] with off[0] <= x <
+ *  off[n] (binary search; empty segments are skipped): the row of entry x of a CSR matrix with
+ *  row pointer off, or the bucket of x in a prefix sum. Host and device code. */
+static inline GCOO_HOST_DEVICE int64_t gcoo__segment_of(const int64_t *off, int64_t n, int64_t x) {
+  int64_t lo = 0, hi = n; /* off[lo] <= x < off[hi] */
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (off[mid] <= x)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* ---- options and names (src/options.c) ----------------------------------------------------- */
 /** The size-versioned options pattern of gcoo_op_options, gcoo_dist_op_options,
  *  gcoo_bcg_options, ...: out (out_size bytes, its first member the size_t size) holds the
