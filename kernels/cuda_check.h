@@ -97,25 +97,32 @@ static inline void gcoo__cuda_free_each(void *const *arrays, int n) {
 }
 
 #ifndef GCOO_CUDA_EMULATE
+/* A failed cuSPARSE or cuBLAS call: "LIB error NAME (TEXT) in EXPR", with the library's
+ * "not supported" as GCOO_ERR_UNSUPPORTED, its allocation failure as GCOO_ERR_NO_MEMORY and
+ * anything else as code (GCOO_ERR_CUSPARSE, GCOO_ERR_CUBLAS). */
+static inline gcoo_status gcoo__cuda_library_error(gcoo_status code, int not_supported,
+                                                   int alloc_failed, const char *lib,
+                                                   const char *name, const char *text,
+                                                   const char *expr, const char *file, int line,
+                                                   const char *func) {
+  (void)cudaGetLastError();
+  gcoo_status st = not_supported ? GCOO_ERR_UNSUPPORTED : alloc_failed ? GCOO_ERR_NO_MEMORY : code;
+  return gcoo__error(st, file, line, func, "%s error %s (%s) in %s", lib, name, text, expr);
+}
 static inline gcoo_status gcoo__cusparse_status(cusparseStatus_t s, const char *expr,
                                                 const char *file, int line, const char *func) {
   if (s == CUSPARSE_STATUS_SUCCESS) return GCOO_SUCCESS;
-  (void)cudaGetLastError();
-  gcoo_status st = s == CUSPARSE_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
-                   : s == CUSPARSE_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
-                                                       : GCOO_ERR_CUSPARSE;
-  return gcoo__error(st, file, line, func, "cuSPARSE error %s (%s) in %s", cusparseGetErrorName(s),
-                     cusparseGetErrorString(s), expr);
+  return gcoo__cuda_library_error(GCOO_ERR_CUSPARSE, s == CUSPARSE_STATUS_NOT_SUPPORTED,
+                                  s == CUSPARSE_STATUS_ALLOC_FAILED, "cuSPARSE",
+                                  cusparseGetErrorName(s), cusparseGetErrorString(s), expr, file,
+                                  line, func);
 }
 static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr, const char *file,
                                               int line, const char *func) {
   if (s == CUBLAS_STATUS_SUCCESS) return GCOO_SUCCESS;
-  (void)cudaGetLastError();
-  gcoo_status st = s == CUBLAS_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
-                   : s == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
-                                                     : GCOO_ERR_CUBLAS;
-  return gcoo__error(st, file, line, func, "cuBLAS error %s (%s) in %s", cublasGetStatusName(s),
-                     cublasGetStatusString(s), expr);
+  return gcoo__cuda_library_error(GCOO_ERR_CUBLAS, s == CUBLAS_STATUS_NOT_SUPPORTED,
+                                  s == CUBLAS_STATUS_ALLOC_FAILED, "cuBLAS", cublasGetStatusName(s),
+                                  cublasGetStatusString(s), expr, file, line, func);
 }
 #define GCOO_CALL_CUSPARSE(x) \
   GCOO_CUDA_RETURN_(gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__))
