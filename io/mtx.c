@@ -245,6 +245,13 @@ static int word_is(const char *t, int n, const char *w) {
   return (int)strlen(w) == n && !strncasecmp(t, w, (size_t)n);
 }
 
+/* The position of the word t (n bytes) among words[0..count), or -1. */
+static int word_index(const char *t, int n, const char *const *words, int count) {
+  for (int i = 0; i < count; i++)
+    if (word_is(t, n, words[i])) return i;
+  return -1;
+}
+
 /* Real number: [+-] (digits [. digits] | . digits) [(e|E) [+-] digits], or nan / inf /
  * infinity (NUM_NOT_FINITE). Anything else, hexadecimal floats included, is NUM_BAD. */
 static num_result parse_real(const char *t, int n, double *out) {
@@ -336,12 +343,13 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown format \"%.*s\" (expected coordinate or array)", r->path,
                       SHOWN(len[2]), w[2]);
-  if (word_is(w[3], len[3], "real"))
-    b->field = FIELD_REAL;
-  else if (word_is(w[3], len[3], "integer"))
-    b->field = FIELD_INTEGER;
-  else if (word_is(w[3], len[3], "pattern"))
-    b->field = FIELD_PATTERN;
+  /* the banner's words in the order of mtx_field and mtx_symmetry */
+  static const char *const fields[] = {"real", "integer", "pattern"};
+  static const char *const symmetries[] = {"general", "symmetric", "skew-symmetric"};
+  const int field = word_index(w[3], len[3], fields, 3);
+  const int symmetry = word_index(w[4], len[4], symmetries, 3);
+  if (field >= 0)
+    b->field = (mtx_field)field;
   else if (word_is(w[3], len[3], "complex"))
     return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                       "%s, line 1: complex matrices are not supported (gcoo is real: float32 and "
@@ -351,12 +359,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown field \"%.*s\" (expected real, integer or pattern)",
                       r->path, SHOWN(len[3]), w[3]);
-  if (word_is(w[4], len[4], "general"))
-    b->symmetry = SYM_GENERAL;
-  else if (word_is(w[4], len[4], "symmetric"))
-    b->symmetry = SYM_SYMMETRIC;
-  else if (word_is(w[4], len[4], "skew-symmetric"))
-    b->symmetry = SYM_SKEW;
+  if (symmetry >= 0)
+    b->symmetry = (mtx_symmetry)symmetry;
   else if (word_is(w[4], len[4], "hermitian"))
     return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                       "%s, line 1: hermitian matrices are not supported (gcoo is real)", r->path);
