@@ -667,8 +667,7 @@ static gcoo_status mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, 
   mtx_entries e = {0};
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CALL(check_flags(flags));
   GCOO_GOTO(reader_open(&r, path));
   GCOO_GOTO(read_preamble(&r, &b));
@@ -742,8 +741,7 @@ static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layou
   mtx_banner b;
   gcoo_dense out = {0};
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "output matrix is NULL");
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(layout == GCOO_ROW_MAJOR || layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
              "unknown layout %d", (int)layout);
   GCOO_GOTO(reader_open(&r, path));

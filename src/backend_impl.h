@@ -104,6 +104,11 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   return (uint64_t)(m >> 64);
 }
 
+/** Raise GCOO_ERR_INVALID_ARG ("unknown element type N") unless t is float32 or float64. */
+#define GCOO_CHECK_DTYPE(t)                                                    \
+  GCOO_CHECK((t) == GCOO_FLOAT32 || (t) == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG, \
+             "unknown element type %d", (int)(t))
+
 /* ---- searching a prefix sum ----------------------------------------------------------------- */
 #ifdef __CUDACC__
 #define GCOO_HOST_DEVICE __host__ __device__

@@ -258,8 +258,7 @@ gcoo_status gcoo_sparse_astype(gcoo_sparse *B, gcoo_sparse A, gcoo_dtype dtype) 
   gcoo_triplets t;
   GCOO_CHECK(B != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *B = NULL;
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CALL(gcoo__triplets_from_sparse(A, &t));
   if (dtype != t.dtype) {
     void *v = NULL;

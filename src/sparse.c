@@ -137,8 +137,7 @@ static gcoo_status copy_values(gcoo_dtype dtype, const void *values, int64_t n, 
 }
 
 static gcoo_status check_shape(gcoo_dtype dtype, int64_t nrows, int64_t ncols) {
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)nrows, (long long)ncols);
   GCOO_CHECK_DIM(nrows, "rows");
