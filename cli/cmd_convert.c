@@ -126,18 +126,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   int dense_out = 0, have_fmt = fmt != NULL;
   gcoo_format format = GCOO_FORMAT_CSR;
   if (fmt) {
-    if (!strcmp(fmt, "csr"))
-      format = GCOO_FORMAT_CSR;
-    else if (!strcmp(fmt, "csc"))
-      format = GCOO_FORMAT_CSC;
-    else if (!strcmp(fmt, "gcoo"))
-      format = GCOO_FORMAT_GCOO;
-    else if (!strcmp(fmt, "dense"))
+    static const char *const formats[] = {"csr", "csc", "gcoo", "dense"};
+    static const gcoo_format as[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO};
+    int f;
+    if (!cli_choice(cmd, "format", formats, 4, &f)) return 2;
+    if (f == 3)
       dense_out = 1;
-    else {
-      fprintf(stderr, "gcoo_dist convert: --format %s: expected csr, csc, gcoo or dense\n", fmt);
-      return 2;
-    }
+    else
+      format = as[f];
   }
   int dtype = -1;
   if (dt) {
