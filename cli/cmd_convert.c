@@ -32,18 +32,22 @@ cli_file_kind cli_file_kind_of(const char *path) {
   }
 }
 
+/* What both kinds of file say about a matrix. */
+static void set_shape(cli_matrix *m, int is_sparse, gcoo_format format, gcoo_dtype dtype,
+                      int64_t nrows, int64_t ncols, int64_t nnz) {
+  m->is_sparse = is_sparse;
+  m->format = format;
+  m->dtype = dtype;
+  m->nrows = nrows, m->ncols = ncols, m->nnz = nnz;
+}
+
 gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
   memset(m, 0, sizeof *m);
   if (cli_file_kind_of(path) == CLI_FILE_H5) {
     gcoo_h5_info info;
     gcoo_status st = gcoo_h5_inspect(path, &info);
     if (st < 0) return st;
-    m->is_sparse = info.is_sparse;
-    m->format = info.format;
-    m->dtype = info.dtype;
-    m->nrows = info.nrows;
-    m->ncols = info.ncols;
-    m->nnz = info.nnz;
+    set_shape(m, info.is_sparse, info.format, info.dtype, info.nrows, info.ncols, info.nnz);
     m->p = info.p;
     snprintf(m->value_type, sizeof m->value_type, "%s", info.value_type);
     snprintf(m->index_type, sizeof m->index_type, "%s", info.index_type);
@@ -58,12 +62,8 @@ gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
   gcoo_mtx_header h;
   gcoo_status st = gcoo_mtx_read_header(path, &h);
   if (st < 0) return st;
-  m->is_sparse = !strcmp(h.format, "coordinate");
-  m->format = GCOO_FORMAT_CSR;
-  m->dtype = GCOO_FLOAT64;
-  m->nrows = h.nrows;
-  m->ncols = h.ncols;
-  m->nnz = h.nstored;
+  set_shape(m, !strcmp(h.format, "coordinate"), GCOO_FORMAT_CSR, GCOO_FLOAT64, h.nrows, h.ncols,
+            h.nstored);
   snprintf(m->value_type, sizeof m->value_type, "%s", h.field);
   snprintf(m->detail, sizeof m->detail, "%s %s %s", h.format, h.field, h.symmetry);
   return GCOO_SUCCESS;
