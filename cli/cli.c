@@ -508,6 +508,10 @@ void cli_json_bool(cli_json *j, const char *key, bool v) {
   fprintf(j->f, v ? "true" : "false");
 }
 
+void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n) {
+  for (int i = 0; i < n; i++) cli_json_real(j, keys[i], v[i]);
+}
+
 /* ---- writes ------------------------------------------------------------------------------- */
 int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO_H5_OVERWRITE : 0; }
 

@@ -185,6 +185,8 @@ void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_int(cli_json *j, const char *key, long long v);
 void cli_json_real(cli_json *j, const char *key, double v);
 void cli_json_bool(cli_json *j, const char *key, bool v);
+/** n reals under their keys (a table of timings, say), in order. */
+void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n);
 
 /* ---- the subcommands (one file each) ------------------------------------------------------ */
 extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;

@@ -394,15 +394,11 @@ static void report(solve_job *j) {
       cli_json_end(&js);
     }
     cli_json_int(&js, "halo_rows_per_multiply", halo_sum);
+    static const char *const phases[] = {"build",  "solve", "iterate", "spmm",
+                                         "reduce", "blas",  "precond", "write"};
+    const double secs[] = {t_build, t_solve, t_iter, t_spmm, t_reduce, t_blas, t_pc, j->t_write};
     cli_json_object(&js, "seconds");
-    cli_json_real(&js, "build", t_build);
-    cli_json_real(&js, "solve", t_solve);
-    cli_json_real(&js, "iterate", t_iter);
-    cli_json_real(&js, "spmm", t_spmm);
-    cli_json_real(&js, "reduce", t_reduce);
-    cli_json_real(&js, "blas", t_blas);
-    cli_json_real(&js, "precond", t_pc);
-    cli_json_real(&js, "write", j->t_write);
+    cli_json_reals(&js, phases, secs, 8);
     cli_json_end(&js);
     cli_json_end(&js);
     return;

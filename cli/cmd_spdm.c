@@ -777,19 +777,16 @@ static void report(job *j) {
     cli_json_int(&js, "rows_sent_max", hmax);
     cli_json_int(&js, "bytes_per_apply", hsum * j->N * (int64_t)es);
     cli_json_end(&js);
+    static const char *const before[] = {"read",   "setup",  "dense_operand",
+                                         "upload", "kernel", "kernel_min"};
+    static const char *const after[] = {"gather", "gather_first", "write", "check", "total"};
+    const double t_before[] = {j->t_read, j->t_setup,  j->t_x,
+                               j->t_h2d,  j->t_kernel, j->t_kernel_min};
+    const double t_after[] = {j->t_gather, j->t_gather_first, j->t_write, j->t_check, j->t_total};
     cli_json_object(&js, "time_s");
-    cli_json_real(&js, "read", j->t_read);
-    cli_json_real(&js, "setup", j->t_setup);
-    cli_json_real(&js, "dense_operand", j->t_x);
-    cli_json_real(&js, "upload", j->t_h2d);
-    cli_json_real(&js, "kernel", j->t_kernel);
-    cli_json_real(&js, "kernel_min", j->t_kernel_min);
+    cli_json_reals(&js, before, t_before, 6);
     cli_json_int(&js, "repeat", j->repeat);
-    cli_json_real(&js, "gather", j->t_gather);
-    cli_json_real(&js, "gather_first", j->t_gather_first);
-    cli_json_real(&js, "write", j->t_write);
-    cli_json_real(&js, "check", j->t_check);
-    cli_json_real(&js, "total", j->t_total);
+    cli_json_reals(&js, after, t_after, 5);
     cli_json_end(&js);
     cli_json_real(&js, "gflops", gflops);
     cli_json_real(&js, "y_sum", sums[0]);
