@@ -18,14 +18,10 @@ static const char *format_name(gcoo_format f) {
   return "unknown";
 }
 
+/* Every array a matrix may own, whatever its format (the unused ones are NULL). */
 static void sparse_free_arrays(struct gcoo_sparse_s *A) {
-  free(A->ptr);
-  free(A->ind);
-  free(A->rows);
-  free(A->cols);
-  free(A->gidx);
-  free(A->gnnz);
-  free(A->values);
+  void *const arrays[] = {A->ptr, A->ind, A->rows, A->cols, A->gidx, A->gnnz, A->values};
+  for (size_t i = 0; i < GCOO_COUNT_OF(arrays); i++) free(arrays[i]);
 }
 
 gcoo_status gcoo_sparse_destroy(gcoo_sparse *A) {
