@@ -115,6 +115,11 @@ bool cli_p(cli_command *cmd, int32_t *p);
 bool cli_backend(cli_command *cmd, const char **backend);
 /** --alg (CLI_OPT_SPDM_ALG) as a gcoo_spdm_alg. */
 bool cli_spdm_alg(cli_command *cmd, int *alg);
+/** The distributed operator's options of spdm and solve: cli_backend, cli_spdm_alg, cli_p. */
+bool cli_operator_options(cli_command *cmd, const char **backend, int *alg, int32_t *p);
+/** A keyword option: *index = the position of its value among names[0..n); false with
+ *  "gcoo_dist CMD: --NAME VALUE: expected A or B" (A, B or C for three) on rank 0 otherwise. */
+bool cli_choice(cli_command *cmd, const char *name, const char *const *names, int n, int *index);
 const char *cli_dtype_name(gcoo_dtype t);
 /** An HDF5 output path with its dataset: path itself when it names one ("f.h5:/Y"), else
  *  "path:object" in buf (a dense matrix is a dataset and needs a name in the file). */
@@ -180,6 +185,8 @@ void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_int(cli_json *j, const char *key, long long v);
 void cli_json_real(cli_json *j, const char *key, double v);
 void cli_json_bool(cli_json *j, const char *key, bool v);
+/** n reals under their keys (a table of timings, say), in order. */
+void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n);
 
 /* ---- the subcommands (one file each) ------------------------------------------------------ */
 extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;

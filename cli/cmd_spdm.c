@@ -109,10 +109,7 @@ static bool parse(cli_command *cmd, job *j) {
   long long v;
   double r;
   memset(j, 0, sizeof *j);
-  j->a_path = cli_get(cmd, "a");
-  j->b_path = cli_get(cmd, "b");
-  j->out = cli_get(cmd, "out");
-  j->write_flags = cli_write_flags(cmd);
+  cli_job_files(cmd, &j->a_path, &j->b_path, &j->out, &j->write_flags);
   j->check = cli_flag(cmd, "check");
   j->json = cli_flag(cmd, "json");
   int sources = (j->a_path != NULL) + cli_flag(cmd, "stencil") + cli_flag(cmd, "rows");
@@ -145,26 +142,15 @@ static bool parse(cli_command *cmd, job *j) {
   j->ncols = v;
   if (!cli_int(cmd, "seed", 0, INT64_MAX, &v)) return false;
   j->seed_b = (uint64_t)v;
-  const char *rd = cli_get(cmd, "reading");
-  if (!strcmp(rd, "sparse-dense"))
-    j->reading = GCOO_SPARSE_DENSE;
-  else if (!strcmp(rd, "dense-sparse"))
-    j->reading = GCOO_DENSE_SPARSE;
-  else {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
-    return false;
-  }
-  if (!cli_backend(cmd, &j->backend)) return false;
-  if (!cli_spdm_alg(cmd, &j->alg)) return false;
-  if (!cli_p(cmd, &j->p)) return false;
+  static const char *const readings[] = {"sparse-dense", "dense-sparse"};
+  int rd;
+  if (!cli_choice(cmd, "reading", readings, 2, &rd)) return false;
+  j->reading = rd == 0 ? GCOO_SPARSE_DENSE : GCOO_DENSE_SPARSE;
+  if (!cli_operator_options(cmd, &j->backend, &j->alg, &j->p)) return false;
   if (!cli_job_dtype(cmd, j->a_path, GCOO_FLOAT32, &j->dtype, j->dtype_source,
                      sizeof j->dtype_source))
     return false;
-  if (j->out && cli_output_kind("spdm", "out", j->out) == CLI_FILE_UNKNOWN) return false;
-  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
-  if (!cli_outputs_safe("spdm", j->out, inputs, names, 2)) return false;
-  if (!cli_mtx_output_allowed(cmd, j->out)) return false;
+  if (cli_job_output_check(cmd, j->out, j->a_path, j->b_path) != 0) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto")          ? -1
              : !strcmp(xm, "replicated")  ? 0
@@ -828,24 +814,22 @@ static void report(job *j) {
     cli_json_int(&js, "rows_sent_max", hmax);
     cli_json_int(&js, "bytes_per_apply", hsum * j->N * (int64_t)es);
     cli_json_end(&js);
+    static const char *const before[] = {"read",   "setup",  "dense_operand",
+                                         "upload", "kernel", "kernel_min"};
+    static const char *const after[] = {"gather", "gather_first", "write", "check", "total"};
+    const double t_before[] = {j->t_read, j->t_setup,  j->t_x,
+                               j->t_h2d,  j->t_kernel, j->t_kernel_min};
+    const double t_after[] = {j->t_gather, j->t_gather_first, j->t_write, j->t_check, j->t_total};
     cli_json_object(&js, "time_s");
-    cli_json_real(&js, "read", j->t_read);
-    cli_json_real(&js, "setup", j->t_setup);
-    cli_json_real(&js, "dense_operand", j->t_x);
-    cli_json_real(&js, "upload", j->t_h2d);
-    cli_json_real(&js, "kernel", j->t_kernel);
-    cli_json_real(&js, "kernel_min", j->t_kernel_min);
+    cli_json_reals(&js, before, t_before, 6);
     cli_json_int(&js, "repeat", j->repeat);
-    cli_json_real(&js, "gather", j->t_gather);
-    cli_json_real(&js, "gather_first", j->t_gather_first);
+    cli_json_reals(&js, after, t_after, 2);
     if (j->overlap > 0 && j->gather == GATHER_ROOT) {
       cli_json_int(&js, "overlap_blocks", j->overlap);
       cli_json_real(&js, "kernel_gather_overlapped", j->t_overlap);
       cli_json_real(&js, "kernel_gather_overlapped_first", j->t_overlap_first);
     }
-    cli_json_real(&js, "write", j->t_write);
-    cli_json_real(&js, "check", j->t_check);
-    cli_json_real(&js, "total", j->t_total);
+    cli_json_reals(&js, after + 2, t_after + 2, 3);
     cli_json_end(&js);
     cli_json_real(&js, "gflops", gflops);
     cli_json_real(&js, "y_sum", sums[0]);

@@ -48,6 +48,17 @@ typedef struct gcoo__h5_quiet {
 } gcoo__h5_quiet;
 void gcoo__h5_quiet_begin(gcoo__h5_quiet *q);
 void gcoo__h5_quiet_end(const gcoo__h5_quiet *q);
+/** A public entry point's body: return the status of expr (a gcoo_status expression, the
+ *  traceback kept) evaluated with HDF5's error printing off. */
+#define GCOO_H5_RETURN_QUIETLY(expr) \
+  do {                               \
+    gcoo__h5_quiet q_;               \
+    gcoo__h5_quiet_begin(&q_);       \
+    gcoo_status s_ = (expr);         \
+    gcoo__h5_quiet_end(&q_);         \
+    GCOO_CALL(s_);                   \
+    return s_;                       \
+  } while (0)
 
 gcoo_status gcoo__h5_raise(gcoo_status st, const char *file, int line, const char *func,
                            const char *fmt, ...) GCOO_PRINTF(5, 6);

@@ -557,12 +557,7 @@ done:
 }
 
 gcoo_status gcoo_h5_read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse *A) {
-  gcoo__h5_quiet q;
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = read_sparse(path, dtype, A);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(read_sparse(path, dtype, A));
 }
 
 static gcoo_status write_sparse(const char *path, gcoo_sparse A, int flags) {
@@ -592,10 +587,5 @@ gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A) {
 }
 
 gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags) {
-  gcoo__h5_quiet q;
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = write_sparse(path, A, flags);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(write_sparse(path, A, flags));
 }

@@ -135,6 +135,16 @@ done:
   return st;
 }
 
+/* The dataspace of d for a transfer, or H5I_INVALID_HID with the error in *st (unless *st holds
+ * an earlier one): every rank still takes part in the collective rounds that follow. */
+static hid_t dataset_space(const gcoo__h5_dset *d, gcoo_status *st) {
+  hid_t space = H5Dget_space(d->id);
+  if (space < 0 && *st >= 0)
+    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
+                         "%s: cannot get its dataspace", d->label);
+  return space;
+}
+
 static int64_t per_round(size_t elem_bytes) {
   int64_t per = gcoo__h5_chunk_bytes() / (int64_t)(elem_bytes ? elem_bytes : 1);
   return per > 0 ? per : 1;
@@ -193,10 +203,7 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
     gcoo_status s = gcoo__malloc_n(&scratch, count < per ? count : per, fs, "conversion buffer");
     if (s < 0) *st = s;
   }
-  space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0)
-    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                         "%s: cannot get its dataspace", d->label);
+  space = dataset_space(d, st);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;
@@ -235,10 +242,7 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
                                    "write buffer");
     if (s < 0) *st = s;
   }
-  space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0)
-    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                         "%s: cannot get its dataspace", d->label);
+  space = dataset_space(d, st);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;

@@ -12,8 +12,7 @@ static inline size_t offset(const gcoo_dense *D, int64_t i, int64_t j) {
 
 gcoo_status gcoo_dense_check(const gcoo_dense *D) {
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "dense matrix is NULL");
-  GCOO_CHECK(D->dtype == GCOO_FLOAT32 || D->dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)D->dtype);
+  GCOO_CHECK_DTYPE(D->dtype);
   GCOO_CHECK(D->layout == GCOO_ROW_MAJOR || D->layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
              "unknown layout %d", (int)D->layout);
   GCOO_CHECK(D->mem == GCOO_MEM_HOST || D->mem == GCOO_MEM_DEVICE, GCOO_ERR_INVALID_ARG,
@@ -46,8 +45,7 @@ gcoo_status gcoo_dense_create(gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layou
                               int64_t ncols) {
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "dense matrix is NULL");
   *D = gcoo_dense_wrap(NULL, dtype, layout, nrows, ncols, 0);
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(layout == GCOO_ROW_MAJOR || layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
              "unknown layout %d", (int)layout);
   if (D->ld < 1) D->ld = 1;

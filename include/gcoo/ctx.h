@@ -10,6 +10,7 @@
 extern "C" {
 #endif
 
+/** A context (opaque): one backend (CPU, or CUDA on one GPU) and its stream and handles. */
 typedef struct gcoo_ctx_s *gcoo_ctx;
 
 /** Make a context. resource:

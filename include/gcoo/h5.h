@@ -126,6 +126,10 @@ gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int
  *  them. Collective. */
 typedef struct gcoo_h5_sparse_file_s *gcoo_h5_sparse_file;
 
+/** Open path ("file.h5[:/object]") on the ranks of comm (duplicated by the handle): *f
+ *  receives the handle (NULL on failure; close it with gcoo_h5_sparse_close). Errors, the same
+ *  on every rank: GCOO_ERR_NULL, GCOO_ERR_IO, GCOO_ERR_HDF5, GCOO_ERR_FORMAT (not a gcoo sparse
+ *  object, bad offsets), GCOO_ERR_MPI, GCOO_ERR_NO_MEMORY. Collective. */
 gcoo_status gcoo_h5_sparse_open(MPI_Comm comm, const char *path, gcoo_h5_sparse_file *f);
 /** Not collective. */
 gcoo_status gcoo_h5_sparse_get_info(gcoo_h5_sparse_file f, gcoo_h5_info *info);
