@@ -133,7 +133,8 @@ side_streams *side_for_device() {
     for (int k = 0; k < kSide && ok; k++)
       ok = cudaStreamCreateWithFlags(&x->st[k], cudaStreamNonBlocking) == cudaSuccess &&
            cudaEventCreateWithFlags(&x->join[k], cudaEventDisableTiming) == cudaSuccess;
-    for (int k = 0; k < kTimingEvents && ok; k++) ok = cudaEventCreate(&x->timing[k]) == cudaSuccess;
+    for (int k = 0; k < kTimingEvents && ok; k++)
+      ok = cudaEventCreate(&x->timing[k]) == cudaSuccess;
     x->ok = ok;
     (void)cudaGetLastError();
   }
@@ -243,8 +244,8 @@ gcoo_status plan_pass(product<T> *P, const int32_t *list, const unsigned long lo
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->binned, nmax * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->pc, kPlanCounters * 8));
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
-  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0, s>>>(
-      list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows);
+  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
+                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows);
   SPG_LAUNCHED("plan_kernel");
   pc[0].src = p->pc;
   for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
@@ -327,8 +328,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared,
-                                                           p->pc, p->binned);
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared, p->pc,
+                                                           p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
@@ -394,7 +395,7 @@ gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr
   }
   if (nr > 0 && cap > 0) {
     compact_rows<T><<<blocks_for(cap, kCompactEntries), 256, 0, P->s>>>(r0, nr, rowptr, P->rs, b,
-                                                                         guard, ci, cv);
+                                                                        guard, ci, cv);
     SPG_LAUNCHED("compact_rows");
   }
 done:
@@ -446,7 +447,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
     reroom_kernel<<<blocks_for(novf * 32, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
-                                                        P->ctr + 3);
+                                                             P->ctr + 3);
     SPG_LAUNCHED("reroom_kernel");
     GCOO_GOTO(plan_pass(P, P->ovf1, P->ctr + 1, novf, &p2, nullptr, 0));
     P->buf_len[2] = p2.total_room;
@@ -544,7 +545,7 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   pass_plan ps;
   if (m > 0) {
     bounds_kernel<<<blocks_for(m * kBoundsLanes, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs,
-                                                                     P->cs);
+                                                                    P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));

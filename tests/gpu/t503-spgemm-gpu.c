@@ -162,7 +162,9 @@ static gcoo_sparse wide_rows(gcoo_dtype dt, int64_t m, int64_t n) {
     const int64_t len = i % 50 == 0 ? 20000 : i % 50 == 1 ? 12000 : 3;
     for (int64_t e = 0; e < len; e++) {
       r[k] = (int32_t)i;
-      c[k] = (int32_t)(i % 50 == 0 ? 3 * e + i % 3 : i % 50 == 1 ? 1000 + e : (i * 7919 + e * 101) % n);
+      c[k] = (int32_t)(i % 50 == 0   ? 3 * e + i % 3
+                       : i % 50 == 1 ? 1000 + e
+                                     : (i * 7919 + e * 101) % n);
       v[k++] = 1.0 / (1.0 + (double)((i + e) % 11));
     }
   }
