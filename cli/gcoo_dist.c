@@ -24,7 +24,9 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
   int provided = 0, rc = 0;
+  cli_startup_begin(argc, argv); /* the GPU's start-up overlaps MPI_Init and the input's read */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  cli_startup_mpi_done();
   cli_install_signal_handlers(); /* after MPI_Init, which may install its own */
   if (argc < 2) {
     rc = cli_default_job();

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/startup.c: the process's fixed start-up, hidden where it can be and measured where it
+ * cannot. A command's wall time is not only its phases: before main() the loader maps MPI, HDF5
+ * and the CUDA libraries (read from the disk when the page cache is cold); MPI_Init starts the
+ * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The CUDA part
+ * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
+ * beside MPI_Init and the read of the input; the marks below let --json report the rest
+ * (docs/datapath.md, "Start-up"). */
+#define _GNU_SOURCE /* CLOCK_BOOTTIME */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static double t_main, t_mpi, exec_to_main = -1.0;
+
+static double clock_s(clockid_t c) {
+  struct timespec t;
+  clock_gettime(c, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Seconds since this process was started (exec), from /proc/self/stat's start time (field 22,
+ * clock ticks since boot: 10 ms resolution); -1 where there is no /proc. */
+static double since_exec(void) {
+  char buf[1024];
+  FILE *f = fopen("/proc/self/stat", "r");
+  if (!f) return -1.0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+  if (!p) return -1.0;
+  unsigned long long start = 0;
+  int field = 2;
+  for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
+    if (++field == 22) {
+      start = strtoull(tok, NULL, 10);
+      break;
+    }
+  long hz = sysconf(_SC_CLK_TCK);
+  if (field != 22 || hz <= 0) return -1.0;
+  double s = clock_s(CLOCK_BOOTTIME) - (double)start / (double)hz;
+  return s >= 0 ? s : 0.0;
+}
+
+/* Whether the command may run on a GPU: spdm, spgemm, solve or the default job, without
+ * --backend cpu (or GCOO_BACKEND=cpu when --backend is not given). */
+static int may_use_gpu(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") &&
+      strcmp(argv[1], "solve"))
+    return 0;
+  const char *b = getenv("GCOO_BACKEND");
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--backend") && i + 1 < argc) b = argv[i + 1];
+    if (!strncmp(argv[i], "--backend=", 10)) b = argv[i] + 10;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 0;
+  }
+  return !(b && !strcmp(b, "cpu"));
+}
+
+bool cli_overlap_startup(void) {
+  const char *e = getenv("GCOO_OVERLAP_STARTUP");
+  return !(e && e[0] == '0');
+}
+
+void cli_startup_begin(int argc, char **argv) {
+  t_main = clock_s(CLOCK_MONOTONIC);
+  exec_to_main = since_exec();
+  if (cli_overlap_startup() && may_use_gpu(argc, argv)) gcoo_cuda_prestart(-1);
+}
+
+void cli_startup_mpi_done(void) { t_mpi = clock_s(CLOCK_MONOTONIC) - t_main; }
+
+void cli_json_startup(cli_json *js) {
+  cli_json_object(js, "startup_s");
+  cli_json_real(js, "exec_to_main", exec_to_main);
+  cli_json_real(js, "mpi_init", t_mpi);
+  /* the time of this report on the wall clock: a caller that noted when it started the command
+   * and when it ended finds the start-up before main() and the tear-down after the report */
+  cli_json_int(js, "report_epoch_us", (long long)(clock_s(CLOCK_REALTIME) * 1e6));
+  cli_json_end(js);
+}
