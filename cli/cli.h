@@ -170,9 +170,10 @@ gcoo_status cli_agree(gcoo_status local);
 void cli_startup_begin(int argc, char **argv);
 /** Right after MPI_Init. */
 void cli_startup_mpi_done(void);
-/** Whether start-up work overlaps (the GPU's context on a thread, the input prefetched while
- *  the distributed context is made): yes unless GCOO_OVERLAP_STARTUP=0 (for measuring it). */
-bool cli_overlap_startup(void);
+/** Whether the start-up is made short: a singleton's MPI defaults (cli/startup.c), the GPU's
+ *  context on a thread, the input prefetched while the distributed context is made; yes unless
+ *  GCOO_FAST_STARTUP=0 (for measuring it). */
+bool cli_fast_startup(void);
 
 /* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */
 typedef struct cli_json {

@@ -872,7 +872,7 @@ static int run_job(job *j) {
    * GPU (its context was begun on a thread in main); the read then finds it in memory. A hint:
    * a file it cannot use is reported by the read itself. */
 #if GCOO_HAVE_HDF5
-  if (j->a_path && cli_overlap_startup() && cli_file_kind_of(j->a_path) == CLI_FILE_H5)
+  if (j->a_path && cli_fast_startup() && cli_file_kind_of(j->a_path) == CLI_FILE_H5)
     (void)gcoo_h5_prefetch(j->a_path, cli_rank(), cli_size());
 #endif
   gcoo_status st = gcoo_dist_create(&j->d, MPI_COMM_WORLD,
