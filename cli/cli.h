@@ -170,6 +170,9 @@ gcoo_status cli_agree(gcoo_status local);
 void cli_startup_begin(int argc, char **argv);
 /** Right after MPI_Init. */
 void cli_startup_mpi_done(void);
+/** After MPI_Finalize: returns rc, or leaves the process at once (_exit(rc), all streams
+ *  flushed) when a GPU was used, skipping the CUDA runtime's exit-time teardown. */
+int cli_startup_end(int rc);
 /** Whether the start-up is made short: a singleton's MPI defaults (cli/startup.c), the GPU's
  *  context on a thread, the input prefetched while the distributed context is made; yes unless
  *  GCOO_FAST_STARTUP=0 (for measuring it). */

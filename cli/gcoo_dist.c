@@ -54,5 +54,5 @@ int main(int argc, char **argv) {
   int worst = rc;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
-  return worst;
+  return cli_startup_end(worst);
 }
