@@ -19,7 +19,8 @@ static void usage(FILE *f) {
   fprintf(f, "\n'gcoo_dist <command> --help' describes a command.\n"
              "Environment: GCOO_BACKEND=cpu|cuda|auto, GCOO_DEBUG=WARN|INFO|TRACE, "
              "GCOO_DEBUG_FILE=path (%%h host, %%p pid),\n"
-             "GCOO_PROGRESS=1|0 (progress on stderr: default on when started from a terminal).\n");
+             "GCOO_PROGRESS=1|0 (progress on stderr: default on when started from a terminal),\n"
+             "GCOO_FAST_STARTUP=0 (no start-up overlap, for measuring it).\n");
 }
 
 int main(int argc, char **argv) {
