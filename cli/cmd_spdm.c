@@ -89,8 +89,8 @@ typedef struct job {
   gcoo_dense Xh, Yh; /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
   gcoo_dense Xd, Yd; /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
-  double t_create, t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write,
-      t_check, t_total;
+  double t_create, t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first,
+      t_write, t_check, t_total;
   double check_err, check_tol;
   int64_t check_rows;
   bool check_pass;

@@ -54,8 +54,7 @@ static double since_exec(void) {
 /* Whether the command may run on a GPU: spdm, spgemm, solve or the default job, without
  * --backend cpu (or GCOO_BACKEND=cpu when --backend is not given). */
 static int may_use_gpu(int argc, char **argv) {
-  if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") &&
-      strcmp(argv[1], "solve"))
+  if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") && strcmp(argv[1], "solve"))
     return 0;
   const char *b = getenv("GCOO_BACKEND");
   for (int i = 2; i < argc; i++) {
@@ -134,8 +133,8 @@ void cli_startup_begin(int argc, char **argv) {
   if (!cli_fast_startup()) return;
   if (is_singleton()) {
     singleton_mpi_defaults();
-    if (argc >= 2 && (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") ||
-                      !strcmp(argv[1], "solve")))
+    if (argc >= 2 &&
+        (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
       prefetch_input(argc, argv);
   }
   if (may_use_gpu(argc, argv)) {

@@ -121,8 +121,8 @@ void gcoo__h5_direct_read(const gcoo__h5_dset *d, const gcoo__h5_direct *w, int6
                        "(truncated, or it shrank after it was opened)",
                        d->label, (long long)(off - w->offset), (long long)w->nbytes);
     else
-      *st = GCOO_ERROR(GCOO_ERR_IO, "%s: cannot read %lld bytes at file offset %lld: %s",
-                       d->label, (long long)((count - first < per ? count - first : per) * es),
+      *st = GCOO_ERROR(GCOO_ERR_IO, "%s: cannot read %lld bytes at file offset %lld: %s", d->label,
+                       (long long)((count - first < per ? count - first : per) * es),
                        (long long)off, strerror(io_err));
   } else if (bad_val != INT64_MAX) {
     /* the same message as the round-by-round path: recheck that piece, which names the element */

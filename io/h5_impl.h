@@ -220,9 +220,9 @@ gcoo_status gcoo__h5_convert_round(const gcoo__h5_dset *d, int64_t start, int64_
 /* ---- direct reads (io/h5_direct.c) ---------------------------------------------------------- */
 /** Where a dataset's elements lie in the file, for reading them without HDF5. */
 typedef struct gcoo__h5_direct {
-  int fd;          /* the file's own descriptor (HDF5's POSIX driver) */
-  int64_t offset;  /* byte offset of element 0 */
-  int64_t nbytes;  /* the dataset's bytes */
+  int fd;         /* the file's own descriptor (HDF5's POSIX driver) */
+  int64_t offset; /* byte offset of element 0 */
+  int64_t nbytes; /* the dataset's bytes */
 } gcoo__h5_direct;
 /** 1 when d can be read directly as tkind (contiguous, allocated, no filters or external
  *  storage, the file type equal to the native tkind, a POSIX-driver file without user block);

@@ -555,8 +555,8 @@ static gcoo_status prefetch(const char *path, int rank, int size) {
   int64_t off[8], len[8];
   int n = 0, fd = -1, is_group = 0;
   gcoo__h5_comm_serial(&one);
-  GCOO_CHECK(rank >= 0 && size >= 1 && rank < size, GCOO_ERR_INVALID_ARG,
-             "rank %d of %d ranks", rank, size);
+  GCOO_CHECK(rank >= 0 && size >= 1 && rank < size, GCOO_ERR_INVALID_ARG, "rank %d of %d ranks",
+             rank, size);
   GCOO_GOTO(gcoo__h5_path_parse(path, &p));
   GCOO_GOTO(gcoo__h5_file_open(&one, p.file, &fid));
   GCOO_GOTO(describe(fid, &p, &info, NULL));
