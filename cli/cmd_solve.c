@@ -300,6 +300,8 @@ static gcoo_status solve(solve_job *j) {
     r->converged &= one.converged;
     r->t_spmm += one.t_spmm;
     r->t_iterate += one.t_iterate;
+    r->t_setup += one.t_setup;
+    r->spmm_alg = one.spmm_alg;
     r->t_reduce += one.t_reduce;
     r->t_blas += one.t_blas;
     r->t_precond += one.t_precond;
@@ -358,7 +360,7 @@ static void report(solve_job *j) {
   double t_spmm = max_over_ranks(j, r->t_spmm), t_reduce = max_over_ranks(j, r->t_reduce);
   double t_blas = max_over_ranks(j, r->t_blas), t_pc = max_over_ranks(j, r->t_precond);
   double t_solve = max_over_ranks(j, j->t_solve), t_build = max_over_ranks(j, j->t_build);
-  double t_iter = max_over_ranks(j, r->t_iterate);
+  double t_iter = max_over_ranks(j, r->t_iterate), t_setup = max_over_ranks(j, r->t_setup);
   int64_t halo = j->info.halo_rows_recv, halo_sum = 0;
   MPI_Allreduce(&halo, &halo_sum, 1, MPI_INT64_T, MPI_SUM, gcoo_dist_comm(j->d));
   char dev[256];
@@ -380,6 +382,9 @@ static void report(solve_job *j) {
     cli_json_str(&js, "dtype", cli_dtype_name(j->dtype));
     cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
+    /* the product the iterations used (the solver may measure a faster one at set-up) */
+    cli_json_str(&js, "alg_solver",
+                 gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
     cli_json_int(&js, "k", r->k);
     cli_json_str(&js, "mode", j->separate ? "separate" : "block");
     cli_json_str(&js, "pc", j->pc == GCOO_PC_JACOBI ? "jacobi" : "none");
@@ -409,6 +414,7 @@ static void report(solve_job *j) {
     cli_json_object(&js, "seconds");
     cli_json_real(&js, "build", t_build);
     cli_json_real(&js, "solve", t_solve);
+    cli_json_real(&js, "setup", t_setup);
     cli_json_real(&js, "iterate", t_iter);
     cli_json_real(&js, "spmm", t_spmm);
     cli_json_real(&js, "reduce", t_reduce);
@@ -433,9 +439,11 @@ static void report(solve_job *j) {
          (long long)r->spmm_calls);
   printf("  true residual ||B - A X|| / ||B||: max %.3e over the %lld columns\n", worst_true,
          (long long)r->k);
-  printf("  time: build %.3f s, solve %.3f s (SpDM %.3f, reductions %.3f, block ops %.3f, "
-         "preconditioner %.3f), write %.3f s; halo %lld rows per multiply\n",
-         t_build, t_solve, t_spmm, t_reduce, t_blas, t_pc, j->t_write, (long long)halo_sum);
+  printf("  time: build %.3f s, solve %.3f s (set-up %.3f, iterations %.3f: SpDM %.3f, "
+         "reductions %.3f, block ops %.3f, preconditioner %.3f), write %.3f s; halo %lld rows per "
+         "multiply; product %s\n",
+         t_build, t_solve, t_setup, t_iter, t_spmm, t_reduce, t_blas, t_pc, j->t_write,
+         (long long)halo_sum, gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
 }
 
 static int run(int argc, char **argv, cli_command *cmd) {

@@ -117,6 +117,9 @@ typedef struct gcoo__gather_xfer {
  *  malloc'd (free it; NULL when *n is 0). */
 gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows, int64_t chunk_rows,
                               gcoo__gather_xfer **out, int64_t *n);
+/** First row of block b of a slab of `rows` rows cut in nblocks blocks (gather_overlap.c):
+ *  the same on every rank, so that a receiver knows every sender's blocks. */
+int64_t gcoo__pipeline_block_begin(int64_t rows, int nblocks, int b);
 /** Rows per chunk of a device gather of rows of row_bytes: GCOO_GATHER_CHUNK_MB (MiB, default
  *  0 = whole slabs). */
 int64_t gcoo__gather_chunk_rows(size_t row_bytes);

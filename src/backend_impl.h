@@ -214,6 +214,11 @@ typedef struct gcoo__pcg_device {
 } gcoo__pcg_device;
 gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *p);
 
+/** dinv = 1 / diag(A) from the square local operator's device CSR (device memory, A's element
+ *  type); *bad_row: the first local row whose diagonal is not positive and finite (its value in
+ *  *bad_value), -1 if none. Synchronises (set-up). */
+gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row, double *bad_value);
+
 typedef struct gcoo__bcg_device gcoo__bcg_device;
 typedef enum gcoo__bcg_step {
   GCOO__BCG_STORE_B2, /* red[0, k) = ||B_j||^2 kept */
@@ -242,6 +247,19 @@ gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step);
 /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
 gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
                                          const gcoo_dense *R, gcoo_dense *W);
+/** The fused block-vector passes (kernels/bcg_fused.cuh), for k in {8, 16, 32}
+ *  (gcoo__cuda_bcg_fused: 0 none for this k, 1 there and faster than the GEMM path as measured,
+ *  2 there but slower; the blocks P, Q, R, W, X n x k row-major, any ld):
+ *  gram2:     red = [P^T Q | P^T R];
+ *  update:    X += P alpha, R -= Q alpha, W = diag(dinv) R (dinv NULL: R), red = [||R_j||^2 | Q^T W];
+ *  direction: W += P beta, red = W^T W   (alpha, beta: coefficient matrices 0 and 1). */
+int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h);
+gcoo_status gcoo__cuda_bcg_gram2(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                 const gcoo_dense *R);
+gcoo_status gcoo__cuda_bcg_update(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                  gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv,
+                                  gcoo_dense *W);
+gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W);
 /** Phase marks (phase < 0: start of iteration it), a snapshot of the state after iteration it,
  *  and the wait for that snapshot (done: the device has stopped). */
 gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int phase);

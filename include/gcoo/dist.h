@@ -171,6 +171,28 @@ gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op);
 gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int root,
                                   gcoo_dense *Y_full);
 
+/** A REPLICATED sparse x dense product gathered while it is computed (dist/gather_overlap.c):
+ *  the rank's slab split once into nblocks row blocks (one sub-operator each: a second copy of
+ *  the slab), so that each finished block travels to the root while the next one is computed.
+ *  nblocks in 1 .. 4096 (1: no split, the plain path). Collective. */
+typedef struct gcoo_dist_pipeline_s *gcoo_dist_pipeline;
+gcoo_status gcoo_dist_pipeline_create(gcoo_dist_op op, int nblocks, gcoo_dist_pipeline *pl);
+
+/** Y_full on root = alpha A X (beta = 0), i.e. gcoo_dist_op_apply(op, alpha, X, 0, Y_slab) then
+ *  gcoo_dist_gather_rows(d, Y_slab, root, Y_full), with the gather overlapping the product:
+ *    device buffers with NCCL: block products on the context's stream, each block's send on a
+ *      second stream after an event, the root's receives straight into Y_full;
+ *    host buffers: MPI_Isend of each block as it is done, MPI_Irecv into Y_full on the root.
+ *  The root computes its own rows in place in Y_full (its Y_slab is then left unspecified).
+ *  Other operands (the dense x sparse reading, PARTITIONED operators, strided Y_slab / Y_full,
+ *  device buffers without NCCL, root = -1) take the plain path, with the same result. Y_slab
+ *  (this rank's rows) on every rank, Y_full on the root. Collective. */
+gcoo_status gcoo_dist_pipeline_apply_gather(gcoo_dist_pipeline pl, double alpha,
+                                            const gcoo_dense *X, gcoo_dense *Y_slab, int root,
+                                            gcoo_dense *Y_full);
+/** Free a pipeline (not its operator). Not collective. */
+gcoo_status gcoo_dist_pipeline_destroy(gcoo_dist_pipeline *pl);
+
 /** Sum of a small array over ranks in place (block inner products of solvers): NCCL all-reduce
  *  of device data, MPI_Allreduce of host data. Synchronous. Collective. */
 gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, int64_t count,

@@ -51,8 +51,13 @@ typedef struct gcoo_bcg_result {
   int64_t min_block_rank;     /**< smallest rank of the search block seen */
   /* time per phase, seconds (this rank; device work synchronised at phase ends) */
   double t_total, t_spmm, t_reduce, t_blas, t_precond;
-  int64_t spmm_calls; /**< operator applications (one per iteration, plus setup) */
-  double t_iterate;   /**< seconds in the iterations: set-up and final check excluded */
+  int64_t spmm_calls;     /**< operator applications (one per iteration, plus setup) */
+  double t_iterate;       /**< seconds in the iterations: set-up and final check excluded */
+  double t_setup;         /**< seconds before the first iteration (workspace, inverse diagonal, the
+                           product's choice, the initial residual and block) */
+  gcoo_spdm_alg spmm_alg; /**< the local product the iterations used: the operator's, or the
+                               faster one the solver measured at set-up (device operands, an
+                               AUTO operator, k > 1); GCOO_ALG_AUTO where not recorded */
 } gcoo_bcg_result;
 
 /** Solve A X = B. A must be a square operator made with GCOO_DIST_X_PARTITIONED (X, B and A's

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/io/t413-h5-direct.c: the direct reads of io/h5_direct.c (parallel preads in 8 MiB
+/* tests/io/t414-h5-direct.c: the direct reads of io/h5_direct.c (parallel preads in 8 MiB
  * pieces) give the same slabs, bit for bit, as HDF5's rounds (GCOO_H5_DIRECT=0), for datasets of
  * several pieces, float and double, whole matrices and slabs starting mid-piece; and a bad
  * element in a late piece (a NaN value, a negative index) is reported with the same status and
@@ -106,11 +106,11 @@ static void same_slabs(gcoo_dtype dt) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  dir = io_make_dir("t413");
+  dir = io_make_dir("t414");
   same_slabs(GCOO_FLOAT64);
   same_slabs(GCOO_FLOAT32);
   if (!gcoo_test_failures) io_remove_tree(dir);
-  int rc = gcoo_test_finish("t413-h5-direct");
+  int rc = gcoo_test_finish("t414-h5-direct");
   MPI_Finalize();
   return rc;
 }
