@@ -62,6 +62,7 @@ static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
   cuda_ctx_state *c = NULL;
   device_guard g = {0, 0};
   int n = 0;
+  gcoo__cuda_prestart_wait(); /* the CUDA start-up begun early, if any, is finished first */
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();

@@ -56,6 +56,15 @@ gcoo_status gcoo_dense_create(gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layou
   GCOO_CALL(
       gcoo__calloc(&D->data, (size_t)(nrows * ncols), gcoo_dtype_size(dtype), "dense matrix"));
   D->owned = 1;
+  /* A large calloc is fresh zero pages, each faulted in by its first write: by one thread when
+   * the first writer is a copy from the GPU (measured on an H200 VM: 0.3-0.5 s for 0.5 GB).
+   * Touching one byte a page here spreads those faults over the threads. */
+  const size_t bytes = (size_t)(nrows * ncols) * gcoo_dtype_size(dtype), page = 4096;
+  if (bytes >= ((size_t)64 << 20)) {
+    volatile char *p = D->data;
+#pragma omp parallel for schedule(static)
+    for (int64_t q = 0; q < (int64_t)(bytes / page); q++) p[(size_t)q * page] = 0;
+  }
   return GCOO_SUCCESS;
 }
 
