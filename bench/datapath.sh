@@ -24,8 +24,15 @@
 #   --reps R         repetitions, cold and warm each (medians reported) [3]
 #   --nps "1 2"      rank counts [1 2]
 #   --spgemm N       also time `gcoo_dist spgemm --a F` (C = A A) on a 27-point N^3 file, cold
+#   --ab             also one cold 1-rank run of the first file without this session's start-up
+#                    overlap and direct reads (GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0), beside
+#                    the default, and the process's own start-up (gcoo_dist --version, cold)
+#
+# Every run's start-up is broken down as well: exec to main(), MPI_Init, gcoo_dist_create, the
+# phases, and the tear-down after the report (the command's --json startup_s marks against the
+# wall clock around it).
 set -u
-gcoo=build dir=/tmp/gcoo-datapath grid=100 real="" backend=cpu ncols=32 reps=3 spgemm=0 nps="1 2"
+gcoo=build dir=/tmp/gcoo-datapath grid=100 real="" backend=cpu ncols=32 reps=3 spgemm=0 nps="1 2" ab=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --gcoo) gcoo=$2; shift 2 ;;
@@ -37,6 +44,7 @@ while [ $# -gt 0 ]; do
     --reps) reps=$2; shift 2 ;;
     --spgemm) spgemm=$2; shift 2 ;;
     --nps) nps=$2; shift 2 ;;
+    --ab) ab=1; shift ;;
     *) echo "datapath.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -101,11 +109,13 @@ EOF
 measured() {
   python3 -c '
 import resource, subprocess, sys, time
+e0 = time.time()
 t = time.perf_counter()
 p = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)
 w = time.perf_counter() - t
+e1 = time.time()
 sys.stdout.write(p.stdout.decode())
-sys.stderr.write("RSS_KB %d\nWALL_S %.6f\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, w))
+sys.stderr.write("RSS_KB %d\nWALL_S %.6f\nEPOCHS %.6f %.6f\n" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, w, e0, e1))
 sys.exit(p.returncode)' "$@"
 }
 
@@ -126,15 +136,16 @@ run_json() { # label np mode args...
   local rc=$?
   rss=$(awk '/^RSS_KB/ {print $2}' "$dir/err.txt")
   wall=$(awk '/^WALL_S/ {print $2}' "$dir/err.txt")
-  python3 - "$label" "$np" "$mode" "$rc" "$wall" "${rss:-0}" "$out" >>"$log" <<'EOF'
+  epochs=$(awk '/^EPOCHS/ {print $2, $3}' "$dir/err.txt")
+  python3 - "$label" "$np" "$mode" "$rc" "$wall" "${rss:-0}" "$out" ${epochs:-0 0} >>"$log" <<'EOF'
 import json, sys
-label, np, mode, rc, wall, rss, out = sys.argv[1:8]
+label, np, mode, rc, wall, rss, out, e0, e1 = sys.argv[1:10]
 try:
     d = json.loads(out)
 except Exception:
     d = {"error": out[-400:]}
 d.update({"label": label, "np": int(np), "mode": mode, "rc": int(rc), "wall_s": float(wall),
-          "rss_kb": int(rss)})
+          "rss_kb": int(rss), "launch_epoch": float(e0), "exit_epoch": float(e1)})
 print(json.dumps(d))
 EOF
   [ $rc = 0 ] || { echo "  $label np=$np $mode: rc $rc: $(tail -3 "$dir/err.txt")"; }
@@ -176,6 +187,16 @@ for spec in "${files[@]}"; do
     printf "  dd: cold buffered %.2f GB/s, cold direct %.2f GB/s, warm %.2f GB/s\n", b / 1e9, d / 1e9, w / 1e9
     printf "  h5py every dataset: cold %.3f s (%.2f GB/s), warm %.3f s\n", hc, n / hc / 1e9, hw }'
   echo "{\"label\": \"disk\", \"file\": \"$spec\", \"bytes\": $bytes, \"dd_cold\": $rb, \"dd_direct\": $rd, \"dd_warm\": $rwarm, \"h5py_cold\": $hc, \"h5py_warm\": $hw}" >>"$log"
+  if [ "$ab" = 1 ] && [ "$spec" = "${files[0]}" ]; then
+    # the process alone: loader (MPI, HDF5, CUDA libraries), MPI_Init, MPI_Finalize
+    drop
+    vc=$(measured "$bin" --version 2>&1 >/dev/null | awk '/^WALL_S/ {print $2}')
+    vw=$(measured "$bin" --version 2>&1 >/dev/null | awk '/^WALL_S/ {print $2}')
+    echo "  process start-up alone (gcoo_dist --version): cold $vc s, warm $vw s"
+    echo "{\"label\": \"version\", \"cold\": $vc, \"warm\": $vw}" >>"$log"
+    GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0 run_json "spdm-off:$spec" 1 cold spdm --a "$spec" \
+      --ncols "$ncols" --backend "$backend" --repeat 5 --check
+  fi
   for np in $nps; do
     for ((i = 0; i < reps; i++)); do
       run_json "spdm:$spec" "$np" cold spdm --a "$spec" --ncols "$ncols" --backend "$backend" --repeat 5 --check
@@ -247,6 +268,27 @@ for f, dk in disk.items():
     print(f"{f[-28:]:28s} disk: dd cold {dk['dd_cold']/1e9:.2f} GB/s, direct {dk['dd_direct']/1e9:.2f} GB/s, "
           f"warm {dk['dd_warm']/1e9:.2f} GB/s; h5py cold {dk['h5py_cold']:.3f} s, warm {dk['h5py_warm']:.3f} s")
 print("\n".join(mem) + ("\n(peak RSS includes the process's own ~40-50 MB of MPI, HDF5 and CUDA libraries)" if mem else ""))
+print()
+# where the wall time of each cold 1-rank run goes: before main(), MPI_Init, gcoo_dist_create,
+# the phases, the tear-down after the report, and what is left (the launch, the JSON's printing)
+print("wall time of cold 1-rank runs (seconds): exec->main, MPI_Init, dist_create, read, setup, "
+      "dense+upload, products+check, tear-down, other")
+for r in rows:
+    if not (r["label"].startswith("spdm") and r.get("np") == 1 and r.get("mode") == "cold"
+            and r.get("rc") == 0 and "startup_s" in r):
+        continue
+    t, s = r["time_s"], r["startup_s"]
+    end = s["report_epoch_us"] * 1e-6
+    teardown = r["exit_epoch"] - end
+    prod = t["total"] - t["dist_create"] - t["read"] - t["setup"] - t["dense_operand"] - t["upload"]
+    parts = [s["exec_to_main"], s["mpi_init"], t["dist_create"], t["read"], t["setup"],
+             t["dense_operand"] + t["upload"], prod, teardown]
+    other = r["wall_s"] - sum(parts)
+    name = ("without overlap/direct reads " if r["label"].startswith("spdm-off") else "") + r["label"].split(":", 1)[1][-28:]
+    print(f"  {name}: " + " ".join(f"{v:.3f}" for v in parts) + f" {other:.3f} = wall {r['wall_s']:.3f}")
+ver = next((r for r in rows if r["label"] == "version"), None)
+if ver:
+    print(f"  process start-up alone (gcoo_dist --version): cold {ver['cold']:.3f} s, warm {ver['warm']:.3f} s")
 print()
 first = next(iter(disk), None)
 lines = []

@@ -12,6 +12,9 @@ import subprocess
 import sys
 
 out, gpus = sys.argv[1], int(sys.argv[2])
+# why a target needs more GPUs than this machine has: GCOO_BENCH_WHY overrides the default
+# ("this machine has N GPUs; needs M"), e.g. "only one-GPU machines were lent on 2026-12-01"
+why_env = os.environ.get("GCOO_BENCH_WHY")
 here = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -45,6 +48,7 @@ def target(name, value, goal, ok, unit=""):
 
 def not_measured(name, why):
     print(f"target {name}: not measured ({why})")
+    unmeasured.append(name)
 
 
 peer = peer_copy()
@@ -53,7 +57,7 @@ print(f"peer copy GPU0->GPU1: {peer:.1f} GB/s" if peer else "peer copy: not meas
       + (open(os.path.join(out, "peer.txt")).read().strip()[:100] if os.path.exists(os.path.join(out, "peer.txt")) else "absent") + ")")
 print(f"{'case':44s} {'np':>2} {'chunk':>5} {'alg':8s} {'read s':>7} {'setup s':>7} {'kernel ms':>9} {'gather ms':>9} "
       f"{'first ms':>8} {'GB/s':>7} {'k+g ms':>8} {'speedup':>7} check")
-base, kg_by, rate_by = {}, {}, {}
+base, kg_by, rate_by, ovl_by = {}, {}, {}, {}
 for d in spdm:
     if "failed" in d:
         print("FAILED", d["failed"])
@@ -72,6 +76,9 @@ for d in spdm:
         kg_by[(name, P)] = sp
         if P > 1:
             rate_by[(name, P)] = (gb, moved)
+        if P > 1 and "kernel_gather_overlapped" in t:  # --overlap: product and gather together
+            ovl_by[(name, P)] = (base.get(name, float("nan")) / (1e3 * t["kernel_gather_overlapped"]),
+                                 t.get("overlap_blocks", d.get("overlap_blocks", 0)))
     print(f"{name:44s} {P:2d} {chunk:5d} {d['algorithm'][:8]:8s} {t['read']:7.3f} {t['setup']:7.3f} {1e3 * t['kernel']:9.3f} "
           f"{1e3 * t['gather']:9.3f} {1e3 * t['gather_first']:8.1f} {gb:7.1f} {kg:8.3f} {sp:7.2f} {d['check']['pass']}")
 print()
@@ -120,16 +127,26 @@ print()
 
 # ---- targets (computed from the lines above) ------------------------------------------------
 few = f"this machine has {gpus} GPU{'s' if gpus != 1 else ''}"
+
+
+def too_few(need):
+    return why_env if why_env else f"{few}; needs {need}"
+
+
+unmeasured = []  # the targets printed as not measured: the model's prediction follows them
 cases = [n for n in base if n.startswith("random 14000 x 14000, sparsity 0.99,") or n.startswith("3-D Poisson 27")]
 if gpus < 2:
-    not_measured("dist-spdm-2gpu", f"{few}; needs 2")
-    not_measured("gather-link", f"{few}; needs 2")
+    not_measured("dist-spdm-2gpu", too_few(2))
+    not_measured("gather-link", too_few(2))
 elif not all((n, 2) in kg_by for n in cases) or not cases:
     not_measured("dist-spdm-2gpu", "a 1- or 2-GPU run of random 14000 x 0.99 or the 27-point stencil failed")
     not_measured("gather-link", "no 2-GPU gather measured")
 else:
     print("kernel + gather speedups on 2 GPUs: " + ", ".join(f"{n[:30]} {kg_by[(n, 2)]:.2f}x" for n in cases))
-    worst = min(kg_by[(n, 2)] for n in cases)
+    if all((n, 2) in ovl_by for n in cases):
+        print("product + gather overlapped on 2 GPUs: " + ", ".join(
+            f"{n[:30]} {ovl_by[(n, 2)][0]:.2f}x" for n in cases) + " (the target takes the faster of the two ways)")
+    worst = min(max(kg_by[(n, 2)], ovl_by.get((n, 2), (0.0, 0))[0]) for n in cases)
     target("dist-spdm-2gpu", f"{worst:.2f}", ">= 1.8x", worst >= 1.8, "x")
     large = [(gb, n) for (n, P), (gb, moved) in rate_by.items() if P == 2 and moved >= 256e6]
     if peer and large:
@@ -140,19 +157,29 @@ else:
     else:
         not_measured("gather-link", "no peer copy or no large 2-GPU gather in this run")
 if gpus < 2:
-    not_measured("dist-spgemm-2gpu", f"{few}; needs 2")
+    not_measured("dist-spgemm-2gpu", too_few(2))
 elif 1 in spg and 2 in spg:
     sp = spg[1] / spg[2]
     target("dist-spgemm-2gpu", f"{sp:.2f}", ">= 1.8x", sp >= 1.8, "x")
 else:
     not_measured("dist-spgemm-2gpu", "the 1- or 2-GPU SpGEMM run failed")
 if gpus < 2:
-    not_measured("bcg-iter-2gpu", f"{few}; needs 2")
+    not_measured("bcg-iter-2gpu", too_few(2))
 elif 1 in bcg8m and 2 in bcg8m:
     sp = bcg8m[1] / bcg8m[2]
     target("bcg-iter-2gpu", f"{sp:.2f}", ">= 1.7x", sp >= 1.7, "x")
 else:
     not_measured("bcg-iter-2gpu", "the 1- or 2-GPU block-CG run of 8 x 10^6 rows failed")
+
+for kind, name in (("spdm", "weak-8gpu-spdm"), ("bcg", "weak-8gpu-bcg")):
+    per = weak.get(kind, {})
+    if gpus < 8:
+        not_measured(name, too_few(8))
+    elif 1 in per and 8 in per:
+        eff = per[1] / per[8]
+        target(name, f"{100 * eff:.0f}", ">= 80 % parallel efficiency", eff >= 0.8, " %")
+    else:
+        not_measured(name, "the 1- or 8-GPU run failed")
 
 model = [sys.executable, os.path.join(here, "scaling_model.py"), "--targets-only"]
 if gpus >= 2 and any(d.get("ranks") == 2 for d in spdm):
@@ -166,18 +193,13 @@ try:
     for line in lines:
         if line.startswith("== model error"):
             print(line[3:])
+    preds = {line.split(":")[0].split()[1]: line for line in lines if line.startswith("prediction ")}
+    for name in unmeasured:
+        if name in preds:
+            print(preds[name])
     tl = [line for line in lines if line.startswith("target model-error")]
     print(tl[-1] if tl else "target model-error: not measured (bench/scaling_model.py failed: "
           + (res.stderr.strip().splitlines() or ["no output"])[-1][:120] + ")")
 except Exception as e:  # the other targets stand even when the model cannot run
     print(f"target model-error: not measured (bench/scaling_model.py: {e})")
 
-for kind, name in (("spdm", "weak-8gpu-spdm"), ("bcg", "weak-8gpu-bcg")):
-    per = weak.get(kind, {})
-    if gpus < 8:
-        not_measured(name, f"{few}; needs 8")
-    elif 1 in per and 8 in per:
-        eff = per[1] / per[8]
-        target(name, f"{100 * eff:.0f}", ">= 80 % parallel efficiency", eff >= 0.8, " %")
-    else:
-        not_measured(name, "the 1- or 8-GPU run failed")

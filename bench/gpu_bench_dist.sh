@@ -5,14 +5,16 @@
 # between two GPUs (PyTorch, the yardstick of the gather), `gcoo_dist spdm --json` per case and
 # rank count (time per phase: read, setup, kernel, gather), the gather again in 64 MiB chunks
 # (GCOO_GATHER_CHUNK_MB) on 2 GPUs, `gcoo_dist spgemm` of a 27-point stencil squared, block CG
-# (k = 32) on 10^6 and 8 x 10^6 rows, weak scaling on 8 GPUs, then bench/dist_summary.py: the
+# (k = 32) on 10^6 and 8 x 10^6 rows, weak scaling on 8 GPUs (each spdm run also times the
+# product and the gather overlapped in 8 row blocks, --overlap 8), then bench/dist_summary.py: the
 # table and the issue-17 target lines (`not measured (...)` where the machine has too few GPUs),
 # model-error from bench/scaling_model.py. JSON lines and logs in OUT_DIR, archived into
 # OUT_DIR.tgz. Run from the repository root after `source .device-kit/setup.sh`.
 #
 # GCOO_BENCH_SMOKE=1 runs the same steps on the CPU backend with tiny cases and the existing
 # CPU build in build/ (no GPU, no PyTorch), GCOO_BENCH_GPUS ranks at most: to check the script
-# itself where there is no GPU machine.
+# itself where there is no GPU machine. GCOO_BENCH_WHY (e.g. "only one-GPU machines were lent on
+# 2026-12-01") replaces the default reason of each target line printed as not measured.
 set -u
 out=${1:?usage: $0 OUT_DIR [MATRICES_DIR]}
 mats=${2:-.mats}
@@ -30,7 +32,11 @@ else
 fi
 nps=()
 for np in 1 2 4 8; do [ "$np" -le "$gpus" ] && nps+=("$np"); done
-echo "=== $gpus GPU(s): rank counts ${nps[*]}"
+echo "=== $gpus GPU(s): rank counts ${nps[*]:-none}"
+if [ "${#nps[@]}" -eq 0 ]; then # no GPU at all: the target lines (not measured) and the model's
+  python3 "$here/dist_summary.py" "$out" 0 | tee "$out/summary.txt"
+  exit 0
+fi
 gd=$build/cli/gcoo_dist
 [ -x "$gd" ] || gd=$build/src/cli/gcoo_dist
 if [ "$gpus" -ge 2 ] && [ "$smoke" != 1 ]; then
@@ -77,7 +83,7 @@ for c in "${cases[@]}"; do
     # gathered on rank 0 (device to device: NCCL, or a copy on one rank)
     # shellcheck disable=SC2086
     run_json spdm.jsonl "spdm $c np $np" mpirun -np "$np" "$gd" spdm $c --backend "$backend" \
-      --dtype float32 --xmode replicated --gather root --repeat 20 --check --json
+      --dtype float32 --xmode replicated --gather root --overlap 8 --repeat 20 --check --json
   done
 done
 if [ "$gpus" -ge 2 ]; then # the same gather in 64 MiB chunks

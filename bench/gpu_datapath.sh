@@ -31,6 +31,6 @@ GCOO_TEST_BACKEND=cuda GCOO_ALLOW_SHARED_GPU=1 timeout 20 ctest --test-dir build
 echo "=== operator and file tests (t404: every file layout through the CUDA backend): rc $? ($(( $(date +%s) - start )) s)"
 grep -E "tests passed|Failed|\*\*\*" "$out/ctest-ops.log" | cut -c1-110 | head -20
 GEN_NP=8 bench/datapath.sh --gcoo build-gpu --dir /tmp/gcoo-datapath --grid "$grid" --backend gpu --reps 1 \
-  --nps 1 --spgemm "$spgemm" ${real:+--real "$real"} 2>&1 | tee "$out/datapath.txt"
+  --nps 1 --spgemm "$spgemm" --ab ${real:+--real "$real"} 2>&1 | tee "$out/datapath.txt"
 cp /tmp/gcoo-datapath/runs.jsonl "$out/datapath-runs.jsonl" 2>/dev/null
 echo "=== done ($(( $(date +%s) - start )) s)"

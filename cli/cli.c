@@ -392,6 +392,22 @@ bool cli_spdm_alg(cli_command *cmd, int *alg) {
   return false;
 }
 
+bool cli_operator_options(cli_command *cmd, const char **backend, int *alg, int32_t *p) {
+  return cli_backend(cmd, backend) && cli_spdm_alg(cmd, alg) && cli_p(cmd, p);
+}
+
+bool cli_choice(cli_command *cmd, const char *name, const char *const *names, int n, int *index) {
+  const char *v = cli_get(cmd, name);
+  for (*index = 0; *index < n; ++*index)
+    if (v && !strcmp(v, names[*index])) return true;
+  if (cli_rank() == 0) {
+    fprintf(stderr, "gcoo_dist %s: --%s %s: expected ", cmd->name, name, v ? v : "(none)");
+    for (int i = 0; i < n; i++)
+      fprintf(stderr, "%s%s", names[i], i + 2 < n ? ", " : i + 2 == n ? " or " : "\n");
+  }
+  return false;
+}
+
 const char *cli_dtype_name(gcoo_dtype t) { return t == GCOO_FLOAT64 ? "float64" : "float32"; }
 
 const char *cli_h5_dataset(const char *path, const char *object, char *buf, size_t len) {
@@ -490,6 +506,10 @@ void cli_json_real(cli_json *j, const char *key, double v) {
 void cli_json_bool(cli_json *j, const char *key, bool v) {
   json_key(j, key);
   fprintf(j->f, v ? "true" : "false");
+}
+
+void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n) {
+  for (int i = 0; i < n; i++) cli_json_real(j, keys[i], v[i]);
 }
 
 /* ---- writes ------------------------------------------------------------------------------- */

@@ -115,6 +115,11 @@ bool cli_p(cli_command *cmd, int32_t *p);
 bool cli_backend(cli_command *cmd, const char **backend);
 /** --alg (CLI_OPT_SPDM_ALG) as a gcoo_spdm_alg. */
 bool cli_spdm_alg(cli_command *cmd, int *alg);
+/** The distributed operator's options of spdm and solve: cli_backend, cli_spdm_alg, cli_p. */
+bool cli_operator_options(cli_command *cmd, const char **backend, int *alg, int32_t *p);
+/** A keyword option: *index = the position of its value among names[0..n); false with
+ *  "gcoo_dist CMD: --NAME VALUE: expected A or B" (A, B or C for three) on rank 0 otherwise. */
+bool cli_choice(cli_command *cmd, const char *name, const char *const *names, int n, int *index);
 const char *cli_dtype_name(gcoo_dtype t);
 /** An HDF5 output path with its dataset: path itself when it names one ("f.h5:/Y"), else
  *  "path:object" in buf (a dense matrix is a dataset and needs a name in the file). */
@@ -164,6 +169,20 @@ bool cli_require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2,
  *  rank's message is enough), else the minimum status. */
 gcoo_status cli_agree(gcoo_status local);
 
+/* ---- start-up (cli/startup.c) ------------------------------------------------------------- */
+/** First thing in main(): note the time, and start the CUDA start-up on a thread
+ *  (gcoo_cuda_prestart) when the command may run on a GPU. */
+void cli_startup_begin(int argc, char **argv);
+/** Right after MPI_Init. */
+void cli_startup_mpi_done(void);
+/** After MPI_Finalize: returns rc, or leaves the process at once (_exit(rc), all streams
+ *  flushed) when a GPU was used, skipping the CUDA runtime's exit-time teardown. */
+int cli_startup_end(int rc);
+/** Whether the start-up is made short: a singleton's MPI defaults (cli/startup.c), the GPU's
+ *  context on a thread, the input prefetched while the distributed context is made; yes unless
+ *  GCOO_FAST_STARTUP=0 (for measuring it). */
+bool cli_fast_startup(void);
+
 /* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */
 typedef struct cli_json {
   FILE *f;
@@ -180,6 +199,10 @@ void cli_json_str(cli_json *j, const char *key, const char *v);
 void cli_json_int(cli_json *j, const char *key, long long v);
 void cli_json_real(cli_json *j, const char *key, double v);
 void cli_json_bool(cli_json *j, const char *key, bool v);
+/** n reals under their keys (a table of timings, say), in order. */
+void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n);
+/** "startup_s": {exec_to_main, mpi_init, report_epoch_us} (cli/startup.c). */
+void cli_json_startup(cli_json *j);
 
 /* ---- the subcommands (one file each) ------------------------------------------------------ */
 extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;

@@ -32,18 +32,22 @@ cli_file_kind cli_file_kind_of(const char *path) {
   }
 }
 
+/* What both kinds of file say about a matrix. */
+static void set_shape(cli_matrix *m, int is_sparse, gcoo_format format, gcoo_dtype dtype,
+                      int64_t nrows, int64_t ncols, int64_t nnz) {
+  m->is_sparse = is_sparse;
+  m->format = format;
+  m->dtype = dtype;
+  m->nrows = nrows, m->ncols = ncols, m->nnz = nnz;
+}
+
 gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
   memset(m, 0, sizeof *m);
   if (cli_file_kind_of(path) == CLI_FILE_H5) {
     gcoo_h5_info info;
     gcoo_status st = gcoo_h5_inspect(path, &info);
     if (st < 0) return st;
-    m->is_sparse = info.is_sparse;
-    m->format = info.format;
-    m->dtype = info.dtype;
-    m->nrows = info.nrows;
-    m->ncols = info.ncols;
-    m->nnz = info.nnz;
+    set_shape(m, info.is_sparse, info.format, info.dtype, info.nrows, info.ncols, info.nnz);
     m->p = info.p;
     snprintf(m->value_type, sizeof m->value_type, "%s", info.value_type);
     snprintf(m->index_type, sizeof m->index_type, "%s", info.index_type);
@@ -58,12 +62,8 @@ gcoo_status cli_matrix_inspect(const char *path, cli_matrix *m) {
   gcoo_mtx_header h;
   gcoo_status st = gcoo_mtx_read_header(path, &h);
   if (st < 0) return st;
-  m->is_sparse = !strcmp(h.format, "coordinate");
-  m->format = GCOO_FORMAT_CSR;
-  m->dtype = GCOO_FLOAT64;
-  m->nrows = h.nrows;
-  m->ncols = h.ncols;
-  m->nnz = h.nstored;
+  set_shape(m, !strcmp(h.format, "coordinate"), GCOO_FORMAT_CSR, GCOO_FLOAT64, h.nrows, h.ncols,
+            h.nstored);
   snprintf(m->value_type, sizeof m->value_type, "%s", h.field);
   snprintf(m->detail, sizeof m->detail, "%s %s %s", h.format, h.field, h.symmetry);
   return GCOO_SUCCESS;
@@ -126,18 +126,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   int dense_out = 0, have_fmt = fmt != NULL;
   gcoo_format format = GCOO_FORMAT_CSR;
   if (fmt) {
-    if (!strcmp(fmt, "csr"))
-      format = GCOO_FORMAT_CSR;
-    else if (!strcmp(fmt, "csc"))
-      format = GCOO_FORMAT_CSC;
-    else if (!strcmp(fmt, "gcoo"))
-      format = GCOO_FORMAT_GCOO;
-    else if (!strcmp(fmt, "dense"))
+    static const char *const formats[] = {"csr", "csc", "gcoo", "dense"};
+    static const gcoo_format as[] = {GCOO_FORMAT_CSR, GCOO_FORMAT_CSC, GCOO_FORMAT_GCOO};
+    int f;
+    if (!cli_choice(cmd, "format", formats, 4, &f)) return 2;
+    if (f == 3)
       dense_out = 1;
-    else {
-      fprintf(stderr, "gcoo_dist convert: --format %s: expected csr, csc, gcoo or dense\n", fmt);
-      return 2;
-    }
+    else
+      format = as[f];
   }
   int dtype = -1;
   if (dt) {

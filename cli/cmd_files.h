@@ -51,6 +51,16 @@ int cli_output_conflict(const char *out, const char *const *inputs, int n, char 
  *  none of the inputs (names[i]: the option of inputs[i], for the message). Collective. */
 bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *inputs,
                       const char *const *names, int n);
+/** The file options of a distributed job (spdm, solve): --a, --b and --out as given (NULL when
+ *  absent) and the write flags of --overwrite (cli_write_flags). */
+void cli_job_files(cli_command *cmd, const char **a, const char **b, const char **out,
+                   int *write_flags);
+/** The checks of a job's --out before any work, with --a a and --b b as its inputs: the format
+ *  known from the name (cli_output_kind), none of the inputs destroyed (cli_outputs_safe), an
+ *  existing Matrix Market file only with --overwrite (cli_mtx_output_allowed). 0 when out may
+ *  be written (or is NULL), 2 for a usage error, 1 for a refused existing file; the message on
+ *  rank 0. Collective. */
+int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const char *b);
 /** For a read that failed with GCOO_ERR_FORMAT on "file.h5" named without an object: print (on
  *  the calling rank) which object to name and which objects the file holds; true if printed. */
 bool cli_explain_whole_file(const char *cmdname, const char *opt, const char *path, bool dense,

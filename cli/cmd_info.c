@@ -46,13 +46,18 @@ static const char *kind_name(const char *path) {
   return cli_file_kind_of(path) == CLI_FILE_H5 ? "hdf5" : "matrix-market";
 }
 
+/* The JSON object of a file's report opens with the file and what it holds. */
+static void json_file_head(cli_json *j, const char *path, const char *kind) {
+  cli_json_begin(j, stdout);
+  cli_json_str(j, "path", path);
+  cli_json_str(j, "file_type", kind_name(path));
+  cli_json_str(j, "kind", kind);
+}
+
 static int dense_info(const char *path, const cli_matrix *m, bool json) {
   if (json) {
     cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_str(&j, "path", path);
-    cli_json_str(&j, "file_type", kind_name(path));
-    cli_json_str(&j, "kind", "dense");
+    json_file_head(&j, path, "dense");
     cli_json_int(&j, "nrows", m->nrows);
     cli_json_int(&j, "ncols", m->ncols);
     cli_json_str(&j, "dtype", cli_dtype_name(m->dtype));
@@ -147,10 +152,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
                                                           : "coordinate";
   if (json) {
     cli_json j;
-    cli_json_begin(&j, stdout);
-    cli_json_str(&j, "path", path);
-    cli_json_str(&j, "file_type", kind_name(path));
-    cli_json_str(&j, "kind", "sparse");
+    json_file_head(&j, path, "sparse");
     cli_json_str(&j, "format", fmt);
     if (m.format == GCOO_FORMAT_GCOO && m.p > 0) cli_json_int(&j, "stored_p", m.p);
     cli_json_str(&j, "dtype", cli_dtype_name(m.dtype));

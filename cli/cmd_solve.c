@@ -63,10 +63,7 @@ static bool parse(cli_command *cmd, solve_job *j) {
   long long v;
   double r;
   memset(j, 0, sizeof *j);
-  j->a_path = cli_get(cmd, "a");
-  j->b_path = cli_get(cmd, "b");
-  j->out = cli_get(cmd, "out");
-  j->write_flags = cli_write_flags(cmd);
+  cli_job_files(cmd, &j->a_path, &j->b_path, &j->out, &j->write_flags);
   j->separate = cli_flag(cmd, "separate");
   j->history = cli_flag(cmd, "history");
   j->json = cli_flag(cmd, "json");
@@ -86,26 +83,17 @@ static bool parse(cli_command *cmd, solve_job *j) {
   j->tol = r;
   if (!cli_int(cmd, "maxit", 0, INT64_MAX / 2, &v)) return false;
   j->maxit = v;
-  const char *pc = cli_get(cmd, "pc");
-  if (!strcmp(pc, "jacobi"))
-    j->pc = GCOO_PC_JACOBI;
-  else if (!strcmp(pc, "none"))
-    j->pc = GCOO_PC_NONE;
-  else {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist solve: --pc %s: expected jacobi or none\n", pc);
-    return false;
-  }
-  if (!cli_backend(cmd, &j->backend)) return false;
-  if (!cli_spdm_alg(cmd, &j->alg)) return false;
-  if (!cli_p(cmd, &j->p)) return false;
+  static const char *const pcs[] = {"jacobi", "none"};
+  int pc;
+  if (!cli_choice(cmd, "pc", pcs, 2, &pc)) return false;
+  j->pc = pc == 0 ? GCOO_PC_JACOBI : GCOO_PC_NONE;
+  if (!cli_operator_options(cmd, &j->backend, &j->alg, &j->p)) return false;
   /* float64 unless told: a tolerance like 1e-8 is out of float32's reach, whatever the file's
    * values are stored in */
   if (!cli_job_dtype(cmd, NULL, GCOO_FLOAT64, &j->dtype, j->dtype_source, sizeof j->dtype_source))
     return false;
   if (!cli_flag(cmd, "dtype")) snprintf(j->dtype_source, sizeof j->dtype_source, "(default)");
-  if (j->out && cli_output_kind("solve", "out", j->out) == CLI_FILE_UNKNOWN) return false;
-  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
-  return cli_outputs_safe("solve", j->out, inputs, names, 2) && cli_mtx_output_allowed(cmd, j->out);
+  return cli_job_output_check(cmd, j->out, j->a_path, j->b_path) == 0;
 }
 
 /* Shapes before any work: A must be square, B must have A's rows. Rank 0 looks at the files and
@@ -300,6 +288,8 @@ static gcoo_status solve(solve_job *j) {
     r->converged &= one.converged;
     r->t_spmm += one.t_spmm;
     r->t_iterate += one.t_iterate;
+    r->t_setup += one.t_setup;
+    r->spmm_alg = one.spmm_alg;
     r->t_reduce += one.t_reduce;
     r->t_blas += one.t_blas;
     r->t_precond += one.t_precond;
@@ -358,7 +348,7 @@ static void report(solve_job *j) {
   double t_spmm = max_over_ranks(j, r->t_spmm), t_reduce = max_over_ranks(j, r->t_reduce);
   double t_blas = max_over_ranks(j, r->t_blas), t_pc = max_over_ranks(j, r->t_precond);
   double t_solve = max_over_ranks(j, j->t_solve), t_build = max_over_ranks(j, j->t_build);
-  double t_iter = max_over_ranks(j, r->t_iterate);
+  double t_iter = max_over_ranks(j, r->t_iterate), t_setup = max_over_ranks(j, r->t_setup);
   int64_t halo = j->info.halo_rows_recv, halo_sum = 0;
   MPI_Allreduce(&halo, &halo_sum, 1, MPI_INT64_T, MPI_SUM, gcoo_dist_comm(j->d));
   char dev[256];
@@ -380,6 +370,9 @@ static void report(solve_job *j) {
     cli_json_str(&js, "dtype", cli_dtype_name(j->dtype));
     cli_json_str(&js, "dtype_source", j->dtype_source);
     cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
+    /* the product the iterations used (the solver may measure a faster one at set-up) */
+    cli_json_str(&js, "alg_solver",
+                 gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
     cli_json_int(&js, "k", r->k);
     cli_json_str(&js, "mode", j->separate ? "separate" : "block");
     cli_json_str(&js, "pc", j->pc == GCOO_PC_JACOBI ? "jacobi" : "none");
@@ -406,15 +399,12 @@ static void report(solve_job *j) {
       cli_json_end(&js);
     }
     cli_json_int(&js, "halo_rows_per_multiply", halo_sum);
+    static const char *const phases[] = {"build",  "solve", "setup",   "iterate", "spmm",
+                                         "reduce", "blas",  "precond", "write"};
+    const double secs[] = {t_build,  t_solve, t_setup, t_iter,    t_spmm,
+                           t_reduce, t_blas,  t_pc,    j->t_write};
     cli_json_object(&js, "seconds");
-    cli_json_real(&js, "build", t_build);
-    cli_json_real(&js, "solve", t_solve);
-    cli_json_real(&js, "iterate", t_iter);
-    cli_json_real(&js, "spmm", t_spmm);
-    cli_json_real(&js, "reduce", t_reduce);
-    cli_json_real(&js, "blas", t_blas);
-    cli_json_real(&js, "precond", t_pc);
-    cli_json_real(&js, "write", j->t_write);
+    cli_json_reals(&js, phases, secs, 9);
     cli_json_end(&js);
     cli_json_end(&js);
     return;
@@ -433,9 +423,11 @@ static void report(solve_job *j) {
          (long long)r->spmm_calls);
   printf("  true residual ||B - A X|| / ||B||: max %.3e over the %lld columns\n", worst_true,
          (long long)r->k);
-  printf("  time: build %.3f s, solve %.3f s (SpDM %.3f, reductions %.3f, block ops %.3f, "
-         "preconditioner %.3f), write %.3f s; halo %lld rows per multiply\n",
-         t_build, t_solve, t_spmm, t_reduce, t_blas, t_pc, j->t_write, (long long)halo_sum);
+  printf("  time: build %.3f s, solve %.3f s (set-up %.3f, iterations %.3f: SpDM %.3f, "
+         "reductions %.3f, block ops %.3f, preconditioner %.3f), write %.3f s; halo %lld rows per "
+         "multiply; product %s\n",
+         t_build, t_solve, t_setup, t_iter, t_spmm, t_reduce, t_blas, t_pc, j->t_write,
+         (long long)halo_sum, gcoo_spdm_alg_name(r->spmm_alg ? r->spmm_alg : j->info.local.alg));
 }
 
 static int run(int argc, char **argv, cli_command *cmd) {

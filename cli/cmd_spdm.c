@@ -61,8 +61,14 @@ static cli_option options[] =
       false},
      {"repeat", "R", "10", "products to time (the median is reported)", NULL, false},
      {"gather", "G", "none",
-      "gather the product on rank 0 (root) or every rank (all); none: no gather (an HDF5 --out "
-      "writes each rank's rows in parallel, solve never gathers)",
+      "gather the product on rank 0 (root) or every rank (all); none: no gather. Only --gather "
+      "root/all and a Matrix Market --out gather; an HDF5 --out writes each rank's rows in "
+      "parallel (the same rule for solve's and spgemm's --out; solve iterates on distributed "
+      "blocks)",
+      NULL, false},
+     {"overlap", "B", "0",
+      "with --gather root: also time the product and the gather overlapped, the slab in B row "
+      "blocks sent as they are computed (replicated sparse-dense; 0: not timed)",
       NULL, false},
      {"check", NULL, NULL, "check 64 sampled rows against the CPU reference (exit 1 on FAIL)", NULL,
       false},
@@ -83,6 +89,7 @@ typedef struct job {
   gcoo_reading reading;
   int alg, repeat, gather, xmode; /* xmode -1: auto */
   gcoo_math math;                 /* --math */
+  int overlap;                    /* row blocks of the overlapped product + gather; 0: none */
   int32_t p;
   gcoo_dtype dtype;
   char dtype_source[300]; /* why this dtype: "--dtype", "as stored in A.h5", "default" */
@@ -95,8 +102,8 @@ typedef struct job {
   gcoo_dense Xh, Yh; /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
   gcoo_dense Xd, Yd; /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
   int on_device;
-  double t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first, t_write,
-      t_check, t_total;
+  double t_create, t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first,
+      t_write, t_check, t_total, t_overlap, t_overlap_first;
   double check_err, check_tol;
   int64_t check_rows;
   bool check_pass;
@@ -108,10 +115,7 @@ static bool parse(cli_command *cmd, job *j) {
   long long v;
   double r;
   memset(j, 0, sizeof *j);
-  j->a_path = cli_get(cmd, "a");
-  j->b_path = cli_get(cmd, "b");
-  j->out = cli_get(cmd, "out");
-  j->write_flags = cli_write_flags(cmd);
+  cli_job_files(cmd, &j->a_path, &j->b_path, &j->out, &j->write_flags);
   j->check = cli_flag(cmd, "check");
   j->json = cli_flag(cmd, "json");
   int sources = (j->a_path != NULL) + cli_flag(cmd, "stencil") + cli_flag(cmd, "rows");
@@ -144,36 +148,19 @@ static bool parse(cli_command *cmd, job *j) {
   j->ncols = v;
   if (!cli_int(cmd, "seed", 0, INT64_MAX, &v)) return false;
   j->seed_b = (uint64_t)v;
-  const char *rd = cli_get(cmd, "reading");
-  if (!strcmp(rd, "sparse-dense"))
-    j->reading = GCOO_SPARSE_DENSE;
-  else if (!strcmp(rd, "dense-sparse"))
-    j->reading = GCOO_DENSE_SPARSE;
-  else {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --reading %s: expected sparse-dense or dense-sparse\n", rd);
-    return false;
-  }
-  if (!cli_backend(cmd, &j->backend)) return false;
-  if (!cli_spdm_alg(cmd, &j->alg)) return false;
-  const char *mt = cli_get(cmd, "math");
-  if (!strcmp(mt, "exact"))
-    j->math = GCOO_MATH_EXACT;
-  else if (!strcmp(mt, "tf32"))
-    j->math = GCOO_MATH_TF32;
-  else {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --math %s: expected exact or tf32\n", mt);
-    return false;
-  }
-  if (!cli_p(cmd, &j->p)) return false;
+  static const char *const readings[] = {"sparse-dense", "dense-sparse"};
+  int rd;
+  if (!cli_choice(cmd, "reading", readings, 2, &rd)) return false;
+  j->reading = rd == 0 ? GCOO_SPARSE_DENSE : GCOO_DENSE_SPARSE;
+  if (!cli_operator_options(cmd, &j->backend, &j->alg, &j->p)) return false;
+  static const char *const maths[] = {"exact", "tf32"};
+  int mt;
+  if (!cli_choice(cmd, "math", maths, 2, &mt)) return false;
+  j->math = mt == 0 ? GCOO_MATH_EXACT : GCOO_MATH_TF32;
   if (!cli_job_dtype(cmd, j->a_path, GCOO_FLOAT32, &j->dtype, j->dtype_source,
                      sizeof j->dtype_source))
     return false;
-  if (j->out && cli_output_kind("spdm", "out", j->out) == CLI_FILE_UNKNOWN) return false;
-  const char *inputs[] = {j->a_path, j->b_path}, *names[] = {"a", "b"};
-  if (!cli_outputs_safe("spdm", j->out, inputs, names, 2)) return false;
-  if (!cli_mtx_output_allowed(cmd, j->out)) return false;
+  if (cli_job_output_check(cmd, j->out, j->a_path, j->b_path) != 0) return false;
   const char *xm = cli_get(cmd, "xmode");
   j->xmode = !strcmp(xm, "auto")          ? -1
              : !strcmp(xm, "replicated")  ? 0
@@ -186,6 +173,8 @@ static bool parse(cli_command *cmd, job *j) {
   }
   if (!cli_int(cmd, "repeat", 1, 1000000, &v)) return false;
   j->repeat = (int)v;
+  if (!cli_int(cmd, "overlap", 0, 4096, &v)) return false;
+  j->overlap = (int)v;
   const char *g = cli_get(cmd, "gather");
   j->gather = !strcmp(g, "none")   ? GATHER_NONE
               : !strcmp(g, "root") ? GATHER_ROOT
@@ -569,6 +558,34 @@ static int gather(job *j) {
       j->t_gather = times[0];
     }
   }
+  /* the product and the gather overlapped (gcoo_dist_pipeline, dist/gather_overlap.c): timed
+   * like the gather, against kernel + gather above */
+  if (st >= 0 && j->overlap > 0 && j->gather == GATHER_ROOT) {
+    gcoo_dist_pipeline pl = NULL;
+    st = gcoo_dist_pipeline_create(j->op, j->overlap, &pl);
+    for (int r = 0; r < reps && st >= 0; r++) {
+      MPI_Barrier(gcoo_dist_comm(j->d));
+      double t0 = MPI_Wtime();
+      st = gcoo_dist_pipeline_apply_gather(pl, 1.0, &Xs, &Ys, 0, recv ? &F : NULL);
+      double mine = MPI_Wtime() - t0;
+      MPI_Allreduce(&mine, &times[r], 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
+    }
+    gcoo_dist_pipeline_destroy(&pl);
+    if (st >= 0) {
+      j->t_overlap_first = times[0];
+      qsort(times + 1, (size_t)(reps - 1), sizeof times[0], cmp_double);
+      j->t_overlap = reps > 1 ? times[1 + (reps - 1) / 2] : times[0];
+    }
+    /* the root's Y slab is not written by the overlapped path: the product again, for --check */
+    if (st >= 0) st = gcoo_dist_op_apply(j->op, 1.0, &Xs, 0.0, &Ys);
+    if (st >= 0 && j->on_device) st = gcoo_ctx_synchronize(gcoo_dist_ctx(j->d));
+    st = gcoo_dist_agree(j->d, st);
+    if (st < 0) {
+      if (fdev.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &fdev);
+      gcoo_dense_destroy(&full);
+      return cli_report("product and gather overlapped", st);
+    }
+  }
   if (fdev.data) (void)gcoo_ctx_dense_destroy(gcoo_dist_ctx(j->d), &fdev);
   gcoo_dense_destroy(&full);
   if (st < 0) return cli_report("gathering", st);
@@ -740,6 +757,38 @@ static int check(job *j) {
 
 enum { DESC = 160 };
 
+/* The sum and the absolute sum of this rank's Y (row-major), over the threads in fixed blocks
+ * of rows added in order, so the result does not depend on the thread count (one element at a
+ * time through gcoo_dense_get took 0.5 s for 4.1M x 32 on an H200's host). */
+static void y_sums(const job *j, double sums[2]) {
+  enum { BLOCK = 4096 };
+  const int64_t nb = (j->nrows + BLOCK - 1) / BLOCK, N = j->N, ld = j->Yh.ld;
+  const int is64 = j->dtype == GCOO_FLOAT64;
+  double *part = calloc((size_t)(2 * nb + 2), sizeof *part);
+  if (!part) { /* then one thread, in the same order */
+    for (int64_t i = 0; i < j->nrows; i++)
+      for (int64_t c = 0; c < N; c++) {
+        double y = gcoo_dense_get(&j->Yh, i, c);
+        sums[0] += y, sums[1] += fabs(y);
+      }
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < nb; b++) {
+    const int64_t i1 = (b + 1) * BLOCK < j->nrows ? (b + 1) * BLOCK : j->nrows;
+    double s = 0.0, a = 0.0;
+    for (int64_t i = b * BLOCK; i < i1; i++)
+      for (int64_t c = 0; c < N; c++) {
+        double y = is64 ? ((const double *)j->Yh.data)[i * ld + c]
+                        : (double)((const float *)j->Yh.data)[i * ld + c];
+        s += y, a += fabs(y);
+      }
+    part[2 * b] = s, part[2 * b + 1] = a;
+  }
+  for (int64_t b = 0; b < nb; b++) sums[0] += part[2 * b], sums[1] += part[2 * b + 1];
+  free(part);
+}
+
 static void report(job *j) {
   MPI_Comm comm = gcoo_dist_comm(j->d);
   const int rank = cli_rank(), size = cli_size();
@@ -764,12 +813,7 @@ static void report(job *j) {
   MPI_Allreduce(MPI_IN_PLACE, &p, 1, MPI_INT, MPI_MAX, comm);
   /* sums of Y, so runs at different rank counts can be compared without files */
   double sums[2] = {0, 0};
-  for (int64_t i = 0; i < j->nrows; i++)
-    for (int64_t c = 0; c < j->N; c++) {
-      double y = gcoo_dense_get(&j->Yh, i, c);
-      sums[0] += y;
-      sums[1] += fabs(y);
-    }
+  y_sums(j, sums);
   MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm);
   if (rank != 0) return;
   const char *algname = alg_min == 1000 ? "none" : gcoo_spdm_alg_name((gcoo_spdm_alg)alg_min);
@@ -814,20 +858,24 @@ static void report(job *j) {
     cli_json_int(&js, "rows_sent_max", hmax);
     cli_json_int(&js, "bytes_per_apply", hsum * j->N * (int64_t)es);
     cli_json_end(&js);
+    static const char *const before[] = {"dist_create", "read",   "setup",     "dense_operand",
+                                         "upload",      "kernel", "kernel_min"};
+    static const char *const after[] = {"gather", "gather_first", "write", "check", "total"};
+    const double t_before[] = {j->t_create, j->t_read,   j->t_setup,     j->t_x,
+                               j->t_h2d,    j->t_kernel, j->t_kernel_min};
+    const double t_after[] = {j->t_gather, j->t_gather_first, j->t_write, j->t_check, j->t_total};
     cli_json_object(&js, "time_s");
-    cli_json_real(&js, "read", j->t_read);
-    cli_json_real(&js, "setup", j->t_setup);
-    cli_json_real(&js, "dense_operand", j->t_x);
-    cli_json_real(&js, "upload", j->t_h2d);
-    cli_json_real(&js, "kernel", j->t_kernel);
-    cli_json_real(&js, "kernel_min", j->t_kernel_min);
+    cli_json_reals(&js, before, t_before, 7);
     cli_json_int(&js, "repeat", j->repeat);
-    cli_json_real(&js, "gather", j->t_gather);
-    cli_json_real(&js, "gather_first", j->t_gather_first);
-    cli_json_real(&js, "write", j->t_write);
-    cli_json_real(&js, "check", j->t_check);
-    cli_json_real(&js, "total", j->t_total);
+    cli_json_reals(&js, after, t_after, 2);
+    if (j->overlap > 0 && j->gather == GATHER_ROOT) {
+      cli_json_int(&js, "overlap_blocks", j->overlap);
+      cli_json_real(&js, "kernel_gather_overlapped", j->t_overlap);
+      cli_json_real(&js, "kernel_gather_overlapped_first", j->t_overlap_first);
+    }
+    cli_json_reals(&js, after + 2, t_after + 2, 3);
     cli_json_end(&js);
+    cli_json_startup(&js);
     cli_json_real(&js, "gflops", gflops);
     cli_json_real(&js, "y_sum", sums[0]);
     cli_json_real(&js, "y_abs_sum", sums[1]);
@@ -868,6 +916,9 @@ static void report(job *j) {
     if (j->gather != GATHER_NONE)
       printf(", gather %.3f ms (median; first %.3f ms)", 1e3 * j->t_gather,
              1e3 * j->t_gather_first);
+    if (j->overlap > 0 && j->gather == GATHER_ROOT)
+      printf(", product + gather overlapped in %d blocks %.3f ms (median; first %.3f ms)",
+             j->overlap, 1e3 * j->t_overlap, 1e3 * j->t_overlap_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
     if (j->out)
@@ -890,9 +941,18 @@ static void report(job *j) {
 static int run_job(job *j) {
   int rc = 0;
   double t0 = MPI_Wtime();
+  /* the disk starts on this rank's share of an HDF5 input now, while gcoo_dist_create binds the
+   * GPU (its context was begun on a thread in main); the read then finds it in memory. A hint:
+   * a file it cannot use is reported by the read itself. */
+#if GCOO_HAVE_HDF5
+  if (j->a_path && cli_fast_startup() && cli_file_kind_of(j->a_path) == CLI_FILE_H5)
+    (void)gcoo_h5_prefetch(j->a_path, cli_rank(), cli_size());
+#endif
   gcoo_status st = gcoo_dist_create(&j->d, MPI_COMM_WORLD,
                                     j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
   if (st < 0) return cli_report("starting", st);
+  j->t_create = MPI_Wtime() - t0;
+  MPI_Allreduce(MPI_IN_PLACE, &j->t_create, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   st = build_operator(j);
   if (st < 0) {
     const char *opt[] = {"a"}, *path[] = {j->a_path};

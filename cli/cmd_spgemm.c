@@ -299,10 +299,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (!cli_job_dtype(cmd, pa, GCOO_FLOAT64, &dt, dt_source, sizeof dt_source) ||
       !cli_backend(cmd, &backend))
     return 2;
-  if (out && cli_output_kind("spgemm", "out", out) == CLI_FILE_UNKNOWN) return 2;
-  const char *inputs[] = {pa, pb}, *names[] = {"a", "b"};
-  if (!cli_outputs_safe("spgemm", out, inputs, names, 2)) return 2;
-  if (!cli_mtx_output_allowed(cmd, out)) return 1;
+  const int out_rc = cli_job_output_check(cmd, out, pa, pb);
+  if (out_rc) return out_rc;
   if (method < 0 || alg < 0) {
     if (cli_rank() == 0)
       fprintf(stderr, "gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",

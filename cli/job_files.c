@@ -104,6 +104,22 @@ bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *i
   return bad < 0;
 }
 
+void cli_job_files(cli_command *cmd, const char **a, const char **b, const char **out,
+                   int *write_flags) {
+  *a = cli_get(cmd, "a");
+  *b = cli_get(cmd, "b");
+  *out = cli_get(cmd, "out");
+  *write_flags = cli_write_flags(cmd);
+}
+
+int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const char *b) {
+  if (out && cli_output_kind(cmd->name, "out", out) == CLI_FILE_UNKNOWN) return 2;
+  const char *inputs[] = {a, b}, *names[] = {"a", "b"};
+  if (!cli_outputs_safe(cmd->name, out, inputs, names, 2)) return 2;
+  if (!cli_mtx_output_allowed(cmd, out)) return 1;
+  return 0;
+}
+
 /* ---- messages about a file named without its object --------------------------------------- */
 
 /* The library's message about a group that is not a matrix ends in "it holds: a, b <- frame";

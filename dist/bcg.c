@@ -192,10 +192,21 @@ static gcoo_status record(bcg *s, int64_t it, const double *rel, double rtol, in
   return GCOO_SUCCESS;
 }
 
-/* dinv = 1 / diag(A) for this rank's rows (the diagonal of row i sits at column row0 + i). A
- * zero or non-finite diagonal makes Jacobi meaningless: refuse it, naming the row. */
+/* dinv = 1 / diag(A) for this rank's rows (the diagonal of row i sits at column row0 + i; device
+ * operands: read from the local block's device CSR, no host copy of the matrix). A zero or
+ * non-finite diagonal makes Jacobi meaningless: refuse it, naming the row. */
 static gcoo_status inverse_diagonal(bcg *s, int64_t row0) {
   gcoo_status st = GCOO_SUCCESS;
+  if (s->mem == GCOO_MEM_DEVICE) { /* on the device, from the operator's device CSR */
+    int64_t bad = -1;
+    double v = 0.0;
+    if (s->n > 0) GCOO_CALL(gcoo__cuda_inverse_diagonal(s->A->local, s->dinv.data, &bad, &v));
+    GCOO_CHECK(bad < 0, GCOO_ERR_INVALID_ARG,
+               "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
+               "positive diagonal; use --pc none or a shift)",
+               (long long)(row0 + bad), (long long)(row0 + bad), v);
+    return GCOO_SUCCESS;
+  }
   gcoo_sparse slab = NULL;
   gcoo_sparse_arrays a;
   double *d = NULL;
@@ -228,6 +239,62 @@ done:
 }
 
 /* ---- device-resident paths ------------------------------------------------------------------ */
+
+/* The product inside the iterations. AUTO picks the local product from the matrix's shape and
+ * reuse statistics, which can miss for a given operator and width (3-D Poisson 7-point, 10^6
+ * rows, k = 32, float64 on an H200: the tuned GCOO kernel 0.39 ms, the cuSPARSE CSR ALG3 AUTO
+ * chose 0.80 ms). A solve makes hundreds of products of one width, so measuring once pays: when
+ * the local operator was made with AUTO and chose another kernel, the tuned GCOO operator of the
+ * same block is built and both are timed on an n x k block (a warm-up, then the median of 3,
+ * synchronised); the faster serves the iterations. Each rank decides for its own block (no
+ * collective depends on it). */
+static gcoo_status timed_apply(bcg *s, gcoo_op op, const gcoo_dense *X, gcoo_dense *Y,
+                               double *sec) {
+  double t[3];
+  GCOO_CALL(gcoo_op_apply(op, 1.0, X, 0.0, Y)); /* warm-up: plans, kernels loaded */
+  GCOO_CALL(gcoo_ctx_synchronize(s->ctx));
+  for (int r = 0; r < 3; r++) {
+    double t0 = gcoo__wtime();
+    GCOO_CALL(gcoo_op_apply(op, 1.0, X, 0.0, Y));
+    GCOO_CALL(gcoo_ctx_synchronize(s->ctx));
+    t[r] = gcoo__wtime() - t0;
+  }
+  double lo = fmin(t[0], fmin(t[1], t[2])), hi = fmax(t[0], fmax(t[1], t[2]));
+  *sec = t[0] + t[1] + t[2] - lo - hi;
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status choose_spmm(bcg *s, const gcoo_dense *B, gcoo_op *faster) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_op local = s->A->local, cand = NULL;
+  gcoo_op_info li;
+  *faster = NULL;
+  if (!local) return GCOO_SUCCESS;
+  GCOO_CALL(gcoo_op_get_info(local, &li));
+  s->res->spmm_alg = li.alg;
+  if (local->opts.alg != GCOO_ALG_AUTO || li.alg == GCOO_ALG_GCOO || !local->A_csr ||
+      local->opts.reading != GCOO_SPARSE_DENSE || s->n == 0)
+    return GCOO_SUCCESS;
+  gcoo_op_options oo = local->opts;
+  oo.alg = GCOO_ALG_GCOO;
+  oo.p = 0;
+  oo.ncols_hint = s->k;
+  if (gcoo_op_create(&cand, s->ctx, local->A_csr, &oo) < 0) {
+    gcoo_op_destroy(&cand); /* no tuned kernel for this block: AUTO's choice stays */
+    return GCOO_SUCCESS;
+  }
+  double t_auto = 0, t_gcoo = 0;
+  GCOO_GOTO(timed_apply(s, local, B, &s->Q, &t_auto));
+  GCOO_GOTO(timed_apply(s, cand, B, &s->Q, &t_gcoo));
+  if (t_gcoo < t_auto) {
+    *faster = cand;
+    cand = NULL;
+    s->res->spmm_alg = GCOO_ALG_GCOO;
+  }
+done:
+  gcoo_op_destroy(&cand);
+  return st;
+}
 
 static gcoo_status apply_A_queued(bcg *s, const gcoo_dense *X, gcoo_dense *Y) {
   GCOO_CALL(gcoo_dist_op_apply(s->A, 1.0, X, 0.0, Y));
@@ -310,6 +377,11 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   const gcoo_dense *dinv = o->pc == GCOO_PC_JACOBI ? &s->dinv : NULL;
   void *rbuf = red.data;
   int done = 0;
+  /* the fused passes where they exist and win (gcoo__cuda_bcg_fused); GCOO_BCG_FUSED=0 or 1
+   * forces the GEMM path or the fused one where it exists, for comparisons */
+  const char *fz = getenv("GCOO_BCG_FUSED");
+  const int can = gcoo__cuda_bcg_fused(h);
+  const int fused = fz && !strcmp(fz, "0") ? 0 : fz && !strcmp(fz, "1") ? can != 0 : can == 1;
 
   /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */
   GCOO_GOTO(gcoo_blas_coldot(s->ctx, B, B, &g_k));
@@ -342,27 +414,39 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
     GCOO_GOTO(apply_A_queued(s, &s->P, &s->Q));
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_SPMM));
     /* alpha = (P^T Q)^{-1} P^T R */
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->Q, 0.0, &g_kk));
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->R, 0.0, &g_kk2));
+    if (fused) {
+      GCOO_GOTO(gcoo__cuda_bcg_gram2(h, &s->P, &s->Q, &s->R));
+    } else {
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->Q, 0.0, &g_kk));
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->R, 0.0, &g_kk2));
+    }
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
     GCOO_GOTO(sum_over_ranks(s, rbuf, 2 * k * k));
     GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ALPHA));
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
-    /* X += P alpha;  R -= Q alpha;  W = M R and ||R_j||^2 in one pass;  Q^T W */
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[0], 1.0, X));
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, -1.0, &s->Q, &cf[0], 1.0, &s->R));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
-    GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_PRECOND));
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->Q, &s->W, 0.0, &g_qz));
+    /* X += P alpha;  R -= Q alpha;  W = M R and ||R_j||^2;  Q^T W (fused: one pass) */
+    if (fused) {
+      GCOO_GOTO(gcoo__cuda_bcg_update(h, &s->P, &s->Q, X, &s->R, dinv, &s->W));
+    } else {
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[0], 1.0, X));
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, -1.0, &s->Q, &cf[0], 1.0, &s->R));
+      GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+      GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
+      GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_PRECOND));
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->Q, &s->W, 0.0, &g_qz));
+    }
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
     /* convergence on the device; beta = -(P^T Q)^{-1} Q^T Z */
     GCOO_GOTO(sum_over_ranks(s, rbuf, k + k * k));
     GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_CHECK));
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
     /* W = Z + P beta (Z is in W);  P = orth(W) */
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[1], 1.0, &s->W));
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
+    if (fused) {
+      GCOO_GOTO(gcoo__cuda_bcg_direction(h, &s->P, &s->W));
+    } else {
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[1], 1.0, &s->W));
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
+    }
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
     GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
     GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
@@ -499,6 +583,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(gcoo_dist_agree(s.d, local));
   res->k = k;
   res->min_block_rank = k;
+  if (A->local) res->spmm_alg = A->local->info.alg;
   for (int64_t j = 0; j < k; j++) res->column_iterations[j] = -1;
 
   GCOO_GOTO(gcoo__malloc_n((void **)&b2, k, sizeof *b2, "norms"));
@@ -514,8 +599,14 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
   GCOO_GOTO(GCOO_MPI(MPI_Allreduce(&device_ok, &all_ok, 1, MPI_INT, MPI_MIN, s.d->comm)));
   if (all_ok) {
     const int pcg = k == 1 && s.d->size == 1 && !A->offd && A->local;
-    local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
-                : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
+    gcoo_op faster = NULL, own = A->local;
+    local = pcg ? GCOO_SUCCESS : choose_spmm(&s, B, &faster);
+    if (faster) A->local = faster; /* for this solve's products only */
+    if (local >= 0)
+      local = pcg ? pcg_on_device(&s, &o, B, X, &all_converged, &it)
+                  : bcg_on_device(&s, &o, B, X, rank_tol, &all_converged, &it);
+    A->local = own;
+    gcoo_op_destroy(&faster);
     GCOO_GOTO(gcoo_dist_agree(s.d, local));
     /* ||B_j||^2 for the true residual below */
     GCOO_GOTO(colnorms2(&s, B));
@@ -600,6 +691,7 @@ gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense 
 finish:
   res->iterations = it;
   res->converged = all_converged;
+  res->t_setup = gcoo__wtime() - t_start - res->t_iterate;
 
   /* true residual B - A X, recomputed */
   GCOO_GOTO(apply_A(&s, X, &s.Q));

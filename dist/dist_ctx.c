@@ -92,9 +92,8 @@ static gcoo_status bind_gpu(gcoo_dist d) {
                     GCOO_HAVE_CUDA ? "" : ": this gcoo was built without CUDA");
   } else {
     d->device = d->local_rank % mine.ndev;
-#if GCOO_HAVE_CUDA
-    st = GCOO_CUDA(cudaDeviceGetPCIBusId(mine.bus, (int)sizeof mine.bus, d->device));
-#endif
+    const gcoo_device_ops *dev = gcoo__dist_device(); /* there is a device: CUDA is compiled in */
+    st = dev->pci_bus_id(d->device, mine.bus, sizeof mine.bus);
   }
   if (st >= 0) st = gcoo__malloc_n((void **)&all, d->size, sizeof *all, "GPU table");
   GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
@@ -147,11 +146,9 @@ gcoo_status gcoo_dist_create(gcoo_dist *out, MPI_Comm comm, const char *backend)
   else
     snprintf(resource, sizeof resource, "cpu");
   st = gcoo_ctx_create(&d->ctx, resource);
-#if GCOO_HAVE_CUDA
   /* one rank, one GPU: make it the process's current device too, so that the application's own
    * cudaMalloc (device operands it passes to gcoo) lands on the rank's GPU, as with NCCL */
-  if (st >= 0 && use_cuda) st = GCOO_CUDA(cudaSetDevice(d->device));
-#endif
+  if (st >= 0 && use_cuda) st = gcoo__dist_device()->bind(d->device);
   GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
 
   char prefix[64];

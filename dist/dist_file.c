@@ -152,6 +152,22 @@ static gcoo_status read_mtx(gcoo_dist d, const char *path, gcoo_dtype dtype, gco
 
 /* ---- entries to the owners of their rows ---------------------------------------------- */
 
+/* Post the n entries at rows, cols and vals (es bytes each) to or from rank peer: three
+ * messages of any size, six requests (gcoo__mpi_isend_big / irecv_big). */
+static gcoo_status post_entries(int send, int32_t *rows, int32_t *cols, char *vals, size_t es,
+                                int64_t n, int peer, MPI_Comm comm, MPI_Request req[6]) {
+  if (send) {
+    GCOO_CALL(gcoo__mpi_isend_big(rows, n, sizeof *rows, peer, GCOO_TAG_REDIST, comm, req));
+    GCOO_CALL(gcoo__mpi_isend_big(cols, n, sizeof *cols, peer, GCOO_TAG_REDIST, comm, req + 2));
+    GCOO_CALL(gcoo__mpi_isend_big(vals, n, es, peer, GCOO_TAG_REDIST, comm, req + 4));
+  } else {
+    GCOO_CALL(gcoo__mpi_irecv_big(rows, n, sizeof *rows, peer, GCOO_TAG_REDIST, comm, req));
+    GCOO_CALL(gcoo__mpi_irecv_big(cols, n, sizeof *cols, peer, GCOO_TAG_REDIST, comm, req + 2));
+    GCOO_CALL(gcoo__mpi_irecv_big(vals, n, es, peer, GCOO_TAG_REDIST, comm, req + 4));
+  }
+  return GCOO_SUCCESS;
+}
+
 /* Entries of this rank (A-frame global coordinates) to the owners of their rows; the result is
  * this rank's CSR slab. row_begin: the size + 1 row offsets. Collective. */
 gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
@@ -213,28 +229,16 @@ gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64
   if (st >= 0) st = gcoo__malloc_n((void **)&rv, nin, es, "redistribution");
   GCOO_GOTO(gcoo__dist_agree(d, st));
   int nreq = 0;
-  for (int r = 0; r < size && st >= 0; r++) {
+  for (int r = 0; r < size && st >= 0; r++) { /* receives first, then sends */
     if (!cnt_in[r]) continue;
-    st = gcoo__mpi_irecv_big(rr + off_in[r], cnt_in[r], sizeof *rr, r, GCOO_TAG_REDIST, d->comm,
-                             req + nreq);
-    if (st >= 0)
-      st = gcoo__mpi_irecv_big(rc + off_in[r], cnt_in[r], sizeof *rc, r, GCOO_TAG_REDIST, d->comm,
-                               req + nreq + 2);
-    if (st >= 0)
-      st = gcoo__mpi_irecv_big(rv + (size_t)off_in[r] * es, cnt_in[r], es, r, GCOO_TAG_REDIST,
-                               d->comm, req + nreq + 4);
+    st = post_entries(0, rr + off_in[r], rc + off_in[r], rv + (size_t)off_in[r] * es, es, cnt_in[r],
+                      r, d->comm, req + nreq);
     nreq += 6;
   }
   for (int r = 0; r < size && st >= 0; r++) {
     if (!cnt_out[r]) continue;
-    st = gcoo__mpi_isend_big(sr + off_out[r], cnt_out[r], sizeof *sr, r, GCOO_TAG_REDIST, d->comm,
-                             req + nreq);
-    if (st >= 0)
-      st = gcoo__mpi_isend_big(sc + off_out[r], cnt_out[r], sizeof *sc, r, GCOO_TAG_REDIST, d->comm,
-                               req + nreq + 2);
-    if (st >= 0)
-      st = gcoo__mpi_isend_big(sv + (size_t)off_out[r] * es, cnt_out[r], es, r, GCOO_TAG_REDIST,
-                               d->comm, req + nreq + 4);
+    st = post_entries(1, sr + off_out[r], sc + off_out[r], sv + (size_t)off_out[r] * es, es,
+                      cnt_out[r], r, d->comm, req + nreq);
     nreq += 6;
   }
   if (st >= 0) st = GCOO_MPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dist/dist_impl.h: the private objects of dist/ and the helpers its files share: checked MPI,
- * CUDA and NCCL calls, status agreement, large-count MPI transfers and memory that may live on
+/* dist/dist_impl.h: the private objects of dist/ and the helpers its files share: checked MPI
+ * and NCCL calls, status agreement, large-count MPI transfers and memory that may live on
  * the host or on the rank's GPU. Private to dist/ (and to the tests of dist/). */
 #ifndef GCOO_DIST_IMPL_H
 #define GCOO_DIST_IMPL_H
@@ -11,9 +11,6 @@
 #include "gcoo/dist.h"
 #include "mpi_check.h"
 
-#if GCOO_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 #if GCOO_HAVE_NCCL
 #include <nccl.h>
 #endif
@@ -44,11 +41,7 @@ struct gcoo_dist_s {
  * Each returns a gcoo_status, so they compose with GCOO_CALL / GCOO_GOTO:
  *     GCOO_GOTO(GCOO_MPI(MPI_Bcast(...)));                                                     */
 /* GCOO_MPI(x): src/mpi_check.h, the library's one MPI checker */
-#if GCOO_HAVE_CUDA
-gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
-                             const char *expr);
-#define GCOO_CUDA(x) gcoo__cuda_check((x), __FILE__, __LINE__, __func__, #x)
-#endif
+/* CUDA: only through the backend's gcoo_device_ops (gcoo__dist_device below) */
 #if GCOO_HAVE_NCCL
 gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int line,
                              const char *func, const char *expr);
@@ -91,8 +84,9 @@ gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int
                                 MPI_Comm comm, MPI_Request req[2]);
 
 /* ---- host or device memory (dist_mem.c) ---------------------------------------------------- */
-/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events),
- *  NULL when CUDA is not compiled in: dist/ reaches the device only through them. */
+/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events,
+ *  device binding), NULL when CUDA is not compiled in: dist/ reaches the device only through
+ *  them. */
 static inline const gcoo_device_ops *gcoo__dist_device(void) { return gcoo__backend_cuda.device; }
 gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what);
 void gcoo__dist_free(gcoo_memspace mem, void *p);
@@ -117,6 +111,9 @@ typedef struct gcoo__gather_xfer {
  *  malloc'd (free it; NULL when *n is 0). */
 gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows, int64_t chunk_rows,
                               gcoo__gather_xfer **out, int64_t *n);
+/** First row of block b of a slab of `rows` rows cut in nblocks blocks (gather_overlap.c):
+ *  the same on every rank, so that a receiver knows every sender's blocks. */
+int64_t gcoo__pipeline_block_begin(int64_t rows, int nblocks, int b);
 /** Rows per chunk of a device gather of rows of row_bytes: GCOO_GATHER_CHUNK_MB (MiB, default
  *  0 = whole slabs). */
 int64_t gcoo__gather_chunk_rows(size_t row_bytes);

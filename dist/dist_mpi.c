@@ -51,36 +51,38 @@ static gcoo_status big_split(int64_t count, size_t elem_bytes, int64_t *nblocks,
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__mpi_isend_big(const void *buf, int64_t count, size_t elem_bytes, int dest,
-                                int tag, MPI_Comm comm, MPI_Request req[2]) {
-  int64_t nb;
-  int rest;
-  MPI_Datatype block;
+/* gcoo__mpi_isend_big and gcoo__mpi_irecv_big: the whole blocks as one message of the block
+ * type, then the rest in bytes (a zero-length rest is still posted, so the receiver's matching
+ * receive completes). */
+static gcoo_status post_big(int send, void *buf, int64_t count, size_t elem_bytes, int peer,
+                            int tag, MPI_Comm comm, MPI_Request req[2]) {
+  int64_t nb = 0;
+  int rest = 0;
+  MPI_Datatype block = MPI_DATATYPE_NULL;
   gcoo_status st = GCOO_SUCCESS;
   req[0] = req[1] = MPI_REQUEST_NULL;
   GCOO_CALL(big_split(count, elem_bytes, &nb, &rest, &block));
-  /* a zero-length message is still sent, so the receiver's matching receive completes */
-  if (nb) GCOO_GOTO(GCOO_MPI(MPI_Isend(buf, (int)nb, block, dest, tag, comm, &req[0])));
-  GCOO_GOTO(GCOO_MPI(MPI_Isend((const char *)buf + (size_t)nb * BLOCK * elem_bytes, rest, MPI_BYTE,
-                               dest, tag, comm, &req[1])));
+  char *tail = (char *)buf + (size_t)nb * BLOCK * elem_bytes;
+  if (nb)
+    GCOO_GOTO(send ? GCOO_MPI(MPI_Isend(buf, (int)nb, block, peer, tag, comm, &req[0]))
+                   : GCOO_MPI(MPI_Irecv(buf, (int)nb, block, peer, tag, comm, &req[0])));
+  GCOO_GOTO(send ? GCOO_MPI(MPI_Isend(tail, rest, MPI_BYTE, peer, tag, comm, &req[1]))
+                 : GCOO_MPI(MPI_Irecv(tail, rest, MPI_BYTE, peer, tag, comm, &req[1])));
 done:
   /* a committed datatype may be freed while messages using it are pending (MPI 3.1 §4.1.9) */
   if (block != MPI_DATATYPE_NULL) MPI_Type_free(&block);
   return st;
 }
 
+gcoo_status gcoo__mpi_isend_big(const void *buf, int64_t count, size_t elem_bytes, int dest,
+                                int tag, MPI_Comm comm, MPI_Request req[2]) {
+  /* MPI_Isend takes a const buffer: the cast only lets one function post both directions */
+  GCOO_CALL(post_big(1, (void *)buf, count, elem_bytes, dest, tag, comm, req));
+  return GCOO_SUCCESS;
+}
+
 gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int src, int tag,
                                 MPI_Comm comm, MPI_Request req[2]) {
-  int64_t nb;
-  int rest;
-  MPI_Datatype block;
-  gcoo_status st = GCOO_SUCCESS;
-  req[0] = req[1] = MPI_REQUEST_NULL;
-  GCOO_CALL(big_split(count, elem_bytes, &nb, &rest, &block));
-  if (nb) GCOO_GOTO(GCOO_MPI(MPI_Irecv(buf, (int)nb, block, src, tag, comm, &req[0])));
-  GCOO_GOTO(GCOO_MPI(MPI_Irecv((char *)buf + (size_t)nb * BLOCK * elem_bytes, rest, MPI_BYTE, src,
-                               tag, comm, &req[1])));
-done:
-  if (block != MPI_DATATYPE_NULL) MPI_Type_free(&block);
-  return st;
+  GCOO_CALL(post_big(0, buf, count, elem_bytes, src, tag, comm, req));
+  return GCOO_SUCCESS;
 }

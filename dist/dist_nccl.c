@@ -117,7 +117,7 @@ gcoo_status gcoo__dist_nccl_init(gcoo_dist d) {
   GCOO_CALL(GCOO_MPI(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, d->comm)));
   ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
   cfg.blocking = 0;
-  st = GCOO_CUDA(cudaSetDevice(d->device));
+  st = gcoo__dist_device()->bind(d->device); /* NCCL takes the current device */
   if (st >= 0) {
     ncclResult_t r = ncclCommInitRankConfig(&comm, d->size, id, d->rank, &cfg);
     st = GCOO_NCCL(d, r);

@@ -17,14 +17,8 @@
 
 /* Copy of the caller's options with their size checked (the gcoo_op_options pattern). */
 static gcoo_status read_options(const gcoo_dist_op_options *in, gcoo_dist_op_options *o) {
-  gcoo_dist_op_options def = GCOO_DIST_OP_OPTIONS_INIT;
-  *o = def;
-  if (in) {
-    GCOO_CHECK(in->size >= sizeof(size_t) && in->size <= sizeof *o, GCOO_ERR_INVALID_ARG,
-               "options.size = %zu: initialise options with GCOO_DIST_OP_OPTIONS_INIT", in->size);
-    memcpy(o, in, in->size);
-    o->size = sizeof *o;
-  }
+  *o = (gcoo_dist_op_options)GCOO_DIST_OP_OPTIONS_INIT;
+  GCOO_CALL(gcoo__options_read(in, o, sizeof *o, "GCOO_DIST_OP_OPTIONS_INIT"));
   GCOO_CHECK(o->xmode == GCOO_DIST_X_REPLICATED || o->xmode == GCOO_DIST_X_PARTITIONED,
              GCOO_ERR_INVALID_ARG, "unknown X mode %d", (int)o->xmode);
   GCOO_CHECK(o->local.reading == GCOO_SPARSE_DENSE || o->local.reading == GCOO_DENSE_SPARSE,
@@ -230,21 +224,22 @@ gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nro
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
-  memset(info, 0, sizeof *info);
-  info->m_global = op->m_global;
-  info->k = op->k;
-  info->nnz_global = op->nnz_global;
-  info->nnz_local = op->nnz_local;
-  info->row0 = op->row0;
-  info->nrows_local = op->nrows;
-  info->imbalance = op->imbalance;
-  info->xmode = op->opts.xmode;
-  info->halo_rows_recv = op->halo.nrecv;
-  info->halo_rows_send = op->halo.nsend;
-  info->halo_peers = op->halo.nrecv_peers > op->halo.nsend_peers ? op->halo.nrecv_peers
-                                                                 : op->halo.nsend_peers;
-  info->read_seconds = op->read_seconds;
-  info->setup_seconds = op->setup_seconds;
+  const gcoo__halo *h = &op->halo;
+  *info = (gcoo_dist_op_info){
+      .m_global = op->m_global,
+      .k = op->k,
+      .nnz_global = op->nnz_global,
+      .nnz_local = op->nnz_local,
+      .row0 = op->row0,
+      .nrows_local = op->nrows,
+      .imbalance = op->imbalance,
+      .xmode = op->opts.xmode,
+      .halo_rows_recv = h->nrecv,
+      .halo_rows_send = h->nsend,
+      .halo_peers = h->nrecv_peers > h->nsend_peers ? h->nrecv_peers : h->nsend_peers,
+      .read_seconds = op->read_seconds,
+      .setup_seconds = op->setup_seconds,
+  };
   if (op->local) {
     GCOO_CALL(gcoo_op_get_info(op->local, &info->local));
   } else {
@@ -362,25 +357,24 @@ static gcoo_status check_operands(gcoo_dist_op op, const gcoo_dense *X, const gc
              "operands in different memory spaces (one host, one device)");
   const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
   const int64_t xk = partitioned ? op->nrows : op->k;
-  if (op->opts.local.reading == GCOO_SPARSE_DENSE) {
-    GCOO_CHECK(X->nrows == xk && Y->nrows == op->nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
-               "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
-               "X %lld x %lld, Y %lld x %lld",
-               op->d->rank, (long long)xk, partitioned ? "this rank's rows" : "all rows",
-               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
-               (long long)Y->ncols);
-    GCOO_CHECK(!partitioned || X->layout == GCOO_ROW_MAJOR, GCOO_ERR_INVALID_ARG,
-               "PARTITIONED X must be row-major in the sparse x dense reading");
-  } else {
-    GCOO_CHECK(X->ncols == xk && Y->ncols == op->nrows && X->nrows == Y->nrows, GCOO_ERR_SHAPE,
-               "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
-               "B %lld x %lld, C %lld x %lld",
-               op->d->rank, (long long)xk, partitioned ? "this rank's columns" : "all columns",
-               (long long)op->nrows, (long long)X->nrows, (long long)X->ncols, (long long)Y->nrows,
-               (long long)Y->ncols);
-    GCOO_CHECK(!partitioned || X->layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
-               "PARTITIONED B must be column-major in the dense x sparse reading");
-  }
+  /* the dense x sparse reading is the transpose of the sparse x dense one: the operands' rows
+   * and columns trade places, and so do the words of the messages */
+  const int sd = op->opts.local.reading == GCOO_SPARSE_DENSE;
+  const int64_t x_len = sd ? X->nrows : X->ncols, x_n = sd ? X->ncols : X->nrows;
+  const int64_t y_len = sd ? Y->nrows : Y->ncols, y_n = sd ? Y->ncols : Y->nrows;
+  const char *whose = partitioned ? (sd ? "this rank's rows" : "this rank's columns")
+                                  : (sd ? "all rows" : "all columns");
+  GCOO_CHECK(x_len == xk && y_len == op->nrows && x_n == y_n, GCOO_ERR_SHAPE,
+             sd ? "Y_slab = A_slab X on rank %d needs X (%lld x N, %s) and Y_slab (%lld x N); got "
+                  "X %lld x %lld, Y %lld x %lld"
+                : "C_slab = B S_slab on rank %d needs B (M x %lld, %s) and C_slab (M x %lld); got "
+                  "B %lld x %lld, C %lld x %lld",
+             op->d->rank, (long long)xk, whose, (long long)op->nrows, (long long)X->nrows,
+             (long long)X->ncols, (long long)Y->nrows, (long long)Y->ncols);
+  GCOO_CHECK(!partitioned || X->layout == (sd ? GCOO_ROW_MAJOR : GCOO_COL_MAJOR),
+             GCOO_ERR_INVALID_ARG,
+             sd ? "PARTITIONED X must be row-major in the sparse x dense reading"
+                : "PARTITIONED B must be column-major in the dense x sparse reading");
   return GCOO_SUCCESS;
 }
 

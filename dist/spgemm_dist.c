@@ -216,6 +216,20 @@ done:
   return st;
 }
 
+/* Rank 0 plans (A and B are its operands), every rank agrees on the outcome and gets the plan;
+ * *seconds: how long that took. */
+static gcoo_status plan_everywhere(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
+                                   const gcoo_spgemm_options *o, plan *p, double *seconds) {
+  gcoo_status st = GCOO_SUCCESS;
+  const double t = gcoo__wtime();
+  if (gcoo_dist_rank(d) == 0) st = make_plan(gcoo_dist_ctx(d), A, B, o, gcoo_dist_size(d), p);
+  st = gcoo_dist_agree(d, st);
+  if (st < 0) return st;
+  GCOO_CALL(bcast_plan(gcoo_dist_comm(d), gcoo_dist_size(d), p));
+  *seconds = gcoo__wtime() - t;
+  return GCOO_SUCCESS;
+}
+
 /* Local product, then the totals and timings every rank reports. */
 static gcoo_status compute_local(gcoo_dist d, const plan *p, gcoo_sparse Aloc, gcoo_sparse Bloc,
                                  const gcoo_spgemm_options *o, gcoo_sparse *C_slab,
@@ -275,12 +289,7 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
   const int rank = gcoo_dist_rank(d), nranks = gcoo_dist_size(d);
   const double t0 = gcoo__wtime();
 
-  /* plan on rank 0, agreed, broadcast */
-  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
-  st = gcoo_dist_agree(d, st);
-  if (st < 0) goto done;
-  GCOO_GOTO(bcast_plan(comm, nranks, &p));
-  inf.seconds_plan = gcoo__wtime() - t0;
+  GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
 
   /* slabs: rank 0 cuts and sends, the others receive */
   const double t1 = gcoo__wtime();
@@ -420,33 +429,47 @@ gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *
   }
 
 #if GCOO_HAVE_HDF5
-  /* HDF5 CSR: rank 0 reads the operands whole to plan (the others read nothing yet) */
+  /* HDF5 CSR: rank 0 reads the operands whole (the others read nothing yet) and plans from them;
+   * it keeps them and cuts its own slab from memory, so nothing is read twice (one rank reads the
+   * file once). The read counts as reading, the plan is the prediction and partition alone. */
   GCOO_CHECK_GOTO(ia.ncols == ib.nrows, GCOO_ERR_SHAPE,
                   "C = A B: A (%s) is %lld x %lld but B (%s) is %lld x %lld", path_a,
                   (long long)ia.nrows, (long long)ia.ncols, path_b, (long long)ib.nrows,
                   (long long)ib.ncols);
-  GCOO_GOTO(gcoo_h5_sparse_read_slab(fa, dtype, 0, rank == 0 ? ia.nmajor : 0, &A));
-  GCOO_GOTO(gcoo_h5_sparse_read_slab(fb, dtype, 0, rank == 0 ? ib.nmajor : 0, &B));
-  if (rank == 0) st = make_plan(gcoo_dist_ctx(d), A, B, &o, nranks, &p);
-  gcoo_sparse_destroy(&A);
-  gcoo_sparse_destroy(&B);
-  st = gcoo_dist_agree(d, st);
-  if (st < 0) goto done;
-  GCOO_GOTO(bcast_plan(comm, nranks, &p));
-  inf.seconds_plan = gcoo__wtime() - t0;
-
-  /* every rank reads its slab of A and its range of rows of B, collectively */
   {
     const double t1 = gcoo__wtime();
-    const int64_t c0 = p.bcol[2 * rank], c1 = p.bcol[2 * rank + 1];
-    st = gcoo_h5_sparse_read_slab(fa, dtype, p.begin[rank], p.begin[rank + 1], &Aslab);
-    st = gcoo_dist_agree(d, st);
-    if (st < 0) goto done;
-    st = gcoo_h5_sparse_read_slab(fb, dtype, c0, c1, &Bloc);
-    if (st >= 0) st = csr_block(Aslab, 0, p.begin[rank + 1] - p.begin[rank], c0, c1 - c0, &Aloc);
+    st = gcoo_h5_sparse_read_slab(fa, dtype, 0, rank == 0 ? ia.nmajor : 0, &A);
+    if (st >= 0) st = gcoo_h5_sparse_read_slab(fb, dtype, 0, rank == 0 ? ib.nmajor : 0, &B);
     st = gcoo_dist_agree(d, st);
     if (st < 0) goto done;
     inf.seconds_read = gcoo__wtime() - t1;
+  }
+  GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
+
+  /* every other rank reads its slab of A and its range of rows of B, collectively (rank 0
+   * takes part with empty ranges when there are others); rank 0 cuts its own from memory */
+  {
+    const double t1 = gcoo__wtime();
+    const int64_t c0 = p.bcol[2 * rank], c1 = p.bcol[2 * rank + 1];
+    if (nranks > 1) {
+      const int64_t r0 = rank == 0 ? 0 : p.begin[rank], r1 = rank == 0 ? 0 : p.begin[rank + 1];
+      st = gcoo_h5_sparse_read_slab(fa, dtype, r0, r1, &Aslab);
+      st = gcoo_dist_agree(d, st);
+      if (st < 0) goto done;
+      st = gcoo_h5_sparse_read_slab(fb, dtype, rank == 0 ? 0 : c0, rank == 0 ? 0 : c1, &Bloc);
+      if (st >= 0 && rank > 0)
+        st = csr_block(Aslab, 0, p.begin[rank + 1] - p.begin[rank], c0, c1 - c0, &Aloc);
+      if (st >= 0 && rank == 0) gcoo_sparse_destroy(&Bloc);
+    }
+    if (st >= 0 && rank == 0) {
+      st = csr_block(A, p.begin[0], p.begin[1], c0, c1 - c0, &Aloc);
+      if (st >= 0) st = csr_block(B, c0, c1, 0, p.n, &Bloc);
+    }
+    gcoo_sparse_destroy(&A);
+    gcoo_sparse_destroy(&B);
+    st = gcoo_dist_agree(d, st);
+    if (st < 0) goto done;
+    inf.seconds_read += gcoo__wtime() - t1;
   }
   GCOO_GOTO(compute_local(d, &p, Aloc, Bloc, &o, C_slab, &inf));
   fill_plan_info(&p, &inf);

@@ -619,24 +619,52 @@ void gcoo__h5_dset_close(gcoo__h5_dset *d) { gcoo__h5_close(&d->id); }
 
 /* ---- attributes ----------------------------------------------------------------------------- */
 
-gcoo_status gcoo__h5_attr_string(hid_t obj, const char *name, const char *label, char *buf,
-                                 size_t len, int *found) {
+/* An attribute being read: its identifiers (closed by attr_close) and number of values. */
+typedef struct attr_read {
+  hid_t a, t, s;
+  hssize_t np;
+} attr_read;
+
+/* The first steps every attribute reader takes: *found = whether obj has the attribute; if it
+ * does, open it, its type and its space in *r and require the type class cls (what names the
+ * class in the message: "a string", "integer"). */
+static gcoo_status attr_open(hid_t obj, const char *name, const char *label, H5T_class_t cls,
+                             const char *what, attr_read *r, int *found) {
   gcoo_status st = GCOO_SUCCESS;
-  hid_t a = H5I_INVALID_HID, t = H5I_INVALID_HID, s = H5I_INVALID_HID, mt = H5I_INVALID_HID;
-  char *fixed = NULL, *vl = NULL;
-  htri_t ex = -1, var = -1;
-  buf[0] = '\0';
+  htri_t ex = -1;
   *found = 0;
   H5_TRY(ex = H5Aexists(obj, name), "%s: cannot look up attribute %s", label, name);
   if (!ex) goto done;
   *found = 1;
-  H5_TRY(a = H5Aopen(obj, name, H5P_DEFAULT), "%s: cannot open attribute %s", label, name);
-  H5_TRY(t = H5Aget_type(a), "%s: attribute %s", label, name);
-  H5T_class_t cl = H5Tget_class(t);
-  GCOO_CHECK_GOTO(cl == H5T_STRING, GCOO_ERR_FORMAT, "%s: attribute %s is %s, not a string", label,
-                  name, class_name(cl));
-  H5_TRY(s = H5Aget_space(a), "%s: attribute %s", label, name);
-  hssize_t np = H5Sget_simple_extent_npoints(s);
+  H5_TRY(r->a = H5Aopen(obj, name, H5P_DEFAULT), "%s: cannot open attribute %s", label, name);
+  H5_TRY(r->t = H5Aget_type(r->a), "%s: attribute %s", label, name);
+  H5T_class_t cl = H5Tget_class(r->t);
+  GCOO_CHECK_GOTO(cl == cls, GCOO_ERR_FORMAT, "%s: attribute %s is %s, not %s", label, name,
+                  class_name(cl), what);
+  H5_TRY(r->s = H5Aget_space(r->a), "%s: attribute %s", label, name);
+  r->np = H5Sget_simple_extent_npoints(r->s);
+done:
+  return st;
+}
+
+static void attr_close(attr_read *r) {
+  gcoo__h5_close(&r->s);
+  gcoo__h5_close(&r->t);
+  gcoo__h5_close(&r->a);
+}
+
+gcoo_status gcoo__h5_attr_string(hid_t obj, const char *name, const char *label, char *buf,
+                                 size_t len, int *found) {
+  gcoo_status st = GCOO_SUCCESS;
+  attr_read r = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, 0};
+  hid_t mt = H5I_INVALID_HID;
+  char *fixed = NULL, *vl = NULL;
+  htri_t var = -1;
+  buf[0] = '\0';
+  GCOO_GOTO(attr_open(obj, name, label, H5T_STRING, "a string", &r, found));
+  if (!*found) goto done;
+  const hid_t a = r.a, t = r.t;
+  const hssize_t np = r.np;
   GCOO_CHECK_GOTO(np == 1, GCOO_ERR_FORMAT, "%s: attribute %s holds %lld strings, expected one",
                   label, name, (long long)np);
   H5_TRY(var = H5Tis_variable_str(t), "%s: attribute %s", label, name);
@@ -663,30 +691,21 @@ done:
   if (vl) H5free_memory(vl);
   free(fixed);
   gcoo__h5_close(&mt);
-  gcoo__h5_close(&s);
-  gcoo__h5_close(&t);
-  gcoo__h5_close(&a);
+  attr_close(&r);
   return st;
 }
 
 gcoo_status gcoo__h5_attr_ints(hid_t obj, const char *name, const char *label, int64_t *v, int n,
                                int *found) {
   gcoo_status st = GCOO_SUCCESS;
-  hid_t a = H5I_INVALID_HID, t = H5I_INVALID_HID, s = H5I_INVALID_HID;
+  attr_read r = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, 0};
   uint64_t u[8];
-  htri_t ex = -1;
   *found = 0;
   GCOO_CHECK(n >= 1 && n <= 8, GCOO_ERR_INTERNAL, "attribute of %d integers", n);
-  H5_TRY(ex = H5Aexists(obj, name), "%s: cannot look up attribute %s", label, name);
-  if (!ex) goto done;
-  *found = 1;
-  H5_TRY(a = H5Aopen(obj, name, H5P_DEFAULT), "%s: cannot open attribute %s", label, name);
-  H5_TRY(t = H5Aget_type(a), "%s: attribute %s", label, name);
-  H5T_class_t cl = H5Tget_class(t);
-  GCOO_CHECK_GOTO(cl == H5T_INTEGER, GCOO_ERR_FORMAT, "%s: attribute %s is %s, not integer", label,
-                  name, class_name(cl));
-  H5_TRY(s = H5Aget_space(a), "%s: attribute %s", label, name);
-  hssize_t np = H5Sget_simple_extent_npoints(s);
+  GCOO_GOTO(attr_open(obj, name, label, H5T_INTEGER, "integer", &r, found));
+  if (!*found) goto done;
+  const hid_t a = r.a, t = r.t;
+  const hssize_t np = r.np;
   GCOO_CHECK_GOTO(np == n, GCOO_ERR_FORMAT, "%s: attribute %s has %lld value%s, expected %d", label,
                   name, (long long)np, np == 1 ? "" : "s", n);
   if (H5Tget_sign(t) == H5T_SGN_NONE) {
@@ -701,9 +720,7 @@ gcoo_status gcoo__h5_attr_ints(hid_t obj, const char *name, const char *label, i
     H5_TRY(H5Aread(a, H5T_NATIVE_INT64, v), "%s: cannot read attribute %s", label, name);
   }
 done:
-  gcoo__h5_close(&s);
-  gcoo__h5_close(&t);
-  gcoo__h5_close(&a);
+  attr_close(&r);
   return st;
 }
 

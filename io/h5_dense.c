@@ -336,14 +336,10 @@ gcoo_status gcoo__h5_dense_write(const gcoo__h5_comm *c, const char *path, int64
 
 gcoo_status gcoo_h5_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout layout,
                                gcoo_dense *D) {
-  gcoo__h5_quiet q;
   gcoo__h5_comm one;
   gcoo__h5_comm_serial(&one);
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_dense_read(&one, path, dtype, 0, NULL, 0, GCOO__H5_ROWS_ALL, layout, D);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(
+      gcoo__h5_dense_read(&one, path, dtype, 0, NULL, 0, GCOO__H5_ROWS_ALL, layout, D));
 }
 
 gcoo_status gcoo__h5_dense_check_host(const gcoo_dense *D) {

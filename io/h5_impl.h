@@ -48,6 +48,17 @@ typedef struct gcoo__h5_quiet {
 } gcoo__h5_quiet;
 void gcoo__h5_quiet_begin(gcoo__h5_quiet *q);
 void gcoo__h5_quiet_end(const gcoo__h5_quiet *q);
+/** A public entry point's body: return the status of expr (a gcoo_status expression, the
+ *  traceback kept) evaluated with HDF5's error printing off. */
+#define GCOO_H5_RETURN_QUIETLY(expr) \
+  do {                               \
+    gcoo__h5_quiet q_;               \
+    gcoo__h5_quiet_begin(&q_);       \
+    gcoo_status s_ = (expr);         \
+    gcoo__h5_quiet_end(&q_);         \
+    GCOO_CALL(s_);                   \
+    return s_;                       \
+  } while (0)
 
 gcoo_status gcoo__h5_raise(gcoo_status st, const char *file, int line, const char *func,
                            const char *fmt, ...) GCOO_PRINTF(5, 6);
@@ -212,6 +223,31 @@ gcoo_status gcoo__h5_xfer(const gcoo__h5_comm *c, hid_t dset, int write, gcoo__h
 /** Elements [start, start + count) of a 1-D dataset into dst converted to tkind (H5K_I64,
  *  H5K_I32 as non-negative indices, H5K_F32/H5K_F64 as finite values), in rounds. Sticky *st.
  *  Collective with MPI-IO. */
+/** Convert (or, direct: check in place) n elements now in buf, elements [start + first, ...)
+ *  of d, into dst + first; names the first element that does not fit. */
+gcoo_status gcoo__h5_convert_round(const gcoo__h5_dset *d, int64_t start, int64_t first, int64_t n,
+                                   gcoo__h5_kind tkind, const void *buf, int direct, void *dst);
+
+/* ---- direct reads (io/h5_direct.c) ---------------------------------------------------------- */
+/** Where a dataset's elements lie in the file, for reading them without HDF5. */
+typedef struct gcoo__h5_direct {
+  int fd;         /* the file's own descriptor (HDF5's POSIX driver) */
+  int64_t offset; /* byte offset of element 0 */
+  int64_t nbytes; /* the dataset's bytes */
+} gcoo__h5_direct;
+/** 1 when d can be read directly as tkind (contiguous, allocated, no filters or external
+ *  storage, the file type equal to the native tkind, a POSIX-driver file without user block);
+ *  0 otherwise (HDF5's error stack cleared). */
+int gcoo__h5_direct_find(const gcoo__h5_dset *d, gcoo__h5_kind tkind, gcoo__h5_direct *w);
+/** Elements [start, start + count) of d into dst with parallel preads, checked as
+ *  gcoo__h5_read_1d checks them (int32 indices >= 0, finite values); the first bad element or
+ *  failed read is reported. Sticky *st. Local (no MPI). */
+void gcoo__h5_direct_read(const gcoo__h5_dset *d, const gcoo__h5_direct *w, int64_t start,
+                          int64_t count, gcoo__h5_kind tkind, void *dst, gcoo_status *st);
+/** Ask the operating system to read bytes [offset, offset + n) of fd into its page cache on a
+ *  detached thread (posix_fadvise WILLNEED); the thread owns fd and closes it. A hint. */
+void gcoo__h5_prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int count);
+
 void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
                       gcoo__h5_kind tkind, void *dst, gcoo_status *st);
 /** src[0..count) of kind k into elements [start, start + count) of a 1-D dataset, in rounds;

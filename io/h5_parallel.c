@@ -34,22 +34,12 @@ const int64_t *gcoo_h5_sparse_major_ptr(gcoo_h5_sparse_file f) {
 
 gcoo_status gcoo_h5_sparse_read_slab(gcoo_h5_sparse_file f, gcoo_dtype dtype, int64_t begin,
                                      int64_t end, gcoo_sparse *slab) {
-  gcoo__h5_quiet q;
   GCOO_VALID_OBJECT(f, GCOO_MAGIC_H5_SPARSE, "HDF5 sparse file");
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_sparse_read_slab(f, dtype, begin, end, slab);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(gcoo__h5_sparse_read_slab(f, dtype, begin, end, slab));
 }
 
 gcoo_status gcoo_h5_sparse_close(gcoo_h5_sparse_file *f) {
-  gcoo__h5_quiet q;
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = gcoo__h5_sparse_close(f);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(gcoo__h5_sparse_close(f));
 }
 
 /* Dense rows: a range or a set (mode). */

@@ -10,6 +10,7 @@
  * by nnz), which a broadcast tree delivers in O(log P) steps. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "h5_impl.h"
 
@@ -542,6 +543,62 @@ gcoo_status gcoo_h5_inspect(const char *path, gcoo_h5_info *info) {
   return st;
 }
 
+/* The byte ranges of the entry datasets that rank `rank` of `size` reads (its share by entries,
+ * which is what an nnz-balanced partition gives it) and, on rank 0, the pointer array, handed
+ * to a background thread that asks the kernel to read them into the page cache. */
+static gcoo_status prefetch(const char *path, int rank, int size) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__h5_comm one;
+  gcoo__h5_path p = {NULL, NULL};
+  gcoo_h5_info info;
+  hid_t fid = H5I_INVALID_HID, obj = H5I_INVALID_HID;
+  int64_t off[8], len[8];
+  int n = 0, fd = -1, is_group = 0;
+  gcoo__h5_comm_serial(&one);
+  GCOO_CHECK(rank >= 0 && size >= 1 && rank < size, GCOO_ERR_INVALID_ARG, "rank %d of %d ranks",
+             rank, size);
+  GCOO_GOTO(gcoo__h5_path_parse(path, &p));
+  GCOO_GOTO(gcoo__h5_file_open(&one, p.file, &fid));
+  GCOO_GOTO(describe(fid, &p, &info, NULL));
+  if (!info.is_sparse) goto done;
+  GCOO_GOTO(gcoo__h5_open_object(fid, &p, &obj, &is_group));
+  const int gcoo = info.format == GCOO_FORMAT_GCOO, nent = gcoo ? 3 : 2;
+  const char *const *names = gcoo ? gcoo_names : csx_names;
+  for (int i = 0; i <= nent && st >= 0; i++) {
+    const char *name = i < nent ? names[i] : gcoo ? "gIdxes" : "indptr";
+    if (i == nent && rank != 0) break; /* rank 0 reads the pointers for everyone */
+    gcoo__h5_dset d = GCOO__H5_DSET_INIT;
+    gcoo__h5_direct w;
+    st = gcoo__h5_dset_open(obj, name, name, &d);
+    if (st >= 0 && gcoo__h5_direct_find(&d, d.kind, &w)) {
+      int64_t lo = i < nent ? w.nbytes / size * rank : 0;
+      int64_t hi = i < nent && rank + 1 < size ? w.nbytes / size * (rank + 1) : w.nbytes;
+      if (fd < 0) fd = dup(w.fd);
+      off[n] = w.offset + lo;
+      len[n++] = hi - lo;
+    }
+    gcoo__h5_dset_close(&d);
+  }
+done:
+  gcoo__h5_close(&obj);
+  if (fd >= 0 && n > 0)
+    gcoo__h5_prefetch_ranges(fd, off, len, n); /* the thread closes fd */
+  else if (fd >= 0)
+    close(fd);
+  gcoo__h5_close(&fid);
+  gcoo__h5_path_free(&p);
+  return st;
+}
+
+gcoo_status gcoo_h5_prefetch(const char *path, int rank, int size) {
+  gcoo__h5_quiet q;
+  gcoo__h5_quiet_begin(&q);
+  gcoo_status st = path ? prefetch(path, rank, size) : GCOO_ERROR(GCOO_ERR_NULL, "path is NULL");
+  gcoo__h5_quiet_end(&q);
+  GCOO_CALL(st);
+  return st;
+}
+
 static gcoo_status read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo__h5_comm one;
@@ -557,12 +614,7 @@ done:
 }
 
 gcoo_status gcoo_h5_read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse *A) {
-  gcoo__h5_quiet q;
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = read_sparse(path, dtype, A);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(read_sparse(path, dtype, A));
 }
 
 static gcoo_status write_sparse(const char *path, gcoo_sparse A, int flags) {
@@ -592,10 +644,5 @@ gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A) {
 }
 
 gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags) {
-  gcoo__h5_quiet q;
-  gcoo__h5_quiet_begin(&q);
-  gcoo_status st = write_sparse(path, A, flags);
-  gcoo__h5_quiet_end(&q);
-  GCOO_CALL(st);
-  return st;
+  GCOO_H5_RETURN_QUIETLY(write_sparse(path, A, flags));
 }

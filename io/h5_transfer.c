@@ -13,7 +13,14 @@
  * (OMPIO, fcoll vulcan/dynamic) returns wrong data for some overlapping collective reads: with
  * 4 ranks reading 2541 ints, rank 0 elements [3, 2538) and the others [0, 2541), the others get
  * zeros for the last elements (a plain MPI_File_read_at_all shows it; ROMIO and fcoll two_phase
- * are right). GCOO_H5_COLLECTIVE=0 makes every transfer independent. */
+ * are right). GCOO_H5_COLLECTIVE=0 makes every transfer independent.
+ *
+ * Reads at the disk's rate: a range of a contiguous, unfiltered dataset that the file stores in
+ * the target type and the machine's byte order, opened with the POSIX driver (the default), is
+ * read with pread straight from the file's own descriptor into its final place, in pieces spread
+ * over the OpenMP threads, each piece checked as it lands (io/h5_direct.c). That keeps several
+ * requests in flight for the disk, spreads the first touch of the destination's pages over the
+ * cores, and leaves no copy; every other dataset goes through H5Dread in rounds. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,14 +142,24 @@ done:
   return st;
 }
 
+/* The dataspace of d for a transfer, or H5I_INVALID_HID with the error in *st (unless *st holds
+ * an earlier one): every rank still takes part in the collective rounds that follow. */
+static hid_t dataset_space(const gcoo__h5_dset *d, gcoo_status *st) {
+  hid_t space = H5Dget_space(d->id);
+  if (space < 0 && *st >= 0)
+    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
+                         "%s: cannot get its dataspace", d->label);
+  return space;
+}
+
 static int64_t per_round(size_t elem_bytes) {
   int64_t per = gcoo__h5_chunk_bytes() / (int64_t)(elem_bytes ? elem_bytes : 1);
   return per > 0 ? per : 1;
 }
 
 /* Convert (or check in place) one round of n elements, now in buf, into dst + first. */
-static gcoo_status convert_round(const gcoo__h5_dset *d, int64_t start, int64_t first, int64_t n,
-                                 gcoo__h5_kind tkind, const void *buf, int direct, void *dst) {
+gcoo_status gcoo__h5_convert_round(const gcoo__h5_dset *d, int64_t start, int64_t first, int64_t n,
+                                   gcoo__h5_kind tkind, const void *buf, int direct, void *dst) {
   int64_t bad = -1;
   size_t ts = gcoo__h5_kind_size(tkind);
   void *out = (char *)dst + (size_t)first * ts;
@@ -184,6 +201,13 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
   size_t fs = gcoo__h5_kind_size(d->kind), ts = gcoo__h5_kind_size(tkind);
   /* straight into dst when the file holds the target type (int32 indices still get checked) */
   int direct = d->kind == tkind;
+  if (!c->mpio && *st >= 0 && count > 0) {
+    gcoo__h5_direct where;
+    if (gcoo__h5_direct_find(d, tkind, &where)) {
+      gcoo__h5_direct_read(d, &where, start, count, tkind, dst, st);
+      return;
+    }
+  }
   int64_t per = per_round(fs > ts ? fs : ts);
   int64_t mine = *st < 0 || count <= 0 ? 0 : (count + per - 1) / per;
   int64_t rounds = gcoo__h5_rounds(c, mine);
@@ -193,10 +217,7 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
     gcoo_status s = gcoo__malloc_n(&scratch, count < per ? count : per, fs, "conversion buffer");
     if (s < 0) *st = s;
   }
-  space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0)
-    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                         "%s: cannot get its dataspace", d->label);
+  space = dataset_space(d, st);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;
@@ -210,7 +231,7 @@ void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t st
     if (*st >= 0 && s < 0) *st = s;
     if (*st >= 0 && x < 0) *st = x;
     if (*st >= 0 && n > 0) {
-      gcoo_status cv = convert_round(d, start, first, n, tkind, buf, direct, dst);
+      gcoo_status cv = gcoo__h5_convert_round(d, start, first, n, tkind, buf, direct, dst);
       if (cv < 0) *st = cv;
     }
   }
@@ -235,10 +256,7 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
                                    "write buffer");
     if (s < 0) *st = s;
   }
-  space = H5Dget_space(d->id);
-  if (space < 0 && *st >= 0)
-    *st = gcoo__h5_raise(GCOO_ERR_HDF5, __FILE__, __LINE__, __func__,
-                         "%s: cannot get its dataspace", d->label);
+  space = dataset_space(d, st);
   for (int64_t r = 0; r < rounds; r++) {
     int64_t first = r * per;
     int64_t n = *st >= 0 && first < count ? (count - first < per ? count - first : per) : 0;

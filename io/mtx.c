@@ -245,6 +245,13 @@ static int word_is(const char *t, int n, const char *w) {
   return (int)strlen(w) == n && !strncasecmp(t, w, (size_t)n);
 }
 
+/* The position of the word t (n bytes) among words[0..count), or -1. */
+static int word_index(const char *t, int n, const char *const *words, int count) {
+  for (int i = 0; i < count; i++)
+    if (word_is(t, n, words[i])) return i;
+  return -1;
+}
+
 /* Real number: [+-] (digits [. digits] | . digits) [(e|E) [+-] digits], or nan / inf /
  * infinity (NUM_NOT_FINITE). Anything else, hexadecimal floats included, is NUM_BAD. */
 static num_result parse_real(const char *t, int n, double *out) {
@@ -336,12 +343,13 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown format \"%.*s\" (expected coordinate or array)", r->path,
                       SHOWN(len[2]), w[2]);
-  if (word_is(w[3], len[3], "real"))
-    b->field = FIELD_REAL;
-  else if (word_is(w[3], len[3], "integer"))
-    b->field = FIELD_INTEGER;
-  else if (word_is(w[3], len[3], "pattern"))
-    b->field = FIELD_PATTERN;
+  /* the banner's words in the order of mtx_field and mtx_symmetry */
+  static const char *const fields[] = {"real", "integer", "pattern"};
+  static const char *const symmetries[] = {"general", "symmetric", "skew-symmetric"};
+  const int field = word_index(w[3], len[3], fields, 3);
+  const int symmetry = word_index(w[4], len[4], symmetries, 3);
+  if (field >= 0)
+    b->field = (mtx_field)field;
   else if (word_is(w[3], len[3], "complex"))
     return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                       "%s, line 1: complex matrices are not supported (gcoo is real: float32 and "
@@ -351,12 +359,8 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s, line 1: unknown field \"%.*s\" (expected real, integer or pattern)",
                       r->path, SHOWN(len[3]), w[3]);
-  if (word_is(w[4], len[4], "general"))
-    b->symmetry = SYM_GENERAL;
-  else if (word_is(w[4], len[4], "symmetric"))
-    b->symmetry = SYM_SYMMETRIC;
-  else if (word_is(w[4], len[4], "skew-symmetric"))
-    b->symmetry = SYM_SKEW;
+  if (symmetry >= 0)
+    b->symmetry = (mtx_symmetry)symmetry;
   else if (word_is(w[4], len[4], "hermitian"))
     return GCOO_ERROR(GCOO_ERR_UNSUPPORTED,
                       "%s, line 1: hermitian matrices are not supported (gcoo is real)", r->path);
@@ -608,16 +612,17 @@ done:
 static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_entries *e,
                              gcoo_dtype dtype, unsigned flags, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t *ptr = NULL;
-  int32_t *ind = NULL;
-  void *vals = NULL;
+  gcoo__csr_arrays a = {NULL, NULL, NULL}; /* copied by creation, freed here */
   const int sym = b->symmetry != SYM_GENERAL;
   const double mirror = b->symmetry == SYM_SKEW ? -1.0 : 1.0;
   int64_t nnz = e->n;
   for (int64_t k = 0; sym && k < e->n; k++) nnz += e->rows[k] != e->cols[k];
-  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)b->nrows + 2, sizeof *ptr, "row pointers"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&ind, nnz, sizeof *ind, "column indices"));
-  GCOO_GOTO(gcoo__malloc_n(&vals, nnz, gcoo_dtype_size(dtype), "values"));
+  GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)b->nrows + 2, sizeof *a.ptr, "row pointers"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, nnz, sizeof *a.ind, "column indices"));
+  GCOO_GOTO(gcoo__malloc_n(&a.values, nnz, gcoo_dtype_size(dtype), "values"));
+  int64_t *const ptr = a.ptr;
+  int32_t *const ind = a.ind;
+  void *const vals = a.values;
   for (int64_t k = 0; k < e->n; k++) {
     ptr[(int64_t)e->rows[k] + 2]++; /* int64: index 2^31 - 2 + 2 overflows int */
     if (sym && e->rows[k] != e->cols[k]) ptr[(int64_t)e->cols[k] + 2]++;
@@ -645,9 +650,7 @@ static gcoo_status build_csr(const char *path, const mtx_banner *b, const mtx_en
                     dtype == GCOO_FLOAT64 ? "float64" : "float32", gcoo_last_error());
   GCOO_GOTO(st);
 done:
-  free(ptr);
-  free(ind);
-  free(vals);
+  gcoo__csr_arrays_free(&a);
   return st;
 }
 
@@ -664,8 +667,7 @@ static gcoo_status mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, 
   mtx_entries e = {0};
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CALL(check_flags(flags));
   GCOO_GOTO(reader_open(&r, path));
   GCOO_GOTO(read_preamble(&r, &b));
@@ -739,8 +741,7 @@ static gcoo_status mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layou
   mtx_banner b;
   gcoo_dense out = {0};
   GCOO_CHECK(D != NULL, GCOO_ERR_NULL, "output matrix is NULL");
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(layout == GCOO_ROW_MAJOR || layout == GCOO_COL_MAJOR, GCOO_ERR_INVALID_ARG,
              "unknown layout %d", (int)layout);
   GCOO_GOTO(reader_open(&r, path));

@@ -62,6 +62,7 @@ static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
   cuda_ctx_state *c = NULL;
   device_guard g = {0, 0};
   int n = 0;
+  gcoo__cuda_prestart_wait(); /* the CUDA start-up begun early, if any, is finished first */
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
@@ -182,13 +183,9 @@ done:
 
 void gcoo_cuda_csr_free(gcoo_cuda_csr *d) {
   if (!d) return;
-  cudaFree(d->ptr);
-  cudaFree(d->ind);
-  cudaFree(d->values);
-  (void)cudaGetLastError();
-  d->ptr = NULL;
-  d->ind = NULL;
-  d->values = NULL;
+  void *const arrays[] = {d->ptr, d->ind, d->values};
+  gcoo__cuda_free_each(arrays, 3);
+  d->ptr = NULL, d->ind = NULL, d->values = NULL;
 }
 
 gcoo_status gcoo_cuda_gcoo_download(const gcoo_cuda_gcoo *S, gcoo_sparse *out, void *stream) {
@@ -657,9 +654,8 @@ static gcoo_status cuda_op_destroy(gcoo_op op) {
   gcoo_cuda_tc_free(&o->tc);
   gcoo_cuda_tuned_free(&o->tuned);
   gcoo_cuda_csr_free(&o->csr);
-  cudaFree(o->xbuf);
-  cudaFree(o->ybuf);
-  (void)cudaGetLastError();
+  void *const buffers[] = {o->xbuf, o->ybuf};
+  gcoo__cuda_free_each(buffers, 2);
   free(o);
   op->backend = NULL;
   device_leave(&g);
@@ -858,26 +854,27 @@ done:
   return st;
 }
 
+/* The body of a cuBLAS-backed block operation: call (an expression using h, the context's
+ * cuBLAS handle bound to its stream) with the context's device current, the caller's after. */
+#define BLAS_ON_DEVICE(ctx, call)          \
+  do {                                     \
+    device_guard g_;                       \
+    cublasHandle_t h;                      \
+    GCOO_CALL(blas_enter((ctx), &g_, &h)); \
+    const gcoo_status blas_st_ = (call);   \
+    device_leave(&g_);                     \
+    GCOO_CALL(blas_st_);                   \
+    return GCOO_SUCCESS;                   \
+  } while (0)
+
 static gcoo_status cuda_gemm(gcoo_ctx ctx, int ta, int tb, double alpha, const gcoo_dense *A,
                              const gcoo_dense *B, double beta, gcoo_dense *C) {
-  device_guard g;
-  cublasHandle_t h;
-  GCOO_CALL(blas_enter(ctx, &g, &h));
-  gcoo_status st = gcoo__cuda_gemm(h, ta, tb, alpha, A, B, beta, C);
-  device_leave(&g);
-  GCOO_CALL(st);
-  return GCOO_SUCCESS;
+  BLAS_ON_DEVICE(ctx, gcoo__cuda_gemm(h, ta, tb, alpha, A, B, beta, C));
 }
 
 static gcoo_status cuda_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A,
                              gcoo_dense *C) {
-  device_guard g;
-  cublasHandle_t h;
-  GCOO_CALL(blas_enter(ctx, &g, &h));
-  gcoo_status st = gcoo__cuda_dgmm(h, d, A, C);
-  device_leave(&g);
-  GCOO_CALL(st);
-  return GCOO_SUCCESS;
+  BLAS_ON_DEVICE(ctx, gcoo__cuda_dgmm(h, d, A, C));
 }
 
 static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B,

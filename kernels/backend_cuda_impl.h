@@ -67,6 +67,9 @@ static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) {
 static inline cuda_op_state *gcoo__cuda_op(gcoo_op op) { return (cuda_op_state *)op->backend; }
 
 /* spdm_cusparse.c */
+/* Wait for gcoo_cuda_prestart's thread, if one was started (kernels/cuda_prestart.c). */
+void gcoo__cuda_prestart_wait(void);
+
 gcoo_status gcoo__cusparse_setup(gcoo_op op);
 gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, const cuda_operand *X,
                                  double beta, const cuda_operand *Y);

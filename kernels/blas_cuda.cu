@@ -1,50 +1,24 @@
 // SPDX-License-Identifier: MIT
 // kernels/blas_cuda.cu: device side of gcoo/blas.h (memory, copies, cuBLAS GEMM and diagonal
-// scaling, column dot products) for the CUDA backend's table of functions.
+// scaling, column dot products through kernels/column_sums.cuh) for the CUDA backend's table of
+// functions.
 #include "blas_cuda.h"
+#include "column_sums.cuh"
 #include "cuda_check.h"
 
 namespace {
 
-// Partial column sums of A .* B over a tile of rows per block, in double, in a fixed order
-// (threads own columns; rows are split among thread rows and summed in order), so results are
-// reproducible run to run.
+// A_ij * B_ij for strided operands, the summand of the column dot products.
 template <typename T>
-__global__ void coldot_partial(const T *A, int64_t ars, int64_t acs, const T *B, int64_t brs,
-                               int64_t bcs, int64_t n, int64_t k, double *partial) {
-  extern __shared__ double buf[];
-  const int64_t rows_per_block = (n + gridDim.x - 1) / gridDim.x;
-  const int64_t r0 = blockIdx.x * rows_per_block;
-  const int64_t r1 = r0 + rows_per_block < n ? r0 + rows_per_block : n;
-  const int cw = (int)(k < (int64_t)blockDim.x ? k : (int64_t)blockDim.x); // columns per pass
-  const int nty = blockDim.x / cw;                                         // thread rows
-  const int tx = threadIdx.x % cw, ty = threadIdx.x / cw;
-  for (int64_t j0 = 0; j0 < k; j0 += cw) {
-    const int64_t j = j0 + tx;
-    double a = 0.0;
-    if (ty < nty && j < k)
-      for (int64_t i = r0 + ty; i < r1; i += nty)
-        a += (double)A[i * ars + j * acs] * (double)B[i * brs + j * bcs];
-    buf[threadIdx.x] = a;
-    __syncthreads();
-    if (ty == 0 && j < k) {
-      double s = 0.0;
-      for (int t = 0; t < nty; t++) s += buf[t * cw + tx];
-      partial[blockIdx.x * k + j] = s;
-    }
-    __syncthreads();
+struct coldot_op {
+  const T *A;
+  int64_t ars, acs;
+  const T *B;
+  int64_t brs, bcs;
+  __device__ double operator()(int64_t i, int64_t j) const {
+    return (double)A[i * ars + j * acs] * (double)B[i * brs + j * bcs];
   }
-}
-
-template <typename T>
-__global__ void coldot_final(const double *partial, int nblocks, int64_t k, T *out,
-                             int64_t ostride) {
-  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (j >= k) return;
-  double s = 0.0;
-  for (int b = 0; b < nblocks; b++) s += partial[b * k + j]; // fixed order: deterministic
-  out[j * ostride] = (T)s;
-}
+};
 
 inline int64_t rstride(const gcoo_dense *M) { return M->layout == GCOO_ROW_MAJOR ? M->ld : 1; }
 inline int64_t cstride(const gcoo_dense *M) { return M->layout == GCOO_ROW_MAJOR ? 1 : M->ld; }
@@ -58,14 +32,13 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
   if (nblocks > 1024) nblocks = 1024;
   double *partial = nullptr;
   GCOO_CALL_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
-  coldot_partial<T><<<nblocks, 256, 256 * sizeof(double), s>>>((const T *)A->data, rstride(A),
-                                                               cstride(A), (const T *)B->data,
-                                                               rstride(B), cstride(B), n, k,
-                                                               partial);
+  const coldot_op<T> f = {(const T *)A->data, rstride(A), cstride(A),
+                          (const T *)B->data, rstride(B), cstride(B)};
+  gcoo_colsum::column_partials<<<nblocks, 256, 256 * sizeof(double), s>>>(n, k, f, partial);
   GCOO_CALL_CUDA(cudaGetLastError());
   int64_t ostride = out->nrows == 1 ? cstride(out) : rstride(out);
-  coldot_final<T>
-      <<<(unsigned)((k + 127) / 128), 128, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(k), 256, 0, s>>>(partial, nblocks, k, (T *)out->data, ostride);
   GCOO_CALL_CUDA(cudaGetLastError());
   GCOO_CALL_CUDA(cudaFreeAsync(partial, s));
   return GCOO_SUCCESS;

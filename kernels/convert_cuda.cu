@@ -106,15 +106,7 @@ __global__ void expand_rows_kernel(const int64_t *__restrict__ ptr, int64_t m, i
                                    int32_t *__restrict__ rowidx) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
-    int64_t lo = 0, hi = m; // ptr[lo] <= e < ptr[hi]
-    while (hi - lo > 1) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (ptr[mid] <= e)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    rowidx[e] = (int32_t)lo;
+    rowidx[e] = (int32_t)gcoo__segment_of(ptr, m, e);
   }
 }
 
@@ -337,15 +329,7 @@ __global__ void scatter_dense_kernel(const int64_t *__restrict__ ptr,
                                      int64_t m, int64_t nnz, T *__restrict__ D, int64_t ld) {
   for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
        e += (int64_t)gridDim.x * blockDim.x) {
-    int64_t lo = 0, hi = m;
-    while (hi - lo > 1) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (ptr[mid] <= e)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    D[lo * ld + col[e]] = val[e];
+    D[gcoo__segment_of(ptr, m, e) * ld + col[e]] = val[e];
   }
 }
 
@@ -395,9 +379,25 @@ gcoo_status check_csr(const gcoo_cuda_csr *A, int32_t p) {
   return GCOO_SUCCESS;
 }
 
+// What sort_into_groups leaves for the gather (and the tuned layout): stream-ordered arrays,
+// freed with group_order_free on the same stream.
+struct group_order {
+  uint64_t *keys;
+  int64_t *perm;
+  int32_t *rowidx;
+  int colbits;
+};
+
+void group_order_free(group_order *g, cudaStream_t s) {
+  free_async(g->keys, s);
+  free_async(g->perm, s);
+  free_async(g->rowidx, s);
+  g->keys = NULL, g->perm = NULL, g->rowidx = NULL;
+}
+
 // The sorted keys and the permutation of A's entries into GCOO order (the common first half of
 // the CSR -> GCOO conversion and the tuned layout). *keys, *perm and *rowidx are stream-ordered
-// allocations the caller frees with cudaFreeAsync.
+// allocations the caller frees with cudaFreeAsync (group_order_free).
 gcoo_status sort_into_groups(const gcoo_cuda_csr *A, int32_t p, cudaStream_t s, uint64_t **keys,
                              int64_t **perm, int32_t **rowidx, int *colbits) {
   gcoo_status st = GCOO_SUCCESS;
@@ -508,23 +508,15 @@ done:
 
 // Free the X-resident layout (accepts a zeroed one) and zero it.
 void free_resident(gcoo_cuda_xres *X) {
-  cudaFree(X->off);
-  cudaFree(X->perm);
-  cudaFree(X->values);
-  cudaFree(X->cols);
-  cudaFree(X->splits);
-  (void)cudaGetLastError();
+  void *const arrays[] = {X->off, X->perm, X->values, X->cols, X->splits};
+  gcoo__cuda_free_each(arrays, 5);
   memset(X, 0, sizeof *X);
 }
 
 void free_split(gcoo_cuda_split *P) {
-  cudaFree(P->item_begin);
-  cudaFree(P->item_row);
-  cudaFree(P->item_slot);
-  cudaFree(P->long_row);
-  cudaFree(P->long_ptr);
-  cudaFree(P->work);
-  (void)cudaGetLastError();
+  void *const arrays[] = {P->item_begin, P->item_row, P->item_slot,
+                          P->long_row,   P->long_ptr, P->work};
+  gcoo__cuda_free_each(arrays, 6);
   memset(P, 0, sizeof *P);
 }
 
@@ -532,12 +524,8 @@ void free_split(gcoo_cuda_split *P) {
 
 extern "C" void gcoo_cuda_gcoo_free(gcoo_cuda_gcoo *S) {
   if (!S) return;
-  cudaFree(S->gidx);
-  cudaFree(S->gnnz);
-  cudaFree(S->rows);
-  cudaFree(S->cols);
-  cudaFree(S->values);
-  (void)cudaGetLastError();
+  void *const arrays[] = {S->gidx, S->gnnz, S->rows, S->cols, S->values};
+  gcoo__cuda_free_each(arrays, 5);
   S->gidx = S->gnnz = NULL;
   S->rows = S->cols = NULL;
   S->values = NULL;
@@ -549,33 +537,24 @@ extern "C" gcoo_status gcoo_cuda_csr_to_gcoo(const gcoo_cuda_csr *A, int32_t p, 
   GCOO_CHECK(S != NULL, GCOO_ERR_NULL, "output GCOO is NULL");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   gcoo_status st = GCOO_SUCCESS;
-  uint64_t *keys = NULL;
-  int64_t *perm = NULL;
-  int32_t *rowidx = NULL;
-  int colbits = 0;
+  group_order g = {NULL, NULL, NULL, 0};
   GCOO_CALL(gcoo_alloc(S, A->dtype, A->ncols, A->nrows, A->nnz, p));
-  GCOO_GOTO(sort_into_groups(A, p, s, &keys, &perm, &rowidx, &colbits));
+  GCOO_GOTO(sort_into_groups(A, p, s, &g.keys, &g.perm, &g.rowidx, &g.colbits));
   if (A->dtype == GCOO_FLOAT64)
-    GCOO_GOTO(gather<double>(A, keys, perm, rowidx, colbits, S, s));
+    GCOO_GOTO(gather<double>(A, g.keys, g.perm, g.rowidx, g.colbits, S, s));
   else
-    GCOO_GOTO(gather<float>(A, keys, perm, rowidx, colbits, S, s));
+    GCOO_GOTO(gather<float>(A, g.keys, g.perm, g.rowidx, g.colbits, S, s));
 done:
-  free_async(keys, s);
-  free_async(perm, s);
-  free_async(rowidx, s);
+  group_order_free(&g, s);
   if (st < 0) gcoo_cuda_gcoo_free(S);
   return st;
 }
 
 extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   if (!L) return;
-  cudaFree(L->uptr);
-  cudaFree(L->ucols);
-  cudaFree(L->entries);
-  (void)cudaGetLastError();
-  L->uptr = NULL;
-  L->ucols = NULL;
-  L->entries = NULL;
+  void *const arrays[] = {L->uptr, L->ucols, L->entries};
+  gcoo__cuda_free_each(arrays, 3);
+  L->uptr = NULL, L->ucols = NULL, L->entries = NULL;
   free_resident(&L->xres);
   free_split(&L->split);
 }
@@ -586,10 +565,7 @@ extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, 
   GCOO_CHECK(L != NULL, GCOO_ERR_NULL, "output layout is NULL");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   gcoo_status st = GCOO_SUCCESS;
-  uint64_t *keys = NULL;
-  int64_t *perm = NULL;
-  int32_t *rowidx = NULL;
-  int colbits = 0;
+  group_order g = {NULL, NULL, NULL, 0};
   gcoo_cuda_gcoo S;
   memset(&S, 0, sizeof S);
   memset(L, 0, sizeof *L);
@@ -603,18 +579,16 @@ extern "C" gcoo_status gcoo_cuda_tuned_build(const gcoo_cuda_csr *A, int32_t p, 
   L->colind = A->ind;
   L->csr_values = A->values;
   GCOO_GOTO(gcoo_alloc(&S, A->dtype, A->ncols, A->nrows, A->nnz, p));
-  GCOO_GOTO(sort_into_groups(A, p, s, &keys, &perm, &rowidx, &colbits));
+  GCOO_GOTO(sort_into_groups(A, p, s, &g.keys, &g.perm, &g.rowidx, &g.colbits));
   if (A->dtype == GCOO_FLOAT64) {
-    GCOO_GOTO(gather<double>(A, keys, perm, rowidx, colbits, &S, s));
-    GCOO_GOTO(build_layout<double>(A, keys, perm, rowidx, colbits, &S, L, s));
+    GCOO_GOTO(gather<double>(A, g.keys, g.perm, g.rowidx, g.colbits, &S, s));
+    GCOO_GOTO(build_layout<double>(A, g.keys, g.perm, g.rowidx, g.colbits, &S, L, s));
   } else {
-    GCOO_GOTO(gather<float>(A, keys, perm, rowidx, colbits, &S, s));
-    GCOO_GOTO(build_layout<float>(A, keys, perm, rowidx, colbits, &S, L, s));
+    GCOO_GOTO(gather<float>(A, g.keys, g.perm, g.rowidx, g.colbits, &S, s));
+    GCOO_GOTO(build_layout<float>(A, g.keys, g.perm, g.rowidx, g.colbits, &S, L, s));
   }
 done:
-  free_async(keys, s);
-  free_async(perm, s);
-  free_async(rowidx, s);
+  group_order_free(&g, s);
   if (st < 0) gcoo_cuda_tuned_free(L);
   if (st >= 0 && S_keep) {
     *S_keep = S;

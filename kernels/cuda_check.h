@@ -34,29 +34,29 @@ static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, con
                      cudaGetErrorString(e), expr);
 }
 
-#define GCOO_CALL_CUDA(x)                                                            \
-  do {                                                                               \
-    gcoo_status gcoo_cs_ = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                               \
+/* The two forms of every checked call below: return the failure, or (resource owners) set `st`
+ * and jump to `done`. CHECKED is the call's gcoo status (gcoo__cuda_status(...) and the like). */
+#define GCOO_CUDA_RETURN_(checked)     \
+  do {                                 \
+    gcoo_status gcoo_cs_ = (checked);  \
+    if (gcoo_cs_ < 0) return gcoo_cs_; \
   } while (0)
-#define GCOO_CALL_CUDA_GOTO(x)                                     \
-  do {                                                             \
-    st = gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (st < 0) goto done;                                         \
+#define GCOO_CUDA_GOTO_(checked) \
+  do {                           \
+    st = (checked);              \
+    if (st < 0) goto done;       \
   } while (0)
+/* (#x stays in each macro: the message quotes the call as written, before macro expansion) */
+#define GCOO_CALL_CUDA(x) \
+  GCOO_CUDA_RETURN_(gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__))
+#define GCOO_CALL_CUDA_GOTO(x) \
+  GCOO_CUDA_GOTO_(gcoo__cuda_status((x), #x, __FILE__, __LINE__, __func__))
 
 /* After every kernel launch: a bad configuration or a missing kernel image shows up here. */
-#define GCOO_CHECK_LAUNCH(what)                                                               \
-  do {                                                                                        \
-    gcoo_status gcoo_cs_ = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, \
-                                             __LINE__, __func__);                             \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                        \
-  } while (0)
-#define GCOO_CHECK_LAUNCH_GOTO(what)                                                             \
-  do {                                                                                           \
-    st = gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, __LINE__, __func__); \
-    if (st < 0) goto done;                                                                       \
-  } while (0)
+#define GCOO_LAUNCH_STATUS_(what) \
+  gcoo__cuda_status(cudaGetLastError(), "launch of " what, __FILE__, __LINE__, __func__)
+#define GCOO_CHECK_LAUNCH(what) GCOO_CUDA_RETURN_(GCOO_LAUNCH_STATUS_(what))
+#define GCOO_CHECK_LAUNCH_GOTO(what) GCOO_CUDA_GOTO_(GCOO_LAUNCH_STATUS_(what))
 
 /* Device allocation that reports what it was for, how many bytes, and how much was free.
  * stream != NULL: stream-ordered (cudaMallocAsync), for temporaries of a setup; NULL: cudaMalloc,
@@ -87,47 +87,51 @@ static inline gcoo_status gcoo__cuda_alloc_at(void **p, size_t bytes, const char
 #define gcoo__cuda_alloc_async(p, bytes, what, stream) \
   gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (stream), 1, __FILE__, __LINE__, __func__)
 
+/* Free the n device arrays of a structure being torn down (NULL ones are skipped). A failure
+ * there has no one to tell: the error a free may leave is cleared, so that the next checked
+ * call does not report it. The caller then clears its pointers (or the whole structure). */
+static inline void gcoo__cuda_free_each(void *const *arrays, int n) {
+  for (int i = 0; i < n; i++)
+    if (arrays[i]) (void)cudaFree(arrays[i]);
+  (void)cudaGetLastError();
+}
+
 #ifndef GCOO_CUDA_EMULATE
+/* A failed cuSPARSE or cuBLAS call: "LIB error NAME (TEXT) in EXPR", with the library's
+ * "not supported" as GCOO_ERR_UNSUPPORTED, its allocation failure as GCOO_ERR_NO_MEMORY and
+ * anything else as code (GCOO_ERR_CUSPARSE, GCOO_ERR_CUBLAS). */
+static inline gcoo_status gcoo__cuda_library_error(gcoo_status code, int not_supported,
+                                                   int alloc_failed, const char *lib,
+                                                   const char *name, const char *text,
+                                                   const char *expr, const char *file, int line,
+                                                   const char *func) {
+  (void)cudaGetLastError();
+  gcoo_status st = not_supported ? GCOO_ERR_UNSUPPORTED : alloc_failed ? GCOO_ERR_NO_MEMORY : code;
+  return gcoo__error(st, file, line, func, "%s error %s (%s) in %s", lib, name, text, expr);
+}
 static inline gcoo_status gcoo__cusparse_status(cusparseStatus_t s, const char *expr,
                                                 const char *file, int line, const char *func) {
   if (s == CUSPARSE_STATUS_SUCCESS) return GCOO_SUCCESS;
-  (void)cudaGetLastError();
-  gcoo_status st = s == CUSPARSE_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
-                   : s == CUSPARSE_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
-                                                       : GCOO_ERR_CUSPARSE;
-  return gcoo__error(st, file, line, func, "cuSPARSE error %s (%s) in %s", cusparseGetErrorName(s),
-                     cusparseGetErrorString(s), expr);
+  return gcoo__cuda_library_error(GCOO_ERR_CUSPARSE, s == CUSPARSE_STATUS_NOT_SUPPORTED,
+                                  s == CUSPARSE_STATUS_ALLOC_FAILED, "cuSPARSE",
+                                  cusparseGetErrorName(s), cusparseGetErrorString(s), expr, file,
+                                  line, func);
 }
 static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr, const char *file,
                                               int line, const char *func) {
   if (s == CUBLAS_STATUS_SUCCESS) return GCOO_SUCCESS;
-  (void)cudaGetLastError();
-  gcoo_status st = s == CUBLAS_STATUS_NOT_SUPPORTED  ? GCOO_ERR_UNSUPPORTED
-                   : s == CUBLAS_STATUS_ALLOC_FAILED ? GCOO_ERR_NO_MEMORY
-                                                     : GCOO_ERR_CUBLAS;
-  return gcoo__error(st, file, line, func, "cuBLAS error %s (%s) in %s", cublasGetStatusName(s),
-                     cublasGetStatusString(s), expr);
+  return gcoo__cuda_library_error(GCOO_ERR_CUBLAS, s == CUBLAS_STATUS_NOT_SUPPORTED,
+                                  s == CUBLAS_STATUS_ALLOC_FAILED, "cuBLAS", cublasGetStatusName(s),
+                                  cublasGetStatusString(s), expr, file, line, func);
 }
-#define GCOO_CALL_CUSPARSE(x)                                                            \
-  do {                                                                                   \
-    gcoo_status gcoo_cs_ = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                   \
-  } while (0)
-#define GCOO_CALL_CUSPARSE_GOTO(x)                                     \
-  do {                                                                 \
-    st = gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (st < 0) goto done;                                             \
-  } while (0)
-#define GCOO_CALL_CUBLAS(x)                                                            \
-  do {                                                                                 \
-    gcoo_status gcoo_cs_ = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (gcoo_cs_ < 0) return gcoo_cs_;                                                 \
-  } while (0)
-#define GCOO_CALL_CUBLAS_GOTO(x)                                     \
-  do {                                                               \
-    st = gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__); \
-    if (st < 0) goto done;                                           \
-  } while (0)
+#define GCOO_CALL_CUSPARSE(x) \
+  GCOO_CUDA_RETURN_(gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__))
+#define GCOO_CALL_CUSPARSE_GOTO(x) \
+  GCOO_CUDA_GOTO_(gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__))
+#define GCOO_CALL_CUBLAS(x) \
+  GCOO_CUDA_RETURN_(gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__))
+#define GCOO_CALL_CUBLAS_GOTO(x) \
+  GCOO_CUDA_GOTO_(gcoo__cublas_status((x), #x, __FILE__, __LINE__, __func__))
 #endif
 
 #endif

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* kernels/device_cuda.c: the CUDA backend's device memory, copies, streams and events
- * (gcoo_device_ops of gcoo/backend.h), so that dist/ reaches the CUDA runtime only through the
- * backend interface. Every failure goes through the one CUDA checker, kernels/cuda_check.h. */
+/* kernels/device_cuda.c: the CUDA backend's device memory, copies, streams, events and device
+ * binding (gcoo_device_ops of gcoo/backend.h), so that dist/ reaches the CUDA runtime only
+ * through the backend interface. Every failure goes through the one CUDA checker, kernels/cuda_check.h. */
+#include <limits.h>
+
 #include "cuda_check.h"
 
 static gcoo_status dev_alloc(void **ptr, size_t bytes, const char *what) {
@@ -65,6 +67,17 @@ static gcoo_status stream_wait_event(void *stream, void *event) {
   return GCOO_SUCCESS;
 }
 
+static gcoo_status bind(int device) {
+  GCOO_CALL_CUDA(cudaSetDevice(device));
+  return GCOO_SUCCESS;
+}
+
+static gcoo_status pci_bus_id(int device, char *buf, size_t len) {
+  GCOO_CHECK(buf != NULL && len > 0, GCOO_ERR_NULL, "bus id buffer is NULL or empty");
+  GCOO_CALL_CUDA(cudaDeviceGetPCIBusId(buf, len > INT_MAX ? INT_MAX : (int)len, device));
+  return GCOO_SUCCESS;
+}
+
 const gcoo_device_ops gcoo__device_cuda = {
     .alloc = dev_alloc,
     .free = dev_free,
@@ -77,14 +90,6 @@ const gcoo_device_ops gcoo__device_cuda = {
     .event_destroy = event_destroy,
     .event_record = event_record,
     .stream_wait_event = stream_wait_event,
+    .bind = bind,
+    .pci_bus_id = pci_bus_id,
 };
-
-/* GCOO_CUDA of dist/dist_impl.h, for the dist/ files that still call the runtime themselves
- * (halo.c, gather.c, dist_nccl.c: their owners move them onto gcoo_device_ops): the same checker
- * as every kernel file. */
-gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
-                             const char *expr);
-gcoo_status gcoo__cuda_check(cudaError_t e, const char *file, int line, const char *func,
-                             const char *expr) {
-  return gcoo__cuda_status(e, expr, file, line, func);
-}

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "backend_cuda_impl.h"
+#include "bcg_fused.cuh"
 #include "bcg_kernels.cuh"
 
 namespace {
@@ -97,6 +98,14 @@ struct pcg_state {
   unsigned ticket;
 };
 
+// ||r|| / ||b|| from the state's r.r and b.b (b = 0: ||r||), recorded as iteration it's.
+__device__ double record_residual(const pcg_state *st, int64_t it, double *hist) {
+  const double rr = fmax(st->rr, 0.0);
+  const double rel = st->bb > 0.0 ? sqrt(rr / st->bb) : sqrt(rr);
+  if (hist) hist[it] = rel;
+  return rel;
+}
+
 // (A v)_i for the row handled by a group of TPR lanes (the sum lands in lane 0 of the group);
 // every lane of the warp calls it (the shuffles span the warp).
 template <typename T, int TPR>
@@ -142,9 +151,7 @@ __global__ void pcg_init(int64_t n, const int64_t *ptr, const int32_t *ind, cons
     st->rr = t[1];
     st->rz = t[2];
     st->it = 0;
-    double rel = t[0] > 0.0 ? sqrt(fmax(t[1], 0.0) / t[0]) : sqrt(fmax(t[1], 0.0));
-    if (hist) hist[0] = rel;
-    st->converged = rel <= st->rtol;
+    st->converged = record_residual(st, 0, hist) <= st->rtol;
     st->done = st->converged || st->maxit == 0;
     st->breakdown = 0;
   }
@@ -204,8 +211,7 @@ __global__ void pcg_update(int64_t n, const T *p, const T *q, const T *dinv, T *
     const int64_t it = st->it + 1;
     st->it = it;
     st->rr = t[0];
-    double rel = st->bb > 0.0 ? sqrt(fmax(t[0], 0.0) / st->bb) : sqrt(fmax(t[0], 0.0));
-    if (hist) hist[it] = rel;
+    const double rel = record_residual(st, it, hist);
     st->beta = t[1] / st->rz;
     st->rz = t[1];
     if (rel <= st->rtol) st->converged = 1;
@@ -441,6 +447,10 @@ struct gcoo__bcg_device {
   void *dmem;       // device arrays of a, one allocation
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
+  // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
+  int fused;        // k is one of them
+  int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
+  double *fpartial; // max(fgrid) x 2k^2 per-block partial sums
   bcg_state *snap;  // pinned: kBcgRing snapshots
   cudaEvent_t snap_ev[kBcgRing];
   cudaEvent_t marks[kBcgRing][kBcgMarks];
@@ -450,6 +460,66 @@ struct gcoo__bcg_device {
 };
 
 static cudaStream_t bcg_stream(const gcoo__bcg_device *h) { return (cudaStream_t)h->ctx->stream; }
+
+// ---- set-up: the inverse diagonal from the operator's device CSR -------------------------------
+
+// dinv_i = 1 / A_ii (the diagonal of row i at column i: the local block's own columns); rows whose
+// diagonal is not positive and finite lower *bad to their index (the first one is reported).
+template <typename T>
+__global__ void inverse_diagonal_kernel(int64_t n, const int64_t *ptr, const int32_t *ind,
+                                        const T *val, T *dinv, unsigned long long *bad) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    double d = 0.0;
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
+      if (ind[e] == i) d = (double)val[e];
+    dinv[i] = (T)(1.0 / d);
+    if (!(d > 0.0 && isfinite(d))) atomicMin(bad, (unsigned long long)i);
+  }
+}
+
+extern "C" gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row,
+                                                   double *bad_value) {
+  cuda_op_state *o = gcoo__cuda_op(A);
+  GCOO_CHECK(o != nullptr && o->csr.nrows == o->csr.ncols, GCOO_ERR_INTERNAL,
+             "the inverse diagonal needs the operator's square device CSR");
+  cudaStream_t s = (cudaStream_t)A->ctx->stream;
+  const int64_t n = o->csr.nrows;
+  *bad_row = -1;
+  if (n == 0) return GCOO_SUCCESS;
+  gcoo_status st = GCOO_SUCCESS;
+  int prev = 0;
+  GCOO_CALL_CUDA(cudaGetDevice(&prev));
+  if (prev != A->ctx->device) GCOO_CALL_CUDA(cudaSetDevice(A->ctx->device));
+  unsigned long long *bad = nullptr, hbad = ~0ull;
+  const int grid = grid_for(n, kThreads);
+  GCOO_CALL_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(bad, &hbad, sizeof hbad, cudaMemcpyHostToDevice, s));
+  if (o->csr.dtype == GCOO_FLOAT64)
+    inverse_diagonal_kernel<double><<<grid, kThreads, 0, s>>>(n, o->csr.ptr, o->csr.ind,
+                                                              (const double *)o->csr.values,
+                                                              (double *)dinv, bad);
+  else
+    inverse_diagonal_kernel<float><<<grid, kThreads, 0, s>>>(n, o->csr.ptr, o->csr.ind,
+                                                             (const float *)o->csr.values,
+                                                             (float *)dinv, bad);
+  GCOO_CHECK_LAUNCH_GOTO("inverse diagonal");
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
+  if (hbad < (unsigned long long)n) {
+    double inv = 0.0;
+    float invf = 0.0f;
+    const size_t es = o->csr.dtype == GCOO_FLOAT64 ? sizeof inv : sizeof invf;
+    void *dst = o->csr.dtype == GCOO_FLOAT64 ? (void *)&inv : (void *)&invf;
+    GCOO_CALL_CUDA_GOTO(cudaMemcpy(dst, (char *)dinv + hbad * es, es, cudaMemcpyDeviceToHost));
+    *bad_row = (int64_t)hbad;
+    *bad_value = 1.0 / (o->csr.dtype == GCOO_FLOAT64 ? inv : (double)invf);
+  }
+done:
+  cudaFree(bad);
+  if (prev != A->ctx->device) (void)cudaSetDevice(prev);
+  return st;
+}
 
 extern "C" gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *a) {
   int prev = 0;
@@ -473,8 +543,132 @@ extern "C" void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) {
   cudaFree(h->red);
   cudaFree(h->coef);
   cudaFree(h->partial);
+  cudaFree(h->fpartial);
   (void)cudaGetLastError();
   free(h);
+}
+
+// ---- the fused passes (kernels/bcg_fused.cuh) ------------------------------------------------
+
+// Blocks of a fused kernel: as many as fit on the device at once (one wave: every block gets the
+// same rows), fewer when there are fewer tiles.
+template <typename K>
+static gcoo_status wave_blocks(K kernel, int64_t n, int sms, int *grid) {
+  int per_sm = 0;
+  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, 0));
+  int64_t g = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if (g > tiles) g = tiles;
+  *grid = (int)(g < 1 ? 1 : g);
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
+  GCOO_CALL(wave_blocks(bcg_fused_gram2<T, K>, n, sms, &h->fgrid[0]));
+  GCOO_CALL(wave_blocks(bcg_fused_update<T, K>, n, sms, &h->fgrid[1]));
+  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K>, n, sms, &h->fgrid[2]));
+  return GCOO_SUCCESS;
+}
+
+// The element type and width as template arguments: fn<T, K>(args...) for k in {8, 16, 32}.
+#define GCOO_FUSED_DISPATCH(dt, k, fn, ...)                           \
+  ((dt) == GCOO_FLOAT64 ? ((k) == 8    ? fn<double, 8>(__VA_ARGS__)   \
+                           : (k) == 16 ? fn<double, 16>(__VA_ARGS__)  \
+                                       : fn<double, 32>(__VA_ARGS__)) \
+                        : ((k) == 8    ? fn<float, 8>(__VA_ARGS__)    \
+                           : (k) == 16 ? fn<float, 16>(__VA_ARGS__)   \
+                                       : fn<float, 32>(__VA_ARGS__)))
+
+static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
+  const int64_t k = h->k;
+  // k = 8: 2.2x faster than the GEMM path (H200, Poisson 10^6 rows, float64, 2026-12-01); k = 32
+  // with CUDA-core K x K sums: 1.3x slower (7168 FP64 FMAs a row), hence the tensor-core sums of
+  // double (gram_mma); float at k = 32 keeps the GEMM path (its sums would run on FP64 cores).
+  h->fused = k == 8 || k == 16 ? 1 : k == 32 ? (h->dt == GCOO_FLOAT64 ? 1 : 2) : 0;
+  if (!h->fused) return GCOO_SUCCESS;
+  int sms = 0;
+  GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
+  int gmax = h->fgrid[0];
+  for (int i = 1; i < 3; i++) gmax = h->fgrid[i] > gmax ? h->fgrid[i] : gmax;
+  GCOO_CALL_CUDA(cudaMalloc((void **)&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k));
+  return GCOO_SUCCESS;
+}
+
+// The per-block partials (grid x count) summed into red[0, count) in the solver's element type.
+template <typename T>
+static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(count), 256, 0, bcg_stream(h)>>>(h->fpartial, grid, count,
+                                                                   (T *)h->red, 1);
+  GCOO_CHECK_LAUNCH("block CG partial sums");
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                           const gcoo_dense *R) {
+  bcg_fused_gram2<T, K>
+      <<<h->fgrid[0], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)Q->data, Q->ld,
+                                                         (const T *)R->data, R->ld, h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG [P^T Q | P^T R]");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[0], 2 * K * K));
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                            gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
+  bcg_fused_update<T, K>
+      <<<h->fgrid[1], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)Q->data, Q->ld,
+                                                         (const T *)gcoo__cuda_bcg_coef(h, 0),
+                                                         (T *)X->data, X->ld, (T *)R->data, R->ld,
+                                                         dinv ? (const T *)dinv->data : nullptr,
+                                                         (T *)W->data, W->ld, h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused update");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
+  return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+  bcg_fused_direction<T, K>
+      <<<h->fgrid[2], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                         (const T *)gcoo__cuda_bcg_coef(h, 1),
+                                                         (T *)W->data, W->ld, h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused direction");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
+  return GCOO_SUCCESS;
+}
+
+extern "C" int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) { return h->fused; }
+
+extern "C" gcoo_status gcoo__cuda_bcg_gram2(gcoo__bcg_device *h, const gcoo_dense *P,
+                                            const gcoo_dense *Q, const gcoo_dense *R) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, gram2_t, h, P, Q, R));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_update(gcoo__bcg_device *h, const gcoo_dense *P,
+                                             const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                                             const gcoo_dense *dinv, gcoo_dense *W) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, update_t, h, P, Q, X, R, dinv, W));
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P,
+                                                gcoo_dense *W) {
+  GCOO_CHECK(h->fused && P->ncols == h->k, GCOO_ERR_INTERNAL, "no fused passes for k = %lld",
+             (long long)P->ncols);
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, h->k, direction_t, h, P, W));
+  return GCOO_SUCCESS;
 }
 
 extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k,
@@ -500,6 +694,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->coef, es * 3 * kk));
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
+  GCOO_GOTO(fused_setup(h, n));
   for (int s = 0; s < kBcgRing; s++) {
     GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
     for (int m = 0; m < kBcgMarks; m++) GCOO_CALL_CUDA_GOTO(cudaEventCreate(&h->marks[s][m]));
@@ -573,12 +768,12 @@ static gcoo_status precond_norms_t(gcoo__bcg_device *h, const gcoo_dense *dinv, 
   cudaStream_t s = bcg_stream(h);
   const int64_t n = R->nrows, k = R->ncols;
   const int nb = (int)h->nblocks;
-  precond_norms_partial<T>
-      <<<nb, 256, 256 * sizeof(double), s>>>(n, k, (const T *)R->data, R->ld,
-                                             dinv ? (const T *)dinv->data : nullptr, (T *)W->data,
-                                             W->ld, h->partial);
+  const precond_norms_op<T> f = {(const T *)R->data, R->ld, dinv ? (const T *)dinv->data : nullptr,
+                                 (T *)W->data, W->ld};
+  gcoo_colsum::column_partials<<<nb, 256, 256 * sizeof(double), s>>>(n, k, f, h->partial);
   GCOO_CHECK_LAUNCH("preconditioner and residual norms");
-  colsum_final<T><<<(unsigned)((k + 127) / 128), 128, 0, s>>>(h->partial, nb, k, (T *)h->red);
+  gcoo_colsum::column_totals<T>
+      <<<gcoo_colsum::totals_grid(k), 256, 0, s>>>(h->partial, nb, k, (T *)h->red, 1);
   GCOO_CHECK_LAUNCH("residual norms");
   return GCOO_SUCCESS;
 }

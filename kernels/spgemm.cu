@@ -12,12 +12,17 @@
 //     sum lo + sum_c u_c G_c. Row i's room: lo + ceil(v_c (hi - lo)), v_c from u_c and the
 //     largest fraction the class's sample showed (class_room).
 //  4. One numeric pass into the rooms (no symbolic pass). Rows are binned by the table their
-//     room needs (kernels/spgemm_kernels.cuh); a row that passes its room aborts and is listed.
-//  5. Listed rows are recomputed into rooms of their exact size (or their bound when they
-//     aborted); nothing is written past an allocation.
-//  6. Layout: a CUB scan of the row sizes gives C's row pointers; a warp per row copies.
-// The host waits three times (to size the sample's and the product's buffers, and C). Under a
-// memory budget the rows are cut into batches in row order; each batch goes to the host.
+//     room (or their column span) needs (kernels/spgemm_kernels.cuh); the bins of a pass run
+//     concurrently on side streams joined back by events; a row that passes its room is listed.
+//  5. Layout: a CUB scan of the row sizes gives C's row pointers; C is allocated at the rooms'
+//     total before the host knows nnz, and a block per 4096 entries copies the rows into it.
+//  6. Only when rows passed their rooms: they are recomputed into rooms of their exact size (or
+//     their bound when they aborted) and C is laid out again; nothing is written past an
+//     allocation.
+// The host waits three times: to size the sample's buffer, the product's (this wait brings the
+// class sums too), and at the end for nnz and the overflow count (twice more when rows
+// overflowed). Under a memory budget the rows are cut into batches in row order; each batch goes
+// to the host.
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -82,31 +87,81 @@ unsigned long long *staging() {
   return buf;
 }
 
-// Copy `bytes` (<= 8192) from the device and wait: through the pinned buffer when there is one.
-cudaError_t fetch_small(void *dst, const void *src, size_t bytes, cudaStream_t s) {
+// Small device values the host needs, brought with one wait (8192 bytes together at most).
+struct piece {
+  void *dst;
+  const void *src;
+  size_t bytes;
+};
+cudaError_t fetch_pieces(const piece *pc, int n, cudaStream_t s) {
   unsigned long long *b = staging();
-  cudaError_t e = cudaMemcpyAsync(b ? (void *)b : dst, src, bytes, cudaMemcpyDeviceToHost, s);
+  cudaError_t e = cudaSuccess;
+  size_t at = 0;
+  for (int k = 0; k < n && e == cudaSuccess; k++) {
+    void *d = b ? (void *)((char *)b + at) : pc[k].dst;
+    e = cudaMemcpyAsync(d, pc[k].src, pc[k].bytes, cudaMemcpyDeviceToHost, s);
+    at += (pc[k].bytes + 7) & ~(size_t)7;
+  }
   if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-  if (e == cudaSuccess && b) memcpy(dst, b, bytes);
+  if (e == cudaSuccess && b)
+    for (int k = 0, o = 0; k < n; o += (int)((pc[k].bytes + 7) & ~(size_t)7), k++)
+      memcpy(pc[k].dst, (char *)b + o, pc[k].bytes);
   return e;
+}
+
+// Streams the bins of a pass run on concurrently (forked from and joined back into the product's
+// stream by events: no host wait), and the product's timing events; made once per thread and
+// device and kept (like a library handle), so a call creates none.
+constexpr int kSide = 4, kTimingEvents = 5;
+struct side_streams {
+  cudaStream_t st[kSide];
+  cudaEvent_t fork, join[kSide], timing[kTimingEvents];
+  bool ok;
+};
+side_streams *side_for_device() {
+  static thread_local side_streams cache[16];
+  static thread_local bool tried[16];
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  side_streams *x = &cache[d];
+  if (!tried[d]) {
+    tried[d] = true;
+    bool ok = cudaEventCreateWithFlags(&x->fork, cudaEventDisableTiming) == cudaSuccess;
+    for (int k = 0; k < kSide && ok; k++)
+      ok = cudaStreamCreateWithFlags(&x->st[k], cudaStreamNonBlocking) == cudaSuccess &&
+           cudaEventCreateWithFlags(&x->join[k], cudaEventDisableTiming) == cudaSuccess;
+    for (int k = 0; k < kTimingEvents && ok; k++)
+      ok = cudaEventCreate(&x->timing[k]) == cudaSuccess;
+    x->ok = ok;
+    (void)cudaGetLastError();
+  }
+  return x->ok ? x : nullptr;
 }
 
 template <typename T>
 int last_shared_bin() {
   const size_t optin = device_smem_optin();
   int b = 4;
-  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 1024 <= optin) b++;
+  // the block kernels' static shared memory (chunk scans, counters) is under 8 KiB
+  while (b + 1 < kGlobalBin && (size_t)bin_slots(b + 1) * (sizeof(T) + 4) + 8192 <= optin) b++;
   return b;
 }
 
-// Exclusive scan of n + 1 int64 values (the last is 0: out[n] is the total).
-gcoo_status scan_i64(cudaStream_t s, spg_mem *mem, const int64_t *in, int64_t *out, int64_t n1) {
+struct add_i64 {
+  __host__ __device__ int64_t operator()(int64_t a, int64_t b) const { return a + b; }
+};
+
+// out[j] = sum of z[0 .. j) for j <= n (int64; z is read up to z[n], which adds to nothing).
+gcoo_status scan_sizes(cudaStream_t s, spg_mem *mem, const int32_t *z, int64_t *out, int64_t n) {
   gcoo_status st = GCOO_SUCCESS;
   void *tmp = nullptr;
   size_t bytes = 0;
-  SPG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n1, s));
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, z, out, add_i64(), (int64_t)0, n + 1, s));
   SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
-  SPG_CUDA(cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n1, s));
+  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, z, out, add_i64(), (int64_t)0, n + 1, s));
 done:
   spg_tmp_free(mem, tmp, (int64_t)bytes);
   return st;
@@ -119,54 +174,88 @@ unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per)
 struct pass_plan {
   int64_t nmax = 0, n = 0;
   int32_t *binned = nullptr;
-  pair64 *sizes = nullptr, *offs = nullptr; // (room, table) of each entry, and their scan
-  unsigned long long *bin_count = nullptr;  // kNumBins counts, kNumBins cursors, 3 totals
+  unsigned long long *pc = nullptr; // kNumBins counts, kNumBins cursors, 3 totals (plan_kernel)
   unsigned long long count[kNumBins] = {0};
   int64_t total_room = 0, total_tab = 0;
+  bool planned = false;
 };
+constexpr int kPlanCounters = 2 * kNumBins + 3;
 
 void plan_free(spg_mem *mem, pass_plan *p) {
   spg_tmp_free(mem, p->binned, p->nmax * 4);
-  spg_tmp_free(mem, p->sizes, (p->nmax + 1) * 16);
-  spg_tmp_free(mem, p->offs, (p->nmax + 1) * 16);
-  spg_tmp_free(mem, p->bin_count, (2 * kNumBins + 3) * 8);
+  spg_tmp_free(mem, p->pc, kPlanCounters * 8);
   *p = pass_plan();
 }
 
+// Host CSR being assembled batch by batch.
+struct host_csr {
+  int64_t *ptr = nullptr;
+  int32_t *ind = nullptr;
+  void *val = nullptr;
+  int64_t nnz = 0, cap = 0;
+};
+
+// Everything one product (or prediction) holds on the device.
+template <typename T>
+struct product {
+  cudaStream_t s;
+  spg_mem mem;
+  side_streams *side;
+  const gcoo_cuda_csr *A, *B;
+  int64_t m, n;
+  int last_shared, sms;
+  rows_state rs;
+  int64_t *tab_off_rows = nullptr;
+  class_stats *cs = nullptr;
+  int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
+  unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
+                                     // [3] FLOP of recomputed rows
+  int32_t *ci[3] = {nullptr, nullptr, nullptr};
+  T *cv[3] = {nullptr, nullptr, nullptr};
+  int64_t buf_len[3] = {0, 0, 0};
+  int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
+  csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
+};
+
+template <typename T>
+void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B) {
+  P->s = s;
+  P->mem.stream = s;
+  P->side = side_for_device();
+  P->A = A;
+  P->B = B;
+  P->m = A->nrows;
+  P->n = B->ncols;
+  P->last_shared = last_shared_bin<T>();
+  P->sms = device_sm_count();
+}
+
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
-// Synchronises the stream once (one small copy brings the counts and totals).
-gcoo_status plan_pass(cudaStream_t s, spg_mem *mem, const int32_t *list,
-                      const unsigned long long *d_n, int64_t nmax, rows_state rs, int last_shared,
-                      pass_plan *p) {
+// Synchronises the stream once: one wait brings the counts and totals, and `extra` with them.
+template <typename T>
+gcoo_status plan_pass(product<T> *P, const int32_t *list, const unsigned long long *d_n,
+                      int64_t nmax, pass_plan *p, const piece *extra, int nextra) {
   gcoo_status st = GCOO_SUCCESS;
-  void *tmp = nullptr;
-  size_t bytes = 0;
+  cudaStream_t s = P->s;
+  spg_mem *mem = &P->mem;
+  unsigned long long h[kPlanCounters];
+  piece pc[4] = {{h, nullptr, sizeof h}};
   p->nmax = nmax;
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->binned, nmax * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->sizes, (nmax + 1) * 16));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->offs, (nmax + 1) * 16));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->bin_count, (2 * kNumBins + 3) * 8));
-  SPG_CUDA(cudaMemsetAsync(p->bin_count, 0, (2 * kNumBins + 3) * 8, s));
-  bin_count_kernel<<<blocks_for(nmax + 1, 256), 256, 0, s>>>(list, d_n, nmax, rs, last_shared,
-                                                             p->bin_count, p->sizes);
-  SPG_LAUNCHED("bin_count_kernel");
-  SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, p->sizes, p->offs, pair64_sum(),
-                                          pair64{0, 0}, nmax + 1, s));
-  SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
-  SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, p->sizes, p->offs, pair64_sum(), pair64{0, 0},
-                                          nmax + 1, s));
-  plan_summary_kernel<<<1, 32, 0, s>>>(p->bin_count, p->offs + nmax, d_n);
-  SPG_LAUNCHED("plan_summary_kernel");
-  {
-    unsigned long long h[2 * kNumBins + 3];
-    SPG_CUDA(fetch_small(h, p->bin_count, sizeof h, s));
-    memcpy(p->count, h, sizeof p->count);
-    p->n = (int64_t)h[2 * kNumBins];
-    p->total_room = (int64_t)h[2 * kNumBins + 1];
-    p->total_tab = (int64_t)h[2 * kNumBins + 2];
-  }
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->pc, kPlanCounters * 8));
+  SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
+  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
+                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows);
+  SPG_LAUNCHED("plan_kernel");
+  pc[0].src = p->pc;
+  for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
+  SPG_CUDA(fetch_pieces(pc, 1 + (nextra < 3 ? nextra : 3), s));
+  memcpy(p->count, h, sizeof p->count);
+  p->n = (int64_t)h[2 * kNumBins];
+  p->total_room = (int64_t)h[2 * kNumBins + 1];
+  p->total_tab = (int64_t)h[2 * kNumBins + 2];
+  p->planned = true;
 done:
-  spg_tmp_free(mem, tmp, (int64_t)bytes);
   return st;
 }
 
@@ -185,12 +274,12 @@ cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
                          int64_t n, int bits, rows_state rs, pass_out<T> out, int sms) {
   auto kernel = block_rows_kernel<T, TPB, GLOBAL>;
   const size_t smem = GLOBAL ? 0 : ((size_t)1 << bits) * (sizeof(T) + 4);
-  static int opted_in = 0;              // per instantiation (and process): bits is fixed per bin
-  if (smem >= 32 * 1024 && !opted_in) { // the static part counts too: opt in before 48 KiB
+  static size_t opted = 0; // per instantiation (and process); bins of one TPB differ in bits
+  if (smem >= 32 * 1024 && smem > opted) { // the static part counts too: opt in before 48 KiB
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem + 1024);
     if (e != cudaSuccess) return e;
-    opted_in = 1;
+    opted = smem;
   }
   int64_t blocks = n, cap = (int64_t)sms * (GLOBAL ? 4 : 16);
   if (blocks > cap) blocks = cap;
@@ -198,28 +287,48 @@ cudaError_t launch_block(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   return cudaGetLastError();
 }
 
-// Run a planned pass into buffer `buf_id`: *ci/*cv get its buffer (p->total_room entries).
+// One bin's launch: b's table, threads and accumulator.
 template <typename T>
-gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
-                     rows_state rs, int64_t *tab_off_rows, const int32_t *list, pass_plan *p,
-                     int last_shared, uint8_t buf_id, int32_t *ovf_rows,
-                     unsigned long long *ovf_count, int32_t **ci, T **cv) {
+cudaError_t launch_bin(int b, cudaStream_t st, csr_in in, const T *Av, const T *Bv,
+                       const int32_t *rows, int64_t nb, rows_state rs, pass_out<T> out, int sms) {
+  const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
+  switch (b) {
+    case 0: return launch_warp<T, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 1: return launch_warp<T, 64, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 2: return launch_warp<T, 128, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 3: return launch_warp<T, 256, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 4: return launch_warp<T, 512, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 5: return launch_block<T, 128, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
+    case 6: return launch_block<T, 256, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
+    case 7: return launch_block<T, 512, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
+    case 8:
+    case 9: return launch_block<T, 1024, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
+    default: return launch_block<T, 1024, true>(st, in, Av, Bv, rows, nb, 0, rs, out, sms);
+  }
+}
+
+// Run a planned pass into buffer `buf_id`: *ci/*cv get its buffer (p->total_room entries). The
+// bins run concurrently on the side streams, longest rows first; the product's stream waits for
+// all of them (events, no host wait). The plan is freed.
+template <typename T>
+gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t buf_id,
+                     int32_t *ovf_rows, unsigned long long *ovf_count, int32_t **ci, T **cv) {
   gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  spg_mem *mem = &P->mem;
+  side_streams *side = P->side;
   pass_out<T> out;
   int64_t start[kNumBins + 1];
-  const int sms = device_sm_count();
-  const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
-  const T *Av = (const T *)A->values, *Bv = (const T *)B->values;
+  int used = 0;
+  const csr_in in = P->in_csr();
+  const T *Av = (const T *)P->A->values, *Bv = (const T *)P->B->values;
   memset(&out, 0, sizeof out);
   *ci = nullptr;
   *cv = nullptr;
   start[0] = 0;
-  for (int b = 0; b < kNumBins; b++) {
-    start[b + 1] = start[b] + (int64_t)p->count[b];
-  }
+  for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, rs, last_shared,
-                                                           p->bin_count, p->offs, tab_off_rows,
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared, p->pc,
                                                            p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
@@ -231,36 +340,27 @@ gcoo_status run_pass(cudaStream_t s, spg_mem *mem, const gcoo_cuda_csr *A, const
   out.buf_id = buf_id;
   out.ovf_rows = ovf_rows;
   out.ovf_count = ovf_count;
-  out.tab_off = tab_off_rows;
+  out.tab_off = P->tab_off_rows;
+  if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
     if (nb == 0) continue;
-    const int32_t *rows = p->binned + start[b];
-    const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
-    switch (b) {
-      case 0: SPG_CUDA((launch_warp<T, 32, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 1: SPG_CUDA((launch_warp<T, 64, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 2: SPG_CUDA((launch_warp<T, 128, 8>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 3: SPG_CUDA((launch_warp<T, 256, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 4: SPG_CUDA((launch_warp<T, 512, 4>(s, in, Av, Bv, rows, nb, rs, out, sms))); break;
-      case 5:
-        SPG_CUDA((launch_block<T, 128, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
-        break;
-      case 6:
-        SPG_CUDA((launch_block<T, 256, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
-        break;
-      case 7:
-        SPG_CUDA((launch_block<T, 512, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
-        break;
-      case 8:
-        SPG_CUDA((launch_block<T, 1024, false>(s, in, Av, Bv, rows, nb, bits, rs, out, sms)));
-        break;
-      default:
-        SPG_CUDA((launch_block<T, 1024, true>(s, in, Av, Bv, rows, nb, 0, rs, out, sms)));
-        break;
+    cudaStream_t bs = s;
+    if (side) {
+      bs = side->st[used % kSide];
+      if (used < kSide) SPG_CUDA(cudaStreamWaitEvent(bs, side->fork, 0));
+      used++;
     }
+    SPG_CUDA(launch_bin<T>(b, bs, in, Av, Bv, p->binned + start[b], nb, P->rs, out, P->sms));
   }
 done:
+  for (int k = 0; side && k < kSide && k < used; k++) { // joined even after an error
+    if (cudaEventRecord(side->join[k], side->st[k]) != cudaSuccess ||
+        cudaStreamWaitEvent(s, side->join[k], 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      cudaStreamSynchronize(side->st[k]);
+    }
+  }
   spg_tmp_free(mem, out.gkeys, p->total_tab * 4);
   spg_tmp_free(mem, out.gvals, p->total_tab * (int64_t)sizeof(T));
   plan_free(mem, p);
@@ -273,35 +373,6 @@ done:
   return st;
 }
 
-// Host CSR being assembled batch by batch.
-struct host_csr {
-  int64_t *ptr = nullptr;
-  int32_t *ind = nullptr;
-  void *val = nullptr;
-  int64_t nnz = 0, cap = 0;
-};
-
-// Everything one product holds on the device.
-template <typename T>
-struct product {
-  cudaStream_t s;
-  spg_mem mem;
-  const gcoo_cuda_csr *A, *B;
-  int64_t m, n;
-  int last_shared;
-  rows_state rs;
-  int64_t *tab_off_rows = nullptr;
-  class_stats *cs = nullptr;
-  int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
-  unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
-                                     // [3] FLOP of recomputed rows, [4] nnz of a batch
-  int32_t *ci[3] = {nullptr, nullptr, nullptr};
-  T *cv[3] = {nullptr, nullptr, nullptr};
-  int64_t buf_len[3] = {0, 0, 0};
-  int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
-  csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
-};
-
 template <typename T>
 void free_buf(product<T> *P, int b) {
   spg_tmp_free(&P->mem, P->ci[b], P->buf_len[b] * 4);
@@ -311,85 +382,108 @@ void free_buf(product<T> *P, int b) {
   P->buf_len[b] = 0;
 }
 
-// Rows [r0, r1) whose rooms are set and listed (ctr[0] of them, nmax at most): compute them,
-// recompute the rows that did not fit, and lay them out as CSR (rowptr relative to r0) in
-// arrays allocated with cudaMalloc (the caller's). Buffer 1 and 2 are freed, buffer 0 (the
-// sample) too once its rows are laid out.
+// Lay rows [r0, r0 + nr) out as CSR into ci/cv (rowptr set; at most cap entries: the grid), unless
+// *guard (an overflow count) is not 0 when the kernel runs.
 template <typename T>
-gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, int64_t **rowptr_out,
-                        int32_t **ci_out, T **cv_out, int64_t *nnz_out) {
+gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr,
+                    const unsigned long long *guard, int64_t cap, int32_t *ci, T *cv) {
+  gcoo_status st = GCOO_SUCCESS;
+  bufs<T> b;
+  for (int k = 0; k < 3; k++) {
+    b.ci[k] = P->ci[k];
+    b.cv[k] = P->cv[k];
+  }
+  if (nr > 0 && cap > 0) {
+    compact_rows<T><<<blocks_for(cap, kCompactEntries), 256, 0, P->s>>>(r0, nr, rowptr, P->rs, b,
+                                                                        guard, ci, cv);
+    SPG_LAUNCHED("compact_rows");
+  }
+done:
+  return st;
+}
+
+// Rows [r0, r1) whose rooms are set and listed (ctr[0] of them, nmax at most; planned into *p1
+// already when p1->planned): compute them, recompute the rows that did not fit, and lay them out
+// as CSR (rowptr relative to r0) in arrays allocated with cudaMalloc (the caller's). C is
+// allocated before the host knows its size, at the rooms' total (the most it can hold when no row
+// overflowed), and laid out at once; the one wait at the end brings nnz and the overflow count.
+// Only when rows overflowed are they recomputed and C laid out again (reallocated if it grew).
+// Buffers 1 and 2 are freed.
+template <typename T>
+gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pass_plan *p1,
+                        int64_t **rowptr_out, int32_t **ci_out, T **cv_out, int64_t *nnz_out,
+                        int64_t *cap_out) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
-  pass_plan p1, p2;
-  int64_t *cnt = nullptr, *rowptr = nullptr;
+  pass_plan p2;
+  int64_t *rowptr = nullptr;
   int32_t *ci = nullptr;
   T *cv = nullptr;
   const int64_t nr = r1 - r0;
-  unsigned long long h[5] = {0, 0, 0, 0, 0};
-  int64_t nnz = 0;
+  unsigned long long h[4] = {0, 0, 0, 0};
+  int64_t nnz = 0, cap = 0;
   *rowptr_out = nullptr;
   *ci_out = nullptr;
   *cv_out = nullptr;
-  SPG_CUDA(cudaMemsetAsync(P->ctr + 1, 0, 2 * 8, s));
-  GCOO_GOTO(plan_pass(s, mem, P->list, P->ctr, nmax, P->rs, P->last_shared, &p1));
-  P->allocated += p1.total_room;
-  P->buf_len[1] = p1.total_room;
-  GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &p1, P->last_shared, 1,
-                        P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&cnt, (nr + 1) * 8));
+  if (!p1->planned) {
+    SPG_CUDA(cudaMemsetAsync(P->ctr + 1, 0, 2 * 8, s));
+    GCOO_GOTO(plan_pass(P, P->list, P->ctr, nmax, p1, nullptr, 0));
+  }
+  P->allocated += p1->total_room;
+  P->buf_len[1] = p1->total_room;
+  cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
+  GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
   SPG_CUDA(spg_malloc(mem, (void **)&rowptr, (nr + 1) * 8));
-  gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
-  SPG_LAUNCHED("gather_sizes");
-  GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
-  nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
-  SPG_LAUNCHED("nnz_to_counter");
-  SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
-  nnz = (int64_t)h[4];
+  SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
+  SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
+  GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
+  GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
+  {
+    const piece pc[2] = {{h, P->ctr, 4 * 8}, {&nnz, rowptr + nr, 8}};
+    SPG_CUDA(fetch_pieces(pc, 2, s));
+  }
   if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
-    reroom_kernel<<<blocks_for(novf, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
-                                                        P->ctr + 3);
+    reroom_kernel<<<blocks_for(novf * 32, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
+                                                             P->ctr + 3);
     SPG_LAUNCHED("reroom_kernel");
-    GCOO_GOTO(plan_pass(s, mem, P->ovf1, P->ctr + 1, novf, P->rs, P->last_shared, &p2));
+    GCOO_GOTO(plan_pass(P, P->ovf1, P->ctr + 1, novf, &p2, nullptr, 0));
     P->buf_len[2] = p2.total_room;
-    GCOO_GOTO(run_pass<T>(s, mem, P->A, P->B, P->rs, P->tab_off_rows, P->ovf1, &p2, P->last_shared,
-                          2, P->ovf2, P->ctr + 2, &P->ci[2], &P->cv[2]));
-    gather_sizes<<<blocks_for(nr + 1, 256), 256, 0, s>>>(P->rs.z, r0, nr, cnt);
-    SPG_LAUNCHED("gather_sizes");
-    GCOO_GOTO(scan_i64(s, mem, cnt, rowptr, nr + 1));
-    nnz_to_counter<<<1, 32, 0, s>>>(rowptr, nr, P->ctr);
-    SPG_LAUNCHED("nnz_to_counter");
-    SPG_CUDA(fetch_small(h, P->ctr, 5 * 8, s));
-    nnz = (int64_t)h[4];
+    GCOO_GOTO(run_pass<T>(P, P->ovf1, &p2, 2, P->ovf2, P->ctr + 2, &P->ci[2], &P->cv[2]));
+    GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
+    {
+      const piece pc[2] = {{h, P->ctr, 4 * 8}, {&nnz, rowptr + nr, 8}};
+      SPG_CUDA(fetch_pieces(pc, 2, s));
+    }
     GCOO_CHECK_GOTO(h[2] == 0, GCOO_ERR_INTERNAL,
                     "%llu recomputed rows of C overflowed their exact rooms", h[2]);
+    if (nnz > cap) {
+      spg_free(mem, ci, cap * 4);
+      spg_free(mem, cv, cap * (int64_t)sizeof(T));
+      ci = nullptr;
+      cv = nullptr;
+      cap = nnz;
+      SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
+      SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
+    }
+    GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, cap, ci, cv));
   }
   P->flop_recomputed = (int64_t)h[3];
-  SPG_CUDA(spg_malloc(mem, (void **)&ci, nnz * 4));
-  SPG_CUDA(spg_malloc(mem, (void **)&cv, nnz * (int64_t)sizeof(T)));
-  if (nr > 0) {
-    bufs<T> b;
-    for (int k = 0; k < 3; k++) {
-      b.ci[k] = P->ci[k];
-      b.cv[k] = P->cv[k];
-    }
-    compact_rows<T><<<blocks_for(nr, kCompactRows), 256, 0, s>>>(r0, nr, rowptr, P->rs, b, ci, cv);
-    SPG_LAUNCHED("compact_rows");
-  }
   *rowptr_out = rowptr;
   *ci_out = ci;
   *cv_out = cv;
   *nnz_out = nnz;
+  *cap_out = cap;
   rowptr = nullptr;
   ci = nullptr;
   cv = nullptr;
 done:
-  spg_tmp_free(mem, cnt, (nr + 1) * 8);
+  plan_free(mem, &p2);
   spg_free(mem, rowptr, (nr + 1) * 8);
-  spg_free(mem, ci, nnz * 4);
-  spg_free(mem, cv, nnz * (int64_t)sizeof(T));
+  spg_free(mem, ci, cap * 4);
+  spg_free(mem, cv, cap * (int64_t)sizeof(T));
   free_buf(P, 1);
   free_buf(P, 2);
   return st;
@@ -404,17 +498,18 @@ gcoo_status product_alloc(product<T> *P) {
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.hi, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.lo, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.room, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.z, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.z, (m + 1) * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.off, m * 8));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.src, m));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.cmin, m * 4));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.w, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->tab_off_rows, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->cs, sizeof(class_stats)));
+  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->cs, sizeof(class_stats) + 6 * 8));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->list, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf1, m * 4));
   SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf2, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ctr, 6 * 8));
-  SPG_CUDA(cudaMemsetAsync(P->cs, 0, sizeof(class_stats), s));
-  SPG_CUDA(cudaMemsetAsync(P->ctr, 0, 6 * 8, s));
+  P->ctr = (unsigned long long *)(P->cs + 1); // the counters follow the class sums: one memset
+  SPG_CUDA(cudaMemsetAsync(P->cs, 0, sizeof(class_stats) + 6 * 8, s));
 done:
   return st;
 }
@@ -427,15 +522,16 @@ void product_free(product<T> *P) {
   spg_tmp_free(&P->mem, P->rs.hi, m * 4);
   spg_tmp_free(&P->mem, P->rs.lo, m * 4);
   spg_tmp_free(&P->mem, P->rs.room, m * 4);
-  spg_tmp_free(&P->mem, P->rs.z, m * 4);
+  spg_tmp_free(&P->mem, P->rs.z, (m + 1) * 4);
   spg_tmp_free(&P->mem, P->rs.off, m * 8);
   spg_tmp_free(&P->mem, P->rs.src, m);
+  spg_tmp_free(&P->mem, P->rs.cmin, m * 4);
+  spg_tmp_free(&P->mem, P->rs.w, m * 4);
   spg_tmp_free(&P->mem, P->tab_off_rows, m * 8);
-  spg_tmp_free(&P->mem, P->cs, sizeof(class_stats));
+  spg_tmp_free(&P->mem, P->cs, sizeof(class_stats) + 6 * 8);
   spg_tmp_free(&P->mem, P->list, m * 4);
   spg_tmp_free(&P->mem, P->ovf1, m * 4);
   spg_tmp_free(&P->mem, P->ovf2, m * 4);
-  spg_tmp_free(&P->mem, P->ctr, 6 * 8);
 }
 
 // Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
@@ -448,7 +544,8 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
   if (m > 0) {
-    bounds_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    bounds_kernel<<<blocks_for(m * kBoundsLanes, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs,
+                                                                    P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
@@ -457,13 +554,12 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
     SPG_LAUNCHED("select_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
-  GCOO_GOTO(plan_pass(s, &P->mem, P->list, P->ctr, m, P->rs, P->last_shared, &ps));
+  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0));
   {
     const int64_t ns = ps.n;
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
-    GCOO_GOTO(run_pass<T>(s, &P->mem, P->A, P->B, P->rs, P->tab_off_rows, P->list, &ps,
-                          P->last_shared, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0]));
+    GCOO_GOTO(run_pass<T>(P, P->list, &ps, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0]));
     if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
     if (ns > 0) {
       sample_sums_kernel<<<blocks_for(ns, 256), 256, 0, s>>>(P->list, ns, P->rs, P->cs);
@@ -475,6 +571,11 @@ done:
   return st;
 }
 
+// Below this many bytes of worst-case device memory (every row at its bound) a product runs in
+// one batch without asking the driver for free memory (cudaMemGetInfo costs more than the
+// smallest products); a device short of that much fails the allocation with a clear error.
+constexpr int64_t kSmallProductBytes = (int64_t)256 << 20;
+
 template <typename T>
 gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
                         const gcoo_spgemm_options *o, gcoo_cuda_csr *dC, gcoo_sparse *hC,
@@ -483,12 +584,13 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   product<T> P;
   class_stats hcs;
   host_csr H;
-  int32_t *h_room = nullptr, *h_hi = nullptr;
+  pass_plan p1;
+  int32_t *h_room = nullptr, *h_hi = nullptr, *h_w = nullptr;
   int64_t *batch_end = nullptr, *rowptr = nullptr;
   int32_t *ci = nullptr;
   T *cv = nullptr;
-  int64_t nbatches = 1, nnz_total = 0, nnz = 0;
-  cudaEvent_t ev[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  int64_t nbatches = 1, nnz_total = 0, nnz = 0, cap = 0;
+  cudaEvent_t *ev = nullptr;
   float ms_bounds = 0, ms_select = 0, ms_est = 0;
   const int64_t m = A->nrows, n = B->ncols, E = (int64_t)(sizeof(int32_t) + sizeof(T));
   const double t0 = gcoo__wtime();
@@ -500,41 +602,47 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   dC->dtype = A->dtype;
   dC->nrows = m;
   dC->ncols = n;
-  P.s = s;
-  P.mem.stream = s;
-  P.A = A;
-  P.B = B;
-  P.m = m;
-  P.n = n;
-  P.last_shared = last_shared_bin<T>();
+  product_init(&P, s, A, B);
   GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
                   "C has %lld rows: the GPU SpGEMM takes fewer than 2^31", (long long)m);
+  GCOO_CHECK_GOTO(P.side != nullptr, GCOO_ERR_CUDA,
+                  "could not create the CUDA streams and events of the SpGEMM");
+  ev = P.side->timing;
   pool_setup();
-  for (int k = 0; k < 5; k++) SPG_CUDA(cudaEventCreate(&ev[k]));
 
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
   GCOO_GOTO(product_alloc(&P));
   GCOO_GOTO(sample_phase(&P, seed, ev));
-  // 3. the estimate and the rooms of the other rows
-  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+  // 3. the estimate and the rooms of the other rows, planned as one batch; the same wait brings
+  // the class sums
+  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 3 * 8, s));
   if (m > 0) {
     rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
     SPG_LAUNCHED("rooms_kernel");
   }
   SPG_CUDA(cudaEventRecord(ev[4], s));
-  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
-
-  // 4.-6. one batch when the rows' rooms (twice: buffer and C) and tables fit the budget
   {
+    const piece pc = {&hcs, P.cs, sizeof hcs};
+    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1));
+  }
+
+  // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows
+  // that may not fit stay within the budget
+  {
+    const int64_t need = P.mem.live + (m + 1) * 8 +
+                         (int64_t)(1.1 * (double)(2 * p1.total_room + P.buf_len[0] + p1.total_tab) *
+                                   (double)E);
     int64_t budget = o->memory_budget;
-    if (budget == 0) budget = (int64_t)(0.9 * (double)gcoo__cuda_free_bytes()) + P.mem.live;
-    SPG_CUDA(cudaStreamSynchronize(s));
-    // the rooms are read on the host only when they might not fit: bound them by sum hi first
-    const int want = P.mem.live + (m + 1) * 16 + 3 * (int64_t)hcs.sum_hi * E > budget;
-    if (want) { // the rooms decide: cut batches in row order on the host
+    if (budget == 0)
+      budget = need < kSmallProductBytes
+                   ? INT64_MAX
+                   : (int64_t)(0.9 * (double)gcoo__cuda_free_bytes()) + P.mem.live;
+    if (need > budget) { // the rooms decide: cut batches in row order on the host
+      plan_free(&P.mem, &p1);
       GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
       GCOO_GOTO(gcoo__malloc_n((void **)&h_hi, m, 4, "row bounds"));
+      GCOO_GOTO(gcoo__malloc_n((void **)&h_w, m, 4, "row spans"));
       GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, 8, "batches"));
       // sampled rows are recomputed in their batch into exact rooms: the sample buffer goes
       free_buf(&P, 0);
@@ -546,6 +654,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
       }
       SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
       SPG_CUDA(cudaMemcpyAsync(h_hi, P.rs.hi, m * 4, cudaMemcpyDeviceToHost, s));
+      SPG_CUDA(cudaMemcpyAsync(h_w, P.rs.w, m * 4, cudaMemcpyDeviceToHost, s));
       SPG_CUDA(cudaStreamSynchronize(s));
       const int64_t fixed = P.mem.live + (m + 1) * 16;
       GCOO_CHECK_GOTO(fixed < budget, GCOO_ERR_NO_MEMORY,
@@ -553,11 +662,11 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
                       "for %lld rows",
                       (long long)budget, (long long)fixed, (long long)m);
       const int64_t room_budget = budget - fixed;
-      int64_t used = 0, total = 0;
+      int64_t used = 0;
       nbatches = 0;
       for (int64_t i = 0; i < m; i++) {
         const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
-        const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], P.last_shared);
+        const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], h_w[i], P.last_shared);
         const int64_t cost = 2 * room * E + 48 + (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
         GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,
                         "row %lld alone needs %lld bytes of device memory (room %lld), more "
@@ -568,14 +677,12 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
           used = 0;
         }
         used += cost;
-        total += cost;
       }
       batch_end[nbatches++] = m;
       if (nbatches > 1) {
         GCOO_GOTO(gcoo__malloc_n((void **)&H.ptr, m + 1, 8, "C row pointers"));
         H.ptr[0] = 0;
       }
-      (void)total;
     } else {
       batch_end = (int64_t *)malloc(sizeof(int64_t));
       GCOO_CHECK_GOTO(batch_end != nullptr, GCOO_ERR_NO_MEMORY, "no host memory");
@@ -592,7 +699,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
         SPG_LAUNCHED("rooms_kernel");
       }
     }
-    GCOO_GOTO(rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &rowptr, &ci, &cv, &nnz));
+    GCOO_GOTO(
+        rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &p1, &rowptr, &ci, &cv, &nnz, &cap));
     nnz_total += nnz;
     if (nbatches == 1) {
       dC->ptr = rowptr;
@@ -623,8 +731,8 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
       for (int64_t i = r0 + 1; i <= r1; i++) H.ptr[i] += H.nnz;
       H.nnz += nnz;
       spg_free(&P.mem, rowptr, (nr + 1) * 8);
-      spg_free(&P.mem, ci, nnz * 4);
-      spg_free(&P.mem, cv, nnz * (int64_t)sizeof(T));
+      spg_free(&P.mem, ci, cap * 4);
+      spg_free(&P.mem, cv, cap * (int64_t)sizeof(T));
       rowptr = nullptr;
       ci = nullptr;
       cv = nullptr;
@@ -659,8 +767,10 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     info->peak_bytes = P.mem.peak;
   }
 done:
+  plan_free(&P.mem, &p1);
   free(h_room);
   free(h_hi);
+  free(h_w);
   free(batch_end);
   free(H.ptr);
   free(H.ind);
@@ -670,8 +780,6 @@ done:
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);
-  for (int k = 0; k < 5; k++)
-    if (ev[k]) cudaEventDestroy(ev[k]);
   pool_trim(s);
   if (st < 0) {
     gcoo__dev_csr_free(dC);
@@ -693,13 +801,7 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
   const double t0 = gcoo__wtime();
   memset(&hcs, 0, sizeof hcs);
   memset(pred, 0, sizeof *pred);
-  P.s = s;
-  P.mem.stream = s;
-  P.A = A;
-  P.B = B;
-  P.m = m;
-  P.n = n;
-  P.last_shared = last_shared_bin<T>();
+  product_init(&P, s, A, B);
   GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
   pool_setup();
@@ -712,7 +814,10 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
                                                            d_nnz);
     SPG_LAUNCHED("predict_rows_kernel");
   }
-  SPG_CUDA(fetch_small(&hcs, P.cs, sizeof hcs, s));
+  {
+    const piece pc = {&hcs, P.cs, sizeof hcs};
+    SPG_CUDA(fetch_pieces(&pc, 1, s));
+  }
   GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_flop, m, 8, "row FLOP"));
   GCOO_GOTO(gcoo__malloc_n((void **)&pred->row_nnz, m, 8, "row NNZ"));
   if (m > 0) {
@@ -906,6 +1011,28 @@ done:
   return st;
 }
 
+// A host CSR's pattern on the device, its values zero (the predictor needs only the pattern:
+// a third less to copy).
+static gcoo_status upload_pattern(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStream_t s) {
+  gcoo_status st = GCOO_SUCCESS;
+  const size_t nz = (size_t)(h->nnz ? h->nnz : 1), es = gcoo_dtype_size(h->dtype);
+  memset(d, 0, sizeof *d);
+  d->dtype = h->dtype;
+  d->nrows = h->nrows;
+  d->ncols = h->ncols;
+  d->nnz = h->nnz;
+  SPG_CUDA(cudaMalloc((void **)&d->ptr, (size_t)(h->nrows + 1) * 8));
+  SPG_CUDA(cudaMalloc((void **)&d->ind, nz * 4));
+  SPG_CUDA(cudaMalloc(&d->values, nz * es));
+  SPG_CUDA(cudaMemcpyAsync(d->ptr, h->ptr, (size_t)(h->nrows + 1) * 8, cudaMemcpyHostToDevice, s));
+  SPG_CUDA(cudaMemcpyAsync(d->ind, h->ind, (size_t)h->nnz * 4, cudaMemcpyHostToDevice, s));
+  SPG_CUDA(cudaMemsetAsync(d->values, 0, (size_t)h->nnz * es, s));
+  SPG_CUDA(cudaStreamSynchronize(s));
+done:
+  if (st < 0) gcoo__dev_csr_free(d);
+  return st;
+}
+
 // The predictor on a CUDA context (host operands, host prediction; method CLASSES).
 gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                                const gcoo_predict_options *opts, gcoo_prediction *pred) {
@@ -935,8 +1062,8 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
   GCOO_GOTO(gcoo__sparse_csr_view(Ac ? Ac : A, &va));
   GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
-  GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
-  GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
+  GCOO_GOTO(upload_pattern(&va, &dA, s));
+  GCOO_GOTO(upload_pattern(&vb, &dB, s));
   if (ai.dtype == GCOO_FLOAT64)
     GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
   else

@@ -14,28 +14,25 @@
 #define SPG_CUDA(x) GCOO_CALL_CUDA_GOTO(x)
 #define SPG_LAUNCHED(what) GCOO_CHECK_LAUNCH_GOTO(what)
 
-// Blocking copy ordered on stream s (a plain cudaMemcpy would not wait for a non-blocking stream).
-#define SPG_COPY(dst, src, bytes, kind)                                  \
-  do {                                                                   \
-    SPG_CUDA(cudaMemcpyAsync((dst), (src), (size_t)(bytes), (kind), s)); \
-    SPG_CUDA(cudaStreamSynchronize(s));                                  \
-  } while (0)
-
 // Device memory owned by one call: live and peak bytes of what it allocated.
 struct spg_mem {
   int64_t live = 0, peak = 0;
   cudaStream_t stream = nullptr; // for the pool
 };
 
-static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {
-  *p = nullptr;
-  if (bytes <= 0) return cudaSuccess;
-  cudaError_t e = cudaMalloc(p, (size_t)bytes);
+// Count an allocation that succeeded (e == cudaSuccess) in m.
+static inline cudaError_t spg_counted(spg_mem *m, cudaError_t e, int64_t bytes) {
   if (e == cudaSuccess) {
     m->live += bytes;
     if (m->live > m->peak) m->peak = m->live;
   }
   return e;
+}
+
+// What is handed to the caller (plain cudaMalloc: the caller frees it with cudaFree).
+static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {
+  *p = nullptr;
+  return bytes <= 0 ? cudaSuccess : spg_counted(m, cudaMalloc(p, (size_t)bytes), bytes);
 }
 
 static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
@@ -47,13 +44,8 @@ static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
 // Temporaries from the stream-ordered pool (freed in stream order: no device synchronisation).
 static inline cudaError_t spg_tmp_malloc(spg_mem *m, void **p, int64_t bytes) {
   *p = nullptr;
-  if (bytes <= 0) return cudaSuccess;
-  cudaError_t e = cudaMallocAsync(p, (size_t)bytes, m->stream);
-  if (e == cudaSuccess) {
-    m->live += bytes;
-    if (m->live > m->peak) m->peak = m->live;
-  }
-  return e;
+  return bytes <= 0 ? cudaSuccess
+                    : spg_counted(m, cudaMallocAsync(p, (size_t)bytes, m->stream), bytes);
 }
 
 static inline void spg_tmp_free(spg_mem *m, void *p, int64_t bytes) {

@@ -8,7 +8,12 @@
 //     are flattened over the warp (lane j takes product j, j + 32, ... of the row, found by a
 //     binary search over a warp scan of the lengths of the B rows), so short rows keep all 32
 //     lanes busy;
-//   * block bins: a block of 128 .. 1024 threads per row, 1024 .. 8192 slots in shared memory;
+//   * block bins: a block of 128 .. 1024 threads per row, 1024 .. 16384 slots in shared memory;
+//     the row's products are spread over all threads (a scan of the B rows' lengths, chunk by
+//     chunk of its A entries), so a row with a few long B rows does not wait on one warp;
+//     a row whose columns span at most the bin's slots (w(i) = last - first possible column + 1)
+//     is accumulated densely (slot = column - first): no hash, no sort, its exact size always
+//     found, its entries written in column order by a block-wide prefix count;
 //   * the global bin: a block per row, its table in global memory (2^b >= 1.5 hi slots).
 // Shared tables are sized from the row's room, not from its FLOP bound: a row that inserts more
 // distinct columns than its room aborts (its table still has free slots: the margin of the bin
@@ -42,6 +47,8 @@ struct rows_state {
   int32_t *z;    // exact size once computed; -1 while unknown after an abort
   int64_t *off;  // where its room starts in its pass's buffer
   uint8_t *src;  // which buffer holds it (kSrc*)
+  int32_t *cmin; // first column the row can have (min over k of B row k's first column)
+  int32_t *w;    // last possible column - cmin + 1 (B's rows are sorted, as gcoo's CSR always is)
 };
 constexpr uint8_t kSrcNone = 255;
 
@@ -92,6 +99,34 @@ __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_
   return -1;
 }
 
+// ---- sorting ---------------------------------------------------------------------------------
+
+// Bitonic sort of keys/vals[0, P) (P a power of two) by `nthreads` threads (tid among them): a
+// warp (WARP, synchronised by __syncwarp) or the whole block (__syncthreads).
+template <typename T, bool WARP>
+__device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nthreads) {
+  for (int64_t k = 2; k <= P; k <<= 1)
+    for (int64_t j = k >> 1; j > 0; j >>= 1) {
+      for (int64_t i = tid; i < P; i += nthreads) {
+        const int64_t ixj = i ^ j;
+        if (ixj > i) {
+          const int32_t ki = keys[i], kj = keys[ixj];
+          if ((ki > kj) == ((i & k) == 0)) {
+            keys[i] = kj;
+            keys[ixj] = ki;
+            const T tv = vals[i];
+            vals[i] = vals[ixj];
+            vals[ixj] = tv;
+          }
+        }
+      }
+      if (WARP)
+        __syncwarp();
+      else
+        __syncthreads();
+    }
+}
+
 // ---- the warp bins ----------------------------------------------------------------------------
 
 // Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
@@ -113,23 +148,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
   while (P < z) P <<= 1;
   for (int s = z + lane; s < P; s += 32) keys[s] = INT_MAX;
   __syncwarp();
-  for (int k = 2; k <= P; k <<= 1)
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = lane; i < P; i += 32) {
-        const int ixj = i ^ j;
-        if (ixj > i) {
-          const int32_t ki = keys[i], kj = keys[ixj];
-          if ((ki > kj) == ((i & k) == 0)) {
-            keys[i] = kj;
-            keys[ixj] = ki;
-            const T tv = vals[i];
-            vals[i] = vals[ixj];
-            vals[ixj] = tv;
-          }
-        }
-      }
-      __syncwarp();
-    }
+  bitonic_sort<T, true>(keys, vals, P, lane, 32);
   for (int s = lane; s < z; s += 32) {
     ci[s] = keys[s];
     cv[s] = vals[s];
@@ -230,31 +249,114 @@ __global__ void __launch_bounds__(WARPS * 32)
 
 // ---- the block bins and the global bin --------------------------------------------------------
 
-// Block-wide bitonic sort of keys/vals[0, P) (P a power of two).
-template <typename T>
-__device__ void block_bitonic(int32_t *keys, T *vals, int64_t P) {
-  for (int64_t k = 2; k <= P; k <<= 1)
-    for (int64_t j = k >> 1; j > 0; j >>= 1) {
-      for (int64_t i = threadIdx.x; i < P; i += blockDim.x) {
-        const int64_t ixj = i ^ j;
-        if (ixj > i) {
-          const int32_t ki = keys[i], kj = keys[ixj];
-          if ((ki > kj) == ((i & k) == 0)) {
-            keys[i] = kj;
-            keys[ixj] = ki;
-            const T tv = vals[i];
-            vals[i] = vals[ixj];
-            vals[ixj] = tv;
-          }
-        }
+// The products of a row, spread over the whole block: its A entries in chunks of CH (<= 256),
+// a scan of their B rows' lengths, then product q of the chunk to thread q mod TPB (a binary
+// search of the scan finds its A entry), so a row with few A entries and long B rows keeps every
+// thread busy. f(column, value) takes each product; with `stop` (shared, may be NULL) set, the
+// rest is skipped.
+template <int TPB>
+constexpr int chunk_of() {
+  return TPB < 256 ? TPB : 256;
+}
+template <typename T, int TPB>
+struct chunk_smem {
+  long long pre[chunk_of<TPB>()], bstart[chunk_of<TPB>()];
+  T av[chunk_of<TPB>()];
+  long long wsum[chunk_of<TPB>() / 32];
+};
+template <typename T, int TPB, typename F>
+__device__ __forceinline__ void block_products(csr_in in, const T *__restrict__ Av,
+                                               const T *__restrict__ Bv, int64_t a0, int64_t a1,
+                                               chunk_smem<T, TPB> *ch, const volatile int *stop,
+                                               F f) {
+  constexpr int CH = chunk_of<TPB>(), NW = CH / 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool loader = threadIdx.x < CH;
+  for (int64_t ab = a0; ab < a1; ab += CH) {
+    if (stop && *stop) break; // uniform: read between barriers
+    long long v = 0;
+    if (loader) {
+      const int64_t a = ab + threadIdx.x;
+      if (a < a1) {
+        const int32_t k = in.Ai[a];
+        const int64_t b0 = in.Bp[k];
+        v = in.Bp[k + 1] - b0;
+        ch->bstart[threadIdx.x] = b0;
+        ch->av[threadIdx.x] = Av[a];
       }
-      __syncthreads();
+      for (int o = 1; o < 32; o <<= 1) {
+        const long long y = __shfl_up_sync(kFull, v, o);
+        if (lane >= o) v += y;
+      }
+      if (lane == 31) ch->wsum[warp] = v;
     }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      long long acc = 0;
+      for (int k = 0; k < NW; k++) {
+        const long long c = ch->wsum[k];
+        ch->wsum[k] = acc;
+        acc += c;
+      }
+    }
+    __syncthreads();
+    if (loader) ch->pre[threadIdx.x] = v + ch->wsum[warp]; // inclusive, over the chunk
+    __syncthreads();
+    const long long total = ch->pre[CH - 1];
+    for (long long q = threadIdx.x; q < total; q += TPB) {
+      if (stop && *stop) break;
+      int lo = 0, hi = CH - 1; // the first entry whose inclusive prefix passes q
+      while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (ch->pre[mid] > q)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      const long long before = lo ? ch->pre[lo - 1] : 0;
+      const int64_t b = ch->bstart[lo] + (q - before);
+      f(in.Bi[b], ch->av[lo] * Bv[b]);
+    }
+    __syncthreads(); // the chunk's arrays are rewritten next
+  }
 }
 
-// GLOBAL = false: a table of 2^bits slots in dynamic shared memory, abort when the room is
-// passed. GLOBAL = true: the row's table in global memory (bits from its FLOP bound, never
-// full), its exact size always found; a row larger than its room is listed with its size.
+// Write the occupied slots of a dense accumulator (flag[s] != 0, s < w) in column order at
+// oci/ocv (column c0 + s), in rounds of TPB slots: a round's place is the count of occupied slots
+// before it (its warps' ballots, summed in shared memory).
+template <typename T, int TPB>
+__device__ void dense_write(const int32_t *flag, const T *acc, int32_t w, int32_t c0, int32_t *oci,
+                            T *ocv, int *swarp) {
+  constexpr int NW = TPB / 32;
+  const int warp = threadIdx.x / 32, l32 = threadIdx.x % 32;
+  int base = 0;
+  for (int32_t s0 = 0; s0 < w; s0 += TPB) {
+    const int32_t s = s0 + threadIdx.x;
+    const bool f = s < w && flag[s] != 0;
+    const uint32_t m = __ballot_sync(kFull, f);
+    if (l32 == 0) swarp[warp] = __popc(m);
+    __syncthreads();
+    int before = 0, all = 0;
+    for (int k = 0; k < NW; k++) {
+      const int c = swarp[k];
+      before += k < warp ? c : 0;
+      all += c;
+    }
+    if (f) {
+      const int d = base + before + __popc(m & ((1u << l32) - 1u));
+      oci[d] = c0 + s;
+      ocv[d] = acc[s];
+    }
+    base += all;
+    __syncthreads(); // swarp is rewritten by the next round
+  }
+}
+
+// GLOBAL = false: a table of 2^bits slots in dynamic shared memory. A row whose column span w
+// fits the table is accumulated densely (exact size, never aborts); any other row is hashed and
+// aborts when its room is passed. GLOBAL = true: the row's table in global memory (bits from its
+// FLOP bound, never full), its exact size always found. A row larger than its room is listed,
+// with its size where it is known.
 template <typename T, int TPB, bool GLOBAL>
 __global__ void __launch_bounds__(TPB)
     block_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
@@ -262,7 +364,8 @@ __global__ void __launch_bounds__(TPB)
                       pass_out<T> out) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int cnt, cnt2, over;
-  const int warp = threadIdx.x / 32, nwarps = TPB / 32, l32 = threadIdx.x % 32;
+  __shared__ int swarp[TPB / 32];
+  __shared__ chunk_smem<T, TPB> ch;
   for (int64_t t = blockIdx.x; t < n; t += gridDim.x) {
     const int32_t row = list[t];
     const int cap = rs.room[row];
@@ -281,6 +384,41 @@ __global__ void __launch_bounds__(TPB)
       keys = reinterpret_cast<int32_t *>(smem + ((size_t)sizeof(T) << bits));
     }
     const int64_t slots = (int64_t)1 << bits;
+    const int64_t a0 = in.Ap[row], a1 = in.Ap[row + 1];
+    if (!GLOBAL && rs.w[row] <= slots) { // dense: slot = column - c0, keys are flags
+      const int32_t w = rs.w[row], c0 = rs.cmin[row];
+      for (int32_t s = threadIdx.x; s < w; s += TPB) {
+        keys[s] = 0;
+        vals[s] = T(0);
+      }
+      __syncthreads();
+      block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, nullptr, [&](int32_t col, T v) {
+        const int32_t c = col - c0;
+        atomicAdd(&vals[c], v);
+        keys[c] = 1;
+      });
+      __syncthreads();
+      int z = 0;
+      for (int32_t s0 = 0; s0 < w; s0 += TPB) {
+        const int32_t s = s0 + threadIdx.x;
+        z += __syncthreads_count(s < w && keys[s] != 0);
+      }
+      if (z > cap) {
+        if (threadIdx.x == 0) {
+          rs.z[row] = z;
+          out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
+        }
+      } else {
+        const int64_t off = rs.off[row];
+        dense_write<T, TPB>(keys, vals, w, c0, out.ci + off, out.cv + off, swarp);
+        if (threadIdx.x == 0) {
+          rs.z[row] = z;
+          rs.src[row] = out.buf_id;
+        }
+      }
+      __syncthreads();
+      continue;
+    }
     for (int64_t s = threadIdx.x; s < slots; s += TPB) {
       keys[s] = -1;
       vals[s] = T(0);
@@ -291,22 +429,16 @@ __global__ void __launch_bounds__(TPB)
       over = 0;
     }
     __syncthreads();
-    volatile int *vover = &over;
-    for (int64_t a = in.Ap[row] + warp; a < in.Ap[row + 1]; a += nwarps) {
-      if (!GLOBAL && *vover) break;
-      const int32_t k = in.Ai[a];
-      const T av = Av[a];
-      for (int64_t b = in.Bp[k] + l32; b < in.Bp[k + 1]; b += 32) {
-        if (!GLOBAL && *vover) break;
-        const int r = hash_add(keys, vals, bits, in.Bi[b], av * Bv[b]);
-        if (r > 0) {
-          const int c = atomicAdd(&cnt, 1);
-          if (!GLOBAL && c >= cap) over = 1;
-        } else if (r < 0) {
-          over = 1;
-        }
-      }
-    }
+    block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, GLOBAL ? nullptr : &over,
+                           [&](int32_t col, T v) {
+                             const int r = hash_add(keys, vals, bits, col, v);
+                             if (r > 0) {
+                               const int c = atomicAdd(&cnt, 1);
+                               if (!GLOBAL && c >= cap) over = 1;
+                             } else if (r < 0) {
+                               over = 1;
+                             }
+                           });
     __syncthreads();
     const int z = cnt;
     if (over || z > cap) {
@@ -357,7 +489,7 @@ __global__ void __launch_bounds__(TPB)
       while (P < z) P <<= 1;
       for (int64_t s = z + threadIdx.x; s < P; s += TPB) keys[s] = INT_MAX;
       __syncthreads();
-      block_bitonic(keys, vals, P);
+      bitonic_sort<T, false>(keys, vals, P, threadIdx.x, TPB);
       for (int64_t s = threadIdx.x; s < z; s += TPB) {
         oci[s] = keys[s];
         ocv[s] = vals[s];
@@ -375,16 +507,6 @@ __global__ void __launch_bounds__(TPB)
 
 constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT; // by floor(log2 hi(i)), src/predict_classes.h
 
-// A room and a global table size, scanned together.
-struct pair64 {
-  int64_t room, tab;
-};
-struct pair64_sum {
-  __host__ __device__ pair64 operator()(const pair64 &a, const pair64 &b) const {
-    return {a.room + b.room, a.tab + b.tab};
-  }
-};
-
 struct class_stats {
   unsigned long long rows[kClasses];   // rows with hi > lo
   unsigned long long g[kClasses];      // sum of hi - lo over them
@@ -397,25 +519,44 @@ struct class_stats {
 
 __device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
 
-// flop, lo, hi of rows [0, m); class histogram.
+// flop, lo, hi and the column span of rows [0, m), kBoundsLanes lanes a row (power-law rows do
+// not serialise a thread); class histogram.
+constexpr int kBoundsLanes = 8;
 __global__ void bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs, class_stats *cs) {
+  constexpr int G = kBoundsLanes;
   __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi;
   if (threadIdx.x < kClasses) hr[threadIdx.x] = hg[threadIdx.x] = 0;
   if (threadIdx.x == 0) sflop = slo = shi = 0;
   __syncthreads();
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned long long tf = 0, tl = 0, th = 0;
-  if (i < m) {
-    int64_t f = 0, lo = 0;
-    for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) {
+  const int64_t gt = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, i = gt / G;
+  const int g = (int)(gt % G);
+  if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
+  int64_t f = 0, lo = 0;
+  int32_t c0 = INT_MAX, c1 = -1; // the row's column span: B's rows are sorted
+  if (i < m)
+    for (int64_t a = in.Ap[i] + g; a < in.Ap[i + 1]; a += G) {
       const int32_t k = in.Ai[a];
-      const int64_t len = in.Bp[k + 1] - in.Bp[k];
+      const int64_t b0 = in.Bp[k], len = in.Bp[k + 1] - b0;
       f += len;
       lo = len > lo ? len : lo;
+      if (len > 0) {
+        c0 = min(c0, in.Bi[b0]);
+        c1 = max(c1, in.Bi[b0 + len - 1]);
+      }
     }
+  for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
+    f += __shfl_xor_sync(kFull, f, o);
+    lo = max(lo, (int64_t)__shfl_xor_sync(kFull, lo, o));
+    c0 = min(c0, __shfl_xor_sync(kFull, c0, o));
+    c1 = max(c1, __shfl_xor_sync(kFull, c1, o));
+  }
+  unsigned long long tf = 0, tl = 0, th = 0;
+  if (i < m && g == 0) {
     const int64_t hi = f < ncols ? f : ncols;
     rs.hi[i] = (int32_t)(hi < INT_MAX ? hi : INT_MAX);
     rs.lo[i] = (int32_t)lo;
+    rs.cmin[i] = c1 >= c0 ? c0 : 0;
+    rs.w[i] = c1 >= c0 ? c1 - c0 + 1 : 0;
     rs.z[i] = hi == lo ? (int32_t)hi : -1;
     rs.src[i] = kSrcNone;
     if (hi > lo) {
@@ -522,38 +663,48 @@ __global__ void predict_rows_kernel(csr_in in, int64_t m, rows_state rs, const c
 }
 
 // Rooms of listed rows for a recomputation: exact if known, else the bound; their FLOP is added
-// to *flop (what the overflow cost).
+// to *flop (what the overflow cost). A warp a row (listed rows are few and often long).
 __global__ void reroom_kernel(const int32_t *list, int64_t n, rows_state rs, csr_in in,
                               unsigned long long *flop) {
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
+  const int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (t >= n) return; // whole warps leave together
   const int32_t i = list[t], z = rs.z[i];
-  rs.room[i] = z >= 0 ? z : rs.hi[i];
-  int64_t f = 0;
-  for (int64_t a = in.Ap[i]; a < in.Ap[i + 1]; a++) f += in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]];
-  atomicAdd(flop, (unsigned long long)f);
+  unsigned long long f = 0;
+  for (int64_t a = in.Ap[i] + lane; a < in.Ap[i + 1]; a += 32)
+    f += (unsigned long long)(in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]]);
+  for (int o = 16; o > 0; o >>= 1) f += __shfl_xor_sync(kFull, f, o);
+  if (lane == 0) {
+    rs.room[i] = z >= 0 ? z : rs.hi[i];
+    atomicAdd(flop, f);
+  }
 }
 
 // ---- bins -------------------------------------------------------------------------------------
 
-constexpr int kNumBins = 10, kGlobalBin = 9;
+constexpr int kNumBins = 11, kGlobalBin = 10, kFirstBlockBin = 5;
 // table slots per bin (0: global), threads per row, most keys that can arrive after a row's
 // room is passed (so the table still has a free slot)
 __host__ __device__ inline int bin_slots(int b) {
-  const int t[kNumBins] = {32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 0};
+  const int t[kNumBins] = {32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 0};
   return t[b];
 }
 __host__ __device__ inline int bin_threads(int b) {
-  const int t[kNumBins] = {32, 32, 32, 32, 32, 128, 256, 512, 1024, 1024};
+  const int t[kNumBins] = {32, 32, 32, 32, 32, 128, 256, 512, 1024, 1024, 1024};
   return t[b];
 }
-// The first bin whose table takes the row: never full (room + margin, or hi, plus one free
-// slot) and at most 2/3 loaded at the room. `last_shared`: largest shared bin for this type.
-__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int last_shared) {
-  for (int b = 0; b <= last_shared; b++) {
+// The first bin whose table takes the row: as a hash table, never full (room + margin, or hi,
+// plus one free slot) and at most 2/3 loaded at the room; or, a block bin, as a dense
+// accumulator of the row's column span w. `last_shared`: largest shared bin for this type.
+// A row whose FLOP bound passes kWarpMaxHi skips the warp bins (a warp would take 64 products
+// a lane or more: such rows set a pass's critical path).
+constexpr int32_t kWarpMaxHi = 2048;
+__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, int last_shared) {
+  for (int b = hi > kWarpMaxHi ? kFirstBlockBin : 0; b <= last_shared; b++) {
     const int64_t ts = bin_slots(b), margin = bin_threads(b);
     const int64_t keys = room >= hi ? hi : (room + margin < hi ? room + margin : hi);
     if (ts >= keys + 1 && 2 * ts >= 3 * (int64_t)room) return b;
+    if (b >= kFirstBlockBin && w <= ts) return b;
   }
   return kGlobalBin;
 }
@@ -563,69 +714,83 @@ __host__ __device__ inline int64_t global_slots(int32_t hi) {
   return (int64_t)1 << bits;
 }
 
-// Count the first *d_n rows of a list per bin (nmax at most); room and global table size of
-// each entry, 0 from *d_n to nmax (for the exclusive scans over nmax + 1 entries).
-__global__ void bin_count_kernel(const int32_t *list, const unsigned long long *d_n, int64_t nmax,
-                                 rows_state rs, int last_shared, unsigned long long *bin_count,
-                                 pair64 *sizes) {
+// Plan the first *d_n rows of a list (the grid covers at most nmax): each row's bin, where its
+// room starts in the pass's buffer and its global table (if any) starts, counted per bin. The
+// places are taken by one atomic per block on the pass's totals (a block's rows get consecutive
+// places in list order, the blocks any order: a room only needs to be disjoint from the others).
+// pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
+// table slots), zero on entry.
+constexpr int kPlanThreads = 256;
+__global__ void __launch_bounds__(kPlanThreads)
+    plan_kernel(const int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
+                int last_shared, unsigned long long *pc, int64_t *tab_off) {
+  constexpr int NW = kPlanThreads / 32;
   __shared__ unsigned long long h[kNumBins];
+  __shared__ long long wr[NW], wt[NW];
+  __shared__ unsigned long long base_r, base_t;
+  const int64_t n = (int64_t)*d_n;
+  const int64_t t = (int64_t)blockIdx.x * kPlanThreads + threadIdx.x;
+  if (t == 0) pc[2 * kNumBins] = (unsigned long long)n;
+  if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
-  const int64_t n = (int64_t)*d_n;
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  long long room = 0, tab = 0;
+  int32_t i = -1;
   if (t < n) {
-    const int32_t i = list[t], hi = rs.hi[i], room = rs.room[i];
-    const int b = bin_of(hi, room, last_shared);
+    i = list[t];
+    const int32_t hi = rs.hi[i];
+    room = rs.room[i];
+    const int b = bin_of(hi, (int32_t)room, rs.w[i], last_shared);
     atomicAdd(&h[b], 1ull);
-    sizes[t] = {room, b == kGlobalBin ? global_slots(hi) : 0};
-  } else if (t <= nmax) {
-    sizes[t] = {0, 0};
+    tab = b == kGlobalBin ? global_slots(hi) : 0;
+  }
+  long long r = room, q = tab; // inclusive scans over the warp
+  for (int o = 1; o < 32; o <<= 1) {
+    const long long y = __shfl_up_sync(kFull, r, o), x = __shfl_up_sync(kFull, q, o);
+    if (lane >= o) {
+      r += y;
+      q += x;
+    }
+  }
+  if (lane == 31) {
+    wr[warp] = r;
+    wt[warp] = q;
   }
   __syncthreads();
-  if (threadIdx.x < kNumBins && h[threadIdx.x]) atomicAdd(&bin_count[threadIdx.x], h[threadIdx.x]);
+  if (threadIdx.x == 0) { // warp totals to exclusive prefixes; the block's places
+    long long sr = 0, st = 0;
+    for (int k = 0; k < NW; k++) {
+      const long long a = wr[k], c = wt[k];
+      wr[k] = sr;
+      wt[k] = st;
+      sr += a;
+      st += c;
+    }
+    base_r = atomicAdd(&pc[2 * kNumBins + 1], (unsigned long long)sr);
+    base_t = atomicAdd(&pc[2 * kNumBins + 2], (unsigned long long)st);
+  }
+  __syncthreads();
+  if (i >= 0) {
+    rs.off[i] = (int64_t)base_r + wr[warp] + (r - room);
+    tab_off[i] = (int64_t)base_t + wt[warp] + (q - tab);
+  }
+  if (threadIdx.x < kNumBins && h[threadIdx.x]) atomicAdd(&pc[threadIdx.x], h[threadIdx.x]);
 }
 
-// Scatter rows into their bins (cursor[b] starts at the bin's offset) and their room and table
-// offsets into the per-row arrays.
+// Scatter the planned rows into their bins (cursor[b] starts at the bin's first place).
 __global__ void bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared,
-                                   unsigned long long *bin_count, const pair64 *offs,
-                                   int64_t *tab_off, int32_t *binned) {
+                                   unsigned long long *pc, int32_t *binned) {
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
   const int32_t i = list[t];
-  const int b = bin_of(rs.hi[i], rs.room[i], last_shared);
+  const int b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared);
   unsigned long long start = 0; // the bin's first place: counts of the bins before it
-  for (int c = 0; c < b; c++) start += bin_count[c];
-  binned[start + atomicAdd(&bin_count[kNumBins + b], 1ull)] = i;
-  rs.off[i] = offs[t].room;
-  tab_off[i] = offs[t].tab;
-}
-
-// The plan's totals next to its counts, so that one copy brings them to the host:
-// bin_count[2 kNumBins ..] = (list length, total room, total table slots).
-__global__ void plan_summary_kernel(unsigned long long *bin_count, const pair64 *total,
-                                    const unsigned long long *d_n) {
-  if (threadIdx.x == 0) {
-    bin_count[2 * kNumBins] = *d_n;
-    bin_count[2 * kNumBins + 1] = (unsigned long long)total->room;
-    bin_count[2 * kNumBins + 2] = (unsigned long long)total->tab;
-  }
-}
-
-// ctr[4] = rowptr[n] (nnz of the batch), next to the counters, for one copy.
-__global__ void nnz_to_counter(const int64_t *rowptr, int64_t n, unsigned long long *ctr) {
-  if (threadIdx.x == 0) ctr[4] = (unsigned long long)rowptr[n];
+  for (int c = 0; c < b; c++) start += pc[c];
+  binned[start + atomicAdd(&pc[kNumBins + b], 1ull)] = i;
 }
 
 // ---- layout -----------------------------------------------------------------------------------
-
-// Row sizes of rows [r0, r0 + n) as int64 into cnt[0..n), cnt[n] = 0 (for an exclusive scan).
-__global__ void gather_sizes(const int32_t *__restrict__ z, int64_t r0, int64_t n,
-                             int64_t *__restrict__ cnt) {
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) cnt[i] = z[r0 + i];
-  if (i == n) cnt[n] = 0;
-}
 
 template <typename T>
 struct bufs {
@@ -633,37 +798,71 @@ struct bufs {
   const T *cv[3];
 };
 
-// Lay rows [r0, r0 + n) out as CSR. A block takes kCompactRows consecutive rows and copies their
-// entries as one flat range (thread j: entries j, j + blockDim, ...; a binary search in the
-// block's row pointers finds an entry's row), so short rows do not leave lanes idle and C is
-// written contiguously.
-constexpr int kCompactRows = 256;
+// Lay rows [r0, r0 + n) out as CSR. A block takes kCompactEntries consecutive entries of C (so
+// a long row is spread over many blocks and short rows do not leave lanes idle): it finds the
+// rows they belong to by a binary search of rowptr, keeps their pointers in shared memory when
+// there are at most kCompactRows of them (else searches rowptr itself), and each thread copies
+// entries j, j + blockDim, ... from the pass buffer that holds the row. C is written
+// contiguously. Nothing is written when *guard (the pass's overflow count) is not 0: then the
+// sizes are not final and C may be smaller than they say.
+constexpr int kCompactRows = 256, kCompactEntries = 4096;
+
+// The largest r in [lo, hi] with p[r] <= q (p nondecreasing, p[lo] <= q).
+__device__ __forceinline__ int64_t last_le(const int64_t *p, int64_t lo, int64_t hi, int64_t q) {
+  while (lo < hi) {
+    const int64_t mid = (lo + hi + 1) >> 1;
+    if (p[mid] <= q)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 template <typename T>
 __global__ void __launch_bounds__(256)
     compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr, rows_state rs,
-                 bufs<T> b, int32_t *__restrict__ ci, T *__restrict__ cv) {
+                 bufs<T> b, const unsigned long long *guard, int32_t *__restrict__ ci,
+                 T *__restrict__ cv) {
   __shared__ int64_t sp[kCompactRows + 1], so[kCompactRows];
   __shared__ uint8_t sid[kCompactRows];
-  const int64_t first = (int64_t)blockIdx.x * kCompactRows;
-  const int nrows = (int)(n - first < kCompactRows ? n - first : kCompactRows);
-  for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[first + i];
-  for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
-    so[i] = rs.off[r0 + first + i];
-    sid[i] = rs.src[r0 + first + i];
+  __shared__ int64_t first, last;
+  if (*guard != 0 || n == 0) return;
+  const int64_t total = rowptr[n], q0 = (int64_t)blockIdx.x * kCompactEntries;
+  if (q0 >= total) return;
+  const int64_t q1 = q0 + kCompactEntries < total ? q0 + kCompactEntries : total;
+  if (threadIdx.x == 0) {
+    first = last_le(rowptr, 0, n - 1, q0);
+    last = last_le(rowptr, first, n - 1, q1 - 1);
   }
   __syncthreads();
-  const int64_t base = sp[0], end = sp[nrows];
-  for (int64_t q = base + threadIdx.x; q < end; q += blockDim.x) {
-    int lo = 0, hi = nrows - 1; // the largest r with sp[r] <= q
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) >> 1;
-      if (sp[mid] <= q)
-        lo = mid;
-      else
-        hi = mid - 1;
+  const int64_t f = first, nrows = last - first + 1;
+  const bool shared_rows = nrows <= kCompactRows;
+  if (shared_rows) {
+    for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[f + i];
+    for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
+      so[i] = rs.off[r0 + f + i];
+      sid[i] = rs.src[r0 + f + i];
     }
-    const int id = sid[lo];
-    const int64_t from = so[lo] + (q - sp[lo]);
+  }
+  __syncthreads();
+  for (int64_t q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
+    int64_t r, start, from_off;
+    int id;
+    if (shared_rows) {
+      const int64_t l = last_le(sp, 0, nrows - 1, q);
+      r = l;
+      start = sp[l];
+      from_off = so[l];
+      id = sid[l];
+    } else {
+      r = last_le(rowptr, f, last, q);
+      start = rowptr[r];
+      from_off = rs.off[r0 + r];
+      id = rs.src[r0 + r];
+    }
+    (void)r;
+    const int64_t from = from_off + (q - start);
     const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
     const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
     ci[q] = si[from];

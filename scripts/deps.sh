@@ -3,11 +3,9 @@
 # Skips apt when everything is already installed; needs root (or sudo) otherwise.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$top/scripts/packages.sh"
 mapfile -t pkgs < <(cat "$top"/.ci/packages/*.txt | sed 's/#.*//' | awk 'NF{print $1}' | sort -u)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+mapfile -t missing < <(missing_packages "${pkgs[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#pkgs[@]} packages present"
   exit 0

@@ -104,6 +104,46 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   return (uint64_t)(m >> 64);
 }
 
+/** Raise GCOO_ERR_INVALID_ARG ("unknown element type N") unless t is float32 or float64. */
+#define GCOO_CHECK_DTYPE(t)                                                    \
+  GCOO_CHECK((t) == GCOO_FLOAT32 || (t) == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG, \
+             "unknown element type %d", (int)(t))
+
+/* ---- searching a prefix sum ----------------------------------------------------------------- */
+#ifdef __CUDACC__
+#define GCOO_HOST_DEVICE __host__ __device__
+#else
+#define GCOO_HOST_DEVICE
+#endif
+/** The i in [0, n) with off[i] <= x < off[i + 1], for nondecreasing off[0..n] with off[0] <= x <
+ *  off[n] (binary search; empty segments are skipped): the row of entry x of a CSR matrix with
+ *  row pointer off, or the bucket of x in a prefix sum. Host and device code. */
+static inline GCOO_HOST_DEVICE int64_t gcoo__segment_of(const int64_t *off, int64_t n, int64_t x) {
+  int64_t lo = 0, hi = n; /* off[lo] <= x < off[hi] */
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (off[mid] <= x)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* ---- options and names (src/options.c) ----------------------------------------------------- */
+/** The size-versioned options pattern of gcoo_op_options, gcoo_dist_op_options,
+ *  gcoo_bcg_options, ...: out (out_size bytes, its first member the size_t size) holds the
+ *  defaults; in, when not NULL, is copied over them up to in->size, and out's size becomes
+ *  out_size. GCOO_ERR_INVALID_ARG when in->size is below sizeof(size_t) or above out_size
+ *  (an uninitialised struct); init names the caller's initialiser macro in that message. */
+gcoo_status gcoo__options_read(const void *in, void *out, size_t out_size, const char *init);
+/** The number of elements of an array (not a pointer). */
+#define GCOO_COUNT_OF(a) (sizeof(a) / sizeof *(a))
+/** An enumeration's name from its table of n names: names[i], or "unknown" outside 0..n-1. */
+const char *gcoo__name_of(const char *const *names, size_t n, int i);
+/** The value whose name is name in the table, or -1 (also for name NULL). */
+int gcoo__index_of(const char *const *names, size_t n, const char *name);
+
 /* ---- objects ------------------------------------------------------------------------------ */
 #define GCOO_MAGIC_CTX 0x67636f6f63747821ull    /* "gcooctx!" */
 #define GCOO_MAGIC_SPARSE 0x67636f6f73707221ull /* "gcoospr!" */
@@ -125,6 +165,21 @@ static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
 gcoo_status gcoo__sparse_adopt(gcoo_sparse *A, gcoo_format format, gcoo_dtype dtype, int64_t nrows,
                                int64_t ncols, int64_t nnz, int32_t p, int64_t *ptr, int32_t *ind,
                                int32_t *rows, int32_t *cols, int64_t *gidx, void *values);
+
+/** The three arrays of a CSR matrix being built, malloc'd by the builder (NULL until then). The
+ *  builder ends with gcoo__csr_arrays_adopt on success and gcoo__csr_arrays_free after its
+ *  `done:` label, so one cleanup line serves every path. */
+typedef struct gcoo__csr_arrays {
+  int64_t *ptr; /* nrows + 1 row offsets */
+  int32_t *ind; /* nnz column indices */
+  void *values; /* nnz values of the matrix's dtype */
+} gcoo__csr_arrays;
+/** gcoo__sparse_adopt of a's arrays as an nrows x ncols CSR matrix with nnz entries: the
+ *  matrix owns them on success, they are freed on failure; a is emptied either way. */
+gcoo_status gcoo__csr_arrays_adopt(gcoo__csr_arrays *a, gcoo_sparse *out, gcoo_dtype dtype,
+                                   int64_t nrows, int64_t ncols, int64_t nnz);
+/** Free what a still holds (nothing after gcoo__csr_arrays_adopt) and empty it. */
+void gcoo__csr_arrays_free(gcoo__csr_arrays *a);
 
 /* ---- the operator's two frames (src/convert_frame.c): single passes, in place where possible
  * (DESIGN.md §1; docs/datapath.md). */
@@ -214,6 +269,11 @@ typedef struct gcoo__pcg_device {
 } gcoo__pcg_device;
 gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *p);
 
+/** dinv = 1 / diag(A) from the square local operator's device CSR (device memory, A's element
+ *  type); *bad_row: the first local row whose diagonal is not positive and finite (its value in
+ *  *bad_value), -1 if none. Synchronises (set-up). */
+gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row, double *bad_value);
+
 typedef struct gcoo__bcg_device gcoo__bcg_device;
 typedef enum gcoo__bcg_step {
   GCOO__BCG_STORE_B2, /* red[0, k) = ||B_j||^2 kept */
@@ -242,6 +302,19 @@ gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step);
 /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
 gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
                                          const gcoo_dense *R, gcoo_dense *W);
+/** The fused block-vector passes (kernels/bcg_fused.cuh), for k in {8, 16, 32}
+ *  (gcoo__cuda_bcg_fused: 0 none for this k, 1 there and faster than the GEMM path as measured,
+ *  2 there but slower; the blocks P, Q, R, W, X n x k row-major, any ld):
+ *  gram2:     red = [P^T Q | P^T R];
+ *  update:    X += P alpha, R -= Q alpha, W = diag(dinv) R (dinv NULL: R), red = [||R_j||^2 | Q^T W];
+ *  direction: W += P beta, red = W^T W   (alpha, beta: coefficient matrices 0 and 1). */
+int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h);
+gcoo_status gcoo__cuda_bcg_gram2(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                 const gcoo_dense *R);
+gcoo_status gcoo__cuda_bcg_update(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                  gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv,
+                                  gcoo_dense *W);
+gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W);
 /** Phase marks (phase < 0: start of iteration it), a snapshot of the state after iteration it,
  *  and the wait for that snapshot (done: the device has stopped). */
 gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int phase);

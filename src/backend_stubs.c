@@ -22,4 +22,5 @@ GCOO_BACKEND_LIST(STUB_OF)
 
 #if !GCOO_HAVE_CUDA
 int gcoo_cuda_device_count(void) { return 0; }
+void gcoo_cuda_prestart(int device) { (void)device; }
 #endif

@@ -89,6 +89,20 @@ gcoo_status gcoo_ctx_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense 
   return GCOO_SUCCESS;
 }
 
+/* A block operation's two sides, by the memory space of its output `out`: the host template
+ * name##_host for host operands, the backend's op `name` for device ones (GCOO_ERR_UNSUPPORTED
+ * on a backend without it). Ends the calling function. */
+#define ON_HOST_OR_DEVICE(ctx, out, name, ...)                            \
+  do {                                                                    \
+    if ((out)->mem == GCOO_MEM_HOST) {                                    \
+      GCOO_CALL(GCOO_DISPATCH((out)->dtype, name##_host, __VA_ARGS__));   \
+    } else {                                                              \
+      GCOO_CALL(need_device_ops((ctx), (ctx)->ops->name != NULL, #name)); \
+      GCOO_CALL((ctx)->ops->name((ctx), __VA_ARGS__));                    \
+    }                                                                     \
+    return GCOO_SUCCESS;                                                  \
+  } while (0)
+
 gcoo_status gcoo_blas_gemm(gcoo_ctx ctx, int transA, int transB, double alpha, const gcoo_dense *A,
                            const gcoo_dense *B, double beta, gcoo_dense *C) {
   GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
@@ -103,13 +117,7 @@ gcoo_status gcoo_blas_gemm(gcoo_ctx ctx, int transA, int transB, double alpha, c
              "gemm: operands must share one layout");
   GCOO_CHECK(C->data != A->data && C->data != B->data, GCOO_ERR_INVALID_ARG,
              "gemm: C must not alias A or B");
-  if (C->mem == GCOO_MEM_HOST) {
-    GCOO_CALL(GCOO_DISPATCH(C->dtype, gemm_host, transA, transB, alpha, A, B, beta, C));
-    return GCOO_SUCCESS;
-  }
-  GCOO_CALL(need_device_ops(ctx, ctx->ops->gemm != NULL, "gemm"));
-  GCOO_CALL(ctx->ops->gemm(ctx, transA, transB, alpha, A, B, beta, C));
-  return GCOO_SUCCESS;
+  ON_HOST_OR_DEVICE(ctx, C, gemm, transA, transB, alpha, A, B, beta, C);
 }
 
 gcoo_status gcoo_blas_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C) {
@@ -121,13 +129,7 @@ gcoo_status gcoo_blas_dgmm(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *
              (long long)d->ncols, (long long)A->nrows);
   GCOO_CHECK(C->nrows == A->nrows && C->ncols == A->ncols && C->layout == A->layout, GCOO_ERR_SHAPE,
              "dgmm: C must have A's shape and layout");
-  if (C->mem == GCOO_MEM_HOST) {
-    GCOO_CALL(GCOO_DISPATCH(C->dtype, dgmm_host, d, A, C));
-    return GCOO_SUCCESS;
-  }
-  GCOO_CALL(need_device_ops(ctx, ctx->ops->dgmm != NULL, "dgmm"));
-  GCOO_CALL(ctx->ops->dgmm(ctx, d, A, C));
-  return GCOO_SUCCESS;
+  ON_HOST_OR_DEVICE(ctx, C, dgmm, d, A, C);
 }
 
 gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B,
@@ -141,11 +143,5 @@ gcoo_status gcoo_blas_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense
   GCOO_CHECK((out->nrows == 1 && out->ncols == A->ncols) ||
                  (out->ncols == 1 && out->nrows == A->ncols),
              GCOO_ERR_SHAPE, "coldot: out must hold %lld values", (long long)A->ncols);
-  if (out->mem == GCOO_MEM_HOST) {
-    GCOO_CALL(GCOO_DISPATCH(out->dtype, coldot_host, A, B, out));
-    return GCOO_SUCCESS;
-  }
-  GCOO_CALL(need_device_ops(ctx, ctx->ops->coldot != NULL, "coldot"));
-  GCOO_CALL(ctx->ops->coldot(ctx, A, B, out));
-  return GCOO_SUCCESS;
+  ON_HOST_OR_DEVICE(ctx, out, coldot, A, B, out);
 }

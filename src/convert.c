@@ -63,27 +63,24 @@ static gcoo_status counting_perm(const int32_t *key, int32_t divisor, int64_t nk
 static gcoo_status permute(gcoo_triplets *t, const int64_t *perm) {
   gcoo_status st = GCOO_SUCCESS;
   size_t es = gcoo_dtype_size(t->dtype);
-  int32_t *r = NULL, *c = NULL;
-  char *v = NULL;
-  GCOO_GOTO(gcoo__malloc_n((void **)&r, t->nnz, sizeof *r, "permuted rows"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&c, t->nnz, sizeof *c, "permuted cols"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&v, t->nnz, es, "permuted values"));
+  gcoo_triplets p = *t; /* the permuted copy: t's shape, new arrays */
+  p.rows = NULL, p.cols = NULL, p.vals = NULL;
+  GCOO_GOTO(gcoo__malloc_n((void **)&p.rows, t->nnz, sizeof *p.rows, "permuted rows"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&p.cols, t->nnz, sizeof *p.cols, "permuted cols"));
+  GCOO_GOTO(gcoo__malloc_n(&p.vals, t->nnz, es, "permuted values"));
   const char *sv = t->vals;
+  char *v = p.vals;
 #pragma omp parallel for schedule(static) if (t->nnz > GCOO_OMP_MIN_WORK)
   for (int64_t k = 0; k < t->nnz; k++) {
-    r[k] = t->rows[perm[k]];
-    c[k] = t->cols[perm[k]];
+    p.rows[k] = t->rows[perm[k]];
+    p.cols[k] = t->cols[perm[k]];
     memcpy(v + (size_t)k * es, sv + (size_t)perm[k] * es, es);
   }
-  free(t->rows);
-  free(t->cols);
-  free(t->vals);
-  t->rows = r, t->cols = c, t->vals = v;
-  r = NULL, c = NULL, v = NULL;
+  gcoo__triplets_free(t);
+  *t = p;
+  p.rows = NULL, p.cols = NULL, p.vals = NULL; /* now t's */
 done:
-  free(r);
-  free(c);
-  free(v);
+  gcoo__triplets_free(&p);
   return st;
 }
 
@@ -258,8 +255,7 @@ gcoo_status gcoo_sparse_astype(gcoo_sparse *B, gcoo_sparse A, gcoo_dtype dtype) 
   gcoo_triplets t;
   GCOO_CHECK(B != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *B = NULL;
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CALL(gcoo__triplets_from_sparse(A, &t));
   if (dtype != t.dtype) {
     void *v = NULL;

@@ -189,17 +189,18 @@ done:
 
 gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t *ptr = NULL;
-  int32_t *ind = NULL;
-  char *vals = NULL;
+  gcoo__csr_arrays a = {NULL, NULL, NULL};
   *A = NULL;
   GCOO_VALID_OBJECT(S, GCOO_MAGIC_SPARSE, "sparse matrix");
   GCOO_CHECK(S->format == GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG, "matrix is not GCOO");
   const int64_t m = S->ncols, nnz = S->nnz;
   const size_t es = gcoo_dtype_size(S->dtype);
-  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)m + 1, sizeof *ptr, "row pointer"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&ind, nnz, sizeof *ind, "column indices"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&vals, nnz, es, "values"));
+  GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)m + 1, sizeof *a.ptr, "row pointer"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, nnz, sizeof *a.ind, "column indices"));
+  GCOO_GOTO(gcoo__malloc_n(&a.values, nnz, es, "values"));
+  int64_t *const ptr = a.ptr;
+  int32_t *const ind = a.ind;
+  char *const vals = a.values;
   const int32_t *rs = S->rows, *cs = S->cols;
   const char *vs = S->values;
   const int64_t *g = S->gidx;
@@ -219,14 +220,9 @@ gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A) {
     }
   for (int64_t i = m; i > 0; i--) ptr[i] = ptr[i - 1];
   ptr[0] = 0;
-  st = gcoo__sparse_adopt(A, GCOO_FORMAT_CSR, S->dtype, m, S->nrows, nnz, 0, ptr, ind, NULL, NULL,
-                          NULL, vals);
-  ptr = NULL, ind = NULL, vals = NULL;
-  GCOO_GOTO(st);
+  GCOO_GOTO(gcoo__csr_arrays_adopt(&a, A, S->dtype, m, S->nrows, nnz));
 done:
-  free(ptr);
-  free(ind);
-  free(vals);
+  gcoo__csr_arrays_free(&a);
   return st;
 }
 

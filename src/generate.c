@@ -53,8 +53,7 @@ gcoo_status gcoo_sparse_random_rows(gcoo_sparse *A, gcoo_dtype dtype, gcoo_forma
   *A = NULL;
   GCOO_CHECK(sparsity >= 0.0 && sparsity <= 1.0, GCOO_ERR_INVALID_ARG, "sparsity %g outside [0, 1]",
              sparsity);
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK((unsigned)format <= GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG, "unknown sparse format %d",
              (int)format);
   GCOO_CHECK(format != GCOO_FORMAT_GCOO || p >= 0, GCOO_ERR_INVALID_ARG,
@@ -146,8 +145,7 @@ gcoo_status gcoo_sparse_poisson3d_rows(gcoo_sparse *A, gcoo_dtype dtype, gcoo_fo
   *A = NULL;
   GCOO_CHECK(stencil == 7 || stencil == 27, GCOO_ERR_INVALID_ARG,
              "stencil %d: expected 7 or 27 points", stencil);
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(n >= 1 && n <= 1290, n < 1 ? GCOO_ERR_INVALID_ARG : GCOO_ERR_TOO_LARGE,
              "grid %lld^3: n must be in [1, 1290] so that n^3 fits a 32-bit index", (long long)n);
   const int64_t N = n * n * n;

@@ -44,14 +44,9 @@ static void expand_path(const char *pattern, char *out, size_t len) {
 
 static void log_init(void) {
   const char *lv = getenv("GCOO_DEBUG");
-  if (lv) {
-    if (!strcasecmp(lv, "WARN"))
-      log_level = GCOO_LOG_WARN;
-    else if (!strcasecmp(lv, "INFO"))
-      log_level = GCOO_LOG_INFO;
-    else if (!strcasecmp(lv, "TRACE"))
-      log_level = GCOO_LOG_TRACE;
-  }
+  static const char *const levels[] = {"NONE", "WARN", "INFO", "TRACE"}; /* gcoo_log_level */
+  for (int l = GCOO_LOG_WARN; lv && l <= GCOO_LOG_TRACE; l++)
+    if (!strcasecmp(lv, levels[l])) log_level = (gcoo_log_level)l;
   const char *ss = getenv("GCOO_DEBUG_SUBSYS");
   if (ss) snprintf(log_subsys, sizeof log_subsys, "%s", ss);
   log_file = stderr;

@@ -28,26 +28,17 @@ static const char *alg_names[] = {"auto",
                                   "reference"};
 
 const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg) {
-  if ((int)alg < 0 || (size_t)alg >= sizeof alg_names / sizeof alg_names[0]) return "unknown";
-  return alg_names[alg];
+  return gcoo__name_of(alg_names, GCOO_COUNT_OF(alg_names), (int)alg);
 }
 
 int gcoo_spdm_alg_from_name(const char *name) {
-  for (size_t i = 0; name && i < sizeof alg_names / sizeof alg_names[0]; i++)
-    if (!strcmp(name, alg_names[i])) return (int)i;
-  return -1;
+  return gcoo__index_of(alg_names, GCOO_COUNT_OF(alg_names), name);
 }
 
 /* The caller's options, completed and checked (the gcoo_op_options size pattern). */
 static gcoo_status read_options(const gcoo_op_options *opts, gcoo_op_options *o) {
-  gcoo_op_options def = GCOO_OP_OPTIONS_INIT;
-  *o = def;
-  if (opts) {
-    GCOO_CHECK(opts->size >= sizeof(size_t) && opts->size <= sizeof *o, GCOO_ERR_INVALID_ARG,
-               "options.size = %zu: initialise options with GCOO_OP_OPTIONS_INIT", opts->size);
-    memcpy(o, opts, opts->size);
-    o->size = sizeof *o;
-  }
+  *o = (gcoo_op_options)GCOO_OP_OPTIONS_INIT;
+  GCOO_CALL(gcoo__options_read(opts, o, sizeof *o, "GCOO_OP_OPTIONS_INIT"));
   GCOO_CHECK(o->reading == GCOO_SPARSE_DENSE || o->reading == GCOO_DENSE_SPARSE,
              GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o->reading);
   GCOO_CHECK((int)o->alg >= 0 && o->alg <= GCOO_ALG_REFERENCE, GCOO_ERR_INVALID_ARG,
@@ -135,9 +126,8 @@ gcoo_status gcoo__op_csr(gcoo_op op, gcoo_sparse *A_csr) {
 
 gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_sparse *R) {
   gcoo_status st = GCOO_SUCCESS;
-  int64_t *ptr = NULL, total = 0;
-  int32_t *ind = NULL;
-  char *vals = NULL;
+  int64_t total = 0;
+  gcoo__csr_arrays a = {NULL, NULL, NULL};
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_OP, "operator");
   GCOO_CHECK(R != NULL && (rows != NULL || n == 0), GCOO_ERR_NULL, "output or rows is NULL");
   *R = NULL;
@@ -156,44 +146,39 @@ gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_spars
     GCOO_CALL(gcoo__sparse_gcoo_view(op->S, &g));
   /* two passes: count, then copy (a row of A is column r of S: its group's entries with
    * cols == r, already in increasing row of S = column of A) */
-  GCOO_GOTO(gcoo__calloc((void **)&ptr, (size_t)n + 1, sizeof *ptr, "row pointer"));
+  GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)n + 1, sizeof *a.ptr, "row pointer"));
   for (int pass = 0; pass < 2; pass++) {
     for (int64_t t = 0; t < n; t++) {
       const int64_t r = rows[t];
-      int64_t w = pass ? ptr[t] : 0;
+      int64_t w = pass ? a.ptr[t] : 0;
       if (op->A_csr) {
         for (int64_t e = c.ptr[r]; e < c.ptr[r + 1]; e++, w++)
           if (pass) {
-            ind[w] = c.ind[e];
-            memcpy(vals + (size_t)w * es, (const char *)c.values + (size_t)e * es, es);
+            a.ind[w] = c.ind[e];
+            memcpy((char *)a.values + (size_t)w * es, (const char *)c.values + (size_t)e * es, es);
           }
       } else {
         const int64_t q = r / g.p;
         for (int64_t e = g.gidx[q]; e < g.gidx[q + 1]; e++) {
           if (g.cols[e] != r) continue;
           if (pass) {
-            ind[w] = g.rows[e];
-            memcpy(vals + (size_t)w * es, (const char *)g.values + (size_t)e * es, es);
+            a.ind[w] = g.rows[e];
+            memcpy((char *)a.values + (size_t)w * es, (const char *)g.values + (size_t)e * es, es);
           }
           w++;
         }
       }
-      if (!pass) ptr[t + 1] = ptr[t] + w;
+      if (!pass) a.ptr[t + 1] = a.ptr[t] + w;
     }
     if (!pass) {
-      total = ptr[n];
-      GCOO_GOTO(gcoo__malloc_n((void **)&ind, total, sizeof *ind, "column indices"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&vals, total, es, "values"));
+      total = a.ptr[n];
+      GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, total, sizeof *a.ind, "column indices"));
+      GCOO_GOTO(gcoo__malloc_n(&a.values, total, es, "values"));
     }
   }
-  st = gcoo__sparse_adopt(R, GCOO_FORMAT_CSR, op->info.dtype, n, k, total, 0, ptr, ind, NULL, NULL,
-                          NULL, vals);
-  ptr = NULL, ind = NULL, vals = NULL;
-  GCOO_GOTO(st);
+  GCOO_GOTO(gcoo__csr_arrays_adopt(&a, R, op->info.dtype, n, k, total));
 done:
-  free(ptr);
-  free(ind);
-  free(vals);
+  gcoo__csr_arrays_free(&a);
   return st;
 }
 
@@ -265,12 +250,13 @@ gcoo_status gcoo_op_destroy(gcoo_op *op) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
-                      gcoo_dense *Y) {
+/* The one-shot products: an operator made for one apply in the given reading, then destroyed. */
+static gcoo_status apply_once(gcoo_ctx ctx, gcoo_reading reading, int64_t ncols_hint, gcoo_sparse A,
+                              double alpha, const gcoo_dense *X, double beta, gcoo_dense *Y) {
   gcoo_op op = NULL;
   gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-  o.reading = GCOO_SPARSE_DENSE;
-  o.ncols_hint = X ? X->ncols : 0;
+  o.reading = reading;
+  o.ncols_hint = ncols_hint;
   GCOO_CALL(gcoo_op_create(&op, ctx, A, &o));
   gcoo_status st = gcoo_op_apply(op, alpha, X, beta, Y);
   if (st >= 0) st = gcoo_ctx_synchronize(ctx);
@@ -279,16 +265,14 @@ gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dens
   return GCOO_SUCCESS;
 }
 
+gcoo_status gcoo_spdm(gcoo_ctx ctx, double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
+                      gcoo_dense *Y) {
+  GCOO_CALL(apply_once(ctx, GCOO_SPARSE_DENSE, X ? X->ncols : 0, A, alpha, X, beta, Y));
+  return GCOO_SUCCESS;
+}
+
 gcoo_status gcoo_dnsp(gcoo_ctx ctx, double alpha, const gcoo_dense *B, gcoo_sparse S, double beta,
                       gcoo_dense *C) {
-  gcoo_op op = NULL;
-  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-  o.reading = GCOO_DENSE_SPARSE;
-  o.ncols_hint = B ? B->nrows : 0;
-  GCOO_CALL(gcoo_op_create(&op, ctx, S, &o));
-  gcoo_status st = gcoo_op_apply(op, alpha, B, beta, C);
-  if (st >= 0) st = gcoo_ctx_synchronize(ctx);
-  gcoo_op_destroy(&op);
-  GCOO_CALL(st);
+  GCOO_CALL(apply_once(ctx, GCOO_DENSE_SPARSE, B ? B->nrows : 0, S, alpha, B, beta, C));
   return GCOO_SUCCESS;
 }

@@ -17,15 +17,11 @@ static const char *const method_names[] = {"default", "adaptive", "paper", "refe
                                            "pps",     "upper",    "exact", "classes"};
 
 const char *gcoo_predict_method_name(gcoo_predict_method m) {
-  if ((int)m < 0 || (size_t)m >= sizeof method_names / sizeof *method_names) return "unknown";
-  return method_names[m];
+  return gcoo__name_of(method_names, GCOO_COUNT_OF(method_names), (int)m);
 }
 
 int gcoo_predict_method_from_name(const char *name) {
-  if (!name) return -1;
-  for (size_t i = 0; i < sizeof method_names / sizeof *method_names; i++)
-    if (!strcmp(name, method_names[i])) return (int)i;
-  return -1;
+  return gcoo__index_of(method_names, GCOO_COUNT_OF(method_names), name);
 }
 
 void gcoo_prediction_free(gcoo_prediction *p) {

@@ -22,15 +22,7 @@ gcoo_status gcoo__predict_pps(gcoo__pstate *s, int64_t samples, gcoo__pestimate 
   for (int64_t t = 0; t < n; t++) {
     /* the row i with cum[i] <= x < cum[i+1] for x uniform in [0, F) */
     const int64_t x = (int64_t)gcoo__rng_below(&s->rng, (uint64_t)F);
-    int64_t lo = 0, hi = M; /* cum[lo] <= x < cum[hi] */
-    while (hi - lo > 1) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (cum[mid] <= x)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    rows[t] = lo;
+    rows[t] = gcoo__segment_of(cum, M, x);
   }
   GCOO_GOTO(gcoo__predict_count_rows(s, rows, n));
   double sum = 0.0, sum2 = 0.0;

@@ -56,3 +56,28 @@ gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outcome *o) {
   (void)h, (void)o;
   return not_compiled();
 }
+int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) {
+  (void)h;
+  return 0;
+}
+gcoo_status gcoo__cuda_bcg_gram2(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                 const gcoo_dense *R) {
+  (void)h, (void)P, (void)Q, (void)R;
+  return not_compiled();
+}
+gcoo_status gcoo__cuda_bcg_update(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                                  gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv,
+                                  gcoo_dense *W) {
+  (void)h, (void)P, (void)Q, (void)X, (void)R, (void)dinv, (void)W;
+  return not_compiled();
+}
+gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+  (void)h, (void)P, (void)W;
+  return not_compiled();
+}
+gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_t *bad_row,
+                                        double *bad_value) {
+  (void)A, (void)dinv, (void)bad_value;
+  *bad_row = -1;
+  return not_compiled();
+}

@@ -2,6 +2,7 @@
 /* src/sparse.c: the sparse matrix object: creation from caller arrays (checked), ownership,
  * validation and read-only access. Conversions between formats are in convert.c. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +18,10 @@ static const char *format_name(gcoo_format f) {
   return "unknown";
 }
 
+/* Every array a matrix may own, whatever its format (the unused ones are NULL). */
 static void sparse_free_arrays(struct gcoo_sparse_s *A) {
-  free(A->ptr);
-  free(A->ind);
-  free(A->rows);
-  free(A->cols);
-  free(A->gidx);
-  free(A->gnnz);
-  free(A->values);
+  void *const arrays[] = {A->ptr, A->ind, A->rows, A->cols, A->gidx, A->gnnz, A->values};
+  for (size_t i = 0; i < GCOO_COUNT_OF(arrays); i++) free(arrays[i]);
 }
 
 gcoo_status gcoo_sparse_destroy(gcoo_sparse *A) {
@@ -61,7 +58,11 @@ gcoo_status gcoo__sparse_adopt(gcoo_sparse *out, gcoo_format format, gcoo_dtype 
                                void *values) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_sparse_s *A = NULL;
-  int64_t *gnnz = NULL;
+  /* the object being made, on the stack (sparse_impl.h's field order; the magic number comes
+   * last, when the object is complete): it owns the arrays from here on, so every failure below
+   * has the one cleanup sparse_free_arrays */
+  struct gcoo_sparse_s t = {0,   format, dtype, nrows, ncols, nnz,  0,     0,
+                            ptr, ind,    rows,  cols,  gidx,  NULL, values};
   *out = NULL;
   GCOO_CHECK_GOTO(nrows >= 0 && ncols >= 0 && nnz >= 0, GCOO_ERR_INVALID_ARG,
                   "negative size %lld x %lld, nnz %lld", (long long)nrows, (long long)ncols,
@@ -69,56 +70,52 @@ gcoo_status gcoo__sparse_adopt(gcoo_sparse *out, gcoo_format format, gcoo_dtype 
   GCOO_CHECK_GOTO(nrows <= GCOO_INDEX_MAX && ncols <= GCOO_INDEX_MAX, GCOO_ERR_TOO_LARGE,
                   "%lld x %lld does not fit 32-bit indices", (long long)nrows, (long long)ncols);
   GCOO_GOTO(gcoo__calloc((void **)&A, 1, sizeof *A, "sparse matrix"));
-  A->magic = GCOO_MAGIC_SPARSE;
-  A->format = format;
-  A->dtype = dtype;
-  A->nrows = nrows;
-  A->ncols = ncols;
-  A->nnz = nnz;
-  A->ptr = ptr;
-  A->ind = ind;
-  A->rows = rows;
-  A->cols = cols;
-  A->values = values;
-  ptr = NULL, ind = NULL, rows = NULL, cols = NULL, values = NULL;
   if (format == GCOO_FORMAT_GCOO) {
     GCOO_CHECK_GOTO(p >= 1, GCOO_ERR_INVALID_ARG, "GCOO group width p = %d must be >= 1", p);
-    A->p = p;
-    A->ngroups = (ncols + p - 1) / p;
-    A->gidx = gidx;
-    gidx = NULL;
-    GCOO_GOTO(gcoo__malloc_n((void **)&gnnz, A->ngroups, sizeof *gnnz, "nnzPerGroup"));
-    for (int64_t q = 0; q < A->ngroups; q++) gnnz[q] = A->gidx[q + 1] - A->gidx[q];
-    A->gnnz = gnnz;
-    gnnz = NULL;
+    t.p = p;
+    t.ngroups = (ncols + p - 1) / p;
+    GCOO_GOTO(gcoo__malloc_n((void **)&t.gnnz, t.ngroups, sizeof *t.gnnz, "nnzPerGroup"));
+    for (int64_t q = 0; q < t.ngroups; q++) t.gnnz[q] = t.gidx[q + 1] - t.gidx[q];
+  } else {
+    free(t.gidx); /* only GCOO has groups */
+    t.gidx = NULL;
   }
   /* Every array an object of this format needs must exist (even when nnz == 0). */
-  if (!A->values) GCOO_GOTO(gcoo__malloc((void **)&A->values, 1, "values"));
-  if ((format == GCOO_FORMAT_COO || format == GCOO_FORMAT_GCOO) && !A->rows)
-    GCOO_GOTO(gcoo__malloc((void **)&A->rows, 1, "rows"));
-  if ((format == GCOO_FORMAT_COO || format == GCOO_FORMAT_GCOO) && !A->cols)
-    GCOO_GOTO(gcoo__malloc((void **)&A->cols, 1, "cols"));
-  if ((format == GCOO_FORMAT_CSR || format == GCOO_FORMAT_CSC) && !A->ind)
-    GCOO_GOTO(gcoo__malloc((void **)&A->ind, 1, "indices"));
-  GCOO_CHECK_GOTO((format != GCOO_FORMAT_CSR && format != GCOO_FORMAT_CSC) || A->ptr,
+  if (!t.values) GCOO_GOTO(gcoo__malloc((void **)&t.values, 1, "values"));
+  if ((format == GCOO_FORMAT_COO || format == GCOO_FORMAT_GCOO) && !t.rows)
+    GCOO_GOTO(gcoo__malloc((void **)&t.rows, 1, "rows"));
+  if ((format == GCOO_FORMAT_COO || format == GCOO_FORMAT_GCOO) && !t.cols)
+    GCOO_GOTO(gcoo__malloc((void **)&t.cols, 1, "cols"));
+  if ((format == GCOO_FORMAT_CSR || format == GCOO_FORMAT_CSC) && !t.ind)
+    GCOO_GOTO(gcoo__malloc((void **)&t.ind, 1, "indices"));
+  GCOO_CHECK_GOTO((format != GCOO_FORMAT_CSR && format != GCOO_FORMAT_CSC) || t.ptr,
                   GCOO_ERR_INTERNAL, "%s object without pointer array", format_name(format));
-  GCOO_CHECK_GOTO(format != GCOO_FORMAT_GCOO || A->gidx, GCOO_ERR_INTERNAL,
+  GCOO_CHECK_GOTO(format != GCOO_FORMAT_GCOO || t.gidx, GCOO_ERR_INTERNAL,
                   "GCOO object without gIdxes");
+  *A = t;
+  A->magic = GCOO_MAGIC_SPARSE;
   *out = A;
-  A = NULL;
+  return GCOO_SUCCESS;
 done:
-  free(ptr);
-  free(ind);
-  free(rows);
-  free(cols);
-  free(gidx);
-  free(gnnz);
-  free(values);
-  if (A) {
-    sparse_free_arrays(A);
-    free(A);
-  }
+  sparse_free_arrays(&t);
+  free(A);
   return st;
+}
+
+gcoo_status gcoo__csr_arrays_adopt(gcoo__csr_arrays *a, gcoo_sparse *out, gcoo_dtype dtype,
+                                   int64_t nrows, int64_t ncols, int64_t nnz) {
+  gcoo_status st = gcoo__sparse_adopt(out, GCOO_FORMAT_CSR, dtype, nrows, ncols, nnz, 0, a->ptr,
+                                      a->ind, NULL, NULL, NULL, a->values);
+  *a = (gcoo__csr_arrays){NULL, NULL, NULL}; /* adopted, or freed by gcoo__sparse_adopt */
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
+void gcoo__csr_arrays_free(gcoo__csr_arrays *a) {
+  free(a->ptr);
+  free(a->ind);
+  free(a->values);
+  *a = (gcoo__csr_arrays){NULL, NULL, NULL};
 }
 
 /* Copy n values (NULL: pattern, all ones) into a new array. */
@@ -136,8 +133,7 @@ static gcoo_status copy_values(gcoo_dtype dtype, const void *values, int64_t n, 
 }
 
 static gcoo_status check_shape(gcoo_dtype dtype, int64_t nrows, int64_t ncols) {
-  GCOO_CHECK(dtype == GCOO_FLOAT32 || dtype == GCOO_FLOAT64, GCOO_ERR_INVALID_ARG,
-             "unknown element type %d", (int)dtype);
+  GCOO_CHECK_DTYPE(dtype);
   GCOO_CHECK(nrows >= 0 && ncols >= 0, GCOO_ERR_INVALID_ARG, "negative shape %lld x %lld",
              (long long)nrows, (long long)ncols);
   GCOO_CHECK_DIM(nrows, "rows");
@@ -145,10 +141,32 @@ static gcoo_status check_shape(gcoo_dtype dtype, int64_t nrows, int64_t ncols) {
   return GCOO_SUCCESS;
 }
 
+/* The way in for COO and GCOO arrays: copies of rows, cols (t->nnz each) and values in the
+ * triplets t (freed here), sorted with duplicates resolved as flags say, built as format with
+ * group width p (GCOO). what prefixes the names in an out-of-memory message ("COO " or ""). */
+static gcoo_status create_from_copies(gcoo_sparse *A, gcoo_triplets *t, const int32_t *rows,
+                                      const int32_t *cols, const void *values, unsigned flags,
+                                      gcoo_format format, int32_t p, const char *what) {
+  gcoo_status st = GCOO_SUCCESS;
+  char rows_name[16], cols_name[16];
+  snprintf(rows_name, sizeof rows_name, "%srows", what);
+  snprintf(cols_name, sizeof cols_name, "%scols", what);
+  const size_t n = (size_t)t->nnz;
+  GCOO_GOTO(gcoo__malloc_n((void **)&t->rows, t->nnz, sizeof(int32_t), rows_name));
+  GCOO_GOTO(gcoo__malloc_n((void **)&t->cols, t->nnz, sizeof(int32_t), cols_name));
+  if (n) memcpy(t->rows, rows, n * sizeof(int32_t));
+  if (n) memcpy(t->cols, cols, n * sizeof(int32_t));
+  GCOO_GOTO(copy_values(t->dtype, values, t->nnz, &t->vals));
+  GCOO_GOTO(gcoo__triplets_canonicalize(t, flags));
+  GCOO_GOTO(gcoo__sparse_from_triplets(A, t, format, p));
+done:
+  gcoo__triplets_free(t);
+  return st;
+}
+
 gcoo_status gcoo_sparse_create_coo(gcoo_sparse *A, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
                                    int64_t nnz, const int32_t *rows, const int32_t *cols,
                                    const void *values, unsigned flags) {
-  gcoo_status st = GCOO_SUCCESS;
   gcoo_triplets t = {dtype, nrows, ncols, nnz, NULL, NULL, NULL};
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
@@ -164,16 +182,8 @@ gcoo_status gcoo_sparse_create_coo(gcoo_sparse *A, gcoo_dtype dtype, int64_t nro
                (long long)ncols - 1);
   }
   if (flags & GCOO_REQUIRE_FINITE) GCOO_CALL(gcoo__check_finite(dtype, values, nnz, "COO values"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&t.rows, nnz, sizeof(int32_t), "COO rows"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&t.cols, nnz, sizeof(int32_t), "COO cols"));
-  if (nnz) memcpy(t.rows, rows, (size_t)nnz * sizeof(int32_t));
-  if (nnz) memcpy(t.cols, cols, (size_t)nnz * sizeof(int32_t));
-  GCOO_GOTO(copy_values(dtype, values, nnz, &t.vals));
-  GCOO_GOTO(gcoo__triplets_canonicalize(&t, flags));
-  GCOO_GOTO(gcoo__sparse_from_triplets(A, &t, GCOO_FORMAT_COO, 0));
-done:
-  gcoo__triplets_free(&t);
-  return st;
+  GCOO_CALL(create_from_copies(A, &t, rows, cols, values, flags, GCOO_FORMAT_COO, 0, "COO "));
+  return GCOO_SUCCESS;
 }
 
 /* CSR and CSC are the same structure read along rows or columns; `major` counts the
@@ -299,7 +309,6 @@ static gcoo_status check_gcoo_arrays(int64_t nrows, int64_t ncols, int32_t p, co
 gcoo_status gcoo_sparse_create_gcoo(gcoo_sparse *A, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
                                     int32_t p, const int64_t *gidx, const int32_t *rows,
                                     const int32_t *cols, const void *values, unsigned flags) {
-  gcoo_status st = GCOO_SUCCESS;
   gcoo_triplets t = {dtype, nrows, ncols, 0, NULL, NULL, NULL};
   GCOO_CHECK(A != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *A = NULL;
@@ -310,16 +319,8 @@ gcoo_status gcoo_sparse_create_gcoo(gcoo_sparse *A, gcoo_dtype dtype, int64_t nr
   if (flags & GCOO_REQUIRE_FINITE) GCOO_CALL(gcoo__check_finite(dtype, values, nnz, "values"));
   /* Copy into triplets, canonicalize (sums any duplicates), rebuild GCOO. */
   t.nnz = nnz;
-  GCOO_GOTO(gcoo__malloc_n((void **)&t.rows, nnz, sizeof(int32_t), "rows"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&t.cols, nnz, sizeof(int32_t), "cols"));
-  if (nnz) memcpy(t.rows, rows, (size_t)nnz * sizeof(int32_t));
-  if (nnz) memcpy(t.cols, cols, (size_t)nnz * sizeof(int32_t));
-  GCOO_GOTO(copy_values(dtype, values, nnz, &t.vals));
-  GCOO_GOTO(gcoo__triplets_canonicalize(&t, flags));
-  GCOO_GOTO(gcoo__sparse_from_triplets(A, &t, GCOO_FORMAT_GCOO, p));
-done:
-  gcoo__triplets_free(&t);
-  return st;
+  GCOO_CALL(create_from_copies(A, &t, rows, cols, values, flags, GCOO_FORMAT_GCOO, p, ""));
+  return GCOO_SUCCESS;
 }
 
 gcoo_status gcoo_sparse_validate(gcoo_sparse A, unsigned flags) {
@@ -371,13 +372,11 @@ gcoo_status gcoo_sparse_validate(gcoo_sparse A, unsigned flags) {
 gcoo_status gcoo_sparse_get_info(gcoo_sparse A, gcoo_sparse_info *info) {
   GCOO_VALID_OBJECT(A, GCOO_MAGIC_SPARSE, "sparse matrix");
   GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");
-  info->format = A->format;
-  info->dtype = A->dtype;
-  info->nrows = A->nrows;
-  info->ncols = A->ncols;
-  info->nnz = A->nnz;
-  info->p = A->format == GCOO_FORMAT_GCOO ? A->p : 0;
-  info->ngroups = A->format == GCOO_FORMAT_GCOO ? A->ngroups : 0;
+  *info = (gcoo_sparse_info){A->format, A->dtype, A->nrows, A->ncols, A->nnz, 0, 0};
+  if (A->format == GCOO_FORMAT_GCOO) {
+    info->p = A->p;
+    info->ngroups = A->ngroups;
+  }
   return GCOO_SUCCESS;
 }
 
@@ -410,17 +409,9 @@ gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v) {
   GCOO_VALID_OBJECT(A, GCOO_MAGIC_SPARSE, "sparse matrix");
   GCOO_CHECK(A->format == GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG, "matrix is %s, not GCOO",
              format_name(A->format));
-  v->dtype = A->dtype;
-  v->nrows = A->nrows;
-  v->ncols = A->ncols;
-  v->nnz = A->nnz;
-  v->p = A->p;
-  v->ngroups = A->ngroups;
-  v->gidx = A->gidx;
-  v->gnnz = A->gnnz;
-  v->rows = A->rows;
-  v->cols = A->cols;
-  v->values = A->values;
+  /* in the view's field order */
+  *v = (gcoo_gcoo_view){A->dtype, A->nrows, A->ncols, A->nnz,  A->p,     A->ngroups,
+                        A->gidx,  A->gnnz,  A->rows,  A->cols, A->values};
   return GCOO_SUCCESS;
 }
 
@@ -428,12 +419,7 @@ gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v) {
   GCOO_VALID_OBJECT(A, GCOO_MAGIC_SPARSE, "sparse matrix");
   GCOO_CHECK(A->format == GCOO_FORMAT_CSR || A->format == GCOO_FORMAT_CSC, GCOO_ERR_INVALID_ARG,
              "matrix is %s, not CSR/CSC", format_name(A->format));
-  v->dtype = A->dtype;
-  v->nrows = A->nrows;
-  v->ncols = A->ncols;
-  v->nnz = A->nnz;
-  v->ptr = A->ptr;
-  v->ind = A->ind;
-  v->values = A->values;
+  /* in the view's field order */
+  *v = (gcoo_csr_view){A->dtype, A->nrows, A->ncols, A->nnz, A->ptr, A->ind, A->values};
   return GCOO_SUCCESS;
 }

@@ -10,6 +10,41 @@
 
 #include "backend_impl.h"
 
+/* What both readings ask of their dense operands: valid, on the host, the output (named in the
+ * message with the input: "X and Y") not overlapping the input. */
+static gcoo_status check_host_operands(const gcoo_dense *in, const gcoo_dense *out,
+                                       const char *names) {
+  GCOO_CALL(gcoo_dense_check(in));
+  GCOO_CALL(gcoo_dense_check(out));
+  GCOO_CHECK(in->mem == GCOO_MEM_HOST && out->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
+             "the reference needs host operands");
+  GCOO_CHECK(!gcoo__dense_overlap(in, out), GCOO_ERR_INVALID_ARG,
+             "%s share a buffer: the output must not overlap the input", names);
+  return GCOO_SUCCESS;
+}
+
+/* A thread's accumulator of n doubles, or NULL with *failed set (the loop then skips its work
+ * and the caller reports GCOO_ERR_NO_MEMORY once). */
+static double *thread_accumulator(int64_t n, int *failed) {
+  double *acc = malloc((size_t)(n > 0 ? n : 1) * sizeof *acc);
+  if (!acc) {
+#pragma omp atomic write
+    *failed = 1;
+  }
+  return acc;
+}
+
+/* Stored value k of v as a double. */
+static double value_at(const gcoo_csr_view *v, int64_t k) {
+  return v->dtype == GCOO_FLOAT64 ? ((const double *)v->values)[k]
+                                  : (double)((const float *)v->values)[k];
+}
+
+/* out(i, j) = alpha acc + beta out(i, j), out not read when beta == 0 (BLAS convention). */
+static void update(gcoo_dense *out, int64_t i, int64_t j, double alpha, double acc, double beta) {
+  gcoo_dense_set(out, i, j, alpha * acc + (beta != 0.0 ? beta * gcoo_dense_get(out, i, j) : 0.0));
+}
+
 /* Y = alpha A X + beta Y, A any format. */
 gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X, double beta,
                                 gcoo_dense *Y) {
@@ -18,12 +53,7 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
   gcoo_sparse_info ai;
   gcoo_csr_view v;
   GCOO_CALL(gcoo_sparse_get_info(A, &ai));
-  GCOO_CALL(gcoo_dense_check(X));
-  GCOO_CALL(gcoo_dense_check(Y));
-  GCOO_CHECK(X->mem == GCOO_MEM_HOST && Y->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
-             "the reference needs host operands");
-  GCOO_CHECK(!gcoo__dense_overlap(X, Y), GCOO_ERR_INVALID_ARG,
-             "X and Y share a buffer: the output must not overlap the input");
+  GCOO_CALL(check_host_operands(X, Y, "X and Y"));
   GCOO_CHECK(X->nrows == ai.ncols && Y->nrows == ai.nrows && X->ncols == Y->ncols, GCOO_ERR_SHAPE,
              "Y (%lld x %lld) = A (%lld x %lld) X (%lld x %lld): dimensions disagree",
              (long long)Y->nrows, (long long)Y->ncols, (long long)ai.nrows, (long long)ai.ncols,
@@ -37,23 +67,16 @@ gcoo_status gcoo_spdm_reference(double alpha, gcoo_sparse A, const gcoo_dense *X
   int failed = 0;
 #pragma omp parallel if ((double)(v.nnz + v.nrows) * (double)N > GCOO_OMP_MIN_WORK)
   {
-    double *acc = malloc((size_t)(N > 0 ? N : 1) * sizeof *acc);
-    if (!acc) {
-#pragma omp atomic write
-      failed = 1;
-    }
+    double *acc = thread_accumulator(N, &failed);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t i = 0; i < v.nrows; i++) {
       if (!acc) continue;
       for (int64_t j = 0; j < N; j++) acc[j] = 0.0;
       for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
-        double a = v.dtype == GCOO_FLOAT64 ? ((const double *)v.values)[k]
-                                           : (double)((const float *)v.values)[k];
+        const double a = value_at(&v, k);
         for (int64_t j = 0; j < N; j++) acc[j] += a * gcoo_dense_get(X, v.ind[k], j);
       }
-      for (int64_t j = 0; j < N; j++)
-        gcoo_dense_set(Y, i, j,
-                       alpha * acc[j] + (beta != 0.0 ? beta * gcoo_dense_get(Y, i, j) : 0.0));
+      for (int64_t j = 0; j < N; j++) update(Y, i, j, alpha, acc[j], beta);
     }
     free(acc);
   }
@@ -73,12 +96,7 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
   gcoo_sparse_info si;
   gcoo_csr_view v; /* read as CSC: ptr over columns, ind = rows */
   GCOO_CALL(gcoo_sparse_get_info(S, &si));
-  GCOO_CALL(gcoo_dense_check(B));
-  GCOO_CALL(gcoo_dense_check(C));
-  GCOO_CHECK(B->mem == GCOO_MEM_HOST && C->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
-             "the reference needs host operands");
-  GCOO_CHECK(!gcoo__dense_overlap(B, C), GCOO_ERR_INVALID_ARG,
-             "B and C share a buffer: the output must not overlap the input");
+  GCOO_CALL(check_host_operands(B, C, "B and C"));
   GCOO_CHECK(B->ncols == si.nrows && C->ncols == si.ncols && B->nrows == C->nrows, GCOO_ERR_SHAPE,
              "C (%lld x %lld) = B (%lld x %lld) S (%lld x %lld): dimensions disagree",
              (long long)C->nrows, (long long)C->ncols, (long long)B->nrows, (long long)B->ncols,
@@ -89,23 +107,16 @@ gcoo_status gcoo_dnsp_reference(double alpha, const gcoo_dense *B, gcoo_sparse S
   int failed = 0;
 #pragma omp parallel if ((double)(v.nnz + si.ncols) * (double)M > GCOO_OMP_MIN_WORK)
   {
-    double *acc = malloc((size_t)(M > 0 ? M : 1) * sizeof *acc);
-    if (!acc) {
-#pragma omp atomic write
-      failed = 1;
-    }
+    double *acc = thread_accumulator(M, &failed);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t j = 0; j < si.ncols; j++) {
       if (!acc) continue;
       for (int64_t i = 0; i < M; i++) acc[i] = 0.0;
       for (int64_t k = v.ptr[j]; k < v.ptr[j + 1]; k++) {
-        double s = v.dtype == GCOO_FLOAT64 ? ((const double *)v.values)[k]
-                                           : (double)((const float *)v.values)[k];
+        const double s = value_at(&v, k);
         for (int64_t i = 0; i < M; i++) acc[i] += gcoo_dense_get(B, i, v.ind[k]) * s;
       }
-      for (int64_t i = 0; i < M; i++)
-        gcoo_dense_set(C, i, j,
-                       alpha * acc[i] + (beta != 0.0 ? beta * gcoo_dense_get(C, i, j) : 0.0));
+      for (int64_t i = 0; i < M; i++) update(C, i, j, alpha, acc[i], beta);
     }
     free(acc);
   }

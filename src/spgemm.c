@@ -18,15 +18,11 @@ static const char *const alg_names[] = {"auto", "gcoo", "cusparse_alg1", "cuspar
                                         "cusparse_alg3"};
 
 const char *gcoo_spgemm_alg_name(gcoo_spgemm_alg alg) {
-  if ((int)alg < 0 || (size_t)alg >= sizeof alg_names / sizeof *alg_names) return "unknown";
-  return alg_names[alg];
+  return gcoo__name_of(alg_names, GCOO_COUNT_OF(alg_names), (int)alg);
 }
 
 int gcoo_spgemm_alg_from_name(const char *name) {
-  if (!name) return -1;
-  for (size_t i = 0; i < sizeof alg_names / sizeof *alg_names; i++)
-    if (!strcmp(name, alg_names[i])) return (int)i;
-  return -1;
+  return gcoo__index_of(alg_names, GCOO_COUNT_OF(alg_names), name);
 }
 
 gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flop, gcoo_sparse *C,

@@ -36,10 +36,10 @@ slurmd_port="${GCOO_CI_SLURMD_PORT:-16818}"
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 cmd_install() {
-  local pkgs=(slurmctld slurmd slurm-client munge) missing=() p
-  for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
+  local pkgs=(slurmctld slurmd slurm-client munge) missing=()
+  # shellcheck source=../../scripts/packages.sh
+  source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/packages.sh"
+  mapfile -t missing < <(missing_packages "${pkgs[@]}")
   if [ ${#missing[@]} -eq 0 ]; then
     echo "cluster.sh: ${pkgs[*]} already installed"
     return 0

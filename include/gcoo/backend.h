@@ -32,10 +32,15 @@ extern "C" {
 #define GCOO_PRINTF(a, b)
 #endif
 
+/** Record the printf-style message fmt, prefixed "file:line func: ", as the calling thread's
+ *  last error (gcoo_last_error; cut to its buffer) and return st (an error code). Use through
+ *  GCOO_ERROR / GCOO_CHECK. */
 gcoo_status gcoo__error(gcoo_status st, const char *file, int line, const char *func,
                         const char *fmt, ...) GCOO_PRINTF(5, 6);
+/** gcoo__error with a va_list. */
 gcoo_status gcoo__verror(gcoo_status st, const char *file, int line, const char *func,
                          const char *fmt, va_list ap);
+/** Append " <- file:line" to the thread's last error (GCOO_CALL / GCOO_GOTO do). */
 void gcoo__trace(const char *file, int line);
 
 /** Raise: return GCOO_ERROR(GCOO_ERR_SHAPE, "X has %lld rows, expected %lld", ...); */
@@ -57,7 +62,8 @@ void gcoo__trace(const char *file, int line);
     }                                  \
   } while (0)
 
-/* Resource owners: declare `gcoo_status st = GCOO_SUCCESS;`, free everything after `done:`. */
+/** GCOO_CALL for resource owners: declare `gcoo_status st = GCOO_SUCCESS;`, free everything
+ *  after `done:`; a failure of x is stored in st, traced and jumps to done. */
 #define GCOO_GOTO(x)                   \
   do {                                 \
     st = (x);                          \
@@ -67,6 +73,7 @@ void gcoo__trace(const char *file, int line);
     }                                  \
   } while (0)
 
+/** GCOO_CHECK for resource owners: raise stval into st and jump to done if cond is false. */
 #define GCOO_CHECK_GOTO(cond, stval, ...)    \
   do {                                       \
     if (!(cond)) {                           \
@@ -76,16 +83,23 @@ void gcoo__trace(const char *file, int line);
   } while (0)
 
 /* ---- memory: malloc that raises GCOO_ERR_NO_MEMORY with the size, and overflow-safe sizes ---- */
+/** *p = malloc(nbytes) (at least 1 byte, so that NULL means failure); *p NULL and
+ *  GCOO_ERR_NO_MEMORY naming what and the size when it fails. */
 gcoo_status gcoo__malloc(void **p, size_t nbytes, const char *what);
+/** *p = calloc(count, size) (zeroed), as gcoo__malloc; GCOO_ERR_TOO_LARGE on overflow. */
 gcoo_status gcoo__calloc(void **p, size_t count, size_t size, const char *what);
 /** n * size in bytes, or GCOO_ERR_TOO_LARGE when it would overflow size_t or n < 0. */
 gcoo_status gcoo__array_bytes(int64_t n, size_t size, size_t *bytes);
+/** ptr = n elements of *ptr's type (gcoo__malloc_n). */
 #define GCOO_MALLOC(ptr, n, what) \
   gcoo__malloc_n((void **)&(ptr), (int64_t)(n), sizeof(*(ptr)), (what))
+/** *p = n elements of size bytes: GCOO_ERR_TOO_LARGE when n < 0 or n * size overflows,
+ *  otherwise as gcoo__malloc. */
 gcoo_status gcoo__malloc_n(void **p, int64_t n, size_t size, const char *what);
 
 /* ---- logging: GCOO_DEBUG=WARN|INFO|TRACE, GCOO_DEBUG_FILE=path (%h host, %p pid) -------------
  * Off by default: the library prints nothing unless asked. */
+/** How much the library logs (GCOO_DEBUG), from nothing to every step. */
 typedef enum gcoo_log_level {
   GCOO_LOG_NONE = 0,
   GCOO_LOG_WARN = 1,
@@ -93,8 +107,12 @@ typedef enum gcoo_log_level {
   GCOO_LOG_TRACE = 3
 } gcoo_log_level;
 
+/** Write one printf-style line at level for subsystem subsys ("INIT", "IO", ...) to the log
+ *  (stderr or GCOO_DEBUG_FILE) when GCOO_DEBUG asks for it. Thread-safe. */
 void gcoo__log(gcoo_log_level level, const char *subsys, const char *fmt, ...) GCOO_PRINTF(3, 4);
+/** The level GCOO_DEBUG set (read once). */
 gcoo_log_level gcoo__log_level(void);
+/** gcoo__log, its arguments evaluated only when the level is on. */
 #define GCOO_LOG(level, subsys, ...)                                             \
   do {                                                                           \
     if (gcoo__log_level() >= (level)) gcoo__log((level), (subsys), __VA_ARGS__); \
@@ -106,28 +124,31 @@ double gcoo__wtime(void);
 /* ---- objects' arrays ------------------------------------------------------------------------ */
 /** Raw arrays of a GCOO matrix (host or device pointers), as kernels consume it. */
 typedef struct gcoo_gcoo_view {
-  gcoo_dtype dtype;
-  int64_t nrows, ncols, nnz;
-  int32_t p;
-  int64_t ngroups;
-  const int64_t *gidx; /* ngroups + 1 */
-  const int64_t *gnnz; /* ngroups */
-  const int32_t *rows; /* nnz */
-  const int32_t *cols; /* nnz */
-  const void *values;  /* nnz */
+  gcoo_dtype dtype;          /**< element type */
+  int64_t nrows, ncols, nnz; /**< shape and entries */
+  int32_t p;                 /**< group width */
+  int64_t ngroups;           /**< ceil(ncols / p) */
+  const int64_t *gidx;       /**< ngroups + 1 group offsets */
+  const int64_t *gnnz;       /**< ngroups entry counts */
+  const int32_t *rows;       /**< nnz row indices */
+  const int32_t *cols;       /**< nnz column indices */
+  const void *values;        /**< nnz values */
 } gcoo_gcoo_view;
 
 /** Raw arrays of a CSR (or, read as columns, CSC) matrix. */
 typedef struct gcoo_csr_view {
-  gcoo_dtype dtype;
-  int64_t nrows, ncols, nnz;
-  const int64_t *ptr; /* nrows + 1 */
-  const int32_t *ind; /* nnz */
-  const void *values; /* nnz */
+  gcoo_dtype dtype;          /**< element type */
+  int64_t nrows, ncols, nnz; /**< shape and entries (CSC read as CSR: transposed) */
+  const int64_t *ptr;        /**< nrows + 1 row offsets */
+  const int32_t *ind;        /**< nnz column indices */
+  const void *values;        /**< nnz values */
 } gcoo_csr_view;
 
-/** Views of an object's arrays (GCOO_ERR_INVALID_ARG if it has another format). */
+/** *v = views of A's arrays (owned by A, valid while it lives; a GCOO matrix).
+ *  GCOO_ERR_NULL / GCOO_ERR_INVALID_OBJECT for a bad A, GCOO_ERR_INVALID_ARG for another
+ *  format. */
 gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v);
+/** The same for a CSR or CSC matrix. */
 gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
 
 /* ---- device memory, copies, streams and events ---------------------------------------------
@@ -136,57 +157,82 @@ gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
  * GPU when it starts). Streams and events are opaque handles (cudaStream_t and cudaEvent_t on
  * CUDA); a NULL stream is the device's default stream. Every call returns a gcoo_status raised
  * through the backend's one error checker (kernels/cuda_check.h on CUDA). */
+/** A backend's device operations (the CUDA backend's in kernels/device_cuda.c). */
 typedef struct gcoo_device_ops {
   /** *ptr = bytes of device memory (at least 1), for `what` (named in the error message). */
   gcoo_status (*alloc)(void **ptr, size_t bytes, const char *what);
-  void (*free)(void *ptr); /* NULL is ignored */
+  /** Free what alloc returned; NULL is ignored, a failure cleared (nothing to report to). */
+  void (*free)(void *ptr);
   /** nrows rows of rowbytes bytes between strided buffers (pitches in bytes), either side on the
    *  host or the device, ordered on stream (returns before a device copy completes). */
   gcoo_status (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch,
                            size_t rowbytes, int64_t nrows, void *stream);
-  gcoo_status (*stream_create)(void **stream); /* non-blocking with respect to stream 0 */
+  /** *stream = a new stream, non-blocking with respect to stream 0. */
+  gcoo_status (*stream_create)(void **stream);
+  /** Destroy a stream of stream_create (its queued work still completes); NULL is ignored. */
   void (*stream_destroy)(void *stream);
+  /** Wait until all work queued on stream has finished; its error, if any. */
   gcoo_status (*stream_sync)(void *stream);
   /** *done = 1 when all work queued on stream has finished, else 0 (does not wait). */
   gcoo_status (*stream_query)(void *stream, int *done);
-  gcoo_status (*event_create)(void **event); /* without timing */
+  /** *event = a new event, without timing. */
+  gcoo_status (*event_create)(void **event);
+  /** Destroy an event of event_create; NULL is ignored. */
   void (*event_destroy)(void *event);
+  /** Record event at the current end of stream's queue. */
   gcoo_status (*event_record)(void *event, void *stream);
   /** Work queued on stream after this call waits for event. */
   gcoo_status (*stream_wait_event)(void *stream, void *event);
+  /** Make device (an ordinal, 0 .. gcoo_cuda_device_count() - 1) the calling thread's current
+   *  device: the runtime calls that follow, the caller's own included, go to it. */
+  gcoo_status (*bind)(int device);
+  /** The PCI bus id of device ("0000:65:00.0") in buf (len bytes, NUL-terminated, cut to fit):
+   *  ranks compare them to find out whether they share a GPU. */
+  gcoo_status (*pci_bus_id)(int device, char *buf, size_t len);
 } gcoo_device_ops;
 
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
+/** A backend: the table of functions a context calls (one per backend, written once). */
 typedef struct gcoo_backend_ops {
-  const char *name;
+  const char *name; /**< "cpu", "cuda" */
   /** 1: op_setup takes op->S alone (GCOO of S, the CPU kernel's own layout); 0: op_setup needs
    *  op->A_csr (src/op.c makes it, with one conversion, when the operator came as GCOO). */
   int setup_from_gcoo;
   /** Bind to the device (device < 0: backend's default) and make handles. */
   gcoo_status (*ctx_init)(gcoo_ctx ctx, int device);
+  /** Free what ctx_init made. */
   gcoo_status (*ctx_fini)(gcoo_ctx ctx);
+  /** One line about the context (device name, memory) in buf (len bytes, NUL-terminated). */
   gcoo_status (*ctx_describe)(gcoo_ctx ctx, char *buf, size_t len);
+  /** Wait for the context's queued work; its error, if any. */
   gcoo_status (*ctx_synchronize)(gcoo_ctx ctx);
   /** op->A_csr (host CSR of A, the SPARSE_DENSE frame) or, with setup_from_gcoo, op->S (host
    *  GCOO of S = A^T) is set: choose the algorithm, build the kernel's layout, upload. The
    *  backend may consume either (free it and set it NULL) once its own layout is built. */
   gcoo_status (*op_setup)(gcoo_op op);
+  /** Y = alpha op X + beta Y, operands already checked by src/op.c (gcoo_op_apply). */
   gcoo_status (*op_apply)(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
                           gcoo_dense *Y);
+  /** Free what op_setup made (op->backend). */
   gcoo_status (*op_destroy)(gcoo_op op);
   /* Device memory and dense block operations (gcoo/blas.h) on device operands; NULL on
    * backends without device memory. Host operands are served by src/blas.c on any backend. */
+  /** *ptr = bytes of device memory on ctx's device. */
   gcoo_status (*mem_alloc)(gcoo_ctx ctx, void **ptr, size_t bytes);
+  /** Free what mem_alloc returned. */
   gcoo_status (*mem_free)(gcoo_ctx ctx, void *ptr);
   /** dst = src (same shape/type/layout), either side in host or device memory. */
   gcoo_status (*dense_copy)(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense *src);
+  /** C = alpha op(A) op(B) + beta C (gcoo_blas_gemm), device operands. */
   gcoo_status (*gemm)(gcoo_ctx ctx, int transA, int transB, double alpha, const gcoo_dense *A,
                       const gcoo_dense *B, double beta, gcoo_dense *C);
+  /** C = diag(d) A (gcoo_blas_dgmm), device operands. */
   gcoo_status (*dgmm)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C);
+  /** out(j) = A(:, j) . B(:, j) (gcoo_blas_coldot), device operands. */
   gcoo_status (*coldot)(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
-  /** Device memory, copies, streams and events; NULL on backends without a device. */
+  /** Device memory, copies, streams, events and binding; NULL on backends without a device. */
   const gcoo_device_ops *device;
 } gcoo_backend_ops;
 

@@ -17,6 +17,10 @@ extern "C" {
  *  Free with gcoo_ctx_dense_destroy. Not collective. */
 gcoo_status gcoo_ctx_dense_create(gcoo_ctx ctx, gcoo_dense *D, gcoo_dtype dtype, gcoo_layout layout,
                                   int64_t nrows, int64_t ncols, gcoo_memspace mem);
+/** Free the storage D owns (made by gcoo_ctx_dense_create on ctx, host or device); D's data
+ *  becomes NULL. D NULL, or without data, is accepted; ctx is only needed (and checked:
+ *  GCOO_ERR_NULL, GCOO_ERR_INVALID_OBJECT) for device memory; the backend's error (GCOO_ERR_CUDA)
+ *  otherwise. Not collective. */
 gcoo_status gcoo_ctx_dense_destroy(gcoo_ctx ctx, gcoo_dense *D);
 
 /** dst = src, any memory spaces, same shape, element type and layout (leading dimensions may

@@ -10,6 +10,7 @@
 extern "C" {
 #endif
 
+/** A context (opaque): one backend (CPU, or CUDA on one GPU) and its stream and handles. */
 typedef struct gcoo_ctx_s *gcoo_ctx;
 
 /** Make a context. resource:
@@ -45,6 +46,16 @@ gcoo_status gcoo_ctx_synchronize(gcoo_ctx ctx);
 
 /** Number of usable CUDA devices in this process (0 when none or not compiled). */
 int gcoo_cuda_device_count(void);
+
+/** Start the CUDA stack's one-time start-up for a GPU (the driver, the device's primary context,
+ *  cuSPARSE's and cuBLAS's first handles: about half a second) on a background thread and return
+ *  at once, so that it overlaps the caller's own start-up: call it first thing in main(), before
+ *  MPI_Init and the reading of the input. device < 0: the node-local rank the launcher announces
+ *  (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID, ...; 0 without one) modulo the
+ *  visible GPUs, which is the GPU gcoo_dist_create picks. The first gcoo_ctx_create on the CUDA
+ *  backend waits for the thread. Once per process; nothing without CUDA. A hint: a failure is
+ *  left for gcoo_ctx_create to report. */
+void gcoo_cuda_prestart(int device);
 
 #ifdef __cplusplus
 }

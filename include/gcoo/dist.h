@@ -26,6 +26,7 @@
 extern "C" {
 #endif
 
+/** A distributed context: the ranks of a communicator, each with its local gcoo_ctx (opaque). */
 typedef struct gcoo_dist_s *gcoo_dist;
 
 /** Make the distributed context on comm (duplicated; never MPI_COMM_WORLD behind the caller's
@@ -36,26 +37,38 @@ typedef struct gcoo_dist_s *gcoo_dist;
  *  the fix, unless GCOO_ALLOW_SHARED_GPU=1 (then ranks share GPUs round-robin and device
  *  collectives go through MPI instead of NCCL, which refuses shared GPUs). Bootstraps NCCL over
  *  MPI when built with NCCL (non-blocking init polled with a timeout, GCOO_NCCL_TIMEOUT seconds,
- *  default 300; GCOO_NCCL=0 turns NCCL off). Collective. */
+ *  default 300; GCOO_NCCL=0 turns NCCL off). *d receives the new context (NULL on failure; the
+ *  caller frees it with gcoo_dist_destroy). Errors, the same on every rank: GCOO_ERR_NULL (d
+ *  NULL), GCOO_ERR_INVALID_ARG (MPI not initialised, an unknown backend), GCOO_ERR_NO_DEVICE
+ *  (cuda asked for and a rank sees no GPU, or ranks would share one), GCOO_ERR_MPI,
+ *  GCOO_ERR_CUDA, GCOO_ERR_NCCL, GCOO_ERR_NO_MEMORY; GCOO_ERR_REMOTE on the ranks where another
+ *  rank failed. Collective. */
 gcoo_status gcoo_dist_create(gcoo_dist *d, MPI_Comm comm, const char *backend);
-/** Free the context (aborts rather than destroys an NCCL communicator that saw an error).
- *  Collective. */
+/** Free the context (aborts rather than destroys an NCCL communicator that saw an error); *d
+ *  becomes NULL. d NULL or *d NULL: nothing to do. Collective. */
 gcoo_status gcoo_dist_destroy(gcoo_dist *d);
+/** This rank's rank in the context's communicator; -1 for an invalid d. */
 int gcoo_dist_rank(gcoo_dist d);
+/** The number of ranks; 0 for an invalid d. */
 int gcoo_dist_size(gcoo_dist d);
+/** The context's own duplicate of the caller's communicator (owned by d: do not free it);
+ *  MPI_COMM_NULL for an invalid d. */
 MPI_Comm gcoo_dist_comm(gcoo_dist d);
-/** The rank's local context (backend, device). */
+/** The rank's local context (backend, device), owned by d (do not destroy it); NULL for an
+ *  invalid d. */
 gcoo_ctx gcoo_dist_ctx(gcoo_dist d);
 
 /** Where a rank runs, for reports. */
 typedef struct gcoo_dist_info {
-  int rank, size;
+  int rank, size;             /**< this rank and the number of ranks */
   int local_rank, local_size; /**< rank and rank count on this node (MPI_COMM_TYPE_SHARED) */
   int device;                 /**< CUDA ordinal, -1 on the CPU backend */
   int nccl;                   /**< 1 when device collectives go through NCCL */
   int shared_gpu;             /**< 1 when some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1) */
-  char host[64];
+  char host[64];              /**< host name (gethostname), NUL-terminated */
 } gcoo_dist_info;
+/** Fill *info (caller's struct) for this rank. GCOO_ERR_NULL (d or info NULL),
+ *  GCOO_ERR_INVALID_OBJECT (d not a live context). Not collective. */
 gcoo_status gcoo_dist_get_info(gcoo_dist d, gcoo_dist_info *info);
 
 /** Agree on a status across ranks: when no rank failed, every rank returns its own status;
@@ -69,14 +82,19 @@ gcoo_status gcoo_dist_agree(gcoo_dist d, gcoo_status local);
  *  (more ranks than units is fine). Not collective (deterministic: every rank computes the same
  *  split from the same ptr). */
 typedef struct gcoo_partition {
-  int nranks;
+  int nranks;       /**< the number of ranks split over */
   int64_t *begin;   /**< nranks + 1 unit offsets */
   int64_t *nnz;     /**< entries per rank (units per rank when ptr is NULL) */
   double imbalance; /**< max over mean of per-rank entries (1 = perfect) */
 } gcoo_partition;
 
+/** Fill *part (arrays allocated here, free with gcoo_partition_free) with the split of the n
+ *  units whose entry counts ptr (n + 1 offsets, or NULL) gives, over nranks >= 1 ranks.
+ *  GCOO_ERR_NULL (part NULL), GCOO_ERR_INVALID_ARG (n < 0, nranks < 1), GCOO_ERR_FORMAT (ptr
+ *  decreasing), GCOO_ERR_NO_MEMORY. */
 gcoo_status gcoo_partition_balanced(const int64_t *ptr, int64_t n, int nranks,
                                     gcoo_partition *part);
+/** Free the arrays of *part and zero it; part NULL is ignored. */
 void gcoo_partition_free(gcoo_partition *part);
 
 /** How X is held by the ranks. */
@@ -86,16 +104,21 @@ typedef enum gcoo_dist_xmode {
                                    only the rows other ranks' slabs touch (halo, NCCL) */
 } gcoo_dist_xmode;
 
+/** Options of a distributed operator: initialise with GCOO_DIST_OP_OPTIONS_INIT, then change
+ *  fields (the size field lets the struct grow compatibly). */
 typedef struct gcoo_dist_op_options {
-  size_t size;
+  size_t size;           /**< sizeof(gcoo_dist_op_options), set by the initialiser */
   gcoo_op_options local; /**< reading, algorithm, p for the rank's local operator */
-  gcoo_dist_xmode xmode;
-  double shift; /**< operate with A + shift I (square A; solvers' diagonal shift); 0: A */
+  gcoo_dist_xmode xmode; /**< how the ranks hold X (default REPLICATED) */
+  double shift;          /**< operate with A + shift I (square A; solvers' diagonal shift); 0: A */
 } gcoo_dist_op_options;
 
+/** The defaults: GCOO_OP_OPTIONS_INIT locally, X replicated, no shift. */
 #define GCOO_DIST_OP_OPTIONS_INIT \
   { sizeof(gcoo_dist_op_options), GCOO_OP_OPTIONS_INIT, GCOO_DIST_X_REPLICATED, 0.0 }
 
+/** A persistent distributed operator: the rank's slab of rows of A and its local operator
+ *  (opaque). */
 typedef struct gcoo_dist_op_s *gcoo_dist_op;
 
 /** A persistent distributed operator from the caller's in-memory slab, any format:
@@ -146,9 +169,11 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
 
 /** Where an operator's time and bytes went. */
 typedef struct gcoo_dist_op_info {
-  int64_t m_global, k, nnz_global, nnz_local, row0, nrows_local;
-  double imbalance; /**< of the nnz partition: max over mean (1 = perfect) */
-  gcoo_dist_xmode xmode;
+  int64_t m_global, k;           /**< A is m_global x k (A frame) */
+  int64_t nnz_global, nnz_local; /**< entries of A, and of this rank's slab */
+  int64_t row0, nrows_local;     /**< this rank's rows [row0, row0 + nrows_local) */
+  double imbalance;              /**< of the nnz partition: max over mean (1 = perfect) */
+  gcoo_dist_xmode xmode;         /**< how X is held */
   int64_t halo_rows_recv; /**< X rows received per apply (PARTITIONED); bytes = rows*N*size */
   int64_t halo_rows_send; /**< X rows sent per apply (PARTITIONED) */
   int halo_peers;         /**< ranks this rank exchanges halo rows with */
@@ -157,8 +182,11 @@ typedef struct gcoo_dist_op_info {
   gcoo_op_info local;     /**< the rank's local operator (the diagonal block if PARTITIONED) */
 } gcoo_dist_op_info;
 
+/** Fill *info (caller's struct) for this rank's part of op. GCOO_ERR_NULL (op or info NULL),
+ *  GCOO_ERR_INVALID_OBJECT (op not a live operator). Not collective. */
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info);
-/** Free the operator. Not collective. */
+/** Free the operator; *op becomes NULL (NULL and a pointer to NULL are accepted). Not
+ *  collective. */
 gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op);
 
 /** Gather slabs into Y_full on root (root >= 0) or on every rank (root = -1), uneven sizes and
@@ -170,6 +198,28 @@ gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op);
  *  Y_full is only touched on receiving ranks (pass NULL elsewhere). Collective. */
 gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int root,
                                   gcoo_dense *Y_full);
+
+/** A REPLICATED sparse x dense product gathered while it is computed (dist/gather_overlap.c):
+ *  the rank's slab split once into nblocks row blocks (one sub-operator each: a second copy of
+ *  the slab), so that each finished block travels to the root while the next one is computed.
+ *  nblocks in 1 .. 4096 (1: no split, the plain path). Collective. */
+typedef struct gcoo_dist_pipeline_s *gcoo_dist_pipeline;
+gcoo_status gcoo_dist_pipeline_create(gcoo_dist_op op, int nblocks, gcoo_dist_pipeline *pl);
+
+/** Y_full on root = alpha A X (beta = 0), i.e. gcoo_dist_op_apply(op, alpha, X, 0, Y_slab) then
+ *  gcoo_dist_gather_rows(d, Y_slab, root, Y_full), with the gather overlapping the product:
+ *    device buffers with NCCL: block products on the context's stream, each block's send on a
+ *      second stream after an event, the root's receives straight into Y_full;
+ *    host buffers: MPI_Isend of each block as it is done, MPI_Irecv into Y_full on the root.
+ *  The root computes its own rows in place in Y_full (its Y_slab is then left unspecified).
+ *  Other operands (the dense x sparse reading, PARTITIONED operators, strided Y_slab / Y_full,
+ *  device buffers without NCCL, root = -1) take the plain path, with the same result. Y_slab
+ *  (this rank's rows) on every rank, Y_full on the root. Collective. */
+gcoo_status gcoo_dist_pipeline_apply_gather(gcoo_dist_pipeline pl, double alpha,
+                                            const gcoo_dense *X, gcoo_dense *Y_slab, int root,
+                                            gcoo_dense *Y_full);
+/** Free a pipeline (not its operator). Not collective. */
+gcoo_status gcoo_dist_pipeline_destroy(gcoo_dist_pipeline *pl);
 
 /** Sum of a small array over ranks in place (block inner products of solvers): NCCL all-reduce
  *  of device data, MPI_Allreduce of host data. Synchronous. Collective. */

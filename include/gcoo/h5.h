@@ -105,6 +105,14 @@ enum gcoo_h5_write_flag {
 /** Whole-object, one-process calls (no MPI needed). Not collective. */
 /** What path holds (attributes and dataset sizes only; the data is not read). */
 gcoo_status gcoo_h5_inspect(const char *path, gcoo_h5_info *info);
+/** Start reading, in the background, the part of the sparse matrix at path that rank `rank` of
+ *  `size` ranks will read (its share of the entries; rank 0 also the pointer array) into the
+ *  operating system's page cache, and return at once, so that the disk works while the caller
+ *  does its other start-up (gcoo_dist_create starts each rank's GPU context: about half a
+ *  second). A hint: it reads nothing itself; a layout it cannot map to file bytes (chunked or
+ *  compressed datasets) is left alone, and a file it cannot open is reported here but will be
+ *  reported again, in full, by the read. Not collective. */
+gcoo_status gcoo_h5_prefetch(const char *path, int rank, int size);
 /** Read a sparse group, in the file's format (CSR, CSC or GCOO), converted to dtype. */
 gcoo_status gcoo_h5_read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse *A);
 /** Writes A in its own format (COO is written as CSR). */
@@ -126,6 +134,10 @@ gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int
  *  them. Collective. */
 typedef struct gcoo_h5_sparse_file_s *gcoo_h5_sparse_file;
 
+/** Open path ("file.h5[:/object]") on the ranks of comm (duplicated by the handle): *f
+ *  receives the handle (NULL on failure; close it with gcoo_h5_sparse_close). Errors, the same
+ *  on every rank: GCOO_ERR_NULL, GCOO_ERR_IO, GCOO_ERR_HDF5, GCOO_ERR_FORMAT (not a gcoo sparse
+ *  object, bad offsets), GCOO_ERR_MPI, GCOO_ERR_NO_MEMORY. Collective. */
 gcoo_status gcoo_h5_sparse_open(MPI_Comm comm, const char *path, gcoo_h5_sparse_file *f);
 /** Not collective. */
 gcoo_status gcoo_h5_sparse_get_info(gcoo_h5_sparse_file f, gcoo_h5_info *info);

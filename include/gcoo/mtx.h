@@ -30,11 +30,15 @@ gcoo_status gcoo_mtx_read(const char *path, gcoo_dtype dtype, unsigned flags, gc
 
 /** Read the header only: rows, columns, stored entries, and the header's words. */
 typedef struct gcoo_mtx_header {
-  int64_t nrows, ncols, nstored;
-  char format[16];   /* "coordinate" or "array" */
-  char field[16];    /* "real", "integer", "pattern" */
-  char symmetry[24]; /* "general", "symmetric", "skew-symmetric" */
+  int64_t nrows, ncols; /**< the size line's dimensions */
+  int64_t nstored;      /**< entries stored in the file (one triangle of a symmetric one) */
+  char format[16];      /**< "coordinate" or "array" */
+  char field[16];       /**< "real", "integer", "pattern" */
+  char symmetry[24];    /**< "general", "symmetric", "skew-symmetric" */
 } gcoo_mtx_header;
+/** Fill *h (caller's struct) from path's banner and size line (.mtx or gzip-compressed),
+ *  without reading the entries. GCOO_ERR_NULL (path or h NULL), GCOO_ERR_IO (cannot open or
+ *  read), GCOO_ERR_FORMAT (not a Matrix Market banner or size line). Not collective. */
 gcoo_status gcoo_mtx_read_header(const char *path, gcoo_mtx_header *h);
 
 /** Read an array file into a newly allocated host dense matrix of the given layout. */

@@ -39,6 +39,7 @@
 extern "C" {
 #endif
 
+/** How the size of C = A B is predicted (the methods above). */
 typedef enum gcoo_predict_method {
   GCOO_PREDICT_DEFAULT = 0,   /**< GCOO_PREDICT_ADAPTIVE */
   GCOO_PREDICT_ADAPTIVE = 1,  /**< bounds + systematic PPS sample grown to a confidence target */
@@ -50,9 +51,10 @@ typedef enum gcoo_predict_method {
   GCOO_PREDICT_CLASSES = 7    /**< per-class sample (classes of floor(log2 hi)): the GPU's */
 } gcoo_predict_method;
 
-/** Name of a method ("adaptive", "paper", "reference", "pps", "upper", "exact", "classes"), and back
- *  (-1 when unknown). */
+/** Name of a method ("adaptive", "paper", "reference", "pps", "upper", "exact", "classes"): a
+ *  static string, "unknown" outside the enumeration. */
 const char *gcoo_predict_method_name(gcoo_predict_method m);
+/** The method named name (as gcoo_predict_method_name spells it), or -1 if unknown or NULL. */
 int gcoo_predict_method_from_name(const char *name);
 
 /** Options. Initialise with GCOO_PREDICT_OPTIONS_INIT, then change what you need. */
@@ -71,7 +73,10 @@ typedef struct gcoo_predict_options {
   int want_row_nnz;  /**< fill gcoo_prediction.row_nnz */
 } gcoo_predict_options;
 
+/** The sampling seed of GCOO_PREDICT_OPTIONS_INIT. */
 #define GCOO_PREDICT_DEFAULT_SEED 0x9cc0f00dull
+/** The defaults: the default method and seed, default error target and cost, no per-row
+ *  arrays. */
 #define GCOO_PREDICT_OPTIONS_INIT                                                                  \
   {                                                                                                \
     sizeof(gcoo_predict_options), GCOO_PREDICT_DEFAULT, 0, GCOO_PREDICT_DEFAULT_SEED, 0.0, 0.0, 0, \
@@ -79,9 +84,9 @@ typedef struct gcoo_predict_options {
   }
 
 /** Defaults of the ADAPTIVE method (see docs/predictor.md for how they were chosen). */
-#define GCOO_PREDICT_ADAPTIVE_FIRST 64
-#define GCOO_PREDICT_ADAPTIVE_REL_ERROR 0.003
-#define GCOO_PREDICT_ADAPTIVE_MAX_COST 0.10
+#define GCOO_PREDICT_ADAPTIVE_FIRST 64        /**< rows in the first sample */
+#define GCOO_PREDICT_ADAPTIVE_REL_ERROR 0.003 /**< target relative standard error */
+#define GCOO_PREDICT_ADAPTIVE_MAX_COST 0.10   /**< most FLOP sampled, a fraction of F */
 
 /** What a prediction found. Free with gcoo_prediction_free. */
 typedef struct gcoo_prediction {

@@ -17,6 +17,7 @@
 extern "C" {
 #endif
 
+/** The preconditioner of block CG: none, or Jacobi (the inverse of A's diagonal). */
 typedef enum gcoo_pc_type { GCOO_PC_NONE = 0, GCOO_PC_JACOBI = 1 } gcoo_pc_type;
 
 /** Called after every iteration (iteration 0: the initial residual) on every rank, with the same
@@ -25,6 +26,7 @@ typedef enum gcoo_pc_type { GCOO_PC_NONE = 0, GCOO_PC_JACOBI = 1 } gcoo_pc_type;
 typedef void (*gcoo_bcg_monitor)(void *monitor_ctx, int64_t iteration, int64_t k,
                                  const double *relres);
 
+/** Options of gcoo_bcg_solve: initialise with GCOO_BCG_OPTIONS_INIT, then change fields. */
 typedef struct gcoo_bcg_options {
   size_t size;     /**< sizeof(gcoo_bcg_options) */
   double rtol;     /**< stop column j when ||B_j - A X_j|| <= rtol ||B_j|| (recursive residual) */
@@ -36,6 +38,7 @@ typedef struct gcoo_bcg_options {
   void *monitor_ctx;        /**< passed to monitor */
 } gcoo_bcg_options;
 
+/** The defaults: rtol 1e-8, at most 1000 iterations, Jacobi, no history, no monitor. */
 #define GCOO_BCG_OPTIONS_INIT \
   { sizeof(gcoo_bcg_options), 1e-8, 1000, GCOO_PC_JACOBI, 0, 0.0, NULL, NULL }
 
@@ -50,9 +53,18 @@ typedef struct gcoo_bcg_result {
   double *history;            /**< (iterations + 1) x k relative residuals, row-major (or NULL) */
   int64_t min_block_rank;     /**< smallest rank of the search block seen */
   /* time per phase, seconds (this rank; device work synchronised at phase ends) */
-  double t_total, t_spmm, t_reduce, t_blas, t_precond;
-  int64_t spmm_calls; /**< operator applications (one per iteration, plus setup) */
-  double t_iterate;   /**< seconds in the iterations: set-up and final check excluded */
+  double t_total;         /**< the whole solve */
+  double t_spmm;          /**< operator applications (halo exchange included) */
+  double t_reduce;        /**< block inner products reduced over ranks */
+  double t_blas;          /**< block updates and orthonormalisation */
+  double t_precond;       /**< preconditioner */
+  int64_t spmm_calls;     /**< operator applications (one per iteration, plus setup) */
+  double t_iterate;       /**< seconds in the iterations: set-up and final check excluded */
+  double t_setup;         /**< seconds before the first iteration (workspace, inverse diagonal, the
+                           product's choice, the initial residual and block) */
+  gcoo_spdm_alg spmm_alg; /**< the local product the iterations used: the operator's, or the
+                               faster one the solver measured at set-up (device operands, an
+                               AUTO operator, k > 1); GCOO_ALG_AUTO where not recorded */
 } gcoo_bcg_result;
 
 /** Solve A X = B. A must be a square operator made with GCOO_DIST_X_PARTITIONED (X, B and A's
@@ -63,6 +75,7 @@ typedef struct gcoo_bcg_result {
 gcoo_status gcoo_dist_bcg_solve(gcoo_dist_op A, const gcoo_dense *B, gcoo_dense *X,
                                 const gcoo_bcg_options *opts, gcoo_bcg_result *result);
 
+/** Free the arrays of *result and zero it; result NULL is ignored. */
 void gcoo_bcg_result_free(gcoo_bcg_result *result);
 
 #ifdef __cplusplus

@@ -20,6 +20,7 @@
 extern "C" {
 #endif
 
+/** A sparse matrix (opaque): COO, CSR, CSC or GCOO, float32 or float64, on the host. */
 typedef struct gcoo_sparse_s *gcoo_sparse;
 
 /** Flags for creation and validation (combine with |). */
@@ -32,6 +33,19 @@ enum gcoo_sparse_flags {
 
 /** Group width p used when the caller passes p = 0. */
 #define GCOO_DEFAULT_P 32
+
+/* The creators below share their contract:
+ *  - A: receives the new matrix (NULL on failure); it owns copies of the caller's arrays (the
+ *    caller keeps its own) and is freed with gcoo_sparse_destroy.
+ *  - dtype: GCOO_FLOAT32 or GCOO_FLOAT64, the type of values; nrows, ncols: 0 .. 2^31 - 1;
+ *    indices are 0-based int32, offsets int64; values may be NULL (a pattern: all ones).
+ *  - flags: gcoo_sparse_flags (0: duplicates summed, non-finite values kept).
+ *  - errors: GCOO_ERR_NULL (A NULL, or an array NULL with entries to read),
+ *    GCOO_ERR_INVALID_ARG (an unknown dtype, negative sizes, p < 1), GCOO_ERR_TOO_LARGE (a
+ *    dimension past 32-bit indices), GCOO_ERR_FORMAT (offsets not starting at 0 or
+ *    decreasing), GCOO_ERR_INDEX_RANGE, GCOO_ERR_UNSORTED (GCOO only), GCOO_ERR_DUPLICATE and
+ *    GCOO_ERR_NOT_FINITE (with the flags that ask for them), GCOO_ERR_NO_MEMORY.
+ *  None is collective. */
 
 /** COO from coordinates in any order; sorted by row then column on creation.
  *  values may be NULL for a pattern matrix (all values 1). Not collective. */
@@ -87,13 +101,15 @@ gcoo_status gcoo_sparse_destroy(gcoo_sparse *A);
 
 /** Shape and storage of a matrix. */
 typedef struct gcoo_sparse_info {
-  gcoo_format format;
-  gcoo_dtype dtype;
-  int64_t nrows, ncols, nnz;
-  int32_t p;       /**< GCOO group width (0 for other formats) */
-  int64_t ngroups; /**< GCOO groups ceil(ncols/p) (0 for other formats) */
+  gcoo_format format;        /**< storage format */
+  gcoo_dtype dtype;          /**< element type */
+  int64_t nrows, ncols, nnz; /**< shape and stored entries */
+  int32_t p;                 /**< GCOO group width (0 for other formats) */
+  int64_t ngroups;           /**< GCOO groups ceil(ncols/p) (0 for other formats) */
 } gcoo_sparse_info;
 
+/** Fill *info (caller's struct) for A. GCOO_ERR_NULL (A or info NULL), GCOO_ERR_INVALID_OBJECT
+ *  (A not a live matrix). */
 gcoo_status gcoo_sparse_get_info(gcoo_sparse A, gcoo_sparse_info *info);
 
 /** Read-only views of the arrays; unused members are NULL.
@@ -101,15 +117,17 @@ gcoo_status gcoo_sparse_get_info(gcoo_sparse A, gcoo_sparse_info *info);
  *  ind (rowind), values. GCOO: gidx (gIdxes, ngroups+1), gnnz (nnzPerGroup), rows, cols, values.
  *  Valid while A lives. */
 typedef struct gcoo_sparse_arrays {
-  const int64_t *ptr;
-  const int32_t *ind;
-  const int32_t *rows;
-  const int32_t *cols;
-  const int64_t *gidx;
-  const int64_t *gnnz;
-  const void *values;
+  const int64_t *ptr;  /**< CSR row / CSC column offsets (major dimension + 1) */
+  const int32_t *ind;  /**< CSR column / CSC row indices (nnz) */
+  const int32_t *rows; /**< COO, GCOO: row indices (nnz) */
+  const int32_t *cols; /**< COO, GCOO: column indices (nnz) */
+  const int64_t *gidx; /**< GCOO: group offsets gIdxes (ngroups + 1) */
+  const int64_t *gnnz; /**< GCOO: entries per group nnzPerGroup (ngroups) */
+  const void *values;  /**< nnz values of the matrix's dtype */
 } gcoo_sparse_arrays;
 
+/** Fill *arrays (caller's struct) with views of A's arrays (owned by A: do not free or write
+ *  them). GCOO_ERR_NULL (A or arrays NULL), GCOO_ERR_INVALID_OBJECT. */
 gcoo_status gcoo_sparse_get_arrays(gcoo_sparse A, gcoo_sparse_arrays *arrays);
 
 /** A random sparse matrix like the paper's: every entry nonzero independently with probability

@@ -49,8 +49,10 @@ typedef enum gcoo_spdm_alg {
   GCOO_ALG_REFERENCE = 9          /**< the CPU reference (host operands) */
 } gcoo_spdm_alg;
 
-/** Name of an algorithm ("gcoo", "cusparse_csr_alg2", ...), and the reverse (-1 if unknown). */
+/** Name of an algorithm ("gcoo", "cusparse_csr_alg2", ...): a static string, "unknown" for a
+ *  value outside the enumeration. */
 const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg);
+/** The algorithm named name (as gcoo_spdm_alg_name spells it), or -1 if unknown or NULL. */
 int gcoo_spdm_alg_from_name(const char *name);
 
 /** Arithmetic an operator may use. EXACT (the default) multiplies in the operator's own
@@ -75,37 +77,49 @@ typedef struct gcoo_op_options {
   gcoo_math math;     /**< GCOO_MATH_EXACT (default) or GCOO_MATH_TF32 (float, CUDA: tensor cores) */
 } gcoo_op_options;
 
+/** The defaults: sparse x dense reading, algorithm chosen by the library, default p. */
 #define GCOO_OP_OPTIONS_INIT \
   { sizeof(gcoo_op_options), GCOO_SPARSE_DENSE, GCOO_ALG_AUTO, 0, 0, GCOO_MATH_EXACT }
 
+/** A persistent SpDM operator (opaque): the matrix in the kernel's layout on the context. */
 typedef struct gcoo_op_s *gcoo_op;
 
 /** Make a persistent operator from a sparse matrix of any format: A for GCOO_SPARSE_DENSE,
- *  S for GCOO_DENSE_SPARSE. The matrix is copied; the caller may destroy it afterwards. */
+ *  S for GCOO_DENSE_SPARSE. The matrix is copied; the caller may destroy it afterwards. *op
+ *  receives the operator (NULL on failure; free it with gcoo_op_destroy); ctx must outlive it;
+ *  opts may be NULL (the defaults). Errors: GCOO_ERR_NULL, GCOO_ERR_INVALID_OBJECT (ctx or A),
+ *  GCOO_ERR_INVALID_ARG (options: an uninitialised size, unknown reading or algorithm, p < 0),
+ *  GCOO_ERR_UNSUPPORTED (an algorithm the backend or dtype lacks), GCOO_ERR_NO_MEMORY and the
+ *  backend's (GCOO_ERR_CUDA, GCOO_ERR_CUSPARSE, ...). */
 gcoo_status gcoo_op_create(gcoo_op *op, gcoo_ctx ctx, gcoo_sparse A, const gcoo_op_options *opts);
 
 /** Apply the operator. For GCOO_SPARSE_DENSE: X (k x N), Y (m x N); for GCOO_DENSE_SPARSE:
  *  X = B (M x k), Y = C (M x n). Operands in host memory or (CUDA backend) device memory; both
  *  must be in the same space and of the operator's element type. Layouts other than the
  *  reading's are served by cuSPARSE, cuBLAS or the reference (the GCOO kernel needs the
- *  reading's layout). On the CUDA backend the call is asynchronous for device operands. */
+ *  reading's layout). On the CUDA backend the call is asynchronous for device operands. Y is
+ *  written, X only read; beta = 0 ignores Y's old values (NaN included). Errors: GCOO_ERR_NULL,
+ *  GCOO_ERR_INVALID_OBJECT, GCOO_ERR_SHAPE (operands that do not fit), GCOO_ERR_DTYPE,
+ *  GCOO_ERR_INVALID_ARG (operands in different memory spaces), the backend's. */
 gcoo_status gcoo_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
                           gcoo_dense *Y);
 
 /** What an operator chose and what it cost to set up. */
 typedef struct gcoo_op_info {
-  gcoo_reading reading;
+  gcoo_reading reading;      /**< the computation the operator serves */
   gcoo_dtype dtype;          /**< element type of the operator */
   gcoo_spdm_alg alg;         /**< the algorithm AUTO resolved to (or the forced one) */
   int32_t p;                 /**< group width of its GCOO */
-  int64_t nrows, ncols, nnz; /**< of the sparse operand as given (A or S) */
+  int64_t nrows, ncols, nnz; /**< shape and entries of the sparse operand as given (A or S) */
   double setup_seconds;      /**< conversion to GCOO and upload, measured */
   size_t device_bytes;       /**< device memory the operator holds */
 } gcoo_op_info;
 
+/** Fill *info (caller's struct) for op. GCOO_ERR_NULL (op or info NULL),
+ *  GCOO_ERR_INVALID_OBJECT (op not a live operator). */
 gcoo_status gcoo_op_get_info(gcoo_op op, gcoo_op_info *info);
 
-/** Free an operator; *op becomes NULL. */
+/** Free an operator; *op becomes NULL (NULL and a pointer to NULL are accepted). */
 gcoo_status gcoo_op_destroy(gcoo_op *op);
 
 /** One-shot Y = alpha A X + beta Y (an operator made, applied once and freed). */

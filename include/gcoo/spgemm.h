@@ -31,12 +31,16 @@ typedef enum gcoo_spgemm_alg {
   GCOO_SPGEMM_CUSPARSE_ALG3 = 4  /**< cusparseSpGEMM CUSPARSE_SPGEMM_ALG3 (chunked, least) */
 } gcoo_spgemm_alg;
 
+/** Name of an algorithm ("auto", "gcoo", "cusparse_alg1", ...): a static string, "unknown"
+ *  outside the enumeration. */
 const char *gcoo_spgemm_alg_name(gcoo_spgemm_alg alg);
+/** The algorithm named name (as gcoo_spgemm_alg_name spells it), or -1 if unknown or NULL. */
 int gcoo_spgemm_alg_from_name(const char *name);
 
+/** Options of gcoo_spgemm: initialise with GCOO_SPGEMM_OPTIONS_INIT, then change fields. */
 typedef struct gcoo_spgemm_options {
-  size_t size; /**< sizeof(gcoo_spgemm_options) */
-  gcoo_spgemm_alg alg;
+  size_t size;                  /**< sizeof(gcoo_spgemm_options) */
+  gcoo_spgemm_alg alg;          /**< GCOO_SPGEMM_AUTO or a forced algorithm */
   gcoo_predict_options predict; /**< how the output is predicted (GPU allocation) */
   double safety;                /**< row space = ceil(safety x predicted) (0: default 1.25);
                                      tiny values force the overflow path (tests do) */
@@ -45,8 +49,11 @@ typedef struct gcoo_spgemm_options {
   double chunk_fraction;        /**< cuSPARSE ALG3 chunk fraction (0: 0.2) */
 } gcoo_spgemm_options;
 
+/** The defaults: algorithm chosen by the library, the predictor's defaults, default safety,
+ *  budget and chunk fraction. */
 #define GCOO_SPGEMM_OPTIONS_INIT \
   { sizeof(gcoo_spgemm_options), GCOO_SPGEMM_AUTO, GCOO_PREDICT_OPTIONS_INIT, 0.0, 0, 0.0 }
+/** The row-space factor used when options.safety is 0. */
 #define GCOO_SPGEMM_DEFAULT_SAFETY 1.25
 
 /** What a product did. */
@@ -91,6 +98,7 @@ gcoo_status gcoo_spgemm_cpu(gcoo_sparse A, gcoo_sparse B, const int64_t *row_flo
  * a global indptr; gcoo_dist_spgemm_gather collects them on one rank. */
 typedef struct gcoo_dist_s *gcoo_dist; /* gcoo/dist.h */
 
+/** What a distributed product did, on this rank (times in seconds). */
 typedef struct gcoo_dist_spgemm_info {
   int64_t m, k, n;           /**< C = A B is m x n, inner dimension k */
   int64_t flop;              /**< F of the whole product */

@@ -3,8 +3,8 @@
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
 # through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
-# private header), a CUDA
-# runtime call outside kernels/ and lawful includes beside them (down, same layer, system
+# private header), CUDA
+# runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
 # headers, commented out), and checks that exactly the violations are reported.
 import os
 import subprocess
@@ -24,7 +24,8 @@ tree = {
                     'void f(void) { cudaMalloc(0, 0); }\n',
     "io/r.c": '#include "gcoo/dist.h"\n#include "core_impl.h"\nconst char *s = "cudaFree(p)";\n',
     "dist/dist_impl.h": '#include "gcoo/h5.h"\n#include "cli.h"\n',
-    "dist/d.c": '#include "dist_impl.h"\nvoid g(void) { cudaEventRecord(0, 0); }\n',
+    "dist/d.c": '#include "dist_impl.h"\nvoid g(void) { cudaEventRecord(0, 0); }\n'
+                'void h(void) { cudaSetDevice(0); }\n',
     "include/gcoo/backend.h": "",
     "src/backend_impl.h": "",
     "cli/cli.h": '#include "gcoo/gcoo.h"\n#include "dist_impl.h"\n',
@@ -33,7 +34,7 @@ tree = {
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
-    "dist/d.c:2", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4",
+    "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():

@@ -1,20 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t503-spgemm-gpu.c: the GPU SpGEMM against the CPU yardstick (same pattern, values
  * within gcoo_test_tolerance): random products of several shapes in float and double, a
- * power-law product (every shared bin), rows long enough for the global-memory tables, the
+ * power-law product (every shared bin), rows long enough for the global-memory tables, rows
+ * whose column spans fit the dense block accumulators (12k entries) and rows that do not (20k
+ * entries over 60k columns: the global bin), each also with too small rooms, the
  * overflow path forced with tiny safety factors, batching under a small memory budget (and a
  * budget too small to run), empty rows and matrices, 1 x 1, the real matrices of tests/data
  * (A A and A A^T), cuSPARSE ALG1/2/3, and gcoo_spgemm on a CUDA context. Every product also
- * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed).
- * Exit 77 without a GPU. */
+ * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed), and
+ * runs after the device's free memory and its stream-ordered pool were filled with garbage (a
+ * kernel that reads what it did not write shows up as a wrong result). Exit 77 without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h>
+
 #include "backend_impl.h"
 #include "spgemm_check.h"
 #include "spgemm_cuda.h"
+
+/* Garbage in the memory the next product will get: freed device memory and the stream-ordered
+ * pool (which keeps what it freed for the next allocation). */
+static void poison_device(void) {
+  const size_t bytes = (size_t)64 << 20;
+  void *p = NULL;
+  if (cudaMalloc(&p, bytes) == cudaSuccess) {
+    cudaMemset(p, 0xA5, bytes);
+    cudaFree(p);
+  }
+  if (cudaMallocAsync(&p, bytes, 0) == cudaSuccess) {
+    cudaMemsetAsync(p, 0xA5, bytes, 0);
+    cudaFreeAsync(p, 0);
+  }
+  cudaDeviceSynchronize();
+  (void)cudaGetLastError();
+}
 
 /* Ours on the device with options o; C back on the host, checked; returns the info. */
 static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *o,
@@ -28,6 +50,7 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
   TEST_CALL(gcoo__sparse_csr_view(Bc, &vb));
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
+  poison_device();
   TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dB, o, &dC, &C, &info));
   if (!C) TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
   gcoo_sparse_info ai;
@@ -115,6 +138,63 @@ static gcoo_sparse long_rows(gcoo_dtype dt, int64_t m, int64_t n, int dense) {
   return A;
 }
 
+/* A double COO as CSR of type dt (coo is consumed). */
+static gcoo_sparse as_csr(gcoo_sparse coo, gcoo_dtype dt) {
+  gcoo_sparse A = NULL, B = NULL;
+  TEST_CALL(gcoo_sparse_convert(&A, coo, GCOO_FORMAT_CSR, 0));
+  gcoo_sparse_destroy(&coo);
+  if (dt != GCOO_FLOAT64) {
+    TEST_CALL(gcoo_sparse_astype(&B, A, dt));
+    gcoo_sparse_destroy(&A);
+    A = B;
+  }
+  return A;
+}
+
+/* m x n, n >= 60000: rows i % 50 == 0 hold 20000 entries every third column (their products span
+ * the columns: the global bin), rows i % 50 == 1 hold 12000 consecutive entries from column 1000
+ * (a span a dense block accumulator takes), the others 3 entries. */
+static gcoo_sparse wide_rows(gcoo_dtype dt, int64_t m, int64_t n) {
+  int64_t cap = (m / 50 + 1) * 32000 + 3 * m, k = 0;
+  int32_t *r = malloc((size_t)cap * sizeof *r), *c = malloc((size_t)cap * sizeof *c);
+  double *v = malloc((size_t)cap * sizeof *v);
+  for (int64_t i = 0; i < m; i++) {
+    const int64_t len = i % 50 == 0 ? 20000 : i % 50 == 1 ? 12000 : 3;
+    for (int64_t e = 0; e < len; e++) {
+      r[k] = (int32_t)i;
+      c[k] = (int32_t)(i % 50 == 0   ? 3 * e + i % 3
+                       : i % 50 == 1 ? 1000 + e
+                                     : (i * 7919 + e * 101) % n);
+      v[k++] = 1.0 / (1.0 + (double)((i + e) % 11));
+    }
+  }
+  gcoo_sparse coo = NULL;
+  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, m, n, k, r, c, v, 0));
+  free(r);
+  free(c);
+  free(v);
+  return as_csr(coo, dt);
+}
+
+/* n x n: the identity plus the shift by 3 (column (k + 3) mod n): products collide and sum. */
+static gcoo_sparse identity_shift(gcoo_dtype dt, int64_t n) {
+  int32_t *r = malloc((size_t)(2 * n) * sizeof *r), *c = malloc((size_t)(2 * n) * sizeof *c);
+  double *v = malloc((size_t)(2 * n) * sizeof *v);
+  for (int64_t k = 0; k < n; k++) {
+    r[2 * k] = r[2 * k + 1] = (int32_t)k;
+    c[2 * k] = (int32_t)k;
+    c[2 * k + 1] = (int32_t)((k + 3) % n);
+    v[2 * k] = 1.0;
+    v[2 * k + 1] = 0.5;
+  }
+  gcoo_sparse coo = NULL;
+  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, n, n, 2 * n, r, c, v, 0));
+  free(r);
+  free(c);
+  free(v);
+  return as_csr(coo, dt);
+}
+
 int main(void) {
   if (gcoo__cuda_free_bytes() == 0) {
     printf("t503-spgemm-gpu: no GPU, skipped\n");
@@ -182,6 +262,20 @@ int main(void) {
     run_cusparse(L, Lt, "long rows");
     gcoo_sparse_destroy(&L);
     gcoo_sparse_destroy(&Lt);
+
+    /* wide rows: dense block accumulators (a 12k-entry span) and the global bin (20k entries
+     * over 60k columns); too small rooms make both list their rows for recomputation */
+    {
+      gcoo_sparse W = wide_rows((gcoo_dtype)dt, 5000, 60000);
+      gcoo_sparse S = identity_shift((gcoo_dtype)dt, 60000);
+      run_ours(W, S, &o, "wide rows W (I + shift)");
+      t = (gcoo_spgemm_options)GCOO_SPGEMM_OPTIONS_INIT;
+      t.safety = 0.05;
+      gcoo_spgemm_info iw = run_ours(W, S, &t, "wide rows, safety 0.05");
+      TEST_CHECK(iw.rows_overflowed > 0, "wide rows, safety 0.05: no row recomputed");
+      gcoo_sparse_destroy(&W);
+      gcoo_sparse_destroy(&S);
+    }
 
     /* mesh */
     gcoo_sparse M = spgemm_check_laplacian((gcoo_dtype)dt, 200, 150);

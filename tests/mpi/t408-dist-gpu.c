@@ -99,6 +99,30 @@ static void product(gcoo_dist d, int stencil, gcoo_dtype dt, gcoo_reading rd, gc
     cudaFree(fd);
     gcoo_dense_destroy(&Fh);
   }
+  /* the product gathered while it is computed (dist/gather_overlap.c): NCCL on a GPU a rank,
+   * the plain path when ranks share a GPU; Y_full poisoned first, compared with the reference */
+  if (rd == GCOO_SPARSE_DENSE && !part) {
+    gcoo_dist_pipeline pl = NULL;
+    MPI_TEST_CALL(gcoo_dist_pipeline_create(op, 3, &pl));
+    const int recv = mpi_test_rank() == 0;
+    gcoo_dense Fh;
+    MPI_TEST_CALL(gcoo_dense_create(&Fh, dt, GCOO_ROW_MAJOR, m, N));
+    MPI_TEST_CALL(gcoo_dense_fill(&Fh, NAN));
+    void *fd = upload(Fh.data, (size_t)(m * N) * es);
+    gcoo_dense F = gcoo_dense_wrap(fd, dt, GCOO_ROW_MAJOR, m, N, N);
+    F.mem = GCOO_MEM_DEVICE;
+    for (int rep = 0; rep < 2; rep++) /* buffers and the pipeline are reused */
+      MPI_TEST_CALL(gcoo_dist_pipeline_apply_gather(pl, 1.0, &Xd, &Yd, 0, recv ? &F : NULL));
+    if (recv) {
+      download(Fh.data, fd, (size_t)(m * N) * es);
+      double e = gcoo_test_relerr(&Fh, &Yref);
+      TEST_CHECK(e <= tol, "product + gather overlapped (3 blocks, root 0): error %.3g > %.3g", e,
+                 tol);
+    }
+    cudaFree(fd);
+    gcoo_dense_destroy(&Fh);
+    MPI_TEST_CALL(gcoo_dist_pipeline_destroy(&pl));
+  }
   cudaFree(xd);
   cudaFree(yd);
   gcoo_dist_op_destroy(&op);

@@ -262,8 +262,15 @@ static void more_cases(gcoo_dist d) {
         if (st >= 0) gcoo_bcg_result_free(&r);
       }
     if (on_device) { /* device operands against host operands, same operator */
-      const int64_t kd[] = {1, 8};
-      for (int i = 0; i < 2; i++) {
+      /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh); k = 32 twice more,
+       * with them forced on and off (GCOO_BCG_FUSED), so both paths meet the host loop */
+      const int64_t kd[] = {1, 8, 16, 32, 32, 32};
+      const char *fz[] = {NULL, NULL, NULL, NULL, "1", "0"};
+      for (int i = 0; i < 6; i++) {
+        if (fz[i])
+          setenv("GCOO_BCG_FUSED", fz[i], 1);
+        else
+          unsetenv("GCOO_BCG_FUSED");
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
         o.maxit = 2000;
@@ -281,12 +288,14 @@ static void more_cases(gcoo_dist d) {
                    tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations,
                    (long long)bound, trd);
         if (rank == 0)
-          printf("device vs host %s k %lld: %lld vs %lld iterations, true residuals %.2e / %.2e\n",
-                 tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations, trd,
-                 trh);
+          printf("device vs host %s k %lld%s%s: %lld vs %lld iterations, true residuals %.2e / "
+                 "%.2e\n",
+                 tn, (long long)kd[i], fz[i] ? " GCOO_BCG_FUSED=" : "", fz[i] ? fz[i] : "",
+                 (long long)rd.iterations, (long long)rh.iterations, trd, trh);
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
+      unsetenv("GCOO_BCG_FUSED");
     }
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }

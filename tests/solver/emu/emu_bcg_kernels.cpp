@@ -2,10 +2,12 @@
 // tests/solver/emu/emu_bcg_kernels.cpp: kernels/bcg_kernels.cuh compiled for the CPU emulator
 // (kernels/cuda_emu.h), with C entry points for tests/solver/t612: each runs one of block CG's
 // device steps on host arrays (device memory is host memory here) exactly as
-// kernels/solver_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid).
+// kernels/solver_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid), and
+// the fused block-vector passes of kernels/bcg_fused.cuh (tests/solver/t613).
 #include <stdlib.h>
 #include <string.h>
 
+#include "bcg_fused.cuh"
 #include "bcg_kernels.cuh"
 
 using namespace gcoo_bcg;
@@ -88,9 +90,62 @@ extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, in
                                        const double *dinv, double *W, int64_t ldw, int nblocks,
                                        double *norms) {
   double *partial = (double *)calloc((size_t)(nblocks * k), sizeof(double));
-  GCOO_LAUNCH(precond_norms_partial<double>, dim3(nblocks), dim3(256), 256 * sizeof(double), 0, n,
-              k, R, ldr, dinv, W, ldw, partial);
-  GCOO_LAUNCH(colsum_final<double>, dim3((unsigned)((k + 127) / 128)), dim3(128), 0, 0,
-              (const double *)partial, nblocks, k, norms);
+  const precond_norms_op<double> f = {R, ldr, dinv, W, ldw};
+  GCOO_LAUNCH(gcoo_colsum::column_partials<precond_norms_op<double>>, dim3(nblocks), dim3(256),
+              256 * sizeof(double), 0, n, k, f, partial);
+  GCOO_LAUNCH(gcoo_colsum::column_totals<double>, dim3(gcoo_colsum::totals_grid(k)), dim3(256), 0,
+              0, (const double *)partial, nblocks, k, norms, (int64_t)1);
   free(partial);
+}
+
+namespace {
+
+// One fused pass on `grid` blocks, then the fixed-order sum of the per-block partials into red
+// (the partials poisoned first: every block must write all of its own).
+template <typename T, int K>
+void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q, int64_t ldq,
+                const void *coef, void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
+                void *W, int64_t ldw, void *red) {
+  const int64_t count = op == 0 ? 2 * K * K : op == 1 ? K + K * K : K * K;
+  double *partial = (double *)malloc(sizeof(double) * (size_t)(grid * count));
+  memset(partial, 0xff, sizeof(double) * (size_t)(grid * count)); // NaN
+  if (op == 0)
+    GCOO_LAUNCH((bcg_fused_gram2<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
+                ldp, (const T *)Q, ldq, (const T *)R, ldr, partial);
+  else if (op == 1)
+    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
+                ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr, (const T *)dinv,
+                (T *)W, ldw, partial);
+  else
+    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
+                ldp, (const T *)coef, (T *)W, ldw, partial);
+  GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0, 0,
+              (const double *)partial, grid, count, (T *)red, (int64_t)1);
+  free(partial);
+}
+
+template <typename T>
+void fused_pass_k(int K, int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q,
+                  int64_t ldq, const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
+                  const void *dinv, void *W, int64_t ldw, void *red) {
+  if (K == 8)
+    fused_pass<T, 8>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+  else if (K == 16)
+    fused_pass<T, 16>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+  else
+    fused_pass<T, 32>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+}
+
+} // namespace
+
+// op 0: red = [P^T Q | P^T R]; 1: X += P coef, R -= Q coef, W = diag(dinv) R, red = [||R_j||^2 |
+// Q^T W]; 2: W += P coef, red = W^T W. Element type double (dbl) or float; K in {8, 16, 32}.
+extern "C" void gcoo_emu_bcg_fused(int op, int dbl, int K, int64_t n, int grid, const void *P,
+                                   int64_t ldp, const void *Q, int64_t ldq, const void *coef,
+                                   void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
+                                   void *W, int64_t ldw, void *red) {
+  if (dbl)
+    fused_pass_k<double>(K, op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+  else
+    fused_pass_k<float>(K, op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
 }

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/startup.c: the process's fixed start-up, hidden where it can be and measured where it
+ * cannot. A command's wall time is not only its phases: before main() the loader maps MPI, HDF5
+ * and the CUDA libraries (read from the disk when the page cache is cold); MPI_Init starts the
+ * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The CUDA part
+ * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
+ * beside MPI_Init and the read of the input; the marks below let --json report the rest
+ * (docs/datapath.md, "Start-up"). */
+#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static double t_main, t_mpi, exec_to_main = -1.0;
+static int gpu_prestarted;
+
+static double clock_s(clockid_t c) {
+  struct timespec t;
+  clock_gettime(c, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Seconds since this process was started (exec), from /proc/self/stat's start time (field 22,
+ * clock ticks since boot: 10 ms resolution); -1 where there is no /proc. */
+static double since_exec(void) {
+  char buf[1024];
+  FILE *f = fopen("/proc/self/stat", "r");
+  if (!f) return -1.0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+  if (!p) return -1.0;
+  unsigned long long start = 0;
+  int field = 2;
+  for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
+    if (++field == 22) {
+      start = strtoull(tok, NULL, 10);
+      break;
+    }
+  long hz = sysconf(_SC_CLK_TCK);
+  if (field != 22 || hz <= 0) return -1.0;
+  double s = clock_s(CLOCK_BOOTTIME) - (double)start / (double)hz;
+  return s >= 0 ? s : 0.0;
+}
+
+/* Whether the command may run on a GPU: spdm, spgemm, solve or the default job, without
+ * --backend cpu (or GCOO_BACKEND=cpu when --backend is not given). */
+static int may_use_gpu(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") && strcmp(argv[1], "solve"))
+    return 0;
+  const char *b = getenv("GCOO_BACKEND");
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--backend") && i + 1 < argc) b = argv[i + 1];
+    if (!strncmp(argv[i], "--backend=", 10)) b = argv[i] + 10;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 0;
+  }
+  return !(b && !strcmp(b, "cpu"));
+}
+
+/* A process no launcher started (no mpirun, srun, hydra) is a one-rank job. Open MPI 4.1 starts
+ * such a singleton by forking a helper daemon (orted, for MPI_Comm_spawn) and probing its network
+ * transports (UCX for point-to-point and one-sided): 0.4-0.5 s of MPI_Init with nobody to talk
+ * to (0.04 s without, on the CPU machine). gcoo spawns nothing and one rank sends nothing, so a
+ * singleton asks for the isolated start and the in-process transports; variables the user set
+ * win, and other MPI libraries ignore these names. */
+static int is_singleton(void) {
+  static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+                                         "PMI_SIZE", "PMI_FD"};
+  for (size_t i = 0; i < sizeof launched / sizeof launched[0]; i++)
+    if (getenv(launched[i])) return 0;
+  return 1;
+}
+
+static void singleton_mpi_defaults(void) {
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+  setenv("OMPI_MCA_pml", "ob1", 0);
+  setenv("OMPI_MCA_btl", "self", 0);
+  setenv("OMPI_MCA_osc", "^ucx", 0);
+}
+
+/* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
+ * so it asks the kernel for the whole file before MPI_Init, on a detached thread (WILLNEED
+ * blocks while it queues the reads); the read then finds what the disk delivered meanwhile.
+ * Launched ranks read shares, and start theirs after MPI_Init (gcoo_h5_prefetch, per rank). */
+static void *whole_file_main(void *arg) {
+  int fd = (int)(intptr_t)arg;
+  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+  close(fd);
+  return NULL;
+}
+
+static void prefetch_input(int argc, char **argv) {
+  const char *a = NULL;
+  for (int i = 2; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--a")) a = argv[i + 1];
+  if (!a) return;
+  char file[4096];
+  snprintf(file, sizeof file, "%s", a);
+  char *obj = strstr(file, ".h5:");
+  if (obj)
+    obj[3] = '\0'; /* file.h5:/group */
+  else if (strlen(file) < 3 || strcmp(file + strlen(file) - 3, ".h5"))
+    return;
+  int fd = open(file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return; /* the read reports it */
+  pthread_t t;
+  pthread_attr_t at;
+  if (pthread_attr_init(&at) != 0) {
+    close(fd);
+    return;
+  }
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  if (pthread_create(&t, &at, whole_file_main, (void *)(intptr_t)fd) != 0) close(fd);
+  pthread_attr_destroy(&at);
+}
+
+bool cli_fast_startup(void) {
+  const char *e = getenv("GCOO_FAST_STARTUP");
+  return !(e && e[0] == '0');
+}
+
+void cli_startup_begin(int argc, char **argv) {
+  t_main = clock_s(CLOCK_MONOTONIC);
+  exec_to_main = since_exec();
+  if (!cli_fast_startup()) return;
+  if (is_singleton()) {
+    singleton_mpi_defaults();
+    if (argc >= 2 &&
+        (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
+      prefetch_input(argc, argv);
+  }
+  if (may_use_gpu(argc, argv)) {
+    gcoo_cuda_prestart(-1);
+    gpu_prestarted = 1;
+  }
+}
+
+int cli_startup_end(int rc) {
+  /* Everything is written, closed and flushed (outputs were renamed into place before the
+   * report): what the exit handlers would still do is the CUDA runtime destroying its context
+   * and modules, which the driver does anyway when the process goes. Skipped where a GPU was
+   * used; processes without one (CI, --backend cpu) leave normally, leak checkers included. */
+  if (gpu_prestarted && gcoo_cuda_device_count() > 0) {
+    fflush(NULL);
+    _exit(rc);
+  }
+  return rc;
+}
+
+void cli_startup_mpi_done(void) { t_mpi = clock_s(CLOCK_MONOTONIC) - t_main; }
+
+void cli_json_startup(cli_json *js) {
+  cli_json_object(js, "startup_s");
+  cli_json_real(js, "exec_to_main", exec_to_main);
+  cli_json_real(js, "mpi_init", t_mpi);
+  /* the time of this report on the wall clock: a caller that noted when it started the command
+   * and when it ended finds the start-up before main() and the tear-down after the report */
+  cli_json_int(js, "report_epoch_us", (long long)(clock_s(CLOCK_REALTIME) * 1e6));
+  cli_json_end(js);
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+// kernels/bcg_fused.cuh: block CG's passes over its n x k blocks fused into three kernels, for
+// k = K in {8, 16, 32} (dist/bcg.c's device path, launched by kernels/solver_cuda.cu):
+//   gram2      red = [P^T Q | P^T R]                                  reads P, Q, R      (3 passes)
+//   update     X += P alpha, R -= Q alpha, W = D^-1 R, red = [||R_j||^2 | Q^T W]
+//                                                     reads P, Q, X, R, writes X, R, W   (7 passes)
+//   direction  W += P beta, red = W^T W                reads P, W, writes W               (3 passes)
+// instead of 2 + 2 GEMM passes, 6 GEMM passes + the Jacobi pass (2) + a GEMM (2), and 3 + 2 GEMM
+// passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
+// tiles of kTile rows: the tile's rows of P (and Q, R) are staged in shared memory, all of the
+// next tile's loads are issued (into registers) before the current one is computed, a thread
+// owns column j = t % K of kTile / (256 / K) rows of a tile, with its column of the K x K
+// coefficient in registers; the K x K sums
+// are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
+// row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
+// Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
+// emulator (kernels/cuda_emu.h) against a plain CPU reference.
+#ifndef GCOO_BCG_FUSED_CUH
+#define GCOO_BCG_FUSED_CUH
+
+#include <stdint.h>
+
+#include "column_sums.cuh"
+#include "cuda_compat.h"
+
+namespace gcoo_bcg {
+
+constexpr int kFusedThreads = 256; // threads per block of the fused kernels
+constexpr int kTile = 32;          // rows per tile
+// Row stride of a staged tile: K + 4 values, so that the 4 rows a tensor-core fragment load
+// touches fall in different shared-memory banks (K = 32 doubles: rows 8 banks apart).
+template <int K>
+struct staged {
+  static constexpr int S = K + 4;
+  static constexpr int VALUES = kTile * S;
+};
+
+template <typename T>
+struct vec2_of;
+template <>
+struct vec2_of<double> {
+  typedef double2 type;
+};
+template <>
+struct vec2_of<float> {
+  typedef float2 type;
+};
+
+// Rows [r0, r1) of this block: whole tiles, contiguous, the same count for every block but the
+// last ones (r0 >= r1: no rows, the block still writes its zero partials).
+__device__ inline void fused_rows(int64_t n, int64_t *r0, int64_t *r1) {
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  const int64_t per = (tiles + gridDim.x - 1) / gridDim.x;
+  *r0 = (int64_t)blockIdx.x * per * kTile;
+  *r1 = *r0 + per * kTile < n ? *r0 + per * kTile : n;
+}
+
+// A tile of K-column rows [b0, b0 + nt) of M (ld ldm) held in registers, PER values a thread:
+// element e = t + 256 q of the tile (row e / K, column e % K); rows past nt read as zero.
+template <typename T, int K>
+struct tile_regs {
+  static constexpr int PER = kTile * K / kFusedThreads;
+  T v[PER];
+  __device__ void load(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt) {
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q, i = e / K, c = e % K;
+      v[q] = i < nt ? M[(b0 + i) * ldm + c] : (T)0;
+    }
+  }
+  __device__ void store(T *s) const {
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q;
+      s[(e / K) * staged<K>::S + e % K] = v[q];
+    }
+  }
+};
+
+// This thread's own entries (row ri + RP u, column j; u < RPT) of a tile of rows [b0, b0 + nt)
+// of M, in registers (rows past nt: zero). cols = 0: M is a vector (one value a row: D^-1).
+template <typename T, int K>
+struct own_regs {
+  static constexpr int RP = kFusedThreads / K, RPT = kTile / RP;
+  T v[RPT];
+  __device__ void load(const T *__restrict__ M, int64_t ldm, int cols, int64_t b0, int nt) {
+    const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+#pragma unroll
+    for (int u = 0; u < RPT; u++) {
+      const int i = ri + RP * u;
+      v[u] = i < nt ? M[(b0 + i) * ldm + (cols ? j : 0)] : (T)0;
+    }
+  }
+};
+
+// sum_l row[l] c[l] over the K entries of a staged row (shared memory, pairs at a time; even and
+// odd l in two sums: two independent FMA chains).
+template <typename T, int K>
+__device__ inline T row_times(const T *row, const T (&c)[K]) {
+  typedef typename vec2_of<T>::type V;
+  const V *r2 = reinterpret_cast<const V *>(row);
+  T s0 = (T)0, s1 = (T)0;
+#pragma unroll
+  for (int l = 0; l < K / 2; l++) {
+    const V p = r2[l];
+    s0 += p.x * c[2 * l];
+    s1 += p.y * c[2 * l + 1];
+  }
+  return s0 + s1;
+}
+
+// This thread's entries of a K x K sum U^T V over rows (U, V: staged tiles), in double.
+// K >= 16: EP entries (a0 .. a0 + EP - 1, b) a thread over every row; K = 8: each of the 64
+// entries by G = 4 threads over every G-th row, combined in store().
+template <typename T, int K>
+struct gram_acc {
+  static constexpr int E = K * K;
+  static constexpr int EP = E >= kFusedThreads ? E / kFusedThreads : 1;
+  static constexpr int G = E >= kFusedThreads ? 1 : kFusedThreads / E;
+  int a0, b, g;
+  double acc[EP];
+  __device__ void init() {
+    const int t = (int)threadIdx.x;
+    if (G == 1) {
+      b = t % K;
+      a0 = (t / K) * EP;
+      g = 0;
+    } else {
+      b = (t % E) % K;
+      a0 = (t % E) / K;
+      g = t / E;
+    }
+#pragma unroll
+    for (int m = 0; m < EP; m++) acc[m] = 0.0;
+  }
+  __device__ void add(const T *U, const T *V, int nt) {
+    typedef typename vec2_of<T>::type V2;
+    for (int i = g; i < nt; i += G) {
+      const double v = (double)V[i * staged<K>::S + b];
+      if (EP % 2 == 0) { // a0 is a multiple of EP: pairs are aligned
+#pragma unroll
+        for (int m = 0; m < EP; m += 2) {
+          const V2 u = *reinterpret_cast<const V2 *>(U + i * staged<K>::S + a0 + m);
+          acc[m] += (double)u.x * v;
+          acc[m + 1] += (double)u.y * v;
+        }
+      } else {
+#pragma unroll
+        for (int m = 0; m < EP; m++) acc[m] += (double)U[i * staged<K>::S + a0 + m] * v;
+      }
+    }
+  }
+  // out[a * K + b] for every entry; buf: kFusedThreads doubles of shared memory. Every thread.
+  __device__ void store(double *out, double *buf) const {
+    if (G == 1) {
+#pragma unroll
+      for (int m = 0; m < EP; m++) out[(a0 + m) * K + b] = acc[m];
+      return;
+    }
+    buf[threadIdx.x] = acc[0];
+    __syncthreads();
+    if ((int)threadIdx.x < E) {
+      double s = 0.0;
+      for (int q = 0; q < G; q++) s += buf[q * E + threadIdx.x];
+      out[threadIdx.x] = s; // threadIdx.x = a0 * K + b
+    }
+    __syncthreads();
+  }
+};
+
+#if !defined(GCOO_CUDA_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GCOO_BCG_DMMA 1
+#endif
+
+#ifdef GCOO_BCG_DMMA
+// The same K x K sum U^T V for double on the FP64 tensor cores (mma.sync m8n8k4, IEEE FP64
+// fused multiply-adds, the order fixed: reproducible): the K/8 x K/8 blocks of 8 x 8 spread over
+// the 8 warps (K = 32: 2 blocks a warp; K = 16: a block for 2 warps, which split the tile's rows
+// and are summed in store()). Fragments (PTX ISA, m8n8k4 .f64): lane = 4 g + t; A (8 x 4) holds
+// A[g][t] = U[row r + t][col m0 + g], B (4 x 8) B[t][g] = V[row r + t][col n0 + g], the
+// accumulator C[g][2 t + v], v = 0, 1. A CUDA-core sum of the same products costs K^2 FMAs a
+// row; the tensor cores take them at 4x the rate.
+template <int K>
+struct gram_mma {
+  static constexpr int NB = (K / 8) * (K / 8), NW = kFusedThreads / 32;
+  static constexpr int BPW = NB >= NW ? NB / NW : 1; // 8 x 8 blocks a warp
+  static constexpr int WPB = NB >= NW ? 1 : NW / NB; // warps a block
+  int g, t, wsub, m0[BPW], n0[BPW];
+  double c[BPW][2];
+  __device__ void init() {
+    const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5;
+    g = lane >> 2;
+    t = lane & 3;
+    wsub = NB >= NW ? 0 : w / NB;
+#pragma unroll
+    for (int q = 0; q < BPW; q++) {
+      const int blk = NB >= NW ? w * BPW + q : w % NB;
+      m0[q] = (blk / (K / 8)) * 8;
+      n0[q] = (blk % (K / 8)) * 8;
+      c[q][0] = c[q][1] = 0.0;
+    }
+  }
+  __device__ void add(const double *U, const double *V, int nt) {
+    for (int r = 4 * wsub; r < nt; r += 4 * WPB) { // warp-uniform: every lane takes each step
+      const int row = r + t;
+      const bool in = row < nt; // rows past the tile's end count as zero
+#pragma unroll
+      for (int q = 0; q < BPW; q++) {
+        const double a = in ? U[row * staged<K>::S + m0[q] + g] : 0.0;
+        const double b = in ? V[row * staged<K>::S + n0[q] + g] : 0.0;
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, "
+                     "{%0, %1};\n"
+                     : "+d"(c[q][0]), "+d"(c[q][1])
+                     : "d"(a), "d"(b));
+      }
+    }
+  }
+  __device__ void store(double *out, double *buf) {
+    if (WPB > 1) {
+      // WPB warps a block: the later ones leave their sums in buf (K^2 <= 256 values each), the
+      // first adds them in warp order
+      for (int u = 1; u < WPB; u++) {
+        if (wsub == u) {
+          buf[(m0[0] + g) * K + n0[0] + 2 * t] = c[0][0];
+          buf[(m0[0] + g) * K + n0[0] + 2 * t + 1] = c[0][1];
+        }
+        __syncthreads();
+        if (wsub == 0) {
+          const double *o0 = buf + (m0[0] + g) * K + n0[0] + 2 * t;
+          c[0][0] += o0[0];
+          c[0][1] += o0[1];
+        }
+        __syncthreads();
+      }
+    }
+    if (wsub == 0) {
+#pragma unroll
+      for (int q = 0; q < BPW; q++) {
+        out[(m0[q] + g) * K + n0[q] + 2 * t] = c[q][0];
+        out[(m0[q] + g) * K + n0[q] + 2 * t + 1] = c[q][1];
+      }
+    }
+  }
+};
+#endif
+
+// The K x K sum of a kernel: the tensor-core form for double where it is compiled and the sum
+// has 8 x 8 blocks for every warp (K >= 16), the CUDA-core form otherwise (float; K = 8; the
+// CPU emulator, which runs the same sums in gram_acc).
+template <typename T, int K>
+struct gram_of {
+  typedef gram_acc<T, K> type;
+};
+#ifdef GCOO_BCG_DMMA
+template <>
+struct gram_of<double, 16> {
+  typedef gram_mma<16> type;
+};
+template <>
+struct gram_of<double, 32> {
+  typedef gram_mma<32> type;
+};
+#endif
+
+// out[j] = the sum of v over the 256 / K threads of column j (t % K = j), in thread order.
+template <int K>
+__device__ void column_store(double v, double *out, double *buf) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  if ((int)threadIdx.x < K) {
+    double s = 0.0;
+    for (int q = 0; q < kFusedThreads / K; q++) s += buf[q * K + threadIdx.x];
+    out[threadIdx.x] = s;
+  }
+  __syncthreads();
+}
+
+// Column j of the K x K row-major coefficient matrix C, into registers.
+template <typename T, int K>
+__device__ void coef_column(const T *C, int j, T (&c)[K]) {
+#pragma unroll
+  for (int l = 0; l < K; l++) c[l] = C[l * K + j];
+}
+
+// The tile loop of every fused kernel over this block's rows [r0, r1): load(b0) issues a tile's
+// loads into registers, stage() puts the loaded tile into shared memory (between barriers: the
+// previous tile's sums are done with it), then the next tile's loads are issued and body(b0, nt)
+// computes the staged one while they are in flight.
+template <typename Load, typename Stage, typename Body>
+__device__ void tile_loop(int64_t r0, int64_t r1, Load load, Stage stage, Body body) {
+  if (r0 < r1) load(r0);
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads();
+    stage();
+    __syncthreads();
+    if (b0 + kTile < r1) load(b0 + kTile);
+    body(b0, nt);
+  }
+}
+
+// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows.
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
+                    int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {
+  typedef typename vec2_of<T>::type V;
+  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sRv[staged<K>::VALUES / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
+    *sR = reinterpret_cast<T *>(sRv);
+  typename gram_of<T, K>::type pq, pr;
+  pq.init();
+  pr.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp, tq, tr;
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    tq.load(Q, ldq, b0, nt);
+    tr.load(R, ldr, b0, nt);
+  };
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        tq.store(sQ);
+        tr.store(sR);
+      },
+      [&](int64_t, int nt) {
+        pq.add(sP, sQ, nt);
+        pr.add(sP, sR, nt);
+      });
+  double *out = partial + (int64_t)blockIdx.x * 2 * K * K;
+  pq.store(out, buf);
+  pr.store(out + K * K, buf);
+}
+
+// X += P alpha, R -= Q alpha, W = D^-1 R (dinv NULL: W = R); partial: gridDim.x x (K + K^2):
+// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). All of the next tile's
+// loads (its P and Q rows, this thread's X, R and D^-1 entries) are issued before the current
+// tile is computed.
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
+                     int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
+                     T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv, T *__restrict__ W,
+                     int64_t ldw, double *partial) {
+  typedef typename vec2_of<T>::type V;
+  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
+  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
+    *sW = reinterpret_cast<T *>(sWv);
+  const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+  T a[K];
+  coef_column<T, K>(alpha, j, a);
+  double rr = 0.0;
+  typename gram_of<T, K>::type qw;
+  qw.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp, tq;
+  own_regs<T, K> xv, rv, dv;
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    tq.load(Q, ldq, b0, nt);
+    xv.load(X, ldx, 1, b0, nt);
+    rv.load(R, ldr, 1, b0, nt);
+    if (dinv) dv.load(dinv, 1, 0, b0, nt);
+  };
+  own_regs<T, K> x, r, d; // the staged tile's own entries (xv, rv, dv: the next tile's)
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        tq.store(sQ);
+        x = xv;
+        r = rv;
+        d = dv;
+      },
+      [&](int64_t b0, int nt) {
+#pragma unroll
+        for (int u = 0; u < RPT; u++) {
+          const int i = ri + RP * u;
+          if (i < nt) {
+            const int64_t row = b0 + i;
+            X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * staged<K>::S, a);
+            const T rn = r.v[u] - row_times<T, K>(sQ + i * staged<K>::S, a);
+            R[row * ldr + j] = rn;
+            const T w = dinv ? d.v[u] * rn : rn;
+            W[row * ldw + j] = w;
+            sW[i * staged<K>::S + j] = w;
+            rr += (double)rn * (double)rn;
+          }
+        }
+        __syncthreads();
+        qw.add(sQ, sW, nt);
+      });
+  double *out = partial + (int64_t)blockIdx.x * (K + K * K);
+  column_store<K>(rr, out, buf);
+  qw.store(out + K, buf);
+}
+
+// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update). The
+// next tile's P rows and W entries are loaded while the current one is computed.
+template <typename T, int K>
+__global__ void __launch_bounds__(kFusedThreads)
+    bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ beta,
+                        T *__restrict__ W, int64_t ldw, double *partial) {
+  typedef typename vec2_of<T>::type V;
+  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
+  __shared__ V sPv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
+  __shared__ double buf[kFusedThreads];
+  T *sP = reinterpret_cast<T *>(sPv), *sW = reinterpret_cast<T *>(sWv);
+  const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+  T c[K];
+  coef_column<T, K>(beta, j, c);
+  typename gram_of<T, K>::type ww;
+  ww.init();
+  int64_t r0, r1;
+  fused_rows(n, &r0, &r1);
+  tile_regs<T, K> tp;
+  own_regs<T, K> wv;
+  auto load = [&](int64_t b0) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    tp.load(P, ldp, b0, nt);
+    wv.load(W, ldw, 1, b0, nt);
+  };
+  own_regs<T, K> w0;
+  tile_loop(
+      r0, r1, load,
+      [&] {
+        tp.store(sP);
+        w0 = wv;
+      },
+      [&](int64_t b0, int nt) {
+#pragma unroll
+        for (int u = 0; u < RPT; u++) {
+          const int i = ri + RP * u;
+          if (i < nt) {
+            const T w = w0.v[u] + row_times<T, K>(sP + i * staged<K>::S, c);
+            W[(b0 + i) * ldw + j] = w;
+            sW[i * staged<K>::S + j] = w;
+          }
+        }
+        __syncthreads();
+        ww.add(sW, sW, nt);
+      });
+  ww.store(partial + (int64_t)blockIdx.x * K * K, buf);
+}
+
+} // namespace gcoo_bcg
+
+#endif
