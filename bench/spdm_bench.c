@@ -649,8 +649,10 @@ static double tc_geomean(const summary *S, const char *a, const char *b, int *co
   for (int i = 0; i < S->n; i++) {
     const bench_case *c = &S->cases[i];
     if (!in_sections(c, a, b) || c->r[M_TC].ms <= 0) continue;
-    if (!isfinite(c->r[M_TC].bound)) ++*unchecked;
-    else if (c->r[M_TC].bound > *worst_bound) *worst_bound = c->r[M_TC].bound;
+    if (!isfinite(c->r[M_TC].bound))
+      ++*unchecked;
+    else if (c->r[M_TC].bound > *worst_bound)
+      *worst_bound = c->r[M_TC].bound;
     if (c->N < 128 || c->nnz < 100000) continue;
     const double r = ratio(c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, c->r[M_TC].ms);
     if (isfinite(r)) l += log(r), n++;
@@ -660,8 +662,11 @@ static double tc_geomean(const summary *S, const char *a, const char *b, int *co
 }
 
 static void print_tc_target(bench_env *E, const summary *S) {
-  bench_printf(E, "\ntensor-core mode (GCOO_MATH_TF32) over the best FP32 cuSPARSE, N >= 128, nnz >= 1e5:\n");
-  const char *const secs[][2] = {{"real", NULL}, {"large", NULL}, {"structured", NULL},
+  bench_printf(E, "\ntensor-core mode (GCOO_MATH_TF32) over the best FP32 cuSPARSE, N >= 128, nnz "
+                  ">= 1e5:\n");
+  const char *const secs[][2] = {{"real", NULL},
+                                 {"large", NULL},
+                                 {"structured", NULL},
                                  {"random", NULL}};
   for (int k = 0; k < 4; k++) {
     int n = 0, bad = 0;

@@ -15,9 +15,9 @@
 
 #include "spdm_bench.h"
 
-const char *const bench_method_names[M_COUNT] = {"faithful", "tuned", "csp_default", "csp_alg2",
-                                                 "csp_alg3", "sgemm", "tf32",        "auto",
-                                                 "tc"};
+const char *const bench_method_names[M_COUNT] = {"faithful", "tuned",    "csp_default",
+                                                 "csp_alg2", "csp_alg3", "sgemm",
+                                                 "tf32",     "auto",     "tc"};
 
 #define CK(x)                                                                                      \
   do {                                                                                             \
@@ -241,8 +241,8 @@ static gcoo_status checker_make(gcoo_sparse A, const gcoo_dense *Xh, checker *ck
   GCOO_CALL(gcoo__calloc((void **)&ck->mag,
                          (size_t)(ck->nrows > 0 ? ck->nrows : 1) * (size_t)(N > 0 ? N : 1), 8,
                          "check rows"));
-  GCOO_CALL(gcoo__calloc((void **)&ck->len, (size_t)(ck->nrows > 0 ? ck->nrows : 1), 8,
-                         "check rows"));
+  GCOO_CALL(
+      gcoo__calloc((void **)&ck->len, (size_t)(ck->nrows > 0 ? ck->nrows : 1), 8, "check rows"));
   ck->dtype = ai.dtype;
   GCOO_CALL(gcoo__calloc((void **)&ck->got, (size_t)(N > 0 ? N : 1), 8, "check row"));
   const int dbl = ai.dtype == GCOO_FLOAT64;

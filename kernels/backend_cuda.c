@@ -347,8 +347,7 @@ static size_t tuned_bytes(const cuda_op_state *o) {
 static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
   cuda_op_state *o = gcoo__cuda_op(op);
   GCOO_CALL(gcoo_cuda_tuned_build(&o->csr, p, &o->tuned, NULL, op->ctx->stream));
-  o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct
-                                            : 0.0;
+  o->details.reuse = o->tuned.ndistinct > 0 ? (double)o->csr.nnz / (double)o->tuned.ndistinct : 0.0;
   const double avg = o->csr.nrows > 0 ? (double)o->csr.nnz / (double)o->csr.nrows : 0.0;
   const double skew = avg > 0 ? (double)max_row_nnz / avg : 0.0;
   o->tuned.prefer_direct = gcoo__dispatch_tuned_direct(o->details.reuse, skew);
@@ -368,10 +367,10 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
  * CSR_ALG3, and the tuned kernel (p = 32) where rows are not skewed; an alternative replaces the
  * rule's choice only when TRIAL_MIN_GAIN faster. Skipped for dense choices, for products too
  * large to time cheaply, and with GCOO_AUTO_TRIAL=0. A failed trial leaves the rule's choice. */
-#define TRIAL_MAX_WORK 4.0e9                    /* nnz x N above which the rule stands untimed */
-#define TRIAL_MAX_BYTES ((size_t)768 << 20)      /* X and Y of the trial at most */
-#define TRIAL_REPS 5                            /* timed applies per candidate (the median) */
-#define TRIAL_MIN_GAIN 0.93                     /* time ratio an alternative must beat */
+#define TRIAL_MAX_WORK 4.0e9                /* nnz x N above which the rule stands untimed */
+#define TRIAL_MAX_BYTES ((size_t)768 << 20) /* X and Y of the trial at most */
+#define TRIAL_REPS 5                        /* timed applies per candidate (the median) */
+#define TRIAL_MIN_GAIN 0.93                 /* time ratio an alternative must beat */
 
 static int env_trial_off(void) {
   const char *v = getenv("GCOO_AUTO_TRIAL");
@@ -381,8 +380,7 @@ static int env_trial_off(void) {
 /* Median GPU time of TRIAL_REPS applies, queued back to back behind a spin kernel (as the
  * benchmark times): host launch gaps, which differ between cuSPARSE and the GCOO kernels, stay
  * out, and so the trial ranks the candidates as the benchmark's per-launch events do. */
-static gcoo_status trial_time(gcoo_op op, const cuda_operand *X, const cuda_operand *Y,
-                              float *ms) {
+static gcoo_status trial_time(gcoo_op op, const cuda_operand *X, const cuda_operand *Y, float *ms) {
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   cudaEvent_t ev[2 * TRIAL_REPS + 2];
   int nev = 0;
@@ -459,9 +457,15 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
   GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(X, 0x3c, xb, s));
   GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(Y, 0, yb, s));
   if (!o->spA) GCOO_GOTO(gcoo__cusparse_setup(op));
-  cuda_operand dX = {.data = X, .layout = GCOO_ROW_MAJOR, .nrows = o->csr.ncols, .ncols = N,
+  cuda_operand dX = {.data = X,
+                     .layout = GCOO_ROW_MAJOR,
+                     .nrows = o->csr.ncols,
+                     .ncols = N,
                      .ld = ld};
-  cuda_operand dY = {.data = Y, .layout = GCOO_ROW_MAJOR, .nrows = o->csr.nrows, .ncols = N,
+  cuda_operand dY = {.data = Y,
+                     .layout = GCOO_ROW_MAJOR,
+                     .nrows = o->csr.nrows,
+                     .ncols = N,
                      .ld = ld};
   for (int c = 0; c < nc; c++) {
     if (cands[c] == GCOO_ALG_GCOO && rule != GCOO_ALG_GCOO) {
@@ -537,8 +541,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
     alg = GCOO_ALG_GCOO;
     p = GCOO_TC_ROWS;
     snprintf(o->details.why, sizeof o->details.why,
-             "tensor-core mode (GCOO_MATH_TF32): TF32 tiles of windows of %d rows",
-             GCOO_TC_ROWS);
+             "tensor-core mode (GCOO_MATH_TF32): TF32 tiles of windows of %d rows", GCOO_TC_ROWS);
   }
   /* the reuse statistics: AUTO needs them, and so does GCOO when p is not given */
   if ((alg == GCOO_ALG_AUTO || (alg == GCOO_ALG_GCOO && p == 0)) && o->csr.nnz > 0) {
@@ -591,8 +594,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
       if (o->tc_mode) {
         GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
-        o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 + (size_t)o->tc.ntiles * GCOO_TC_ROWS *
-                                                              GCOO_TC_K * sizeof(float);
+        o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
+                           (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
       }
       if (resident) {
         GCOO_GOTO(build_resident(op));
@@ -777,11 +780,11 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
       break;
     case GCOO_ALG_GCOO:
       if (o->tc_mode)
-        GCOO_CALL(gcoo_cuda_spdm_tc(&o->tc, &c->dev, alpha, X->data, X->ld, beta, Y->data, Y->ld,
-                                    N, s, &o->details.last));
+        GCOO_CALL(gcoo_cuda_spdm_tc(&o->tc, &c->dev, alpha, X->data, X->ld, beta, Y->data, Y->ld, N,
+                                    s, &o->details.last));
       else
-        GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld,
-                                       beta, Y->data, Y->ld, N, s, &o->details.last));
+        GCOO_CALL(gcoo_cuda_spdm_tuned(&o->tuned, o->variant, &c->dev, alpha, X->data, X->ld, beta,
+                                       Y->data, Y->ld, N, s, &o->details.last));
       break;
     case GCOO_ALG_DENSE:
     case GCOO_ALG_DENSE_TF32:

@@ -293,12 +293,12 @@ gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp, const gco
  *  dense 16 x 8 row-major tile of A's values rounded to TF32, zeros where a row has no entry. */
 typedef struct gcoo_cuda_tc {
   int64_t m, k;
-  int64_t nwin;          /**< windows: ceil(m / 16) */
-  int64_t ntiles;        /**< tiles in all: sum over windows of ceil(distinct / 8) */
-  const int64_t *uptr;   /**< borrowed: nwin + 1 offsets into ucols */
-  const int32_t *ucols;  /**< borrowed: distinct columns of each window, ascending */
-  int64_t *tile_off;     /**< nwin + 1: window w's tiles are tile_off[w] .. tile_off[w + 1] */
-  float *tiles;          /**< ntiles x 16 x 8 values */
+  int64_t nwin;         /**< windows: ceil(m / 16) */
+  int64_t ntiles;       /**< tiles in all: sum over windows of ceil(distinct / 8) */
+  const int64_t *uptr;  /**< borrowed: nwin + 1 offsets into ucols */
+  const int32_t *ucols; /**< borrowed: distinct columns of each window, ascending */
+  int64_t *tile_off;    /**< nwin + 1: window w's tiles are tile_off[w] .. tile_off[w + 1] */
+  float *tiles;         /**< ntiles x 16 x 8 values */
 } gcoo_cuda_tc;
 
 /** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column

@@ -39,14 +39,14 @@ namespace {
 
 namespace wm = nvcuda::wmma;
 
-constexpr int kRows = GCOO_TC_ROWS;     // rows of a window (the mma's M)
-constexpr int kK = GCOO_TC_K;           // columns of a k-tile (the mma's K for TF32)
-constexpr int kTile = kRows * kK;       // values of a tile
-constexpr int kWarps = 4;               // windows a block
+constexpr int kRows = GCOO_TC_ROWS; // rows of a window (the mma's M)
+constexpr int kK = GCOO_TC_K;       // columns of a k-tile (the mma's K for TF32)
+constexpr int kTile = kRows * kK;   // values of a tile
+constexpr int kWarps = 4;           // windows a block
 constexpr int kThreads = 32 * kWarps;
 
 struct TcArgs {
-  const int64_t *uptr;     // window w's distinct columns: ucols[uptr[w] .. uptr[w + 1])
+  const int64_t *uptr; // window w's distinct columns: ucols[uptr[w] .. uptr[w + 1])
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
   const float *tiles;      // 16 x 8 row-major TF32 values each
@@ -161,14 +161,12 @@ gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
 
 } // namespace
 
-extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T,
-                                          void *stream) {
+extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T, void *stream) {
   GCOO_CHECK(L != NULL && T != NULL, GCOO_ERR_NULL, "layout is NULL");
   GCOO_CHECK(L->dtype == GCOO_FLOAT32, GCOO_ERR_UNSUPPORTED,
              "the tensor-core mode (TF32) is for float operators; double stays exact FP64");
   GCOO_CHECK(L->p == GCOO_TC_ROWS, GCOO_ERR_INVALID_ARG,
-             "the tensor-core layout needs the tuned layout at p = %d, not %d", GCOO_TC_ROWS,
-             L->p);
+             "the tensor-core layout needs the tuned layout at p = %d, not %d", GCOO_TC_ROWS, L->p);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   gcoo_status st = GCOO_SUCCESS;
   memset(T, 0, sizeof *T);
@@ -180,8 +178,7 @@ extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc
   const size_t nw1 = (size_t)T->nwin + 1;
   int64_t *h = NULL;
   GCOO_GOTO(gcoo__malloc_n((void **)&h, nw1, sizeof *h, "window offsets (host)"));
-  GCOO_CALL_CUDA_GOTO(
-      cudaMemcpyAsync(h, L->uptr, nw1 * sizeof *h, cudaMemcpyDeviceToHost, s));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(h, L->uptr, nw1 * sizeof *h, cudaMemcpyDeviceToHost, s));
   GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
   {
     /* the distinct-column counts become tile offsets in place: ceil(count / 8) tiles each */
@@ -196,13 +193,11 @@ extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc
     T->ntiles = acc;
   }
   GCOO_GOTO(gcoo__cuda_alloc((void **)&T->tile_off, nw1 * sizeof(int64_t), "tile offsets"));
-  GCOO_CALL_CUDA_GOTO(
-      cudaMemcpyAsync(T->tile_off, h, nw1 * sizeof *h, cudaMemcpyHostToDevice, s));
+  GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(T->tile_off, h, nw1 * sizeof *h, cudaMemcpyHostToDevice, s));
   GCOO_GOTO(gcoo__cuda_alloc((void **)&T->tiles,
                              (size_t)(T->ntiles > 0 ? T->ntiles : 1) * kTile * sizeof(float),
                              "tensor-core tiles of A"));
-  GCOO_CALL_CUDA_GOTO(
-      cudaMemsetAsync(T->tiles, 0, (size_t)T->ntiles * kTile * sizeof(float), s));
+  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(T->tiles, 0, (size_t)T->ntiles * kTile * sizeof(float), s));
   if (T->m > 0) {
     GCOO_LAUNCH(tc_fill_kernel, dim3(grid_for(T->m, 256)), dim3(256), 0, s, L->rowptr,
                 (const Entry<float> *)L->entries, (const int64_t *)T->tile_off, T->tiles, T->m);
@@ -237,9 +232,21 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
   const bool xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
   const bool yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
-  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles, T->nwin, T->m, N, ldx, ldy,
-                    static_cast<const float *>(X), static_cast<float *>(Y), (float)alpha,
-                    (float)beta, xvec, yvec}; // in TcArgs' order
+  const TcArgs a = {T->uptr,
+                    T->ucols,
+                    T->tile_off,
+                    T->tiles,
+                    T->nwin,
+                    T->m,
+                    N,
+                    ldx,
+                    ldy,
+                    static_cast<const float *>(X),
+                    static_cast<float *>(Y),
+                    (float)alpha,
+                    (float)beta,
+                    xvec,
+                    yvec}; // in TcArgs' order
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
    * fewer than 4 blocks a multiprocessor */
   int nf = N <= 16 ? 1 : N <= 32 ? 2 : 4;

@@ -74,7 +74,7 @@ typedef struct gcoo_op_options {
   gcoo_spdm_alg alg;    /**< GCOO_ALG_AUTO or a forced algorithm */
   int32_t p;            /**< GCOO group width; 0: the backend's tuned default */
   int64_t ncols_hint; /**< expected width of the dense operand (N or M) for dispatch; 0: unknown */
-  gcoo_math math;     /**< GCOO_MATH_EXACT (default) or GCOO_MATH_TF32 (float, CUDA: tensor cores) */
+  gcoo_math math; /**< GCOO_MATH_EXACT (default) or GCOO_MATH_TF32 (float, CUDA: tensor cores) */
 } gcoo_op_options;
 
 /** The defaults: sparse x dense reading, algorithm chosen by the library, default p. */

@@ -27,7 +27,8 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, gcoo_spdm_alg a
   gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N + pad, off, 41 + ncases);
   gcoo_dense Y0 = gt_dense_padded(ai.dtype, ai.nrows, N, N + pad, off, 42 + ncases);
   gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N + pad, off, 43);
-  if (beta == 0.0) TEST_CALL(gcoo_dense_fill(&Y, NAN)); /* poisoned: every element must be written */
+  if (beta == 0.0)
+    TEST_CALL(gcoo_dense_fill(&Y, NAN)); /* poisoned: every element must be written */
   else
     for (int64_t i = 0; i < ai.nrows; i++)
       for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
@@ -128,8 +129,8 @@ int main(int argc, char **argv) {
   /* long windows (many k-tiles), power-law rows (windows of very unequal length in one block) */
   {
     gcoo_sparse A = NULL;
-    TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 40, quick ? 2000 : 8000, 0.7,
-                                 9, 0));
+    TEST_CALL(
+        gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 40, quick ? 2000 : 8000, 0.7, 9, 0));
     check(ctx, A, "wide40", GCOO_ALG_GCOO, 40, 0, 0, 1.0, 0.0, 1);
     gcoo_sparse_destroy(&A);
     A = gt_power_law(GCOO_FLOAT32, quick ? 600 : 3000, 4000, 3000, 10);

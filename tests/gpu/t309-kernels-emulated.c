@@ -408,8 +408,8 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
   double rel = 0;
   const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
   TEST_CHECK(sh.tensor_core && ratio <= 1.0,
-             "%s tensor-core N=%lld (tile %d columns): error %.3g of the bound (relerr %.3g)",
-             name, (long long)N, sh.tile_cols, ratio, rel);
+             "%s tensor-core N=%lld (tile %d columns): error %.3g of the bound (relerr %.3g)", name,
+             (long long)N, sh.tile_cols, ratio, rel);
   tc_checked++;
   tc_widths_seen |= sh.tile_cols / 16;
   gcoo_cuda_tc_free(&T);
@@ -452,7 +452,8 @@ int main(void) {
     check_conversions(A, 4, name);
     check_product(A, 8, 130, 1.0, 0.0, 0, 0, 0, 0, name);
     check_product(A, 3, 64, 1.0, 1.0, 0, 0, 0, 0, name);
-    if (dt == GCOO_FLOAT32) check_tc_product(A, 130, 1.0, 0.0, 0, 0, 0, 0, 0, name); /* 50 k-tiles */
+    if (dt == GCOO_FLOAT32)
+      check_tc_product(A, 130, 1.0, 0.0, 0, 0, 0, 0, 0, name); /* 50 k-tiles */
     gcoo_sparse_destroy(&A);
 
     /* a tall matrix: enough slices that the resident kernel cuts them into several parts */
