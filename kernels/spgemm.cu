@@ -7,10 +7,12 @@
 //  2. The sample: in every class, rows whose seeded coin falls under the class's rate (at
 //     least kSampleMinRows rows of the class, all of a small class). They are computed at once
 //     with the product's own kernels into rooms of hi(i) (they cannot overflow) and kept: the
-//     sample is part of the product, not extra work.
+//     sample is part of the product, not extra work; as they write a sampled row, they add its
+//     size to its class's sums (no kernel of its own).
 //  3. The estimate: per class, u = sum(z - lo) / sum(hi - lo) over its sampled rows; nnz(C) =
 //     sum lo + sum_c u_c G_c. Row i's room: lo + ceil(v_c (hi - lo)), v_c from u_c and the
-//     largest fraction the class's sample showed (class_room).
+//     largest fraction the class's sample showed (class_room), computed by the plan kernel of
+//     the product's pass, which lists the rows as it goes (no kernel of its own).
 //  4. One numeric pass into the rooms (no symbolic pass). Rows are binned by the table their
 //     room (or their column span) needs (kernels/spgemm_kernels.cuh); the bins of a pass run
 //     concurrently on side streams joined back by events; a row that passes its room is listed.
@@ -233,8 +235,9 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
 // Synchronises the stream once: one wait brings the counts and totals, and `extra` with them.
 template <typename T>
-gcoo_status plan_pass(product<T> *P, const int32_t *list, const unsigned long long *d_n,
-                      int64_t nmax, pass_plan *p, const piece *extra, int nextra) {
+gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_n, int64_t nmax,
+                      pass_plan *p, const piece *extra, int nextra,
+                      rooms_args ra = rooms_args{nullptr, 0.0, 0}) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
@@ -245,7 +248,7 @@ gcoo_status plan_pass(product<T> *P, const int32_t *list, const unsigned long lo
   SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->pc, kPlanCounters * 8));
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
   plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
-                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows);
+                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
   pc[0].src = p->pc;
   for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
@@ -265,6 +268,19 @@ cudaError_t launch_warp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, con
   int64_t blocks = (n + WARPS - 1) / WARPS, cap = (int64_t)sms * 64;
   if (blocks > cap) blocks = cap;
   warp_rows_kernel<T, TS, WARPS>
+      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  return cudaGetLastError();
+}
+
+// The first bin: G lanes a row (kernels/spgemm_kernels.cuh, subwarp_rows_kernel).
+constexpr int kSubwarpLanes = 8;
+template <typename T, int G, int WARPS>
+cudaError_t launch_subwarp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
+                           int64_t n, rows_state rs, pass_out<T> out, int sms) {
+  constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
+  int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * 32;
+  if (blocks > cap) blocks = cap;
+  subwarp_rows_kernel<T, G, WARPS>
       <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
@@ -293,7 +309,7 @@ cudaError_t launch_bin(int b, cudaStream_t st, csr_in in, const T *Av, const T *
                        const int32_t *rows, int64_t nb, rows_state rs, pass_out<T> out, int sms) {
   const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
   switch (b) {
-    case 0: return launch_warp<T, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 0: return launch_subwarp<T, kSubwarpLanes, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
     case 1: return launch_warp<T, 64, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
     case 2: return launch_warp<T, 128, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
     case 3: return launch_warp<T, 256, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
@@ -312,7 +328,8 @@ cudaError_t launch_bin(int b, cudaStream_t st, csr_in in, const T *Av, const T *
 // all of them (events, no host wait). The plan is freed.
 template <typename T>
 gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t buf_id,
-                     int32_t *ovf_rows, unsigned long long *ovf_count, int32_t **ci, T **cv) {
+                     int32_t *ovf_rows, unsigned long long *ovf_count, int32_t **ci, T **cv,
+                     class_stats *sample_sums = nullptr) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
@@ -341,6 +358,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_rows = ovf_rows;
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
+  out.cs = sample_sums;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
@@ -556,15 +574,11 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
   GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0));
   {
-    const int64_t ns = ps.n;
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
-    GCOO_GOTO(run_pass<T>(P, P->list, &ps, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0]));
+    // the rows' kernels add the sampled sizes to the class sums as they write them
+    GCOO_GOTO(run_pass<T>(P, P->list, &ps, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0], P->cs));
     if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
-    if (ns > 0) {
-      sample_sums_kernel<<<blocks_for(ns, 256), 256, 0, s>>>(P->list, ns, P->rs, P->cs);
-      SPG_LAUNCHED("sample_sums_kernel");
-    }
   }
 done:
   plan_free(&P->mem, &ps); // run_pass frees it; a failed plan_pass does not
@@ -616,15 +630,12 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   GCOO_GOTO(sample_phase(&P, seed, ev));
   // 3. the estimate and the rooms of the other rows, planned as one batch; the same wait brings
   // the class sums
+  // (the rooms are computed by the plan kernel, which lists the rows: one launch)
   SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 3 * 8, s));
-  if (m > 0) {
-    rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
-    SPG_LAUNCHED("rooms_kernel");
-  }
   SPG_CUDA(cudaEventRecord(ev[4], s));
   {
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1));
+    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m}));
   }
 
   // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows

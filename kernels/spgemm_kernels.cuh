@@ -4,7 +4,8 @@
 //
 // A pass computes a list of rows of C, each into the room reserved for it in the pass's output
 // buffer (room[row] entries at off[row]). Rows are binned by the hash table they need:
-//   * warp bins: a warp per row, a table of 32 .. 512 slots in shared memory; the row's products
+//   * the first bin (at most 31 products): 8 lanes a row, 4 rows a warp, 32 slots each;
+//   * warp bins: a warp per row, a table of 64 .. 512 slots in shared memory; the row's products
 //     are flattened over the warp (lane j takes product j, j + 32, ... of the row, found by a
 //     binary search over a warp scan of the lengths of the B rows), so short rows keep all 32
 //     lanes busy;
@@ -52,6 +53,35 @@ struct rows_state {
 };
 constexpr uint8_t kSrcNone = 255;
 
+// Per-class counts of the predictor (src/predict_classes.h has the CPU's same arithmetic).
+constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT; // by floor(log2 hi(i)), src/predict_classes.h
+
+struct class_stats {
+  unsigned long long rows[kClasses];   // rows with hi > lo
+  unsigned long long g[kClasses];      // sum of hi - lo over them
+  unsigned long long s_rows[kClasses]; // sampled rows
+  unsigned long long s_g[kClasses];    // sum of hi - lo over the sampled rows
+  unsigned long long s_dz[kClasses];   // sum of z - lo over the sampled rows
+  unsigned int s_umax[kClasses];       // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
+  unsigned long long flop, sum_lo, sum_hi;
+};
+
+__device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
+
+// The sample pass's rows add their exact size to their class's sums as they are written (what
+// the CPU's CLASSES method sums over its sampled rows; integer sums and a max, so the order of
+// the atomics does not change them).
+__device__ __forceinline__ void sample_note(class_stats *cs, const rows_state &rs, int32_t row,
+                                            int32_t z) {
+  if (!cs) return;
+  const int32_t hi = rs.hi[row], lo = rs.lo[row];
+  const int c = class_of(hi);
+  atomicAdd(&cs->s_rows[c], 1ull);
+  atomicAdd(&cs->s_g[c], (unsigned long long)(hi - lo));
+  atomicAdd(&cs->s_dz[c], (unsigned long long)(z - lo));
+  atomicMax(&cs->s_umax[c], gcoo__class_ufix(z, lo, hi));
+}
+
 // What a pass writes.
 template <typename T>
 struct pass_out {
@@ -63,6 +93,7 @@ struct pass_out {
   int32_t *gkeys; // global bin: tables
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
+  class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
 };
 
 struct csr_in {
@@ -242,8 +273,121 @@ __global__ void __launch_bounds__(WARPS * 32)
     if (lane == 0) {
       rs.z[row] = z;
       rs.src[row] = out.buf_id;
+      sample_note(out.cs, rs, row, z);
     }
     __syncwarp();
+  }
+}
+
+// The first bin (rows of at most 31 products, a 32-slot table): G lanes a row, 32 / G rows a warp
+// (a warp a row left 19 of 32 lanes idle on the 2-D Laplacian's 25 products and 13 outputs).
+// The same steps as warp_rows_kernel within each group of G lanes: the group's shuffles and
+// ballots take its lane mask and width G, its products are flattened over its lanes, a row that
+// passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
+// groups whose row is past the list skip the body), so the groups reconverge at its end.
+template <typename T, int G, int WARPS>
+__global__ void __launch_bounds__(WARPS * 32)
+    subwarp_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
+                        const int32_t *__restrict__ list, int64_t n, rows_state rs,
+                        pass_out<T> out) {
+  constexpr int TS = 32, BITS = 5, RPW = 32 / G, GROUPS = WARPS * RPW;
+  static_assert(G >= 2 && G <= 16 && 32 % G == 0, "group width");
+  __shared__ int32_t skeys[GROUPS][TS];
+  __shared__ T svals[GROUPS][TS];
+  __shared__ int scnt[GROUPS];
+  const int lane = threadIdx.x % 32, sub = lane / G, g = lane % G;
+  const int grp = threadIdx.x / G; // the group's table
+  const uint32_t gmask = ((1u << G) - 1u) << (sub * G);
+  int32_t *keys = skeys[grp];
+  T *vals = svals[grp];
+  const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+  for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
+    const int64_t t = t0 + sub;
+    if (t < n) { // uniform over the group
+      const int32_t row = list[t];
+      const int cap = rs.room[row];
+      for (int s = g; s < TS; s += G) {
+        keys[s] = -1;
+        vals[s] = T(0);
+      }
+      if (g == 0) scnt[grp] = 0;
+      __syncwarp(gmask);
+      bool over = false;
+      const int64_t a1 = in.Ap[row + 1];
+      for (int64_t ab = in.Ap[row]; ab < a1 && !over; ab += G) {
+        const int64_t a = ab + g;
+        int64_t bs = 0;
+        int len = 0;
+        T av = T(0);
+        if (a < a1) {
+          const int32_t k = in.Ai[a];
+          av = Av[a];
+          bs = in.Bp[k];
+          len = (int)(in.Bp[k + 1] - bs);
+        }
+        int pre = len; // inclusive scan of the lengths over the group
+        for (int o = 1; o < G; o <<= 1) {
+          const int y = __shfl_up_sync(gmask, pre, o, G);
+          if (g >= o) pre += y;
+        }
+        const int total = __shfl_sync(gmask, pre, G - 1, G);
+        for (int base = 0; base < total && !over; base += G) {
+          const int q = base + g;
+          int l = 0; // group lanes before l have pre <= q
+          for (int step = G / 2; step > 0; step >>= 1)
+            if (__shfl_sync(gmask, pre, l + step - 1, G) <= q) l += step;
+          const int spre = __shfl_sync(gmask, pre, l, G), slen = __shfl_sync(gmask, len, l, G);
+          const int64_t sbs = __shfl_sync(gmask, bs, l, G);
+          const T sav = __shfl_sync(gmask, av, l, G);
+          bool mine = false;
+          if (q < total) {
+            const int64_t b = sbs + (q - (spre - slen));
+            const int r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
+            mine = r < 0 || (r > 0 && atomicAdd(&scnt[grp], 1) >= cap);
+          }
+          over = (__ballot_sync(gmask, mine) & gmask) != 0;
+        }
+      }
+      __syncwarp(gmask);
+      const int z = scnt[grp];
+      if (over || z > cap) {
+        if (g == 0) {
+          rs.z[row] = -1;
+          out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
+        }
+      } else {
+        // compact the occupied slots in place (a chunk is read before any of it is overwritten)
+        int pos = 0;
+        for (int s0 = 0; s0 < TS; s0 += G) {
+          const int32_t k = keys[s0 + g];
+          const T v = vals[s0 + g];
+          const uint32_t m = (__ballot_sync(gmask, k != -1) & gmask) >> (sub * G);
+          __syncwarp(gmask);
+          if (k != -1) {
+            const int d = pos + __popc(m & ((1u << g) - 1u));
+            keys[d] = k;
+            vals[d] = v;
+          }
+          pos += __popc(m);
+          __syncwarp(gmask);
+        }
+        // rank by counting (z <= 31): entry j goes to the number of smaller keys
+        const int64_t off = rs.off[row];
+        for (int j = g; j < z; j += G) {
+          const int32_t k = keys[j];
+          int r = 0;
+          for (int e = 0; e < z; e++) r += keys[e] < k;
+          out.ci[off + r] = k;
+          out.cv[off + r] = vals[j];
+        }
+        if (g == 0) {
+          rs.z[row] = z;
+          rs.src[row] = out.buf_id;
+          sample_note(out.cs, rs, row, z);
+        }
+      }
+      __syncwarp(gmask); // the table is reset for the group's next row
+    }
   }
 }
 
@@ -414,6 +558,7 @@ __global__ void __launch_bounds__(TPB)
         if (threadIdx.x == 0) {
           rs.z[row] = z;
           rs.src[row] = out.buf_id;
+          sample_note(out.cs, rs, row, z);
         }
       }
       __syncthreads();
@@ -498,26 +643,13 @@ __global__ void __launch_bounds__(TPB)
     if (threadIdx.x == 0) {
       rs.z[row] = z;
       rs.src[row] = out.buf_id;
+      sample_note(out.cs, rs, row, z);
     }
     __syncthreads();
   }
 }
 
 // ---- the predictor and the plan ---------------------------------------------------------------
-
-constexpr int kClasses = GCOO_PREDICT_CLASSES_COUNT; // by floor(log2 hi(i)), src/predict_classes.h
-
-struct class_stats {
-  unsigned long long rows[kClasses];   // rows with hi > lo
-  unsigned long long g[kClasses];      // sum of hi - lo over them
-  unsigned long long s_rows[kClasses]; // sampled rows
-  unsigned long long s_g[kClasses];    // sum of hi - lo over the sampled rows
-  unsigned long long s_dz[kClasses];   // sum of z - lo over the sampled rows
-  unsigned int s_umax[kClasses];       // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
-  unsigned long long flop, sum_lo, sum_hi;
-};
-
-__device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
 
 // flop, lo, hi and the column span of rows [0, m), kBoundsLanes lanes a row (power-law rows do
 // not serialise a thread); class histogram.
@@ -605,30 +737,17 @@ __global__ void select_kernel(int64_t m, uint64_t seed, rows_state rs, const cla
   }
 }
 
-// Per-class sums over the sampled rows (after their pass).
-__global__ void sample_sums_kernel(const int32_t *list, int64_t n, rows_state rs, class_stats *cs) {
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
-  const int32_t i = list[t], hi = rs.hi[i], lo = rs.lo[i], z = rs.z[i];
-  const int c = class_of(hi);
-  atomicAdd(&cs->s_rows[c], 1ull);
-  atomicAdd(&cs->s_g[c], (unsigned long long)(hi - lo));
-  atomicAdd(&cs->s_dz[c], (unsigned long long)(z - lo));
-  atomicMax(&cs->s_umax[c], gcoo__class_ufix(z, lo, hi));
-}
-
-// Rooms of rows [r0, r1) not yet computed (src == kSrcNone) with work: exact where the size is
-// known (z >= 0), else lo + ceil(v (hi - lo)); they form the list of the pass.
-__global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state rs,
-                             const class_stats *cs, int32_t *list, unsigned long long *count) {
-  const int64_t i = r0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= r1) return;
+// The room of row i for the pass over the rows not yet computed: -1 when it takes no part (no
+// work: z = 0, or already computed: src != kSrcNone); exact where its size is known (z >= 0),
+// else lo + ceil(v (hi - lo)) with its class's v.
+__device__ __forceinline__ int32_t pass_room(int64_t i, double safety, const rows_state &rs,
+                                             const class_stats *cs) {
   const int32_t hi = rs.hi[i];
   if (hi == 0) {
     rs.z[i] = 0;
-    return;
+    return -1;
   }
-  if (rs.src[i] != kSrcNone) return;
+  if (rs.src[i] != kSrcNone) return -1;
   const int32_t z = rs.z[i];
   int32_t room;
   if (z >= 0) {
@@ -639,7 +758,16 @@ __global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state r
     room = gcoo__class_rows_room(rs.lo[i], hi, gcoo__class_room(u, cs->s_umax[c], safety));
   }
   rs.room[i] = room;
-  list[atomicAdd(count, 1ull)] = (int32_t)i;
+  return room;
+}
+
+// Rooms of rows [r0, r1) (pass_room); they form the list of the pass (batches; the single batch
+// takes them in plan_kernel).
+__global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state rs,
+                             const class_stats *cs, int32_t *list, unsigned long long *count) {
+  const int64_t i = r0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= r1) return;
+  if (pass_room(i, safety, rs, cs) >= 0) list[atomicAdd(count, 1ull)] = (int32_t)i;
 }
 
 // The prediction of every row (for gcoo__predict_cuda): exact where known, else
@@ -718,19 +846,28 @@ __host__ __device__ inline int64_t global_slots(int32_t hi) {
 // room starts in the pass's buffer and its global table (if any) starts, counted per bin. The
 // places are taken by one atomic per block on the pass's totals (a block's rows get consecutive
 // places in list order, the blocks any order: a room only needs to be disjoint from the others).
+// With ra.cs set the kernel makes the list itself: thread t takes row t of [0, ra.m), its room
+// from pass_room (one launch for the rooms and the plan) and, when it is in the pass, a place in
+// the list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
 constexpr int kPlanThreads = 256;
+struct rooms_args {
+  const class_stats *cs; // NULL: plan the given list
+  double safety;
+  int64_t m;
+};
 __global__ void __launch_bounds__(kPlanThreads)
-    plan_kernel(const int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
-                int last_shared, unsigned long long *pc, int64_t *tab_off) {
+    plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
+                int last_shared, unsigned long long *pc, int64_t *tab_off, rooms_args ra) {
   constexpr int NW = kPlanThreads / 32;
   __shared__ unsigned long long h[kNumBins];
-  __shared__ long long wr[NW], wt[NW];
-  __shared__ unsigned long long base_r, base_t;
-  const int64_t n = (int64_t)*d_n;
+  __shared__ long long wr[NW], wt[NW], wc[NW];
+  __shared__ unsigned long long base_r, base_t, base_c;
+  const bool make = ra.cs != nullptr;
+  const int64_t n = make ? ra.m : (int64_t)*d_n;
   const int64_t t = (int64_t)blockIdx.x * kPlanThreads + threadIdx.x;
-  if (t == 0) pc[2 * kNumBins] = (unsigned long long)n;
+  if (t == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
   if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
@@ -738,42 +875,54 @@ __global__ void __launch_bounds__(kPlanThreads)
   long long room = 0, tab = 0;
   int32_t i = -1;
   if (t < n) {
-    i = list[t];
+    if (make)
+      i = pass_room(t, ra.safety, rs, ra.cs) >= 0 ? (int32_t)t : -1;
+    else
+      i = list[t];
+  }
+  if (i >= 0) {
     const int32_t hi = rs.hi[i];
     room = rs.room[i];
     const int b = bin_of(hi, (int32_t)room, rs.w[i], last_shared);
     atomicAdd(&h[b], 1ull);
     tab = b == kGlobalBin ? global_slots(hi) : 0;
   }
-  long long r = room, q = tab; // inclusive scans over the warp
+  long long r = room, q = tab, c = i >= 0; // inclusive scans over the warp
   for (int o = 1; o < 32; o <<= 1) {
-    const long long y = __shfl_up_sync(kFull, r, o), x = __shfl_up_sync(kFull, q, o);
+    const long long y = __shfl_up_sync(kFull, r, o), x = __shfl_up_sync(kFull, q, o),
+                    u = __shfl_up_sync(kFull, c, o);
     if (lane >= o) {
       r += y;
       q += x;
+      c += u;
     }
   }
   if (lane == 31) {
     wr[warp] = r;
     wt[warp] = q;
+    wc[warp] = c;
   }
   __syncthreads();
   if (threadIdx.x == 0) { // warp totals to exclusive prefixes; the block's places
-    long long sr = 0, st = 0;
+    long long sr = 0, st = 0, sc = 0;
     for (int k = 0; k < NW; k++) {
-      const long long a = wr[k], c = wt[k];
+      const long long a = wr[k], b = wt[k], d = wc[k];
       wr[k] = sr;
       wt[k] = st;
+      wc[k] = sc;
       sr += a;
-      st += c;
+      st += b;
+      sc += d;
     }
     base_r = atomicAdd(&pc[2 * kNumBins + 1], (unsigned long long)sr);
     base_t = atomicAdd(&pc[2 * kNumBins + 2], (unsigned long long)st);
+    base_c = make ? atomicAdd(&pc[2 * kNumBins], (unsigned long long)sc) : 0;
   }
   __syncthreads();
   if (i >= 0) {
     rs.off[i] = (int64_t)base_r + wr[warp] + (r - room);
     tab_off[i] = (int64_t)base_t + wt[warp] + (q - tab);
+    if (make) list[base_c + wc[warp] + (c - 1)] = i;
   }
   if (threadIdx.x < kNumBins && h[threadIdx.x]) atomicAdd(&pc[threadIdx.x], h[threadIdx.x]);
 }
