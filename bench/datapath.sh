@@ -340,6 +340,8 @@ if first in targets and (1, mode) in targets[first] and (2, mode) in targets[fir
     q = r2 / r1
     lines.append(f"target read-2rank: {q:.2f}x (goal >= 1.0x) {'met' if q >= 1.0 else 'missed'}"
                  + ("" if cold_ok else " (warm cache)"))
+elif first in targets and not any(k[0] == 2 for k in targets[first]):
+    lines.append("target read-2rank: not measured (no 2-rank run: --nps did not ask for one)")
 else:
     lines.append("target read-2rank: not measured (a 1- or 2-rank run failed)")
 print()
