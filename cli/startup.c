@@ -101,14 +101,16 @@ static void prefetch_input(int argc, char **argv) {
   const char *a = NULL;
   for (int i = 2; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--a")) a = argv[i + 1];
-  if (!a) return;
+  if (!a || gcoo_file_kind_of(a) != GCOO_FILE_H5) return;
   char file[4096];
   snprintf(file, sizeof file, "%s", a);
-  char *obj = strstr(file, ".h5:");
-  if (obj)
-    obj[3] = '\0'; /* file.h5:/group */
-  else if (strlen(file) < 3 || strcmp(file + strlen(file) - 3, ".h5"))
-    return;
+  /* "file.h5:/group": the file is the first prefix before a ':' that names an HDF5 file, the
+   * same split gcoo_file_kind_of makes */
+  for (char *c = strchr(file, ':'); c; c = strchr(c + 1, ':')) {
+    *c = '\0';
+    if (gcoo_file_kind_of(file) == GCOO_FILE_H5) break;
+    *c = ':';
+  }
   int fd = open(file, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return; /* the read reports it */
   pthread_t t;
