@@ -13,6 +13,8 @@
 #   target spgemm-file-floor: the same for `gcoo_dist spgemm` (A * A), goal <= 1.5x
 #   target read-2rank:        aggregate read rate at 2 ranks over 1 rank's (cold), goal >= 1.0x
 # and, before them, the CPU target: read + setup over h5py's read of the same file, goal <= 2x.
+# With --backend gpu and more ranks than GPUs, the ranks share the GPUs (GCOO_ALLOW_SHARED_GPU=1)
+# and the lines say so: the read rate is still the ranks' aggregate from the one disk.
 #
 # Usage: bench/datapath.sh [options]
 #   --gcoo DIR       build with src/cli/gcoo_dist (or cli/gcoo_dist) [build]
@@ -24,8 +26,9 @@
 #   --reps R         repetitions, cold and warm each (medians reported) [3]
 #   --nps "1 2"      rank counts [1 2]
 #   --spgemm N       also time `gcoo_dist spgemm --a F` (C = A A) on a 27-point N^3 file, cold
-#   --ab             also one cold 1-rank run of the first file without this session's start-up
-#                    overlap and direct reads (GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0), beside
+#   --ab             also one cold 1-rank run of the first file without the start-up overlap
+#                    and direct reads (GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0), one with cuBLAS
+#                    loaded at start-up (LD_PRELOAD, as when libgcoo was linked with it), beside
 #                    the default, and the process's own start-up (gcoo_dist --version, cold)
 #
 # Every run's start-up is broken down as well: exec to main(), MPI_Init, gcoo_dist_create, the
@@ -64,7 +67,8 @@ echo "# datapath benchmark (issue 19)"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "host:    $(uname -n), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "gpu:     ${gpu:-none}"
+ngpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+echo "gpu:     ${gpu:-none}$([ "$ngpus" -gt 1 ] && echo " (x$ngpus)")"
 # COMMIT: written beside a copy of the worktree sent to another machine (no .git there)
 echo "commit:  $(cat COMMIT 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -f COMMIT ] && echo ' (copy of the worktree)')"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the start"
@@ -131,7 +135,12 @@ run_json() { # label np mode args...
     # one OpenMP team per rank sized to its share of the cores (as a user would run it)
     local th=$(( $(nproc) / np ))
     [ $th -lt 1 ] && th=1
-    out=$(OMP_NUM_THREADS=$th measured mpirun -np "$np" -x OMP_NUM_THREADS "$bin" "$@" --json 2>"$dir/err.txt")
+    # more ranks than GPUs (a one-GPU machine): the ranks share the GPU round robin
+    # (GCOO_ALLOW_SHARED_GPU=1, no NCCL); the read, a host phase, is the same code either way
+    local shared=0
+    [ "$backend" = gpu ] && [ "$np" -gt "$ngpus" ] && shared=1
+    out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured mpirun -np "$np" \
+      -x OMP_NUM_THREADS -x GCOO_ALLOW_SHARED_GPU "$bin" "$@" --json 2>"$dir/err.txt")
   fi
   local rc=$?
   rss=$(awk '/^RSS_KB/ {print $2}' "$dir/err.txt")
@@ -196,6 +205,17 @@ for spec in "${files[@]}"; do
     echo "{\"label\": \"version\", \"cold\": $vc, \"warm\": $vw}" >>"$log"
     GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0 run_json "spdm-off:$spec" 1 cold spdm --a "$spec" \
       --ncols "$ncols" --backend "$backend" --repeat 5 --check
+    # cuBLAS loaded at start-up as when libgcoo was linked with it (session 2): preloaded
+    cublas=$(ldd "$bin" 2>/dev/null | awk '/libcudart/ {print $3}' | xargs -r dirname)
+    cublas=$(ls "$cublas"/libcublas.so.[0-9]* /usr/local/cuda/lib64/libcublas.so.[0-9]* 2>/dev/null | head -1)
+    if [ -n "$cublas" ]; then
+      drop
+      vp=$(LD_PRELOAD=$cublas measured "$bin" --version 2>&1 >/dev/null | awk '/^WALL_S/ {print $2}')
+      echo "  the same with cuBLAS loaded at start-up (LD_PRELOAD=$cublas): cold $vp s"
+      echo "{\"label\": \"version-cublas\", \"cold\": $vp}" >>"$log"
+      LD_PRELOAD=$cublas run_json "spdm-cublas:$spec" 1 cold spdm --a "$spec" \
+        --ncols "$ncols" --backend "$backend" --repeat 5 --check
+    fi
   fi
   for np in $nps; do
     for ((i = 0; i < reps; i++)); do
@@ -220,9 +240,9 @@ if [ "$spgemm" != 0 ]; then
   run_json "spgemm:$g" 1 warm spgemm --a "$g" --backend "$backend" --dtype float32
 fi
 
-python3 - "$log" "$backend" "$cold_ok" <<'EOF'
+python3 - "$log" "$backend" "$cold_ok" "$ngpus" <<'EOF'
 import json, statistics, sys
-log, backend, cold_ok = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+log, backend, cold_ok, ngpus = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
 rows = [json.loads(l) for l in open(log) if l.strip()]
 disk = {r["file"]: r for r in rows if r["label"] == "disk"}
 write = {r["file"]: r for r in rows if r["label"] == "write"}
@@ -284,11 +304,15 @@ for r in rows:
     parts = [s["exec_to_main"], s["mpi_init"], t["dist_create"], t["read"], t["setup"],
              t["dense_operand"] + t["upload"], prod, teardown]
     other = r["wall_s"] - sum(parts)
-    name = ("without overlap/direct reads " if r["label"].startswith("spdm-off") else "") + r["label"].split(":", 1)[1][-28:]
+    name = ("without overlap/direct reads " if r["label"].startswith("spdm-off") else
+            "cuBLAS loaded at start-up " if r["label"].startswith("spdm-cublas") else "") + r["label"].split(":", 1)[1][-28:]
     print(f"  {name}: " + " ".join(f"{v:.3f}" for v in parts) + f" {other:.3f} = wall {r['wall_s']:.3f}")
 ver = next((r for r in rows if r["label"] == "version"), None)
 if ver:
     print(f"  process start-up alone (gcoo_dist --version): cold {ver['cold']:.3f} s, warm {ver['warm']:.3f} s")
+verc = next((r for r in rows if r["label"] == "version-cublas"), None)
+if verc:
+    print(f"  process start-up alone with cuBLAS loaded at start-up (LD_PRELOAD): cold {verc['cold']:.3f} s")
 print()
 first = next(iter(disk), None)
 lines = []
@@ -339,7 +363,8 @@ if first in targets and (1, mode) in targets[first] and (2, mode) in targets[fir
     print(f"read rate ({mode}): 1 rank {r1/1e9:.2f} GB/s, 2 ranks {r2/1e9:.2f} GB/s aggregate")
     q = r2 / r1
     lines.append(f"target read-2rank: {q:.2f}x (goal >= 1.0x) {'met' if q >= 1.0 else 'missed'}"
-                 + ("" if cold_ok else " (warm cache)"))
+                 + ("" if cold_ok else " (warm cache)")
+                 + (f" (2 ranks sharing {ngpus} GPU)" if backend == "gpu" and ngpus < 2 else ""))
 elif first in targets and not any(k[0] == 2 for k in targets[first]):
     lines.append("target read-2rank: not measured (no 2-rank run: --nps did not ask for one)")
 else:

@@ -5,15 +5,20 @@
 # auto), then bench/datapath.sh on the GPU backend: a 27-point Poisson file that fills much of an
 # H200 (--grid, default 160: 4.1M rows, 109M nnz, 909 MB), a real matrix (--real), and
 # spgemm on a smaller Poisson file (--spgemm). Logs under $OUT (or ./gpu-datapath-out).
-#   usage: bench/gpu_datapath.sh [--grid N] [--real FILE.mtx.gz] [--spgemm N] [--tests-timeout S]
+# --nps: the rank counts of datapath.sh (default "1 2": on a one-GPU machine the 2 ranks share it,
+# which is what read-2rank then measures). Then the cold job's start-up profile
+# (bench/startup_profile.sh).
+#   usage: bench/gpu_datapath.sh [--grid N] [--real FILE.mtx.gz] [--spgemm N] [--nps "1 2"]
+#                                [--tests-timeout S]
 set -u
-grid=160 real="" spgemm=80 tmo=30
+grid=160 real="" spgemm=80 tmo=30 nps="1 2"
 while [ $# -gt 0 ]; do
   case "$1" in
     --grid) grid=$2; shift 2 ;;
     --real) real=$2; shift 2 ;;
     --spgemm) spgemm=$2; shift 2 ;;
     --tests-timeout) tmo=$2; shift 2 ;;
+    --nps) nps=$2; shift 2 ;;
     *) echo "gpu_datapath.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -31,6 +36,10 @@ GCOO_TEST_BACKEND=cuda GCOO_ALLOW_SHARED_GPU=1 timeout 20 ctest --test-dir build
 echo "=== operator and file tests (t404: every file layout through the CUDA backend): rc $? ($(( $(date +%s) - start )) s)"
 grep -E "tests passed|Failed|\*\*\*" "$out/ctest-ops.log" | cut -c1-110 | head -20
 GEN_NP=8 bench/datapath.sh --gcoo build-gpu --dir /tmp/gcoo-datapath --grid "$grid" --backend gpu --reps 1 \
-  --nps 1 --spgemm "$spgemm" --ab ${real:+--real "$real"} 2>&1 | tee "$out/datapath.txt"
+  --nps "$nps" --spgemm "$spgemm" --ab ${real:+--real "$real"} 2>&1 | tee "$out/datapath.txt"
 cp /tmp/gcoo-datapath/runs.jsonl "$out/datapath-runs.jsonl" 2>/dev/null
+# what the cold job reads of its shared objects, and the loader's statistics
+echo "=== start-up profile ($(( $(date +%s) - start )) s)"
+bench/startup_profile.sh build-gpu/cli/gcoo_dist spdm --a /tmp/gcoo-datapath/poisson27_"$grid".h5 \
+  --ncols 32 --backend gpu --repeat 5 --check 2>&1 | tee "$out/startup-profile.txt"
 echo "=== done ($(( $(date +%s) - start )) s)"

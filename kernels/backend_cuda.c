@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/backend_cuda.c: the CUDA backend: one GPU per context, its own non-blocking stream,
- * cuSPARSE and cuBLAS handles bound to it, the device's properties read once; persistent SpDM
+ * a cuSPARSE handle bound to it (and a cuBLAS one from the first BLAS call), the device's properties read once; persistent SpDM
  * operators (the algorithm chosen and everything built at setup, on the GPU); applies on host
  * operands (copied in and out, stream-ordered, synchronised before returning) or device operands
  * (queued on the context's stream, asynchronous).
@@ -50,7 +50,7 @@ static void device_leave(const device_guard *g) {
 /* ---- context ------------------------------------------------------------------------------ */
 static void ctx_state_free(cuda_ctx_state *c) {
   if (!c) return;
-  if (c->blas) cublasDestroy(c->blas);
+  if (c->blas) gcoo__cublas.Destroy(c->blas); /* a handle exists only once cuBLAS is loaded */
   if (c->sparse) cusparseDestroy(c->sparse);
   if (c->own_stream) cudaStreamDestroy(c->own_stream);
   (void)cudaGetLastError();
@@ -98,9 +98,7 @@ static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
   GCOO_CALL_CUDA_GOTO(cudaStreamCreateWithFlags(&c->own_stream, cudaStreamDefault));
   GCOO_CALL_CUSPARSE_GOTO(cusparseCreate(&c->sparse));
   GCOO_CALL_CUSPARSE_GOTO(cusparseSetStream(c->sparse, c->own_stream));
-  GCOO_CALL_CUBLAS_GOTO(cublasCreate(&c->blas));
-  GCOO_CALL_CUBLAS_GOTO(cublasSetStream(c->blas, c->own_stream));
-  GCOO_CALL_CUBLAS_GOTO(cublasSetMathMode(c->blas, CUBLAS_DEFAULT_MATH));
+  /* the cuBLAS handle is made at the first BLAS call (gcoo__cuda_blas_handle) */
   ctx->backend = c;
   ctx->stream = c->own_stream;
   c = NULL;
@@ -845,13 +843,34 @@ static gcoo_status cuda_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_den
   return GCOO_SUCCESS;
 }
 
+/* The context's cuBLAS handle, made at the first call that needs one: cuBLAS itself is loaded
+ * then (kernels/cublas_lazy.h), so a context that never calls BLAS never loads it. The caller has
+ * the context's device current (the handle belongs to it). */
+gcoo_status gcoo__cuda_blas_handle(gcoo_ctx ctx, cublasHandle_t *h) {
+  cuda_ctx_state *c = gcoo__cuda_ctx(ctx);
+  if (!c->blas) {
+    GCOO_CALL(gcoo__cublas_load());
+    cublasHandle_t made = NULL;
+    GCOO_CALL_CUBLAS(gcoo__cublas.Create(&made));
+    gcoo_status st = GCOO_SUCCESS;
+    GCOO_CALL_CUBLAS_GOTO(gcoo__cublas.SetMathMode(made, CUBLAS_DEFAULT_MATH));
+    c->blas = made;
+    made = NULL;
+  done:
+    if (made) gcoo__cublas.Destroy(made);
+    GCOO_CALL(st);
+  }
+  *h = c->blas;
+  return GCOO_SUCCESS;
+}
+
 /* Enter the context's device with its cuBLAS handle on the context's stream (left again on
  * failure). */
 static gcoo_status blas_enter(gcoo_ctx ctx, device_guard *g, cublasHandle_t *h) {
-  *h = gcoo__cuda_ctx(ctx)->blas;
   GCOO_CALL(device_enter(ctx, g));
   gcoo_status st = GCOO_SUCCESS;
-  GCOO_CALL_CUBLAS_GOTO(cublasSetStream(*h, (cudaStream_t)ctx->stream));
+  GCOO_GOTO(gcoo__cuda_blas_handle(ctx, h));
+  GCOO_CALL_CUBLAS_GOTO(gcoo__cublas.SetStream(*h, (cudaStream_t)ctx->stream));
 done:
   if (st < 0) device_leave(g);
   return st;

@@ -11,7 +11,7 @@
 typedef struct cuda_ctx_state {
   cudaStream_t own_stream; /* made by ctx_init; ctx->stream starts as this */
   cusparseHandle_t sparse;
-  cublasHandle_t blas;
+  cublasHandle_t blas; /* NULL until the first BLAS call: gcoo__cuda_blas_handle */
   gcoo_cuda_devinfo dev;
 } cuda_ctx_state;
 
@@ -66,9 +66,14 @@ static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) {
 }
 static inline cuda_op_state *gcoo__cuda_op(gcoo_op op) { return (cuda_op_state *)op->backend; }
 
-/* spdm_cusparse.c */
 /* Wait for gcoo_cuda_prestart's thread, if one was started (kernels/cuda_prestart.c). */
 void gcoo__cuda_prestart_wait(void);
+
+/* backend_cuda.c: the context's cuBLAS handle, made (and cuBLAS loaded) at the first call that
+ * needs it; the context's device must be current. */
+gcoo_status gcoo__cuda_blas_handle(gcoo_ctx ctx, cublasHandle_t *h);
+
+/* spdm_cusparse.c */
 
 gcoo_status gcoo__cusparse_setup(gcoo_op op);
 gcoo_status gcoo__cusparse_apply(gcoo_op op, gcoo_spdm_alg alg, double alpha, const cuda_operand *X,

@@ -93,9 +93,10 @@ extern "C" gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double 
   const bool rm = C->layout == GCOO_ROW_MAJOR;
   const gcoo_dense *L = rm ? B : A, *R = rm ? A : B;
   const int tl = rm ? tb : ta, tr = rm ? ta : tb;
-  GCOO_CALL_CUBLAS(cublasGemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N, tr ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                rm ? n : m, rm ? m : n, k, pa, L->data, t, (int)L->ld, R->data, t,
-                                (int)R->ld, pb, C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
+  GCOO_CALL_CUBLAS(gcoo__cublas.GemmEx(h, tl ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                       tr ? CUBLAS_OP_T : CUBLAS_OP_N, rm ? n : m, rm ? m : n, k,
+                                       pa, L->data, t, (int)L->ld, R->data, t, (int)R->ld, pb,
+                                       C->data, t, (int)C->ld, ct, CUBLAS_GEMM_DEFAULT));
   return GCOO_SUCCESS;
 }
 
@@ -111,11 +112,13 @@ extern "C" gcoo_status gcoo__cuda_dgmm(cublasHandle_t h, const gcoo_dense *d, co
   int m = (int)(A->layout == GCOO_ROW_MAJOR ? ncols : rows);
   int n = (int)(A->layout == GCOO_ROW_MAJOR ? rows : ncols);
   if (dbl)
-    GCOO_CALL_CUBLAS(cublasDdgmm(h, side, m, n, (const double *)A->data, (int)A->ld,
-                                 (const double *)d->data, incx, (double *)C->data, (int)C->ld));
+    GCOO_CALL_CUBLAS(gcoo__cublas.Ddgmm(h, side, m, n, (const double *)A->data, (int)A->ld,
+                                        (const double *)d->data, incx, (double *)C->data,
+                                        (int)C->ld));
   else
-    GCOO_CALL_CUBLAS(cublasSdgmm(h, side, m, n, (const float *)A->data, (int)A->ld,
-                                 (const float *)d->data, incx, (float *)C->data, (int)C->ld));
+    GCOO_CALL_CUBLAS(gcoo__cublas.Sdgmm(h, side, m, n, (const float *)A->data, (int)A->ld,
+                                        (const float *)d->data, incx, (float *)C->data,
+                                        (int)C->ld));
   return GCOO_SUCCESS;
 }
 

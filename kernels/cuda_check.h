@@ -20,9 +20,10 @@
 #ifdef GCOO_CUDA_EMULATE
 #include "cuda_compat.h"
 #else
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
+
+#include "cublas_lazy.h"
 #endif
 
 static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, const char *file,
@@ -120,9 +121,13 @@ static inline gcoo_status gcoo__cusparse_status(cusparseStatus_t s, const char *
 static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr, const char *file,
                                               int line, const char *func) {
   if (s == CUBLAS_STATUS_SUCCESS) return GCOO_SUCCESS;
+  /* a status comes from a call through gcoo__cublas, so the library is loaded */
+  const int named = gcoo__cublas.GetStatusName && gcoo__cublas.GetStatusString;
   return gcoo__cuda_library_error(GCOO_ERR_CUBLAS, s == CUBLAS_STATUS_NOT_SUPPORTED,
-                                  s == CUBLAS_STATUS_ALLOC_FAILED, "cuBLAS", cublasGetStatusName(s),
-                                  cublasGetStatusString(s), expr, file, line, func);
+                                  s == CUBLAS_STATUS_ALLOC_FAILED, "cuBLAS",
+                                  named ? gcoo__cublas.GetStatusName(s) : "(cuBLAS not loaded)",
+                                  named ? gcoo__cublas.GetStatusString(s) : "", expr, file, line,
+                                  func);
 }
 #define GCOO_CALL_CUSPARSE(x) \
   GCOO_CUDA_RETURN_(gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__))

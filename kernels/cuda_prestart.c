@@ -3,8 +3,9 @@
  * (gcoo_cuda_prestart), so that it overlaps the caller's own start-up instead of following it.
  *
  * A command's first CUDA call pays for loading the driver, creating the device's primary context
- * and the first cuSPARSE and cuBLAS handles: about half a second on an H200, more with a cold page
- * cache. Nothing of it depends on MPI or on the input, so a thread started first thing in main()
+ * and the first cuSPARSE handle: about half a second on an H200, more with a cold page cache.
+ * cuBLAS is not touched here: it is loaded at its first use (kernels/cublas_lazy.h), so that a
+ * job without BLAS calls never reads it. Nothing of it depends on MPI or on the input, so a thread started first thing in main()
  * does it while MPI_Init runs and the input is read; the first gcoo_ctx_create on the CUDA
  * backend waits for that thread (gcoo__cuda_prestart_wait), then finds everything initialised.
  * The thread's handles are destroyed again: what is kept is the process-wide state (driver,
@@ -38,8 +39,6 @@ static void *prestart_main(void *arg) {
   if (device >= n || cudaSetDevice(device) != cudaSuccess || cudaFree(0) != cudaSuccess) goto done;
   cusparseHandle_t sp = NULL;
   if (cusparseCreate(&sp) == CUSPARSE_STATUS_SUCCESS) cusparseDestroy(sp);
-  cublasHandle_t bl = NULL;
-  if (cublasCreate(&bl) == CUBLAS_STATUS_SUCCESS) cublasDestroy(bl);
 done:
   (void)cudaGetLastError(); /* a failure here is found again, and reported, by gcoo_ctx_create */
   return NULL;

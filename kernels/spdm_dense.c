@@ -30,6 +30,8 @@ gcoo_status gcoo__dense_setup(gcoo_op op) {
   size_t bytes = 0;
   int fits = 0;
   o->lda = o->csr.ncols > 0 ? o->csr.ncols : 1;
+  cublasHandle_t h;
+  GCOO_CALL(gcoo__cuda_blas_handle(op->ctx, &h)); /* cuBLAS is loaded here, not at the product */
   if (o->csr.nrows == 0 || o->csr.ncols == 0) return GCOO_SUCCESS;
   GCOO_CALL(gcoo__dense_fits(op, &bytes, &fits));
   if (!fits) {
@@ -56,7 +58,6 @@ void gcoo__dense_destroy(gcoo_op op) {
 gcoo_status gcoo__dense_apply(gcoo_op op, int tf32, double alpha, const cuda_operand *X,
                               double beta, const cuda_operand *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
-  cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
   const int dbl = o->csr.dtype == GCOO_FLOAT64;
   GCOO_CHECK(!(tf32 && dbl), GCOO_ERR_UNSUPPORTED, "TF32 GEMM is for float operators only");
   GCOO_CHECK(o->dense != NULL, GCOO_ERR_INTERNAL, "dense copy of A missing");
@@ -67,17 +68,19 @@ gcoo_status gcoo__dense_apply(gcoo_op op, int tf32, double alpha, const cuda_ope
   const void *pa = dbl ? (const void *)&alpha : (const void *)&af;
   const void *pb = dbl ? (const void *)&beta : (const void *)&bf;
   const int64_t m = o->csr.nrows, k = o->csr.ncols, n = X->ncols;
-  GCOO_CALL_CUBLAS(cublasSetStream(c->blas, (cudaStream_t)op->ctx->stream));
+  cublasHandle_t h;
+  GCOO_CALL(gcoo__cuda_blas_handle(op->ctx, &h));
+  GCOO_CALL_CUBLAS(gcoo__cublas.SetStream(h, (cudaStream_t)op->ctx->stream));
   if (Y->layout == GCOO_ROW_MAJOR) {
     const cublasOperation_t opx = X->layout == GCOO_ROW_MAJOR ? CUBLAS_OP_N : CUBLAS_OP_T;
-    GCOO_CALL_CUBLAS(cublasGemmEx_64(c->blas, opx, CUBLAS_OP_N, n, m, k, pa, X->data, t, X->ld,
-                                     o->dense, t, o->lda, pb, Y->data, t, Y->ld, ct,
-                                     CUBLAS_GEMM_DEFAULT));
+    GCOO_CALL_CUBLAS(gcoo__cublas.GemmEx_64(h, opx, CUBLAS_OP_N, n, m, k, pa, X->data, t, X->ld,
+                                            o->dense, t, o->lda, pb, Y->data, t, Y->ld, ct,
+                                            CUBLAS_GEMM_DEFAULT));
   } else {
     const cublasOperation_t opx = X->layout == GCOO_COL_MAJOR ? CUBLAS_OP_N : CUBLAS_OP_T;
-    GCOO_CALL_CUBLAS(cublasGemmEx_64(c->blas, CUBLAS_OP_T, opx, m, n, k, pa, o->dense, t, o->lda,
-                                     X->data, t, X->ld, pb, Y->data, t, Y->ld, ct,
-                                     CUBLAS_GEMM_DEFAULT));
+    GCOO_CALL_CUBLAS(gcoo__cublas.GemmEx_64(h, CUBLAS_OP_T, opx, m, n, k, pa, o->dense, t, o->lda,
+                                            X->data, t, X->ld, pb, Y->data, t, Y->ld, ct,
+                                            CUBLAS_GEMM_DEFAULT));
   }
   return GCOO_SUCCESS;
 }

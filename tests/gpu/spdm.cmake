@@ -1,7 +1,7 @@
 # tests/gpu/spdm.cmake: the SpDM GPU tests (helper kernels); included from
-# tests/gpu/CMakeLists.txt. t300-t303 and t305 (the tensor-core mode) need a GPU (exit 77 without one); t304 (the dispatch
-# rule) and t309 (the kernels on the CPU emulator, kernels/cuda_emu.h) run anywhere CUDA's
-# headers are.
+# tests/gpu/CMakeLists.txt. t300-t303 and t305 (the tensor-core mode) need a GPU (exit 77 without
+# one); t304 (the dispatch rule), t306 (cuBLAS loaded lazily; its GPU half where there is one)
+# and t309 (the kernels on the CPU emulator, kernels/cuda_emu.h) run anywhere CUDA's headers are.
 if(GCOO_HAVE_CUDA)
   add_library(gcoo_gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
   target_link_libraries(gcoo_gpu_test_util PUBLIC gcoo_test_util)
@@ -13,6 +13,12 @@ if(GCOO_HAVE_CUDA)
   endforeach()
   gcoo_add_test(t304-dispatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/t304-dispatch.c LABELS unit
                 LIBS gcoo_gpu_test_util)
+  # cuBLAS opened at its first use (kernels/cublas_lazy.c): runs without a GPU too (the load, and
+  # the clear error for a missing library); with one, the first BLAS calls
+  foreach(args "" missing)
+    gcoo_add_test(t306-cublas-lazy SOURCES ${CMAKE_CURRENT_LIST_DIR}/t306-cublas-lazy.c
+                  LABELS unit gpu LIBS gcoo_gpu_test_util ARGS ${args})
+  endforeach()
 
   add_library(gcoo_kernels_emu STATIC
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_tuned.cpp
