@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,10 +90,18 @@ static void singleton_mpi_defaults(void) {
 /* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
  * so it asks the kernel for the whole file before MPI_Init, on a detached thread (WILLNEED
  * blocks while it queues the reads); the read then finds what the disk delivered meanwhile.
+ * (Until session 3 one WILLNEED call covered the file and the kernel read only its first
+ * readahead window, 8 MiB on the H200 VM: the read stayed cold.)
  * Launched ranks read shares, and start theirs after MPI_Init (gcoo_h5_prefetch, per rank). */
 static void *whole_file_main(void *arg) {
   int fd = (int)(intptr_t)arg;
-  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+  struct stat sb;
+  /* in 128 KiB pieces: Linux reads one readahead window per WILLNEED call, whatever its length
+   * (io/h5_direct.c's prefetch, which the launched ranks' gcoo_h5_prefetch uses, says more) */
+  const off_t piece = 128 << 10;
+  if (fstat(fd, &sb) == 0)
+    for (off_t o = 0; o < sb.st_size; o += piece)
+      (void)posix_fadvise(fd, o, piece, POSIX_FADV_WILLNEED);
   close(fd);
   return NULL;
 }

@@ -24,7 +24,7 @@
 gcoo__cublas_api gcoo__cublas;
 
 /* each field has the type of the function the header declares (written out for cublasGemmEx) */
-#define GCOO_CUBLAS_TYPE_CHECK_(field, symbol, type)                        \
+#define GCOO_CUBLAS_TYPE_CHECK_(field, symbol, type)                     \
   _Static_assert(__builtin_types_compatible_p(__typeof__(symbol), type), \
                  "gcoo__cublas." #field " does not have the type of " #symbol);
 GCOO_CUBLAS_FUNCTIONS(GCOO_CUBLAS_TYPE_CHECK_)
@@ -79,13 +79,13 @@ static void load_once(void) {
   gcoo__cublas_api api;
   memset(&api, 0, sizeof api);
   /* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer */
-#define GCOO_CUBLAS_LOOKUP_(field, symbol, type)                                              \
-  *(void **)&api.field = dlsym(h, #symbol);                                               \
-  if (!api.field) {                                                                       \
-    snprintf(failure, sizeof failure, "cuBLAS (%s) lacks %s, which gcoo needs: %s",       \
-             CUBLAS_SONAME, #symbol, loader_says());                                      \
-    dlclose(h);                                                                           \
-    return;                                                                               \
+#define GCOO_CUBLAS_LOOKUP_(field, symbol, type)                                                   \
+  *(void **)&api.field = dlsym(h, #symbol);                                                        \
+  if (!api.field) {                                                                                \
+    snprintf(failure, sizeof failure, "cuBLAS (%s) lacks %s, which gcoo needs: %s", CUBLAS_SONAME, \
+             #symbol, loader_says());                                                              \
+    dlclose(h);                                                                                    \
+    return;                                                                                        \
   }
   GCOO_CUBLAS_FUNCTIONS(GCOO_CUBLAS_LOOKUP_)
 #undef GCOO_CUBLAS_LOOKUP_

@@ -30,26 +30,25 @@ extern "C" {
 /* C++ sees two cublasGemmEx (cublas_api.h adds an inline one taking a cudaDataType compute type
  * for old code), so its type is written out; cublas_lazy.c checks, in C, that it is the type of
  * the exported function. */
-typedef cublasStatus_t gcoo__cublas_gemm_ex_fn(cublasHandle_t, cublasOperation_t,
-                                               cublasOperation_t, int, int, int, const void *,
-                                               const void *, cudaDataType, int, const void *,
-                                               cudaDataType, int, const void *, void *,
-                                               cudaDataType, int, cublasComputeType_t,
-                                               cublasGemmAlgo_t);
+typedef cublasStatus_t gcoo__cublas_gemm_ex_fn(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                               int, int, int, const void *, const void *,
+                                               cudaDataType, int, const void *, cudaDataType, int,
+                                               const void *, void *, cudaDataType, int,
+                                               cublasComputeType_t, cublasGemmAlgo_t);
 
 /* Every cuBLAS function gcoo calls: X(field, exported symbol, function type). One list for the
  * table's fields, the symbols looked up and the type checks (cublas_v2.h maps cublasCreate and a
  * few others to their _v2 symbols; the list names the symbols). */
-#define GCOO_CUBLAS_FUNCTIONS(X)                                            \
-  X(Create, cublasCreate_v2, GCOO_TYPEOF_(cublasCreate_v2))                 \
-  X(Destroy, cublasDestroy_v2, GCOO_TYPEOF_(cublasDestroy_v2))              \
-  X(SetStream, cublasSetStream_v2, GCOO_TYPEOF_(cublasSetStream_v2))        \
-  X(SetMathMode, cublasSetMathMode, GCOO_TYPEOF_(cublasSetMathMode))        \
-  X(GemmEx, cublasGemmEx, gcoo__cublas_gemm_ex_fn)                          \
-  X(GemmEx_64, cublasGemmEx_64, GCOO_TYPEOF_(cublasGemmEx_64))              \
-  X(Sdgmm, cublasSdgmm, GCOO_TYPEOF_(cublasSdgmm))                          \
-  X(Ddgmm, cublasDdgmm, GCOO_TYPEOF_(cublasDdgmm))                          \
-  X(GetStatusName, cublasGetStatusName, GCOO_TYPEOF_(cublasGetStatusName))  \
+#define GCOO_CUBLAS_FUNCTIONS(X)                                           \
+  X(Create, cublasCreate_v2, GCOO_TYPEOF_(cublasCreate_v2))                \
+  X(Destroy, cublasDestroy_v2, GCOO_TYPEOF_(cublasDestroy_v2))             \
+  X(SetStream, cublasSetStream_v2, GCOO_TYPEOF_(cublasSetStream_v2))       \
+  X(SetMathMode, cublasSetMathMode, GCOO_TYPEOF_(cublasSetMathMode))       \
+  X(GemmEx, cublasGemmEx, gcoo__cublas_gemm_ex_fn)                         \
+  X(GemmEx_64, cublasGemmEx_64, GCOO_TYPEOF_(cublasGemmEx_64))             \
+  X(Sdgmm, cublasSdgmm, GCOO_TYPEOF_(cublasSdgmm))                         \
+  X(Ddgmm, cublasDdgmm, GCOO_TYPEOF_(cublasDdgmm))                         \
+  X(GetStatusName, cublasGetStatusName, GCOO_TYPEOF_(cublasGetStatusName)) \
   X(GetStatusString, cublasGetStatusString, GCOO_TYPEOF_(cublasGetStatusString))
 
 typedef struct gcoo__cublas_api {

@@ -68,7 +68,8 @@ static void check_gpu(void) {
     TEST_CALL(gcoo_dense_fill_random(&Y, 99)); /* poison: beta = 0 must overwrite it */
     TEST_CALL(gcoo_spdm(gpu, 1.0, A, &X, 0.0, &Y));
     double err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s sparse product: error %.3g > %.3g", (dt == GCOO_FLOAT64 ? "double" : "float"), err, tol);
+    TEST_CHECK(err <= tol, "%s sparse product: error %.3g > %.3g",
+               (dt == GCOO_FLOAT64 ? "double" : "float"), err, tol);
     if (t == 0)
       TEST_CHECK(mapped("libcublas.so") == 0, "a sparse product on the GPU loaded cuBLAS");
 
@@ -81,8 +82,8 @@ static void check_gpu(void) {
     TEST_CALL(gcoo_dense_fill_random(&Y, 98));
     TEST_CALL(gcoo_op_apply(op, 1.0, &X, 0.0, &Y));
     err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s dense-algorithm product: error %.3g > %.3g", (dt == GCOO_FLOAT64 ? "double" : "float"),
-               err, tol);
+    TEST_CHECK(err <= tol, "%s dense-algorithm product: error %.3g > %.3g",
+               (dt == GCOO_FLOAT64 ? "double" : "float"), err, tol);
     TEST_CALL(gcoo_op_destroy(&op));
 
     /* gcoo_blas_gemm through the backend's handle: C = X^T X (17 x 17), against the CPU's */
@@ -98,7 +99,8 @@ static void check_gpu(void) {
     TEST_CALL(gcoo_ctx_dense_copy(gpu, &Cg, &Cd));
     TEST_CALL(gcoo_blas_gemm(cpu, 1, 0, 1.0, &X, &X, 0.0, &Cc));
     err = gcoo_test_relerr(&Cg, &Cc);
-    TEST_CHECK(err <= tol, "%s gcoo_blas_gemm: error %.3g > %.3g", (dt == GCOO_FLOAT64 ? "double" : "float"), err, tol);
+    TEST_CHECK(err <= tol, "%s gcoo_blas_gemm: error %.3g > %.3g",
+               (dt == GCOO_FLOAT64 ? "double" : "float"), err, tol);
     TEST_CALL(gcoo_ctx_dense_destroy(gpu, &Xd));
     TEST_CALL(gcoo_ctx_dense_destroy(gpu, &Cd));
     gcoo_dense_destroy(&Cg);
