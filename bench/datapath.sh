@@ -139,7 +139,9 @@ run_json() { # label np mode args...
     # (GCOO_ALLOW_SHARED_GPU=1, no NCCL); the read, a host phase, is the same code either way
     local shared=0
     [ "$backend" = gpu ] && [ "$np" -gt "$ngpus" ] && shared=1
-    out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured mpirun -np "$np" \
+    # --bind-to none: Open MPI binds each of 2 or fewer ranks to one core by default, which
+    # would run each rank's $th threads on one core (session 3's first H200 run did)
+    out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured mpirun -np "$np" --bind-to none \
       -x OMP_NUM_THREADS -x GCOO_ALLOW_SHARED_GPU "$bin" "$@" --json 2>"$dir/err.txt")
   fi
   local rc=$?

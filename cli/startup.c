@@ -6,9 +6,10 @@
  * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
  * beside MPI_Init and the read of the input; the marks below let --json report the rest
  * (docs/datapath.md, "Start-up"). */
-#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv */
+#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv, sched_getaffinity */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static double t_main, t_mpi, exec_to_main = -1.0;
 static int gpu_prestarted;
@@ -166,7 +170,31 @@ int cli_startup_end(int rc) {
   return rc;
 }
 
-void cli_startup_mpi_done(void) { t_mpi = clock_s(CLOCK_MONOTONIC) - t_main; }
+/* A rank whose CPU set is smaller than its OpenMP team runs the team's threads on a few cores.
+ * Open MPI binds each rank to one core when it starts two or fewer (to a socket above that), so
+ * `OMP_NUM_THREADS=8 mpirun -np 2 gcoo_dist ...` on a 16-core node runs each rank's 8 threads
+ * on one core. On an H200 node, 2 ranks started so (8 threads each, sharing the one GPU) read a
+ * 906 MB file 2.6x and set it up 7.5x slower than one unbound rank
+ * (bench/results/2026-12-01-h200-data-s3.txt; the benchmark now passes --bind-to none). Rank 0 says so, once, on stderr, with the launcher
+ * options that fix it. */
+static void check_binding(void) {
+#if defined(_OPENMP) && defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+  const int cores = CPU_COUNT(&set), threads = omp_get_max_threads();
+  if (threads <= cores || cli_rank() != 0) return;
+  fprintf(stderr,
+          "gcoo_dist: warning: rank 0 is bound to %d core%s but runs %d OpenMP threads on %s "
+          "(Open MPI binds each rank to one core when it starts 2 or fewer). Start it with "
+          "mpirun --bind-to none or --map-by slot:PE=%d, or set OMP_NUM_THREADS=%d\n",
+          cores, cores == 1 ? "" : "s", threads, cores == 1 ? "it" : "them", threads, cores);
+#endif
+}
+
+void cli_startup_mpi_done(void) {
+  t_mpi = clock_s(CLOCK_MONOTONIC) - t_main;
+  check_binding();
+}
 
 void cli_json_startup(cli_json *js) {
   cli_json_object(js, "startup_s");
