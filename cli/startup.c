@@ -94,27 +94,73 @@ static void singleton_mpi_defaults(void) {
 /* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
  * so it asks the kernel for the whole file before MPI_Init, on a detached thread (WILLNEED
  * blocks while it queues the reads); the read then finds what the disk delivered meanwhile.
- * (Until session 3 one WILLNEED call covered the file and the kernel read only its first
- * readahead window, 8 MiB on the H200 VM: the read stayed cold.)
- * Launched ranks read shares, and start theirs after MPI_Init (gcoo_h5_prefetch, per rank). */
-static void *whole_file_main(void *arg) {
-  int fd = (int)(intptr_t)arg;
+ * Ranks launched on one host share one page cache: together they read the whole file too, so
+ * local rank l of L asks for the l-th of L equal byte ranges of it, also before MPI_Init, and each
+ * rank's read later finds its share whichever rank asked for it. Ranks spread over several hosts
+ * ask only for their own share, after MPI_Init (gcoo_h5_prefetch in cmd_spdm.c: it needs the
+ * file's layout). (Until session 3 one WILLNEED call covered the file and the kernel read only
+ * its first readahead window, 8 MiB on the H200 VM: the read stayed cold.) */
+typedef struct prefetch_part {
+  int fd, part, parts;
+} prefetch_part;
+
+static void *prefetch_main(void *arg) {
+  prefetch_part *p = arg;
   struct stat sb;
   /* in 128 KiB pieces: Linux reads one readahead window per WILLNEED call, whatever its length
-   * (io/h5_direct.c's prefetch, which the launched ranks' gcoo_h5_prefetch uses, says more) */
+   * (io/h5_direct.c's prefetch, which gcoo_h5_prefetch uses, says more) */
   const off_t piece = 128 << 10;
-  if (fstat(fd, &sb) == 0)
-    for (off_t o = 0; o < sb.st_size; o += piece)
-      (void)posix_fadvise(fd, o, piece, POSIX_FADV_WILLNEED);
-  close(fd);
+  if (fstat(p->fd, &sb) == 0) {
+    const off_t lo = sb.st_size / p->parts * p->part,
+                hi = p->part + 1 == p->parts ? sb.st_size : sb.st_size / p->parts * (p->part + 1);
+    for (off_t o = lo; o < hi; o += piece)
+      (void)posix_fadvise(p->fd, o, hi - o < piece ? hi - o : piece, POSIX_FADV_WILLNEED);
+  }
+  close(p->fd);
+  free(p);
   return NULL;
+}
+
+/* An integer from the environment, or -1. */
+static int env_int(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? atoi(v) : -1;
+}
+
+/* This process's part of a whole-file prefetch before MPI_Init: 0 of 1 for a singleton, the
+ * local rank among the job's ranks when the launcher says they all run on this host (Open MPI,
+ * Slurm, MPICH's Hydra); 0 (none) otherwise. */
+static int host_part(int *part, int *parts) {
+  if (is_singleton()) {
+    *part = 0;
+    *parts = 1;
+    return 1;
+  }
+  static const char *const vars[][3] = {/* world size, ranks on this host, local rank */
+                                        {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
+                                         "OMPI_COMM_WORLD_LOCAL_RANK"},
+                                        {"SLURM_STEP_NUM_TASKS", "SLURM_STEP_NUM_TASKS",
+                                         "SLURM_LOCALID"},
+                                        {"PMI_SIZE", "MPI_LOCALNRANKS", "MPI_LOCALRANKID"}};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const int world = env_int(vars[i][0]), local = env_int(vars[i][1]), rank = env_int(vars[i][2]);
+    if (world <= 0 || local <= 0 || rank < 0) continue;
+    /* Slurm names no per-host count for a step: one node is SLURM_STEP_NUM_NODES=1 */
+    if (i == 1 && env_int("SLURM_STEP_NUM_NODES") != 1) return 0;
+    if (local != world || rank >= local) return 0;
+    *part = rank;
+    *parts = local;
+    return 1;
+  }
+  return 0;
 }
 
 static void prefetch_input(int argc, char **argv) {
   const char *a = NULL;
+  int part = 0, parts = 1;
   for (int i = 2; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--a")) a = argv[i + 1];
-  if (!a || gcoo_file_kind_of(a) != GCOO_FILE_H5) return;
+  if (!a || gcoo_file_kind_of(a) != GCOO_FILE_H5 || !host_part(&part, &parts)) return;
   char file[4096];
   snprintf(file, sizeof file, "%s", a);
   /* "file.h5:/group": the file is the first prefix before a ':' that names an HDF5 file, the
@@ -124,16 +170,27 @@ static void prefetch_input(int argc, char **argv) {
     if (gcoo_file_kind_of(file) == GCOO_FILE_H5) break;
     *c = ':';
   }
-  int fd = open(file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return; /* the read reports it */
+  prefetch_part *p = malloc(sizeof *p);
+  if (!p) return;
+  p->fd = open(file, O_RDONLY | O_CLOEXEC);
+  p->part = part;
+  p->parts = parts;
+  if (p->fd < 0) { /* the read reports it */
+    free(p);
+    return;
+  }
   pthread_t t;
   pthread_attr_t at;
   if (pthread_attr_init(&at) != 0) {
-    close(fd);
+    close(p->fd);
+    free(p);
     return;
   }
   pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &at, whole_file_main, (void *)(intptr_t)fd) != 0) close(fd);
+  if (pthread_create(&t, &at, prefetch_main, p) != 0) {
+    close(p->fd);
+    free(p);
+  }
   pthread_attr_destroy(&at);
 }
 
@@ -146,12 +203,10 @@ void cli_startup_begin(int argc, char **argv) {
   t_main = clock_s(CLOCK_MONOTONIC);
   exec_to_main = since_exec();
   if (!cli_fast_startup()) return;
-  if (is_singleton()) {
-    singleton_mpi_defaults();
-    if (argc >= 2 &&
-        (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
-      prefetch_input(argc, argv);
-  }
+  if (is_singleton()) singleton_mpi_defaults();
+  if (argc >= 2 &&
+      (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
+    prefetch_input(argc, argv);
   if (may_use_gpu(argc, argv)) {
     gcoo_cuda_prestart(-1);
     gpu_prestarted = 1;
