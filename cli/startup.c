@@ -227,11 +227,11 @@ int cli_startup_end(int rc) {
 
 /* A rank whose CPU set is smaller than its OpenMP team runs the team's threads on a few cores.
  * Open MPI binds each rank to one core when it starts two or fewer (to a socket above that), so
- * `OMP_NUM_THREADS=8 mpirun -np 2 gcoo_dist ...` on a 16-core node runs each rank's 8 threads
- * on one core. On an H200 node, 2 ranks started so (8 threads each, sharing the one GPU) read a
- * 906 MB file 2.6x and set it up 7.5x slower than one unbound rank
- * (bench/results/2026-12-01-h200-data-s3.txt; the benchmark now passes --bind-to none). Rank 0 says so, once, on stderr, with the launcher
- * options that fix it. */
+ * `OMP_NUM_THREADS=8 mpirun -np 2 gcoo_dist ...` on a 16-core node runs each rank's 8 threads on
+ * one core. On an H200 node, 2 ranks started so (8 threads each, sharing the one GPU) read a 906
+ * MB file 2.6x and set it up 7.5x slower than one unbound rank
+ * (bench/results/2026-12-01-h200-data-s3.txt; the benchmark now passes --bind-to none). Rank 0
+ * says so, once, on stderr, with the launcher options that fix it. */
 static void check_binding(void) {
 #if defined(_OPENMP) && defined(__linux__)
   cpu_set_t set;

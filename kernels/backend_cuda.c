@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/backend_cuda.c: the CUDA backend: one GPU per context, its own non-blocking stream,
- * a cuSPARSE handle bound to it (and a cuBLAS one from the first BLAS call), the device's properties read once; persistent SpDM
- * operators (the algorithm chosen and everything built at setup, on the GPU); applies on host
- * operands (copied in and out, stream-ordered, synchronised before returning) or device operands
- * (queued on the context's stream, asynchronous).
+ * a cuSPARSE handle bound to it (and a cuBLAS one from the first BLAS call), the device's
+ * properties read once; persistent SpDM operators (the algorithm chosen and everything built at
+ * setup, on the GPU); applies on host operands (copied in and out, stream-ordered, synchronised
+ * before returning) or device operands (queued on the context's stream, asynchronous).
  *
  * Every entry point makes the context's GPU current and puts the caller's device back after, so
  * a program juggling several GPUs on one thread keeps its own notion of the current device.

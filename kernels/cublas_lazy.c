@@ -3,10 +3,10 @@
  * fills gcoo__cublas from it.
  *
  * The library is looked for by its versioned name, as the loader would have found it had libgcoo
- * been linked with it (LD_LIBRARY_PATH, libgcoo's run path, the system's cache), then in the CUDA
- * toolkit's library directory that the build found (GCOO_CUDA_LIBDIR); GCOO_CUBLAS_LIBRARY (a
- * name or a path) replaces both. The first attempt's
- * outcome is kept: a process either has cuBLAS or reports the same error at every use. */
+ * been linked with it (LD_LIBRARY_PATH, libgcoo's run path, the system's cache), then in the
+ * CUDA toolkit's library directory that the build found (GCOO_CUDA_LIBDIR); GCOO_CUBLAS_LIBRARY
+ * (a name or a path) replaces both. The first attempt's outcome is kept: a process either has
+ * cuBLAS or reports the same error at every use. */
 #define _GNU_SOURCE
 #include "cublas_lazy.h"
 
