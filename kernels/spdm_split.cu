@@ -40,12 +40,8 @@ struct SplitArgs {
   int64_t nlong;
   T *work;
   int64_t work_cols;
-  const T *X;
-  T *Y;
-  int64_t ldx, ldy;
+  DenseOps<T> d;      // X, Y, their leading dimensions, alpha, beta
   int64_t col0, jend; // this pass: columns [col0, jend)
-  T alpha, beta;
-  bool xvec, yvec;
 };
 
 template <typename T, int VPT>
@@ -74,14 +70,14 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
 #pragma unroll
     for (int u = 0; u < U; u++) {
       val[u] = a.vals[e + u];
-      xr[u] = a.X + (int64_t)a.colind[e + u] * a.ldx;
+      xr[u] = a.d.X + (int64_t)a.colind[e + u] * a.d.ldx;
     }
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       P x[U];
 #pragma unroll
       for (int u = 0; u < U; u++)
-        x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
+        x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.d.xvec);
 #pragma unroll
       for (int u = 0; u < U; u++)
 #pragma unroll
@@ -90,21 +86,21 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
   }
   for (; e < e1; e++) {
     const T val = a.vals[e];
-    const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
+    const T *xr = a.d.X + (int64_t)a.colind[e] * a.d.ldx;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
-      const P x = load_pack(xr, tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
+      const P x = load_pack(xr, tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.d.xvec);
 #pragma unroll
       for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
     }
   }
   const int64_t ws = a.item_slot[it];
   if (ws < 0) {
-    T *yr = a.Y + row * a.ldy;
+    T *yr = a.d.Y + row * a.d.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       const int64_t j = tcol + (int64_t)(v * 8 + lane) * VEC;
-      if (j < a.jend) store_pack(yr, j, a.jend, a.yvec, acc[v], a.alpha, a.beta);
+      if (j < a.jend) store_pack(yr, j, a.jend, a.d.yvec, acc[v], a.d.alpha, a.d.beta);
     }
   } else {
     // the workspace row holds this pass's columns from 0 (16-byte aligned: work_cols % 128 == 0)
@@ -161,7 +157,8 @@ __global__ void __launch_bounds__(kThreads) split_reduce_kernel(const SplitArgs<
       for (int u = 0; u < h; u++)
 #pragma unroll
         for (int i = 0; i < VEC; i++) part[u].e[i] += part[u + h].e[i];
-    store_pack(a.Y + a.long_row[r] * a.ldy, a.col0 + jl, a.jend, a.yvec, part[0], a.alpha, a.beta);
+    store_pack(a.d.Y + a.long_row[r] * a.d.ldy, a.col0 + jl, a.jend, a.d.yvec, part[0], a.d.alpha,
+               a.d.beta);
   }
 }
 
@@ -234,14 +231,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
   a.nlong = P->nlong;
   a.work = static_cast<T *>(P->work);
   a.work_cols = wc;
-  a.X = static_cast<const T *>(X);
-  a.Y = static_cast<T *>(Y);
-  a.ldx = ldx;
-  a.ldy = ldy;
-  a.alpha = (T)alpha;
-  a.beta = (T)beta;
-  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
-  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
+  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
   for (int64_t c0 = 0; c0 < N; c0 += wc) {
     a.col0 = c0;
     a.jend = c0 + wc < N ? c0 + wc : N;
@@ -275,9 +265,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (L->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_split<double>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  else
-    GCOO_CALL(launch_split<float>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  return GCOO_SUCCESS;
+  return by_dtype(L->dtype, [&](auto z) {
+    return launch_split<decltype(z)>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

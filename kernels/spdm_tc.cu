@@ -56,11 +56,8 @@ struct TcArgs {
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
   const float *tiles;      // 16 x 8 row-major TF32 values each
-  int64_t nwin, m, N, ldx, ldy;
-  const float *X;
-  float *Y;
-  float alpha, beta;
-  bool xvec, yvec;
+  int64_t nwin, m, N;
+  DenseOps<float> d; // X, Y, their leading dimensions, alpha, beta
 };
 
 template <int NF, int KS>
@@ -101,16 +98,16 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
   // latency). One barrier a k-tile.
   const int r = lane >> 2, q = lane & 3;
   using AFrag = wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major>;
-  auto col_of = [&](int64_t i) -> int64_t { // X row of this lane in the warp's i-th k-tile
+  auto col_of = [&](int64_t i) -> int64_t {    // X row of this lane in the warp's i-th k-tile
     const int64_t li = (ks + i * KS) * kK + r; // the window's k-tile ks + i KS
     return i < nt && li < ulen ? (int64_t)a.ucols[u0 + li] : -1;
   };
   Pack<float> v[NF];
   auto load_x = [&](int64_t c) {
-    const float *xr = c >= 0 ? a.X + c * a.ldx : nullptr;
+    const float *xr = c >= 0 ? a.d.X + c * a.d.ldx : nullptr;
 #pragma unroll
     for (int f = 0; f < NF; f++)
-      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.xvec) : pack_zero<float>();
+      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.d.xvec) : pack_zero<float>();
   };
   AFrag af_next;
   int64_t c_next = col_of(0);
@@ -167,7 +164,7 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
 #pragma unroll
       for (int i = 0; i < 4; i++) v.e[i] += w.e[i];
     }
-    store_pack(a.Y + row * a.ldy, col0 + pc * 4, a.N, a.yvec, v, a.alpha, a.beta);
+    store_pack(a.d.Y + row * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
   }
 }
 
@@ -310,23 +307,8 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
   if (T->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
-  const bool xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
-  const bool yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
-  const TcArgs a = {T->uptr,
-                    T->ucols,
-                    T->tile_off,
-                    T->tiles,
-                    T->nwin,
-                    T->m,
-                    N,
-                    ldx,
-                    ldy,
-                    static_cast<const float *>(X),
-                    static_cast<float *>(Y),
-                    (float)alpha,
-                    (float)beta,
-                    xvec,
-                    yvec}; // in TcArgs' order
+  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles,
+                    T->nwin, T->m,     N,           dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
    * fewer than 4 blocks a multiprocessor; the warps a window for that tile, then the tile again
    * for the grid that gives */

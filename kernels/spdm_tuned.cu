@@ -32,12 +32,9 @@ struct TunedArgs {
   const Entry<T> *ent;   // CSR-ordered {value, local column index}
   const int32_t *colind; // CSR columns (direct variants)
   const T *vals;         // CSR values (direct variants)
-  const T *X;
-  T *Y;
-  int64_t ldx, ldy, m, N, tile0;
+  DenseOps<T> d;         // X, Y, their leading dimensions, alpha, beta
+  int64_t m, N, tile0;
   int32_t p, chunk, slots;
-  T alpha, beta;
-  bool xvec, yvec;
 };
 
 // Copy the X rows of chunk entries [0, cn) (global columns ucols[0 .. cn)) into xs: row u of the
@@ -113,7 +110,7 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
       for (int r = 0; r < RPT; r++)
         if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
       __syncthreads(); // everyone is done reading the previous chunk
-      stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
+      stage_rows<T, VW>(xs, ucols + c0, cn, a.d.X, a.d.ldx, col0, a.N, a.d.xvec);
       __syncthreads(); // the chunk is in shared memory
       const int cend = c0 + cn;
 #pragma unroll
@@ -145,11 +142,11 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
     for (int r = 0; r < RPT; r++) {
       const int lr = pass + r * a.slots + slot;
       if (lr < pg) {
-        T *yr = a.Y + (row0 + lr) * a.ldy;
+        T *yr = a.d.Y + (row0 + lr) * a.d.ldy;
 #pragma unroll
         for (int v = 0; v < VPT; v++) {
           const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
-          if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[r][v], a.alpha, a.beta);
+          if (j < a.N) store_pack(yr, j, a.N, a.d.yvec, acc[r][v], a.d.alpha, a.d.beta);
         }
       }
     }
@@ -173,19 +170,19 @@ __global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
     const int64_t e1 = a.rowptr[row + 1];
     for (int64_t e = a.rowptr[row]; e < e1; e++) {
       const T val = a.vals[e];
-      const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
+      const T *xr = a.d.X + (int64_t)a.colind[e] * a.d.ldx;
 #pragma unroll
       for (int v = 0; v < VPT; v++) {
-        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.xvec);
+        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.d.xvec);
 #pragma unroll
         for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
       }
     }
-    T *yr = a.Y + row * a.ldy;
+    T *yr = a.d.Y + row * a.d.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
-      if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[v], a.alpha, a.beta);
+      if (j < a.N) store_pack(yr, j, a.N, a.d.yvec, acc[v], a.d.alpha, a.d.beta);
     }
   }
 }
@@ -395,20 +392,12 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   a.ent = static_cast<const Entry<T> *>(L->entries);
   a.colind = L->colind;
   a.vals = static_cast<const T *>(L->csr_values);
-  a.X = static_cast<const T *>(X);
-  a.Y = static_cast<T *>(Y);
-  a.ldx = ldx;
-  a.ldy = ldy;
+  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
   a.m = L->m;
   a.N = N;
   a.p = (int32_t)p;
   a.chunk = chunk;
   a.slots = (int32_t)slots;
-  a.alpha = (T)alpha;
-  a.beta = (T)beta;
-  // 16-byte accesses need 16-byte aligned rows: aligned base and leading dimension.
-  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
-  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
   const int64_t tiles = div_up(N, sh.tile_cols);
   for (int64_t t0 = 0; t0 < tiles; t0 += 65535) {
     a.tile0 = t0;
@@ -453,9 +442,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (L->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_tuned<double>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  else
-    GCOO_CALL(launch_tuned<float>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  return GCOO_SUCCESS;
+  return by_dtype(L->dtype, [&](auto z) {
+    return launch_tuned<decltype(z)>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }
