@@ -32,9 +32,16 @@ struct TunedArgs {
   const Entry<T> *ent;   // CSR-ordered {value, local column index}
   const int32_t *colind; // CSR columns (direct variants)
   const T *vals;         // CSR values (direct variants)
-  DenseOps<T> d;         // X, Y, their leading dimensions, alpha, beta
-  int64_t m, N, tile0;
+  // The dense side is spelled out here rather than taken as a DenseOps<T> (spdm_common.cuh) as
+  // the other kernels do: nested, it changed nvcc's code for the direct kernel (848 -> 520 SASS
+  // instructions at VPT 4) and ran it 13-20 % slower on the H200 (cage11 and delaunay_n16 at
+  // N = 512, random 8000-14000 at sparsity 0.999; session 3, 2026-12-01-h200-spdm-s3.txt).
+  const T *X;
+  T *Y;
+  int64_t ldx, ldy, m, N, tile0;
   int32_t p, chunk, slots;
+  T alpha, beta;
+  bool xvec, yvec;
 };
 
 // Copy the X rows of chunk entries [0, cn) (global columns ucols[0 .. cn)) into xs: row u of the
@@ -110,7 +117,7 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
       for (int r = 0; r < RPT; r++)
         if (pass + r * a.slots + slot < pg) prefetch_l1(ent + pos[r]);
       __syncthreads(); // everyone is done reading the previous chunk
-      stage_rows<T, VW>(xs, ucols + c0, cn, a.d.X, a.d.ldx, col0, a.N, a.d.xvec);
+      stage_rows<T, VW>(xs, ucols + c0, cn, a.X, a.ldx, col0, a.N, a.xvec);
       __syncthreads(); // the chunk is in shared memory
       const int cend = c0 + cn;
 #pragma unroll
@@ -142,11 +149,11 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
     for (int r = 0; r < RPT; r++) {
       const int lr = pass + r * a.slots + slot;
       if (lr < pg) {
-        T *yr = a.d.Y + (row0 + lr) * a.d.ldy;
+        T *yr = a.Y + (row0 + lr) * a.ldy;
 #pragma unroll
         for (int v = 0; v < VPT; v++) {
           const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
-          if (j < a.N) store_pack(yr, j, a.N, a.d.yvec, acc[r][v], a.d.alpha, a.d.beta);
+          if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[r][v], a.alpha, a.beta);
         }
       }
     }
@@ -170,19 +177,19 @@ __global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
     const int64_t e1 = a.rowptr[row + 1];
     for (int64_t e = a.rowptr[row]; e < e1; e++) {
       const T val = a.vals[e];
-      const T *xr = a.d.X + (int64_t)a.colind[e] * a.d.ldx;
+      const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
 #pragma unroll
       for (int v = 0; v < VPT; v++) {
-        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.d.xvec);
+        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.xvec);
 #pragma unroll
         for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
       }
     }
-    T *yr = a.d.Y + row * a.d.ldy;
+    T *yr = a.Y + row * a.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
-      if (j < a.N) store_pack(yr, j, a.N, a.d.yvec, acc[v], a.d.alpha, a.d.beta);
+      if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[v], a.alpha, a.beta);
     }
   }
 }
@@ -392,12 +399,20 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   a.ent = static_cast<const Entry<T> *>(L->entries);
   a.colind = L->colind;
   a.vals = static_cast<const T *>(L->csr_values);
-  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
+  a.X = static_cast<const T *>(X);
+  a.Y = static_cast<T *>(Y);
+  a.ldx = ldx;
+  a.ldy = ldy;
   a.m = L->m;
   a.N = N;
   a.p = (int32_t)p;
   a.chunk = chunk;
   a.slots = (int32_t)slots;
+  a.alpha = (T)alpha;
+  a.beta = (T)beta;
+  // 16-byte accesses need 16-byte aligned rows: aligned base and leading dimension.
+  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
+  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
   const int64_t tiles = div_up(N, sh.tile_cols);
   for (int64_t t0 = 0; t0 < tiles; t0 += 65535) {
     a.tile0 = t0;
