@@ -322,6 +322,14 @@ static int env_allows_tf32(void) {
   return v && (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"));
 }
 
+/* GCOO_TC_KSPLIT=1|2|4: the tensor-core kernel's warps a window, forced (a developer's switch
+ * for measuring the launcher's choice against a fixed one; 0 or unset: the launcher picks). */
+static int env_tc_ksplit(void) {
+  const char *v = getenv("GCOO_TC_KSPLIT");
+  const int k = v ? atoi(v) : 0;
+  return k == 1 || k == 2 || k == 4 ? k : 0;
+}
+
 static size_t csr_bytes(const gcoo_cuda_csr *A) {
   return (size_t)(A->nrows + 1) * 8 + (size_t)A->nnz * (4 + gcoo_dtype_size(A->dtype));
 }
@@ -362,8 +370,11 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
  * delaunay_n16 in double at N = 512, kron4:ca-CondMat at N = 128 ALG2 0.89x) and the tuned
  * kernel won 40 cases the rule gave to cuSPARSE (mostly N = 32): no threshold separates them.
  * So AUTO times its candidates once, at setup, on the hint's N: the rule's choice, CSR_ALG2,
- * CSR_ALG3, and the tuned kernel (p = 32) where rows are not skewed; an alternative replaces the
- * rule's choice only when TRIAL_MIN_GAIN faster. Skipped for dense choices, for products too
+ * CSR_ALG3, and the tuned kernel (p = 32): where rows are not skewed its own variant, where they
+ * are and the longest row spans enough pieces (gcoo__dispatch_split) its row-split variant
+ * (session 3: it ran kron8:rajat01 at 1.40x and 1.05x of the best cuSPARSE at N = 512 and 128,
+ * where the rule's ALG2/ALG3 stood); an alternative replaces the rule's choice only when
+ * TRIAL_MIN_GAIN faster. Skipped for dense choices, for products too
  * large to time cheaply, and with GCOO_AUTO_TRIAL=0. A failed trial leaves the rule's choice. */
 #define TRIAL_MAX_WORK 4.0e9                /* nnz x N above which the rule stands untimed */
 #define TRIAL_MAX_BYTES ((size_t)768 << 20) /* X and Y of the trial at most */
@@ -415,8 +426,10 @@ done:
   return st;
 }
 
-static const char *trial_name(gcoo_spdm_alg a) {
-  return a == GCOO_ALG_GCOO ? "tuned" : a == GCOO_ALG_CUSPARSE_CSR_ALG2 ? "alg2" : "alg3";
+static const char *trial_name(gcoo_spdm_alg a, int split) {
+  return a == GCOO_ALG_GCOO                ? (split ? "split" : "tuned")
+         : a == GCOO_ALG_CUSPARSE_CSR_ALG2 ? "alg2"
+                                           : "alg3";
 }
 
 /* Time the candidates and keep the fastest (o->alg, the layouts, details); on return the
@@ -439,12 +452,15 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
   const int tuned_ok = rule == GCOO_ALG_GCOO ||
                        (gcoo__dispatch_choose_p(din, NULL) > 0 && avg > 0 &&
                         (double)din->max_row_nnz / avg < GCOO_DISPATCH_TRIAL_MAX_ROW_SKEW);
+  /* skewed rows: the tuned kernel only through its row-split variant */
+  const int split_ok = !tuned_ok && gcoo__dispatch_choose_p(din, NULL) > 0 &&
+                       gcoo__dispatch_split(din);
   gcoo_spdm_alg cands[4];
   int nc = 0;
   cands[nc++] = rule;
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG3) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG3;
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG2) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG2;
-  if (rule != GCOO_ALG_GCOO && tuned_ok) cands[nc++] = GCOO_ALG_GCOO;
+  if (rule != GCOO_ALG_GCOO && (tuned_ok || split_ok)) cands[nc++] = GCOO_ALG_GCOO;
   void *X = NULL, *Y = NULL;
   gcoo_status st = GCOO_SUCCESS;
   float ms[4] = {-1, -1, -1, -1};
@@ -469,6 +485,10 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
     if (cands[c] == GCOO_ALG_GCOO && rule != GCOO_ALG_GCOO) {
       tuned_p = gcoo__dispatch_choose_p(din, NULL);
       if (tuned_setup(op, tuned_p, din->max_row_nnz) < 0) break;
+      if (split_ok) {
+        if (build_split(op) < 0) break;
+        o->tuned.prefer_split = 1;
+      }
     }
     o->alg = cands[c];
     if (trial_time(op, &dX, &dY, &ms[c]) < 0) {
@@ -493,10 +513,10 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
     char tail[160];
     int len = snprintf(tail, sizeof tail, "; trial at N = %lld:", (long long)N);
     for (int c = 0; c < nc && len < (int)sizeof tail; c++)
-      len += snprintf(tail + len, sizeof tail - (size_t)len, " %s %.4g ms", trial_name(cands[c]),
-                      ms[c]);
+      len += snprintf(tail + len, sizeof tail - (size_t)len, " %s %.4g ms",
+                      trial_name(cands[c], split_ok), ms[c]);
     if (len < (int)sizeof tail)
-      snprintf(tail + len, sizeof tail - (size_t)len, " -> %s", trial_name(o->alg));
+      snprintf(tail + len, sizeof tail - (size_t)len, " -> %s", trial_name(o->alg, split_ok));
     const size_t wl = strlen(o->details.why);
     snprintf(o->details.why + wl, sizeof o->details.why - wl, "%s", tail);
   }
@@ -592,6 +612,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
       if (o->tc_mode) {
         GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
+        o->tc.force_ksplit = env_tc_ksplit();
         o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                            (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
       }

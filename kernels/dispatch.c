@@ -138,8 +138,9 @@ int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
  * best cuSPARSE with the staged kernel, 2026-11-30). First H200 run (2026-12-01, early call):
  * with pieces it ran rajat01 at 0.59-0.71x, wiki-Vote 0.58-0.85x, ca-CondMat 0.61-1.01x, R-MAT
  * 2^20 0.45-0.61x, their Kronecker tilings 0.48-0.85x of the best cuSPARSE: 5-8x better than
- * before, still slower than cuSPARSE, so AUTO does not take it (cuSPARSE serves skewed rows);
- * a forced GCOO_ALG_GCOO without p does. Where only a few rows exceed a piece it lost to the
+ * before, still slower than cuSPARSE, so the rule does not take it (cuSPARSE serves skewed rows);
+ * a forced GCOO_ALG_GCOO without p does, and since version 5.1 AUTO's trial times it (it won 23
+ * of the 2026-12-01 session-3 cases, after its reduction read 8 partials at a time). Where only a few rows exceed a piece it lost to the
  * other variants (FA, longest row 34 at pieces of 32: 0.53-0.55x against 0.66-0.75x), hence the
  * second condition: the longest row spans at least SPLIT_MIN_PIECES pieces. */
 #define SPLIT_MIN_ROW_SKEW 5.0

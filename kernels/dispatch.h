@@ -53,9 +53,10 @@ int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
 /** Group width of the tuned kernel: within 5 % of the best width on 16 of 18 inputs of the
  *  H200 sweep (random, stencils, Kronecker, real matrices; N = 32..14000). */
 #define GCOO_DISPATCH_TUNED_P 32
-/** AUTO's plan-time trial (kernels/backend_cuda.c) times the tuned kernel beside cuSPARSE only
- *  for rows less skewed than this (longest / mean row): skewed rows are cuSPARSE's (the tuned
- *  kernel ran them at 0.08-0.13x; its row-split variant at 0.5-0.8x, docs/dispatch.md). */
+/** AUTO's plan-time trial (kernels/backend_cuda.c) times the tuned kernel's own variants beside
+ *  cuSPARSE only for rows less skewed than this (longest / mean row; the staged and direct
+ *  kernels ran skewed rows at 0.08-0.13x); more skewed rows get its row-split variant timed
+ *  instead where gcoo__dispatch_split says so (version 5.1, docs/dispatch.md). */
 #define GCOO_DISPATCH_TRIAL_MAX_ROW_SKEW 5.0
 
 /** 1 when the tuned kernel should run its X-resident variant (version 3's branch; also what a

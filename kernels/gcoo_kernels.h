@@ -242,6 +242,7 @@ typedef struct gcoo_cuda_tuned_launch {
   int piece;         /**< row-split: most entries of a work item */
   int blocks_per_sm; /**< occupancy the launcher computed */
   int tensor_core;   /**< 1: the tensor-core (TF32) kernel of kernels/spdm_tc.cu */
+  int tc_ksplit;     /**< tensor-core kernel: warps a window (1, 2 or 4: its k-tiles split) */
 } gcoo_cuda_tuned_launch;
 
 /** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
@@ -299,6 +300,10 @@ typedef struct gcoo_cuda_tc {
   const int32_t *ucols; /**< borrowed: distinct columns of each window, ascending */
   int64_t *tile_off;    /**< nwin + 1: window w's tiles are tile_off[w] .. tile_off[w + 1] */
   float *tiles;         /**< ntiles x 16 x 8 values */
+  /** for 1, 2, 4 warps a window (its k-tiles split between them): block iterations summed over
+   *  the grid, and the longest block's; the launcher picks the warps a window from them */
+  int64_t ks_iters[3], ks_longest[3];
+  int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
 } gcoo_cuda_tc;
 
 /** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column

@@ -10,8 +10,44 @@
 #include <string.h>
 
 #include "cuda_compat.h"
+#include "gcoo/types.h"
 
 namespace {
+
+/** The dense side of Y = alpha A X + beta Y as every SpDM kernel takes it (X and Y row-major):
+ *  one definition, filled by dense_ops() in each launcher. xvec / yvec: the rows allow 16-byte
+ *  accesses (aligned base and leading dimension). */
+template <typename T>
+struct DenseOps {
+  const T *X;
+  T *Y;
+  int64_t ldx, ldy;
+  T alpha, beta;
+  bool xvec, yvec;
+};
+
+template <typename T>
+inline DenseOps<T> dense_ops(const void *X, int64_t ldx, void *Y, int64_t ldy, double alpha,
+                             double beta) {
+  constexpr int64_t vec = 16 / (int64_t)sizeof(T);
+  DenseOps<T> d;
+  d.X = static_cast<const T *>(X);
+  d.Y = static_cast<T *>(Y);
+  d.ldx = ldx;
+  d.ldy = ldy;
+  d.alpha = (T)alpha;
+  d.beta = (T)beta;
+  d.xvec = ((uintptr_t)X % 16 == 0) && (ldx % vec == 0);
+  d.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % vec == 0);
+  return d;
+}
+
+/** f(T()) with T the element type of `dtype` (double or float): the precision dispatch at the
+ *  end of every launcher's entry point. */
+template <typename F>
+inline gcoo_status by_dtype(gcoo_dtype dtype, F &&f) {
+  return dtype == GCOO_FLOAT64 ? f(double()) : f(float());
+}
 
 /** 16 bytes of T: 4 floats or 2 doubles, loaded and stored with one 128-bit access. */
 template <typename T>

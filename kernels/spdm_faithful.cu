@@ -27,11 +27,9 @@ struct FaithfulArgs {
   const int64_t *gidx;
   const int32_t *rows, *cols;
   const T *vals;
-  const T *X;
-  T *Y;
-  int64_t ldx, ldy, m, N, tile0;
+  DenseOps<T> d; // X, Y, their leading dimensions, alpha, beta
+  int64_t m, N, tile0;
   int32_t p;
-  T alpha, beta;
 };
 
 template <typename T, int PMAX>
@@ -64,7 +62,7 @@ __global__ void __launch_bounds__(kB) faithful_kernel(const FaithfulArgs<T> a) {
       for (int i = 0; i < n; i++) {
         const int32_t r = sr[i];
         if (r != prev) {
-          x = a.X[(int64_t)r * a.ldx + j];
+          x = a.d.X[(int64_t)r * a.d.ldx + j];
           prev = r;
         }
         const T v = sv[i];
@@ -80,8 +78,8 @@ __global__ void __launch_bounds__(kB) faithful_kernel(const FaithfulArgs<T> a) {
 #pragma unroll
     for (int q = 0; q < PMAX; q++) {
       if (q < pg) {
-        T *y = a.Y + (row0 + q) * a.ldy + j;
-        *y = a.beta != T(0) ? a.alpha * acc[q] + a.beta * *y : a.alpha * acc[q];
+        T *y = a.d.Y + (row0 + q) * a.d.ldy + j;
+        *y = a.d.beta != T(0) ? a.d.alpha * acc[q] + a.d.beta * *y : a.d.alpha * acc[q];
       }
     }
   }
@@ -104,15 +102,10 @@ gcoo_status launch_faithful(const gcoo_cuda_gcoo *S, double alpha, const void *X
   a.rows = S->rows;
   a.cols = S->cols;
   a.vals = static_cast<const T *>(S->values);
-  a.X = static_cast<const T *>(X);
-  a.Y = static_cast<T *>(Y);
-  a.ldx = ldx;
-  a.ldy = ldy;
+  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
   a.m = S->ncols;
   a.N = N;
   a.p = S->p;
-  a.alpha = (T)alpha;
-  a.beta = (T)beta;
   const size_t smem = kB * (sizeof(T) + 2 * sizeof(int32_t));
   const int64_t tiles = (N + kB - 1) / kB;
   for (int64_t t0 = 0; t0 < tiles; t0 += 65535) {
@@ -138,9 +131,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double a
   if (S->ncols == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(Y != NULL && (X != NULL || S->nrows == 0), GCOO_ERR_NULL, "X or Y is NULL");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (S->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_faithful<double>(S, alpha, X, ldx, beta, Y, ldy, N, s));
-  else
-    GCOO_CALL(launch_faithful<float>(S, alpha, X, ldx, beta, Y, ldy, N, s));
-  return GCOO_SUCCESS;
+  return by_dtype(S->dtype, [&](auto z) {
+    return launch_faithful<decltype(z)>(S, alpha, X, ldx, beta, Y, ldy, N, s);
+  });
 }

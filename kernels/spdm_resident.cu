@@ -54,11 +54,8 @@ struct ResidentArgs {
   const T *val;         // values, slice-major, step-major, lane-minor
   const uint16_t *col;  // columns (k .. k+7: zero rows)
   const int64_t *split; // R + 1 slice indices for this launch's R
-  const T *X;
-  T *Y;
-  int64_t ldx, ldy, k, N, tile0;
-  T alpha, beta;
-  bool xvec, yvec;
+  DenseOps<T> d;        // X, Y, their leading dimensions, alpha, beta
+  int64_t k, N, tile0;
 };
 
 // Where pack v of X row u sits in the tile (see the banks note above).
@@ -119,7 +116,7 @@ __global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const Res
       const int idx = base + f * nthreads;
       const int u = idx / TNP, w = idx % TNP;
       r[f] = idx < total && u < a.k
-                 ? load_pack(a.X + (int64_t)u * a.ldx, col0 + (int64_t)w * VEC, a.N, a.xvec)
+                 ? load_pack(a.d.X + (int64_t)u * a.d.ldx, col0 + (int64_t)w * VEC, a.N, a.d.xvec)
                  : pack_zero<T>();
     }
 #pragma unroll
@@ -167,11 +164,11 @@ __global__ void __launch_bounds__(max_threads<T>(TNP)) resident_kernel(const Res
     for (; j < w; j++) step<T, TNP>(acc, vp[(int64_t)j * 32], xs, (int)cp[(int64_t)j * 32]);
     const int32_t row = a.perm[s * 32 + lane];
     if (row >= 0) {
-      T *yr = a.Y + (int64_t)row * a.ldy;
+      T *yr = a.d.Y + (int64_t)row * a.d.ldy;
 #pragma unroll
       for (int v = 0; v < TNP; v++) {
         const int64_t j = col0 + (int64_t)v * VEC;
-        if (j < a.N) store_pack(yr, j, a.N, a.yvec, acc[v], a.alpha, a.beta);
+        if (j < a.N) store_pack(yr, j, a.N, a.d.yvec, acc[v], a.d.alpha, a.d.beta);
       }
     }
   }
@@ -253,16 +250,9 @@ gcoo_status launch_resident(const gcoo_cuda_tuned *L, int tnp_fixed, const gcoo_
   a.val = static_cast<const T *>(R.values);
   a.col = R.cols;
   a.split = R.splits + gcoo_cuda_xres_split_base(parts);
-  a.X = static_cast<const T *>(X);
-  a.Y = static_cast<T *>(Y);
-  a.ldx = ldx;
-  a.ldy = ldy;
+  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
   a.k = L->k;
   a.N = N;
-  a.alpha = (T)alpha;
-  a.beta = (T)beta;
-  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
-  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
   const int64_t max_x = 2147483647;
   for (int64_t t0 = 0; t0 < tiles; t0 += max_x) {
     a.tile0 = t0;
@@ -288,9 +278,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp
   GCOO_CHECK(L->xres.off != NULL, GCOO_ERR_UNSUPPORTED,
              "the X-resident layout is not built (gcoo_cuda_tuned_build_resident)");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (L->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_resident<double>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  else
-    GCOO_CALL(launch_resident<float>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  return GCOO_SUCCESS;
+  return by_dtype(L->dtype, [&](auto z) {
+    return launch_resident<decltype(z)>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

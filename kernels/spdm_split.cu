@@ -40,12 +40,8 @@ struct SplitArgs {
   int64_t nlong;
   T *work;
   int64_t work_cols;
-  const T *X;
-  T *Y;
-  int64_t ldx, ldy;
+  DenseOps<T> d;      // X, Y, their leading dimensions, alpha, beta
   int64_t col0, jend; // this pass: columns [col0, jend)
-  T alpha, beta;
-  bool xvec, yvec;
 };
 
 template <typename T, int VPT>
@@ -74,14 +70,14 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
 #pragma unroll
     for (int u = 0; u < U; u++) {
       val[u] = a.vals[e + u];
-      xr[u] = a.X + (int64_t)a.colind[e + u] * a.ldx;
+      xr[u] = a.d.X + (int64_t)a.colind[e + u] * a.d.ldx;
     }
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       P x[U];
 #pragma unroll
       for (int u = 0; u < U; u++)
-        x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
+        x[u] = load_pack(xr[u], tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.d.xvec);
 #pragma unroll
       for (int u = 0; u < U; u++)
 #pragma unroll
@@ -90,21 +86,21 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
   }
   for (; e < e1; e++) {
     const T val = a.vals[e];
-    const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
+    const T *xr = a.d.X + (int64_t)a.colind[e] * a.d.ldx;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
-      const P x = load_pack(xr, tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.xvec);
+      const P x = load_pack(xr, tcol + (int64_t)(v * 8 + lane) * VEC, a.jend, a.d.xvec);
 #pragma unroll
       for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
     }
   }
   const int64_t ws = a.item_slot[it];
   if (ws < 0) {
-    T *yr = a.Y + row * a.ldy;
+    T *yr = a.d.Y + row * a.d.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
       const int64_t j = tcol + (int64_t)(v * 8 + lane) * VEC;
-      if (j < a.jend) store_pack(yr, j, a.jend, a.yvec, acc[v], a.alpha, a.beta);
+      if (j < a.jend) store_pack(yr, j, a.jend, a.d.yvec, acc[v], a.d.alpha, a.d.beta);
     }
   } else {
     // the workspace row holds this pass's columns from 0 (16-byte aligned: work_cols % 128 == 0)
@@ -118,21 +114,51 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
 }
 
 // One thread per (long row, pack of this pass): the sum of the row's partials, then alpha, beta.
+// The partials are read kReduceBatch at a time into independent sums (combined in a fixed order
+// at the end, so the result is still the same from run to run): one at a time, the longest row's
+// chain of dependent L2 reads (rajat01: 46 partials, 23 long rows, one block) was the variant's
+// critical path at small N (0.0192 ms at N = 32, 0.0406 at N = 512, H200, 2026-12-01).
+constexpr int kReduceBatch = 8;
+
 template <typename T>
 __global__ void __launch_bounds__(kThreads) split_reduce_kernel(const SplitArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
   const int64_t npk = (a.jend - a.col0 + VEC - 1) / VEC;
+  const int64_t ncl = a.jend - a.col0;
   for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.nlong * npk;
        t += (int64_t)gridDim.x * blockDim.x) {
     const int64_t r = t / npk, jl = (t % npk) * VEC;
-    P sum = pack_zero<T>();
-    for (int64_t w = a.long_ptr[r]; w < a.long_ptr[r + 1]; w++) {
-      const P x = load_pack(a.work + w * a.work_cols, jl, a.jend - a.col0, true);
+    const int64_t w1 = a.long_ptr[r + 1];
+    P part[kReduceBatch];
 #pragma unroll
-      for (int i = 0; i < VEC; i++) sum.e[i] += x.e[i];
+    for (int u = 0; u < kReduceBatch; u++) part[u] = pack_zero<T>();
+    int64_t w = a.long_ptr[r];
+    for (; w + kReduceBatch <= w1; w += kReduceBatch) {
+      P x[kReduceBatch];
+#pragma unroll
+      for (int u = 0; u < kReduceBatch; u++)
+        x[u] = load_pack(a.work + (w + u) * a.work_cols, jl, ncl, true);
+#pragma unroll
+      for (int u = 0; u < kReduceBatch; u++)
+#pragma unroll
+        for (int i = 0; i < VEC; i++) part[u].e[i] += x[u].e[i];
     }
-    store_pack(a.Y + a.long_row[r] * a.ldy, a.col0 + jl, a.jend, a.yvec, sum, a.alpha, a.beta);
+#pragma unroll
+    for (int u = 0; u < kReduceBatch; u++)
+      if (w + u < w1) {
+        const P x = load_pack(a.work + (w + u) * a.work_cols, jl, ncl, true);
+#pragma unroll
+        for (int i = 0; i < VEC; i++) part[u].e[i] += x.e[i];
+      }
+#pragma unroll
+    for (int h = kReduceBatch / 2; h > 0; h /= 2)
+#pragma unroll
+      for (int u = 0; u < h; u++)
+#pragma unroll
+        for (int i = 0; i < VEC; i++) part[u].e[i] += part[u + h].e[i];
+    store_pack(a.d.Y + a.long_row[r] * a.d.ldy, a.col0 + jl, a.jend, a.d.yvec, part[0], a.d.alpha,
+               a.d.beta);
   }
 }
 
@@ -205,14 +231,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
   a.nlong = P->nlong;
   a.work = static_cast<T *>(P->work);
   a.work_cols = wc;
-  a.X = static_cast<const T *>(X);
-  a.Y = static_cast<T *>(Y);
-  a.ldx = ldx;
-  a.ldy = ldy;
-  a.alpha = (T)alpha;
-  a.beta = (T)beta;
-  a.xvec = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0);
-  a.yvec = ((uintptr_t)Y % 16 == 0) && (ldy % VEC == 0);
+  a.d = dense_ops<T>(X, ldx, Y, ldy, alpha, beta);
   for (int64_t c0 = 0; c0 < N; c0 += wc) {
     a.col0 = c0;
     a.jend = c0 + wc < N ? c0 + wc : N;
@@ -246,9 +265,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (L->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_split<double>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  else
-    GCOO_CALL(launch_split<float>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  return GCOO_SUCCESS;
+  return by_dtype(L->dtype, [&](auto z) {
+    return launch_split<decltype(z)>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

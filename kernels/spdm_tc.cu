@@ -11,11 +11,17 @@
 // TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the GCOO
 // group the project already builds; padding costs 16 x 8 - (entries in the tile) multiplies.
 //
-// Thread layout: a block is kWarps warps; warp w owns window blockIdx.x * kWarps + w and a tile
-// of BC = 16 NF columns starting at blockIdx.y * BC (NF accumulator fragments). Every warp of a
-// block runs the block's longest k-tile count, so that the barriers are uniform (a warp past its
-// own count only waits). The 8 x BC staging buffer is double-buffered (one barrier a k-tile),
-// and the next k-tile's X rows are loaded into registers during the current one's mma.
+// Thread layout: a block is kWarps warps in kWarps / KS teams of KS warps; team g owns window
+// blockIdx.x * (kWarps / KS) + g and a tile of BC = 16 NF columns starting at blockIdx.y * BC (NF
+// accumulator fragments); warp s of a team takes the window's k-tiles s, s + KS, ... (split-K),
+// and at the end the team's KS accumulators are added in shared memory in a fixed order (the
+// result does not depend on timing). KS = 1 is a window a warp; KS = 4 a window a block, for
+// long or unequal windows (session 3: one warp a window left the longest window of a power-law
+// matrix as the grid's critical path; the launcher picks KS from the windows' tile counts).
+// Every warp of a block runs the block's longest k-tile count, so that the barriers are uniform
+// (a warp past its own count only waits). The 8 x BC staging buffer is double-buffered (one
+// barrier a k-tile), and the next k-tile's X rows are loaded into registers during the current
+// one's mma.
 //
 // Error (derived in docs/kernels.md §10, checked by tests/gpu/t305, t309 and the benchmark): A
 // and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 + 2^-22), products
@@ -50,27 +56,27 @@ struct TcArgs {
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
   const float *tiles;      // 16 x 8 row-major TF32 values each
-  int64_t nwin, m, N, ldx, ldy;
-  const float *X;
-  float *Y;
-  float alpha, beta;
-  bool xvec, yvec;
+  int64_t nwin, m, N;
+  DenseOps<float> d; // X, Y, their leading dimensions, alpha, beta
 };
 
-template <int NF>
+template <int NF, int KS>
 __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
   constexpr int BC = 16 * NF; // columns of Y a warp computes
   constexpr int LD = BC + 4;  // padded leading dimension (16-byte multiple, as wmma needs)
+  constexpr int kTeams = kWarps / KS;
   // per warp: two 8 x LD staging buffers during the loop, then the 16 x LD output tile
   __shared__ __align__(128) float smem[kWarps * kRows * LD];
   __shared__ int64_t ntiles_s[kWarps];
   const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
+  const int team = warp / KS, ks = warp % KS;
   float *ws = smem + warp * kRows * LD;
-  const int64_t win = (int64_t)blockIdx.x * kWarps + warp;
+  const int64_t win = (int64_t)blockIdx.x * kTeams + team;
   const bool live = win < a.nwin;
   const int64_t col0 = (int64_t)blockIdx.y * BC;
   const int64_t t0 = live ? a.tile_off[win] : 0;
-  const int64_t nt = live ? a.tile_off[win + 1] - t0 : 0;
+  const int64_t ntw = live ? a.tile_off[win + 1] - t0 : 0;    // the window's k-tiles
+  const int64_t nt = ntw > ks ? (ntw - ks + KS - 1) / KS : 0; // this warp's: ks, ks + KS, ..
   const int64_t u0 = live ? a.uptr[win] : 0;
   const int64_t ulen = live ? a.uptr[win + 1] - u0 : 0;
   if (lane == 0) ntiles_s[warp] = nt;
@@ -84,21 +90,35 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
   for (int f = 0; f < NF; f++) wm::fill_fragment(acc[f], 0.0f);
 
   // staging: lane -> row r of the k-tile, quarter q; it loads packs q, q + 4, .. of the row.
-  // Software pipeline: k-tile t + 1's X values are loaded into registers while k-tile t's mma
-  // runs, so one barrier a k-tile is all the waiting there is.
+  // Software pipeline, three deep: while k-tile t's mma runs, k-tile t + 1's X values and A
+  // tile are loading into registers and k-tile t + 2's column index (which names the X row) is
+  // loading too, so that no load waits on another inside one k-tile (session 2's kernel loaded
+  // the index and then the X row in the same k-tile, and the A tile just before its mma: ncu on
+  // wiki-Vote, H200, 2026-12-01 session 3: 21 % achieved occupancy, 11 % SM throughput, i.e.
+  // latency). One barrier a k-tile.
   const int r = lane >> 2, q = lane & 3;
+  using AFrag = wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major>;
+  auto col_of = [&](int64_t i) -> int64_t {    // X row of this lane in the warp's i-th k-tile
+    const int64_t li = (ks + i * KS) * kK + r; // the window's k-tile ks + i KS
+    return i < nt && li < ulen ? (int64_t)a.ucols[u0 + li] : -1;
+  };
   Pack<float> v[NF];
-  auto load_x = [&](int64_t t) {
-    const int64_t li = t * kK + r;
-    const float *xr = li < ulen ? a.X + (int64_t)a.ucols[u0 + li] * a.ldx : nullptr;
+  auto load_x = [&](int64_t c) {
+    const float *xr = c >= 0 ? a.d.X + c * a.d.ldx : nullptr;
 #pragma unroll
     for (int f = 0; f < NF; f++)
-      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.xvec) : pack_zero<float>();
+      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.d.xvec) : pack_zero<float>();
   };
-  if (nt > 0) load_x(0);
+  AFrag af_next;
+  int64_t c_next = col_of(0);
+  if (nt > 0) {
+    load_x(c_next);
+    wm::load_matrix_sync(af_next, a.tiles + (t0 + ks) * kTile, kK);
+  }
+  c_next = col_of(1);
   for (int64_t t = 0; t < ntmax; t++) {
     float *xb = ws + (int)(t & 1) * kK * LD;
-    wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major> af;
+    AFrag af;
     if (t < nt) {
 #pragma unroll
       for (int f = 0; f < NF; f++) {
@@ -107,10 +127,14 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
         for (int i = 0; i < 4; i++) w.e[i] = wm::__float_to_tf32(w.e[i]);
         *reinterpret_cast<Pack<float> *>(xb + r * LD + f * 16 + q * 4) = w;
       }
-      wm::load_matrix_sync(af, a.tiles + (t0 + t) * kTile, kK);
+      af = af_next;
     }
     __syncthreads();
-    if (t + 1 < nt) load_x(t + 1);
+    if (t + 1 < nt) {
+      load_x(c_next);
+      wm::load_matrix_sync(af_next, a.tiles + (t0 + ks + (t + 1) * KS) * kTile, kK);
+      c_next = col_of(t + 2);
+    }
     if (t < nt) {
 #pragma unroll
       for (int f = 0; f < NF; f++) {
@@ -123,15 +147,24 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
   __syncthreads(); // every warp is done with its staging buffers: they become the output tile
 #pragma unroll
   for (int f = 0; f < NF; f++) wm::store_matrix_sync(ws + f * 16, acc[f], LD, wm::mem_row_major);
-  __syncthreads(); // (a warp's own barrier would do on the GPU; the emulator needs the block's)
+  __syncthreads(); // (a warp's own barrier would do for KS = 1; the emulator needs the block's)
   if (!live) return;
+  // the team's KS partial tiles, added in warp order; warp s of the team takes rows s, s + KS, ..
+  const float *team_ws = smem + team * KS * kRows * LD;
   const int64_t row0 = win * kRows;
-  for (int idx = lane; idx < kRows * (BC / 4); idx += 32) {
+  for (int idx = ks * 32 + lane; idx < kRows * (BC / 4); idx += 32 * KS) {
     const int rr = idx / (BC / 4), pc = idx % (BC / 4);
     const int64_t row = row0 + rr;
     if (row >= a.m) continue;
-    const Pack<float> v = *reinterpret_cast<const Pack<float> *>(ws + rr * LD + pc * 4);
-    store_pack(a.Y + row * a.ldy, col0 + pc * 4, a.N, a.yvec, v, a.alpha, a.beta);
+    Pack<float> v = *reinterpret_cast<const Pack<float> *>(team_ws + rr * LD + pc * 4);
+#pragma unroll
+    for (int j = 1; j < KS; j++) {
+      const Pack<float> w = *reinterpret_cast<const Pack<float> *>(team_ws + j * kRows * LD +
+                                                                   rr * LD + pc * 4);
+#pragma unroll
+      for (int i = 0; i < 4; i++) v.e[i] += w.e[i];
+    }
+    store_pack(a.d.Y + row * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
   }
 }
 
@@ -151,12 +184,39 @@ __global__ void tc_fill_kernel(const int64_t *__restrict__ rowptr,
   }
 }
 
-template <int NF>
+template <int NF, int KS>
 gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
-  const dim3 grid((unsigned)div_up(a.nwin, kWarps), (unsigned)div_up(a.N, 16 * NF));
-  GCOO_LAUNCH(tc_kernel<NF>, grid, dim3(kThreads), 0, s, a);
+  const dim3 grid((unsigned)div_up(a.nwin, kWarps / KS), (unsigned)div_up(a.N, 16 * NF));
+  void (*k)(const TcArgs) = tc_kernel<NF, KS>;
+  GCOO_LAUNCH(k, grid, dim3(kThreads), 0, s, a);
   GCOO_CALL_CUDA(cudaGetLastError());
   return GCOO_SUCCESS;
+}
+
+template <int NF>
+gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
+  if (ks == 4) return launch_tc<NF, 4>(a, s);
+  if (ks == 2) return launch_tc<NF, 2>(a, s);
+  return launch_tc<NF, 1>(a, s);
+}
+
+/* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
+ * a warp, a barrier): the block iterations summed over the grid, spread over kResidentBlocks a
+ * multiprocessor, or the longest block when that is longer (a small grid waits for it). */
+constexpr int64_t kResidentBlocks = 8;
+int choose_ksplit(const gcoo_cuda_tc *T, int64_t col_tiles, int sm_count) {
+  int best = 1;
+  double best_t = -1;
+  for (int i = 0; i < 3; i++) {
+    const double spread = (double)T->ks_iters[i] * (double)col_tiles /
+                          (double)(kResidentBlocks * (sm_count > 0 ? sm_count : 1));
+    const double t = spread > (double)T->ks_longest[i] ? spread : (double)T->ks_longest[i];
+    if (best_t < 0 || t < best_t) {
+      best_t = t;
+      best = 1 << i;
+    }
+  }
+  return best;
 }
 
 } // namespace
@@ -191,6 +251,23 @@ extern "C" gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc
       h[w] = acc;
     }
     T->ntiles = acc;
+    /* per KS = 1, 2, 4 warps a window: the block iterations (a block runs its longest warp's
+     * k-tile count) summed over the blocks, and the longest block (choose_ksplit) */
+    for (int i = 0; i < 3; i++) {
+      const int ks = 1 << i, teams = kWarps / ks;
+      int64_t sum = 0, longest = 0;
+      for (int64_t b = 0; b < T->nwin; b += teams) {
+        int64_t it = 0;
+        for (int64_t w = b; w < b + teams && w < T->nwin; w++) {
+          const int64_t n = div_up(h[w + 1] - h[w], ks);
+          it = n > it ? n : it;
+        }
+        sum += it;
+        longest = it > longest ? it : longest;
+      }
+      T->ks_iters[i] = sum;
+      T->ks_longest[i] = longest;
+    }
   }
   GCOO_GOTO(gcoo__cuda_alloc((void **)&T->tile_off, nw1 * sizeof(int64_t), "tile offsets"));
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(T->tile_off, h, nw1 * sizeof *h, cudaMemcpyHostToDevice, s));
@@ -230,41 +307,32 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
   if (T->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
-  const bool xvec = ((uintptr_t)X % 16 == 0) && ldx % 4 == 0;
-  const bool yvec = ((uintptr_t)Y % 16 == 0) && ldy % 4 == 0;
-  const TcArgs a = {T->uptr,
-                    T->ucols,
-                    T->tile_off,
-                    T->tiles,
-                    T->nwin,
-                    T->m,
-                    N,
-                    ldx,
-                    ldy,
-                    static_cast<const float *>(X),
-                    static_cast<float *>(Y),
-                    (float)alpha,
-                    (float)beta,
-                    xvec,
-                    yvec}; // in TcArgs' order
+  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles,
+                    T->nwin, T->m,     N,           dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
-   * fewer than 4 blocks a multiprocessor */
+   * fewer than 4 blocks a multiprocessor; the warps a window for that tile, then the tile again
+   * for the grid that gives */
   int nf = N <= 16 ? 1 : N <= 32 ? 2 : 4;
-  const int64_t bx = div_up(a.nwin, kWarps);
+  const int ks = T->force_ksplit > 0 ? T->force_ksplit
+                                     : choose_ksplit(T, div_up(N, 16 * nf), dev->sm_count);
+  GCOO_CHECK(ks == 1 || ks == 2 || ks == 4, GCOO_ERR_INVALID_ARG,
+             "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
+  const int64_t bx = div_up(a.nwin, kWarps / ks);
   while (nf > 1 && bx * div_up(N, 16 * nf) < 4 * (int64_t)dev->sm_count) nf /= 2;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (nf == 4)
-    GCOO_CALL(launch_tc<4>(a, s));
+    GCOO_CALL(launch_tc_ks<4>(a, ks, s));
   else if (nf == 2)
-    GCOO_CALL(launch_tc<2>(a, s));
+    GCOO_CALL(launch_tc_ks<2>(a, ks, s));
   else
-    GCOO_CALL(launch_tc<1>(a, s));
+    GCOO_CALL(launch_tc_ks<1>(a, ks, s));
   if (chosen) {
     memset(chosen, 0, sizeof *chosen);
     chosen->variant = 0;
     chosen->threads = kThreads;
     chosen->tile_cols = 16 * nf;
     chosen->tensor_core = 1;
+    chosen->tc_ksplit = ks;
   }
   return GCOO_SUCCESS;
 }

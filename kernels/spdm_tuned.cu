@@ -32,6 +32,10 @@ struct TunedArgs {
   const Entry<T> *ent;   // CSR-ordered {value, local column index}
   const int32_t *colind; // CSR columns (direct variants)
   const T *vals;         // CSR values (direct variants)
+  // The dense side is spelled out here rather than taken as a DenseOps<T> (spdm_common.cuh) as
+  // the other kernels do: nested, it changed nvcc's code for the direct kernel (848 -> 520 SASS
+  // instructions at VPT 4) and ran it 13-20 % slower on the H200 (cage11 and delaunay_n16 at
+  // N = 512, random 8000-14000 at sparsity 0.999; session 3, 2026-12-01-h200-spdm-s3.txt).
   const T *X;
   T *Y;
   int64_t ldx, ldy, m, N, tile0;
@@ -453,9 +457,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
   if (L->m == 0 || N == 0) return GCOO_SUCCESS;
   GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (L->dtype == GCOO_FLOAT64)
-    GCOO_CALL(launch_tuned<double>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  else
-    GCOO_CALL(launch_tuned<float>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen));
-  return GCOO_SUCCESS;
+  return by_dtype(L->dtype, [&](auto z) {
+    return launch_tuned<decltype(z)>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

@@ -349,7 +349,8 @@ static float tf32_round(float v) {
 /* The tensor-core mode (float): its tiles entry by entry, then its kernel against the stated
  * per-element bound (gt_tc_bound_ratio), Y poisoned with NaN for beta = 0. */
 static int tc_checked = 0;
-static int tc_widths_seen = 0; /* bit f: a launch with f accumulator fragments a warp */
+static int tc_widths_seen = 0;  /* bit f: a launch with f accumulator fragments a warp */
+static int tc_ksplits_seen = 0; /* bit s: a launch with s warps a window */
 static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta, int64_t xpad,
                              int xoff, int64_t ypad, int yoff, int sms, const char *name) {
   gcoo_sparse_info ai;
@@ -398,20 +399,27 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
   gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N + xpad, xoff, 31);
   gcoo_dense Y0 = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 32);
   gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 33);
-  if (beta == 0.0)
-    TEST_CALL(gcoo_dense_fill(&Y, NAN));
-  else
-    for (int64_t i = 0; i < ai.nrows; i++)
-      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
-  gcoo_cuda_tuned_launch sh;
-  TEST_CALL(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
-  double rel = 0;
-  const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
-  TEST_CHECK(sh.tensor_core && ratio <= 1.0,
-             "%s tensor-core N=%lld (tile %d columns): error %.3g of the bound (relerr %.3g)", name,
-             (long long)N, sh.tile_cols, ratio, rel);
+  /* the launcher's choice of warps a window (0), then 1, 2 and 4 (split-K) forced */
+  static const int ksplits[] = {0, 1, 2, 4};
+  for (int q = 0; q < 4; q++) {
+    T.force_ksplit = ksplits[q];
+    if (beta == 0.0)
+      TEST_CALL(gcoo_dense_fill(&Y, NAN));
+    else
+      for (int64_t i = 0; i < ai.nrows; i++)
+        for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double rel = 0;
+    const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
+    TEST_CHECK(sh.tensor_core && ratio <= 1.0 && (ksplits[q] == 0 || sh.tc_ksplit == ksplits[q]),
+               "%s tensor-core N=%lld (tile %d columns, %d warps a window): error %.3g of the "
+               "bound (relerr %.3g)",
+               name, (long long)N, sh.tile_cols, sh.tc_ksplit, ratio, rel);
+    tc_widths_seen |= sh.tile_cols / 16;
+    tc_ksplits_seen |= sh.tc_ksplit;
+  }
   tc_checked++;
-  tc_widths_seen |= sh.tile_cols / 16;
   gcoo_cuda_tc_free(&T);
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, xoff);
@@ -505,9 +513,10 @@ int main(void) {
     if (dt == GCOO_FLOAT32) check_tc_product(A, 17, 1.0, 0.0, 0, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
   }
-  TEST_CHECK(tc_checked == 8 && tc_widths_seen == 7,
-             "tensor-core cases checked: %d of 8, tile widths seen (bits of 1, 2, 4 fragments): %d",
-             tc_checked, tc_widths_seen);
+  TEST_CHECK(tc_checked == 8 && tc_widths_seen == 7 && tc_ksplits_seen == 7,
+             "tensor-core cases checked: %d of 8, tile widths seen (bits of 1, 2, 4 fragments): "
+             "%d, warps a window seen (bits of 1, 2, 4): %d",
+             tc_checked, tc_widths_seen, tc_ksplits_seen);
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
              max_splits_seen);
   TEST_CHECK(max_split_passes_seen > 1,
