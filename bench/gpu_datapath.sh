@@ -9,7 +9,7 @@
 # which is what read-2rank then measures). Then the cold job's start-up profile
 # (bench/startup_profile.sh).
 #   usage: bench/gpu_datapath.sh [--grid N] [--real FILE.mtx.gz] [--spgemm N] [--nps "1 2"]
-#                                [--tests-timeout S (default 60: ctest -L gpu took 62 s in session 3)]
+#                                [--tests-timeout S (default 60: 30 s stopped the 13th GPU test in session 3)]
 set -u
 grid=160 real="" spgemm=80 tmo=60 nps="1 2"
 while [ $# -gt 0 ]; do
