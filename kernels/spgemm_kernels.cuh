@@ -927,16 +927,37 @@ __global__ void __launch_bounds__(kPlanThreads)
   if (threadIdx.x < kNumBins && h[threadIdx.x]) atomicAdd(&pc[threadIdx.x], h[threadIdx.x]);
 }
 
-// Scatter the planned rows into their bins (cursor[b] starts at the bin's first place).
-__global__ void bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared,
-                                   unsigned long long *pc, int32_t *binned) {
+// Scatter the planned rows into their bins (cursor[b] starts at the bin's first place). The
+// block counts its rows per bin in shared memory and takes its places in each bin with one
+// global atomic per bin: one global atomic a row serialised on a single counter when nearly
+// every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The order
+// of rows inside a bin does not matter: each row is computed on its own.
+__global__ void __launch_bounds__(256)
+    bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared,
+                       unsigned long long *pc, int32_t *binned) {
+  __shared__ unsigned int count[kNumBins];
+  __shared__ unsigned long long place[kNumBins];
+  static_assert(kNumBins <= 256, "one thread per bin takes the block's places");
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
-  const int32_t i = list[t];
-  const int b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared);
-  unsigned long long start = 0; // the bin's first place: counts of the bins before it
-  for (int c = 0; c < b; c++) start += pc[c];
-  binned[start + atomicAdd(&pc[kNumBins + b], 1ull)] = i;
+  if (threadIdx.x < kNumBins) count[threadIdx.x] = 0;
+  __syncthreads();
+  int b = -1;
+  int32_t i = 0;
+  unsigned int mine = 0;
+  if (t < n) {
+    i = list[t];
+    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared);
+    mine = atomicAdd(&count[b], 1u);
+  }
+  __syncthreads();
+  if (threadIdx.x < kNumBins && count[threadIdx.x] != 0) {
+    unsigned long long start = 0; // the bin's first place: counts of the bins before it
+    for (int c = 0; c < (int)threadIdx.x; c++) start += pc[c];
+    place[threadIdx.x] = start + atomicAdd(&pc[kNumBins + threadIdx.x],
+                                           (unsigned long long)count[threadIdx.x]);
+  }
+  __syncthreads();
+  if (b >= 0) binned[place[b] + mine] = i;
 }
 
 // ---- layout -----------------------------------------------------------------------------------
