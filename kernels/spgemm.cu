@@ -262,25 +262,16 @@ done:
   return st;
 }
 
-template <typename T, int TS, int WARPS>
-cudaError_t launch_warp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
-                        int64_t n, rows_state rs, pass_out<T> out, int sms) {
-  int64_t blocks = (n + WARPS - 1) / WARPS, cap = (int64_t)sms * 64;
-  if (blocks > cap) blocks = cap;
-  warp_rows_kernel<T, TS, WARPS>
-      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-  return cudaGetLastError();
-}
-
-// The first bin: G lanes a row (kernels/spgemm_kernels.cuh, subwarp_rows_kernel).
-constexpr int kSubwarpLanes = 8;
-template <typename T, int G, int WARPS>
-cudaError_t launch_subwarp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
-                           int64_t n, rows_state rs, pass_out<T> out, int sms) {
+// The warp bins (G = 32) and the first bin (G lanes a row): group_rows_kernel. Blocks: one
+// group per row, capped at `per_sm` blocks an SM (the kernel loops over the rest).
+constexpr int kFirstBinLanes = 8;
+template <typename T, int TS, int G, int WARPS>
+cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
+                         int64_t n, rows_state rs, pass_out<T> out, int sms, int per_sm) {
   constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
-  int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * 32;
+  int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
-  subwarp_rows_kernel<T, G, WARPS>
+  group_rows_kernel<T, TS, G, WARPS>
       <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
@@ -309,11 +300,12 @@ cudaError_t launch_bin(int b, cudaStream_t st, csr_in in, const T *Av, const T *
                        const int32_t *rows, int64_t nb, rows_state rs, pass_out<T> out, int sms) {
   const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
   switch (b) {
-    case 0: return launch_subwarp<T, kSubwarpLanes, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 1: return launch_warp<T, 64, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 2: return launch_warp<T, 128, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 3: return launch_warp<T, 256, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 4: return launch_warp<T, 512, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 0:
+      return launch_group<T, 32, kFirstBinLanes, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 32);
+    case 1: return launch_group<T, 64, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 2: return launch_group<T, 128, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 3: return launch_group<T, 256, 32, 4>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 4: return launch_group<T, 512, 32, 4>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
     case 5: return launch_block<T, 128, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
     case 6: return launch_block<T, 256, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
     case 7: return launch_block<T, 512, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
@@ -562,8 +554,11 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
   if (m > 0) {
-    bounds_kernel<<<blocks_for(m * kBoundsLanes, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs,
-                                                                    P->cs);
+    // 4 lanes a row when A's rows average at most 6 entries, else 8
+    if (P->A->nnz <= 6 * m)
+      bounds_kernel<4><<<blocks_for(m * 4, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    else
+      bounds_kernel<8><<<blocks_for(m * 8, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
