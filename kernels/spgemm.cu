@@ -5,7 +5,8 @@
 //  1. Bounds: flop(i), lo(i) <= z(i) <= hi(i) = min(flop(i), n) for every row; a row with
 //     lo = hi is known exactly. Rows with uncertainty are classed by floor(log2 hi(i)).
 //  2. The sample: in every class, rows whose seeded coin falls under the class's rate (at
-//     least kSampleMinRows rows of the class, all of a small class). They are computed at once
+//     least kSampleMinRows rows of the class, all of a small class), selected by the plan kernel
+//     of the sample's pass (no kernel of its own). They are computed at once
 //     with the product's own kernels into rooms of hi(i) (they cannot overflow) and kept: the
 //     sample is part of the product, not extra work; as they write a sampled row, they add its
 //     size to its class's sums (no kernel of its own).
@@ -237,7 +238,8 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
 template <typename T>
 gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_n, int64_t nmax,
                       pass_plan *p, const piece *extra, int nextra,
-                      rooms_args ra = rooms_args{nullptr, 0.0, 0}) {
+                      rooms_args ra = rooms_args{nullptr, 0.0, 0, false, 0},
+                      cudaEvent_t after = nullptr) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
@@ -250,6 +252,7 @@ gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_
   plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
                 s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
+  if (after) SPG_CUDA(cudaEventRecord(after, s));
   pc[0].src = p->pc;
   for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
   SPG_CUDA(fetch_pieces(pc, 1 + (nextra < 3 ? nextra : 3), s));
@@ -545,8 +548,8 @@ void product_free(product<T> *P) {
 }
 
 // Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
-// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection and the
-// sample's pass.
+// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection (with the
+// sample's plan) and the sample's pass.
 template <typename T>
 gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   gcoo_status st = GCOO_SUCCESS;
@@ -562,12 +565,10 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
-  if (m > 0) {
-    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P->rs, P->cs, P->list, P->ctr);
-    SPG_LAUNCHED("select_kernel");
-  }
-  if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
-  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0));
+  // the plan kernel selects the sample and plans it (one launch); ev[2] follows it, so the
+  // predictor's time includes the sample's plan
+  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0, rooms_args{P->cs, 0.0, m, true, seed},
+                      ev ? ev[2] : nullptr));
   {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
@@ -630,7 +631,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   SPG_CUDA(cudaEventRecord(ev[4], s));
   {
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m}));
+    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0}));
   }
 
   // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows

@@ -203,8 +203,13 @@ __global__ void __launch_bounds__(WARPS * 32)
   static_assert((1 << BITS) == TS, "table size");
   static_assert(G >= 2 && G <= 32 && 32 % G == 0, "group width");
   static_assert(G == 32 || TS == 32, "groups below a warp rank at most 31 entries by counting");
-  __shared__ int32_t skeys[GROUPS][TS];
-  __shared__ T svals[GROUPS][TS];
+  // Groups below a warp pad their tables by G slots: a group's slot s then sits G banks past the
+  // previous group's, so the groups of a warp touching the same slot index (the reset, the
+  // compaction, the ranking's broadcast reads) hit different banks (unpadded: 32 / G-way bank
+  // conflicts, the same slot of every group in one bank).
+  constexpr int PAD = G == 32 ? 0 : G;
+  __shared__ int32_t skeys[GROUPS][TS + PAD];
+  __shared__ T svals[GROUPS][TS + PAD];
   __shared__ int scnt[GROUPS];
   const int lane = threadIdx.x % 32, sub = lane / G, g = lane % G;
   const int grp = threadIdx.x / G; // the group's table
@@ -598,7 +603,8 @@ __global__ void __launch_bounds__(256)
     c0 = min(c0, __shfl_xor_sync(kFull, c0, o));
     c1 = max(c1, __shfl_xor_sync(kFull, c1, o));
   }
-  unsigned long long tf = 0, tl = 0, th = 0;
+  unsigned long long tf = 0, tl = 0, th = 0, gap = 0;
+  int cls = -1; // the row's class when it has uncertainty (one lane a row)
   if (i < m && g == 0) {
     const int64_t hi = f < ncols ? f : ncols;
     rs.hi[i] = (int32_t)(hi < INT_MAX ? hi : INT_MAX);
@@ -608,13 +614,26 @@ __global__ void __launch_bounds__(256)
     rs.z[i] = hi == lo ? (int32_t)hi : -1;
     rs.src[i] = kSrcNone;
     if (hi > lo) {
-      const int c = class_of((int32_t)hi);
-      atomicAdd(&hr[c], 1ull);
-      atomicAdd(&hg[c], (unsigned long long)(hi - lo));
+      cls = class_of((int32_t)hi);
+      gap = (unsigned long long)(hi - lo);
     }
     tf = (unsigned long long)f;
     tl = (unsigned long long)lo;
     th = (unsigned long long)hi;
+  }
+  // the class histogram, one shared atomic per class present in the warp (usually one or two):
+  // an atomic a row on the same address serialised the warp's rows
+  for (uint32_t todo = __ballot_sync(kFull, cls >= 0); todo;) {
+    const int src = __ffs(todo) - 1, c = __shfl_sync(kFull, cls, src);
+    const bool in = cls == c;
+    const uint32_t peers = __ballot_sync(kFull, in);
+    unsigned long long sg = in ? gap : 0;
+    for (int o = 16; o > 0; o >>= 1) sg += __shfl_xor_sync(kFull, sg, o);
+    if ((int)(threadIdx.x % 32) == src) {
+      atomicAdd(&hr[c], (unsigned long long)__popc(peers));
+      atomicAdd(&hg[c], sg);
+    }
+    todo &= ~peers;
   }
   for (int o = 16; o > 0; o >>= 1) { // warp sums first: one shared atomic per warp
     tf += __shfl_down_sync(kFull, tf, o);
@@ -638,19 +657,17 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Rows of [0, m) with uncertainty whose coin falls under their class's threshold: the sample
-// (room = hi, appended to list).
-__global__ void select_kernel(int64_t m, uint64_t seed, rows_state rs, const class_stats *cs,
-                              int32_t *list, unsigned long long *count) {
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
+// Whether row i is in the sample (it has uncertainty and its coin falls under its class's
+// threshold); then its room is its bound hi (it cannot overflow).
+__device__ __forceinline__ bool sample_room(int64_t i, uint64_t seed, const rows_state &rs,
+                                            const class_stats *cs) {
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
-  if (hi <= lo) return;
+  if (hi <= lo) return false;
   const int c = class_of(hi);
-  if ((unsigned long long)gcoo__row_coin(seed, i) < gcoo__class_threshold(cs->rows[c])) {
-    rs.room[i] = hi;
-    list[atomicAdd(count, 1ull)] = (int32_t)i;
-  }
+  if ((unsigned long long)gcoo__row_coin(seed, i) >= gcoo__class_threshold(cs->rows[c]))
+    return false;
+  rs.room[i] = hi;
+  return true;
 }
 
 // The room of row i for the pass over the rows not yet computed: -1 when it takes no part (no
@@ -777,8 +794,9 @@ __device__ __forceinline__ unsigned int warp_count(unsigned int *cnt, int b) {
 // places are taken by one atomic per block on the pass's totals (a block's rows get consecutive
 // places in list order, the blocks any order: a room only needs to be disjoint from the others).
 // With ra.cs set the kernel makes the list itself: thread t takes row t of [0, ra.m), its room
-// from pass_room (one launch for the rooms and the plan) and, when it is in the pass, a place in
-// the list (one atomic per block on the list length).
+// from pass_room (one launch for the rooms and the plan) or, with ra.sample, from sample_room
+// (one launch for the sample's selection and plan), and, when it is in the pass, a place in the
+// list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
 constexpr int kPlanThreads = 256;
@@ -786,6 +804,8 @@ struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
   double safety;
   int64_t m;
+  bool sample;   // select the sample (sample_room) instead of the rooms of the rest (pass_room)
+  uint64_t seed; // the sample's coins
 };
 __global__ void __launch_bounds__(kPlanThreads)
     plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
@@ -806,7 +826,9 @@ __global__ void __launch_bounds__(kPlanThreads)
   int32_t i = -1;
   if (t < n) {
     if (make)
-      i = pass_room(t, ra.safety, rs, ra.cs) >= 0 ? (int32_t)t : -1;
+      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs) : pass_room(t, ra.safety, rs, ra.cs) >= 0)
+              ? (int32_t)t
+              : -1;
     else
       i = list[t];
   }
