@@ -673,8 +673,29 @@ __device__ __forceinline__ bool sample_room(int64_t i, uint64_t seed, const rows
 // The room of row i for the pass over the rows not yet computed: -1 when it takes no part (no
 // work: z = 0, or already computed: src != kSrcNone); exact where its size is known (z >= 0),
 // else lo + ceil(v (hi - lo)) with its class's v.
-__device__ __forceinline__ int32_t pass_room(int64_t i, double safety, const rows_state &rs,
-                                             const class_stats *cs) {
+// Whether every row of unknown size gets its bound hi as its room: when sum hi is within
+// kBoundRoomSlack of the class rooms' total (sum lo + sum_c v_c G_c), bounds cost little more
+// memory and no row can overflow (a second plan, pass and scan with two more host waits: 0.1 ms
+// of a 0.3-1.3 ms product; adder_dcop_05 and rajat01 have sum hi / nnz of 1.03-1.15). Never with
+// safety < 1 (the tests that force overflow). Warp 0 computes it, lane c for class c, reduced in
+// a fixed order, so every block of a kernel reaches the same answer; it sets *flag (shared).
+constexpr double kBoundRoomSlack = 1.2;
+__device__ __forceinline__ void rooms_at_bound(const class_stats *cs, double safety, bool *flag) {
+  static_assert(kClasses <= 32, "a lane per class");
+  if (threadIdx.x >= 32) return;
+  const int c = threadIdx.x;
+  double r = 0.0;
+  if (c < kClasses && cs->g[c] > 0) {
+    const double u = gcoo__class_fraction(cs->s_g[c], cs->s_dz[c]);
+    r = gcoo__class_room(u, cs->s_umax[c], safety) * (double)cs->g[c];
+  }
+  for (int o = 16; o > 0; o >>= 1) r += __shfl_xor_sync(kFull, r, o);
+  if (c == 0)
+    *flag = safety >= 1.0 && (double)cs->sum_hi <= kBoundRoomSlack * ((double)cs->sum_lo + r);
+}
+
+__device__ __forceinline__ int32_t pass_room(int64_t i, double safety, bool at_bound,
+                                             const rows_state &rs, const class_stats *cs) {
   const int32_t hi = rs.hi[i];
   if (hi == 0) {
     rs.z[i] = 0;
@@ -685,6 +706,8 @@ __device__ __forceinline__ int32_t pass_room(int64_t i, double safety, const row
   int32_t room;
   if (z >= 0) {
     room = z;
+  } else if (at_bound) {
+    room = hi;
   } else {
     const int c = class_of(hi);
     const double u = gcoo__class_fraction(cs->s_g[c], cs->s_dz[c]);
@@ -698,9 +721,12 @@ __device__ __forceinline__ int32_t pass_room(int64_t i, double safety, const row
 // takes them in plan_kernel).
 __global__ void rooms_kernel(int64_t r0, int64_t r1, double safety, rows_state rs,
                              const class_stats *cs, int32_t *list, unsigned long long *count) {
+  __shared__ bool at_bound;
+  rooms_at_bound(cs, safety, &at_bound);
+  __syncthreads();
   const int64_t i = r0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= r1) return;
-  if (pass_room(i, safety, rs, cs) >= 0) list[atomicAdd(count, 1ull)] = (int32_t)i;
+  if (pass_room(i, safety, at_bound, rs, cs) >= 0) list[atomicAdd(count, 1ull)] = (int32_t)i;
 }
 
 // The prediction of every row (for gcoo__predict_cuda): exact where known, else
@@ -820,13 +846,16 @@ __global__ void __launch_bounds__(kPlanThreads)
   if (t == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
   if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __shared__ bool at_bound;
+  if (make && !ra.sample) rooms_at_bound(ra.cs, ra.safety, &at_bound);
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
   long long room = 0, tab = 0;
   int32_t i = -1;
   if (t < n) {
     if (make)
-      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs) : pass_room(t, ra.safety, rs, ra.cs) >= 0)
+      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs)
+                     : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
               ? (int32_t)t
               : -1;
     else
