@@ -7,10 +7,10 @@
 //   direction  W += P beta, red = W^T W                reads P, W, writes W               (3 passes)
 // instead of 2 + 2 GEMM passes, 6 GEMM passes + the Jacobi pass (2) + a GEMM (2), and 3 + 2 GEMM
 // passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
-// tiles of kTile rows: the tile's rows of P (and Q, R) are staged in shared memory, all of the
-// next tile's loads are issued (into registers) before the current one is computed, a thread
-// owns column j = t % K of kTile / (256 / K) rows of a tile, with its column of the K x K
-// coefficient in registers; the K x K sums
+// tiles of kTile rows: the rows of P (and Q, R, ...) are copied into shared memory
+// asynchronously (cp.async) in a pipeline of 3-4 tile buffers, so that two or three tiles are in
+// flight while one is computed; a thread owns column j = t % K of kTile / (256 / K) rows of a
+// tile, with its column of the K x K coefficient in registers; the K x K sums
 // are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
 // row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
 // Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
@@ -55,43 +55,78 @@ __device__ inline void fused_rows(int64_t n, int64_t *r0, int64_t *r1) {
   *r1 = *r0 + per * kTile < n ? *r0 + per * kTile : n;
 }
 
-// A tile of K-column rows [b0, b0 + nt) of M (ld ldm) held in registers, PER values a thread:
-// element e = t + 256 q of the tile (row e / K, column e % K); rows past nt read as zero.
-template <typename T, int K>
-struct tile_regs {
-  static constexpr int PER = kTile * K / kFusedThreads;
-  T v[PER];
-  __device__ void load(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt) {
-#pragma unroll
-    for (int q = 0; q < PER; q++) {
-      const int e = (int)threadIdx.x + kFusedThreads * q, i = e / K, c = e % K;
-      v[q] = i < nt ? M[(b0 + i) * ldm + c] : (T)0;
-    }
-  }
-  __device__ void store(T *s) const {
-#pragma unroll
-    for (int q = 0; q < PER; q++) {
-      const int e = (int)threadIdx.x + kFusedThreads * q;
-      s[(e / K) * staged<K>::S + e % K] = v[q];
-    }
-  }
-};
+#if !defined(GCOO_CUDA_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GCOO_BCG_ASYNC 1
+#endif
 
-// This thread's own entries (row ri + RP u, column j; u < RPT) of a tile of rows [b0, b0 + nt)
-// of M, in registers (rows past nt: zero). cols = 0: M is a vector (one value a row: D^-1).
+// One element global -> shared without passing through registers (cp.async, sm_80+): the tile
+// loop keeps STAGES - 1 tiles in flight per block whatever the kernel's register count (one
+// tile in registers left the update pass at 2.1 TB/s: one block of 8 warps per SM did not have
+// enough loads in flight). The emulator copies at once (the barriers are the same).
+template <typename T>
+__device__ inline void async_copy(T *dst, const T *src) {
+#ifdef GCOO_BCG_ASYNC
+  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(src), "n"(sizeof(T))
+               : "memory");
+#else
+  *dst = *src;
+#endif
+}
+
+// Closes this thread's group of copies (one a tile, empty ones included: the count stays uniform).
+__device__ inline void async_commit() {
+#ifdef GCOO_BCG_ASYNC
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most N of this thread's groups are still in flight.
+template <int N>
+__device__ inline void async_wait() {
+#ifdef GCOO_BCG_ASYNC
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// Issues the copies of a tile of K-column rows [b0, b0 + nt) of M (ld ldm) into a staged tile s
+// (row stride staged<K>::S): element e = t + 256 q (row e / K, column e % K), consecutive threads
+// on consecutive columns (coalesced). Rows past nt are not copied (no kernel reads them).
 template <typename T, int K>
-struct own_regs {
-  static constexpr int RP = kFusedThreads / K, RPT = kTile / RP;
-  T v[RPT];
-  __device__ void load(const T *__restrict__ M, int64_t ldm, int cols, int64_t b0, int nt) {
-    const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
+__device__ void stage_tile(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt, T *s) {
 #pragma unroll
-    for (int u = 0; u < RPT; u++) {
-      const int i = ri + RP * u;
-      v[u] = i < nt ? M[(b0 + i) * ldm + (cols ? j : 0)] : (T)0;
-    }
+  for (int q = 0; q < kTile * K / kFusedThreads; q++) {
+    const int e = (int)threadIdx.x + kFusedThreads * q, i = e / K, c = e % K;
+    if (i < nt) async_copy(s + i * staged<K>::S + c, M + (b0 + i) * ldm + c);
   }
-};
+}
+
+// The tile loop of every fused kernel over this block's rows [r0, r1), software-pipelined over
+// STAGES shared-memory buffers: issue(b0, nt, s) starts the copies of the tile at b0 into
+// buffer s; body(b0, nt, s) computes a tile whose copies are complete. Tile t + STAGES - 1 is
+// issued before tile t is computed; the barrier after body() keeps a buffer from being refilled
+// while another thread still reads it.
+template <int STAGES, typename Issue, typename Body>
+__device__ void tile_pipeline(int64_t r0, int64_t r1, Issue issue, Body body) {
+  const int64_t tiles = r0 < r1 ? (r1 - r0 + kTile - 1) / kTile : 0;
+  auto rows = [&](int64_t t) {
+    const int64_t b0 = r0 + t * kTile;
+    return r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+  };
+  for (int s = 0; s < STAGES - 1; s++) {
+    if (s < tiles) issue(r0 + s * kTile, rows(s), s);
+    async_commit();
+  }
+  for (int64_t t = 0; t < tiles; t++) {
+    const int64_t tn = t + STAGES - 1;
+    if (tn < tiles) issue(r0 + tn * kTile, rows(tn), (int)(tn % STAGES));
+    async_commit();
+    async_wait<STAGES - 1>(); // tile t's copies (this thread's) are done
+    __syncthreads();          // ... and every other thread's
+    body(r0 + t * kTile, rows(t), (int)(t % STAGES));
+    __syncthreads();
+  }
+}
 
 // sum_l row[l] c[l] over the K entries of a staged row (shared memory, pairs at a time; even and
 // odd l in two sums: two independent FMA chains).
@@ -282,55 +317,45 @@ __device__ void coef_column(const T *C, int j, T (&c)[K]) {
   for (int l = 0; l < K; l++) c[l] = C[l * K + j];
 }
 
-// The tile loop of every fused kernel over this block's rows [r0, r1): load(b0) issues a tile's
-// loads into registers, stage() puts the loaded tile into shared memory (between barriers: the
-// previous tile's sums are done with it), then the next tile's loads are issued and body(b0, nt)
-// computes the staged one while they are in flight.
-template <typename Load, typename Stage, typename Body>
-__device__ void tile_loop(int64_t r0, int64_t r1, Load load, Stage stage, Body body) {
-  if (r0 < r1) load(r0);
-  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    __syncthreads();
-    stage();
-    __syncthreads();
-    if (b0 + kTile < r1) load(b0 + kTile);
-    body(b0, nt);
-  }
-}
+// Stages of each kernel's tile pipeline and its dynamic shared memory: gram2 stages P, Q and R
+// tiles; update P, Q, X, R tiles and the D^-1 entries, then one W tile for Q^T W; direction P
+// and W tiles (W updated in place). Double at K = 32: 81, 118 and 72 KiB.
+template <typename T, int K>
+struct fused_shape {
+  static constexpr int V = staged<K>::VALUES;
+  static constexpr int GRAM2_STAGES = 3, UPDATE_STAGES = 3, DIRECTION_STAGES = 4;
+  static constexpr int UPDATE_STAGE = 4 * V + kTile;
+  static constexpr size_t gram2_bytes = sizeof(T) * GRAM2_STAGES * 3 * V;
+  static constexpr size_t update_bytes = sizeof(T) * (UPDATE_STAGES * UPDATE_STAGE + V);
+  static constexpr size_t direction_bytes = sizeof(T) * DIRECTION_STAGES * 2 * V;
+};
 
-// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows.
+// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows. Dynamic shared memory:
+// fused_shape<T, K>::gram2_bytes.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                     int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {
-  typedef typename vec2_of<T>::type V;
-  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sRv[staged<K>::VALUES / 2];
+  typedef fused_shape<T, K> F;
+  GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
-  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
-    *sR = reinterpret_cast<T *>(sRv);
   typename gram_of<T, K>::type pq, pr;
   pq.init();
   pr.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_regs<T, K> tp, tq, tr;
-  auto load = [&](int64_t b0) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    tp.load(P, ldp, b0, nt);
-    tq.load(Q, ldq, b0, nt);
-    tr.load(R, ldr, b0, nt);
-  };
-  tile_loop(
-      r0, r1, load,
-      [&] {
-        tp.store(sP);
-        tq.store(sQ);
-        tr.store(sR);
+  tile_pipeline<F::GRAM2_STAGES>(
+      r0, r1,
+      [&](int64_t b0, int nt, int s) {
+        T *st = sm + s * 3 * F::V;
+        stage_tile<T, K>(P, ldp, b0, nt, st);
+        stage_tile<T, K>(Q, ldq, b0, nt, st + F::V);
+        stage_tile<T, K>(R, ldr, b0, nt, st + 2 * F::V);
       },
-      [&](int64_t, int nt) {
-        pq.add(sP, sQ, nt);
-        pr.add(sP, sR, nt);
+      [&](int64_t, int nt, int s) {
+        const T *st = sm + s * 3 * F::V;
+        pq.add(st, st + F::V, nt);
+        pr.add(st, st + 2 * F::V, nt);
       });
   double *out = partial + (int64_t)blockIdx.x * 2 * K * K;
   pq.store(out, buf);
@@ -338,21 +363,20 @@ __global__ void __launch_bounds__(kFusedThreads)
 }
 
 // X += P alpha, R -= Q alpha, W = D^-1 R (dinv NULL: W = R); partial: gridDim.x x (K + K^2):
-// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). All of the next tile's
-// loads (its P and Q rows, this thread's X, R and D^-1 entries) are issued before the current
-// tile is computed.
+// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). A thread updates column
+// j = t % K of rows t / K + (256 / K) u of a tile, with column j of alpha in registers.
+// Dynamic shared memory: fused_shape<T, K>::update_bytes.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                      int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
                      T *__restrict__ R, int64_t ldr, const T *__restrict__ dinv, T *__restrict__ W,
                      int64_t ldw, double *partial) {
-  typedef typename vec2_of<T>::type V;
-  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
-  __shared__ V sPv[staged<K>::VALUES / 2], sQv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
+  typedef fused_shape<T, K> F;
+  constexpr int RP = kFusedThreads / K, RPT = kTile / RP, S = staged<K>::S, V = F::V;
+  GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
-  T *sP = reinterpret_cast<T *>(sPv), *sQ = reinterpret_cast<T *>(sQv),
-    *sW = reinterpret_cast<T *>(sWv);
+  T *sW = sm + F::UPDATE_STAGES * F::UPDATE_STAGE;
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
   T a[K];
   coef_column<T, K>(alpha, j, a);
@@ -361,60 +385,51 @@ __global__ void __launch_bounds__(kFusedThreads)
   qw.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_regs<T, K> tp, tq;
-  own_regs<T, K> xv, rv, dv;
-  auto load = [&](int64_t b0) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    tp.load(P, ldp, b0, nt);
-    tq.load(Q, ldq, b0, nt);
-    xv.load(X, ldx, 1, b0, nt);
-    rv.load(R, ldr, 1, b0, nt);
-    if (dinv) dv.load(dinv, 1, 0, b0, nt);
-  };
-  own_regs<T, K> x, r, d; // the staged tile's own entries (xv, rv, dv: the next tile's)
-  tile_loop(
-      r0, r1, load,
-      [&] {
-        tp.store(sP);
-        tq.store(sQ);
-        x = xv;
-        r = rv;
-        d = dv;
+  tile_pipeline<F::UPDATE_STAGES>(
+      r0, r1,
+      [&](int64_t b0, int nt, int s) {
+        T *st = sm + s * F::UPDATE_STAGE;
+        stage_tile<T, K>(P, ldp, b0, nt, st);
+        stage_tile<T, K>(Q, ldq, b0, nt, st + V);
+        stage_tile<T, K>(X, ldx, b0, nt, st + 2 * V);
+        stage_tile<T, K>(R, ldr, b0, nt, st + 3 * V);
+        if (dinv && (int)threadIdx.x < nt)
+          async_copy(st + 4 * V + threadIdx.x, dinv + b0 + threadIdx.x);
       },
-      [&](int64_t b0, int nt) {
+      [&](int64_t b0, int nt, int s) {
+        const T *st = sm + s * F::UPDATE_STAGE;
 #pragma unroll
         for (int u = 0; u < RPT; u++) {
           const int i = ri + RP * u;
           if (i < nt) {
             const int64_t row = b0 + i;
-            X[row * ldx + j] = x.v[u] + row_times<T, K>(sP + i * staged<K>::S, a);
-            const T rn = r.v[u] - row_times<T, K>(sQ + i * staged<K>::S, a);
+            X[row * ldx + j] = st[2 * V + i * S + j] + row_times<T, K>(st + i * S, a);
+            const T rn = st[3 * V + i * S + j] - row_times<T, K>(st + V + i * S, a);
             R[row * ldr + j] = rn;
-            const T w = dinv ? d.v[u] * rn : rn;
+            const T w = dinv ? st[4 * V + i] * rn : rn;
             W[row * ldw + j] = w;
-            sW[i * staged<K>::S + j] = w;
+            sW[i * S + j] = w;
             rr += (double)rn * (double)rn;
           }
         }
         __syncthreads();
-        qw.add(sQ, sW, nt);
+        qw.add(st + V, sW, nt);
       });
   double *out = partial + (int64_t)blockIdx.x * (K + K * K);
   column_store<K>(rr, out, buf);
   qw.store(out + K, buf);
 }
 
-// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update). The
-// next tile's P rows and W entries are loaded while the current one is computed.
+// W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update, in
+// place in its staged tile). Dynamic shared memory: fused_shape<T, K>::direction_bytes.
 template <typename T, int K>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ beta,
                         T *__restrict__ W, int64_t ldw, double *partial) {
-  typedef typename vec2_of<T>::type V;
-  constexpr int RP = own_regs<T, K>::RP, RPT = own_regs<T, K>::RPT;
-  __shared__ V sPv[staged<K>::VALUES / 2], sWv[staged<K>::VALUES / 2];
+  typedef fused_shape<T, K> F;
+  constexpr int RP = kFusedThreads / K, RPT = kTile / RP, S = staged<K>::S, V = F::V;
+  GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
-  T *sP = reinterpret_cast<T *>(sPv), *sW = reinterpret_cast<T *>(sWv);
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
   T c[K];
   coef_column<T, K>(beta, j, c);
@@ -422,32 +437,28 @@ __global__ void __launch_bounds__(kFusedThreads)
   ww.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_regs<T, K> tp;
-  own_regs<T, K> wv;
-  auto load = [&](int64_t b0) {
-    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
-    tp.load(P, ldp, b0, nt);
-    wv.load(W, ldw, 1, b0, nt);
-  };
-  own_regs<T, K> w0;
-  tile_loop(
-      r0, r1, load,
-      [&] {
-        tp.store(sP);
-        w0 = wv;
+  tile_pipeline<F::DIRECTION_STAGES>(
+      r0, r1,
+      [&](int64_t b0, int nt, int s) {
+        T *st = sm + s * 2 * V;
+        stage_tile<T, K>(P, ldp, b0, nt, st);
+        stage_tile<T, K>(W, ldw, b0, nt, st + V);
       },
-      [&](int64_t b0, int nt) {
+      [&](int64_t b0, int nt, int s) {
+        const T *sP = sm + s * 2 * V;
+        T *sw = sm + s * 2 * V + V;
 #pragma unroll
         for (int u = 0; u < RPT; u++) {
           const int i = ri + RP * u;
           if (i < nt) {
-            const T w = w0.v[u] + row_times<T, K>(sP + i * staged<K>::S, c);
+            const T w = sw[i * S + j] + row_times<T, K>(sP + i * S, c);
             W[(b0 + i) * ldw + j] = w;
-            sW[i * staged<K>::S + j] = w;
+            sw[i * S +
+               j] = w; // this thread's own entry: no other thread reads it before the barrier
           }
         }
         __syncthreads();
-        ww.add(sW, sW, nt);
+        ww.add(sw, sw, nt);
       });
   ww.store(partial + (int64_t)blockIdx.x * K * K, buf);
 }

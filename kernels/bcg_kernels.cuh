@@ -53,35 +53,72 @@ __device__ void zero_coef(int64_t k, T *c) {
 // in the global arrays of bcg_arrays otherwise. 4 such arrays at most: 32 KB.
 constexpr int kSmallK = 32;
 
+// The block's threads on a grid of rows x ncols (ncols >= 1): thread t takes column c = t % nc
+// (and c + nc, ...; nc = min(ncols, blockDim.x)) of rows g, g + G, ... with g = t / nc, G =
+// blockDim.x / nc. 32-bit and computed once per step: a 64-bit division and remainder per
+// element made every step of the k x k kernels several hundred cycles long.
+struct thread_grid {
+  int c, g, G, nc;
+};
+__device__ inline thread_grid grid_of(int ncols) {
+  thread_grid m;
+  const int t = (int)threadIdx.x, bd = (int)blockDim.x;
+  m.nc = ncols < bd ? ncols : bd;
+  m.G = bd / m.nc;
+  m.c = t % m.nc;
+  m.g = t / m.nc < m.G ? t / m.nc : 1 << 30; // threads past G * nc take no rows
+  return m;
+}
+
 // Triangular solves with the leading r x r block of a lower-triangular L (ld k), in place on the
-// first ncols columns of y (ld k), by all threads: row i of the solution is final after its
-// division, then every later row takes its update at once (2 barriers a row, the updates spread
-// over the block, instead of a serial dot product a row in one thread a column). The caller
-// has a barrier between writing L and y and the call.
+// first ncols columns of y (ld k), by all threads: each step applies the final row i to every
+// later row (spread over the block) and divides row i + 1, which is then final, by its diagonal:
+// one barrier a row, the arithmetic of a row-by-row substitution. The caller has a barrier
+// between writing L and y and the call.
 __device__ void lower_solve(int64_t k, const double *L, double *y, int r, int64_t ncols) {
-  for (int i = 0; i < r; i++) { // L z = y
-    for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) y[i * k + c] /= L[i * k + i];
-    __syncthreads();
-    const int64_t m = (int64_t)(r - i - 1) * ncols;
-    for (int64_t e = threadIdx.x; e < m; e += blockDim.x) {
-      const int64_t l = i + 1 + e / ncols, c = e % ncols;
-      y[l * k + c] -= L[l * k + i] * y[i * k + c];
-    }
+  if (r <= 0 || ncols <= 0) return;
+  const int kk = (int)k, nc = (int)ncols;
+  const thread_grid m = grid_of(nc);
+  for (int c = threadIdx.x; c < nc; c += blockDim.x) y[c] /= L[0]; // L z = y
+  __syncthreads();
+  for (int i = 0; i + 1 < r; i++) {
+    for (int l = i + 1 + m.g; l < r; l += m.G)
+      for (int c = m.c; c < nc; c += m.nc) {
+        double v = y[l * kk + c] - L[l * kk + i] * y[i * kk + c];
+        if (l == i + 1) v /= L[l * kk + l];
+        y[l * kk + c] = v;
+      }
     __syncthreads();
   }
 }
 
 __device__ void upper_solve_lt(int64_t k, const double *L, double *y, int r, int64_t ncols) {
-  for (int i = r - 1; i >= 0; i--) { // L^T x = y
-    for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) y[i * k + c] /= L[i * k + i];
-    __syncthreads();
-    const int64_t m = (int64_t)i * ncols;
-    for (int64_t e = threadIdx.x; e < m; e += blockDim.x) {
-      const int64_t l = e / ncols, c = e % ncols;
-      y[l * k + c] -= L[i * k + l] * y[i * k + c];
-    }
+  if (r <= 0 || ncols <= 0) return;
+  const int kk = (int)k, nc = (int)ncols;
+  const thread_grid m = grid_of(nc);
+  for (int c = threadIdx.x; c < nc; c += blockDim.x) // L^T x = y
+    y[(r - 1) * kk + c] /= L[(r - 1) * kk + r - 1];
+  __syncthreads();
+  for (int i = r - 1; i > 0; i--) {
+    for (int l = m.g; l < i; l += m.G)
+      for (int c = m.c; c < nc; c += m.nc) {
+        double v = y[l * kk + c] - L[i * kk + l] * y[i * kk + c];
+        if (l == i - 1) v /= L[l * kk + l];
+        y[l * kk + c] = v;
+      }
     __syncthreads();
   }
+}
+
+// The trailing update of a Cholesky step j: A[i][l] -= L[i][j] L[l][j] for j < i, l < n (only
+// l <= i when lower: bcg_alpha factors in place, A = L; bcg_orth keeps the whole S beside L).
+__device__ void chol_trailing(int k, double *A, const double *L, int j, int n, bool lower) {
+  const int m = n - j - 1;
+  if (m <= 0) return;
+  const thread_grid g = grid_of(m);
+  for (int i = j + 1 + g.g; i < n; i += g.G)
+    for (int l = j + 1 + g.c; l < n; l += g.nc)
+      if (l <= i || !lower) A[i * k + l] -= L[i * k + j] * L[l * k + j];
 }
 
 // Solve (L L^T) Y = sign * B for the leading r rows of the k columns of B (ld k, element type T),
@@ -90,12 +127,13 @@ __device__ void upper_solve_lt(int64_t k, const double *L, double *y, int r, int
 template <typename T>
 __device__ void chol_solve_cols(int64_t k, const double *L, double *y, int r, const T *B,
                                 double sign, T *coef) {
-  for (int64_t e = threadIdx.x; e < (int64_t)r * k; e += blockDim.x) y[e] = (double)B[e];
+  const int kk = (int)k;
+  for (int e = threadIdx.x; e < r * kk; e += blockDim.x) y[e] = (double)B[e];
   __syncthreads();
   lower_solve(k, L, y, r, k);
   upper_solve_lt(k, L, y, r, k);
-  for (int64_t e = threadIdx.x; e < k * k; e += blockDim.x)
-    coef[e] = e / k < r ? (T)(sign * y[e]) : (T)0;
+  for (int e = threadIdx.x; e < kk * kk; e += blockDim.x)
+    coef[e] = e < r * kk ? (T)(sign * y[e]) : (T)0;
 }
 
 // red: [0, k^2) P^T Q, [k^2, 2k^2) P^T R (ld k). alpha (k x k) = (P^T Q)^{-1} P^T R on the
@@ -114,8 +152,8 @@ __global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
   double *L = small ? sL : a.L, *Y = small ? sY : a.Y;
   const int r = st->rank;
   if (threadIdx.x == 0 && r < st->min_rank) st->min_rank = r;
-  for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
-    int64_t i = e / r, j = e % r;
+  for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
+    const int i = e / r, j = e % r;
     L[i * k + j] = 0.5 * ((double)red[i * k + j] + (double)red[j * k + i]);
   }
   for (int j = 0; j < r; j++) {
@@ -139,16 +177,12 @@ __global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
     const double ljj = L[j * k + j];
     for (int i = j + 1 + threadIdx.x; i < r; i += blockDim.x) L[i * k + j] /= ljj;
     __syncthreads();
-    const int m = r - j - 1;
-    for (int64_t e = threadIdx.x; e < (int64_t)m * m; e += blockDim.x) {
-      int i = j + 1 + (int)(e / m), l = j + 1 + (int)(e % m);
-      if (l <= i) L[i * k + l] -= L[i * k + j] * L[l * k + j];
-    }
+    chol_trailing((int)k, L, L, j, r, true);
   }
   __syncthreads();
   if (small) // the factor for bcg_check's solve
-    for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
-      int64_t i = e / r, j = e % r;
+    for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
+      const int i = e / r, j = e % r;
       a.L[i * k + j] = L[i * k + j];
     }
   chol_solve_cols(k, L, Y, r, red + k * k, 1.0, alpha);
@@ -196,8 +230,8 @@ __global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first) {
   const int r = st->rank;
   const bool small = k <= kSmallK;
   if (small) { // bcg_alpha's factor into shared memory
-    for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
-      int64_t i = e / r, j = e % r;
+    for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
+      const int i = e / r, j = e % r;
       sL[i * k + j] = a.L[i * k + j];
     }
     __syncthreads();
@@ -235,12 +269,18 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
   int r = 0;
   for (int64_t j = 0; j < k; j++) {
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0) { // the first largest remaining diagonal (the best kept in a register)
       int64_t p = j;
-      for (int64_t i = j + 1; i < k; i++)
-        if (S[i * k + i] > S[p * k + p]) p = i;
+      double best = S[j * k + j];
+      for (int64_t i = j + 1; i < k; i++) {
+        const double v = S[i * k + i];
+        if (v > best) {
+          best = v;
+          p = i;
+        }
+      }
       p_sh = (int)p;
-      stop = !(dmax > 0.0) || !(S[p * k + p] > a.rank_tol * dmax);
+      stop = !(dmax > 0.0) || !(best > a.rank_tol * dmax);
     }
     __syncthreads();
     if (stop) break;
@@ -273,11 +313,7 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
     for (int64_t i = j + threadIdx.x; i < k; i += blockDim.x)
       L[i * k + j] = i == j ? ljj : S[i * k + j] / ljj;
     __syncthreads();
-    const int64_t m = k - j - 1;
-    for (int64_t e = threadIdx.x; e < m * m; e += blockDim.x) {
-      int64_t i = j + 1 + e / m, l = j + 1 + e % m;
-      S[i * k + l] -= L[i * k + j] * L[l * k + j];
-    }
+    chol_trailing((int)k, S, L, (int)j, (int)k, false);
     r = (int)j + 1;
   }
   __syncthreads();
@@ -287,8 +323,8 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
   upper_solve_lt(k, L, Rinv, r, r);
   zero_coef(k, Tout);
   __syncthreads();
-  for (int64_t e = threadIdx.x; e < (int64_t)r * r; e += blockDim.x) {
-    int64_t x = e / r, y = e % r;
+  for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
+    const int x = e / r, y = e % r;
     Tout[(int64_t)a.piv[x] * k + y] = (T)Rinv[x * k + y];
   }
   if (threadIdx.x == 0) {

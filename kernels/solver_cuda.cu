@@ -550,12 +550,15 @@ extern "C" void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) {
 
 // ---- the fused passes (kernels/bcg_fused.cuh) ------------------------------------------------
 
-// Blocks of a fused kernel: as many as fit on the device at once (one wave: every block gets the
-// same rows), fewer when there are fewer tiles.
+// Blocks of a fused kernel: as many as fit on the device at once with its dynamic shared memory
+// (one wave: every block gets the same rows), fewer when there are fewer tiles.
 template <typename K>
-static gcoo_status wave_blocks(K kernel, int64_t n, int sms, int *grid) {
+static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *grid) {
   int per_sm = 0;
-  GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, 0));
+  GCOO_CALL_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  GCOO_CALL_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedThreads, smem));
   int64_t g = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
   const int64_t tiles = (n + kTile - 1) / kTile;
   if (g > tiles) g = tiles;
@@ -565,9 +568,10 @@ static gcoo_status wave_blocks(K kernel, int64_t n, int sms, int *grid) {
 
 template <typename T, int K>
 static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
-  GCOO_CALL(wave_blocks(bcg_fused_gram2<T, K>, n, sms, &h->fgrid[0]));
-  GCOO_CALL(wave_blocks(bcg_fused_update<T, K>, n, sms, &h->fgrid[1]));
-  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K>, n, sms, &h->fgrid[2]));
+  typedef fused_shape<T, K> F;
+  GCOO_CALL(wave_blocks(bcg_fused_gram2<T, K>, F::gram2_bytes, n, sms, &h->fgrid[0]));
+  GCOO_CALL(wave_blocks(bcg_fused_update<T, K>, F::update_bytes, n, sms, &h->fgrid[1]));
+  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K>, F::direction_bytes, n, sms, &h->fgrid[2]));
   return GCOO_SUCCESS;
 }
 
@@ -609,10 +613,11 @@ static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
 template <typename T, int K>
 static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                            const gcoo_dense *R) {
+  const size_t smem = fused_shape<T, K>::gram2_bytes;
   bcg_fused_gram2<T, K>
-      <<<h->fgrid[0], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                         (const T *)Q->data, Q->ld,
-                                                         (const T *)R->data, R->ld, h->fpartial);
+      <<<h->fgrid[0], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                            (const T *)Q->data, Q->ld,
+                                                            (const T *)R->data, R->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG [P^T Q | P^T R]");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[0], 2 * K * K));
   return GCOO_SUCCESS;
@@ -621,13 +626,15 @@ static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_
 template <typename T, int K>
 static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                             gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
+  const size_t smem = fused_shape<T, K>::update_bytes;
   bcg_fused_update<T, K>
-      <<<h->fgrid[1], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                         (const T *)Q->data, Q->ld,
-                                                         (const T *)gcoo__cuda_bcg_coef(h, 0),
-                                                         (T *)X->data, X->ld, (T *)R->data, R->ld,
-                                                         dinv ? (const T *)dinv->data : nullptr,
-                                                         (T *)W->data, W->ld, h->fpartial);
+      <<<h->fgrid[1], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                            (const T *)Q->data, Q->ld,
+                                                            (const T *)gcoo__cuda_bcg_coef(h, 0),
+                                                            (T *)X->data, X->ld, (T *)R->data,
+                                                            R->ld,
+                                                            dinv ? (const T *)dinv->data : nullptr,
+                                                            (T *)W->data, W->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG fused update");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
   return GCOO_SUCCESS;
@@ -635,10 +642,11 @@ static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo
 
 template <typename T, int K>
 static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+  const size_t smem = fused_shape<T, K>::direction_bytes;
   bcg_fused_direction<T, K>
-      <<<h->fgrid[2], kFusedThreads, 0, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                         (const T *)gcoo__cuda_bcg_coef(h, 1),
-                                                         (T *)W->data, W->ld, h->fpartial);
+      <<<h->fgrid[2], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
+                                                            (const T *)gcoo__cuda_bcg_coef(h, 1),
+                                                            (T *)W->data, W->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG fused direction");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
   return GCOO_SUCCESS;

@@ -106,19 +106,20 @@ template <typename T, int K>
 void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q, int64_t ldq,
                 const void *coef, void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
                 void *W, int64_t ldw, void *red) {
+  typedef fused_shape<T, K> F; // the dynamic shared memory each kernel is launched with
   const int64_t count = op == 0 ? 2 * K * K : op == 1 ? K + K * K : K * K;
   double *partial = (double *)malloc(sizeof(double) * (size_t)(grid * count));
   memset(partial, 0xff, sizeof(double) * (size_t)(grid * count)); // NaN
   if (op == 0)
-    GCOO_LAUNCH((bcg_fused_gram2<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
-                ldp, (const T *)Q, ldq, (const T *)R, ldr, partial);
+    GCOO_LAUNCH((bcg_fused_gram2<T, K>), dim3(grid), dim3(kFusedThreads), F::gram2_bytes, 0, n,
+                (const T *)P, ldp, (const T *)Q, ldq, (const T *)R, ldr, partial);
   else if (op == 1)
-    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
-                ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr, (const T *)dinv,
-                (T *)W, ldw, partial);
+    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), F::update_bytes, 0, n,
+                (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr,
+                (const T *)dinv, (T *)W, ldw, partial);
   else
-    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), 0, 0, n, (const T *)P,
-                ldp, (const T *)coef, (T *)W, ldw, partial);
+    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), F::direction_bytes, 0,
+                n, (const T *)P, ldp, (const T *)coef, (T *)W, ldw, partial);
   GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0, 0,
               (const double *)partial, grid, count, (T *)red, (int64_t)1);
   free(partial);
