@@ -5,7 +5,8 @@
 //  1. Bounds: flop(i), lo(i) <= z(i) <= hi(i) = min(flop(i), n) for every row; a row with
 //     lo = hi is known exactly. Rows with uncertainty are classed by floor(log2 hi(i)).
 //  2. The sample: in every class, rows whose seeded coin falls under the class's rate (at
-//     least kSampleMinRows rows of the class, all of a small class). They are computed at once
+//     least kSampleMinRows rows of the class, all of a small class), selected by the plan kernel
+//     of the sample's pass (no kernel of its own). They are computed at once
 //     with the product's own kernels into rooms of hi(i) (they cannot overflow) and kept: the
 //     sample is part of the product, not extra work; as they write a sampled row, they add its
 //     size to its class's sums (no kernel of its own).
@@ -172,7 +173,8 @@ done:
 unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per); }
 
 // A pass over a list of rows: first planned (bins, room and table offsets; the host learns the
-// totals), then run into its own buffer.
+// totals), then run into its own buffer. The passes of a product run one after another, so they
+// share one `binned` list and one set of counters (in the product's arena).
 struct pass_plan {
   int64_t nmax = 0, n = 0;
   int32_t *binned = nullptr;
@@ -183,11 +185,7 @@ struct pass_plan {
 };
 constexpr int kPlanCounters = 2 * kNumBins + 3;
 
-void plan_free(spg_mem *mem, pass_plan *p) {
-  spg_tmp_free(mem, p->binned, p->nmax * 4);
-  spg_tmp_free(mem, p->pc, kPlanCounters * 8);
-  *p = pass_plan();
-}
+void plan_free(spg_mem *, pass_plan *p) { *p = pass_plan(); } // its arrays are the product's
 
 // Host CSR being assembled batch by batch.
 struct host_csr {
@@ -210,6 +208,10 @@ struct product {
   int64_t *tab_off_rows = nullptr;
   class_stats *cs = nullptr;
   int32_t *list = nullptr, *ovf1 = nullptr, *ovf2 = nullptr;
+  int32_t *plan_binned = nullptr;        // the passes' binned lists (m entries: one pass at a time)
+  unsigned long long *plan_pc = nullptr; // and their counters (kPlanCounters)
+  void *arena = nullptr;                 // one allocation holds all of the above
+  int64_t arena_bytes = 0;
   unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
                                      // [3] FLOP of recomputed rows
   int32_t *ci[3] = {nullptr, nullptr, nullptr};
@@ -237,19 +239,23 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
 template <typename T>
 gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_n, int64_t nmax,
                       pass_plan *p, const piece *extra, int nextra,
-                      rooms_args ra = rooms_args{nullptr, 0.0, 0}) {
+                      rooms_args ra = rooms_args{nullptr, 0.0, 0, false, 0},
+                      cudaEvent_t after = nullptr) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
   unsigned long long h[kPlanCounters];
   piece pc[4] = {{h, nullptr, sizeof h}};
+  GCOO_CHECK_GOTO(nmax <= P->m, GCOO_ERR_INTERNAL, "a pass of %lld rows in a product of %lld",
+                  (long long)nmax, (long long)P->m);
   p->nmax = nmax;
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->binned, nmax * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&p->pc, kPlanCounters * 8));
+  p->binned = P->plan_binned;
+  p->pc = P->plan_pc;
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
   plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
                 s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
+  if (after) SPG_CUDA(cudaEventRecord(after, s));
   pc[0].src = p->pc;
   for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
   SPG_CUDA(fetch_pieces(pc, 1 + (nextra < 3 ? nextra : 3), s));
@@ -262,25 +268,16 @@ done:
   return st;
 }
 
-template <typename T, int TS, int WARPS>
-cudaError_t launch_warp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
-                        int64_t n, rows_state rs, pass_out<T> out, int sms) {
-  int64_t blocks = (n + WARPS - 1) / WARPS, cap = (int64_t)sms * 64;
-  if (blocks > cap) blocks = cap;
-  warp_rows_kernel<T, TS, WARPS>
-      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-  return cudaGetLastError();
-}
-
-// The first bin: G lanes a row (kernels/spgemm_kernels.cuh, subwarp_rows_kernel).
-constexpr int kSubwarpLanes = 8;
-template <typename T, int G, int WARPS>
-cudaError_t launch_subwarp(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
-                           int64_t n, rows_state rs, pass_out<T> out, int sms) {
+// The warp bins (G = 32) and the first bin (G lanes a row): group_rows_kernel. Blocks: one
+// group per row, capped at `per_sm` blocks an SM (the kernel loops over the rest).
+constexpr int kFirstBinLanes = 8;
+template <typename T, int TS, int G, int WARPS>
+cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
+                         int64_t n, rows_state rs, pass_out<T> out, int sms, int per_sm) {
   constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
-  int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * 32;
+  int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
-  subwarp_rows_kernel<T, G, WARPS>
+  group_rows_kernel<T, TS, G, WARPS>
       <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
@@ -309,11 +306,12 @@ cudaError_t launch_bin(int b, cudaStream_t st, csr_in in, const T *Av, const T *
                        const int32_t *rows, int64_t nb, rows_state rs, pass_out<T> out, int sms) {
   const int bits = b == kGlobalBin ? 0 : (int)std::log2((double)bin_slots(b));
   switch (b) {
-    case 0: return launch_subwarp<T, kSubwarpLanes, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 1: return launch_warp<T, 64, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 2: return launch_warp<T, 128, 8>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 3: return launch_warp<T, 256, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
-    case 4: return launch_warp<T, 512, 4>(st, in, Av, Bv, rows, nb, rs, out, sms);
+    case 0:
+      return launch_group<T, 32, kFirstBinLanes, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 32);
+    case 1: return launch_group<T, 64, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 2: return launch_group<T, 128, 32, 8>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 3: return launch_group<T, 256, 32, 4>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
+    case 4: return launch_group<T, 512, 32, 4>(st, in, Av, Bv, rows, nb, rs, out, sms, 64);
     case 5: return launch_block<T, 128, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
     case 6: return launch_block<T, 256, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
     case 7: return launch_block<T, 512, false>(st, in, Av, Bv, rows, nb, bits, rs, out, sms);
@@ -420,6 +418,26 @@ done:
   return st;
 }
 
+// C's arrays, handed to the caller (who frees them with cudaFree): from the stream-ordered pool
+// when they are small (three cudaMalloc took 72-134 us of a 0.33 ms product, on its critical
+// path), cudaMalloc'd otherwise (a large C is not kept in the pool after the caller frees it).
+// cudaFree takes either; it does not wait for pool memory, and the product has synchronised its
+// stream before it returns.
+constexpr int64_t kPooledOutputBytes = (int64_t)64 << 20;
+struct out_mem {
+  spg_mem *mem;
+  bool pooled;
+  cudaError_t alloc(void **p, int64_t bytes) const {
+    return pooled ? spg_tmp_malloc(mem, p, bytes) : spg_malloc(mem, p, bytes);
+  }
+  void release(void *p, int64_t bytes) const { // stream-ordered for pool memory
+    if (pooled)
+      spg_tmp_free(mem, p, bytes);
+    else
+      spg_free(mem, p, bytes);
+  }
+};
+
 // Rows [r0, r1) whose rooms are set and listed (ctr[0] of them, nmax at most; planned into *p1
 // already when p1->planned): compute them, recompute the rows that did not fit, and lay them out
 // as CSR (rowptr relative to r0) in arrays allocated with cudaMalloc (the caller's). C is
@@ -434,6 +452,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
+  out_mem om = {mem, false};
   pass_plan p2;
   int64_t *rowptr = nullptr;
   int32_t *ci = nullptr;
@@ -451,10 +470,11 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   P->allocated += p1->total_room;
   P->buf_len[1] = p1->total_room;
   cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
+  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= kPooledOutputBytes;
   GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
-  SPG_CUDA(spg_malloc(mem, (void **)&rowptr, (nr + 1) * 8));
-  SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
-  SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
+  SPG_CUDA(om.alloc((void **)&rowptr, (nr + 1) * 8));
+  SPG_CUDA(om.alloc((void **)&ci, cap * 4));
+  SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
   GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
   GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
   {
@@ -478,13 +498,13 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
     GCOO_CHECK_GOTO(h[2] == 0, GCOO_ERR_INTERNAL,
                     "%llu recomputed rows of C overflowed their exact rooms", h[2]);
     if (nnz > cap) {
-      spg_free(mem, ci, cap * 4);
-      spg_free(mem, cv, cap * (int64_t)sizeof(T));
+      om.release(ci, cap * 4);
+      om.release(cv, cap * (int64_t)sizeof(T));
       ci = nullptr;
       cv = nullptr;
       cap = nnz;
-      SPG_CUDA(spg_malloc(mem, (void **)&ci, cap * 4));
-      SPG_CUDA(spg_malloc(mem, (void **)&cv, cap * (int64_t)sizeof(T)));
+      SPG_CUDA(om.alloc((void **)&ci, cap * 4));
+      SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
     }
     GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, cap, ci, cv));
   }
@@ -499,62 +519,70 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   cv = nullptr;
 done:
   plan_free(mem, &p2);
-  spg_free(mem, rowptr, (nr + 1) * 8);
-  spg_free(mem, ci, cap * 4);
-  spg_free(mem, cv, cap * (int64_t)sizeof(T));
+  om.release(rowptr, (nr + 1) * 8);
+  om.release(ci, cap * 4);
+  om.release(cv, cap * (int64_t)sizeof(T));
   free_buf(P, 1);
   free_buf(P, 2);
   return st;
 }
 
-// The per-row state, counters and lists of a product (or a prediction), and their release.
+// The per-row state, counters and lists of a product (or a prediction), and their release: one
+// allocation from the pool, cut into 256-byte aligned parts (one call instead of fifteen: the
+// host's calls set the time of the smallest products).
 template <typename T>
 gcoo_status product_alloc(product<T> *P) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   const int64_t m = P->m;
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.hi, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.lo, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.room, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.z, (m + 1) * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.off, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.src, m));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.cmin, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->rs.w, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->tab_off_rows, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->cs, sizeof(class_stats) + 6 * 8));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->list, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf1, m * 4));
-  SPG_CUDA(spg_tmp_malloc(&P->mem, (void **)&P->ovf2, m * 4));
-  P->ctr = (unsigned long long *)(P->cs + 1); // the counters follow the class sums: one memset
-  SPG_CUDA(cudaMemsetAsync(P->cs, 0, sizeof(class_stats) + 6 * 8, s));
+  const int64_t cs_bytes = (int64_t)sizeof(class_stats) + 6 * 8; // the counters follow the sums
+  struct part {
+    void **p;
+    int64_t bytes;
+  } parts[] = {{(void **)&P->rs.hi, m * 4},
+               {(void **)&P->rs.lo, m * 4},
+               {(void **)&P->rs.room, m * 4},
+               {(void **)&P->rs.z, (m + 1) * 4},
+               {(void **)&P->rs.off, m * 8},
+               {(void **)&P->rs.src, m},
+               {(void **)&P->rs.cmin, m * 4},
+               {(void **)&P->rs.w, m * 4},
+               {(void **)&P->tab_off_rows, m * 8},
+               {(void **)&P->cs, cs_bytes},
+               {(void **)&P->list, m * 4},
+               {(void **)&P->ovf1, m * 4},
+               {(void **)&P->ovf2, m * 4},
+               {(void **)&P->plan_binned, m * 4},
+               {(void **)&P->plan_pc, kPlanCounters * 8}};
+  int64_t total = 0;
+  for (const part &q : parts) total += (q.bytes + 255) & ~(int64_t)255;
+  SPG_CUDA(spg_tmp_malloc(&P->mem, &P->arena, total));
+  P->arena_bytes = total;
+  {
+    char *at = (char *)P->arena;
+    for (const part &q : parts) {
+      *q.p = at;
+      at += (q.bytes + 255) & ~(int64_t)255;
+    }
+  }
+  P->ctr = (unsigned long long *)(P->cs + 1);
+  SPG_CUDA(cudaMemsetAsync(P->cs, 0, cs_bytes, s));
 done:
   return st;
 }
 
 template <typename T>
 void product_free(product<T> *P) {
-  const int64_t m = P->m;
   cudaStreamSynchronize(P->s);
   for (int k = 0; k < 3; k++) free_buf(P, k);
-  spg_tmp_free(&P->mem, P->rs.hi, m * 4);
-  spg_tmp_free(&P->mem, P->rs.lo, m * 4);
-  spg_tmp_free(&P->mem, P->rs.room, m * 4);
-  spg_tmp_free(&P->mem, P->rs.z, (m + 1) * 4);
-  spg_tmp_free(&P->mem, P->rs.off, m * 8);
-  spg_tmp_free(&P->mem, P->rs.src, m);
-  spg_tmp_free(&P->mem, P->rs.cmin, m * 4);
-  spg_tmp_free(&P->mem, P->rs.w, m * 4);
-  spg_tmp_free(&P->mem, P->tab_off_rows, m * 8);
-  spg_tmp_free(&P->mem, P->cs, sizeof(class_stats) + 6 * 8);
-  spg_tmp_free(&P->mem, P->list, m * 4);
-  spg_tmp_free(&P->mem, P->ovf1, m * 4);
-  spg_tmp_free(&P->mem, P->ovf2, m * 4);
+  spg_tmp_free(&P->mem, P->arena, P->arena_bytes);
+  P->arena = nullptr;
+  P->arena_bytes = 0;
 }
 
 // Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
-// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection and the
-// sample's pass.
+// per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection (with the
+// sample's plan) and the sample's pass.
 template <typename T>
 gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   gcoo_status st = GCOO_SUCCESS;
@@ -562,17 +590,18 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
   if (m > 0) {
-    bounds_kernel<<<blocks_for(m * kBoundsLanes, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs,
-                                                                    P->cs);
+    // 4 lanes a row when A's rows average at most 6 entries, else 8
+    if (P->A->nnz <= 6 * m)
+      bounds_kernel<4><<<blocks_for(m * 4, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    else
+      bounds_kernel<8><<<blocks_for(m * 8, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
-  if (m > 0) {
-    select_kernel<<<blocks_for(m, 256), 256, 0, s>>>(m, seed, P->rs, P->cs, P->list, P->ctr);
-    SPG_LAUNCHED("select_kernel");
-  }
-  if (ev) SPG_CUDA(cudaEventRecord(ev[2], s));
-  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0));
+  // the plan kernel selects the sample and plans it (one launch); ev[2] follows it, so the
+  // predictor's time includes the sample's plan
+  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0, rooms_args{P->cs, 0.0, m, true, seed},
+                      ev ? ev[2] : nullptr));
   {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
@@ -635,7 +664,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   SPG_CUDA(cudaEventRecord(ev[4], s));
   {
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m}));
+    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0}));
   }
 
   // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows

@@ -25,8 +25,10 @@ gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void 
 void gcoo__dev_csr_free(gcoo_cuda_csr *d);
 
 /** gcoo's SpGEMM C = A B on the device, prediction included (kernels/spgemm.cu). When the rows
- *  fit the memory budget in one batch, *dC gets the device CSR of C (cudaMalloc'd arrays, free
- *  with gcoo__dev_csr_free) and *hC is left NULL; otherwise each batch is copied to the host as
+ *  fit the memory budget in one batch, *dC gets the device CSR of C (free with
+ *  gcoo__dev_csr_free: cudaFree; up to 64 MiB they come from the device's stream-ordered pool,
+ *  which cudaFree does not wait for: finish work on C first) and *hC is left NULL; otherwise
+ *  each batch is copied to the host as
  *  it completes, *hC gets C and *dC is left empty (all pointers NULL). info->seconds is the
  *  whole call. */
 gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
