@@ -34,17 +34,21 @@ for p in "${problems[@]}"; do
   IFS='|' read -r name gargs targs <<<"$p"
   for k in $ks; do
     variants=$algs
-    # the unfused GEMM path beside the fused passes, where they exist (GCOO_BCG_FUSED=0)
-    case $k in 8 | 16 | 32) variants="$variants auto:unfused" ;; esac
+    # the unfused GEMM path beside the fused passes, where they exist (GCOO_BCG_FUSED=0), and
+    # for k = 16, 32 the fused passes' CUDA-core updates beside the tensor-core ones (GCOO_BCG_MMA=0)
+    case $k in
+    8) variants="$variants auto:unfused" ;;
+    16 | 32) variants="$variants auto:unfused auto:cudacore" ;;
+    esac
     for v in $variants; do
       alg=${v%%:*}
-      fz=1
-      [ "$v" != "$alg" ] && fz=0
+      fz=1 mz=1
+      case ${v#"$alg"} in :unfused) fz=0 ;; :cudacore) mz=0 ;; esac
       [ "$k" = 1 ] && [ "$v" != auto ] && continue  # k = 1: the fused PCG (own SpMV)
       late "$name" gcoo "$k" && continue
       # shellcheck disable=SC2086
-      GCOO_BCG_FUSED=$fz timeout 300 "$gd" solve --backend gpu $gargs --k "$k" --tol 1e-8 --maxit 20000 --alg "$alg" \
-        --json 2>>"$out/solver.err" | sed "s/^{/{\"problem\": \"$name\", \"solver\": \"gcoo\", \"alg_asked\": \"$alg\", \"fused\": $fz, /" \
+      GCOO_BCG_FUSED=$fz GCOO_BCG_MMA=$mz timeout 300 "$gd" solve --backend gpu $gargs --k "$k" --tol 1e-8 --maxit 20000 --alg "$alg" \
+        --json 2>>"$out/solver.err" | sed "s/^{/{\"problem\": \"$name\", \"solver\": \"gcoo\", \"alg_asked\": \"$alg\", \"fused\": $fz, \"mma\": $mz, /" \
         >>"$out/solver.jsonl" || echo "{\"problem\": \"$name\", \"solver\": \"gcoo\", \"k\": $k, \"failed\": \"$v\"}" >>"$out/solver.jsonl"
     done
     late "$name" torch "$k" && continue
@@ -89,6 +93,8 @@ for d in rows:
         label = "gcoo pcg-graph" if d["k"] == 1 and d["ranks"] == 1 else f"gcoo {d['alg_asked']}->{used}"
         if d.get("fused") == 0:
             label += " unfused"
+        elif d.get("mma") == 0:
+            label += " cuda-core"
         print(f"{d['problem']:10s} {d['k']:4d} {label:26s} {d['iterations']:6d} {t['solve']:9.4f} {t.get('setup', float('nan')):8.4f} {t['iterate']:8.4f} "
               f"{1e3*per:8.4f} {1e3*fl:8.4f} {per/fl:7.2f} {d['true_residual_max']:9.2e}  "
               f"{t['spmm']:.4f}/{t['reduce']:.4f}/{t['blas']:.4f}/{t['precond']:.4f}")
@@ -104,7 +110,7 @@ print()
 for (prob, k), d in sorted(best.items()):
     tor = [r for r in rows if r.get("solver") == "torch" and r["problem"] == prob and r.get("k") == k and "failed" not in r]
     if tor:
-        print(f"{prob} k = {k}: gcoo ({'pcg-graph' if k == 1 else d.get('alg_solver', d['alg'])}{'' if d.get('fused', 1) else ' unfused'}) {d['seconds']['iterate']:.4f} s in the iterations, torch {tor[0]['seconds']:.4f} s: "
+        print(f"{prob} k = {k}: gcoo ({'pcg-graph' if k == 1 else d.get('alg_solver', d['alg'])}{'' if d.get('fused', 1) else ' unfused'}{' cuda-core' if d.get('fused', 1) and d.get('mma', 1) == 0 else ''}) {d['seconds']['iterate']:.4f} s in the iterations, torch {tor[0]['seconds']:.4f} s: "
               f"{tor[0]['seconds'] / d['seconds']['iterate']:.2f}x")
 g1 = best.get(("poisson", 1))
 g32 = best.get(("poisson", 32))

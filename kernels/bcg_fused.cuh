@@ -13,8 +13,11 @@
 // tile, with its column of the K x K coefficient in registers; the K x K sums
 // are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
 // row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
-// Barriers only (no warp shuffles or atomics): tests/solver/t613 runs these kernels on the CPU
-// emulator (kernels/cuda_emu.h) against a plain CPU reference.
+// Double at k = 16, 32 does the X, R, W updates and the K x K sums on the FP64 tensor cores
+// (tile_mma, gram_mma; GCOO_BCG_MMA=0 keeps the CUDA-core updates). Barriers only (no warp
+// shuffles or atomics; mma is the one warp-wide instruction, scalar on the emulator):
+// tests/solver/t613 runs these kernels on the CPU emulator (kernels/cuda_emu.h) against a plain
+// CPU reference.
 #ifndef GCOO_BCG_FUSED_CUH
 #define GCOO_BCG_FUSED_CUH
 
@@ -297,6 +300,109 @@ struct gram_of<double, 32> {
 };
 #endif
 
+// The block updates as FP64 tensor-core products (double, K = 16, 32): out = base + sign A C for
+// a staged kTile x K tile A (P or Q), its staged base tile (X, R or W) and the K x K coefficient
+// C (alpha or beta). On the CUDA cores each column thread spends K FMAs and K / 2 shared loads a
+// row and output (2048 FMAs a row for X and R at K = 32), which bound the update pass on the SM
+// side (ncu: 803 us, 2.2 TB/s); mma.sync m8n8k4 takes 256 of those FMAs in one instruction.
+// The tile's 32 x K output is (32 / 8) x (K / 8) blocks of 8 x 8 over the 8 warps (K = 32: 2 a
+// warp, K = 16: 1), all of a warp's blocks in one column block cb, so the warp's B fragments
+// b[s] = C[4 s + t][8 cb + g] (s < K / 4) are loaded once a kernel into registers. Fragments
+// (PTX ISA, m8n8k4 .f64; lane = 4 g + t): A[g][t] = A_tile[8 rb + g][4 s + t]; the accumulator
+// starts from base[8 rb + g][8 cb + 2 t + v] and ends as the output there (v = 0, 1: two adjacent
+// columns of one row a lane). Each output row depends on its own A row only, so rows past the
+// tile's end (not copied) give values that are never stored. The products' order is fixed (K / 4
+// mma steps in s order): reproducible run to run. Without the tensor cores (the CPU emulator, the
+// host pass) the same indexing runs as scalar FMAs, so tests/solver/t613 checks the layout.
+template <typename T, int K>
+struct update_mma {
+  static constexpr bool on = false; // float, K = 8: CUDA-core updates (row_times)
+};
+template <>
+struct update_mma<double, 16> {
+  static constexpr bool on = true;
+};
+template <>
+struct update_mma<double, 32> {
+  static constexpr bool on = true;
+};
+
+template <int K>
+struct tile_mma {
+  static_assert(K == 16 || K == 32, "tensor-core updates for K = 16, 32");
+  static constexpr int NW = kFusedThreads / 32, CB = K / 8, S = staged<K>::S;
+  static constexpr int BPW = (kTile / 8) * CB / NW; // 8 x 8 output blocks a warp
+  int g, t, col, row[BPW];                          // row[q]: this lane's tile row of block q
+  bool vec; // the outputs' rows take 16-byte stores (store_pair)
+#ifdef GCOO_BCG_DMMA
+  double b[K / 4];
+#else
+  const double *C;
+#endif
+  __device__ void init(const double *coef, bool aligned) {
+    vec = aligned;
+    const int lane = (int)threadIdx.x & 31, w = (int)threadIdx.x >> 5, cb = w % CB;
+    g = lane >> 2;
+    t = lane & 3;
+    col = 8 * cb + 2 * t;
+#pragma unroll
+    for (int q = 0; q < BPW; q++) row[q] = 8 * (w / CB + (NW / CB) * q) + g;
+#ifdef GCOO_BCG_DMMA
+#pragma unroll
+    for (int s = 0; s < K / 4; s++) b[s] = coef[(4 * s + t) * K + 8 * cb + g];
+#else
+    C = coef;
+#endif
+  }
+  // c[v] = base[row[q]][col + v] + sign sum_l A[row[q]][l] C[l][col + v]; sign = +-1 negates the
+  // A fragment (exact), so R - Q alpha is R + (-Q) alpha with the same roundings.
+  __device__ void apply(const double *A, const double *base, int q, double sign,
+                        double (&c)[2]) const {
+    const double *a = A + row[q] * S;
+    c[0] = base[row[q] * S + col];
+    c[1] = base[row[q] * S + col + 1];
+#ifdef GCOO_BCG_DMMA
+#pragma unroll
+    for (int s = 0; s < K / 4; s++)
+      asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+          : "+d"(c[0]), "+d"(c[1])
+          : "d"(sign * a[4 * s + t]), "d"(b[s]));
+#else
+    for (int v = 0; v < 2; v++)
+      for (int l = 0; l < K; l++) c[v] += sign * a[l] * C[l * K + col + v];
+#endif
+  }
+  // out[j] = sum of this lane's partial sums part[v] over the lanes holding column j (t = j % 8
+  // / 2, v = j % 2, every g, the warps of column block j / 8), in warp and g order; scratch:
+  // 2 * kFusedThreads doubles of shared memory. Every thread.
+  __device__ static void column_store(const double (&part)[2], double *out, double *scratch) {
+    scratch[2 * threadIdx.x] = part[0];
+    scratch[2 * threadIdx.x + 1] = part[1];
+    __syncthreads();
+    if ((int)threadIdx.x < K) {
+      const int j = (int)threadIdx.x, tj = (j % 8) / 2, v = j % 2;
+      double s = 0.0;
+      for (int w = j / 8; w < NW; w += CB)
+        for (int gg = 0; gg < 8; gg++) s += scratch[2 * (32 * w + 4 * gg + tj) + v];
+      out[j] = s;
+    }
+    __syncthreads();
+  }
+};
+
+// Two adjacent values of one row to global memory: one 16-byte store where aligned.
+__device__ inline void store_pair(double *p, const double (&c)[2], bool vec) {
+  if (vec) {
+    *reinterpret_cast<double2 *>(p) = make_double2(c[0], c[1]);
+  } else {
+    p[0] = c[0];
+    p[1] = c[1];
+  }
+}
+__device__ inline bool pairs_aligned(const void *p, int64_t ld) {
+  return ((uintptr_t)p % 16 == 0) && ld % 2 == 0;
+}
+
 // out[j] = the sum of v over the 256 / K threads of column j (t % K = j), in thread order.
 template <int K>
 __device__ void column_store(double v, double *out, double *buf) {
@@ -363,10 +469,11 @@ __global__ void __launch_bounds__(kFusedThreads)
 }
 
 // X += P alpha, R -= Q alpha, W = D^-1 R (dinv NULL: W = R); partial: gridDim.x x (K + K^2):
-// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). A thread updates column
-// j = t % K of rows t / K + (256 / K) u of a tile, with column j of alpha in registers.
+// [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). CUDA-core form (TC
+// false): a thread updates column j = t % K of rows t / K + (256 / K) u of a tile, with column j
+// of alpha in registers; tensor-core form (TC, update_mma<T, K>::on): tile_mma's fragments.
 // Dynamic shared memory: fused_shape<T, K>::update_bytes.
-template <typename T, int K>
+template <typename T, int K, bool TC = false>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                      int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
@@ -376,11 +483,16 @@ __global__ void __launch_bounds__(kFusedThreads)
   constexpr int RP = kFusedThreads / K, RPT = kTile / RP, S = staged<K>::S, V = F::V;
   GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
+  static_assert(!TC || update_mma<T, K>::on, "no tensor-core updates for this T, K");
   T *sW = sm + F::UPDATE_STAGES * F::UPDATE_STAGE;
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
-  T a[K];
-  coef_column<T, K>(alpha, j, a);
-  double rr = 0.0;
+  T a[TC ? 1 : K];         // CUDA-core form: column j of alpha
+  tile_mma<TC ? K : 16> m; // tensor-core form: its fragments (unused otherwise)
+  if constexpr (TC)
+    m.init(alpha, pairs_aligned(X, ldx) && pairs_aligned(R, ldr) && pairs_aligned(W, ldw));
+  else
+    coef_column<T, K>(alpha, j, a);
+  double rr = 0.0, rr2[2] = {0.0, 0.0}; // ||R_j||^2 partials: a column j (CUDA cores), two (TC)
   typename gram_of<T, K>::type qw;
   qw.init();
   int64_t r0, r1;
@@ -398,31 +510,57 @@ __global__ void __launch_bounds__(kFusedThreads)
       },
       [&](int64_t b0, int nt, int s) {
         const T *st = sm + s * F::UPDATE_STAGE;
+        if constexpr (TC) {
 #pragma unroll
-        for (int u = 0; u < RPT; u++) {
-          const int i = ri + RP * u;
-          if (i < nt) {
-            const int64_t row = b0 + i;
-            X[row * ldx + j] = st[2 * V + i * S + j] + row_times<T, K>(st + i * S, a);
-            const T rn = st[3 * V + i * S + j] - row_times<T, K>(st + V + i * S, a);
-            R[row * ldr + j] = rn;
-            const T w = dinv ? st[4 * V + i] * rn : rn;
-            W[row * ldw + j] = w;
-            sW[i * S + j] = w;
-            rr += (double)rn * (double)rn;
+          for (int q = 0; q < m.BPW; q++) {
+            const int i = m.row[q];
+            double x[2], rn[2], w[2];
+            m.apply(st, st + 2 * V, q, 1.0, x);       // X + P alpha
+            m.apply(st + V, st + 3 * V, q, -1.0, rn); // R - Q alpha
+            if (i < nt) {
+              const int64_t row = b0 + i;
+              for (int v = 0; v < 2; v++) {
+                w[v] = dinv ? st[4 * V + i] * rn[v] : rn[v];
+                sW[i * S + m.col + v] = w[v];
+                rr2[v] += rn[v] * rn[v];
+              }
+              store_pair(X + row * ldx + m.col, x, m.vec);
+              store_pair(R + row * ldr + m.col, rn, m.vec);
+              store_pair(W + row * ldw + m.col, w, m.vec);
+            }
+          }
+        } else {
+#pragma unroll
+          for (int u = 0; u < RPT; u++) {
+            const int i = ri + RP * u;
+            if (i < nt) {
+              const int64_t row = b0 + i;
+              X[row * ldx + j] = st[2 * V + i * S + j] + row_times<T, K>(st + i * S, a);
+              const T rn = st[3 * V + i * S + j] - row_times<T, K>(st + V + i * S, a);
+              R[row * ldr + j] = rn;
+              const T w = dinv ? st[4 * V + i] * rn : rn;
+              W[row * ldw + j] = w;
+              sW[i * S + j] = w;
+              rr += (double)rn * (double)rn;
+            }
           }
         }
         __syncthreads();
         qw.add(st + V, sW, nt);
       });
   double *out = partial + (int64_t)blockIdx.x * (K + K * K);
-  column_store<K>(rr, out, buf);
+  if constexpr (TC)
+    m.column_store(rr2, out, reinterpret_cast<double *>(sm)); // the tiles are done with
+  else
+    column_store<K>(rr, out, buf);
   qw.store(out + K, buf);
 }
 
 // W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update, in
-// place in its staged tile). Dynamic shared memory: fused_shape<T, K>::direction_bytes.
-template <typename T, int K>
+// place in its staged tile; each entry read and rewritten by the one thread that owns it). TC:
+// the product on the tensor cores (tile_mma), as in bcg_fused_update. Dynamic shared memory:
+// fused_shape<T, K>::direction_bytes.
+template <typename T, int K, bool TC = false>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ beta,
                         T *__restrict__ W, int64_t ldw, double *partial) {
@@ -430,9 +568,14 @@ __global__ void __launch_bounds__(kFusedThreads)
   constexpr int RP = kFusedThreads / K, RPT = kTile / RP, S = staged<K>::S, V = F::V;
   GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
+  static_assert(!TC || update_mma<T, K>::on, "no tensor-core updates for this T, K");
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
-  T c[K];
-  coef_column<T, K>(beta, j, c);
+  T c[TC ? 1 : K];
+  tile_mma<TC ? K : 16> m;
+  if constexpr (TC)
+    m.init(beta, pairs_aligned(W, ldw));
+  else
+    coef_column<T, K>(beta, j, c);
   typename gram_of<T, K>::type ww;
   ww.init();
   int64_t r0, r1;
@@ -447,14 +590,28 @@ __global__ void __launch_bounds__(kFusedThreads)
       [&](int64_t b0, int nt, int s) {
         const T *sP = sm + s * 2 * V;
         T *sw = sm + s * 2 * V + V;
+        if constexpr (TC) {
 #pragma unroll
-        for (int u = 0; u < RPT; u++) {
-          const int i = ri + RP * u;
-          if (i < nt) {
-            const T w = sw[i * S + j] + row_times<T, K>(sP + i * S, c);
-            W[(b0 + i) * ldw + j] = w;
-            sw[i * S +
-               j] = w; // this thread's own entry: no other thread reads it before the barrier
+          for (int q = 0; q < m.BPW; q++) {
+            const int i = m.row[q];
+            double w[2];
+            m.apply(sP, sw, q, 1.0, w);
+            if (i < nt) {
+              store_pair(W + (b0 + i) * ldw + m.col, w, m.vec);
+              sw[i * S + m.col] = w[0];
+              sw[i * S + m.col + 1] = w[1];
+            }
+          }
+        } else {
+#pragma unroll
+          for (int u = 0; u < RPT; u++) {
+            const int i = ri + RP * u;
+            if (i < nt) {
+              const T w = sw[i * S + j] + row_times<T, K>(sP + i * S, c);
+              W[(b0 + i) * ldw + j] = w;
+              sw[i * S +
+                 j] = w; // this thread's own entry: no other thread reads it before the barrier
+            }
           }
         }
         __syncthreads();

@@ -449,6 +449,7 @@ struct gcoo__bcg_device {
   double *partial;  // nblocks x k
   // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
   int fused;        // k is one of them
+  int mma;          // the updates of X, R, W on the FP64 tensor cores (double, k = 16, 32)
   int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
   double *fpartial; // max(fgrid) x 2k^2 per-block partial sums
   bcg_state *snap;  // pinned: kBcgRing snapshots
@@ -566,13 +567,21 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
   return GCOO_SUCCESS;
 }
 
+template <typename T, int K, bool TC>
+static gcoo_status update_grids(gcoo__bcg_device *h, int64_t n, int sms) {
+  typedef fused_shape<T, K> F;
+  GCOO_CALL(wave_blocks(bcg_fused_update<T, K, TC>, F::update_bytes, n, sms, &h->fgrid[1]));
+  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K, TC>, F::direction_bytes, n, sms, &h->fgrid[2]));
+  return GCOO_SUCCESS;
+}
+
+// h->mma is only set where update_mma<T, K>::on, so the TC = true kernels exist where it is true.
 template <typename T, int K>
 static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
-  typedef fused_shape<T, K> F;
-  GCOO_CALL(wave_blocks(bcg_fused_gram2<T, K>, F::gram2_bytes, n, sms, &h->fgrid[0]));
-  GCOO_CALL(wave_blocks(bcg_fused_update<T, K>, F::update_bytes, n, sms, &h->fgrid[1]));
-  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K>, F::direction_bytes, n, sms, &h->fgrid[2]));
-  return GCOO_SUCCESS;
+  GCOO_CALL(
+      wave_blocks(bcg_fused_gram2<T, K>, fused_shape<T, K>::gram2_bytes, n, sms, &h->fgrid[0]));
+  return h->mma ? update_grids<T, K, update_mma<T, K>::on>(h, n, sms)
+                : update_grids<T, K, false>(h, n, sms);
 }
 
 // The element type and width as template arguments: fn<T, K>(args...) for k in {8, 16, 32}.
@@ -591,6 +600,10 @@ static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
   // double (gram_mma); float at k = 32 keeps the GEMM path (its sums would run on FP64 cores).
   h->fused = k == 8 || k == 16 ? 1 : k == 32 ? (h->dt == GCOO_FLOAT64 ? 1 : 2) : 0;
   if (!h->fused) return GCOO_SUCCESS;
+  // double k = 16, 32: X, R, W updated on the FP64 tensor cores (tile_mma); GCOO_BCG_MMA=0 keeps
+  // the CUDA-core updates, for comparisons
+  const char *mz = getenv("GCOO_BCG_MMA");
+  h->mma = h->dt == GCOO_FLOAT64 && (k == 16 || k == 32) && !(mz && !strcmp(mz, "0"));
   int sms = 0;
   GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
   GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
@@ -623,11 +636,11 @@ static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_
   return GCOO_SUCCESS;
 }
 
-template <typename T, int K>
-static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
-                            gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
+template <typename T, int K, bool TC>
+static gcoo_status update_tc(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                             gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
   const size_t smem = fused_shape<T, K>::update_bytes;
-  bcg_fused_update<T, K>
+  bcg_fused_update<T, K, TC>
       <<<h->fgrid[1], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
                                                             (const T *)Q->data, Q->ld,
                                                             (const T *)gcoo__cuda_bcg_coef(h, 0),
@@ -641,15 +654,28 @@ static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo
 }
 
 template <typename T, int K>
-static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                            gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
+  return h->mma ? update_tc<T, K, update_mma<T, K>::on>(h, P, Q, X, R, dinv, W)
+                : update_tc<T, K, false>(h, P, Q, X, R, dinv, W);
+}
+
+template <typename T, int K, bool TC>
+static gcoo_status direction_tc(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
   const size_t smem = fused_shape<T, K>::direction_bytes;
-  bcg_fused_direction<T, K>
+  bcg_fused_direction<T, K, TC>
       <<<h->fgrid[2], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
                                                             (const T *)gcoo__cuda_bcg_coef(h, 1),
                                                             (T *)W->data, W->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG fused direction");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
   return GCOO_SUCCESS;
+}
+
+template <typename T, int K>
+static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
+  return h->mma ? direction_tc<T, K, update_mma<T, K>::on>(h, P, W)
+                : direction_tc<T, K, false>(h, P, W);
 }
 
 extern "C" int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) { return h->fused; }

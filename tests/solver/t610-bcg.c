@@ -262,15 +262,22 @@ static void more_cases(gcoo_dist d) {
         if (st >= 0) gcoo_bcg_result_free(&r);
       }
     if (on_device) { /* device operands against host operands, same operator */
-      /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh); k = 32 twice more,
-       * with them forced on and off (GCOO_BCG_FUSED), so both paths meet the host loop */
-      const int64_t kd[] = {1, 8, 16, 32, 32, 32};
-      const char *fz[] = {NULL, NULL, NULL, NULL, "1", "0"};
-      for (int i = 0; i < 6; i++) {
+      /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh; double k = 16, 32 with
+       * the tensor-core updates); k = 32 three times more, with them forced on and off
+       * (GCOO_BCG_FUSED) and with the CUDA-core updates (GCOO_BCG_MMA=0), so every path meets
+       * the host loop */
+      const int64_t kd[] = {1, 8, 16, 32, 32, 32, 32};
+      const char *fz[] = {NULL, NULL, NULL, NULL, "1", "0", "1"};
+      const char *mz[] = {NULL, NULL, NULL, NULL, NULL, NULL, "0"};
+      for (int i = 0; i < 7; i++) {
         if (fz[i])
           setenv("GCOO_BCG_FUSED", fz[i], 1);
         else
           unsetenv("GCOO_BCG_FUSED");
+        if (mz[i])
+          setenv("GCOO_BCG_MMA", mz[i], 1);
+        else
+          unsetenv("GCOO_BCG_MMA");
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
         o.maxit = 2000;
@@ -288,14 +295,16 @@ static void more_cases(gcoo_dist d) {
                    tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations,
                    (long long)bound, trd);
         if (rank == 0)
-          printf("device vs host %s k %lld%s%s: %lld vs %lld iterations, true residuals %.2e / "
+          printf("device vs host %s k %lld%s%s%s: %lld vs %lld iterations, true residuals %.2e / "
                  "%.2e\n",
                  tn, (long long)kd[i], fz[i] ? " GCOO_BCG_FUSED=" : "", fz[i] ? fz[i] : "",
-                 (long long)rd.iterations, (long long)rh.iterations, trd, trh);
+                 mz[i] ? " GCOO_BCG_MMA=0" : "", (long long)rd.iterations, (long long)rh.iterations,
+                 trd, trh);
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
       unsetenv("GCOO_BCG_FUSED");
+      unsetenv("GCOO_BCG_MMA");
     }
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }

@@ -8,7 +8,10 @@
  *   - gram2:     [P^T Q | P^T R];
  *   - update:    X + P alpha, R - Q alpha, W = D^-1 R (exactly the kernel's own R scaled in the
  *                element type), ||R_j||^2 and Q^T W;
- *   - direction: W + P beta and W^T W.
+ *   - direction: W + P beta and W^T W;
+ * update and direction also in their tensor-core form (double, k = 16, 32: tile_mma's fragment
+ * indexing, run as scalar FMAs on the emulator; the mma instructions themselves are checked on
+ * the GPU by t610's device-vs-host solves).
  * Bounds: ||out - ref|| / ||ref|| <= 1e-12 (float64), 1e-5 (float32), per output. Outputs (W,
  * the reduced sums, the per-block partials) are poisoned with NaN first, and the padding columns
  * of X and R must keep their sentinel. */
@@ -80,8 +83,9 @@ static int padding_kept(const arr *a, int64_t n, int K, int64_t ld) {
   return 1;
 }
 
-static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
+static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma) {
   const double tol = dbl ? 1e-12 : 1e-5;
+  const char *ty = mma ? "double (tensor-core form)" : dbl ? "double" : "float";
   const int64_t ldp = K, ldq = K, ldx = K + 3, ldr = K + 1, ldw = K;
   const size_t nn = (size_t)(n > 0 ? n : 1);
   arr P = arr_new(dbl, nn * ldp), Q = arr_new(dbl, nn * ldq), X = arr_new(dbl, nn * ldx);
@@ -113,8 +117,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
     }
   double e_g = relerr_block(&red, 2 * K * K, sums, 1, 2 * K * K);
   TEST_CHECK(e_g <= tol || (n == 0 && e_g == 0.0),
-             "gram2 %s k %d n %lld grid %d: ||[PtQ|PtR] - ref|| / ||ref|| = %.3e (bound %.0e)",
-             dbl ? "double" : "float", K, (long long)n, grid, e_g, tol);
+             "gram2 %s k %d n %lld grid %d: ||[PtQ|PtR] - ref|| / ||ref|| = %.3e (bound %.0e)", ty,
+             K, (long long)n, grid, e_g, tol);
 
   /* update: references from the inputs */
   for (int64_t i = 0; i < n; i++)
@@ -129,12 +133,12 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
     }
   fill(&W, NAN);
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(1, dbl, K, n, grid, P.p, ldp, Q.p, ldq, C.p, X.p, ldx, R.p, ldr,
+  gcoo_emu_bcg_fused(mma ? 3 : 1, dbl, K, n, grid, P.p, ldp, Q.p, ldq, C.p, X.p, ldx, R.p, ldr,
                      jacobi ? D.p : NULL, W.p, ldw, red.p);
   double e_x = relerr_block(&X, ldx, ref, n, K), e_r = relerr_block(&R, ldr, ref2, n, K);
   TEST_CHECK(e_x <= tol && e_r <= tol,
-             "update %s k %d n %lld grid %d: X %.3e, R %.3e relative (bound %.0e)",
-             dbl ? "double" : "float", K, (long long)n, grid, e_x, e_r, tol);
+             "update %s k %d n %lld grid %d: X %.3e, R %.3e relative (bound %.0e)", ty, K,
+             (long long)n, grid, e_x, e_r, tol);
   TEST_CHECK(padding_kept(&X, n, K, ldx) && padding_kept(&R, n, K, ldr),
              "update k %d n %lld: a padding column of X or R was written", K, (long long)n);
   /* W: exactly the element type's dinv * R of the kernel's R; sums from the kernel's R, W */
@@ -147,8 +151,7 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
                         : r;
       if (get(&W, (size_t)(i * ldw + j)) != w) w_exact = 0;
     }
-  TEST_CHECK(w_exact, "update %s k %d n %lld grid %d: W != D^-1 R", dbl ? "double" : "float", K,
-             (long long)n, grid);
+  TEST_CHECK(w_exact, "update %s k %d n %lld grid %d: W != D^-1 R", ty, K, (long long)n, grid);
   for (int j = 0; j < K; j++) {
     double s = 0;
     for (int64_t i = 0; i < n; i++)
@@ -174,8 +177,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
     e_q = isnan(d) ? INFINITY : (r > 0 ? sqrt(d / r) : sqrt(d));
   }
   TEST_CHECK(e_n <= tol && e_q <= tol,
-             "update %s k %d n %lld grid %d: ||R_j||^2 %.3e, Q^T W %.3e relative (bound %.0e)",
-             dbl ? "double" : "float", K, (long long)n, grid, e_n, e_q, tol);
+             "update %s k %d n %lld grid %d: ||R_j||^2 %.3e, Q^T W %.3e relative (bound %.0e)", ty,
+             K, (long long)n, grid, e_n, e_q, tol);
 
   /* direction: W (the update's output) += P C */
   for (int64_t i = 0; i < n; i++)
@@ -186,8 +189,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
       ref[i * K + j] = get(&W, (size_t)(i * ldw + j)) + px;
     }
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(2, dbl, K, n, grid, P.p, ldp, NULL, 0, C.p, NULL, 0, NULL, 0, NULL, W.p, ldw,
-                     red.p);
+  gcoo_emu_bcg_fused(mma ? 4 : 2, dbl, K, n, grid, P.p, ldp, NULL, 0, C.p, NULL, 0, NULL, 0, NULL,
+                     W.p, ldw, red.p);
   double e_w = relerr_block(&W, ldw, ref, n, K);
   for (int a = 0; a < K; a++)
     for (int b = 0; b < K; b++) {
@@ -198,8 +201,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi) {
     }
   double e_ww = relerr_block(&red, K * K, sums, 1, K * K);
   TEST_CHECK(e_w <= tol && (e_ww <= tol || (n == 0 && e_ww == 0.0)),
-             "direction %s k %d n %lld grid %d: W %.3e, W^T W %.3e relative (bound %.0e)",
-             dbl ? "double" : "float", K, (long long)n, grid, e_w, e_ww, tol);
+             "direction %s k %d n %lld grid %d: W %.3e, W^T W %.3e relative (bound %.0e)", ty, K,
+             (long long)n, grid, e_w, e_ww, tol);
 
   free(ref);
   free(ref2);
@@ -224,7 +227,8 @@ int main(void) {
       for (int b = 0; b < 4; b++)
         for (int c = 0; c < 4; c++) {
           if (ns[b] == 1000 && grids[c] == 40 && ks[a] != 8) continue; /* emulator time */
-          check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 0);
+          check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 0, 0);
+          if (dbl && ks[a] >= 16) check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 1, 1);
         }
   return gcoo_test_finish("t613-bcg-fused-emulated");
 }

@@ -107,7 +107,7 @@ void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const v
                 const void *coef, void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
                 void *W, int64_t ldw, void *red) {
   typedef fused_shape<T, K> F; // the dynamic shared memory each kernel is launched with
-  const int64_t count = op == 0 ? 2 * K * K : op == 1 ? K + K * K : K * K;
+  const int64_t count = op == 0 ? 2 * K * K : op % 2 == 1 ? K + K * K : K * K;
   double *partial = (double *)malloc(sizeof(double) * (size_t)(grid * count));
   memset(partial, 0xff, sizeof(double) * (size_t)(grid * count)); // NaN
   if (op == 0)
@@ -117,9 +117,19 @@ void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const v
     GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), F::update_bytes, 0, n,
                 (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr,
                 (const T *)dinv, (T *)W, ldw, partial);
-  else
+  else if (op == 2)
     GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), F::direction_bytes, 0,
                 n, (const T *)P, ldp, (const T *)coef, (T *)W, ldw, partial);
+  else if constexpr (update_mma<T, K>::on) { // the tensor-core forms' indexing (scalar here)
+    if (op == 3)
+      GCOO_LAUNCH((bcg_fused_update<T, K, true>), dim3(grid), dim3(kFusedThreads), F::update_bytes,
+                  0, n, (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R,
+                  ldr, (const T *)dinv, (T *)W, ldw, partial);
+    else
+      GCOO_LAUNCH((bcg_fused_direction<T, K, true>), dim3(grid), dim3(kFusedThreads),
+                  F::direction_bytes, 0, n, (const T *)P, ldp, (const T *)coef, (T *)W, ldw,
+                  partial);
+  }
   GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0, 0,
               (const double *)partial, grid, count, (T *)red, (int64_t)1);
   free(partial);
@@ -140,7 +150,8 @@ void fused_pass_k(int K, int op, int64_t n, int grid, const void *P, int64_t ldp
 } // namespace
 
 // op 0: red = [P^T Q | P^T R]; 1: X += P coef, R -= Q coef, W = diag(dinv) R, red = [||R_j||^2 |
-// Q^T W]; 2: W += P coef, red = W^T W. Element type double (dbl) or float; K in {8, 16, 32}.
+// Q^T W]; 2: W += P coef, red = W^T W; 3, 4: 1, 2 in the tensor-core form (double, K = 16, 32;
+// the partials stay NaN elsewhere). Element type double (dbl) or float; K in {8, 16, 32}.
 extern "C" void gcoo_emu_bcg_fused(int op, int dbl, int K, int64_t n, int grid, const void *P,
                                    int64_t ldp, const void *Q, int64_t ldq, const void *coef,
                                    void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
