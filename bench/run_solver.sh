@@ -7,10 +7,18 @@
 # float64, Jacobi, tol 1e-8, for k in KS (default "1 8 32 128"). ALGS (default "auto"): the SpDM
 # algorithms of the operator to try for k > 1 (e.g. "auto cusparse_csr_alg3 gcoo"); the fastest
 # is the row the targets use.
+# For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
+# fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
+# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2) as extra rows; SOLVER_BENCH_VARIANTS
+# (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the
-# target lines of issue 14. JSON of every run in OUT_DIR/solver.jsonl.
+# target lines of issue 14, from the rows of the default settings (a variant's row counts once
+# it is the default); the fastest row of each k is printed beside them. JSON of every run in
+# OUT_DIR/solver.jsonl.
 # SOLVER_BENCH_DEADLINE (optional, seconds since the epoch): runs not started by then are skipped
 # (listed as such) and the table is still printed, so a time-limited device call ends with it.
+# SOLVER_BENCH_BACKEND (default gpu) and SOLVER_BENCH_GRID (default 100): for a dry run of the
+# script on a CPU machine (e.g. cpu and 12).
 set -u -o pipefail
 build=${1:?usage: $0 BUILD_DIR OUT_DIR [MATS_DIR] [KS] [ALGS]}
 out=${2:?usage: $0 BUILD_DIR OUT_DIR [MATS_DIR] [KS] [ALGS]}
@@ -22,34 +30,63 @@ mkdir -p "$out"
 : >"$out/solver.jsonl"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gd="$build/cli/gcoo_dist"
-problems=("poisson|--stencil 7 --grid 100|--grid 100")
+backend=${SOLVER_BENCH_BACKEND:-gpu}
+grid=${SOLVER_BENCH_GRID:-100}
+problems=("poisson|--stencil 7 --grid $grid|--grid $grid")
 for m in msc04515 bcsstk24; do
   [ -n "$mats" ] && [ -f "$mats/$m.mtx.gz" ] && problems+=("$m|--a $mats/$m.mtx.gz|--mtx $mats/$m.mtx.gz")
 done
 late() { # past the deadline: note the skipped run
   [ -n "${SOLVER_BENCH_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$SOLVER_BENCH_DEADLINE" ] &&
-    echo "{\"problem\": \"$1\", \"solver\": \"$2\", \"k\": $3, \"failed\": \"skipped (deadline)\"}" >>"$out/solver.jsonl"
+    echo "{\"problem\": \"$1\", \"solver\": \"gcoo\", \"k\": $3, \"variant\": \"$2\", \"failed\": \"skipped (deadline)\"}" >>"$out/solver.jsonl"
+}
+# The environment of a row's variant (the name after "alg:"); "" is the default settings.
+variant_env() {
+  case $1 in
+  "") echo "" ;;
+  unfused) echo "GCOO_BCG_FUSED=0" ;;                                    # the cuBLAS GEMM path
+  cudacore) echo "GCOO_BCG_MMA=0" ;;                                     # CUDA-core X, R, W updates
+  upd2) echo "GCOO_BCG_STAGES=3,2,4" ;;                                  # update 2 stages (2 blocks an SM)
+  stages2) echo "GCOO_BCG_STAGES=3,2,3" ;;                               # + direction 3 stages
+  g2s2) echo "GCOO_BCG_STAGES=2,3,4" ;;                                  # gram2 2 stages
+  g2regs) echo "GCOO_BCG_GRAM2=regs" ;;                                  # gram2 register prefetch
+  g2v16) echo "GCOO_BCG_GRAM2=async16" ;;                                # gram2 16-byte cp.async
+  next16) echo "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16" ;;        # all three changes
+  nextregs) echo "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs" ;;
+  *) return 1 ;;
+  esac
 }
 for p in "${problems[@]}"; do
   IFS='|' read -r name gargs targs <<<"$p"
   for k in $ks; do
-    variants=$algs
-    # the unfused GEMM path beside the fused passes, where they exist (GCOO_BCG_FUSED=0), and
-    # for k = 16, 32 the fused passes' CUDA-core updates beside the tensor-core ones (GCOO_BCG_MMA=0)
     case $k in
-    8) variants="$variants auto:unfused" ;;
-    16 | 32) variants="$variants auto:unfused auto:cudacore" ;;
+    8) rows="unfused" ;;
+    16) rows="unfused cudacore stages2 g2regs g2v16" ;;
+    32) rows="unfused cudacore upd2 stages2 g2s2 g2regs g2v16 next16 nextregs" ;;
+    *) rows="" ;;
     esac
+    [ -n "${SOLVER_BENCH_VARIANTS+set}" ] && rows=$SOLVER_BENCH_VARIANTS
+    variants=""
+    for a in $algs; do
+      variants="$variants $a"
+      [ "$a" = auto ] && for r in $rows; do variants="$variants auto:$r"; done
+    done
     for v in $variants; do
       alg=${v%%:*}
+      var=${v#"$alg"}
+      var=${var#:}
+      [ "$k" = 1 ] && [ "$v" != auto ] && continue # k = 1: the fused PCG (own SpMV)
+      env=$(variant_env "$var") || {
+        echo "run_solver.sh: unknown variant '$var'" >&2
+        continue
+      }
+      late "$name" "$var" "$k" && continue
       fz=1 mz=1
-      case ${v#"$alg"} in :unfused) fz=0 ;; :cudacore) mz=0 ;; esac
-      [ "$k" = 1 ] && [ "$v" != auto ] && continue  # k = 1: the fused PCG (own SpMV)
-      late "$name" gcoo "$k" && continue
+      case $var in unfused) fz=0 ;; cudacore) mz=0 ;; esac
       # shellcheck disable=SC2086
-      GCOO_BCG_FUSED=$fz GCOO_BCG_MMA=$mz timeout 300 "$gd" solve --backend gpu $gargs --k "$k" --tol 1e-8 --maxit 20000 --alg "$alg" \
-        --json 2>>"$out/solver.err" | sed "s/^{/{\"problem\": \"$name\", \"solver\": \"gcoo\", \"alg_asked\": \"$alg\", \"fused\": $fz, \"mma\": $mz, /" \
-        >>"$out/solver.jsonl" || echo "{\"problem\": \"$name\", \"solver\": \"gcoo\", \"k\": $k, \"failed\": \"$v\"}" >>"$out/solver.jsonl"
+      env $env timeout 300 "$gd" solve --backend "$backend" $gargs --k "$k" --tol 1e-8 --maxit 20000 --alg "$alg" \
+        --json 2>>"$out/solver.err" | sed "s/^{/{\"problem\": \"$name\", \"solver\": \"gcoo\", \"alg_asked\": \"$alg\", \"fused\": $fz, \"mma\": $mz, \"variant\": \"$var\", \"env\": \"$env\", /" \
+        >>"$out/solver.jsonl" || echo "{\"problem\": \"$name\", \"solver\": \"gcoo\", \"k\": $k, \"variant\": \"$var\", \"failed\": \"$v\"}" >>"$out/solver.jsonl"
     done
     late "$name" torch "$k" && continue
     # shellcheck disable=SC2086
@@ -75,12 +112,12 @@ def floor_s(d):
     a = nnz * (es + 4) + (m + 1) * 8
     v = 13 * m * es if k == 1 else 17 * m * k * es
     return (a + v) / BW
-best = {}
+best, fastest = {}, {}
 print(f"{'problem':10s} {'k':>4s} {'solver':26s} {'iters':>6s} {'to tol s':>9s} {'setup s':>8s} {'loop s':>8s} {'ms/iter':>8s} "
       f"{'floor ms':>8s} {'x floor':>7s} {'true res':>9s}  phases (SpMM/reduce/blas/precond, s)")
 for d in rows:
     if "failed" in d:
-        print(f"{d['problem']:10s} {d.get('k', '?'):>4} FAILED {d['failed']}")
+        print(f"{d['problem']:10s} {d.get('k', '?'):>4} FAILED {d['failed']} {d.get('variant', '')}")
         continue
     if d["solver"] == "gcoo":
         t = d["seconds"]
@@ -91,7 +128,9 @@ for d in rows:
         # the product the iterations used (AUTO's, or the faster one measured at set-up)
         used = d.get("alg_solver", d["alg"])
         label = "gcoo pcg-graph" if d["k"] == 1 and d["ranks"] == 1 else f"gcoo {d['alg_asked']}->{used}"
-        if d.get("fused") == 0:
+        if d.get("variant"):
+            label += " " + d["variant"]
+        elif d.get("fused") == 0:
             label += " unfused"
         elif d.get("mma") == 0:
             label += " cuda-core"
@@ -99,8 +138,13 @@ for d in rows:
               f"{1e3*per:8.4f} {1e3*fl:8.4f} {per/fl:7.2f} {d['true_residual_max']:9.2e}  "
               f"{t['spmm']:.4f}/{t['reduce']:.4f}/{t['blas']:.4f}/{t['precond']:.4f}")
         key = (d["problem"], d["k"])
-        if key not in best or t["iterate"] < best[key]["seconds"]["iterate"]:
+        # the targets: the default settings' rows (older files' rows have no "variant": their
+        # unfused / cuda-core rows count, as they did then)
+        if d.get("variant", "") == "" and (key not in best or t["iterate"] < best[key]["seconds"]["iterate"]):
             best[key] = d
+        ok = d["converged"] and d["true_residual_max"] <= 1e-7  # a fast wrong row never counts
+        if ok and (key not in fastest or t["iterate"] < fastest[key]["seconds"]["iterate"]):
+            fastest[key] = d
         nnz_m = (d["m"], d["nnz"])
     else:
         it = max(d["iterations"], 1)
@@ -112,6 +156,12 @@ for (prob, k), d in sorted(best.items()):
     if tor:
         print(f"{prob} k = {k}: gcoo ({'pcg-graph' if k == 1 else d.get('alg_solver', d['alg'])}{'' if d.get('fused', 1) else ' unfused'}{' cuda-core' if d.get('fused', 1) and d.get('mma', 1) == 0 else ''}) {d['seconds']['iterate']:.4f} s in the iterations, torch {tor[0]['seconds']:.4f} s: "
               f"{tor[0]['seconds'] / d['seconds']['iterate']:.2f}x")
+for (prob, k), f in sorted(fastest.items()):
+    d = best.get((prob, k))
+    if d and f is not d:
+        print(f"{prob} k = {k}: fastest row {f.get('variant') or 'default'} ({f.get('env', '')}) "
+              f"{f['seconds']['iterate']:.4f} s against the default's {d['seconds']['iterate']:.4f} s: "
+              f"{d['seconds']['iterate'] / f['seconds']['iterate']:.3f}x")
 g1 = best.get(("poisson", 1))
 g32 = best.get(("poisson", 32))
 if g1:

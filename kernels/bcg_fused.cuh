@@ -9,7 +9,9 @@
 // passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
 // tiles of kTile rows: the rows of P (and Q, R, ...) are copied into shared memory
 // asynchronously (cp.async) in a pipeline of 3-4 tile buffers, so that two or three tiles are in
-// flight while one is computed; a thread owns column j = t % K of kTile / (256 / K) rows of a
+// flight while one is computed (the stage counts, gram2's copies in 16 bytes or its session-2
+// register prefetch are template arguments, chosen by kernels/solver_cuda.cu from
+// GCOO_BCG_STAGES / GCOO_BCG_GRAM2 for measurements; the defaults unchanged); a thread owns column j = t % K of kTile / (256 / K) rows of a
 // tile, with its column of the K x K coefficient in registers; the K x K sums
 // are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
 // row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
@@ -22,6 +24,7 @@
 #define GCOO_BCG_FUSED_CUH
 
 #include <stdint.h>
+#include <string.h>
 
 #include "column_sums.cuh"
 #include "cuda_compat.h"
@@ -77,6 +80,17 @@ __device__ inline void async_copy(T *dst, const T *src) {
 #endif
 }
 
+// 16 bytes global -> shared (cp.async.cg: L2 only, streaming data), both addresses 16-byte
+// aligned: half the copy instructions of async_copy for double, a quarter for float.
+__device__ inline void async_copy16(void *dst, const void *src) {
+#ifdef GCOO_BCG_ASYNC
+  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+#else
+  memcpy(dst, src, 16);
+#endif
+}
+
 // Closes this thread's group of copies (one a tile, empty ones included: the count stays uniform).
 __device__ inline void async_commit() {
 #ifdef GCOO_BCG_ASYNC
@@ -104,6 +118,31 @@ __device__ void stage_tile(const T *__restrict__ M, int64_t ldm, int64_t b0, int
   }
 }
 
+// Whether rows of M (ld ldm) start on 16-byte boundaries: stage_tile16 may copy them.
+template <typename T>
+__device__ inline bool rows_aligned16(const T *M, int64_t ldm) {
+  return ((uintptr_t)M % 16 == 0) && (ldm * (int64_t)sizeof(T)) % 16 == 0;
+}
+
+// stage_tile in 16-byte pieces (CH = 16 / sizeof(T) consecutive columns a copy; piece e = t +
+// 256 q: row e / (K / CH), columns CH (e % (K / CH)) ...), where M's rows are 16-byte aligned
+// (vec16; the staged rows are: S * sizeof(T) is a multiple of 16); element copies otherwise.
+template <typename T, int K>
+__device__ void stage_tile16(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt, T *s,
+                             bool vec16) {
+  constexpr int CH = 16 / (int)sizeof(T), PR = K / CH, PIECES = kTile * PR;
+  static_assert(K % CH == 0 && (staged<K>::S * sizeof(T)) % 16 == 0, "16-byte staged rows");
+  if (!vec16) {
+    stage_tile<T, K>(M, ldm, b0, nt, s);
+    return;
+  }
+#pragma unroll
+  for (int q = 0; q < (PIECES + kFusedThreads - 1) / kFusedThreads; q++) {
+    const int e = (int)threadIdx.x + kFusedThreads * q, i = e / PR, c = CH * (e % PR);
+    if (e < PIECES && i < nt) async_copy16(s + i * staged<K>::S + c, M + (b0 + i) * ldm + c);
+  }
+}
+
 // The tile loop of every fused kernel over this block's rows [r0, r1), software-pipelined over
 // STAGES shared-memory buffers: issue(b0, nt, s) starts the copies of the tile at b0 into
 // buffer s; body(b0, nt, s) computes a tile whose copies are complete. Tile t + STAGES - 1 is
@@ -128,6 +167,47 @@ __device__ void tile_pipeline(int64_t r0, int64_t r1, Issue issue, Body body) {
     __syncthreads();          // ... and every other thread's
     body(r0 + t * kTile, rows(t), (int)(t % STAGES));
     __syncthreads();
+  }
+}
+
+// The register-prefetch form of the tile loop (session 2's, kept for gram2: 337 us against the
+// cp.async pipeline's 352-361 at K = 32 double, H200): a tile of K-column rows [b0, b0 + nt) of
+// M (ld ldm) in registers, PER values a thread (element e = t + 256 q: row e / K, column e % K;
+// rows past nt read as zero), stored into one staged tile.
+template <typename T, int K>
+struct tile_regs {
+  static constexpr int PER = kTile * K / kFusedThreads;
+  T v[PER];
+  __device__ void load(const T *__restrict__ M, int64_t ldm, int64_t b0, int nt) {
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q, i = e / K, c = e % K;
+      v[q] = i < nt ? M[(b0 + i) * ldm + c] : (T)0;
+    }
+  }
+  __device__ void store(T *s) const {
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      const int e = (int)threadIdx.x + kFusedThreads * q;
+      s[(e / K) * staged<K>::S + e % K] = v[q];
+    }
+  }
+};
+
+// The register-prefetch tile loop over rows [r0, r1): load(b0) issues a tile's loads into
+// registers, stage() stores the loaded tile into the one staged buffer (between barriers: the
+// previous tile's sums are done with it), then the next tile's loads are issued and body(b0,
+// nt) computes the staged tile while they are in flight.
+template <typename Load, typename Stage, typename Body>
+__device__ void tile_prefetch_loop(int64_t r0, int64_t r1, Load load, Stage stage, Body body) {
+  if (r0 < r1) load(r0);
+  for (int64_t b0 = r0; b0 < r1; b0 += kTile) {
+    const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+    __syncthreads();
+    stage();
+    __syncthreads();
+    if (b0 + kTile < r1) load(b0 + kTile);
+    body(b0, nt);
   }
 }
 
@@ -423,22 +503,37 @@ __device__ void coef_column(const T *C, int j, T (&c)[K]) {
   for (int l = 0; l < K; l++) c[l] = C[l * K + j];
 }
 
+// How gram2 stages its tiles (GCOO_BCG_GRAM2, read by kernels/solver_cuda.cu): the cp.async
+// pipeline with element copies (the default), the same with 16-byte copies, or the register
+// prefetch of one tile (tile_regs).
+enum gram2_form { kGram2Async = 0, kGram2Async16 = 1, kGram2Regs = 2 };
+
 // Stages of each kernel's tile pipeline and its dynamic shared memory: gram2 stages P, Q and R
 // tiles; update P, Q, X, R tiles and the D^-1 entries, then one W tile for Q^T W; direction P
-// and W tiles (W updated in place). Double at K = 32: 81, 118 and 72 KiB.
+// and W tiles (W updated in place). The defaults (GRAM2_STAGES, ...) are what the solver runs
+// unless GCOO_BCG_STAGES says otherwise; double at K = 32: 81, 118 and 72 KiB. With 2 update
+// stages 82 KiB (two blocks an SM instead of one), with 3 direction stages 54 KiB.
 template <typename T, int K>
 struct fused_shape {
   static constexpr int V = staged<K>::VALUES;
   static constexpr int GRAM2_STAGES = 3, UPDATE_STAGES = 3, DIRECTION_STAGES = 4;
   static constexpr int UPDATE_STAGE = 4 * V + kTile;
-  static constexpr size_t gram2_bytes = sizeof(T) * GRAM2_STAGES * 3 * V;
-  static constexpr size_t update_bytes = sizeof(T) * (UPDATE_STAGES * UPDATE_STAGE + V);
-  static constexpr size_t direction_bytes = sizeof(T) * DIRECTION_STAGES * 2 * V;
+  // the register-prefetch form stages one tile of each: the bytes of one stage
+  static constexpr size_t gram2_bytes(int stages = GRAM2_STAGES) {
+    return sizeof(T) * (size_t)stages * 3 * V;
+  }
+  static constexpr size_t update_bytes(int stages = UPDATE_STAGES) {
+    return sizeof(T) * ((size_t)stages * UPDATE_STAGE + V);
+  }
+  static constexpr size_t direction_bytes(int stages = DIRECTION_STAGES) {
+    return sizeof(T) * (size_t)stages * 2 * V;
+  }
 };
 
-// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows. Dynamic shared memory:
-// fused_shape<T, K>::gram2_bytes.
-template <typename T, int K>
+// partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows. FORM: gram2_form; STAGES:
+// the pipeline's buffers (the async forms). Dynamic shared memory:
+// fused_shape<T, K>::gram2_bytes(FORM == kGram2Regs ? 1 : STAGES).
+template <typename T, int K, int FORM = kGram2Async, int STAGES = fused_shape<T, K>::GRAM2_STAGES>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                     int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {
@@ -450,19 +545,48 @@ __global__ void __launch_bounds__(kFusedThreads)
   pr.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_pipeline<F::GRAM2_STAGES>(
-      r0, r1,
-      [&](int64_t b0, int nt, int s) {
-        T *st = sm + s * 3 * F::V;
-        stage_tile<T, K>(P, ldp, b0, nt, st);
-        stage_tile<T, K>(Q, ldq, b0, nt, st + F::V);
-        stage_tile<T, K>(R, ldr, b0, nt, st + 2 * F::V);
-      },
-      [&](int64_t, int nt, int s) {
-        const T *st = sm + s * 3 * F::V;
-        pq.add(st, st + F::V, nt);
-        pr.add(st, st + 2 * F::V, nt);
-      });
+  auto sums = [&](const T *st, int nt) {
+    pq.add(st, st + F::V, nt);
+    pr.add(st, st + 2 * F::V, nt);
+  };
+  if constexpr (FORM == kGram2Regs) {
+    tile_regs<T, K> tp, tq, tr;
+    tile_prefetch_loop(
+        r0, r1,
+        [&](int64_t b0) {
+          const int nt = r1 - b0 < kTile ? (int)(r1 - b0) : kTile;
+          tp.load(P, ldp, b0, nt);
+          tq.load(Q, ldq, b0, nt);
+          tr.load(R, ldr, b0, nt);
+        },
+        [&] {
+          tp.store(sm);
+          tq.store(sm + F::V);
+          tr.store(sm + 2 * F::V);
+        },
+        [&](int64_t, int nt) { sums(sm, nt); });
+  } else {
+    const bool vp = rows_aligned16(P, ldp), vq = rows_aligned16(Q, ldq),
+               vr = rows_aligned16(R, ldr);
+    tile_pipeline<STAGES>(
+        r0, r1,
+        [&](int64_t b0, int nt, int s) {
+          T *st = sm + s * 3 * F::V;
+          if constexpr (FORM == kGram2Async16) {
+            stage_tile16<T, K>(P, ldp, b0, nt, st, vp);
+            stage_tile16<T, K>(Q, ldq, b0, nt, st + F::V, vq);
+            stage_tile16<T, K>(R, ldr, b0, nt, st + 2 * F::V, vr);
+          } else {
+            stage_tile<T, K>(P, ldp, b0, nt, st);
+            stage_tile<T, K>(Q, ldq, b0, nt, st + F::V);
+            stage_tile<T, K>(R, ldr, b0, nt, st + 2 * F::V);
+          }
+        },
+        [&](int64_t, int nt, int s) { sums(sm + s * 3 * F::V, nt); });
+    (void)vp;
+    (void)vq;
+    (void)vr;
+  }
   double *out = partial + (int64_t)blockIdx.x * 2 * K * K;
   pq.store(out, buf);
   pr.store(out + K * K, buf);
@@ -472,8 +596,8 @@ __global__ void __launch_bounds__(kFusedThreads)
 // [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). CUDA-core form (TC
 // false): a thread updates column j = t % K of rows t / K + (256 / K) u of a tile, with column j
 // of alpha in registers; tensor-core form (TC, update_mma<T, K>::on): tile_mma's fragments.
-// Dynamic shared memory: fused_shape<T, K>::update_bytes.
-template <typename T, int K, bool TC = false>
+// STAGES: the pipeline's buffers. Dynamic shared memory: fused_shape<T, K>::update_bytes(STAGES).
+template <typename T, int K, bool TC = false, int STAGES = fused_shape<T, K>::UPDATE_STAGES>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                      int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
@@ -484,7 +608,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
   static_assert(!TC || update_mma<T, K>::on, "no tensor-core updates for this T, K");
-  T *sW = sm + F::UPDATE_STAGES * F::UPDATE_STAGE;
+  T *sW = sm + STAGES * F::UPDATE_STAGE;
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
   T a[TC ? 1 : K];         // CUDA-core form: column j of alpha
   tile_mma<TC ? K : 16> m; // tensor-core form: its fragments (unused otherwise)
@@ -497,7 +621,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   qw.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_pipeline<F::UPDATE_STAGES>(
+  tile_pipeline<STAGES>(
       r0, r1,
       [&](int64_t b0, int nt, int s) {
         T *st = sm + s * F::UPDATE_STAGE;
@@ -558,9 +682,9 @@ __global__ void __launch_bounds__(kFusedThreads)
 
 // W += P beta; partial: gridDim.x x K^2: W^T W of this block's rows (W after the update, in
 // place in its staged tile; each entry read and rewritten by the one thread that owns it). TC:
-// the product on the tensor cores (tile_mma), as in bcg_fused_update. Dynamic shared memory:
-// fused_shape<T, K>::direction_bytes.
-template <typename T, int K, bool TC = false>
+// the product on the tensor cores (tile_mma), as in bcg_fused_update. STAGES: the pipeline's
+// buffers. Dynamic shared memory: fused_shape<T, K>::direction_bytes(STAGES).
+template <typename T, int K, bool TC = false, int STAGES = fused_shape<T, K>::DIRECTION_STAGES>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_direction(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ beta,
                         T *__restrict__ W, int64_t ldw, double *partial) {
@@ -580,7 +704,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   ww.init();
   int64_t r0, r1;
   fused_rows(n, &r0, &r1);
-  tile_pipeline<F::DIRECTION_STAGES>(
+  tile_pipeline<STAGES>(
       r0, r1,
       [&](int64_t b0, int nt, int s) {
         T *st = sm + s * 2 * V;

@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -451,6 +452,8 @@ struct gcoo__bcg_device {
   int fused;        // k is one of them
   int mma;          // the updates of X, R, W on the FP64 tensor cores (double, k = 16, 32)
   int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
+  void *fkern[3];   // those kernels (typed in their launchers: fused_fn<T>), chosen at set-up
+  size_t fsmem[3];  // their dynamic shared memory
   double *fpartial; // max(fgrid) x 2k^2 per-block partial sums
   bcg_state *snap;  // pinned: kBcgRing snapshots
   cudaEvent_t snap_ev[kBcgRing];
@@ -567,21 +570,99 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
   return GCOO_SUCCESS;
 }
 
-template <typename T, int K, bool TC>
-static gcoo_status update_grids(gcoo__bcg_device *h, int64_t n, int sms) {
-  typedef fused_shape<T, K> F;
-  GCOO_CALL(wave_blocks(bcg_fused_update<T, K, TC>, F::update_bytes, n, sms, &h->fgrid[1]));
-  GCOO_CALL(wave_blocks(bcg_fused_direction<T, K, TC>, F::direction_bytes, n, sms, &h->fgrid[2]));
+// The fused kernels' variants (kernels/bcg_fused.cuh), for benchmarks and tests; the defaults
+// are the forms measured fastest so far (the environment is read once, at set-up):
+//   GCOO_BCG_STAGES="G,U,D"  pipeline stages of gram2 (2 or 3), update (2 or 3), direction (3 or 4);
+//                            default "3,3,4" (update 2: 82 KiB, two blocks an SM at k = 32 double)
+//   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements (default), of 16 bytes,
+//                            or session 2's register prefetch of one tile
+struct fused_variant {
+  int gram2_form, gram2_stages, update_stages, direction_stages;
+};
+
+static gcoo_status fused_variant_from_env(fused_variant *v) {
+  typedef fused_shape<double, 8> F; // the default stage counts (the same for every T, K)
+  v->gram2_form = kGram2Async;
+  v->gram2_stages = F::GRAM2_STAGES;
+  v->update_stages = F::UPDATE_STAGES;
+  v->direction_stages = F::DIRECTION_STAGES;
+  const char *st = getenv("GCOO_BCG_STAGES");
+  if (st && *st) {
+    char tail = 0;
+    const int got = sscanf(st, "%d,%d,%d%c", &v->gram2_stages, &v->update_stages,
+                           &v->direction_stages, &tail);
+    GCOO_CHECK(got == 3 && (v->gram2_stages == 2 || v->gram2_stages == 3) &&
+                   (v->update_stages == 2 || v->update_stages == 3) &&
+                   (v->direction_stages == 3 || v->direction_stages == 4),
+               GCOO_ERR_INVALID_ARG,
+               "GCOO_BCG_STAGES=\"%s\": want \"G,U,D\" with G, U in {2, 3} and D in {3, 4} "
+               "(the stages of gram2, update, direction; default \"3,3,4\")",
+               st);
+  }
+  const char *g2 = getenv("GCOO_BCG_GRAM2");
+  if (g2 && *g2) {
+    v->gram2_form = !strcmp(g2, "async")     ? kGram2Async
+                    : !strcmp(g2, "async16") ? kGram2Async16
+                    : !strcmp(g2, "regs")    ? kGram2Regs
+                                             : -1;
+    GCOO_CHECK(v->gram2_form >= 0, GCOO_ERR_INVALID_ARG,
+               "GCOO_BCG_GRAM2=\"%s\": want async (default), async16 or regs", g2);
+  }
   return GCOO_SUCCESS;
 }
 
-// h->mma is only set where update_mma<T, K>::on, so the TC = true kernels exist where it is true.
+// The fused kernels' types, whatever their variant's template arguments.
+template <typename T>
+struct fused_fn {
+  typedef void (*gram2)(int64_t, const T *, int64_t, const T *, int64_t, const T *, int64_t,
+                        double *);
+  typedef void (*update)(int64_t, const T *, int64_t, const T *, int64_t, const T *, T *, int64_t,
+                         T *, int64_t, const T *, T *, int64_t, double *);
+  typedef void (*direction)(int64_t, const T *, int64_t, const T *, T *, int64_t, double *);
+};
+
 template <typename T, int K>
-static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
+static typename fused_fn<T>::gram2 pick_gram2(const fused_variant &v, size_t *smem) {
+  typedef fused_shape<T, K> F;
+  if (v.gram2_form == kGram2Regs) {
+    *smem = F::gram2_bytes(1);
+    return bcg_fused_gram2<T, K, kGram2Regs>;
+  }
+  *smem = F::gram2_bytes(v.gram2_stages);
+  if (v.gram2_form == kGram2Async16)
+    return v.gram2_stages == 2 ? bcg_fused_gram2<T, K, kGram2Async16, 2>
+                               : bcg_fused_gram2<T, K, kGram2Async16, 3>;
+  return v.gram2_stages == 2 ? bcg_fused_gram2<T, K, kGram2Async, 2>
+                             : bcg_fused_gram2<T, K, kGram2Async, 3>;
+}
+
+template <typename T, int K, bool TC>
+static void pick_updates(gcoo__bcg_device *h, const fused_variant &v) {
+  typedef fused_shape<T, K> F;
+  h->fsmem[1] = F::update_bytes(v.update_stages);
+  h->fkern[1] = (void *)(v.update_stages == 2 ? bcg_fused_update<T, K, TC, 2>
+                                              : bcg_fused_update<T, K, TC, 3>);
+  h->fsmem[2] = F::direction_bytes(v.direction_stages);
+  h->fkern[2] = (void *)(v.direction_stages == 3 ? bcg_fused_direction<T, K, TC, 3>
+                                                 : bcg_fused_direction<T, K, TC, 4>);
+}
+
+// The kernels of this solve and their grids. h->mma is only set where update_mma<T, K>::on, so
+// the TC = true kernels exist where it is true.
+template <typename T, int K>
+static gcoo_status fused_grids(gcoo__bcg_device *h, const fused_variant &v, int64_t n, int sms) {
+  h->fkern[0] = (void *)pick_gram2<T, K>(v, &h->fsmem[0]);
+  if (h->mma)
+    pick_updates<T, K, update_mma<T, K>::on>(h, v);
+  else
+    pick_updates<T, K, false>(h, v);
   GCOO_CALL(
-      wave_blocks(bcg_fused_gram2<T, K>, fused_shape<T, K>::gram2_bytes, n, sms, &h->fgrid[0]));
-  return h->mma ? update_grids<T, K, update_mma<T, K>::on>(h, n, sms)
-                : update_grids<T, K, false>(h, n, sms);
+      wave_blocks((typename fused_fn<T>::gram2)h->fkern[0], h->fsmem[0], n, sms, &h->fgrid[0]));
+  GCOO_CALL(
+      wave_blocks((typename fused_fn<T>::update)h->fkern[1], h->fsmem[1], n, sms, &h->fgrid[1]));
+  GCOO_CALL(
+      wave_blocks((typename fused_fn<T>::direction)h->fkern[2], h->fsmem[2], n, sms, &h->fgrid[2]));
+  return GCOO_SUCCESS;
 }
 
 // The element type and width as template arguments: fn<T, K>(args...) for k in {8, 16, 32}.
@@ -604,9 +685,11 @@ static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
   // the CUDA-core updates, for comparisons
   const char *mz = getenv("GCOO_BCG_MMA");
   h->mma = h->dt == GCOO_FLOAT64 && (k == 16 || k == 32) && !(mz && !strcmp(mz, "0"));
+  fused_variant v;
+  GCOO_CALL(fused_variant_from_env(&v));
   int sms = 0;
   GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
-  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, v, n, sms));
   int gmax = h->fgrid[0];
   for (int i = 1; i < 3; i++) gmax = h->fgrid[i] > gmax ? h->fgrid[i] : gmax;
   GCOO_CALL_CUDA(cudaMalloc((void **)&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k));
@@ -626,56 +709,48 @@ static gcoo_status fused_finish(gcoo__bcg_device *h, int grid, int64_t count) {
 template <typename T, int K>
 static gcoo_status gram2_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                            const gcoo_dense *R) {
-  const size_t smem = fused_shape<T, K>::gram2_bytes;
-  bcg_fused_gram2<T, K>
-      <<<h->fgrid[0], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                            (const T *)Q->data, Q->ld,
-                                                            (const T *)R->data, R->ld, h->fpartial);
+  const typename fused_fn<T>::gram2 kernel = (typename fused_fn<T>::gram2)h->fkern[0];
+  kernel<<<h->fgrid[0], kFusedThreads, h->fsmem[0], bcg_stream(h)>>>(P->nrows, (const T *)P->data,
+                                                                     P->ld, (const T *)Q->data,
+                                                                     Q->ld, (const T *)R->data,
+                                                                     R->ld, h->fpartial);
   GCOO_CHECK_LAUNCH("block CG [P^T Q | P^T R]");
   GCOO_CALL(fused_finish<T>(h, h->fgrid[0], 2 * K * K));
-  return GCOO_SUCCESS;
-}
-
-template <typename T, int K, bool TC>
-static gcoo_status update_tc(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
-                             gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
-  const size_t smem = fused_shape<T, K>::update_bytes;
-  bcg_fused_update<T, K, TC>
-      <<<h->fgrid[1], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                            (const T *)Q->data, Q->ld,
-                                                            (const T *)gcoo__cuda_bcg_coef(h, 0),
-                                                            (T *)X->data, X->ld, (T *)R->data,
-                                                            R->ld,
-                                                            dinv ? (const T *)dinv->data : nullptr,
-                                                            (T *)W->data, W->ld, h->fpartial);
-  GCOO_CHECK_LAUNCH("block CG fused update");
-  GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
   return GCOO_SUCCESS;
 }
 
 template <typename T, int K>
 static gcoo_status update_t(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
                             gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W) {
-  return h->mma ? update_tc<T, K, update_mma<T, K>::on>(h, P, Q, X, R, dinv, W)
-                : update_tc<T, K, false>(h, P, Q, X, R, dinv, W);
-}
-
-template <typename T, int K, bool TC>
-static gcoo_status direction_tc(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
-  const size_t smem = fused_shape<T, K>::direction_bytes;
-  bcg_fused_direction<T, K, TC>
-      <<<h->fgrid[2], kFusedThreads, smem, bcg_stream(h)>>>(P->nrows, (const T *)P->data, P->ld,
-                                                            (const T *)gcoo__cuda_bcg_coef(h, 1),
-                                                            (T *)W->data, W->ld, h->fpartial);
-  GCOO_CHECK_LAUNCH("block CG fused direction");
-  GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
+  const typename fused_fn<T>::update kernel = (typename fused_fn<T>::update)h->fkern[1];
+  kernel<<<h->fgrid[1], kFusedThreads, h->fsmem[1], bcg_stream(h)>>>(P->nrows, (const T *)P->data,
+                                                                     P->ld, (const T *)Q->data,
+                                                                     Q->ld,
+                                                                     (const T *)
+                                                                         gcoo__cuda_bcg_coef(h, 0),
+                                                                     (T *)X->data, X->ld,
+                                                                     (T *)R->data, R->ld,
+                                                                     dinv ? (const T *)dinv->data
+                                                                          : nullptr,
+                                                                     (T *)W->data, W->ld,
+                                                                     h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused update");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[1], K + K * K));
   return GCOO_SUCCESS;
 }
 
 template <typename T, int K>
 static gcoo_status direction_t(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W) {
-  return h->mma ? direction_tc<T, K, update_mma<T, K>::on>(h, P, W)
-                : direction_tc<T, K, false>(h, P, W);
+  const typename fused_fn<T>::direction kernel = (typename fused_fn<T>::direction)h->fkern[2];
+  kernel<<<h->fgrid[2], kFusedThreads, h->fsmem[2], bcg_stream(h)>>>(P->nrows, (const T *)P->data,
+                                                                     P->ld,
+                                                                     (const T *)
+                                                                         gcoo__cuda_bcg_coef(h, 1),
+                                                                     (T *)W->data, W->ld,
+                                                                     h->fpartial);
+  GCOO_CHECK_LAUNCH("block CG fused direction");
+  GCOO_CALL(fused_finish<T>(h, h->fgrid[2], K * K));
+  return GCOO_SUCCESS;
 }
 
 extern "C" int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) { return h->fused; }

@@ -263,48 +263,79 @@ static void more_cases(gcoo_dist d) {
       }
     if (on_device) { /* device operands against host operands, same operator */
       /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh; double k = 16, 32 with
-       * the tensor-core updates); k = 32 three times more, with them forced on and off
-       * (GCOO_BCG_FUSED) and with the CUDA-core updates (GCOO_BCG_MMA=0), so every path meets
-       * the host loop */
-      const int64_t kd[] = {1, 8, 16, 32, 32, 32, 32};
-      const char *fz[] = {NULL, NULL, NULL, NULL, "1", "0", "1"};
-      const char *mz[] = {NULL, NULL, NULL, NULL, NULL, NULL, "0"};
-      for (int i = 0; i < 7; i++) {
-        if (fz[i])
-          setenv("GCOO_BCG_FUSED", fz[i], 1);
-        else
-          unsetenv("GCOO_BCG_FUSED");
-        if (mz[i])
-          setenv("GCOO_BCG_MMA", mz[i], 1);
-        else
-          unsetenv("GCOO_BCG_MMA");
+       * the tensor-core updates); k = 32 more times, with them forced on and off
+       * (GCOO_BCG_FUSED), with the CUDA-core updates (GCOO_BCG_MMA=0) and in the kernels'
+       * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2; k = 16 and the CUDA-core form too), so every
+       * path meets the host loop */
+      static const struct {
+        int64_t k;
+        const char *env; /* "NAME=VALUE ..." set for this case (the others unset) */
+      } dv[] = {
+          {1, ""},
+          {8, ""},
+          {16, ""},
+          {32, ""},
+          {32, "GCOO_BCG_FUSED=1"},
+          {32, "GCOO_BCG_FUSED=0"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_MMA=0"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_STAGES=3,2,3"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_GRAM2=regs"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_MMA=0 GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=async16"},
+          {16, "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=regs"},
+          {8, "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=async16"},
+      };
+      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA", "GCOO_BCG_STAGES", "GCOO_BCG_GRAM2"};
+      for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) {
+        for (int e = 0; e < 4; e++) unsetenv(names[e]);
+        char spec[160];
+        snprintf(spec, sizeof spec, "%s", dv[i].env);
+        for (char *save = NULL, *w = strtok_r(spec, " ", &save); w;
+             w = strtok_r(NULL, " ", &save)) {
+          char *eq = strchr(w, '=');
+          if (!eq) continue;
+          *eq = 0;
+          setenv(w, eq + 1, 1);
+        }
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
         o.maxit = 2000;
         gcoo_bcg_result rd, rh;
         double trd, trh;
-        gcoo_status sd = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 1, &rd, &trd);
-        gcoo_status sh = run_solve(op, (gcoo_dtype)dt, kd[i], &o, 79, 0, 0, &rh, &trh);
-        TEST_CHECK(sd == GCOO_SUCCESS && sh == GCOO_SUCCESS, "device vs host %s k %lld: %s, %s", tn,
-                   (long long)kd[i], gcoo_status_name(sd), gcoo_status_name(sh));
+        gcoo_status sd = run_solve(op, (gcoo_dtype)dt, dv[i].k, &o, 79, 0, 1, &rd, &trd);
+        gcoo_status sh = run_solve(op, (gcoo_dtype)dt, dv[i].k, &o, 79, 0, 0, &rh, &trh);
+        TEST_CHECK(sd == GCOO_SUCCESS && sh == GCOO_SUCCESS, "device vs host %s k %lld %s: %s, %s",
+                   tn, (long long)dv[i].k, dv[i].env, gcoo_status_name(sd), gcoo_status_name(sh));
         if (sd < 0 || sh < 0) continue;
-        const int64_t bound = kd[i] == 1 ? 2 : 3;
+        const int64_t bound = dv[i].k == 1 ? 2 : 3;
         TEST_CHECK(llabs(rd.iterations - rh.iterations) <= bound && trd <= 10 * rtol,
-                   "device vs host %s k %lld: %lld vs %lld iterations (bound %lld), true residual "
-                   "%.3e",
-                   tn, (long long)kd[i], (long long)rd.iterations, (long long)rh.iterations,
-                   (long long)bound, trd);
+                   "device vs host %s k %lld %s: %lld vs %lld iterations (bound %lld), true "
+                   "residual %.3e",
+                   tn, (long long)dv[i].k, dv[i].env, (long long)rd.iterations,
+                   (long long)rh.iterations, (long long)bound, trd);
         if (rank == 0)
-          printf("device vs host %s k %lld%s%s%s: %lld vs %lld iterations, true residuals %.2e / "
+          printf("device vs host %s k %lld %s: %lld vs %lld iterations, true residuals %.2e / "
                  "%.2e\n",
-                 tn, (long long)kd[i], fz[i] ? " GCOO_BCG_FUSED=" : "", fz[i] ? fz[i] : "",
-                 mz[i] ? " GCOO_BCG_MMA=0" : "", (long long)rd.iterations, (long long)rh.iterations,
-                 trd, trh);
+                 tn, (long long)dv[i].k, dv[i].env, (long long)rd.iterations,
+                 (long long)rh.iterations, trd, trh);
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
-      unsetenv("GCOO_BCG_FUSED");
-      unsetenv("GCOO_BCG_MMA");
+      for (int e = 0; e < 4; e++) unsetenv(names[e]);
+      /* a variant switch that names no variant is refused, not ignored */
+      setenv("GCOO_BCG_STAGES", "3,1,4", 1);
+      {
+        gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
+        o.rtol = rtol;
+        o.maxit = 20;
+        gcoo_bcg_result rd;
+        double trd;
+        gcoo_status sd = run_solve(op, (gcoo_dtype)dt, 32, &o, 79, 0, 1, &rd, &trd);
+        TEST_CHECK(sd == GCOO_ERR_INVALID_ARG, "GCOO_BCG_STAGES=3,1,4 %s: %s (want %s)", tn,
+                   gcoo_status_name(sd), gcoo_status_name(GCOO_ERR_INVALID_ARG));
+        if (sd >= 0) gcoo_bcg_result_free(&rd);
+      }
+      unsetenv("GCOO_BCG_STAGES");
     }
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }

@@ -16,14 +16,16 @@
  * the reduced sums, the per-block partials) are poisoned with NaN first, and the padding columns
  * of X and R must keep their sentinel. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gcoo_test.h"
 
-void gcoo_emu_bcg_fused(int op, int dbl, int K, int64_t n, int grid, const void *P, int64_t ldp,
-                        const void *Q, int64_t ldq, const void *coef, void *X, int64_t ldx, void *R,
-                        int64_t ldr, const void *dinv, void *W, int64_t ldw, void *red);
+void gcoo_emu_bcg_fused(int op, int variant, int dbl, int K, int64_t n, int grid, const void *P,
+                        int64_t ldp, const void *Q, int64_t ldq, const void *coef, void *X,
+                        int64_t ldx, void *R, int64_t ldr, const void *dinv, void *W, int64_t ldw,
+                        void *red);
 
 static uint64_t rng_state = 977;
 static double urand(void) { /* uniform in [-1, 1) */
@@ -83,9 +85,16 @@ static int padding_kept(const arr *a, int64_t n, int K, int64_t ld) {
   return 1;
 }
 
-static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma) {
+/* var: the kernels' variants as gcoo_emu_bcg_fused takes them (gram2 10 * form + stages, update
+ * stages, direction stages; 0 the defaults) */
+static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma, const int *var) {
   const double tol = dbl ? 1e-12 : 1e-5;
-  const char *ty = mma ? "double (tensor-core form)" : dbl ? "double" : "float";
+  char ty[96];
+  snprintf(ty, sizeof ty, "%s [variant %d/%d/%d]",
+           mma   ? "double (tensor-core form)"
+           : dbl ? "double"
+                 : "float",
+           var[0], var[1], var[2]);
   const int64_t ldp = K, ldq = K, ldx = K + 3, ldr = K + 1, ldw = K;
   const size_t nn = (size_t)(n > 0 ? n : 1);
   arr P = arr_new(dbl, nn * ldp), Q = arr_new(dbl, nn * ldq), X = arr_new(dbl, nn * ldx);
@@ -103,8 +112,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma)
 
   /* gram2 */
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(0, dbl, K, n, grid, P.p, ldp, Q.p, ldq, NULL, NULL, 0, R.p, ldr, NULL, NULL, 0,
-                     red.p);
+  gcoo_emu_bcg_fused(0, var[0], dbl, K, n, grid, P.p, ldp, Q.p, ldq, NULL, NULL, 0, R.p, ldr, NULL,
+                     NULL, 0, red.p);
   for (int a = 0; a < K; a++)
     for (int b = 0; b < K; b++) {
       double pq = 0, pr = 0;
@@ -133,8 +142,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma)
     }
   fill(&W, NAN);
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(mma ? 3 : 1, dbl, K, n, grid, P.p, ldp, Q.p, ldq, C.p, X.p, ldx, R.p, ldr,
-                     jacobi ? D.p : NULL, W.p, ldw, red.p);
+  gcoo_emu_bcg_fused(mma ? 3 : 1, var[1], dbl, K, n, grid, P.p, ldp, Q.p, ldq, C.p, X.p, ldx, R.p,
+                     ldr, jacobi ? D.p : NULL, W.p, ldw, red.p);
   double e_x = relerr_block(&X, ldx, ref, n, K), e_r = relerr_block(&R, ldr, ref2, n, K);
   TEST_CHECK(e_x <= tol && e_r <= tol,
              "update %s k %d n %lld grid %d: X %.3e, R %.3e relative (bound %.0e)", ty, K,
@@ -189,8 +198,8 @@ static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma)
       ref[i * K + j] = get(&W, (size_t)(i * ldw + j)) + px;
     }
   fill(&red, NAN);
-  gcoo_emu_bcg_fused(mma ? 4 : 2, dbl, K, n, grid, P.p, ldp, NULL, 0, C.p, NULL, 0, NULL, 0, NULL,
-                     W.p, ldw, red.p);
+  gcoo_emu_bcg_fused(mma ? 4 : 2, var[2], dbl, K, n, grid, P.p, ldp, NULL, 0, C.p, NULL, 0, NULL, 0,
+                     NULL, W.p, ldw, red.p);
   double e_w = relerr_block(&W, ldw, ref, n, K);
   for (int a = 0; a < K; a++)
     for (int b = 0; b < K; b++) {
@@ -222,13 +231,23 @@ int main(void) {
   const int ks[] = {8, 16, 32};
   const int64_t ns[] = {0, 1, 37, 1000};
   const int grids[] = {1, 3, 7, 40};
-  for (int dbl = 1; dbl >= 0; dbl--)
-    for (int a = 0; a < 3; a++)
-      for (int b = 0; b < 4; b++)
-        for (int c = 0; c < 4; c++) {
-          if (ns[b] == 1000 && grids[c] == 40 && ks[a] != 8) continue; /* emulator time */
-          check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 0, 0);
-          if (dbl && ks[a] >= 16) check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 1, 1);
-        }
+  /* the defaults, then the variants GCOO_BCG_STAGES / GCOO_BCG_GRAM2 select (kernels/
+   * solver_cuda.cu): gram2 as the cp.async pipeline of 2 or 3 stages with element (form 0) or
+   * 16-byte copies (form 1), or the register prefetch (form 2); update with 2 or 3 stages,
+   * direction with 3 or 4 */
+  const int variants[][3] = {{0, 0, 0}, {2, 2, 3}, {13, 3, 4}, {20, 2, 3}, {12, 0, 0}};
+  for (int v = 0; v < 5; v++)
+    for (int dbl = 1; dbl >= 0; dbl--)
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 4; b++)
+          for (int c = 0; c < 4; c++) {
+            if (ns[b] == 1000 && grids[c] == 40 && ks[a] != 8) continue; /* emulator time */
+            /* the variants: the cases with several tiles a block (the pipelines' stage rotation)
+             * and a partial tile, and n = 1 */
+            if (v > 0 && (ns[b] == 0 || grids[c] == 40)) continue;
+            check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 0, 0, variants[v]);
+            if (dbl && ks[a] >= 16)
+              check_case(dbl, ks[a], ns[b], grids[c], (a + b + c) % 2 == 1, 1, variants[v]);
+          }
   return gcoo_test_finish("t613-bcg-fused-emulated");
 }

@@ -100,35 +100,88 @@ extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, in
 
 namespace {
 
-// One fused pass on `grid` blocks, then the fixed-order sum of the per-block partials into red
-// (the partials poisoned first: every block must write all of its own).
+// One fused pass on `grid` blocks in the variant the solver would launch (variant: op 0 the
+// gram2 form and stages, 10 * form + stages; ops 1-4 the stages; 0: the defaults), then the
+// fixed-order sum of the per-block partials into red (the partials poisoned first: every block
+// must write all of its own).
+template <typename T, int K, int ST>
+void gram2_stages(int form, int64_t n, int grid, const T *P, int64_t ldp, const T *Q, int64_t ldq,
+                  const T *R, int64_t ldr, double *partial) {
+  typedef fused_shape<T, K> F;
+  if (form == kGram2Regs)
+    GCOO_LAUNCH((bcg_fused_gram2<T, K, kGram2Regs>), dim3(grid), dim3(kFusedThreads),
+                F::gram2_bytes(1), 0, n, P, ldp, Q, ldq, R, ldr, partial);
+  else if (form == kGram2Async16)
+    GCOO_LAUNCH((bcg_fused_gram2<T, K, kGram2Async16, ST>), dim3(grid), dim3(kFusedThreads),
+                F::gram2_bytes(ST), 0, n, P, ldp, Q, ldq, R, ldr, partial);
+  else
+    GCOO_LAUNCH((bcg_fused_gram2<T, K, kGram2Async, ST>), dim3(grid), dim3(kFusedThreads),
+                F::gram2_bytes(ST), 0, n, P, ldp, Q, ldq, R, ldr, partial);
+}
+
+template <typename T, int K, bool TC, int ST>
+void update_stages(int64_t n, int grid, const T *P, int64_t ldp, const T *Q, int64_t ldq,
+                   const T *coef, T *X, int64_t ldx, T *R, int64_t ldr, const T *dinv, T *W,
+                   int64_t ldw, double *partial) {
+  typedef fused_shape<T, K> F;
+  GCOO_LAUNCH((bcg_fused_update<T, K, TC, ST>), dim3(grid), dim3(kFusedThreads),
+              F::update_bytes(ST), 0, n, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+              partial);
+}
+
+template <typename T, int K, bool TC, int ST>
+void direction_stages(int64_t n, int grid, const T *P, int64_t ldp, const T *coef, T *W,
+                      int64_t ldw, double *partial) {
+  typedef fused_shape<T, K> F;
+  GCOO_LAUNCH((bcg_fused_direction<T, K, TC, ST>), dim3(grid), dim3(kFusedThreads),
+              F::direction_bytes(ST), 0, n, P, ldp, coef, W, ldw, partial);
+}
+
 template <typename T, int K>
-void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q, int64_t ldq,
-                const void *coef, void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
-                void *W, int64_t ldw, void *red) {
-  typedef fused_shape<T, K> F; // the dynamic shared memory each kernel is launched with
+void fused_pass(int op, int variant, int64_t n, int grid, const void *P_, int64_t ldp,
+                const void *Q_, int64_t ldq, const void *coef_, void *X_, int64_t ldx, void *R_,
+                int64_t ldr, const void *dinv_, void *W_, int64_t ldw, void *red) {
+  typedef fused_shape<T, K> F;
+  const T *P = (const T *)P_, *Q = (const T *)Q_, *coef = (const T *)coef_,
+          *dinv = (const T *)dinv_;
+  T *X = (T *)X_, *R = (T *)R_, *W = (T *)W_;
   const int64_t count = op == 0 ? 2 * K * K : op % 2 == 1 ? K + K * K : K * K;
   double *partial = (double *)malloc(sizeof(double) * (size_t)(grid * count));
   memset(partial, 0xff, sizeof(double) * (size_t)(grid * count)); // NaN
-  if (op == 0)
-    GCOO_LAUNCH((bcg_fused_gram2<T, K>), dim3(grid), dim3(kFusedThreads), F::gram2_bytes, 0, n,
-                (const T *)P, ldp, (const T *)Q, ldq, (const T *)R, ldr, partial);
-  else if (op == 1)
-    GCOO_LAUNCH((bcg_fused_update<T, K>), dim3(grid), dim3(kFusedThreads), F::update_bytes, 0, n,
-                (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R, ldr,
-                (const T *)dinv, (T *)W, ldw, partial);
-  else if (op == 2)
-    GCOO_LAUNCH((bcg_fused_direction<T, K>), dim3(grid), dim3(kFusedThreads), F::direction_bytes, 0,
-                n, (const T *)P, ldp, (const T *)coef, (T *)W, ldw, partial);
-  else if constexpr (update_mma<T, K>::on) { // the tensor-core forms' indexing (scalar here)
-    if (op == 3)
-      GCOO_LAUNCH((bcg_fused_update<T, K, true>), dim3(grid), dim3(kFusedThreads), F::update_bytes,
-                  0, n, (const T *)P, ldp, (const T *)Q, ldq, (const T *)coef, (T *)X, ldx, (T *)R,
-                  ldr, (const T *)dinv, (T *)W, ldw, partial);
+  if (op == 0) {
+    const int form = variant / 10, st = variant % 10 ? variant % 10 : F::GRAM2_STAGES;
+    if (st == 2)
+      gram2_stages<T, K, 2>(form, n, grid, P, ldp, Q, ldq, R, ldr, partial);
     else
-      GCOO_LAUNCH((bcg_fused_direction<T, K, true>), dim3(grid), dim3(kFusedThreads),
-                  F::direction_bytes, 0, n, (const T *)P, ldp, (const T *)coef, (T *)W, ldw,
-                  partial);
+      gram2_stages<T, K, 3>(form, n, grid, P, ldp, Q, ldq, R, ldr, partial);
+  } else if (op == 1 || op == 3) {
+    const int st = variant ? variant : F::UPDATE_STAGES;
+    if (op == 1 && st == 2)
+      update_stages<T, K, false, 2>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                                    partial);
+    else if (op == 1)
+      update_stages<T, K, false, 3>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                                    partial);
+    else if constexpr (update_mma<T, K>::on) { // the tensor-core form's indexing (scalar here)
+      if (st == 2)
+        update_stages<T, K, true, 2>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                                     partial);
+      else
+        update_stages<T, K, true, 3>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                                     partial);
+    }
+  } else {
+    const int st = variant ? variant : F::DIRECTION_STAGES;
+    if (op == 2 && st == 3)
+      direction_stages<T, K, false, 3>(n, grid, P, ldp, coef, W, ldw, partial);
+    else if (op == 2)
+      direction_stages<T, K, false, 4>(n, grid, P, ldp, coef, W, ldw, partial);
+    else if constexpr (update_mma<T, K>::on) {
+      if (st == 3)
+        direction_stages<T, K, true, 3>(n, grid, P, ldp, coef, W, ldw, partial);
+      else
+        direction_stages<T, K, true, 4>(n, grid, P, ldp, coef, W, ldw, partial);
+    }
   }
   GCOO_LAUNCH(gcoo_colsum::column_totals<T>, dim3(gcoo_colsum::totals_grid(count)), dim3(256), 0, 0,
               (const double *)partial, grid, count, (T *)red, (int64_t)1);
@@ -136,28 +189,34 @@ void fused_pass(int op, int64_t n, int grid, const void *P, int64_t ldp, const v
 }
 
 template <typename T>
-void fused_pass_k(int K, int op, int64_t n, int grid, const void *P, int64_t ldp, const void *Q,
-                  int64_t ldq, const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
-                  const void *dinv, void *W, int64_t ldw, void *red) {
+void fused_pass_k(int K, int op, int variant, int64_t n, int grid, const void *P, int64_t ldp,
+                  const void *Q, int64_t ldq, const void *coef, void *X, int64_t ldx, void *R,
+                  int64_t ldr, const void *dinv, void *W, int64_t ldw, void *red) {
   if (K == 8)
-    fused_pass<T, 8>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+    fused_pass<T, 8>(op, variant, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
   else if (K == 16)
-    fused_pass<T, 16>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+    fused_pass<T, 16>(op, variant, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                      red);
   else
-    fused_pass<T, 32>(op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+    fused_pass<T, 32>(op, variant, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                      red);
 }
 
 } // namespace
 
 // op 0: red = [P^T Q | P^T R]; 1: X += P coef, R -= Q coef, W = diag(dinv) R, red = [||R_j||^2 |
 // Q^T W]; 2: W += P coef, red = W^T W; 3, 4: 1, 2 in the tensor-core form (double, K = 16, 32;
-// the partials stay NaN elsewhere). Element type double (dbl) or float; K in {8, 16, 32}.
-extern "C" void gcoo_emu_bcg_fused(int op, int dbl, int K, int64_t n, int grid, const void *P,
-                                   int64_t ldp, const void *Q, int64_t ldq, const void *coef,
-                                   void *X, int64_t ldx, void *R, int64_t ldr, const void *dinv,
-                                   void *W, int64_t ldw, void *red) {
+// the partials stay NaN elsewhere). variant: the kernel's form as kernels/solver_cuda.cu picks it
+// from GCOO_BCG_STAGES / GCOO_BCG_GRAM2: op 0 10 * gram2_form + stages, ops 1-4 the stages; 0
+// for the defaults. Element type double (dbl) or float; K in {8, 16, 32}.
+extern "C" void gcoo_emu_bcg_fused(int op, int variant, int dbl, int K, int64_t n, int grid,
+                                   const void *P, int64_t ldp, const void *Q, int64_t ldq,
+                                   const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
+                                   const void *dinv, void *W, int64_t ldw, void *red) {
   if (dbl)
-    fused_pass_k<double>(K, op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+    fused_pass_k<double>(K, op, variant, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W,
+                         ldw, red);
   else
-    fused_pass_k<float>(K, op, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw, red);
+    fused_pass_k<float>(K, op, variant, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                        red);
 }
