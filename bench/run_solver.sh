@@ -9,7 +9,7 @@
 # is the row the targets use.
 # For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
 # fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
-# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2) as extra rows; SOLVER_BENCH_VARIANTS
+# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
 # (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the
 # target lines of issue 14, from the rows of the default settings (a variant's row counts once
@@ -53,6 +53,9 @@ variant_env() {
   g2v16) echo "GCOO_BCG_GRAM2=async16" ;;                                # gram2 16-byte cp.async
   next16) echo "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16" ;;        # all three changes
   nextregs) echo "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs" ;;
+  kk32) echo "GCOO_BCG_KK_THREADS=32" ;;                                # k x k kernels: one warp
+  kk64) echo "GCOO_BCG_KK_THREADS=64" ;;
+  kk128) echo "GCOO_BCG_KK_THREADS=128" ;;
   *) return 1 ;;
   esac
 }
@@ -60,9 +63,9 @@ for p in "${problems[@]}"; do
   IFS='|' read -r name gargs targs <<<"$p"
   for k in $ks; do
     case $k in
-    8) rows="unfused" ;;
-    16) rows="unfused cudacore stages2 g2regs g2v16" ;;
-    32) rows="unfused cudacore upd2 stages2 g2s2 g2regs g2v16 next16 nextregs" ;;
+    8) rows="unfused kk32" ;;
+    16) rows="unfused cudacore stages2 g2regs g2v16 kk32" ;;
+    32) rows="unfused cudacore upd2 stages2 g2s2 g2regs g2v16 next16 nextregs kk32 kk64 kk128" ;;
     *) rows="" ;;
     esac
     [ -n "${SOLVER_BENCH_VARIANTS+set}" ] && rows=$SOLVER_BENCH_VARIANTS

@@ -449,6 +449,7 @@ struct gcoo__bcg_device {
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
   // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
+  int kk_threads;   // threads of the one-block k x k kernels (GCOO_BCG_KK_THREADS)
   int fused;        // k is one of them
   int mma;          // the updates of X, R, W on the FP64 tensor cores (double, k = 16, 32)
   int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
@@ -674,6 +675,23 @@ static gcoo_status fused_grids(gcoo__bcg_device *h, const fused_variant &v, int6
                            : (k) == 16 ? fn<float, 16>(__VA_ARGS__)   \
                                        : fn<float, 32>(__VA_ARGS__)))
 
+// Threads of the one-block k x k kernels (kernels/bcg_kernels.cuh: any block size; their time is
+// latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128 or 256 (the
+// default), for measurements.
+static gcoo_status kk_threads_from_env(int *threads) {
+  *threads = 256;
+  const char *e = getenv("GCOO_BCG_KK_THREADS");
+  if (!e || !*e) return GCOO_SUCCESS;
+  *threads = !strcmp(e, "32")    ? 32
+             : !strcmp(e, "64")  ? 64
+             : !strcmp(e, "128") ? 128
+             : !strcmp(e, "256") ? 256
+                                 : 0;
+  GCOO_CHECK(*threads > 0, GCOO_ERR_INVALID_ARG,
+             "GCOO_BCG_KK_THREADS=\"%s\": want 32, 64, 128 or 256 (default)", e);
+  return GCOO_SUCCESS;
+}
+
 static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
   const int64_t k = h->k;
   // k = 8: 2.2x faster than the GEMM path (H200, Poisson 10^6 rows, float64, 2026-12-01); k = 32
@@ -803,6 +821,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->coef, es * 3 * kk));
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
+  GCOO_GOTO(kk_threads_from_env(&h->kk_threads));
   GCOO_GOTO(fused_setup(h, n));
   for (int s = 0; s < kBcgRing; s++) {
     GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
@@ -855,12 +874,13 @@ static gcoo_status bcg_step_t(gcoo__bcg_device *h, gcoo__bcg_step step) {
   const T *red = (const T *)h->red;
   T *alpha = (T *)gcoo__cuda_bcg_coef(h, 0), *beta = (T *)gcoo__cuda_bcg_coef(h, 1),
     *Tm = (T *)gcoo__cuda_bcg_coef(h, 2);
+  const int nt = h->kk_threads;
   switch (step) {
-    case GCOO__BCG_STORE_B2: bcg_store_b2<T><<<1, 256, 0, s>>>(h->a, red); break;
-    case GCOO__BCG_CHECK0: bcg_check<T><<<1, 256, 0, s>>>(h->a, red, beta, 1); break;
-    case GCOO__BCG_ALPHA: bcg_alpha<T><<<1, 256, 0, s>>>(h->a, red, alpha); break;
-    case GCOO__BCG_CHECK: bcg_check<T><<<1, 256, 0, s>>>(h->a, red, beta, 0); break;
-    case GCOO__BCG_ORTH: bcg_orth<T><<<1, 256, 0, s>>>(h->a, red, Tm); break;
+    case GCOO__BCG_STORE_B2: bcg_store_b2<T><<<1, nt, 0, s>>>(h->a, red); break;
+    case GCOO__BCG_CHECK0: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 1); break;
+    case GCOO__BCG_ALPHA: bcg_alpha<T><<<1, nt, 0, s>>>(h->a, red, alpha); break;
+    case GCOO__BCG_CHECK: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 0); break;
+    case GCOO__BCG_ORTH: bcg_orth<T><<<1, nt, 0, s>>>(h->a, red, Tm); break;
   }
   GCOO_CHECK_LAUNCH("block CG k x k step");
   return GCOO_SUCCESS;

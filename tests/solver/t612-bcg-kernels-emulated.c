@@ -15,12 +15,14 @@
  *   - the Jacobi pass W = D^-1 R with ||R_j||^2: W exact, norms relative 1e-13, for n = 0, 3,
  *     1000 rows, k = 1, 5, 40, padded leading dimensions, 1, 3 and 7 blocks. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_impl.h" /* gcoo__chol, gcoo__chol_solve, gcoo__orth_transform */
 #include "gcoo_test.h"
 
+void gcoo_emu_bcg_threads(int threads);
 void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,
                        int *done);
 void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, double *alpha, int *breakdown);
@@ -223,17 +225,28 @@ static void check_precond(int64_t n, int64_t k, int64_t pad, int nblocks, int ja
 }
 
 int main(void) {
-  check_orth(1, 0, 1);
-  check_orth(5, 0, 5);
-  check_orth(8, 1, 5);
-  check_orth(33, 1, 30);
-  check_alpha(1, 1);
-  check_alpha(6, 6);
-  check_alpha(6, 4);
-  check_alpha(40, 37);
-  check_convergence(1, 1);
-  check_convergence(7, 7);
-  check_convergence(9, 6);
+  /* the k x k kernels with the block sizes GCOO_BCG_KK_THREADS selects (256 the default; one
+   * warp: 32), k below, at and above the shared-memory limit kSmallK = 32 */
+  const int threads[] = {256, 128, 64, 32};
+  for (int t = 0; t < 4; t++) {
+    printf("t612: k x k kernels with %d threads\n", threads[t]);
+    gcoo_emu_bcg_threads(threads[t]);
+    check_orth(1, 0, 1);
+    check_orth(5, 0, 5);
+    check_orth(8, 1, 5);
+    check_orth(32, 1, 29);
+    check_orth(33, 1, 30);
+    check_alpha(1, 1);
+    check_alpha(6, 6);
+    check_alpha(6, 4);
+    check_alpha(32, 32);
+    check_alpha(40, 37);
+    check_convergence(1, 1);
+    check_convergence(7, 7);
+    check_convergence(9, 6);
+    check_convergence(32, 30);
+  }
+  gcoo_emu_bcg_threads(256);
   const int64_t ns[] = {0, 3, 1000}, ks[] = {1, 5, 40};
   const int nbs[] = {1, 3, 7};
   for (int a = 0; a < 3; a++)

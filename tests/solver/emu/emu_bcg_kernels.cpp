@@ -48,13 +48,19 @@ struct emu_state {
   }
 };
 
+// Threads of the one-block k x k kernels (kernels/solver_cuda.cu: GCOO_BCG_KK_THREADS, 256 by
+// default); gcoo_emu_bcg_threads sets it for the calls that follow.
+int kk_threads = 256;
+
 } // namespace
+
+extern "C" void gcoo_emu_bcg_threads(int threads) { kk_threads = threads; }
 
 // T (k x k, columns past the rank zero) and the rank from the Gram matrix G.
 extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,
                                   int *done) {
   emu_state e(k, 1e-8, rank_tol, (int)k);
-  GCOO_LAUNCH(bcg_orth<double>, dim3(1), dim3(256), 0, 0, e.a, G, T);
+  GCOO_LAUNCH(bcg_orth<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, G, T);
   *rank = e.st.rank;
   *done = e.st.done;
 }
@@ -63,7 +69,7 @@ extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, d
 extern "C" void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, double *alpha,
                                    int *breakdown) {
   emu_state e(k, 1e-8, 1e-13, r);
-  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(256), 0, 0, e.a, red, alpha);
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red, alpha);
   *breakdown = e.st.breakdown;
 }
 
@@ -75,10 +81,10 @@ extern "C" void gcoo_emu_bcg_check(int64_t k, int r, const double *red_alpha, co
                                    double *beta, int *done, int64_t *it, int64_t *col_its) {
   emu_state e(k, rtol, 1e-13, r);
   double *alpha = (double *)calloc((size_t)(k * k), sizeof(double));
-  GCOO_LAUNCH(bcg_store_b2<double>, dim3(1), dim3(256), 0, 0, e.a, b2);
-  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(256), 0, 0, e.a, red0, beta, 1);
-  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(256), 0, 0, e.a, red_alpha, alpha);
-  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(256), 0, 0, e.a, red1, beta, 0);
+  GCOO_LAUNCH(bcg_store_b2<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, b2);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red0, beta, 1);
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red_alpha, alpha);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red1, beta, 0);
   *done = e.st.done;
   *it = e.st.it;
   for (int64_t j = 0; j < k; j++) col_its[j] = e.a.col_its[j];
