@@ -10,6 +10,12 @@
 #      the GEMM path and PyTorch side by side                                             ~120 s
 #   5. ncu of the three fused kernels for the default and four variants, if time is left    ~60 s
 #   6. the summary: test verdicts, the variant rows, the target lines
+# The next session's call (the device runs /work/main; the branch is copied into an ignored
+# folder of it, with its commit noted):
+#   rsync -a --delete --exclude build --exclude 'build-*' --exclude .git /work/wt/solver/ /work/main/.wt/solver/
+#   git -C /work/wt/solver log -1 --format='%H %s' > /work/main/.wt/solver/COMMIT
+#   run: cd .wt/solver && DEVICE_KIT=../../.device-kit/setup.sh bash bench/solver_next_call.sh build-gpu
+#        carry [".wt/solver", ".device-kit"], timeout_s 600
 # Everything goes to $OUT (solver-next.tgz with every log; bench.txt, summary.txt beside it).
 # CALL_BUDGET_S (default 540): phases are skipped, never cut short, once their start would leave
 # too little of it. DEVICE_KIT: a setup.sh to source first (parallel HDF5 of the device kit).
@@ -38,7 +44,8 @@ gpu_tool() { [ -z "${DRY:-}" ] && have "$1"; } # a dry run reports the GPU tools
 {
   date -u
   gpu_tool nvidia-smi && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
-  git log -1 --format='%H %s' 2>/dev/null || echo "(no .git: the tree as copied)"
+  # a copy without .git: the caller writes the commit it copied into COMMIT
+  git log -1 --format='%H %s' 2>/dev/null || cat COMMIT 2>/dev/null || echo "(no .git, no COMMIT file)"
 } | tee "$W/gpu.txt"
 
 # 1. build
