@@ -67,13 +67,14 @@ grep -E "Test +#|tests passed" "$W/ctest.log"
 grep -E "FAIL|device vs host double k (16|32)|device vs host float k 32 GCOO_BCG_FUSED=1 " "$W/ctest.log" | head -24
 pack
 
-# 3. memcheck of t610 cuda; racecheck of a k = 32 solve in two variants (the pipelines' barriers)
+# 3. memcheck of t610 cuda (every variant); racecheck of a k = 32 solve in two variants (the
+#    pipelines' barriers, the one-warp k x k kernels)
 if gpu_tool compute-sanitizer && [ "$(left)" -gt 330 ]; then
   GCOO_ALLOW_SHARED_GPU=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$B/tests/solver/t610-bcg" cuda >"$W/memcheck.log" 2>&1
   echo "memcheck t610 cuda rc $? $(el)"
   grep -E "ERROR SUMMARY|all checks|FAIL" "$W/memcheck.log" | tail -4
-  for v in "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs"; do
+  for v in "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16 GCOO_BCG_KK_THREADS=32" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs"; do
     [ "$(left)" -gt 300 ] || { echo "racecheck '$v' skipped (time)"; continue; }
     # shellcheck disable=SC2086
     env $v timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
@@ -104,8 +105,10 @@ if gpu_tool ncu; then
     f="$W/ncu-${v:-default}.csv"
     f=${f//[ =,]/_}
     # shellcheck disable=SC2086
-    env $v timeout 25 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem,sm__warps_active.avg.pct_of_peak_sustained_active \
-      --csv --page raw --kernel-name regex:bcg_fused "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 \
+    # the four metrics of session 3's calls, and the Occupancy section (blocks an SM, achieved
+    # occupancy: printed where its column names are found)
+    env $v timeout 25 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread \
+      --section Occupancy --csv --page raw --kernel-name regex:bcg_fused "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 \
       --grid 100 --k 32 --tol 1e-8 --maxit 3 >"$f" 2>"$f.err"
     echo "ncu ${v:-default}: rc $? $(el)"
     python3 - "$f" <<'PY' | tee -a "$W/ncu.txt"
@@ -117,12 +120,13 @@ if not hs or len(rows) < hs[0] + 3:
 rows = rows[hs[0]:]
 ix = {n: i for i, n in enumerate(rows[0])}
 f = lambda s: float(s.replace(',', '')) if s.strip() else float('nan')
+col = lambda r, name: r[ix[name]] if name in ix else '?'
 for r in rows[2:][-3:]:  # row 1 holds the units
     t = f(r[ix['gpu__time_duration.sum']]) / 1e3  # ns -> us
-    b = (f(r[ix['dram__bytes_read.sum']]) + f(r[ix['dram__bytes_write.sum']])) / 1e6
-    print(f"  {r[ix['Kernel Name']][:58]:58s} {t:8.1f} us {b:7.1f} MB {b / t / 1e3 if t else 0:5.2f} TB/s "
-          f"reg {r[ix['launch__registers_per_thread']]} blocks/SM(smem) {r[ix['launch__occupancy_limit_shared_mem']]} "
-          f"warps {r[ix['sm__warps_active.avg.pct_of_peak_sustained_active']]}%")
+    b = (f(r[ix['dram__bytes_read.sum']]) + f(r[ix['dram__bytes_write.sum']])) / 1e6  # MB; MB / us = TB/s
+    print(f"  {r[ix['Kernel Name']][:58]:58s} {t:8.1f} us {b:7.1f} MB {b / t if t else 0:5.2f} TB/s "
+          f"reg {col(r, 'launch__registers_per_thread')} blocks/SM(smem) {col(r, 'launch__occupancy_limit_shared_mem')} "
+          f"achieved occupancy {col(r, 'sm__warps_active.avg.pct_of_peak_sustained_active')}%")
 PY
   done
 else
