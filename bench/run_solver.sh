@@ -9,7 +9,7 @@
 # is the row the targets use.
 # For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
 # fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
-# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
+# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
 # (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the
 # target lines of issue 14, from the rows of the default settings (a variant's row counts once
@@ -48,6 +48,8 @@ variant_env() {
   cudacore) echo "GCOO_BCG_MMA=0" ;;                                     # CUDA-core X, R, W updates
   upd2) echo "GCOO_BCG_STAGES=3,2,4" ;;                                  # update 2 stages (2 blocks an SM)
   stages2) echo "GCOO_BCG_STAGES=3,2,3" ;;                               # + direction 3 stages
+  upd2w) echo "GCOO_BCG_STAGES=3,2,4 GCOO_BCG_W_IN_R=1" ;;              # + W over R's tile (3 blocks an SM)
+  stages2w) echo "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_W_IN_R=1" ;;
   g2s2) echo "GCOO_BCG_STAGES=2,3,4" ;;                                  # gram2 2 stages
   g2regs) echo "GCOO_BCG_GRAM2=regs" ;;                                  # gram2 register prefetch
   g2v16) echo "GCOO_BCG_GRAM2=async16" ;;                                # gram2 16-byte cp.async
@@ -64,8 +66,8 @@ for p in "${problems[@]}"; do
   for k in $ks; do
     case $k in
     8) rows="unfused kk32" ;;
-    16) rows="unfused cudacore stages2 g2regs g2v16 kk32" ;;
-    32) rows="unfused cudacore upd2 stages2 g2s2 g2regs g2v16 next16 nextregs kk32 kk64 kk128" ;;
+    16) rows="unfused cudacore stages2 stages2w g2regs g2v16 kk32" ;;
+    32) rows="unfused cudacore upd2 stages2 upd2w stages2w g2s2 g2regs g2v16 next16 nextregs kk32 kk64 kk128" ;;
     *) rows="" ;;
     esac
     [ -n "${SOLVER_BENCH_VARIANTS+set}" ] && rows=$SOLVER_BENCH_VARIANTS

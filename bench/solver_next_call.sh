@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # bench/solver_next_call.sh [BUILD_DIR]: one GPU call that checks and times block CG's fused-kernel
-# variants (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2; issue 14), prepared in
-# session 3 without a GPU. Run from the repository root on the GPU machine:
+# variants (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R,
+# GCOO_BCG_KK_THREADS; issue 14), prepared in session 3 without a GPU. Run from the repository
+# root on the GPU machine:
 #   1. build (Release, sm_90) gcoo_dist and t610-bcg                                       ~35 s
 #   2. ctest t610 cuda np1 + np2 (device vs host for every variant, a bad switch refused)   ~40 s
 #   3. compute-sanitizer memcheck of t610 cuda; racecheck of two variants' solves           ~90 s
 #   4. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, every variant row,
 #      the GEMM path and PyTorch side by side                                             ~120 s
-#   5. ncu of the three fused kernels for the default and four variants, if time is left    ~60 s
+#   5. ncu of the three fused kernels for the default and five variants, if time is left    ~80 s
 #   6. the summary: test verdicts, the variant rows, the target lines
 # The next session's call (the device runs /work/main; the branch is copied into an ignored
 # folder of it, with its commit noted):
@@ -74,7 +75,7 @@ if gpu_tool compute-sanitizer && [ "$(left)" -gt 330 ]; then
     "$B/tests/solver/t610-bcg" cuda >"$W/memcheck.log" 2>&1
   echo "memcheck t610 cuda rc $? $(el)"
   grep -E "ERROR SUMMARY|all checks|FAIL" "$W/memcheck.log" | tail -4
-  for v in "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16 GCOO_BCG_KK_THREADS=32" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs"; do
+  for v in "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16 GCOO_BCG_KK_THREADS=32" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs GCOO_BCG_W_IN_R=1"; do
     [ "$(left)" -gt 300 ] || { echo "racecheck '$v' skipped (time)"; continue; }
     # shellcheck disable=SC2086
     env $v timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
@@ -100,7 +101,8 @@ pack
 
 # 5. per kernel (ncu's locked clock; one iteration's three fused kernels, the last of 3)
 if gpu_tool ncu; then
-  for v in "" "GCOO_BCG_STAGES=3,2,3" "GCOO_BCG_STAGES=2,3,4" "GCOO_BCG_GRAM2=regs" "GCOO_BCG_GRAM2=async16"; do
+  for v in "" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_W_IN_R=1" "GCOO_BCG_STAGES=3,2,3" "GCOO_BCG_STAGES=2,3,4" \
+    "GCOO_BCG_GRAM2=regs" "GCOO_BCG_GRAM2=async16"; do
     [ "$(left)" -gt 40 ] || { echo "ncu '$v' skipped (time)"; continue; }
     f="$W/ncu-${v:-default}.csv"
     f=${f//[ =,]/_}

@@ -512,7 +512,8 @@ enum gram2_form { kGram2Async = 0, kGram2Async16 = 1, kGram2Regs = 2 };
 // tiles; update P, Q, X, R tiles and the D^-1 entries, then one W tile for Q^T W; direction P
 // and W tiles (W updated in place). The defaults (GRAM2_STAGES, ...) are what the solver runs
 // unless GCOO_BCG_STAGES says otherwise; double at K = 32: 81, 118 and 72 KiB. With 2 update
-// stages 82 KiB (two blocks an SM instead of one), with 3 direction stages 54 KiB.
+// stages 82 KiB (two blocks an SM instead of one), 72.5 KiB with W over R's tile (three blocks
+// an SM: 3 x (72.5 + 2 static + 1 reserved) KiB of the SM's 228), with 3 direction stages 54 KiB.
 template <typename T, int K>
 struct fused_shape {
   static constexpr int V = staged<K>::VALUES;
@@ -522,8 +523,9 @@ struct fused_shape {
   static constexpr size_t gram2_bytes(int stages = GRAM2_STAGES) {
     return sizeof(T) * (size_t)stages * 3 * V;
   }
-  static constexpr size_t update_bytes(int stages = UPDATE_STAGES) {
-    return sizeof(T) * ((size_t)stages * UPDATE_STAGE + V);
+  // w_in_r: W staged over R's tile of the stage (bcg_fused_update's WR), no tile of its own
+  static constexpr size_t update_bytes(int stages = UPDATE_STAGES, bool w_in_r = false) {
+    return sizeof(T) * ((size_t)stages * UPDATE_STAGE + (w_in_r ? 0 : V));
   }
   static constexpr size_t direction_bytes(int stages = DIRECTION_STAGES) {
     return sizeof(T) * (size_t)stages * 2 * V;
@@ -596,8 +598,13 @@ __global__ void __launch_bounds__(kFusedThreads)
 // [||R_j||^2 | Q^T W] of this block's rows (R and W after the update). CUDA-core form (TC
 // false): a thread updates column j = t % K of rows t / K + (256 / K) u of a tile, with column j
 // of alpha in registers; tensor-core form (TC, update_mma<T, K>::on): tile_mma's fragments.
-// STAGES: the pipeline's buffers. Dynamic shared memory: fused_shape<T, K>::update_bytes(STAGES).
-template <typename T, int K, bool TC = false, int STAGES = fused_shape<T, K>::UPDATE_STAGES>
+// STAGES: the pipeline's buffers. WR: W is staged (for Q^T W) over the stage's R tile instead of
+// a tile of its own: every staged R entry is read only by the thread (lane) that then writes the
+// W entry in its place (the CUDA-core form's column thread, the tensor-core form's accumulator
+// owner), so no barrier is needed between; saves one tile (GCOO_BCG_W_IN_R=1). Dynamic shared
+// memory: fused_shape<T, K>::update_bytes(STAGES, WR).
+template <typename T, int K, bool TC = false, int STAGES = fused_shape<T, K>::UPDATE_STAGES,
+          bool WR = false>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_update(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                      int64_t ldq, const T *__restrict__ alpha, T *__restrict__ X, int64_t ldx,
@@ -608,7 +615,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   GCOO_DYNAMIC_SMEM(T, sm);
   __shared__ double buf[kFusedThreads];
   static_assert(!TC || update_mma<T, K>::on, "no tensor-core updates for this T, K");
-  T *sW = sm + STAGES * F::UPDATE_STAGE;
+  T *const sW0 = sm + STAGES * F::UPDATE_STAGE; // W's own tile (not WR)
   const int j = (int)threadIdx.x % K, ri = (int)threadIdx.x / K;
   T a[TC ? 1 : K];         // CUDA-core form: column j of alpha
   tile_mma<TC ? K : 16> m; // tensor-core form: its fragments (unused otherwise)
@@ -634,6 +641,7 @@ __global__ void __launch_bounds__(kFusedThreads)
       },
       [&](int64_t b0, int nt, int s) {
         const T *st = sm + s * F::UPDATE_STAGE;
+        T *const sW = WR ? sm + s * F::UPDATE_STAGE + 3 * V : sW0;
         if constexpr (TC) {
 #pragma unroll
           for (int q = 0; q < m.BPW; q++) {

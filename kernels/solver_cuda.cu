@@ -577,8 +577,10 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
 //                            default "3,3,4" (update 2: 82 KiB, two blocks an SM at k = 32 double)
 //   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements (default), of 16 bytes,
 //                            or session 2's register prefetch of one tile
+//   GCOO_BCG_W_IN_R=0|1      update: W staged over R's tile (one tile less: at 2 stages 72.5 KiB,
+//                            three blocks an SM at k = 32 double); default 0
 struct fused_variant {
-  int gram2_form, gram2_stages, update_stages, direction_stages;
+  int gram2_form, gram2_stages, update_stages, direction_stages, w_in_r;
 };
 
 static gcoo_status fused_variant_from_env(fused_variant *v) {
@@ -587,6 +589,7 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
   v->gram2_stages = F::GRAM2_STAGES;
   v->update_stages = F::UPDATE_STAGES;
   v->direction_stages = F::DIRECTION_STAGES;
+  v->w_in_r = 0;
   const char *st = getenv("GCOO_BCG_STAGES");
   if (st && *st) {
     char tail = 0;
@@ -608,6 +611,12 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                                              : -1;
     GCOO_CHECK(v->gram2_form >= 0, GCOO_ERR_INVALID_ARG,
                "GCOO_BCG_GRAM2=\"%s\": want async (default), async16 or regs", g2);
+  }
+  const char *wr = getenv("GCOO_BCG_W_IN_R");
+  if (wr && *wr) {
+    GCOO_CHECK(!strcmp(wr, "0") || !strcmp(wr, "1"), GCOO_ERR_INVALID_ARG,
+               "GCOO_BCG_W_IN_R=\"%s\": want 0 (default) or 1", wr);
+    v->w_in_r = wr[0] == '1';
   }
   return GCOO_SUCCESS;
 }
@@ -640,9 +649,11 @@ static typename fused_fn<T>::gram2 pick_gram2(const fused_variant &v, size_t *sm
 template <typename T, int K, bool TC>
 static void pick_updates(gcoo__bcg_device *h, const fused_variant &v) {
   typedef fused_shape<T, K> F;
-  h->fsmem[1] = F::update_bytes(v.update_stages);
-  h->fkern[1] = (void *)(v.update_stages == 2 ? bcg_fused_update<T, K, TC, 2>
-                                              : bcg_fused_update<T, K, TC, 3>);
+  h->fsmem[1] = F::update_bytes(v.update_stages, v.w_in_r);
+  h->fkern[1] = (void *)(v.w_in_r ? (v.update_stages == 2 ? bcg_fused_update<T, K, TC, 2, true>
+                                                          : bcg_fused_update<T, K, TC, 3, true>)
+                                  : (v.update_stages == 2 ? bcg_fused_update<T, K, TC, 2>
+                                                          : bcg_fused_update<T, K, TC, 3>));
   h->fsmem[2] = F::direction_bytes(v.direction_stages);
   h->fkern[2] = (void *)(v.direction_stages == 3 ? bcg_fused_direction<T, K, TC, 3>
                                                  : bcg_fused_direction<T, K, TC, 4>);

@@ -265,7 +265,7 @@ static void more_cases(gcoo_dist d) {
       /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh; double k = 16, 32 with
        * the tensor-core updates); k = 32 more times, with them forced on and off
        * (GCOO_BCG_FUSED), with the CUDA-core updates (GCOO_BCG_MMA=0) and in the kernels'
-       * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_KK_THREADS; k = 8, 16, the
+       * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS; k = 8, 16, the
        * CUDA-core form and the GEMM path too), so every path meets the host loop */
       static const struct {
         int64_t k;
@@ -284,14 +284,16 @@ static void more_cases(gcoo_dist d) {
           {32, "GCOO_BCG_FUSED=1 GCOO_BCG_MMA=0 GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=async16"},
           {16, "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=regs"},
           {8, "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=async16"},
+          {32, "GCOO_BCG_FUSED=1 GCOO_BCG_STAGES=3,2,3 GCOO_BCG_W_IN_R=1"},
+          {16, "GCOO_BCG_W_IN_R=1"},
           {32, "GCOO_BCG_FUSED=1 GCOO_BCG_KK_THREADS=32"},
           {32, "GCOO_BCG_FUSED=0 GCOO_BCG_KK_THREADS=64"},
           {8, "GCOO_BCG_KK_THREADS=128"},
       };
-      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA", "GCOO_BCG_STAGES", "GCOO_BCG_GRAM2",
-                             "GCOO_BCG_KK_THREADS"};
+      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA",        "GCOO_BCG_STAGES",
+                             "GCOO_BCG_GRAM2", "GCOO_BCG_KK_THREADS", "GCOO_BCG_W_IN_R"};
       for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) {
-        for (int e = 0; e < 5; e++) unsetenv(names[e]);
+        for (int e = 0; e < 6; e++) unsetenv(names[e]);
         char spec[160];
         snprintf(spec, sizeof spec, "%s", dv[i].env);
         for (char *save = NULL, *w = strtok_r(spec, " ", &save); w;
@@ -325,7 +327,7 @@ static void more_cases(gcoo_dist d) {
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
-      for (int e = 0; e < 5; e++) unsetenv(names[e]);
+      for (int e = 0; e < 6; e++) unsetenv(names[e]);
       /* a variant switch that names no variant is refused, not ignored */
       setenv("GCOO_BCG_STAGES", "3,1,4", 1);
       {

@@ -86,7 +86,7 @@ static int padding_kept(const arr *a, int64_t n, int K, int64_t ld) {
 }
 
 /* var: the kernels' variants as gcoo_emu_bcg_fused takes them (gram2 10 * form + stages, update
- * stages, direction stages; 0 the defaults) */
+ * 10 * (W over R's tile) + stages, direction stages; 0 the defaults) */
 static void check_case(int dbl, int K, int64_t n, int grid, int jacobi, int mma, const int *var) {
   const double tol = dbl ? 1e-12 : 1e-5;
   char ty[96];
@@ -233,10 +233,11 @@ int main(void) {
   const int grids[] = {1, 3, 7, 40};
   /* the defaults, then the variants GCOO_BCG_STAGES / GCOO_BCG_GRAM2 select (kernels/
    * solver_cuda.cu): gram2 as the cp.async pipeline of 2 or 3 stages with element (form 0) or
-   * 16-byte copies (form 1), or the register prefetch (form 2); update with 2 or 3 stages,
-   * direction with 3 or 4 */
-  const int variants[][3] = {{0, 0, 0}, {2, 2, 3}, {13, 3, 4}, {20, 2, 3}, {12, 0, 0}};
-  for (int v = 0; v < 5; v++)
+   * 16-byte copies (form 1), or the register prefetch (form 2); update with 2 or 3 stages, its
+   * W tile of its own or over R's (10 + stages); direction with 3 or 4 */
+  const int variants[][3] = {{0, 0, 0},  {2, 2, 3},  {13, 3, 4}, {20, 2, 3},
+                             {12, 0, 0}, {0, 12, 3}, {0, 13, 0}};
+  for (int v = 0; v < 7; v++)
     for (int dbl = 1; dbl >= 0; dbl--)
       for (int a = 0; a < 3; a++)
         for (int b = 0; b < 4; b++)

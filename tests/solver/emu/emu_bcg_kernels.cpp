@@ -107,7 +107,8 @@ extern "C" void gcoo_emu_precond_norms(int64_t n, int64_t k, const double *R, in
 namespace {
 
 // One fused pass on `grid` blocks in the variant the solver would launch (variant: op 0 the
-// gram2 form and stages, 10 * form + stages; ops 1-4 the stages; 0: the defaults), then the
+// gram2 form and stages, 10 * form + stages; ops 1, 3 10 * (W over R's tile) + stages; ops 2, 4
+// the stages; 0: the defaults), then the
 // fixed-order sum of the per-block partials into red (the partials poisoned first: every block
 // must write all of its own).
 template <typename T, int K, int ST>
@@ -126,13 +127,18 @@ void gram2_stages(int form, int64_t n, int grid, const T *P, int64_t ldp, const 
 }
 
 template <typename T, int K, bool TC, int ST>
-void update_stages(int64_t n, int grid, const T *P, int64_t ldp, const T *Q, int64_t ldq,
+void update_stages(bool wr, int64_t n, int grid, const T *P, int64_t ldp, const T *Q, int64_t ldq,
                    const T *coef, T *X, int64_t ldx, T *R, int64_t ldr, const T *dinv, T *W,
                    int64_t ldw, double *partial) {
   typedef fused_shape<T, K> F;
-  GCOO_LAUNCH((bcg_fused_update<T, K, TC, ST>), dim3(grid), dim3(kFusedThreads),
-              F::update_bytes(ST), 0, n, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
-              partial);
+  if (wr)
+    GCOO_LAUNCH((bcg_fused_update<T, K, TC, ST, true>), dim3(grid), dim3(kFusedThreads),
+                F::update_bytes(ST, true), 0, n, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                partial);
+  else
+    GCOO_LAUNCH((bcg_fused_update<T, K, TC, ST>), dim3(grid), dim3(kFusedThreads),
+                F::update_bytes(ST), 0, n, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+                partial);
 }
 
 template <typename T, int K, bool TC, int ST>
@@ -161,20 +167,21 @@ void fused_pass(int op, int variant, int64_t n, int grid, const void *P_, int64_
     else
       gram2_stages<T, K, 3>(form, n, grid, P, ldp, Q, ldq, R, ldr, partial);
   } else if (op == 1 || op == 3) {
-    const int st = variant ? variant : F::UPDATE_STAGES;
+    const int st = variant % 10 ? variant % 10 : F::UPDATE_STAGES;
+    const bool wr = variant / 10 == 1; // W staged over R's tile
     if (op == 1 && st == 2)
-      update_stages<T, K, false, 2>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+      update_stages<T, K, false, 2>(wr, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
                                     partial);
     else if (op == 1)
-      update_stages<T, K, false, 3>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
+      update_stages<T, K, false, 3>(wr, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
                                     partial);
     else if constexpr (update_mma<T, K>::on) { // the tensor-core form's indexing (scalar here)
       if (st == 2)
-        update_stages<T, K, true, 2>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
-                                     partial);
+        update_stages<T, K, true, 2>(wr, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W,
+                                     ldw, partial);
       else
-        update_stages<T, K, true, 3>(n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W, ldw,
-                                     partial);
+        update_stages<T, K, true, 3>(wr, n, grid, P, ldp, Q, ldq, coef, X, ldx, R, ldr, dinv, W,
+                                     ldw, partial);
     }
   } else {
     const int st = variant ? variant : F::DIRECTION_STAGES;
@@ -213,8 +220,8 @@ void fused_pass_k(int K, int op, int variant, int64_t n, int grid, const void *P
 // op 0: red = [P^T Q | P^T R]; 1: X += P coef, R -= Q coef, W = diag(dinv) R, red = [||R_j||^2 |
 // Q^T W]; 2: W += P coef, red = W^T W; 3, 4: 1, 2 in the tensor-core form (double, K = 16, 32;
 // the partials stay NaN elsewhere). variant: the kernel's form as kernels/solver_cuda.cu picks it
-// from GCOO_BCG_STAGES / GCOO_BCG_GRAM2: op 0 10 * gram2_form + stages, ops 1-4 the stages; 0
-// for the defaults. Element type double (dbl) or float; K in {8, 16, 32}.
+// from GCOO_BCG_STAGES / GCOO_BCG_GRAM2 / GCOO_BCG_W_IN_R: op 0 10 * gram2_form + stages, ops 1,
+// 3 10 * w_in_r + stages, ops 2, 4 the stages; 0 for the defaults. Element type double (dbl) or float; K in {8, 16, 32}.
 extern "C" void gcoo_emu_bcg_fused(int op, int variant, int dbl, int K, int64_t n, int grid,
                                    const void *P, int64_t ldp, const void *Q, int64_t ldq,
                                    const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
