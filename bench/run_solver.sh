@@ -169,6 +169,14 @@ for (prob, k), f in sorted(fastest.items()):
               f"{d['seconds']['iterate'] / f['seconds']['iterate']:.3f}x")
 g1 = best.get(("poisson", 1))
 g32 = best.get(("poisson", 32))
+# the issue's problem is Poisson 100^3 (10^6 rows) on the GPU: a dry run's smaller grid (or the
+# CPU backend) measures no target
+issue = lambda d: d is None or (d["m"] == 1000000 and d.get("backend", "gpu") in ("gpu", "cuda"))
+if not (issue(g1) and issue(g32)):
+    print(f"target cg1-ms-per-iteration: not measured (not the issue's problem: {(g1 or g32)['m']} rows)")
+    print(f"target bcg32-seconds: not measured (not the issue's problem: {(g1 or g32)['m']} rows)")
+    print("target bcg-iter-2gpu: not measured (only one-GPU machines lent)")
+    sys.exit(0)
 if g1:
     v = 1e3 * g1["seconds"]["iterate"] / max(g1["iterations"], 1)
     ok = v <= 0.10 and g1["converged"] and g1["true_residual_max"] <= 1e-7
