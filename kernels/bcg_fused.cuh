@@ -9,12 +9,12 @@
 // passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
 // tiles of kTile rows: the rows of P (and Q, R, ...) are copied into shared memory
 // asynchronously (cp.async) in a pipeline of 3-4 tile buffers, so that two or three tiles are in
-// flight while one is computed (the stage counts, gram2's copies in 16 bytes or its session-2
-// register prefetch are template arguments, chosen by kernels/solver_cuda.cu from
-// GCOO_BCG_STAGES / GCOO_BCG_GRAM2 for measurements; the defaults unchanged); a thread owns column j = t % K of kTile / (256 / K) rows of a
-// tile, with its column of the K x K coefficient in registers; the K x K sums
-// are per-block partials in double (each thread a fixed set of entries over the tile's rows, in
-// row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
+// flight while one is computed (the stage counts, gram2's 16-byte copies or session 2's register
+// prefetch, the update's W over R's tile are template arguments, which kernels/solver_cuda.cu
+// picks from GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R for measurements; unset: the
+// defaults); a thread owns column j = t % K of kTile / (256 / K) rows of a tile, with its column
+// of the K x K coefficient in registers; the K x K sums are per-block partials in double (each
+// thread a fixed set of entries over the tile's rows, in row order), summed over the blocks in a fixed order by column_sums.cuh: reproducible run to run.
 // Double at k = 16, 32 does the X, R, W updates and the K x K sums on the FP64 tensor cores
 // (tile_mma, gram_mma; GCOO_BCG_MMA=0 keeps the CUDA-core updates). Barriers only (no warp
 // shuffles or atomics; mma is the one warp-wide instruction, scalar on the emulator):

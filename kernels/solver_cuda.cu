@@ -448,8 +448,8 @@ struct gcoo__bcg_device {
   void *dmem;       // device arrays of a, one allocation
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
-  // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
   int kk_threads;   // threads of the one-block k x k kernels (GCOO_BCG_KK_THREADS)
+  // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
   int fused;        // k is one of them
   int mma;          // the updates of X, R, W on the FP64 tensor cores (double, k = 16, 32)
   int fgrid[3];     // blocks of gram2, update, direction: one wave of resident blocks
@@ -573,8 +573,9 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
 
 // The fused kernels' variants (kernels/bcg_fused.cuh), for benchmarks and tests; the defaults
 // are the forms measured fastest so far (the environment is read once, at set-up):
-//   GCOO_BCG_STAGES="G,U,D"  pipeline stages of gram2 (2 or 3), update (2 or 3), direction (3 or 4);
-//                            default "3,3,4" (update 2: 82 KiB, two blocks an SM at k = 32 double)
+//   GCOO_BCG_STAGES="G,U,D"  pipeline stages of gram2 (2 or 3), update (2 or 3), direction (3
+//                            or 4); default "3,3,4" (update 2: 82 KiB, two blocks an SM at k = 32
+//                            double)
 //   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements (default), of 16 bytes,
 //                            or session 2's register prefetch of one tile
 //   GCOO_BCG_W_IN_R=0|1      update: W staged over R's tile (one tile less: at 2 stages 72.5 KiB,

@@ -265,8 +265,8 @@ static void more_cases(gcoo_dist d) {
       /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh; double k = 16, 32 with
        * the tensor-core updates); k = 32 more times, with them forced on and off
        * (GCOO_BCG_FUSED), with the CUDA-core updates (GCOO_BCG_MMA=0) and in the kernels'
-       * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS; k = 8, 16, the
-       * CUDA-core form and the GEMM path too), so every path meets the host loop */
+       * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS; k = 8,
+       * 16, the CUDA-core form and the GEMM path too), so every path meets the host loop */
       static const struct {
         int64_t k;
         const char *env; /* "NAME=VALUE ..." set for this case (the others unset) */

@@ -221,7 +221,8 @@ void fused_pass_k(int K, int op, int variant, int64_t n, int grid, const void *P
 // Q^T W]; 2: W += P coef, red = W^T W; 3, 4: 1, 2 in the tensor-core form (double, K = 16, 32;
 // the partials stay NaN elsewhere). variant: the kernel's form as kernels/solver_cuda.cu picks it
 // from GCOO_BCG_STAGES / GCOO_BCG_GRAM2 / GCOO_BCG_W_IN_R: op 0 10 * gram2_form + stages, ops 1,
-// 3 10 * w_in_r + stages, ops 2, 4 the stages; 0 for the defaults. Element type double (dbl) or float; K in {8, 16, 32}.
+// 3 10 * w_in_r + stages, ops 2, 4 the stages; 0 for the defaults. Element type double (dbl) or
+// float; K in {8, 16, 32}.
 extern "C" void gcoo_emu_bcg_fused(int op, int variant, int dbl, int K, int64_t n, int grid,
                                    const void *P, int64_t ldp, const void *Q, int64_t ldq,
                                    const void *coef, void *X, int64_t ldx, void *R, int64_t ldr,
