@@ -822,7 +822,7 @@ done:
   spg_free(&P.mem, cv, 0);
   pool_trim(s);
   if (st < 0) {
-    gcoo__dev_csr_free(dC);
+    gcoo_cuda_csr_free(dC);
     gcoo_sparse_destroy(hC);
   }
   return st;
@@ -911,16 +911,6 @@ int64_t gcoo__cuda_free_bytes(void) {
   return (int64_t)f;
 }
 
-void gcoo__dev_csr_free(gcoo_cuda_csr *d) {
-  if (!d) return;
-  cudaFree(d->ptr);
-  cudaFree(d->ind);
-  cudaFree(d->values);
-  d->ptr = nullptr;
-  d->ind = nullptr;
-  d->values = nullptr;
-}
-
 // A host CSR on the device; with_values false uploads the pattern only and zeroes the values
 // (the predictor needs only the pattern: a third less to copy).
 static gcoo_status upload_csr(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStream_t s,
@@ -946,7 +936,7 @@ static gcoo_status upload_csr(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStre
   }
   SPG_CUDA(cudaStreamSynchronize(s));
 done:
-  if (st < 0) gcoo__dev_csr_free(d);
+  if (st < 0) gcoo_cuda_csr_free(d);
   return st;
 }
 
@@ -1052,9 +1042,9 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   local.seconds_total = gcoo__wtime() - t0;
   if (info) *info = local;
 done:
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
-  gcoo__dev_csr_free(&dC);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
+  gcoo_cuda_csr_free(&dC);
   gcoo_sparse_destroy(&hC);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
@@ -1097,8 +1087,8 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   else
     GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
 done:
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
   gcoo_sparse_destroy(&Bt);
