@@ -15,6 +15,8 @@
 #                 exits non-zero, the temporary file is gone, y.h5 untouched
 #   sigkill       SIGKILL of every rank during the write: the temporary file stays (nothing can
 #                 remove it) but its name says so and every reader refuses it ("never finished")
+#                 Either: a job that published its finished result before the signal came is
+#                 run again, at most 3 times (the signal missed the write)
 #   eio-write     every write of rank 2 (then rank 0) to the temporary file fails with EIO from
 #                 its 1st, 2nd and 3rd (rank 0: 5th) write on (the LD_PRELOAD shim, tests/faults/fault_shim.c),
 #                 4 ranks, POSIX writes (the default): the job fails within 60 s, the message
