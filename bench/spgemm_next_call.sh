@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# bench/spgemm_next_call.sh OUTDIR: the one GPU call that verifies the variant prepared in session
-# 3 without a GPU (GCOO_SPGEMM_RECOMPUTE=direct: overflowed rows recomputed with no host plan,
-# docs/spgemm.md "Overflow"). On one H200, from the repository root (about 5 minutes):
+# bench/spgemm_next_call.sh OUTDIR: the one GPU call that verifies the two variants prepared in
+# session 3 without a GPU (docs/spgemm.md): GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows
+# recomputed with no host plan) and GCOO_SPGEMM_WARP_RANK=count (the warp bins' rows of more than
+# 32 entries ranked by counting, not a bitonic network). On one H200, from the repository root
+# (about 5 minutes):
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
-#   2. t503 with the default and with the variant on, and compute-sanitizer memcheck of t503
-#      with the variant on (in parallel with the two t503 runs, before any timing);
+#   2. t503 with the default and with both variants on, and compute-sanitizer memcheck of t503
+#      with both variants on (in parallel with the two t503 runs, before any timing);
 #   3. the benchmark (the 32 products of bench/results/2026-12-01-h200-spgemm-s3.txt: 8 matrices,
 #      the 2-D Laplacian 1500^2, random 400k x 16; A A and A A^T; double and float) with
-#      --variant recompute-direct: every product timed with the default and with the variant in
-#      the same process, beside cuSPARSE ALG1/2/3 and OpSparse; the target lines are the
-#      default's, the "variant" lines say what the variant changes.
+#      --variant all: every product timed with the default and with each variant in the same
+#      process, beside cuSPARSE ALG1/2/3 and OpSparse; the target lines are the default's, the
+#      "variant" lines say what each variant changes.
 # Environment (nothing of a peer is committed; absent: said, and left out):
 #   MATS       folder with the .mtx.gz of shared/matrices (default: .mats, ../../.mats, shared/matrices)
 #   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
-# Writes OUTDIR/{build,t503-default,t503-direct,memcheck-direct,bench}.log and OUTDIR/b/ (CSV);
+# Writes OUTDIR/{build,t503-default,t503-direct (both variants),memcheck-direct,bench}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,21 +43,23 @@ echo "build ok $(el) s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1
 cat "$out/gpu.txt"
 
-# 2. t503 default and direct; memcheck of t503 with the variant on, alongside
+# 2. t503 default and with the variants; memcheck of t503 with the variants on, alongside
 t503="$build/tests/gpu/t503-spgemm-gpu"
-(GCOO_SPGEMM_RECOMPUTE=direct GCOO_TEST_DATA=tests/data timeout 240 compute-sanitizer \
+export GCOO_TEST_DATA=tests/data
+(GCOO_SPGEMM_RECOMPUTE=direct GCOO_SPGEMM_WARP_RANK=count GCOO_TEST_DATA=tests/data timeout 240 compute-sanitizer \
   --tool memcheck --leak-check no --print-limit 20 "$t503" >"$out/memcheck-direct.log" 2>&1
  echo "memcheck rc $?" >>"$out/memcheck-direct.log") &
 pmc=$!
 GCOO_TEST_DATA=tests/data timeout 120 "$t503" >"$out/t503-default.log" 2>&1
 r_def=$?
 echo "t503 default rc $r_def $(el) s: $(tail -1 "$out/t503-default.log")"
-GCOO_SPGEMM_RECOMPUTE=direct GCOO_TEST_DATA=tests/data timeout 120 "$t503" >"$out/t503-direct.log" 2>&1
+GCOO_SPGEMM_RECOMPUTE=direct GCOO_SPGEMM_WARP_RANK=count timeout 120 "$t503" \
+  >"$out/t503-direct.log" 2>&1
 r_dir=$?
-echo "t503 direct rc $r_dir $(el) s: $(tail -1 "$out/t503-direct.log")"
+echo "t503 variants rc $r_dir $(el) s: $(tail -1 "$out/t503-direct.log")"
 grep -iE "fail" "$out/t503-default.log" "$out/t503-direct.log" | head -8
 wait "$pmc"
-echo "memcheck (direct) $(el) s: $(grep -E "ERROR SUMMARY|memcheck rc" "$out/memcheck-direct.log" | tr '\n' ' ')"
+echo "memcheck (variants) $(el) s: $(grep -E "ERROR SUMMARY|memcheck rc" "$out/memcheck-direct.log" | tr '\n' ' ')"
 r_mc=1
 grep -q "ERROR SUMMARY: 0 errors" "$out/memcheck-direct.log" && grep -q "memcheck rc 0" "$out/memcheck-direct.log" && r_mc=0
 
@@ -73,7 +77,7 @@ else
 fi
 [ -n "${PLAN_JSON:-}" ] && [ -f "${PLAN_JSON}" ] && extra+=(--plan-json "$PLAN_JSON")
 if [ $r_def -eq 0 ] && [ $r_dir -eq 0 ]; then
-  timeout 330 "$build/bench/spgemm_bench" --reps 5 --dtype both --gen lr --variant recompute-direct \
+  timeout 330 "$build/bench/spgemm_bench" --reps 5 --dtype both --gen lr --variant all \
     "${extra[@]}" --out "$out/b" "${files[@]}" >"$out/bench.log" 2>&1
   echo "bench rc $? $(el) s"
   grep -E "variant|^target|MISMATCH|worst" "$out/bench.log" | cut -c1-160
@@ -81,5 +85,5 @@ else
   echo "benchmark not run: t503 failed"
 fi
 rm -rf "$out/opsparse"
-echo "done $(el) s: t503 default $r_def, direct $r_dir, memcheck direct $r_mc"
+echo "done $(el) s: t503 default $r_def, variants $r_dir, memcheck variants $r_mc"
 [ $r_def -eq 0 ] && [ $r_dir -eq 0 ] && [ $r_mc -eq 0 ]

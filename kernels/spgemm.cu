@@ -219,6 +219,7 @@ struct product {
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
+  bool count_rank = false;       // GCOO_SPGEMM_WARP_RANK=count (warp_rank_count())
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -234,6 +235,14 @@ bool recompute_direct() {
   return v && strcmp(v, "direct") == 0;
 }
 
+// How the warp bins order rows of more than 32 entries. Default: a bitonic network in shared
+// memory. GCOO_SPGEMM_WARP_RANK=count (a variant until a GPU run measures it): ranks counted in
+// registers (warp_count_write, kernels/spgemm_kernels.cuh). Read at every call.
+bool warp_rank_count() {
+  const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
+  return v && strcmp(v, "count") == 0;
+}
+
 template <typename T>
 void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B) {
   P->s = s;
@@ -246,6 +255,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->last_shared = last_shared_bin<T>();
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
+  P->count_rank = warp_rank_count();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -371,6 +381,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
+  out.count_rank = P->count_rank;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];

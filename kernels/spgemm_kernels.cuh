@@ -95,6 +95,7 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
+  bool count_rank;        // warp bins: rank z > 32 entries by counting (GCOO_SPGEMM_WARP_RANK)
 };
 
 struct csr_in {
@@ -161,10 +162,47 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
+// Rank z > 32 distinct keys of a warp's table by counting (a variant, GCOO_SPGEMM_WARP_RANK=count,
+// until a GPU run measures it against the bitonic network): lane l holds entries l, l + 32, ...
+// in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
+// bank conflicts) and counts the smaller ones; entry s goes straight to its rank. z x ceil(z / 32)
+// compares a lane and no barrier, against the network's log2(P)(log2(P)+1)/2 rounds of P / 32
+// compare-exchanges in shared memory, each round behind a __syncwarp (36 rounds for P = 256:
+// random 400k x 16's rows, ~250 entries each in the 512-slot bin).
+template <typename T, int TS>
+__device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *vals, int z,
+                                                 int lane, int32_t *ci, T *cv) {
+  constexpr int K = TS / 32;
+  int32_t k[K];
+  int r[K];
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const int s = lane + 32 * j;
+    k[j] = s < z ? keys[s] : INT_MAX;
+    r[j] = 0;
+  }
+  for (int e = 0; e < z; e++) {
+    const int32_t ke = keys[e];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      if (32 * j >= z) break; // uniform: registers past the row's entries are not compared
+      r[j] += ke < k[j];
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const int s = lane + 32 * j;
+    if (s < z) {
+      ci[r[j]] = k[j];
+      cv[r[j]] = vals[s];
+    }
+  }
+}
+
 // Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
 template <typename T, int TS>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv) {
+                                                int32_t *ci, T *cv, bool count_rank) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -174,6 +212,10 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
       ci[r] = k;
       cv[r] = v;
     }
+    return;
+  }
+  if (count_rank) {
+    warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
     return;
   }
   int P = 64;
@@ -290,7 +332,7 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
         const int64_t off = rs.off[row];
         if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off);
+          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.count_rank);
         } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
           for (int j = g; j < z; j += G) {
             const int32_t k = keys[j];

@@ -9,7 +9,8 @@
  * (tests/common/spgemm_check.h: same pattern, sorted columns, ||C - ref|| / ||ref|| <=
  * gcoo_test_tolerance), rows did overflow (so the path ran), no recomputed row overflowed, and
  * nnz(C) <= the bound C was allocated at; float and double, random, power-law, mesh, empty rows
- * and an empty product. Runs without a GPU (label unit). */
+ * and an empty product; the warp bins' counting ranks (GCOO_SPGEMM_WARP_RANK=count) on the rows of
+ * 16 entries a row. Runs without a GPU (label unit). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,10 @@
 #include "spgemm_check.h"
 
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
-                           gcoo_cuda_csr *C, int64_t *stats);
+                           int count_rank, gcoo_cuda_csr *C, int64_t *stats);
+
+/* The warp bins' ranking: 0 the bitonic network (default), 1 counting (GCOO_SPGEMM_WARP_RANK). */
+static int count_rank = 0;
 
 static gcoo_cuda_csr host_csr(gcoo_sparse A) {
   gcoo_sparse_info ai;
@@ -39,8 +43,9 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
   int64_t stats[4 + 11];
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
-  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, &dC, stats);
-  TEST_CHECK(rc == 0, "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
+  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, count_rank, &dC, stats);
+  TEST_CHECK(rc == 0,
+             "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
              "%lld (or a row left uncomputed)",
              what, (long long)stats[0], (long long)stats[1], (long long)stats[3],
              (long long)stats[2]);
@@ -53,11 +58,12 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
     /* sorted, unique columns as the kernels wrote them (gcoo_sparse_create_csr would sort) */
     int64_t unsorted = 0;
     for (int64_t i = 0; i < dC.nrows; i++)
-      for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++) unsorted += dC.ind[q - 1] >= dC.ind[q];
+      for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++)
+        unsorted += dC.ind[q - 1] >= dC.ind[q];
     TEST_CHECK(unsorted == 0, "%s: %lld entries of C out of column order", what,
                (long long)unsorted);
-    TEST_CALL(gcoo_sparse_create_csr(&C, dC.dtype, dC.nrows, dC.ncols, dC.ptr, dC.ind, dC.values,
-                                     0));
+    TEST_CALL(
+        gcoo_sparse_create_csr(&C, dC.dtype, dC.nrows, dC.ncols, dC.ptr, dC.ind, dC.values, 0));
     gcoo_sparse_info ai;
     TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
     const double err = spgemm_check(A, B, C, what), tol = gcoo_test_tolerance(ai.dtype, ai.ncols);
@@ -74,33 +80,6 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
   free(dC.values);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
-}
-
-/* m x n with d entries a row on seeded uniform random columns (repeats summed), CSR. */
-static gcoo_sparse uniform(gcoo_dtype dt, int64_t m, int64_t n, int64_t d, uint64_t seed) {
-  const int64_t k = m * d;
-  int32_t *r = malloc((size_t)(k + 1) * sizeof *r), *c = malloc((size_t)(k + 1) * sizeof *c);
-  double *v = malloc((size_t)(k + 1) * sizeof *v);
-  uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (int64_t q = 0; q < k; q++) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    r[q] = (int32_t)(q / d);
-    c[q] = (int32_t)((x >> 33) % (uint64_t)n);
-    v[q] = (double)((x >> 11) & 1023) / 512.0 - 1.0;
-  }
-  gcoo_sparse coo = NULL, A = NULL, out = NULL;
-  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, m, n, k, r, c, v, 0));
-  TEST_CALL(gcoo_sparse_convert(&A, coo, GCOO_FORMAT_CSR, 0));
-  gcoo_sparse_destroy(&coo);
-  if (dt != GCOO_FLOAT64) {
-    TEST_CALL(gcoo_sparse_astype(&out, A, dt));
-    gcoo_sparse_destroy(&A);
-    A = out;
-  }
-  free(r);
-  free(c);
-  free(v);
-  return A;
 }
 
 static gcoo_sparse transpose(gcoo_sparse A) {
@@ -125,10 +104,16 @@ int main(void) {
     gcoo_sparse_destroy(&P);
     /* 16 entries a row (256 products a row of A A^T, as random 400k x 16): the 256- and
      * 512-slot warp bins and their bitonic sorts */
-    gcoo_sparse U = uniform(dt, 400, 400, 16, 7 + t), Ut = transpose(U);
-    gcoo_sparse S = uniform(dt, 200, 200, 16, 17 + t), St = transpose(S);
+    gcoo_sparse U = spgemm_check_uniform(dt, 400, 400, 16, 7 + t), Ut = transpose(U);
+    gcoo_sparse S = spgemm_check_uniform(dt, 200, 200, 16, 17 + t), St = transpose(S);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms half-way", ty);
     check(what, S, St, 0.5, 1, 0x8u);
+    count_rank = 1; /* the same with the warp bins' counting ranks */
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9, count", ty);
+    check(what, S, St, 0.9, 0, 0u);
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, count", ty);
+    check(what, U, Ut, 0.7, 1, 0x10u);
+    count_rank = 0;
     gcoo_sparse_destroy(&St);
     gcoo_sparse_destroy(&S);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7", ty);
@@ -138,12 +123,14 @@ int main(void) {
     /* long B rows over 2000 columns: a dense block accumulator (rows past 2048 products skip
      * the warp bins; the room does not fit the hashed 2048 slots, the span does); over 60000
      * columns: the hashed block bins, and the global bin */
-    gcoo_sparse A4 = uniform(dt, 24, 60, 4, 3 + t), A8 = uniform(dt, 24, 60, 8, 3 + t);
-    gcoo_sparse Bn = uniform(dt, 60, 2000, 300, 5 + t);
+    gcoo_sparse A4 = spgemm_check_uniform(dt, 24, 60, 4, 3 + t),
+                A8 = spgemm_check_uniform(dt, 24, 60, 8, 3 + t);
+    gcoo_sparse Bn = spgemm_check_uniform(dt, 60, 2000, 300, 5 + t);
     snprintf(what, sizeof what, "%s narrow long rows (dense bin)", ty);
     check(what, A8, Bn, 0.9, 0, 0x40u);
     gcoo_sparse_destroy(&A8);
-    gcoo_sparse A40 = uniform(dt, 6, 60, 40, 9 + t), Bw = uniform(dt, 60, 60000, 400, 13 + t);
+    gcoo_sparse A40 = spgemm_check_uniform(dt, 6, 60, 40, 9 + t),
+                Bw = spgemm_check_uniform(dt, 60, 60000, 400, 13 + t);
     snprintf(what, sizeof what, "%s wide long rows, rooms at lo", ty);
     check(what, A4, Bw, 0.0, 1, 0x20u);
     snprintf(what, sizeof what, "%s wide long rows, rooms 0.9 (global)", ty);

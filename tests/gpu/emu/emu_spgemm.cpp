@@ -7,7 +7,8 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow.
+// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` turns on the warp bins'
+// ranking variant (GCOO_SPGEMM_WARP_RANK=count) in the pass.
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,8 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
   constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
   int64_t blocks = (n + per_block - 1) / per_block;
   if (blocks > 2) blocks = 2; // the kernel loops over the rest
-  gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, dim3((unsigned)blocks), dim3(WARPS * 32),
-                   0, in, Av, Bv, rows, n, rs, out);
+  gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, dim3((unsigned)blocks), dim3(WARPS * 32), 0,
+                   in, Av, Bv, rows, n, rs, out);
 }
 
 // As kernels/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
@@ -64,7 +65,7 @@ void run_bin(int b, int64_t nb, csr_in in, const T *Av, const T *Bv, const int32
 }
 
 template <typename T>
-int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
+int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int count_rank,
                    gcoo_cuda_csr *C, int64_t *stats) {
   const int64_t m = A->nrows, n = B->ncols;
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
@@ -115,6 +116,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
+  out.count_rank = count_rank != 0; // the warp bins' ranking variant (GCOO_SPGEMM_WARP_RANK)
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
@@ -167,16 +169,17 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
   bb.cv[2] = cv2.data();
   const unsigned long long guard = 0;
   if (C->nnz > 0)
-    gcoo_emu::launch(compact_rows<T>, dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)),
-                     dim3(256), 0, (int64_t)0, m, (const int64_t *)C->ptr, rs, bb, &guard,
-                     C->ind, (T *)C->values);
+    gcoo_emu::launch(compact_rows<T>,
+                     dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)), dim3(256), 0,
+                     (int64_t)0, m, (const int64_t *)C->ptr, rs, bb, &guard, C->ind,
+                     (T *)C->values);
   return 0;
 }
 
 } // namespace
 
-extern "C" int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
-                                      double frac, gcoo_cuda_csr *C, int64_t *stats) {
-  return A->dtype == GCOO_FLOAT64 ? direct_product<double>(A, B, frac, C, stats)
-                                  : direct_product<float>(A, B, frac, C, stats);
+extern "C" int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
+                                      int count_rank, gcoo_cuda_csr *C, int64_t *stats) {
+  return A->dtype == GCOO_FLOAT64 ? direct_product<double>(A, B, frac, count_rank, C, stats)
+                                  : direct_product<float>(A, B, frac, count_rank, C, stats);
 }
