@@ -70,7 +70,8 @@ for f in add32 adder_dcop_05 bcsstk13 bcsstk33 ca-CondMat_snapderived cage11 raj
   if [ -n "$mats" ] && [ -f "$mats/$f.mtx.gz" ]; then files+=("$mats/$f.mtx.gz"); else echo "matrix $f not found (MATS)"; fi
 done
 extra=()
-if [ -n "${OPSPARSE:-}" ] && [ -x "${OPSPARSE}" ]; then
+if [ -n "${OPSPARSE:-}" ] && [ -f "${OPSPARSE}" ]; then
+  [ -x "$OPSPARSE" ] || chmod +x "$OPSPARSE" 2>/dev/null || true
   extra+=(--opsparse "$OPSPARSE" --opsparse-dir "$out/opsparse")
 else
   echo "OpSparse not available (set OPSPARSE to its reg_opsparse)"
