@@ -97,14 +97,14 @@ static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cud
     if (hC) { /* batched: C came back to the host; put it on the device for the check */
       gcoo_csr_view v;
       gcoo__sparse_csr_view(hC, &v);
-      gcoo__dev_csr_free(&C);
+      gcoo_cuda_csr_free(&C);
       if (rep == reps) gcoo__dev_csr_upload(&v, &C, NULL);
       gcoo_sparse_destroy(&hC);
     }
     if (rep == reps)
       *keep = C;
     else
-      gcoo__dev_csr_free(&C);
+      gcoo_cuda_csr_free(&C);
   }
   qsort(t + 1, (size_t)reps, sizeof *t, cmp_d);
   r->ms = reps > 0 ? t[1 + reps / 2] : t[0];
@@ -509,12 +509,12 @@ int main(int argc, char **argv) {
                  name, pr->op, (double)budget / 1048576.0, rb.ok ? "ok" : rb.err,
                  (long long)rb.info.batches, rb.peak_mb, rb.ms, rb.check);
           if (!rb.ok || !(rb.check <= tol)) nbad++;
-          gcoo__dev_csr_free(&Cb);
+          gcoo_cuda_csr_free(&Cb);
         }
         fflush(stdout);
-        for (int a = 0; a < NALG; a++) gcoo__dev_csr_free(&C[a]);
-        gcoo__dev_csr_free(&dA);
-        gcoo__dev_csr_free(&dB);
+        for (int a = 0; a < NALG; a++) gcoo_cuda_csr_free(&C[a]);
+        gcoo_cuda_csr_free(&dA);
+        gcoo_cuda_csr_free(&dB);
       }
       gcoo_sparse_destroy(&A);
       gcoo_sparse_destroy(&At);

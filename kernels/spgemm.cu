@@ -914,7 +914,7 @@ done:
   spg_free(&P.mem, cv, 0);
   pool_trim(s);
   if (st < 0) {
-    gcoo__dev_csr_free(dC);
+    gcoo_cuda_csr_free(dC);
     gcoo_sparse_destroy(hC);
   }
   return st;
@@ -1003,19 +1003,11 @@ int64_t gcoo__cuda_free_bytes(void) {
   return (int64_t)f;
 }
 
-void gcoo__dev_csr_free(gcoo_cuda_csr *d) {
-  if (!d) return;
-  cudaFree(d->ptr);
-  cudaFree(d->ind);
-  cudaFree(d->values);
-  d->ptr = nullptr;
-  d->ind = nullptr;
-  d->values = nullptr;
-}
-
-gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void *stream) {
+// A host CSR on the device; with_values false uploads the pattern only and zeroes the values
+// (the predictor needs only the pattern: a third less to copy).
+static gcoo_status upload_csr(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStream_t s,
+                              bool with_values) {
   gcoo_status st = GCOO_SUCCESS;
-  cudaStream_t s = (cudaStream_t)stream;
   const size_t es = gcoo_dtype_size(h->dtype);
   memset(d, 0, sizeof *d);
   d->dtype = h->dtype;
@@ -1028,12 +1020,20 @@ gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void 
   SPG_CUDA(cudaMemcpyAsync(d->ptr, h->ptr, (size_t)(h->nrows + 1) * 8, cudaMemcpyHostToDevice, s));
   if (h->nnz) {
     SPG_CUDA(cudaMemcpyAsync(d->ind, h->ind, (size_t)h->nnz * 4, cudaMemcpyHostToDevice, s));
-    SPG_CUDA(cudaMemcpyAsync(d->values, h->values, (size_t)h->nnz * es, cudaMemcpyHostToDevice, s));
+    if (with_values)
+      SPG_CUDA(
+          cudaMemcpyAsync(d->values, h->values, (size_t)h->nnz * es, cudaMemcpyHostToDevice, s));
+    else
+      SPG_CUDA(cudaMemsetAsync(d->values, 0, (size_t)h->nnz * es, s));
   }
   SPG_CUDA(cudaStreamSynchronize(s));
 done:
-  if (st < 0) gcoo__dev_csr_free(d);
+  if (st < 0) gcoo_cuda_csr_free(d);
   return st;
+}
+
+gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void *stream) {
+  return upload_csr(h, d, (cudaStream_t)stream, true);
 }
 
 gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void *stream) {
@@ -1134,34 +1134,12 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   local.seconds_total = gcoo__wtime() - t0;
   if (info) *info = local;
 done:
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
-  gcoo__dev_csr_free(&dC);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
+  gcoo_cuda_csr_free(&dC);
   gcoo_sparse_destroy(&hC);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
-  return st;
-}
-
-// A host CSR's pattern on the device, its values zero (the predictor needs only the pattern:
-// a third less to copy).
-static gcoo_status upload_pattern(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStream_t s) {
-  gcoo_status st = GCOO_SUCCESS;
-  const size_t nz = (size_t)(h->nnz ? h->nnz : 1), es = gcoo_dtype_size(h->dtype);
-  memset(d, 0, sizeof *d);
-  d->dtype = h->dtype;
-  d->nrows = h->nrows;
-  d->ncols = h->ncols;
-  d->nnz = h->nnz;
-  SPG_CUDA(cudaMalloc((void **)&d->ptr, (size_t)(h->nrows + 1) * 8));
-  SPG_CUDA(cudaMalloc((void **)&d->ind, nz * 4));
-  SPG_CUDA(cudaMalloc(&d->values, nz * es));
-  SPG_CUDA(cudaMemcpyAsync(d->ptr, h->ptr, (size_t)(h->nrows + 1) * 8, cudaMemcpyHostToDevice, s));
-  SPG_CUDA(cudaMemcpyAsync(d->ind, h->ind, (size_t)h->nnz * 4, cudaMemcpyHostToDevice, s));
-  SPG_CUDA(cudaMemsetAsync(d->values, 0, (size_t)h->nnz * es, s));
-  SPG_CUDA(cudaStreamSynchronize(s));
-done:
-  if (st < 0) gcoo__dev_csr_free(d);
   return st;
 }
 
@@ -1194,15 +1172,15 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
   GCOO_GOTO(gcoo__sparse_csr_view(Ac ? Ac : A, &va));
   GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
-  GCOO_GOTO(upload_pattern(&va, &dA, s));
-  GCOO_GOTO(upload_pattern(&vb, &dB, s));
+  GCOO_GOTO(upload_csr(&va, &dA, s, false));
+  GCOO_GOTO(upload_csr(&vb, &dB, s, false));
   if (ai.dtype == GCOO_FLOAT64)
     GCOO_GOTO(predict_gcoo<double>(s, &dA, &dB, &o, pred));
   else
     GCOO_GOTO(predict_gcoo<float>(s, &dA, &dB, &o, pred));
 done:
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
   gcoo_sparse_destroy(&Bt);

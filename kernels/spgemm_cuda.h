@@ -18,15 +18,14 @@ extern "C" {
 
 /* Device matrices are gcoo_cuda_csr (kernels/gcoo_kernels.h): int64 row pointers, int32 columns. */
 
-/** Copy a host CSR view to the device (arrays allocated here; free with gcoo__dev_csr_free). */
+/** Copy a host CSR view to the device (arrays allocated here; free with gcoo_cuda_csr_free). */
 gcoo_status gcoo__dev_csr_upload(const gcoo_csr_view *h, gcoo_cuda_csr *d, void *stream);
 /** Copy a device CSR back into a new host CSR object. */
 gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void *stream);
-void gcoo__dev_csr_free(gcoo_cuda_csr *d);
 
 /** gcoo's SpGEMM C = A B on the device, prediction included (kernels/spgemm.cu). When the rows
  *  fit the memory budget in one batch, *dC gets the device CSR of C (free with
- *  gcoo__dev_csr_free: cudaFree; up to 64 MiB they come from the device's stream-ordered pool,
+ *  gcoo_cuda_csr_free: cudaFree; up to 64 MiB they come from the device's stream-ordered pool,
  *  which cudaFree does not wait for: finish work on C first) and *hC is left NULL; otherwise
  *  each batch is copied to the host as
  *  it completes, *hC gets C and *dC is left empty (all pointers NULL). info->seconds is the

@@ -170,7 +170,7 @@ done:
   cudaFree(pA);
   cudaFree(pB);
   cudaFree(pC);
-  if (st < 0) gcoo__dev_csr_free(dC);
+  if (st < 0) gcoo_cuda_csr_free(dC);
   return st;
 }
 

@@ -70,9 +70,9 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
                (long long)info.nnz_predicted, (long long)p.nnz_predicted);
     gcoo_prediction_free(&p);
   }
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
-  gcoo__dev_csr_free(&dC);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
+  gcoo_cuda_csr_free(&dC);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
   gcoo_sparse_destroy(&C);
@@ -100,11 +100,11 @@ static void run_cusparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
                gcoo_spgemm_alg_name(algs[a]), err);
     TEST_CHECK(info.peak_bytes > 0, "%s %s: no peak memory measured", what,
                gcoo_spgemm_alg_name(algs[a]));
-    gcoo__dev_csr_free(&dC);
+    gcoo_cuda_csr_free(&dC);
     gcoo_sparse_destroy(&C);
   }
-  gcoo__dev_csr_free(&dA);
-  gcoo__dev_csr_free(&dB);
+  gcoo_cuda_csr_free(&dA);
+  gcoo_cuda_csr_free(&dB);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
 }
@@ -350,7 +350,7 @@ int main(void) {
     t.memory_budget = 1000;
     TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
                "memory budget 1000 bytes");
-    gcoo__dev_csr_free(&dA);
+    gcoo_cuda_csr_free(&dA);
     gcoo_sparse_destroy(&A);
   }
 
