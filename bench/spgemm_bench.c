@@ -479,7 +479,7 @@ int main(int argc, char **argv) {
                   (long long)v->info.rows_overflowed, (long long)v->info.flop_recomputed,
                   1e3 * v->info.seconds_predict, 1e3 * v->info.seconds_flop,
                   (long long)v->info.batches, v->check, v->err);
-          gcoo__dev_csr_free(&Cv);
+          gcoo_cuda_csr_free(&Cv);
         }
         for (int a = 0; a < NCOL; a++) {
           const gcoo_spgemm_info *q = &r[a].info;
