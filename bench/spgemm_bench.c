@@ -20,7 +20,17 @@
  *                     [--stencil N]
  *                     [--budget-test] [--opsparse BIN] [--opsparse-dir DIR]
  *                     [--opsparse-max-nnz N] [--plan-json FILE] [--skip NAME:OP,...]
- *                     [--out DIR] file.mtx[.gz] ... */
+ *                     [--variant recompute-direct|warp-rank-count|all] [--out DIR]
+ *                     file.mtx[.gz] ...
+ *
+ * --variant NAME (repeatable; "all": every one): every product is also timed with a variant of
+ * gcoo prepared behind an environment switch (docs/spgemm.md), in the same process, checked
+ * against the same reference, and printed beside the default ("variant" lines, CSV alg
+ * gcoo_NAME): recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with
+ * no host plan), warp-rank-count is GCOO_SPGEMM_WARP_RANK=count (the warp bins' rows of more
+ * than 32 entries ranked by counting instead of a bitonic network). The summary gives each side
+ * by side with the default and what the targets would be with it. The target lines stay the
+ * default's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -207,15 +217,40 @@ static int json_number(const char *text, const char *key, double *v) {
   return s && sscanf(s + 1, "%lf", v) == 1;
 }
 
+/* gcoo's variants behind environment switches (the library reads them at every call). */
+typedef struct variant {
+  const char *name, *csv, *env, *value;
+} variant;
+enum { NVAR = 2 };
+static const variant variants[NVAR] = {{"recompute-direct", "gcoo_recompute_direct",
+                                        "GCOO_SPGEMM_RECOMPUTE", "direct"},
+                                       {"warp-rank-count", "gcoo_warp_rank_count",
+                                        "GCOO_SPGEMM_WARP_RANK", "count"}};
+
 typedef struct product_rec {
   char name[64], op[4];
   gcoo_dtype dt;
   result r[NCOL];
+  result var[NVAR]; /* --variant: gcoo with each variant (ok = 0 when not run or failed) */
 } product_rec;
+
+/* gcoo with variant v's switch set for these runs only. */
+static void run_variant(const variant *v, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                        int reps, result *r, gcoo_cuda_csr *keep) {
+  const char *was = getenv(v->env);
+  char saved[64] = "";
+  if (was) snprintf(saved, sizeof saved, "%s", was);
+  setenv(v->env, v->value, 1);
+  run_alg(GCOO_SPGEMM_GCOO, dA, dB, reps, 0, r, keep);
+  if (was)
+    setenv(v->env, saved, 1);
+  else
+    unsetenv(v->env);
+}
 
 int main(int argc, char **argv) {
   const char *gen = "lrs"; /* generated products: Laplacian, random, stencil */
-  int reps = 5, budget_test = 0, nfiles = 0, stencil_n = 120, ndt = 2;
+  int reps = 5, budget_test = 0, nfiles = 0, stencil_n = 120, ndt = 2, use_var[NVAR] = {0, 0};
   gcoo_dtype dts[2] = {GCOO_FLOAT64, GCOO_FLOAT32};
   const char *outdir = ".", *ops_bin = NULL, *ops_dir = "/tmp/opsparse", *plan_json = NULL;
   int64_t ops_max_nnz = 15000000;
@@ -246,7 +281,18 @@ int main(int argc, char **argv) {
       plan_json = argv[++i];
     else if (!strcmp(argv[i], "--skip") && i + 1 < argc)
       skip = argv[++i];
-    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+      const char *name = argv[++i];
+      int found = 0;
+      for (int v = 0; v < NVAR; v++)
+        if (!strcmp(name, "all") || !strcmp(name, variants[v].name)) use_var[v] = found = 1;
+      if (!found) {
+        fprintf(stderr,
+                "spgemm_bench: unknown variant %s (recompute-direct, warp-rank-count, all)\n",
+                name);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
       outdir = argv[++i];
     else if (argv[i][0] == '-') {
       fprintf(stderr, "spgemm_bench: unknown option %s\n", argv[i]);
@@ -405,6 +451,36 @@ int main(int argc, char **argv) {
           printf(" | gcoo failed: %s\n", r[0].err);
         for (int a = 1; a < NALG; a++)
           if (!r[a].ok) printf("    %s: %s\n", col_name[a], r[a].err);
+        memset(pr->var, 0, sizeof pr->var);
+        for (int vi = 0; vi < NVAR; vi++) {
+          if (!use_var[vi] || !r[0].ok) continue;
+          gcoo_cuda_csr Cv;
+          result *v = &pr->var[vi];
+          run_variant(&variants[vi], &dA, &dB, reps, v, &Cv);
+          if (v->ok && ref >= 0) v->check = gcoo__cuda_csr_compare(&Cv, &C[ref]);
+          const int vbad = !v->ok || (ref >= 0 && !(v->check <= tol)) ||
+                           (v->ok && v->info.nnz != gi->nnz);
+          nbad += vbad;
+          if (v->ok)
+            printf("%-24.24s %-3s variant %s: %8.3f ms (default %8.3f, %.2fx), peak %.1f MB, rows "
+                   "recomputed %lld, check %.2e%s\n",
+                   name, pr->op, variants[vi].name, v->ms, r[0].ms, r[0].ms / v->ms, v->peak_mb,
+                   (long long)v->info.rows_overflowed, v->check, vbad ? "  MISMATCH" : "");
+          else
+            printf("%-24.24s %-3s variant %s failed: %s\n", name, pr->op, variants[vi].name,
+                   v->err);
+          fprintf(csv,
+                  "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%d,%d,%.6f,%.3f,%lld,%.4f,%lld,%lld,"
+                  "%lld,%.6f,%.6f,%lld,%.3e,%s\n",
+                  name, pr->op, dname, (long long)ai.nrows, (long long)ai.ncols,
+                  (long long)bi.ncols, (long long)ai.nnz, (long long)gi->flop,
+                  (long long)v->info.nnz, variants[vi].csv, v->ok, v->reps, v->ms, v->peak_mb,
+                  (long long)v->info.nnz_predicted, 0.0, (long long)v->info.nnz_allocated,
+                  (long long)v->info.rows_overflowed, (long long)v->info.flop_recomputed,
+                  1e3 * v->info.seconds_predict, 1e3 * v->info.seconds_flop,
+                  (long long)v->info.batches, v->check, v->err);
+          gcoo_cuda_csr_free(&Cv);
+        }
         for (int a = 0; a < NCOL; a++) {
           const gcoo_spgemm_info *q = &r[a].info;
           fprintf(csv,
@@ -517,6 +593,42 @@ int main(int argc, char **argv) {
     } else {
       printf("gcoo_dist spgemm: no seconds_plan/seconds in %s\n", plan_json);
     }
+  }
+  for (int vi = 0; vi < NVAR; vi++) { /* side by side; the targets below stay the default's */
+    if (!use_var[vi]) continue;
+    double lv_ovf = 0, lv_rest = 0, lv1 = 0, lvops = 0, vworst = INFINITY;
+    int nv_ovf = 0, nv_rest = 0, nv1 = 0, nvops = 0;
+    for (int i = 0; i < np; i++) {
+      const result *r = P[i].r, *v = &P[i].var[vi];
+      if (!r[0].ok || !v->ok) continue;
+      if (r[0].info.rows_overflowed > 0) {
+        lv_ovf += log(r[0].ms / v->ms);
+        nv_ovf++;
+      } else {
+        lv_rest += log(r[0].ms / v->ms);
+        nv_rest++;
+      }
+      double best = INFINITY;
+      if (r[1].ok) {
+        lv1 += log(r[1].ms / v->ms);
+        nv1++;
+        best = r[1].ms;
+      }
+      if (r[OPS].ok) {
+        lvops += log(r[OPS].ms / v->ms);
+        nvops++;
+        if (r[OPS].ms < best) best = r[OPS].ms;
+      }
+      if (best < INFINITY && best / v->ms < vworst) vworst = best / v->ms;
+    }
+    printf("variant %s: default / variant time, geomean: %.3fx over %d products with recomputed "
+           "rows, %.3fx over %d without\n",
+           variants[vi].name, nv_ovf ? exp(lv_ovf / nv_ovf) : NAN, nv_ovf,
+           nv_rest ? exp(lv_rest / nv_rest) : NAN, nv_rest);
+    printf("variant %s in place of the default: vs ALG1 %.2fx (default %.2fx), vs OpSparse %.2fx "
+           "(default %.2fx), worst %.2fx (default %.2fx)\n",
+           variants[vi].name, nv1 ? exp(lv1 / nv1) : NAN, g1, nvops ? exp(lvops / nvops) : NAN,
+           gops, vworst, worst);
   }
   printf("target spgemm-vs-alg1: %.2fx (goal >= 2.0x) %s\n", g1, g1 >= 2.0 ? "met" : "missed");
   printf("target spgemm-vs-opsparse: %.2fx (goal >= 1.3x) %s\n", gops,

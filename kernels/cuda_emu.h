@@ -8,9 +8,13 @@
 // a missing barrier (a fiber reads a chunk another has not staged yet: the 0xff fill shows up as
 // NaN), an out-of-range index or an unwritten output shows up as a wrong result (or a sanitizer
 // report), not as silence. What it does not model: warps (the emulated kernels use no shuffles
-// or votes), memory ordering beyond the barrier, timing, and true concurrency (fibers switch
-// only at barriers, so races the barriers do not order are left to compute-sanitizer on the
-// GPU). Runtime calls the kernel files make are mapped to host versions below; device memory is
+// or votes, except those below), memory ordering beyond the barrier, timing, and true
+// concurrency (fibers switch only at barriers, so races the barriers do not order are left to
+// compute-sanitizer on the GPU). Warp collectives (shuffles, ballots, __match_any_sync,
+// __syncwarp, __syncthreads_count) are modelled by a warp barrier over the mask's lanes: each
+// lane posts its value, waits until every live lane of the mask has arrived with the same mask,
+// reads, and waits again; so a kernel whose lanes of a mask reach different collectives hangs
+// here as it would misbehave on the GPU. Runtime calls the kernel files make are mapped to host versions below; device memory is
 // host memory.
 #ifndef GCOO_CUDA_EMU_H
 #define GCOO_CUDA_EMU_H
@@ -27,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -46,6 +51,7 @@ struct Fiber {
   ucontext_t ctx;
   char *stack = nullptr; // from stack_pool(): kept for the whole program
   bool done = false, waiting = false;
+  uint32_t wmask = 0; // waiting at a warp barrier over these lanes (0: not)
   ThreadState st;
 };
 
@@ -56,6 +62,7 @@ struct Block {
   Fiber *current = nullptr;
   int alive = 0, waiting = 0;
   std::function<void()> body;
+  std::vector<uint64_t> post; // a lane's value posted for a warp collective (by thread)
 };
 
 inline thread_local Block *block_ = nullptr;
@@ -92,6 +99,37 @@ inline void sync_block() {
   swapcontext(&f->ctx, &b.main);
 }
 
+// A warp barrier over the lanes of `mask` (the caller's lane among them): park this fiber until
+// every live lane of the mask waits with the same mask (the scheduler opens it).
+inline void sync_warp(uint32_t mask) {
+  Block &b = *block_;
+  Fiber *f = b.current;
+  f->wmask = mask | (1u << ((unsigned)(f - b.fibers.data()) % 32));
+  swapcontext(&f->ctx, &b.main);
+}
+
+// Open the warp barriers whose lanes have all arrived (a lane that returned counts as arrived).
+inline bool open_warp_barriers(Block &b) {
+  bool opened = false;
+  const size_t n = b.fibers.size();
+  for (size_t t = 0; t < n; t++) {
+    const uint32_t m = b.fibers[t].wmask;
+    if (!m) continue;
+    const size_t w0 = t - t % 32;
+    bool all = true;
+    for (unsigned l = 0; l < 32 && all; l++)
+      if ((m >> l) & 1u) {
+        const size_t u = w0 + l;
+        all = u >= n || b.fibers[u].done || b.fibers[u].wmask == m;
+      }
+    if (!all) continue;
+    for (unsigned l = 0; l < 32; l++)
+      if (((m >> l) & 1u) && w0 + l < n) b.fibers[w0 + l].wmask = 0;
+    opened = true;
+  }
+  return opened;
+}
+
 inline void fiber_entry() {
   Block &b = *block_;
   b.body();
@@ -117,6 +155,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
   std::vector<unsigned char> shared(smem + 16);
   Block b;
   b.fibers.resize(nthreads);
+  b.post.assign(nthreads, 0);
   for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
   b.body = [&] { kernel(args...); };
   Block *outer_block = block_;
@@ -130,6 +169,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
     for (unsigned t = 0; t < nthreads; t++) {
       Fiber &f = b.fibers[t];
       f.done = f.waiting = false;
+      f.wmask = 0;
       f.st.tid = make_uint3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
       f.st.bid = bid;
       f.st.bdim = block;
@@ -144,12 +184,19 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
     b.alive = (int)nthreads;
     b.waiting = 0;
     while (b.alive > 0) {
+      bool ran = false;
       for (unsigned t = 0; t < nthreads; t++) {
         Fiber &f = b.fibers[t];
-        if (f.done || f.waiting) continue;
+        if (f.done || f.waiting || f.wmask) continue;
         b.current = &f;
         state_ = &f.st;
+        ran = true;
         swapcontext(&b.main, &f.ctx);
+      }
+      if (open_warp_barriers(b)) continue;
+      if (!ran && b.alive > 0 && b.waiting < b.alive) { // lanes of a mask at different places
+        std::fprintf(stderr, "cuda_emu: warp collective deadlock (a mask's lanes diverged)\n");
+        std::abort();
       }
       if (b.alive > 0 && b.waiting >= b.alive) { // everyone left is at the barrier: open it
         for (auto &f : b.fibers) f.waiting = false;
@@ -199,6 +246,119 @@ inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v)
          !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
   return old;
+}
+inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+inline unsigned atomicAdd(unsigned *p, unsigned v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+// fibers switch only at barriers: a read-modify-write of a float is not interrupted
+inline float atomicAdd(float *p, float v) {
+  const float o = *p;
+  *p = o + v;
+  return o;
+}
+inline double atomicAdd(double *p, double v) {
+  const double o = *p;
+  *p = o + v;
+  return o;
+}
+inline int atomicCAS(int *p, int cmp, int v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+inline unsigned atomicMax(unsigned *p, unsigned v) {
+  const unsigned o = *p;
+  if (v > o) *p = v;
+  return o;
+}
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __ffs(unsigned v) { return __builtin_ffs((int)v); }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline long max(long a, long b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+
+// ---- warp collectives (a warp barrier over the mask's lanes; see the banner) -----------------
+namespace gcoo_emu {
+inline unsigned self_index() {
+  const ThreadState &s = *state_;
+  return s.tid.x + s.bdim.x * (s.tid.y + s.bdim.y * s.tid.z);
+}
+// Post v, meet the mask's lanes, return what lane `src` (of this warp) posted.
+template <typename V>
+V exchange(uint32_t mask, V v, unsigned src) {
+  static_assert(sizeof(V) <= 8, "a register");
+  Block &b = *block_;
+  const unsigned me = self_index(), w0 = me - me % 32;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof v);
+  b.post[me] = bits;
+  sync_warp(mask);
+  V r = v;
+  if (w0 + src < b.post.size()) std::memcpy(&r, &b.post[w0 + src], sizeof r);
+  sync_warp(mask); // nobody posts again before every lane has read
+  return r;
+}
+// The mask's posted predicates (or values equal to this lane's) as a lane mask.
+template <typename P>
+uint32_t vote(uint32_t mask, P v, bool equal) {
+  Block &b = *block_;
+  const unsigned me = self_index(), w0 = me - me % 32;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof v);
+  if (!equal) bits = bits != 0;
+  b.post[me] = bits;
+  sync_warp(mask);
+  uint32_t r = 0;
+  for (unsigned l = 0; l < 32; l++)
+    if (((mask >> l) & 1u) && w0 + l < b.post.size() && !b.fibers[w0 + l].done &&
+        (equal ? b.post[w0 + l] == bits : b.post[w0 + l] != 0))
+      r |= 1u << l;
+  sync_warp(mask);
+  return r;
+}
+} // namespace gcoo_emu
+inline unsigned emu_lane_() { return gcoo_emu::self_index() % 32; }
+template <typename V>
+V __shfl_sync(unsigned mask, V v, int src, int width = 32) {
+  const unsigned l = emu_lane_();
+  return gcoo_emu::exchange(mask, v, (l - l % (unsigned)width) + (unsigned)src % (unsigned)width);
+}
+template <typename V>
+V __shfl_up_sync(unsigned mask, V v, unsigned d, int width = 32) {
+  const unsigned l = emu_lane_();
+  return gcoo_emu::exchange(mask, v, l % (unsigned)width >= d ? l - d : l);
+}
+template <typename V>
+V __shfl_down_sync(unsigned mask, V v, unsigned d, int width = 32) {
+  const unsigned l = emu_lane_();
+  return gcoo_emu::exchange(mask, v, l % (unsigned)width + d < (unsigned)width ? l + d : l);
+}
+template <typename V>
+V __shfl_xor_sync(unsigned mask, V v, int x, int width = 32) {
+  const unsigned l = emu_lane_(), s = l ^ (unsigned)x;
+  return gcoo_emu::exchange(mask, v, s / (unsigned)width == l / (unsigned)width ? s : l);
+}
+inline unsigned __ballot_sync(unsigned mask, int p) { return gcoo_emu::vote(mask, p, false); }
+template <typename V>
+unsigned __match_any_sync(unsigned mask, V v) {
+  return gcoo_emu::vote(mask, v, true);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { gcoo_emu::sync_warp(mask); }
+// The number of the block's threads with p != 0 (a barrier, twice: post, count, release).
+inline int __syncthreads_count(int p) {
+  gcoo_emu::Block &b = *gcoo_emu::block_;
+  const unsigned me = gcoo_emu::self_index();
+  b.post[me] = p != 0;
+  gcoo_emu::sync_block();
+  int c = 0;
+  for (size_t t = 0; t < b.post.size(); t++) c += !b.fibers[t].done && b.post[t] != 0;
+  gcoo_emu::sync_block();
+  return c;
 }
 
 // ---- wmma (kernels/spdm_tc.cu): the TF32 m16n16k8 subset, one whole tile in every lane -------

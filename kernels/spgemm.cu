@@ -213,13 +213,35 @@ struct product {
   void *arena = nullptr;                 // one allocation holds all of the above
   int64_t arena_bytes = 0;
   unsigned long long *ctr = nullptr; // [0] list length, [1] overflows, [2] second overflows,
-                                     // [3] FLOP of recomputed rows
+                                     // [3] FLOP of recomputed rows, [4..6] relist_kernel's totals
   int32_t *ci[3] = {nullptr, nullptr, nullptr};
   T *cv[3] = {nullptr, nullptr, nullptr};
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
+  bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
+  bool count_rank = false;       // GCOO_SPGEMM_WARP_RANK=count (warp_rank_count())
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
+
+// How rows that passed their rooms are recomputed. Default ("plan"): a second pass, planned on
+// the host (reroom, plan, one wait, the bins' launches) and a second wait for nnz. With
+// GCOO_SPGEMM_RECOMPUTE=direct (a variant until a GPU run measures it, docs/spgemm.md): the
+// listed rows are planned on the device while the host waits for nnz anyway (relist_kernel),
+// then recomputed by one launch of the global-table block kernel into C allocated at their
+// bound: one wait instead of two and one launch instead of a pass's. Read at every call (the
+// benchmark times both in one process).
+bool recompute_direct() {
+  const char *v = getenv("GCOO_SPGEMM_RECOMPUTE");
+  return v && strcmp(v, "direct") == 0;
+}
+
+// How the warp bins order rows of more than 32 entries. Default: a bitonic network in shared
+// memory. GCOO_SPGEMM_WARP_RANK=count (a variant until a GPU run measures it): ranks counted in
+// registers (warp_count_write, kernels/spgemm_kernels.cuh). Read at every call.
+bool warp_rank_count() {
+  const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
+  return v && strcmp(v, "count") == 0;
+}
 
 template <typename T>
 void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B) {
@@ -232,6 +254,8 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->n = B->ncols;
   P->last_shared = last_shared_bin<T>();
   P->sms = device_sm_count();
+  P->direct_recompute = recompute_direct();
+  P->count_rank = warp_rank_count();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -357,6 +381,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
+  out.count_rank = P->count_rank;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
@@ -438,6 +463,65 @@ struct out_mem {
   }
 };
 
+// The direct recomputation (GCOO_SPGEMM_RECOMPUTE=direct): relist_kernel has planned the h[1]
+// rows of ovf1 (h[4] entries of room, h[5] table slots, h[6] their sizes as scanned); one launch
+// of the global-table block kernel computes them into buffer 2 (never past a room: a global
+// table is never full and a room is the exact size or the bound), then the sizes are scanned,
+// C grows to recompute_cap() if it must (not yet written: the first layout was guarded off) and
+// is laid out; one wait brings nnz and the second overflow count (0, or an internal error).
+constexpr unsigned kRelistBlocks = 64; // 512 warps walk the list
+template <typename T>
+gcoo_status recompute_listed(product<T> *P, int64_t r0, int64_t nr, unsigned long long *h,
+                             int64_t *nnz, int64_t *cap, const out_mem &om, int64_t *rowptr,
+                             int32_t **ci, T **cv) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  spg_mem *mem = &P->mem;
+  const int64_t novf = (int64_t)h[1], room = (int64_t)h[4], tab = (int64_t)h[5];
+  const int64_t upper = recompute_cap(*nnz, h[4], h[6]);
+  pass_out<T> out;
+  memset(&out, 0, sizeof out);
+  P->overflowed += novf;
+  P->allocated += room;
+  P->buf_len[2] = room;
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&P->ci[2], room * 4));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&P->cv[2], room * (int64_t)sizeof(T)));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gkeys, tab * 4));
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gvals, tab * (int64_t)sizeof(T)));
+  out.ci = P->ci[2];
+  out.cv = P->cv[2];
+  out.buf_id = 2;
+  out.ovf_rows = P->ovf2;
+  out.ovf_count = P->ctr + 2;
+  out.tab_off = P->tab_off_rows;
+  SPG_CUDA(
+      (launch_block<T, 1024, true>(s, P->in_csr(), (const T *)P->A->values, (const T *)P->B->values,
+                                   P->ovf1, novf, 0, P->rs, out, P->sms)));
+  GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
+  if (upper > *cap) {
+    om.release(*ci, *cap * 4);
+    om.release(*cv, *cap * (int64_t)sizeof(T));
+    *ci = nullptr;
+    *cv = nullptr;
+    *cap = upper;
+    SPG_CUDA(om.alloc((void **)ci, *cap * 4));
+    SPG_CUDA(om.alloc((void **)cv, *cap * (int64_t)sizeof(T)));
+  }
+  GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, *cap, *ci, *cv));
+  {
+    const piece pc[2] = {{h, P->ctr, 4 * 8}, {nnz, rowptr + nr, 8}};
+    SPG_CUDA(fetch_pieces(pc, 2, s));
+  }
+  GCOO_CHECK_GOTO(h[2] == 0 && *nnz <= *cap, GCOO_ERR_INTERNAL,
+                  "%llu directly recomputed rows of C overflowed their rooms (nnz %lld, bound "
+                  "%lld)",
+                  h[2], (long long)*nnz, (long long)*cap);
+done:
+  spg_tmp_free(mem, out.gkeys, tab * 4);
+  spg_tmp_free(mem, out.gvals, tab * (int64_t)sizeof(T));
+  return st;
+}
+
 // Rows [r0, r1) whose rooms are set and listed (ctr[0] of them, nmax at most; planned into *p1
 // already when p1->planned): compute them, recompute the rows that did not fit, and lay them out
 // as CSR (rowptr relative to r0) in arrays allocated with cudaMalloc (the caller's). C is
@@ -458,7 +542,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   int32_t *ci = nullptr;
   T *cv = nullptr;
   const int64_t nr = r1 - r0;
-  unsigned long long h[4] = {0, 0, 0, 0};
+  unsigned long long h[7] = {0, 0, 0, 0, 0, 0, 0};
   int64_t nnz = 0, cap = 0;
   *rowptr_out = nullptr;
   *ci_out = nullptr;
@@ -472,16 +556,24 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
   om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= kPooledOutputBytes;
   GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
+  if (P->direct_recompute) { // plan the listed rows now: the wait below brings the totals
+    SPG_CUDA(cudaMemsetAsync(P->ctr + 4, 0, 3 * 8, s));
+    relist_kernel<<<kRelistBlocks, 256, 0, s>>>(P->ovf1, P->ctr + 1, P->rs, P->in_csr(),
+                                                P->tab_off_rows, P->ctr + 4, P->ctr + 3);
+    SPG_LAUNCHED("relist_kernel");
+  }
   SPG_CUDA(om.alloc((void **)&rowptr, (nr + 1) * 8));
   SPG_CUDA(om.alloc((void **)&ci, cap * 4));
   SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
   GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
   GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
   {
-    const piece pc[2] = {{h, P->ctr, 4 * 8}, {&nnz, rowptr + nr, 8}};
+    const piece pc[2] = {{h, P->ctr, 7 * 8}, {&nnz, rowptr + nr, 8}};
     SPG_CUDA(fetch_pieces(pc, 2, s));
   }
-  if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
+  if (h[1] > 0 && P->direct_recompute) {
+    GCOO_GOTO(recompute_listed(P, r0, nr, h, &nnz, &cap, om, rowptr, &ci, &cv));
+  } else if (h[1] > 0) { // rows that did not fit: exact rooms (or their bound), a second buffer
     const int64_t novf = (int64_t)h[1];
     P->overflowed += novf;
     reroom_kernel<<<blocks_for(novf * 32, 256), 256, 0, s>>>(P->ovf1, novf, P->rs, P->in_csr(),
@@ -535,7 +627,7 @@ gcoo_status product_alloc(product<T> *P) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   const int64_t m = P->m;
-  const int64_t cs_bytes = (int64_t)sizeof(class_stats) + 6 * 8; // the counters follow the sums
+  const int64_t cs_bytes = (int64_t)sizeof(class_stats) + 8 * 8; // the counters follow the sums
   struct part {
     void **p;
     int64_t bytes;

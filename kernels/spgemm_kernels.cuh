@@ -29,6 +29,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "cuda_compat.h"
 #include "predict_classes.h"
 
 namespace gcoo_spg {
@@ -94,6 +95,7 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
+  bool count_rank;        // warp bins: rank z > 32 entries by counting (GCOO_SPGEMM_WARP_RANK)
 };
 
 struct csr_in {
@@ -160,10 +162,47 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
+// Rank z > 32 distinct keys of a warp's table by counting (a variant, GCOO_SPGEMM_WARP_RANK=count,
+// until a GPU run measures it against the bitonic network): lane l holds entries l, l + 32, ...
+// in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
+// bank conflicts) and counts the smaller ones; entry s goes straight to its rank. z x ceil(z / 32)
+// compares a lane and no barrier, against the network's log2(P)(log2(P)+1)/2 rounds of P / 32
+// compare-exchanges in shared memory, each round behind a __syncwarp (36 rounds for P = 256:
+// random 400k x 16's rows, ~250 entries each in the 512-slot bin).
+template <typename T, int TS>
+__device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *vals, int z,
+                                                 int lane, int32_t *ci, T *cv) {
+  constexpr int K = TS / 32;
+  int32_t k[K];
+  int r[K];
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const int s = lane + 32 * j;
+    k[j] = s < z ? keys[s] : INT_MAX;
+    r[j] = 0;
+  }
+  for (int e = 0; e < z; e++) {
+    const int32_t ke = keys[e];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      if (32 * j >= z) break; // uniform: registers past the row's entries are not compared
+      r[j] += ke < k[j];
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const int s = lane + 32 * j;
+    if (s < z) {
+      ci[r[j]] = k[j];
+      cv[r[j]] = vals[s];
+    }
+  }
+}
+
 // Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
 template <typename T, int TS>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv) {
+                                                int32_t *ci, T *cv, bool count_rank) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -173,6 +212,10 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
       ci[r] = k;
       cv[r] = v;
     }
+    return;
+  }
+  if (count_rank) {
+    warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
     return;
   }
   int P = 64;
@@ -289,7 +332,7 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
         const int64_t off = rs.off[row];
         if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off);
+          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.count_rank);
         } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
           for (int j = g; j < z; j += G) {
             const int32_t k = keys[j];
@@ -425,7 +468,7 @@ __global__ void __launch_bounds__(TPB)
     block_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, int shared_bits, rows_state rs,
                       pass_out<T> out) {
-  extern __shared__ __align__(16) unsigned char smem[];
+  GCOO_DYNAMIC_SMEM(unsigned char, smem);
   __shared__ int cnt, cnt2, over;
   __shared__ int swarp[TPB / 32];
   __shared__ chunk_smem<T, TPB> ch;
@@ -799,6 +842,48 @@ __host__ __device__ inline int64_t global_slots(int32_t hi) {
   int bits = 6;
   while (((int64_t)1 << bits) * 2 < 3 * (int64_t)hi) bits++;
   return (int64_t)1 << bits;
+}
+
+// ---- the direct recomputation of overflowed rows (GCOO_SPGEMM_RECOMPUTE=direct) -------------
+
+// The rows a pass listed as past their rooms (*d_n of them, known only on the device), planned
+// for their recomputation by the global-table block kernel with no host plan: room = the exact
+// size where known, else the bound hi; a place in the recomputation's buffer and a global table
+// (global_slots(hi)) taken by atomics on the totals; their FLOP added to *flop. A warp a row
+// (listed rows are few and often long) over a fixed grid: launched before the host knows
+// whether any row overflowed, so the wait that brings nnz and the overflow count brings these
+// totals too (the plan of a second pass and its wait are gone).
+// rp (zero on entry): [0] total room, [1] total table slots, [2] the listed rows' sizes as the
+// scan of the first pass saw them (-1 for an aborted row; a two's complement sum).
+__global__ void __launch_bounds__(256)
+    relist_kernel(const int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
+                  csr_in in, int64_t *tab_off, unsigned long long *rp, unsigned long long *flop) {
+  const int64_t n = (int64_t)*d_n, nw = (int64_t)gridDim.x * (blockDim.x / 32);
+  const int lane = threadIdx.x % 32;
+  for (int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; t < n; t += nw) {
+    const int32_t i = list[t], z = rs.z[i], hi = rs.hi[i];
+    unsigned long long f = 0;
+    for (int64_t a = in.Ap[i] + lane; a < in.Ap[i + 1]; a += 32)
+      f += (unsigned long long)(in.Bp[in.Ai[a] + 1] - in.Bp[in.Ai[a]]);
+    for (int o = 16; o > 0; o >>= 1) f += __shfl_xor_sync(kFull, f, o);
+    if (lane == 0) {
+      const int32_t room = z >= 0 ? z : hi;
+      rs.room[i] = room;
+      rs.off[i] = (int64_t)atomicAdd(&rp[0], (unsigned long long)room);
+      tab_off[i] = (int64_t)atomicAdd(&rp[1], (unsigned long long)global_slots(hi));
+      atomicAdd(&rp[2], (unsigned long long)(long long)z);
+      atomicAdd(flop, f);
+    }
+  }
+}
+
+// The most entries C can have after the direct recomputation: the first scan's total
+// (nnz_scanned) less the listed rows' part of it (z_sum, rp[2]) plus their rooms (room_total,
+// rp[0]); a recomputed row is at most its room. C is allocated at this bound (an aborted row's
+// room is its bound hi), so no further wait is needed before the layout.
+__host__ __device__ inline int64_t recompute_cap(int64_t nnz_scanned, unsigned long long room_total,
+                                                 unsigned long long z_sum) {
+  return nnz_scanned - (int64_t)z_sum + (int64_t)room_total;
 }
 
 // Count the warp's rows into cnt[b] (shared) with one atomic per distinct bin in the warp (all

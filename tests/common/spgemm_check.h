@@ -118,6 +118,24 @@ static inline double spgemm_check(gcoo_sparse A, gcoo_sparse B, gcoo_sparse C, c
   return ref > 0.0 ? sqrt(err / ref) : (err > 0.0 ? INFINITY : 0.0);
 }
 
+/* CSR of dtype from COO triplets in double (repeats summed); the triplet arrays are freed. */
+static inline gcoo_sparse spgemm_check_from_coo(gcoo_dtype dtype, int64_t m, int64_t n, int64_t k,
+                                                int32_t *r, int32_t *c, double *v) {
+  gcoo_sparse coo = NULL, A = NULL, out = NULL;
+  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, m, n, k, r, c, v, 0));
+  TEST_CALL(gcoo_sparse_convert(&A, coo, GCOO_FORMAT_CSR, 0));
+  gcoo_sparse_destroy(&coo);
+  if (dtype != GCOO_FLOAT64) {
+    TEST_CALL(gcoo_sparse_astype(&out, A, dtype));
+    gcoo_sparse_destroy(&A);
+    A = out;
+  }
+  free(r);
+  free(c);
+  free(v);
+  return A;
+}
+
 /* The 5-point Laplacian of an nx x ny grid (a mesh matrix, as CSR). */
 static inline gcoo_sparse spgemm_check_laplacian(gcoo_dtype dtype, int nx, int ny) {
   const int64_t n = (int64_t)nx * ny;
@@ -137,19 +155,7 @@ static inline gcoo_sparse spgemm_check_laplacian(gcoo_dtype dtype, int nx, int n
           v[k++] = t == 0 ? 4.0 : -1.0;
         }
     }
-  gcoo_sparse A = NULL, coo = NULL, out = NULL;
-  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, n, n, k, r, c, v, 0));
-  TEST_CALL(gcoo_sparse_convert(&A, coo, GCOO_FORMAT_CSR, 0));
-  gcoo_sparse_destroy(&coo);
-  if (dtype != GCOO_FLOAT64) {
-    TEST_CALL(gcoo_sparse_astype(&out, A, dtype));
-    gcoo_sparse_destroy(&A);
-    A = out;
-  }
-  free(r);
-  free(c);
-  free(v);
-  return A;
+  return spgemm_check_from_coo(dtype, n, n, k, r, c, v);
 }
 
 /* A power-law-ish matrix: row i has about `avg` entries, a few rows far more (hubs), columns
@@ -175,19 +181,24 @@ static inline gcoo_sparse spgemm_check_powerlaw(gcoo_dtype dtype, int64_t m, int
     }
   }
 #undef SPG_NEXT
-  gcoo_sparse coo = NULL, A = NULL, out = NULL;
-  TEST_CALL(gcoo_sparse_create_coo(&coo, GCOO_FLOAT64, m, n, k, r, c, v, 0)); /* sums repeats */
-  TEST_CALL(gcoo_sparse_convert(&A, coo, GCOO_FORMAT_CSR, 0));
-  gcoo_sparse_destroy(&coo);
-  if (dtype != GCOO_FLOAT64) {
-    TEST_CALL(gcoo_sparse_astype(&out, A, dtype));
-    gcoo_sparse_destroy(&A);
-    A = out;
+  return spgemm_check_from_coo(dtype, m, n, k, r, c, v);
+}
+
+/* m x n with d entries a row on seeded uniform random columns (repeats summed); values are
+ * multiples of 1/512 in [-1, 1). */
+static inline gcoo_sparse spgemm_check_uniform(gcoo_dtype dtype, int64_t m, int64_t n, int64_t d,
+                                               uint64_t seed) {
+  const int64_t k = m * d;
+  int32_t *r = malloc((size_t)(k + 1) * sizeof *r), *c = malloc((size_t)(k + 1) * sizeof *c);
+  double *v = malloc((size_t)(k + 1) * sizeof *v);
+  uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (int64_t q = 0; q < k; q++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    r[q] = (int32_t)(q / d);
+    c[q] = (int32_t)((x >> 33) % (uint64_t)n);
+    v[q] = (double)((x >> 11) & 1023) / 512.0 - 1.0;
   }
-  free(r);
-  free(c);
-  free(v);
-  return A;
+  return spgemm_check_from_coo(dtype, m, n, k, r, c, v);
 }
 
 #endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/gpu/t505-spgemm-emulated.c: gcoo's SpGEMM kernels (kernels/spgemm_kernels.cuh) on the
+ * CPU emulator (kernels/cuda_emu.h, whose warp barriers model the shuffles and ballots), in the
+ * order of the direct recomputation of overflowed rows (GCOO_SPGEMM_RECOMPUTE=direct,
+ * docs/spgemm.md): bounds, a pass into rooms made too small on purpose (every bin's kernel: the
+ * first bin's 8-lane groups, the warp bins, the block bins hashed and dense, the global bin),
+ * relist_kernel's plan of the listed rows on the device, one launch of the global-table kernel,
+ * and the layout into C allocated at recompute_cap(). Checked: C equals the CPU yardstick
+ * (tests/common/spgemm_check.h: same pattern, sorted columns, ||C - ref|| / ||ref|| <=
+ * gcoo_test_tolerance), rows did overflow (so the path ran), no recomputed row overflowed, and
+ * nnz(C) <= the bound C was allocated at; float and double, random, power-law, mesh, empty rows
+ * and an empty product; the warp bins' counting ranks (GCOO_SPGEMM_WARP_RANK=count) on the rows of
+ * 16 entries a row. Runs without a GPU (label unit). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcoo_kernels.h"
+#include "spgemm_check.h"
+
+int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
+                           int count_rank, gcoo_cuda_csr *C, int64_t *stats);
+
+/* The warp bins' ranking: 0 the bitonic network (default), 1 counting (GCOO_SPGEMM_WARP_RANK). */
+static int count_rank = 0;
+
+static gcoo_cuda_csr host_csr(gcoo_sparse A) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  gcoo_cuda_csr d = {ai.dtype,         ai.nrows,         ai.ncols,        ai.nnz,
+                     (int64_t *)a.ptr, (int32_t *)a.ind, (void *)a.values};
+  return d;
+}
+
+/* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
+ * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. */
+static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, int must_overflow,
+                  unsigned want_bins) {
+  gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
+  gcoo_cuda_csr dA = host_csr(Ac), dB = host_csr(Bc), dC;
+  int64_t stats[4 + 11];
+  memset(&dC, 0, sizeof dC);
+  memset(stats, 0, sizeof stats);
+  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, count_rank, &dC, stats);
+  TEST_CHECK(rc == 0,
+             "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
+             "%lld (or a row left uncomputed)",
+             what, (long long)stats[0], (long long)stats[1], (long long)stats[3],
+             (long long)stats[2]);
+  if (must_overflow)
+    TEST_CHECK(stats[0] > 0, "%s: no row overflowed: the recomputation was not exercised", what);
+  for (int b = 0; b < 11; b++)
+    if ((want_bins >> b) & 1u)
+      TEST_CHECK(stats[4 + b] > 0, "%s: no row in bin %d: its kernel did not run", what, b);
+  if (rc == 0) {
+    /* sorted, unique columns as the kernels wrote them (gcoo_sparse_create_csr would sort) */
+    int64_t unsorted = 0;
+    for (int64_t i = 0; i < dC.nrows; i++)
+      for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++)
+        unsorted += dC.ind[q - 1] >= dC.ind[q];
+    TEST_CHECK(unsorted == 0, "%s: %lld entries of C out of column order", what,
+               (long long)unsorted);
+    TEST_CALL(
+        gcoo_sparse_create_csr(&C, dC.dtype, dC.nrows, dC.ncols, dC.ptr, dC.ind, dC.values, 0));
+    gcoo_sparse_info ai;
+    TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
+    const double err = spgemm_check(A, B, C, what), tol = gcoo_test_tolerance(ai.dtype, ai.ncols);
+    TEST_CHECK(err <= tol, "%s: relative error %.3e > %.3e", what, err, tol);
+    unsigned bins = 0;
+    for (int b = 0; b < 11; b++) bins |= (stats[4 + b] > 0 ? 1u : 0u) << b;
+    printf("%-44s bins 0x%03x, rows recomputed %4lld, nnz %7lld, C allocated at %7lld, error "
+           "%.2e\n",
+           what, bins, (long long)stats[0], (long long)stats[3], (long long)stats[2], err);
+    gcoo_sparse_destroy(&C);
+  }
+  free(dC.ptr);
+  free(dC.ind);
+  free(dC.values);
+  gcoo_sparse_destroy(&Ac);
+  gcoo_sparse_destroy(&Bc);
+}
+
+static gcoo_sparse transpose(gcoo_sparse A) {
+  gcoo_sparse T = NULL;
+  TEST_CALL(gcoo_sparse_transpose(&T, A));
+  return T;
+}
+
+int main(void) {
+  const gcoo_dtype types[2] = {GCOO_FLOAT64, GCOO_FLOAT32};
+  for (int t = 0; t < 2; t++) {
+    const gcoo_dtype dt = types[t];
+    const char *ty = dt == GCOO_FLOAT64 ? "double" : "float";
+    char what[96];
+    /* power-law rows: the first bin and the small warp bins, most rows overflowing */
+    gcoo_sparse P = spgemm_check_powerlaw(dt, 300, 3000, 6, 11 + t), Pt = transpose(P);
+    snprintf(what, sizeof what, "%s power-law A A^T, rooms at lo", ty);
+    check(what, P, Pt, 0.0, 1, 0x3u);
+    snprintf(what, sizeof what, "%s power-law A A^T, rooms half-way", ty);
+    check(what, P, Pt, 0.5, 1, 0x1u);
+    gcoo_sparse_destroy(&Pt);
+    gcoo_sparse_destroy(&P);
+    /* 16 entries a row (256 products a row of A A^T, as random 400k x 16): the 256- and
+     * 512-slot warp bins and their bitonic sorts */
+    gcoo_sparse U = spgemm_check_uniform(dt, 400, 400, 16, 7 + t), Ut = transpose(U);
+    gcoo_sparse S = spgemm_check_uniform(dt, 200, 200, 16, 17 + t), St = transpose(S);
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms half-way", ty);
+    check(what, S, St, 0.5, 1, 0x8u);
+    count_rank = 1; /* the same with the warp bins' counting ranks */
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9, count", ty);
+    check(what, S, St, 0.9, 0, 0u);
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, count", ty);
+    check(what, U, Ut, 0.7, 1, 0x10u);
+    count_rank = 0;
+    gcoo_sparse_destroy(&St);
+    gcoo_sparse_destroy(&S);
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7", ty);
+    check(what, U, Ut, 0.7, 1, 0x10u);
+    gcoo_sparse_destroy(&Ut);
+    gcoo_sparse_destroy(&U);
+    /* long B rows over 2000 columns: a dense block accumulator (rows past 2048 products skip
+     * the warp bins; the room does not fit the hashed 2048 slots, the span does); over 60000
+     * columns: the hashed block bins, and the global bin */
+    gcoo_sparse A4 = spgemm_check_uniform(dt, 24, 60, 4, 3 + t),
+                A8 = spgemm_check_uniform(dt, 24, 60, 8, 3 + t);
+    gcoo_sparse Bn = spgemm_check_uniform(dt, 60, 2000, 300, 5 + t);
+    snprintf(what, sizeof what, "%s narrow long rows (dense bin)", ty);
+    check(what, A8, Bn, 0.9, 0, 0x40u);
+    gcoo_sparse_destroy(&A8);
+    gcoo_sparse A40 = spgemm_check_uniform(dt, 6, 60, 40, 9 + t),
+                Bw = spgemm_check_uniform(dt, 60, 60000, 400, 13 + t);
+    snprintf(what, sizeof what, "%s wide long rows, rooms at lo", ty);
+    check(what, A4, Bw, 0.0, 1, 0x20u);
+    snprintf(what, sizeof what, "%s wide long rows, rooms 0.9 (global)", ty);
+    check(what, A40, Bw, 0.9, 0, 0x400u);
+    gcoo_sparse_destroy(&A4);
+    gcoo_sparse_destroy(&A40);
+    gcoo_sparse_destroy(&Bn);
+    gcoo_sparse_destroy(&Bw);
+    /* a mesh (the first bin's rows, known sizes included) */
+    gcoo_sparse L = spgemm_check_laplacian(dt, 12, 9);
+    snprintf(what, sizeof what, "%s Laplacian 12 x 9 squared", ty);
+    check(what, L, L, 0.0, 1, 0x1u);
+    /* no row overflows: the direct path's plan on an empty list */
+    snprintf(what, sizeof what, "%s Laplacian, rooms at the bound", ty);
+    check(what, L, L, 1.0, 0, 0x1u);
+    gcoo_sparse_destroy(&L);
+    /* empty rows only: an empty product */
+    gcoo_sparse E = spgemm_check_powerlaw(dt, 50, 50, 0, 3);
+    snprintf(what, sizeof what, "%s empty", ty);
+    check(what, E, E, 0.0, 0, 0u);
+    gcoo_sparse_destroy(&E);
+  }
+  return gcoo_test_finish("t505-spgemm-emulated");
+}
