@@ -7,10 +7,7 @@
  * beside MPI_Init and the read of the input; the marks below let --json report the rest
  * (docs/datapath.md, "Start-up"). */
 #define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv, sched_getaffinity */
-#include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
-#include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,34 +89,13 @@ static void singleton_mpi_defaults(void) {
 }
 
 /* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
- * so it asks the kernel for the whole file before MPI_Init, on a detached thread (WILLNEED
- * blocks while it queues the reads); the read then finds what the disk delivered meanwhile.
+ * so it asks for the whole file before MPI_Init (gcoo_file_prefetch: io/prefetch.c, the same
+ * mechanism as gcoo_h5_prefetch's); the read then finds what the disk delivered meanwhile.
  * Ranks launched on one host share one page cache: together they read the whole file too, so
  * local rank l of L asks for the l-th of L equal byte ranges of it, also before MPI_Init, and each
  * rank's read later finds its share whichever rank asked for it. Ranks spread over several hosts
  * ask only for their own share, after MPI_Init (gcoo_h5_prefetch in cmd_spdm.c: it needs the
- * file's layout). (Until session 3 one WILLNEED call covered the file and the kernel read only
- * its first readahead window, 8 MiB on the H200 VM: the read stayed cold.) */
-typedef struct prefetch_part {
-  int fd, part, parts;
-} prefetch_part;
-
-static void *prefetch_main(void *arg) {
-  prefetch_part *p = arg;
-  struct stat sb;
-  /* in 128 KiB pieces: Linux reads one readahead window per WILLNEED call, whatever its length
-   * (io/h5_direct.c's prefetch, which gcoo_h5_prefetch uses, says more) */
-  const off_t piece = 128 << 10;
-  if (fstat(p->fd, &sb) == 0) {
-    const off_t lo = sb.st_size / p->parts * p->part,
-                hi = p->part + 1 == p->parts ? sb.st_size : sb.st_size / p->parts * (p->part + 1);
-    for (off_t o = lo; o < hi; o += piece)
-      (void)posix_fadvise(p->fd, o, hi - o < piece ? hi - o : piece, POSIX_FADV_WILLNEED);
-  }
-  close(p->fd);
-  free(p);
-  return NULL;
-}
+ * file's layout). */
 
 /* An integer from the environment, or -1. */
 static int env_int(const char *name) {
@@ -160,38 +136,9 @@ static void prefetch_input(int argc, char **argv) {
   int part = 0, parts = 1;
   for (int i = 2; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--a")) a = argv[i + 1];
-  if (!a || gcoo_file_kind_of(a) != GCOO_FILE_H5 || !host_part(&part, &parts)) return;
-  char file[4096];
-  snprintf(file, sizeof file, "%s", a);
-  /* "file.h5:/group": the file is the first prefix before a ':' that names an HDF5 file, the
-   * same split gcoo_file_kind_of makes */
-  for (char *c = strchr(file, ':'); c; c = strchr(c + 1, ':')) {
-    *c = '\0';
-    if (gcoo_file_kind_of(file) == GCOO_FILE_H5) break;
-    *c = ':';
-  }
-  prefetch_part *p = malloc(sizeof *p);
-  if (!p) return;
-  p->fd = open(file, O_RDONLY | O_CLOEXEC);
-  p->part = part;
-  p->parts = parts;
-  if (p->fd < 0) { /* the read reports it */
-    free(p);
-    return;
-  }
-  pthread_t t;
-  pthread_attr_t at;
-  if (pthread_attr_init(&at) != 0) {
-    close(p->fd);
-    free(p);
-    return;
-  }
-  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &at, prefetch_main, p) != 0) {
-    close(p->fd);
-    free(p);
-  }
-  pthread_attr_destroy(&at);
+  /* a hint: a file it cannot open is reported by the read */
+  if (a && gcoo_file_kind_of(a) == GCOO_FILE_H5 && host_part(&part, &parts))
+    (void)gcoo_file_prefetch(a, part, parts);
 }
 
 bool cli_fast_startup(void) {

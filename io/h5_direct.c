@@ -8,15 +8,11 @@
  * threads with pread from the descriptor HDF5's POSIX driver holds (so an unlinked but open file
  * still reads), each piece landing in its final place and checked there as the round-by-round
  * path checks it: the first bad element, the first failed read, or the first piece past the end
- * of the file (a file that shrank after it was opened) is the one reported.
- *
- * Prefetch: gcoo__h5_prefetch_ranges asks the kernel to start reading byte ranges into the page
- * cache on a detached thread, so that a caller can start the read of its input before other
- * start-up work (MPI, the GPU's context) and find it in memory afterwards. */
+ * of the file (a file that shrank after it was opened) is the one reported. (Reading ahead of
+ * these reads, gcoo_h5_prefetch, goes through io/prefetch.c.) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,51 +129,4 @@ void gcoo__h5_direct_read(const gcoo__h5_dset *d, const gcoo__h5_direct *w, int6
                 : GCOO_ERROR(GCOO_ERR_INTERNAL, "%s: a bad element in piece %lld not found again",
                              d->label, (long long)bad_val);
   }
-}
-
-/* ---- prefetch ------------------------------------------------------------------------------ */
-
-typedef struct prefetch_job {
-  int fd, count;
-  int64_t offset[8], n[8];
-} prefetch_job;
-
-/* Linux starts at most one readahead window (the device's, a few MiB: read_ahead_kb, at least
- * 128 KiB) per WILLNEED call, whatever the length asked for: a single call over a 900 MB range
- * read its first 8 MiB on the H200 VM. So the range is asked for in pieces no larger than the
- * smallest window; each call queues its reads and returns. */
-enum { PREFETCH_PIECE = 128 << 10 };
-
-static void *prefetch_main(void *arg) {
-  prefetch_job *j = arg;
-  for (int i = 0; i < j->count; i++)
-    for (int64_t o = 0; o < j->n[i]; o += PREFETCH_PIECE) {
-      const int64_t len = j->n[i] - o < PREFETCH_PIECE ? j->n[i] - o : PREFETCH_PIECE;
-      (void)posix_fadvise(j->fd, (off_t)(j->offset[i] + o), (off_t)len, POSIX_FADV_WILLNEED);
-    }
-  close(j->fd);
-  free(j);
-  return NULL;
-}
-
-void gcoo__h5_prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int count) {
-  prefetch_job *j = calloc(1, sizeof *j);
-  pthread_t t;
-  pthread_attr_t a;
-  if (!j || count > 8) {
-    free(j);
-    close(fd);
-    return;
-  }
-  j->fd = fd;
-  j->count = count;
-  memcpy(j->offset, offset, sizeof *offset * (size_t)count);
-  memcpy(j->n, n, sizeof *n * (size_t)count);
-  if (pthread_attr_init(&a) != 0) {
-    prefetch_main(j);
-    return;
-  }
-  pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &a, prefetch_main, j) != 0) prefetch_main(j); /* then synchronously */
-  pthread_attr_destroy(&a);
 }

@@ -244,9 +244,6 @@ int gcoo__h5_direct_find(const gcoo__h5_dset *d, gcoo__h5_kind tkind, gcoo__h5_d
  *  failed read is reported. Sticky *st. Local (no MPI). */
 void gcoo__h5_direct_read(const gcoo__h5_dset *d, const gcoo__h5_direct *w, int64_t start,
                           int64_t count, gcoo__h5_kind tkind, void *dst, gcoo_status *st);
-/** Ask the operating system to read bytes [offset, offset + n) of fd into its page cache on a
- *  detached thread (posix_fadvise WILLNEED); the thread owns fd and closes it. A hint. */
-void gcoo__h5_prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int count);
 
 void gcoo__h5_read_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t start, int64_t count,
                       gcoo__h5_kind tkind, void *dst, gcoo_status *st);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "h5_impl.h"
+#include "prefetch.h"
 
 static const char *const csx_names[] = {"indices", "data", "indptr"};
 static const char *const gcoo_names[] = {"rows", "cols", "values", "gIdxes", "nnzPerGroup"};
@@ -552,7 +553,7 @@ static gcoo_status prefetch(const char *path, int rank, int size) {
   gcoo__h5_path p = {NULL, NULL};
   gcoo_h5_info info;
   hid_t fid = H5I_INVALID_HID, obj = H5I_INVALID_HID;
-  int64_t off[8], len[8];
+  int64_t off[GCOO__PREFETCH_MAX_RANGES], len[GCOO__PREFETCH_MAX_RANGES];
   int n = 0, fd = -1, is_group = 0;
   gcoo__h5_comm_serial(&one);
   GCOO_CHECK(rank >= 0 && size >= 1 && rank < size, GCOO_ERR_INVALID_ARG, "rank %d of %d ranks",
@@ -582,7 +583,7 @@ static gcoo_status prefetch(const char *path, int rank, int size) {
 done:
   gcoo__h5_close(&obj);
   if (fd >= 0 && n > 0)
-    gcoo__h5_prefetch_ranges(fd, off, len, n); /* the thread closes fd */
+    gcoo__prefetch_ranges(fd, off, len, n); /* closes fd */
   else if (fd >= 0)
     close(fd);
   gcoo__h5_close(&fid);

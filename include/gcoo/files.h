@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gcoo/files.h: what every file writer of gcoo shares with the application: its temporary files.
+/* gcoo/files.h: what gcoo's file readers and writers share with the application: reading a file
+ * ahead of its reader, and the writers' temporary files.
  *
  * Every writer (HDF5 and Matrix Market) builds its result under a temporary name in the target's
  * directory, "<target>.tmp.<job>.<random>" (<job>: $SLURM_JOB_ID, else the pid of rank 0; the same
@@ -9,6 +10,8 @@
  * gcoo refuse. docs/reliability.md §5 has the details. */
 #ifndef GCOO_FILES_H
 #define GCOO_FILES_H
+
+#include "gcoo/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +23,17 @@ extern "C" {
  *  or its file is gone, so the handler should end the process (_exit). Returns the number of
  *  files removed. Not collective. */
 int gcoo_remove_temporaries(void);
+
+/** Start reading part `part` of `parts` equal byte ranges of the file at path (the whole file:
+ *  0 of 1) into the operating system's page cache, in the background, and return at once, so
+ *  that the disk works while the caller does other start-up (MPI_Init, a GPU's context) and its
+ *  read later finds the bytes in memory. Processes on one host share that cache: local rank l of
+ *  L asking for part l of L reads the file once between them. "file.h5:/object" names file.h5.
+ *  A hint: it reads nothing itself. GCOO_ERR_NULL, GCOO_ERR_INVALID_ARG (part outside
+ *  [0, parts)), GCOO_ERR_IO (the file cannot be opened; the read will report it again). No MPI
+ *  needed: it may be called before MPI_Init. Not collective. For a rank's share of a sparse
+ *  HDF5 group, gcoo_h5_prefetch (gcoo/h5.h) asks for the bytes that rank will read. */
+gcoo_status gcoo_file_prefetch(const char *path, int part, int parts);
 
 #ifdef __cplusplus
 }

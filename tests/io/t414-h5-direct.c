@@ -3,12 +3,21 @@
  * pieces) give the same slabs, bit for bit, as HDF5's rounds (GCOO_H5_DIRECT=0), for datasets of
  * several pieces, float and double, whole matrices and slabs starting mid-piece; and a bad
  * element in a late piece (a NaN value, a negative index) is reported with the same status and
- * the same message, naming the same element, as the rounds report it. */
-#define _POSIX_C_SOURCE 200809L
+ * the same message, naming the same element, as the rounds report it. And the read ahead
+ * (io/prefetch.c, through gcoo_file_prefetch and gcoo_h5_prefetch): its errors, every page of
+ * an evicted file back in the page cache after the parts 0..2 of 3 are asked for, and the
+ * descriptors of its threads closed. */
+#define _GNU_SOURCE /* mincore, posix_fadvise */
+#include <dirent.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "io_util.h"
 
@@ -104,11 +113,100 @@ static void same_slabs(gcoo_dtype dt) {
   gcoo_sparse_destroy(&A);
 }
 
+/* ---- read ahead ---------------------------------------------------------------------------- */
+
+/* Pages of file in the page cache, of *total (mincore over a read-only mapping). */
+static long resident_pages(const char *file, long *total) {
+  int fd = open(file, O_RDONLY);
+  struct stat sb;
+  *total = 0;
+  if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size == 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  const long pg = sysconf(_SC_PAGESIZE), n = (long)((sb.st_size + pg - 1) / pg);
+  void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  unsigned char *v = malloc((size_t)n);
+  long in = -1;
+  if (m != MAP_FAILED && v && mincore(m, (size_t)sb.st_size, v) == 0) {
+    in = 0;
+    for (long i = 0; i < n; i++) in += v[i] & 1;
+  }
+  if (m != MAP_FAILED) munmap(m, (size_t)sb.st_size);
+  free(v);
+  close(fd);
+  *total = n;
+  return in;
+}
+
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  int n = 0;
+  if (!d) return -1;
+  while (readdir(d)) n++;
+  closedir(d);
+  return n;
+}
+
+static void evict(const char *file) {
+  int fd = open(file, O_RDONLY);
+  if (fd < 0) return;
+  fdatasync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  close(fd);
+}
+
+/* Wait up to 10 s for every page of file to be cached and the descriptors back to fds0. */
+static void expect_read_ahead(const char *file, int fds0, const char *what) {
+  long total = 0, in = resident_pages(file, &total);
+  int fds = open_fds();
+  for (int t = 0; t < 1000 && (in < total || fds != fds0); t++) {
+    nanosleep(&(struct timespec){0, 10000000}, NULL);
+    in = resident_pages(file, &total);
+    fds = open_fds();
+  }
+  TEST_CHECK(in == total, "%s: %ld of %ld pages in the page cache 10 s after the read ahead",
+             what, in, total);
+  TEST_CHECK(fds == fds0, "%s: %d open descriptors, %d before: a thread kept its file open", what,
+             fds, fds0);
+}
+
+static void read_ahead(void) {
+  char path[1024], missing[1024];
+  const char *file = io_path(dir, "big.h5");
+  snprintf(path, sizeof path, "%s:/A", file);
+  snprintf(missing, sizeof missing, "%s:/A", io_path(dir, "missing.h5"));
+  TEST_FAILS(gcoo_file_prefetch(NULL, 0, 1), GCOO_ERR_NULL, "path is NULL");
+  TEST_FAILS(gcoo_file_prefetch(path, 1, 1), GCOO_ERR_INVALID_ARG, "part 1 of 1 parts");
+  TEST_FAILS(gcoo_file_prefetch(path, 0, 0), GCOO_ERR_INVALID_ARG, "part 0 of 0 parts");
+  TEST_FAILS(gcoo_file_prefetch(missing, 0, 1), GCOO_ERR_IO, "missing.h5: cannot open");
+  TEST_FAILS(gcoo_h5_prefetch(missing, 0, 1), GCOO_ERR_IO, "missing.h5");
+  const int fds0 = open_fds();
+  long total = 0, in;
+  evict(file);
+  in = resident_pages(file, &total);
+  if (in < 0 || in == total) {
+    /* tmpfs, or a file system that keeps its pages: nothing to see here */
+    printf("t414: the page cache of %s cannot be emptied here (%ld of %ld pages stay): the read "
+           "ahead's pages are not checked\n", file, in, total);
+    TEST_CALL(gcoo_file_prefetch(path, 0, 1));
+    expect_read_ahead(file, fds0, "gcoo_file_prefetch, 0 of 1");
+    return;
+  }
+  for (int part = 0; part < 3; part++) TEST_CALL(gcoo_file_prefetch(path, part, 3));
+  expect_read_ahead(file, fds0, "gcoo_file_prefetch, parts 0..2 of 3");
+  /* one rank's share of the group's datasets (all of them for 1 rank) */
+  evict(file);
+  TEST_CALL(gcoo_h5_prefetch(path, 0, 1));
+  expect_read_ahead(file, fds0, "gcoo_h5_prefetch, rank 0 of 1");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   dir = io_make_dir("t414");
   same_slabs(GCOO_FLOAT64);
   same_slabs(GCOO_FLOAT32);
+  read_ahead();
   if (!gcoo_test_failures) io_remove_tree(dir);
   int rc = gcoo_test_finish("t414-h5-direct");
   MPI_Finalize();
