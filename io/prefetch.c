@@ -66,8 +66,8 @@ void gcoo__prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int 
 
 gcoo_status gcoo_file_prefetch(const char *path, int part, int parts) {
   GCOO_CHECK(path != NULL, GCOO_ERR_NULL, "path is NULL");
-  GCOO_CHECK(parts >= 1 && part >= 0 && part < parts, GCOO_ERR_INVALID_ARG,
-             "part %d of %d parts", part, parts);
+  GCOO_CHECK(parts >= 1 && part >= 0 && part < parts, GCOO_ERR_INVALID_ARG, "part %d of %d parts",
+             part, parts);
   /* "file.h5:/group" names file.h5: the first prefix before a ':' that names an HDF5 file, the
    * split gcoo_file_kind_of makes */
   char file[4096];

@@ -165,8 +165,8 @@ static void expect_read_ahead(const char *file, int fds0, const char *what) {
     in = resident_pages(file, &total);
     fds = open_fds();
   }
-  TEST_CHECK(in == total, "%s: %ld of %ld pages in the page cache 10 s after the read ahead",
-             what, in, total);
+  TEST_CHECK(in == total, "%s: %ld of %ld pages in the page cache 10 s after the read ahead", what,
+             in, total);
   TEST_CHECK(fds == fds0, "%s: %d open descriptors, %d before: a thread kept its file open", what,
              fds, fds0);
 }
@@ -188,7 +188,8 @@ static void read_ahead(void) {
   if (in < 0 || in == total) {
     /* tmpfs, or a file system that keeps its pages: nothing to see here */
     printf("t414: the page cache of %s cannot be emptied here (%ld of %ld pages stay): the read "
-           "ahead's pages are not checked\n", file, in, total);
+           "ahead's pages are not checked\n",
+           file, in, total);
     TEST_CALL(gcoo_file_prefetch(path, 0, 1));
     expect_read_ahead(file, fds0, "gcoo_file_prefetch, 0 of 1");
     return;
