@@ -364,8 +364,18 @@ static int make_x(job *j) {
     j->N = j->ncols;
     snprintf(j->b_desc, sizeof j->b_desc, "random, %lld columns, seed %llu", (long long)j->N,
              (unsigned long long)j->seed_b);
-    st = gcoo_dense_create(&j->Xh, j->dtype, GCOO_ROW_MAJOR, nx, j->N);
-    if (st >= 0) st = gcoo_dense_fill_random_rows(&j->Xh, j->seed_b, x0);
+    gcoo_ctx ctx = gcoo_dist_ctx(j->d);
+    if (gcoo_ctx_device(ctx) >= 0) {
+      /* made on the GPU, the same values (one stream per row): no host copy, no upload; Xh
+       * keeps only the shape (the check regenerates the rows it needs) */
+      st = gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR, nx, j->N, GCOO_MEM_DEVICE);
+      if (st >= 0) st = gcoo_ctx_dense_fill_random_rows(ctx, &j->Xd, j->seed_b, x0);
+      if (st >= 0) st = gcoo_ctx_synchronize(ctx);
+      j->Xh = gcoo_dense_wrap(NULL, j->dtype, GCOO_ROW_MAJOR, nx, j->N, j->N > 0 ? j->N : 1);
+    } else {
+      st = gcoo_dense_create(&j->Xh, j->dtype, GCOO_ROW_MAJOR, nx, j->N);
+      if (st >= 0) st = gcoo_dense_fill_random_rows(&j->Xh, j->seed_b, x0);
+    }
     st = gcoo_dist_agree(j->d, st);
     if (st < 0) return cli_report("generating the dense operand", st);
   } else {
@@ -432,12 +442,14 @@ static int to_device(job *j) {
   const size_t es = gcoo_dtype_size(j->dtype);
   size_t xb = (size_t)(j->Xh.nrows * j->Xh.ld) * es, yb = (size_t)(j->nrows * j->N) * es;
   double t0 = MPI_Wtime();
-  gcoo_status st = gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR, j->Xh.nrows,
-                                         j->Xh.ncols, GCOO_MEM_DEVICE);
+  const int x_there = j->Xd.data != NULL; /* generated on the device (make_x) */
+  gcoo_status st = x_there ? GCOO_SUCCESS
+                           : gcoo_ctx_dense_create(ctx, &j->Xd, j->dtype, GCOO_ROW_MAJOR,
+                                                   j->Xh.nrows, j->Xh.ncols, GCOO_MEM_DEVICE);
   if (st >= 0)
     st = gcoo_ctx_dense_create(ctx, &j->Yd, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N,
                                GCOO_MEM_DEVICE);
-  if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &j->Xd, &j->Xh);
+  if (st >= 0 && !x_there) st = gcoo_ctx_dense_copy(ctx, &j->Xd, &j->Xh);
   if (st >= 0) st = gcoo_ctx_synchronize(ctx);
   if (!cli_require(st >= 0, "moving %zu + %zu bytes to GPU %d: %s", xb, yb, gcoo_ctx_device(ctx),
                    gcoo_last_error()))

@@ -14,6 +14,8 @@
 
 #include "backend_cuda_impl.h"
 #include "blas_cuda.h"
+#include "copy_staged.h"
+#include "dense_random.h"
 #include "dispatch.h"
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
@@ -166,13 +168,11 @@ gcoo_status gcoo_cuda_csr_upload(gcoo_sparse A, gcoo_cuda_csr *d, void *stream) 
   GCOO_GOTO(gcoo__cuda_alloc(&d->ptr, (size_t)(ai.nrows + 1) * 8, "CSR row pointer"));
   GCOO_GOTO(gcoo__cuda_alloc(&d->ind, (size_t)ai.nnz * 4, "CSR column indices"));
   GCOO_GOTO(gcoo__cuda_alloc(&d->values, (size_t)ai.nnz * es, "CSR values"));
-  GCOO_CALL_CUDA_GOTO(
-      cudaMemcpyAsync(d->ptr, a.ptr, (size_t)(ai.nrows + 1) * 8, cudaMemcpyHostToDevice, s));
+  /* (one row each: large arrays are staged through pinned chunks, kernels/copy_staged.c) */
+  GCOO_GOTO(gcoo__cuda_copy_rows(d->ptr, 8, a.ptr, 8, (size_t)(ai.nrows + 1) * 8, 1, s));
   if (ai.nnz > 0) {
-    GCOO_CALL_CUDA_GOTO(
-        cudaMemcpyAsync(d->ind, a.ind, (size_t)ai.nnz * 4, cudaMemcpyHostToDevice, s));
-    GCOO_CALL_CUDA_GOTO(
-        cudaMemcpyAsync(d->values, a.values, (size_t)ai.nnz * es, cudaMemcpyHostToDevice, s));
+    GCOO_GOTO(gcoo__cuda_copy_rows(d->ind, 4, a.ind, 4, (size_t)ai.nnz * 4, 1, s));
+    GCOO_GOTO(gcoo__cuda_copy_rows(d->values, es, a.values, es, (size_t)ai.nnz * es, 1, s));
   }
 done:
   if (st < 0) gcoo_cuda_csr_free(d);
@@ -719,12 +719,13 @@ static gcoo_status ensure_buffer(void **buf, size_t *have, size_t need, const ch
 /* Copy a dense matrix between host and device (same layout, leading dimensions may differ). */
 static gcoo_status copy_dense(void *dst, int64_t dld, const void *src, int64_t sld,
                               gcoo_layout layout, int64_t nrows, int64_t ncols, size_t es,
-                              enum cudaMemcpyKind kind, cudaStream_t s) {
+                              cudaStream_t s) {
   const int64_t minor = layout == GCOO_ROW_MAJOR ? ncols : nrows;
   const int64_t major = layout == GCOO_ROW_MAJOR ? nrows : ncols;
   if (minor == 0 || major == 0) return GCOO_SUCCESS;
-  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst, (size_t)dld * es, src, (size_t)sld * es, (size_t)minor * es,
-                                   (size_t)major, kind, s));
+  /* the pointers tell the direction (kernels/copy_staged.c stages large pageable copies) */
+  GCOO_CALL(gcoo__cuda_copy_rows(dst, (size_t)dld * es, src, (size_t)sld * es, (size_t)minor * es,
+                                 major, s));
   return GCOO_SUCCESS;
 }
 
@@ -750,7 +751,7 @@ static gcoo_status device_operand(gcoo_op op, const gcoo_dense *D, int copy_in, 
   out->data = *buf;
   if (copy_in)
     GCOO_CALL(copy_dense(out->data, out->ld, D->data, D->ld, D->layout, D->nrows, D->ncols, es,
-                         cudaMemcpyHostToDevice, (cudaStream_t)op->ctx->stream));
+                         (cudaStream_t)op->ctx->stream));
   return GCOO_SUCCESS;
 }
 
@@ -828,7 +829,7 @@ static gcoo_status cuda_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, 
   GCOO_GOTO(run(op, alpha, &dX, beta, &dY));
   if (Y->mem == GCOO_MEM_HOST) {
     GCOO_GOTO(copy_dense(Y->data, Y->ld, dY.data, dY.ld, Y->layout, Y->nrows, Y->ncols,
-                         gcoo_dtype_size(Y->dtype), cudaMemcpyDeviceToHost, s));
+                         gcoo_dtype_size(Y->dtype), s));
     GCOO_CALL_CUDA_GOTO(cudaStreamSynchronize(s));
   }
 done:
@@ -930,6 +931,16 @@ static gcoo_status cuda_coldot(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_den
   return GCOO_SUCCESS;
 }
 
+static gcoo_status cuda_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed, int64_t row0) {
+  device_guard g;
+  if (D->nrows * D->ncols > 0) GCOO_CALL(check_device_pointer(ctx, D->data, "D"));
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_fill_random_rows((cudaStream_t)ctx->stream, D, seed, row0);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
 extern const gcoo_device_ops gcoo__device_cuda; /* kernels/device_cuda.c */
 
 const gcoo_backend_ops gcoo__backend_cuda = {
@@ -947,5 +958,6 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .gemm = cuda_gemm,
     .dgmm = cuda_dgmm,
     .coldot = cuda_coldot,
+    .fill_random_rows = cuda_fill_random_rows,
     .device = &gcoo__device_cuda,
 };

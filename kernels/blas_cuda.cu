@@ -4,6 +4,7 @@
 // functions.
 #include "blas_cuda.h"
 #include "column_sums.cuh"
+#include "copy_staged.h"
 #include "cuda_check.h"
 
 namespace {
@@ -70,8 +71,9 @@ extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst,
   int64_t nmaj = src->layout == GCOO_ROW_MAJOR ? src->nrows : src->ncols;
   int64_t nmin = src->layout == GCOO_ROW_MAJOR ? src->ncols : src->nrows;
   if (nmaj == 0 || nmin == 0) return GCOO_SUCCESS;
-  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst->data, (size_t)dst->ld * es, src->data, (size_t)src->ld * es,
-                                   (size_t)nmin * es, (size_t)nmaj, cudaMemcpyDefault, s));
+  // large pageable host <-> device copies are staged through pinned chunks (kernels/copy_staged.c)
+  GCOO_CALL(gcoo__cuda_copy_rows(dst->data, (size_t)dst->ld * es, src->data, (size_t)src->ld * es,
+                                 (size_t)nmin * es, nmaj, s));
   if (dst->mem == GCOO_MEM_HOST) GCOO_CALL_CUDA(cudaStreamSynchronize(s));
   return GCOO_SUCCESS;
 }

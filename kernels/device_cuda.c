@@ -4,6 +4,7 @@
  * through the backend interface. Every failure goes through the one CUDA checker, kernels/cuda_check.h. */
 #include <limits.h>
 
+#include "copy_staged.h"
 #include "cuda_check.h"
 
 static gcoo_status dev_alloc(void **ptr, size_t bytes, const char *what) {
@@ -17,10 +18,8 @@ static void dev_free(void *ptr) {
 
 static gcoo_status copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                              size_t rowbytes, int64_t nrows, void *stream) {
-  if (nrows <= 0 || rowbytes == 0) return GCOO_SUCCESS;
-  /* cudaMemcpyDefault: unified addressing tells the direction from the pointers */
-  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst, dpitch, src, spitch, rowbytes, (size_t)nrows,
-                                   cudaMemcpyDefault, (cudaStream_t)stream));
+  /* unified addressing tells the direction from the pointers; large pageable copies staged */
+  GCOO_CALL(gcoo__cuda_copy_rows(dst, dpitch, src, spitch, rowbytes, nrows, (cudaStream_t)stream));
   return GCOO_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include "backend_impl.h"
 #include "gcoo/blas.h"
+#include "gcoo/generate.h"
 
 #define GCOO_TEMPLATE "blas_cpu_impl.h"
 #include "gcoo/template.h"
@@ -86,6 +87,20 @@ gcoo_status gcoo_ctx_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense 
   }
   GCOO_CALL(need_device_ops(ctx, ctx->ops->dense_copy != NULL, "copy"));
   GCOO_CALL(ctx->ops->dense_copy(ctx, dst, src));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_ctx_dense_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed,
+                                            int64_t row0) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CALL(gcoo_dense_check(D));
+  if (D->mem == GCOO_MEM_HOST) {
+    GCOO_CALL(gcoo_dense_fill_random_rows(D, seed, row0));
+    return GCOO_SUCCESS;
+  }
+  GCOO_CHECK(row0 >= 0, GCOO_ERR_INVALID_ARG, "first row %lld < 0", (long long)row0);
+  GCOO_CALL(need_device_ops(ctx, ctx->ops->fill_random_rows != NULL, "fill_random_rows"));
+  GCOO_CALL(ctx->ops->fill_random_rows(ctx, D, seed, row0));
   return GCOO_SUCCESS;
 }
 

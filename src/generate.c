@@ -194,9 +194,8 @@ gcoo_status gcoo_dense_fill_random_rows(gcoo_dense *D, uint64_t seed, int64_t ro
 #pragma omp parallel for schedule(static) if (D->nrows * D->ncols > GCOO_OMP_MIN_WORK)
   for (int64_t i = 0; i < D->nrows; i++) {
     gcoo_rng r;
-    gcoo__rng_seed(&r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)(row0 + i));
-    for (int64_t j = 0; j < D->ncols; j++)
-      gcoo_dense_set(D, i, j, 2.0 * gcoo__rng_uniform(&r) - 1.0);
+    gcoo__dense_row_rng(&r, seed, row0 + i);
+    for (int64_t j = 0; j < D->ncols; j++) gcoo_dense_set(D, i, j, gcoo__dense_row_next(&r));
   }
   return GCOO_SUCCESS;
 }

@@ -232,6 +232,9 @@ typedef struct gcoo_backend_ops {
   gcoo_status (*dgmm)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *A, gcoo_dense *C);
   /** out(j) = A(:, j) . B(:, j) (gcoo_blas_coldot), device operands. */
   gcoo_status (*coldot)(gcoo_ctx ctx, const gcoo_dense *A, const gcoo_dense *B, gcoo_dense *out);
+  /** Rows [row0, row0 + D->nrows) of gcoo_dense_fill_random_rows(seed)'s matrix, the same
+   *  values, into device D (gcoo_ctx_dense_fill_random_rows). */
+  gcoo_status (*fill_random_rows)(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed, int64_t row0);
   /** Device memory, copies, streams, events and binding; NULL on backends without a device. */
   const gcoo_device_ops *device;
 } gcoo_backend_ops;

@@ -27,6 +27,12 @@ gcoo_status gcoo_ctx_dense_destroy(gcoo_ctx ctx, gcoo_dense *D);
  *  differ). Ordered on the context's stream; returns when a device-to-host copy is complete. */
 gcoo_status gcoo_ctx_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense *src);
 
+/** gcoo_dense_fill_random_rows (gcoo/generate.h) in either memory space: rows [row0, row0 +
+ *  D->nrows) of the random matrix of seed, the same values bit for bit; device memory is filled
+ *  on the GPU (no host copy of D is made). Ordered on the context's stream. Not collective. */
+gcoo_status gcoo_ctx_dense_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed,
+                                            int64_t row0);
+
 /** C = alpha * op(A) * op(B) + beta * C, op(M) = M or M^T (trans != 0). A, B, C of one layout. */
 gcoo_status gcoo_blas_gemm(gcoo_ctx ctx, int transA, int transB, double alpha, const gcoo_dense *A,
                            const gcoo_dense *B, double beta, gcoo_dense *C);

@@ -1,13 +1,14 @@
 # tests/gpu/spdm.cmake: the SpDM GPU tests (helper kernels); included from
-# tests/gpu/CMakeLists.txt. t300-t303 and t305 (the tensor-core mode) need a GPU (exit 77 without
-# one); t304 (the dispatch rule), t306 (cuBLAS loaded lazily; its GPU half where there is one)
+# tests/gpu/CMakeLists.txt. t300-t303, t305 (the tensor-core mode) and t307 (staged host-device
+# copies) need a GPU (exit 77 without one); t304 (the dispatch rule), t306 (cuBLAS loaded lazily; its GPU half where there is one)
 # and t309 (the kernels on the CPU emulator, kernels/cuda_emu.h) run anywhere CUDA's headers are.
 if(GCOO_HAVE_CUDA)
   add_library(gcoo_gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
   target_link_libraries(gcoo_gpu_test_util PUBLIC gcoo_test_util)
   target_include_directories(gcoo_gpu_test_util PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                                                        ${PROJECT_SOURCE_DIR}/kernels)
-  foreach(t t300-cuda-ctx t301-cuda-convert t302-cuda-spdm t303-cuda-tuned t305-cuda-tc)
+  foreach(t t300-cuda-ctx t301-cuda-convert t302-cuda-spdm t303-cuda-tuned t305-cuda-tc
+            t307-staged-copy)
     gcoo_add_test(${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/${t}.c LABELS gpu
                   LIBS gcoo_gpu_test_util TIMEOUT 180)
   endforeach()
