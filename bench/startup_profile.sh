@@ -37,6 +37,10 @@ if command -v fincore >/dev/null; then
 else
   echo "  (no fincore here: the bytes per file are not measured)"
 fi
+# what kinds of objects: Open MPI's components, hwloc's plugins, and the large libraries
+echo "  $n shared objects loaded: $(grep -c '/mca_' "$tmp/libs") Open MPI components, hwloc plugins:" \
+  "$(grep -o 'hwloc_[a-z_]*\.so' "$tmp/libs" | sort -u | tr '\n' ' ')"
+echo "  others: $(grep -v '/mca_' "$tmp/libs" | sed 's|.*/||' | sort -u | tr '\n' ' ')"
 
 # 3. the loader's statistics of a cold start
 drop

@@ -6,7 +6,8 @@
  * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
  * beside MPI_Init and the read of the input; the marks below let --json report the rest
  * (docs/datapath.md, "Start-up"). */
-#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv, sched_getaffinity */
+#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv, sched_getaffinity, dladdr, RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,11 +82,79 @@ static int is_singleton(void) {
   return 1;
 }
 
+/* Open MPI's component directory, found beside libmpi (Debian and Ubuntu: <libdir>/openmpi/lib/
+ * openmpi3; a default build: <libdir>/openmpi), recognised by its ob1 component; "" if none. */
+static void component_dir(char *dir, size_t len) {
+  Dl_info di;
+  char lib[4096];
+  dir[0] = '\0';
+  /* PMPI_Init: a function of libmpi that gcoo_dist does not call, so its address is libmpi's
+   * own, not a stub in the executable */
+  void *f = dlsym(RTLD_DEFAULT, "PMPI_Init");
+  if (!f || !dladdr(f, &di) || !di.dli_fname || !realpath(di.dli_fname, lib)) return;
+  char *slash = strrchr(lib, '/');
+  if (!slash) return;
+  *slash = '\0';
+  static const char *const sub[] = {"openmpi/lib/openmpi3", "openmpi3", "openmpi"};
+  for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+    char probe[4200];
+    if (snprintf(dir, len, "%s/%s", lib, sub[i]) >= (int)len ||
+        snprintf(probe, sizeof probe, "%s/mca_pml_ob1.so", dir) >= (int)sizeof probe)
+      break;
+    if (access(probe, R_OK) == 0) return;
+  }
+  dir[0] = '\0';
+}
+
+/* Name only `names` for a framework when every one of them is installed (an include list that
+ * names a missing component fails MPI_Init), unless the user set the framework. */
+static void only(const char *dir, const char *framework, const char *names) {
+  char var[64], list[128];
+  snprintf(var, sizeof var, "OMPI_MCA_%s", framework);
+  if (!*dir || getenv(var)) return;
+  snprintf(list, sizeof list, "%s", names);
+  for (char *save = NULL, *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+    char probe[4200];
+    if (snprintf(probe, sizeof probe, "%s/mca_%s_%s.so", dir, framework, c) >= (int)sizeof probe ||
+        access(probe, R_OK) != 0)
+      return;
+  }
+  setenv(var, names, 0);
+}
+
+/* Open MPI opens every component file of a framework to ask it whether it applies, unless the
+ * framework's variable names the ones to use: a singleton's MPI_Init opened 43 component files
+ * on the CPU machine (about 90 on the H200 VM's build), each read cold from the disk the input's
+ * prefetch fills. One rank needs the basic collectives (libnbc: the nonblocking ones), no
+ * one-sided transport (gcoo uses none: pt2pt, the lightest, stands in), the application's
+ * error manager and state machine, one shared-memory and one reachability component: 23
+ * component files instead of 43 on the CPU machine. */
+/* Open MPI's MPI_Init has hwloc discover the machine, and hwloc loads every plugin it has
+ * installed: on the CPU machine the GL plugin (libX11, libXNVCtrl, xcb), the OpenCL one
+ * (libOpenCL, which loads and starts each vendor's OpenCL driver to list its devices) and the
+ * libxml2 one (libxml2 and ICU's 30 MB of data): 16 shared objects read cold and initialised
+ * for a topology gcoo_dist only uses for cores and PCI locality (hwloc's own XML code reads
+ * what Open MPI's daemons send). The variable names the plugin files not to load (hwloc 2.1+;
+ * names not installed are ignored); one the user set wins. */
+static void hwloc_defaults(void) {
+  setenv("HWLOC_PLUGINS_BLACKLIST",
+         "hwloc_gl,hwloc_opencl,hwloc_xml_libxml,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero",
+         0);
+}
+
 static void singleton_mpi_defaults(void) {
+  char dir[4096];
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   setenv("OMPI_MCA_pml", "ob1", 0);
   setenv("OMPI_MCA_btl", "self", 0);
-  setenv("OMPI_MCA_osc", "^ucx", 0);
+  component_dir(dir, sizeof dir);
+  only(dir, "coll", "basic,libnbc,self");
+  only(dir, "osc", "pt2pt");
+  only(dir, "errmgr", "default_app");
+  only(dir, "state", "app");
+  only(dir, "shmem", "mmap");
+  only(dir, "reachable", "weighted");
+  setenv("OMPI_MCA_osc", "^ucx", 0); /* where pt2pt is not installed */
 }
 
 /* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
@@ -150,6 +219,7 @@ void cli_startup_begin(int argc, char **argv) {
   t_main = clock_s(CLOCK_MONOTONIC);
   exec_to_main = since_exec();
   if (!cli_fast_startup()) return;
+  hwloc_defaults();
   if (is_singleton()) singleton_mpi_defaults();
   if (argc >= 2 &&
       (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))

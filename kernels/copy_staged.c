@@ -86,7 +86,7 @@ static gcoo_status staged(char *dst, size_t dpitch, const char *src, size_t spit
   *done_it = 1;
   const size_t nchunks = (total + per - 1) / per;
   /* chunk c covers units [c * per, ...): bytes at offset c * per (linear), or rows */
-#define CHUNK_N(c) ((c) * per + per <= total ? per : total - (c) * per)
+#define CHUNK_N(c) ((c)*per + per <= total ? per : total - (c)*per)
   if (h2d) {
     for (size_t c = 0; c < nchunks; c++) {
       const int b = (int)(c % NBUF);
@@ -148,14 +148,16 @@ gcoo_status gcoo__cuda_copy_rows(void *dst, size_t dpitch, const void *src, size
   if (nrows == 1) dpitch = spitch = rowbytes; /* one row: any pitch will do */
   if (rowbytes * (size_t)nrows >= GCOO__STAGED_MIN_BYTES) {
     int h2d = -1, done_it = 0;
-    if (pageable(src) && on_device(dst)) h2d = 1;
-    else if (on_device(src) && pageable(dst)) h2d = 0;
+    if (pageable(src) && on_device(dst))
+      h2d = 1;
+    else if (on_device(src) && pageable(dst))
+      h2d = 0;
     if (h2d >= 0) {
       GCOO_CALL(staged(dst, dpitch, src, spitch, rowbytes, nrows, h2d, s, &done_it));
       if (done_it) return GCOO_SUCCESS;
     }
   }
-  GCOO_CALL_CUDA(cudaMemcpy2DAsync(dst, dpitch, src, spitch, rowbytes, (size_t)nrows,
-                                   cudaMemcpyDefault, s));
+  GCOO_CALL_CUDA(
+      cudaMemcpy2DAsync(dst, dpitch, src, spitch, rowbytes, (size_t)nrows, cudaMemcpyDefault, s));
   return GCOO_SUCCESS;
 }

@@ -89,7 +89,8 @@ static void staged_operator(gcoo_ctx gpu, gcoo_dtype dt) {
   TEST_CALL(gcoo_spdm_reference(1.0, A, &X, 0.0, &R));
   TEST_CALL(gcoo_spdm(gpu, 1.0, A, &X, 0.0, &Y));
   const double err = gcoo_test_relerr(&Y, &R), tol = gcoo_test_tolerance(dt, 1000);
-  TEST_CHECK(err <= tol, "%s product of a staged 1M x 1000 operator (10M entries): error %.3g > %.3g",
+  TEST_CHECK(err <= tol,
+             "%s product of a staged 1M x 1000 operator (10M entries): error %.3g > %.3g",
              dt == GCOO_FLOAT64 ? "double" : "float", err, tol);
   gcoo_dense_destroy(&X);
   gcoo_dense_destroy(&Y);
@@ -128,14 +129,14 @@ int main(void) {
   gcoo_ctx gpu = NULL;
   TEST_CALL(gcoo_ctx_create(&gpu, "cuda"));
   /* 2M rows of 36 bytes at pitches 44 and 52: whole rows per 8 MiB chunk, 9 chunks */
-  round_trip(gpu, "float 2M x 9 row-major, host ld 11 -> 13", GCOO_FLOAT32, GCOO_ROW_MAJOR,
-             2000000, 9, 11, 13);
+  round_trip(gpu, "float 2M x 9 row-major, host ld 11 -> 13", GCOO_FLOAT32, GCOO_ROW_MAJOR, 2000000,
+             9, 11, 13);
   /* one row of 80 MB + 8 bytes: contiguous, a partial last chunk */
   round_trip(gpu, "double 1 x 10000001 (one contiguous row)", GCOO_FLOAT64, GCOO_ROW_MAJOR, 1,
              10000001, 10000001, 10000001);
   /* columns of 12 MB, more than a chunk: cudaMemcpy2DAsync */
-  round_trip(gpu, "double 1.5M x 3 column-major, ld 1.6M", GCOO_FLOAT64, GCOO_COL_MAJOR, 1500000,
-             3, 1600000, 1600000);
+  round_trip(gpu, "double 1.5M x 3 column-major, ld 1.6M", GCOO_FLOAT64, GCOO_COL_MAJOR, 1500000, 3,
+             1600000, 1600000);
   /* below the staging threshold */
   round_trip(gpu, "float 1000 x 32 row-major (not staged)", GCOO_FLOAT32, GCOO_ROW_MAJOR, 1000, 32,
              32, 33);
