@@ -130,7 +130,8 @@ run_json() { # label np mode args...
   [ "$mode" = cold ] && drop
   local out rss wall
   if [ "$np" = 1 ]; then
-    out=$(measured "$bin" "$@" --json 2>"$dir/err.txt")
+    # (timeout: a run that hangs ends the benchmark's run, not the machine's whole allowance)
+    out=$(measured timeout 120 "$bin" "$@" --json 2>"$dir/err.txt")
   else
     # one OpenMP team per rank sized to its share of the cores (as a user would run it)
     local th=$(( $(nproc) / np ))
@@ -141,7 +142,7 @@ run_json() { # label np mode args...
     [ "$backend" = gpu ] && [ "$np" -gt "$ngpus" ] && shared=1
     # --bind-to none: Open MPI binds each of 2 or fewer ranks to one core by default, which
     # would run each rank's $th threads on one core (session 3's first H200 run did)
-    out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured mpirun -np "$np" --bind-to none \
+    out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured timeout 120 mpirun -np "$np" --bind-to none \
       -x OMP_NUM_THREADS -x GCOO_ALLOW_SHARED_GPU "$bin" "$@" --json 2>"$dir/err.txt")
   fi
   local rc=$?
