@@ -182,6 +182,9 @@ int cli_startup_end(int rc);
  *  context on a thread, the input prefetched while the distributed context is made; yes unless
  *  GCOO_FAST_STARTUP=0 (for measuring it). */
 bool cli_fast_startup(void);
+/** Whether this process asked for its whole share of the input before MPI_Init (a singleton,
+ *  or ranks all on one host): the share's prefetch after MPI_Init is then not needed. */
+bool cli_input_prefetched(void);
 
 /* ---- JSON (rank 0 writes one object to stdout) -------------------------------------------- */
 typedef struct cli_json {

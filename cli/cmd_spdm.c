@@ -953,11 +953,13 @@ static void report(job *j) {
 static int run_job(job *j) {
   int rc = 0;
   double t0 = MPI_Wtime();
-  /* the disk starts on this rank's share of an HDF5 input now, while gcoo_dist_create binds the
-   * GPU (its context was begun on a thread in main); the read then finds it in memory. A hint:
-   * a file it cannot use is reported by the read itself. */
+  /* the disk starts on this rank's share of an HDF5 input now (unless the whole file was asked
+   * for before MPI_Init), while gcoo_dist_create binds the GPU (its context was begun on a thread
+   * in main); the read then finds it in memory. A hint: a file it cannot use is reported by the
+   * read itself. */
 #if GCOO_HAVE_HDF5
-  if (j->a_path && cli_fast_startup() && cli_file_kind_of(j->a_path) == CLI_FILE_H5)
+  if (j->a_path && cli_fast_startup() && !cli_input_prefetched() &&
+      cli_file_kind_of(j->a_path) == CLI_FILE_H5)
     (void)gcoo_h5_prefetch(j->a_path, cli_rank(), cli_size());
 #endif
   gcoo_status st = gcoo_dist_create(&j->d, MPI_COMM_WORLD,

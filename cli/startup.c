@@ -22,7 +22,7 @@
 #endif
 
 static double t_main, t_mpi, exec_to_main = -1.0;
-static int gpu_prestarted;
+static int gpu_prestarted, input_prefetched;
 
 static double clock_s(clockid_t c) {
   struct timespec t;
@@ -207,8 +207,10 @@ static void prefetch_input(int argc, char **argv) {
     if (!strcmp(argv[i], "--a")) a = argv[i + 1];
   /* a hint: a file it cannot open is reported by the read */
   if (a && gcoo_file_kind_of(a) == GCOO_FILE_H5 && host_part(&part, &parts))
-    (void)gcoo_file_prefetch(a, part, parts);
+    input_prefetched = gcoo_file_prefetch(a, part, parts) >= 0;
 }
+
+bool cli_input_prefetched(void) { return input_prefetched; }
 
 bool cli_fast_startup(void) {
   const char *e = getenv("GCOO_FAST_STARTUP");
