@@ -122,13 +122,6 @@ static void only(const char *dir, const char *framework, const char *names) {
   setenv(var, names, 0);
 }
 
-/* Open MPI opens every component file of a framework to ask it whether it applies, unless the
- * framework's variable names the ones to use: a singleton's MPI_Init opened 43 component files
- * on the CPU machine (about 90 on the H200 VM's build), each read cold from the disk the input's
- * prefetch fills. One rank needs the basic collectives (libnbc: the nonblocking ones), no
- * one-sided transport (gcoo uses none: pt2pt, the lightest, stands in), the application's
- * error manager and state machine, one shared-memory and one reachability component: 23
- * component files instead of 43 on the CPU machine. */
 /* Open MPI's MPI_Init has hwloc discover the machine, and hwloc loads every plugin it has
  * installed: on the CPU machine the GL plugin (libX11, libXNVCtrl, xcb), the OpenCL one
  * (libOpenCL, which loads and starts each vendor's OpenCL driver to list its devices) and the
@@ -142,6 +135,13 @@ static void hwloc_defaults(void) {
          0);
 }
 
+/* Open MPI opens every component file of a framework to ask it whether it applies, unless the
+ * framework's variable names the ones to use: a singleton's MPI_Init opened 43 component files
+ * on the CPU machine, each read cold from the disk the input's prefetch fills. One rank needs
+ * the basic collectives (libnbc: the nonblocking ones), no one-sided transport (gcoo uses none:
+ * pt2pt, the lightest, stands in), the application's error manager and state machine, one
+ * shared-memory and one reachability component: 23 component files instead of 43 on the CPU
+ * machine (23 loaded on the H200 VM too, bench/results/2026-12-01-h200-data-s4.txt). */
 static void singleton_mpi_defaults(void) {
   char dir[4096];
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
