@@ -50,6 +50,8 @@ variant_env() {
   wr4) echo "GCOO_BCG_WFORM_RATIO=1e-4" ;;                               # W form: explicit P sooner
   wr8) echo "GCOO_BCG_WFORM_RATIO=1e-8" ;;                               # ... later
   s334) echo "GCOO_BCG_STAGES=3,3,4 GCOO_BCG_GRAM2=async" ;;            # session 3's stages
+  nomarks) echo "GCOO_BCG_PHASE_MARKS=0" ;;                              # no events between the phases
+  kk512) echo "GCOO_BCG_KK_THREADS=512" ;;
   cudacore) echo "GCOO_BCG_MMA=0" ;;                                     # CUDA-core X, R, W updates
   upd2) echo "GCOO_BCG_STAGES=3,2,4" ;;                                  # update 2 stages (2 blocks an SM)
   stages2) echo "GCOO_BCG_STAGES=3,2,3" ;;                               # + direction 3 stages
@@ -72,7 +74,7 @@ for p in "${problems[@]}"; do
     case $k in
     8) rows="unfused kk32" ;;
     16) rows="unfused pform" ;;
-    32) rows="unfused cudacore pform s334 wr4 wr8" ;;
+    32) rows="unfused pform s334 wr4 wr8 nomarks kk512 kk128" ;;
     *) rows="" ;;
     esac
     [ -n "${SOLVER_BENCH_VARIANTS+set}" ] && rows=$SOLVER_BENCH_VARIANTS

@@ -5,10 +5,10 @@
 # kernels' defaults per element type and width. Run from the repository root on the GPU machine:
 #   1. build (Release, sm_90) gcoo_dist and t610-bcg                                       ~35 s
 #   2. ctest t610 cuda np1 + np2 (device vs host for every variant, bad switches refused)  ~45 s
-#   3. compute-sanitizer memcheck of k = 32, 40, 16 solves (W form, P made explicit every
-#      iteration, the P form), racecheck of a k = 32 solve                                ~40 s
-#   4. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, the variant rows, the
+#   3. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, the variant rows, the
 #      GEMM path and PyTorch side by side, the target lines                               ~60 s
+#   4. compute-sanitizer memcheck of k = 32, 40, 16 solves (W form, P made explicit every
+#      iteration, the P form), racecheck of a k = 32 solve                                ~40 s
 #   5. ncu of one iteration's kernels (default), if time is left                          ~20 s
 #   5b. the whole t610 cuda under memcheck, in the time left
 #   6. the summary: test verdicts, the rows, the target lines
@@ -16,8 +16,8 @@
 # its commit noted):
 #   rsync -a --delete --exclude build --exclude 'build-*' --exclude .git /work/wt/solver/ /work/main/.wt/solver/
 #   git -C /work/wt/solver log -1 --format='%H %s' > /work/main/.wt/solver/COMMIT
-#   run: cd .wt/solver && DEVICE_KIT=../../.device-kit/setup.sh CALL_BUDGET_S=215 bash bench/solver_next_call.sh build-gpu
-#        carry [".wt/solver", ".device-kit"], timeout_s 240
+#   run: cd .wt/solver && DEVICE_KIT=../../.device-kit/setup.sh CALL_BUDGET_S=205 bash bench/solver_next_call.sh build-gpu
+#        carry [".wt/solver", ".device-kit"], timeout_s 230
 # Everything goes to $OUT (solver-next.tgz with every log; bench.txt, summary.txt beside it).
 # CALL_BUDGET_S (default 540): phases are skipped, never cut short, once their start would leave
 # too little of it. DEVICE_KIT: a setup.sh to source first (parallel HDF5 of the device kit).
@@ -69,20 +69,31 @@ grep -E "Test +#|tests passed" "$W/ctest.log"
 grep -E "FAIL|device vs host double k (16|32)|device vs host float k 32 GCOO_BCG_FUSED=1 " "$W/ctest.log" | head -24
 pack
 
-# 3. memcheck of short solves in the W form (default), with P made explicit every iteration
+# 3. the benchmark: every variant row beside the default, the GEMM path and PyTorch
+dl=$((t0 + budget - 85)) # runs not started by then are skipped; the table still prints
+if [ -n "${DRY:-}" ]; then
+  SOLVER_BENCH_DEADLINE=$dl SOLVER_BENCH_BACKEND=cpu SOLVER_BENCH_GRID=12 \
+    bash bench/run_solver.sh "$B" "$W/bench" "" "32 16 1" 2>&1 | tee "$W/bench.txt"
+else
+  SOLVER_BENCH_DEADLINE=$dl bash bench/run_solver.sh "$B" "$W/bench" "" "32 16 1" 2>&1 | tee "$W/bench.txt"
+fi
+echo "bench $(el)"
+pack
+
+# 4. memcheck of short solves in the W form (default), with P made explicit every iteration
 #    (ratio 1: bcg_transform each time), in the P form, and k = 40 (k x k arrays in global
 #    memory); racecheck of the default k = 32 solve
 if gpu_tool compute-sanitizer; then
   for v in "32|" "32|GCOO_BCG_WFORM_RATIO=1" "32|GCOO_BCG_WFORM=0" "40|GCOO_BCG_WFORM_RATIO=1" "16|"; do
     k=${v%%|*} e=${v#*|}
-    [ "$(left)" -gt 120 ] || { echo "memcheck k $k '$e' skipped (time)"; continue; }
+    [ "$(left)" -gt 50 ] || { echo "memcheck k $k '$e' skipped (time)"; continue; }
     f="$W/memcheck-k$k-${e//[ =,]/_}.log"
     # shellcheck disable=SC2086
     env $e timeout 40 compute-sanitizer --tool memcheck --error-exitcode 9 \
       "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 24 --k "$k" --tol 1e-8 --maxit 12 >"$f" 2>&1
     echo "memcheck k $k '$e': rc $? $(grep -hE 'ERROR SUMMARY' "$f" | tail -1) $(el)"
   done
-  if [ "$(left)" -gt 120 ]; then
+  if [ "$(left)" -gt 50 ]; then
     timeout 40 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
       "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 24 --k 32 --tol 1e-8 --maxit 12 \
       >"$W/racecheck-k32.log" 2>&1
@@ -91,17 +102,6 @@ if gpu_tool compute-sanitizer; then
 else
   echo "compute-sanitizer: missing"
 fi
-pack
-
-# 4. the benchmark: every variant row beside the default, the GEMM path and PyTorch
-dl=$((t0 + budget - 20)) # runs not started by then are skipped; the table still prints
-if [ -n "${DRY:-}" ]; then
-  SOLVER_BENCH_DEADLINE=$dl SOLVER_BENCH_BACKEND=cpu SOLVER_BENCH_GRID=12 \
-    bash bench/run_solver.sh "$B" "$W/bench" "" "32 16 1" 2>&1 | tee "$W/bench.txt"
-else
-  SOLVER_BENCH_DEADLINE=$dl bash bench/run_solver.sh "$B" "$W/bench" "" "32 16 1" 2>&1 | tee "$W/bench.txt"
-fi
-echo "bench $(el)"
 pack
 
 # 5. per kernel (ncu's locked clock): the kernels of iterations 2-3 of a k = 32 solve

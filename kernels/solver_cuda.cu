@@ -449,6 +449,7 @@ struct gcoo__bcg_device {
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
   int kk_threads;   // threads of the one-block k x k kernels (GCOO_BCG_KK_THREADS)
+  int phase_marks;  // events between the phases (GCOO_BCG_PHASE_MARKS=0: none, for measuring them)
   int tgrid;        // blocks of bcg_transform (the W form's explicit P)
   // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
   int fused;        // k is one of them
@@ -695,8 +696,8 @@ static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
                                        : fn<float, 32>(__VA_ARGS__)))
 
 // Threads of the one-block k x k kernels (kernels/bcg_kernels.cuh: any block size; their time is
-// latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128 or 256 (the
-// default), for measurements.
+// latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128, 256 (the
+// default) or 512, for measurements.
 static gcoo_status kk_threads_from_env(int *threads) {
   *threads = 256;
   const char *e = getenv("GCOO_BCG_KK_THREADS");
@@ -705,9 +706,10 @@ static gcoo_status kk_threads_from_env(int *threads) {
              : !strcmp(e, "64")  ? 64
              : !strcmp(e, "128") ? 128
              : !strcmp(e, "256") ? 256
+             : !strcmp(e, "512") ? 512
                                  : 0;
   GCOO_CHECK(*threads > 0, GCOO_ERR_INVALID_ARG,
-             "GCOO_BCG_KK_THREADS=\"%s\": want 32, 64, 128 or 256 (default)", e);
+             "GCOO_BCG_KK_THREADS=\"%s\": want 32, 64, 128, 256 (default) or 512", e);
   return GCOO_SUCCESS;
 }
 
@@ -864,13 +866,19 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
   GCOO_GOTO(kk_threads_from_env(&h->kk_threads));
+  {
+    const char *pm = getenv("GCOO_BCG_PHASE_MARKS");
+    GCOO_CHECK_GOTO(!pm || !*pm || !strcmp(pm, "0") || !strcmp(pm, "1"), GCOO_ERR_INVALID_ARG,
+                    "GCOO_BCG_PHASE_MARKS=\"%s\": want 0 or 1 (default)", pm);
+    h->phase_marks = !(pm && !strcmp(pm, "0"));
+  }
   GCOO_GOTO(wform_from_env(h));
   GCOO_GOTO(fused_setup(h, n));
   {
     int sms = 0;
     GCOO_CALL_CUDA_GOTO(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device));
     const int64_t rows = kTransformValues / k, tiles = (n + rows - 1) / rows;
-    h->tgrid = (int)(tiles < 4 * (int64_t)sms ? (tiles < 1 ? 1 : tiles) : 4 * (int64_t)sms);
+    h->tgrid = (int)(tiles < 2 * (int64_t)sms ? (tiles < 1 ? 1 : tiles) : 2 * (int64_t)sms);
   }
   for (int s = 0; s < kBcgRing; s++) {
     GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
@@ -988,7 +996,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int 
   const int slot = (int)(it % kBcgRing);
   int m = h->nmarks[slot];
   if (phase < 0) m = 0; // start of the iteration
-  if (m >= kBcgMarks) return GCOO_SUCCESS;
+  if (m >= kBcgMarks || (!h->phase_marks && phase >= 0)) return GCOO_SUCCESS;
   GCOO_CALL_CUDA(cudaEventRecord(h->marks[slot][m], bcg_stream(h)));
   h->mark_phase[slot][m] = phase;
   h->nmarks[slot] = m + 1;

@@ -289,6 +289,7 @@ static void more_cases(gcoo_dist d) {
           {32, "GCOO_BCG_FUSED=1 GCOO_BCG_KK_THREADS=32"},
           {32, "GCOO_BCG_FUSED=0 GCOO_BCG_KK_THREADS=64"},
           {8, "GCOO_BCG_KK_THREADS=128"},
+          {32, "GCOO_BCG_KK_THREADS=512 GCOO_BCG_PHASE_MARKS=0"},
           /* the W form (double's default): off; P made explicit every iteration (ratio 1: the
            * in-place W T of bcg_transform each time); the GEMM path; k = 40 (k x k arrays in
            * global memory) */
@@ -300,9 +301,9 @@ static void more_cases(gcoo_dist d) {
           {40, ""},
           {40, "GCOO_BCG_WFORM_RATIO=1"},
       };
-      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA",        "GCOO_BCG_STAGES",
-                             "GCOO_BCG_GRAM2", "GCOO_BCG_KK_THREADS", "GCOO_BCG_W_IN_R",
-                             "GCOO_BCG_WFORM", "GCOO_BCG_WFORM_RATIO"};
+      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA",         "GCOO_BCG_STAGES",
+                             "GCOO_BCG_GRAM2", "GCOO_BCG_KK_THREADS",  "GCOO_BCG_W_IN_R",
+                             "GCOO_BCG_WFORM", "GCOO_BCG_WFORM_RATIO", "GCOO_BCG_PHASE_MARKS"};
       const int nnames = (int)(sizeof names / sizeof names[0]);
       for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) {
         for (int e = 0; e < nnames; e++) unsetenv(names[e]);

@@ -380,9 +380,9 @@ static void check_transform(int64_t n, int64_t k, int64_t pad, int grid) {
 
 int main(void) {
   /* the k x k kernels with the block sizes GCOO_BCG_KK_THREADS selects (256 the default; one
-   * warp: 32), k below, at and above the shared-memory limit kSmallK = 32 */
-  const int threads[] = {256, 128, 64, 32};
-  for (int t = 0; t < 4; t++) {
+   * warp: 32; 512), k below, at and above the shared-memory limit kSmallK = 32 */
+  const int threads[] = {256, 128, 64, 32, 512};
+  for (int t = 0; t < 5; t++) {
     printf("t612: k x k kernels with %d threads\n", threads[t]);
     gcoo_emu_bcg_threads(threads[t]);
     check_orth(1, 0, 1);
