@@ -17,7 +17,10 @@
  *   - the history: row `iterations` equals the final residuals, row 0 is 1 for X = 0;
  *   - with "cuda": device operands (graph PCG for k = 1 on one rank, the device-resident block
  *     iteration otherwise) against host operands on the same operator (the host loop): the same
- *     iteration count within 2 (k = 1) or 3 (k > 1, rank drop included);
+ *     iteration count within 2 (k = 1) or 3 (k > 1, rank drop included), in every variant of
+ *     the device path (fused or GEMM; the kernels' stages and forms; the W form, off, and with
+ *     the search block made explicit every iteration, k = 8 .. 40), and variant switches that
+ *     name no variant refused with GCOO_ERR_INVALID_ARG;
  *   - misuse: a REPLICATED operator, an indefinite matrix (shift -10: Poisson's smallest
  *     eigenvalue is below 10) -> GCOO_ERR_BREAKDOWN or not converged, never a hang. */
 #define _POSIX_C_SOURCE 200809L /* setenv */

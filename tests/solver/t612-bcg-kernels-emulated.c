@@ -143,6 +143,17 @@ static void host_solve(int64_t k, int64_t r, const double *PtQ, const double *B,
   free(L);
 }
 
+/* max |got - sign ref| over k x k, ref's rows (r x k) past r taken as zero (NaN wins). */
+static double err_rows(int64_t k, int64_t r, const double *got, const double *ref, double sign) {
+  double err = 0;
+  for (int64_t i = 0; i < k; i++)
+    for (int64_t c = 0; c < k; c++) {
+      double d = fabs(got[i * k + c] - (i < r ? sign * ref[i * k + c] : 0.0));
+      if (!(d <= err)) err = d;
+    }
+  return err;
+}
+
 static void check_alpha(int64_t k, int64_t r) {
   double *red = malloc(sizeof(double) * 2 * k * k), *alpha = malloc(sizeof(double) * k * k);
   double *ref = malloc(sizeof(double) * k * k);
@@ -151,12 +162,7 @@ static void check_alpha(int64_t k, int64_t r) {
   int bd = -1;
   gcoo_emu_bcg_alpha(k, (int)r, red, NULL, 0, alpha, &bd);
   host_solve(k, r, red, red + k * k, ref);
-  double err = 0, scale = maxabs(ref, r * k);
-  for (int64_t i = 0; i < k; i++)
-    for (int64_t c = 0; c < k; c++) {
-      double d = fabs(alpha[i * k + c] - (i < r ? ref[i * k + c] : 0.0));
-      if (!(d <= err)) err = d;
-    }
+  double err = err_rows(k, r, alpha, ref, 1.0), scale = maxabs(ref, r * k);
   TEST_CHECK(bd == 0 && err <= 1e-12 * scale,
              "alpha k %lld rank %lld: breakdown %d, |alpha - ref| = %.3e (scale %.3e)",
              (long long)k, (long long)r, bd, err, scale);
@@ -194,12 +200,7 @@ static void check_convergence(int64_t k, int64_t r) {
                (long long)it, done, cols_ok ? "right" : "wrong");
     if (pass == 0) {
       host_solve(k, r, red_a, red1 + k, ref);
-      double err = 0, scale = maxabs(ref, r * k);
-      for (int64_t i = 0; i < k; i++)
-        for (int64_t c = 0; c < k; c++) {
-          double d = fabs(beta[i * k + c] - (i < r ? -ref[i * k + c] : 0.0));
-          if (!(d <= err)) err = d;
-        }
+      double err = err_rows(k, r, beta, ref, -1.0), scale = maxabs(ref, r * k);
       TEST_CHECK(err <= 1e-12 * scale, "check k %lld rank %lld: |beta - ref| = %.3e", (long long)k,
                  (long long)r, err);
     } else {
@@ -291,12 +292,7 @@ static void check_wform(int64_t k, int64_t r) {
   /* pform: T ignored, the P form on red itself */
   gcoo_emu_bcg_alpha(k, (int)r, red, T, 1, alpha, &bd);
   host_solve(k, r, red, red + k * k, ref);
-  double e2 = 0, s2 = maxabs(ref, r * k);
-  for (int64_t i = 0; i < k; i++)
-    for (int64_t c = 0; c < k; c++) {
-      double d = fabs(alpha[i * k + c] - (i < r ? ref[i * k + c] : 0.0));
-      if (!(d <= e2)) e2 = d;
-    }
+  double e2 = err_rows(k, r, alpha, ref, 1.0), s2 = maxabs(ref, r * k);
   TEST_CHECK(bd == 0 && e2 <= 1e-12 * s2, "W form alpha k %lld with pform: |alpha - ref| = %.3e",
              (long long)k, e2);
   /* beta = -(P^T Q)^{-1} Q^T Z with Q^T Z = T^T (Q'^T Z), out as T beta */
