@@ -219,7 +219,7 @@ struct product {
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
-  bool count_rank = false;       // GCOO_SPGEMM_WARP_RANK=count (warp_rank_count())
+  bool count_rank = true;        // unless GCOO_SPGEMM_WARP_RANK=bitonic (warp_rank_count())
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -235,12 +235,14 @@ bool recompute_direct() {
   return v && strcmp(v, "direct") == 0;
 }
 
-// How the warp bins order rows of more than 32 entries. Default: a bitonic network in shared
-// memory. GCOO_SPGEMM_WARP_RANK=count (a variant until a GPU run measures it): ranks counted in
-// registers (warp_count_write, kernels/spgemm_kernels.cuh). Read at every call.
+// How the warp bins order rows of more than 32 entries. Default: ranks counted in registers
+// (warp_count_write, kernels/spgemm_kernels.cuh): 1.08x geomean over the bitonic network on the
+// products with no recomputed row, 1.19-1.26x on cage11, 1.03-1.21x on random 400k x 16 (one
+// H200, bench/results/2026-12-01-h200-spgemm-s4-next.txt). GCOO_SPGEMM_WARP_RANK=bitonic keeps
+// the network (a shared-memory bitonic sort), for comparison. Read at every call.
 bool warp_rank_count() {
   const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
-  return v && strcmp(v, "count") == 0;
+  return !(v && strcmp(v, "bitonic") == 0);
 }
 
 template <typename T>

@@ -95,7 +95,8 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  bool count_rank;        // warp bins: rank z > 32 entries by counting (GCOO_SPGEMM_WARP_RANK)
+  bool
+      count_rank; // warp bins: rank z > 32 entries by counting (else bitonic; GCOO_SPGEMM_WARP_RANK)
 };
 
 struct csr_in {
@@ -162,9 +163,9 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
-// Rank z > 32 distinct keys of a warp's table by counting (a variant, GCOO_SPGEMM_WARP_RANK=count,
-// until a GPU run measures it against the bitonic network): lane l holds entries l, l + 32, ...
-// in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
+// Rank z > 32 distinct keys of a warp's table by counting (the default; GCOO_SPGEMM_WARP_RANK=
+// bitonic takes the bitonic network, 1.08x slower in geomean on one H200): lane l holds entries
+// l, l + 32, ... in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
 // bank conflicts) and counts the smaller ones; entry s goes straight to its rank. z x ceil(z / 32)
 // compares a lane and no barrier, against the network's log2(P)(log2(P)+1)/2 rounds of P / 32
 // compare-exchanges in shared memory, each round behind a __syncwarp (36 rounds for P = 256:
