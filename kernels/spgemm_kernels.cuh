@@ -703,9 +703,17 @@ __global__ void __launch_bounds__(256)
 
 // Whether row i is in the sample (it has uncertainty and its coin falls under its class's
 // threshold); then its room is its bound hi (it cannot overflow).
+// With bound_max > 0 and sum hi <= bound_max (a small product: bounds_kernel's total, the same
+// for every thread), every row of work is in it at its bound: the whole product is computed by
+// the sample's pass and cannot overflow (all_at_bound on the host).
 __device__ __forceinline__ bool sample_room(int64_t i, uint64_t seed, const rows_state &rs,
-                                            const class_stats *cs) {
+                                            const class_stats *cs, unsigned long long bound_max) {
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
+  if (bound_max > 0 && cs->sum_hi <= bound_max) {
+    if (hi == 0) return false; // z = 0 (bounds_kernel)
+    rs.room[i] = hi;
+    return true;
+  }
   if (hi <= lo) return false;
   const int c = class_of(hi);
   if ((unsigned long long)gcoo__row_coin(seed, i) >= gcoo__class_threshold(cs->rows[c]))
@@ -918,6 +926,7 @@ struct rooms_args {
   int64_t m;
   bool sample;   // select the sample (sample_room) instead of the rooms of the rest (pass_room)
   uint64_t seed; // the sample's coins
+  unsigned long long bound_max; // the sample: every row at its bound when sum hi <= this (> 0)
 };
 __global__ void __launch_bounds__(kPlanThreads)
     plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
@@ -940,7 +949,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   int32_t i = -1;
   if (t < n) {
     if (make)
-      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs)
+      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
                      : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
               ? (int32_t)t
               : -1;
