@@ -42,7 +42,8 @@ fi
 echo "build ok $(el) s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1
 cat "$out/gpu.txt"
-git log -1 --format='tree %h %s' 2>/dev/null | cut -c1-120
+# the commit under test: .commit (written by whoever copied a tree without its .git) or git's
+if [ -f .commit ]; then echo "tree $(cat .commit)"; else git log -1 --format='tree %h %s' 2>/dev/null | cut -c1-120; fi
 
 # 2. t503 default and --sampled; memcheck of t503 (defaults) alongside
 t503="$build/tests/gpu/t503-spgemm-gpu"
