@@ -7,7 +7,7 @@
 #      timing);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
-#      named in VARIANTS (default "bound-off bound-16M pool-keep"; "" for none) timed beside the
+#      named in VARIANTS (default "bound-off pool-256M"; "" for none) timed beside the
 #      default in the same process; the target lines are the default's;
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on random 400k x 16 A A^T, double
 #      (the worst product), one timed run after the warm-up, summed per kernel.
@@ -27,7 +27,7 @@ cd "$top"
 t0=$(date +%s)
 el() { echo $(($(date +%s) - t0)); }
 build="${BUILD:-build-gpu}"
-variants="${VARIANTS-bound-off bound-16M pool-keep}"
+variants="${VARIANTS-bound-off pool-256M}"
 mats="${MATS:-}"
 if [ -z "$mats" ]; then
   for d in .mats ../../.mats shared/matrices /work/shared/matrices; do

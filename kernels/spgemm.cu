@@ -60,12 +60,32 @@ size_t device_smem_optin() {
 }
 
 // The device's stream-ordered pool keeps what a call freed for the next call (no cudaMalloc per
-// call); after each call it is trimmed back to pool_keep() bytes (kPoolKeep, or
-// GCOO_SPGEMM_POOL_KEEP_MB, for comparison) so other libraries get the rest.
-constexpr size_t kPoolKeep = (size_t)256 << 20;
+// call); after each call it is trimmed back to pool_keep() bytes: an eighth of the device's
+// memory (17.6 GiB of an H200), so that the next product of a similar size maps no new memory
+// (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its 1.2 GB
+// buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-run1),
+// and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing).
+size_t device_total_bytes() {
+  static size_t total[16];
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (total[d] == 0) {
+    size_t f = 0, t = 0;
+    if (cudaMemGetInfo(&f, &t) == cudaSuccess)
+      total[d] = t;
+    else
+      (void)cudaGetLastError();
+  }
+  return total[d];
+}
 size_t pool_keep() {
   const char *v = getenv("GCOO_SPGEMM_POOL_KEEP_MB");
-  return v && *v ? (size_t)strtoull(v, nullptr, 10) << 20 : kPoolKeep;
+  if (v && *v) return (size_t)strtoull(v, nullptr, 10) << 20;
+  const size_t eighth = device_total_bytes() / 8;
+  return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
 }
 void pool_setup() {
   int d = 0;
@@ -251,15 +271,18 @@ bool warp_rank_count() {
   return !(v && strcmp(v, "bitonic") == 0);
 }
 
-// A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 48 MiB of
+// A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
 // double entries) is computed at its bounds, with no sample and no prediction: the sample's pass
 // takes every row into a room of hi, so no row can overflow and the product needs two host
 // waits instead of three to five (the second plan, the second pass and the recomputation's plan,
 // pass and scan go). These are the products whose time is host overhead (add32 0.29 ms, of which
 // the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms, session 3's trace);
-// the memory is at most 2 sum hi entries, 96 MiB. GCOO_SPGEMM_BOUND_ENTRIES=N sets the limit
-// (0: never), for comparison. Only with safety >= 1 and no memory budget.
-constexpr unsigned long long kBoundEntries = 1ull << 22;
+// the memory is at most 2 sum hi entries, 384 MiB. 2^24 rather than 2^22: wiki-Vote A A^T 1.84x,
+// rajat01 1.14-1.16x, cage11 1.06-1.11x, the others the same, peak memory 0.46x of ALG1's in
+// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200, the s4 run 1).
+// GCOO_SPGEMM_BOUND_ENTRIES=N sets the limit (0: never), for comparison. Only with safety >= 1
+// and no memory budget.
+constexpr unsigned long long kBoundEntries = 1ull << 24;
 unsigned long long bound_entries() {
   const char *v = getenv("GCOO_SPGEMM_BOUND_ENTRIES");
   return v && *v ? strtoull(v, nullptr, 10) : kBoundEntries;
@@ -469,7 +492,7 @@ done:
 // when they are small (three cudaMalloc took 72-134 us of a 0.33 ms product, on its critical
 // path), cudaMalloc'd otherwise (a large C is not kept in the pool after the caller frees it).
 // cudaFree takes either; it does not wait for pool memory, and the product has synchronised its
-// stream before it returns. Small: at most a quarter of what the pool keeps (64 MiB).
+// stream before it returns. Small: at most a quarter of what the pool keeps.
 int64_t pooled_output_bytes() { return (int64_t)(pool_keep() / 4); }
 struct out_mem {
   spg_mem *mem;
