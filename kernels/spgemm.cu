@@ -24,7 +24,8 @@
 //     allocation.
 // The host waits three times: to size the sample's buffer, the product's (this wait brings the
 // class sums too), and at the end for nnz and the overflow count (twice more when rows
-// overflowed). Under a memory budget the rows are cut into batches in row order; each batch goes
+// overflowed). A small product (sum hi <= kBoundEntries) is computed whole by the sample's pass,
+// every row at its bound: two waits, no prediction, no overflow. Under a memory budget the rows are cut into batches in row order; each batch goes
 // to the host.
 #include <cmath>
 #include <cstdlib>
