@@ -12,6 +12,8 @@
  * The pinned chunks are allocated per copy (a few ms for NBUF x CHUNK, against ~0.1 s saved per
  * 500 MB) and freed before it returns, so nothing outlives the call; where they cannot be
  * allocated (a pinned-memory limit), the copy goes through cudaMemcpy2DAsync as before. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "copy_staged.h"
@@ -142,11 +144,25 @@ done:
   return st;
 }
 
+size_t gcoo__staged_min_bytes(void) {
+  static size_t min_bytes; /* 0: not read yet; SIZE_MAX: never */
+  if (!min_bytes) {
+    const char *v = getenv("GCOO_STAGED_COPY_MIN_MB");
+    char *end = NULL;
+    const long long mb = v && *v ? strtoll(v, &end, 10) : -1;
+    if (mb < 0 || (end && *end)) /* unset or not a count of MiB: the default */
+      min_bytes = (size_t)256 << 20;
+    else
+      min_bytes = mb == 0 ? SIZE_MAX : (size_t)mb << 20;
+  }
+  return min_bytes;
+}
+
 gcoo_status gcoo__cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                                  size_t rowbytes, int64_t nrows, cudaStream_t s) {
   if (nrows <= 0 || rowbytes == 0) return GCOO_SUCCESS;
   if (nrows == 1) dpitch = spitch = rowbytes; /* one row: any pitch will do */
-  if (rowbytes * (size_t)nrows >= GCOO__STAGED_MIN_BYTES) {
+  if (rowbytes * (size_t)nrows >= gcoo__staged_min_bytes()) {
     int h2d = -1, done_it = 0;
     if (pageable(src) && on_device(dst))
       h2d = 1;
