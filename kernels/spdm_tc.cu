@@ -296,15 +296,12 @@ extern "C" void gcoo_cuda_tc_free(gcoo_cuda_tc *T) {
   memset(T, 0, sizeof *T);
 }
 
-extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev,
-                                         double alpha, const void *X, int64_t ldx, double beta,
-                                         void *Y, int64_t ldy, int64_t N, void *stream,
-                                         gcoo_cuda_tuned_launch *chosen) {
-  GCOO_CHECK(T != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device is NULL");
-  GCOO_CALL(check_dense_operands(T->k, X, ldx, Y, ldy, N));
-  GCOO_CHECK(T->nwin == 0 || T->tile_off != NULL, GCOO_ERR_INVALID_ARG,
-             "the tensor-core layout is not built (gcoo_cuda_tc_build)");
-  if (T->m == 0 || N == 0) return GCOO_SUCCESS;
+namespace {
+
+// The launch: the tile width and the warps a window, then the kernel.
+gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev, double alpha,
+                              const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
+                              int64_t N, cudaStream_t s, gcoo_cuda_tuned_launch *chosen) {
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
   const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles,
@@ -319,7 +316,6 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
              "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
   const int64_t bx = div_up(a.nwin, kWarps / ks);
   while (nf > 1 && bx * div_up(N, 16 * nf) < 4 * (int64_t)dev->sm_count) nf /= 2;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (nf == 4)
     GCOO_CALL(launch_tc_ks<4>(a, ks, s));
   else if (nf == 2)
@@ -327,7 +323,6 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
   else
     GCOO_CALL(launch_tc_ks<1>(a, ks, s));
   if (chosen) {
-    memset(chosen, 0, sizeof *chosen);
     chosen->variant = 0;
     chosen->threads = kThreads;
     chosen->tile_cols = 16 * nf;
@@ -335,4 +330,19 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
     chosen->tc_ksplit = ks;
   }
   return GCOO_SUCCESS;
+}
+
+} // namespace
+
+extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev,
+                                         double alpha, const void *X, int64_t ldx, double beta,
+                                         void *Y, int64_t ldy, int64_t N, void *stream,
+                                         gcoo_cuda_tuned_launch *chosen) {
+  GCOO_CHECK(T != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device is NULL");
+  GCOO_CHECK(T->nwin == 0 || T->tile_off != NULL, GCOO_ERR_INVALID_ARG,
+             "the tensor-core layout is not built (gcoo_cuda_tc_build)");
+  /* float only (the layout holds TF32 values): one precision, whatever spdm_enter's z */
+  return spdm_enter(GCOO_FLOAT32, T->m, T->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto, auto s) {
+    return launch_tc_product(T, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

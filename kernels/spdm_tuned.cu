@@ -453,11 +453,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
              "a group of %d rows holds %lld entries; the tuned kernel indexes a group with 32 "
              "bits (use a smaller p)",
              L->p, (long long)L->max_group_nnz);
-  if (chosen) memset(chosen, 0, sizeof *chosen);
-  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  return by_dtype(L->dtype, [&](auto z) {
+  return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_tuned<decltype(z)>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });
 }
