@@ -155,6 +155,11 @@ typedef struct gcoo_cuda_tuned {
   int prefer_split;       /**< variant 0 resolves to the row-split kernel (needs split) */
   gcoo_cuda_split split;  /**< the row-split layout: built on demand
                                    (gcoo_cuda_tuned_build_split), zeroed until then */
+  /* The shape trial's choice (kernels/backend_cuda.c, docs/dispatch.md): at N = shape_n,
+   * variant 0 runs the direct kernel in blocks of shape_rows rows (1..32) with shape_vpt
+   * 16-byte vectors a thread (1, 2 or 4); shape_n = 0 (or another N): the rules above. */
+  int64_t shape_n;
+  int32_t shape_rows, shape_vpt;
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -243,10 +248,12 @@ typedef struct gcoo_cuda_tuned_launch {
   int blocks_per_sm; /**< occupancy the launcher computed */
   int tensor_core;   /**< 1: the tensor-core (TF32) kernel of kernels/spdm_tc.cu */
   int tc_ksplit;     /**< tensor-core kernel: warps a window (1, 2 or 4: its k-tiles split) */
+  int block_rows;    /**< rows of A a block (tuned kernel: p, or the shape trial's for direct) */
 } gcoo_cuda_tuned_launch;
 
-/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
- *  when L->prefer_direct, else the staged one, with the vectors per thread from N and the grid. */
+/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the shape trial's
+ *  direct kernel at N = L->shape_n, else the direct kernel when L->prefer_direct, else the staged
+ *  one, with the vectors per thread from N and the grid. */
 int gcoo_cuda_tuned_variant_count(void);
 /** 1 when the variant is an X-resident one (it needs L->xres). */
 int gcoo_cuda_tuned_variant_resident(int variant);
@@ -354,7 +361,7 @@ typedef struct gcoo_cuda_op_details {
   int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
-  char why[512];               /**< the dispatch rule's reason (and AUTO's trial), or "forced" */
+  char why[640];               /**< the dispatch rule's reason (and the trials'), or "forced" */
 } gcoo_cuda_op_details;
 gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
 

@@ -301,6 +301,40 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
       max_split_passes_seen = sh.passes;
     if (L.prefer_resident) break;
   }
+  /* the shape trial's choice: variant 0 at N = shape_n runs the direct kernel in blocks of
+   * shape_rows rows (8, 3: a part-filled warp, 32) with shape_vpt vectors a thread; at another N
+   * the rules' variant (here the resident one was built, but prefer_resident is off) */
+  L.prefer_resident = 0;
+  for (int si = 0; si <= 9; si++) {
+    static const int32_t rows[] = {8, 3, 32};
+    const int other_n = si == 9;
+    L.shape_n = other_n ? N + 1 : N;
+    L.shape_rows = rows[si % 3];
+    L.shape_vpt = 1 << (si / 3 % 3);
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(
+        gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double err = gcoo_test_relerr(&Y, &R);
+    TEST_CHECK(err <= tol, "%s shape %d rows x %d vectors (N %s) p=%d N=%lld: relerr %.3g > %.3g",
+               name, L.shape_rows, L.shape_vpt, other_n ? "other" : "its", p, (long long)N, err,
+               tol);
+    if (ai.nrows > 0 && N > 0)
+      TEST_CHECK(other_n ? sh.block_rows == p
+                         : sh.block_rows == L.shape_rows && sh.vpt == L.shape_vpt && !sh.staged,
+                 "%s: shape %d x %d at %s N ran %s in blocks of %d rows, %d vectors", name,
+                 L.shape_rows, L.shape_vpt, other_n ? "another" : "its",
+                 gcoo_cuda_tuned_variant_name(sh.variant), sh.block_rows, sh.vpt);
+  }
+  /* a shape the launcher cannot run: refused, not run */
+  L.shape_n = N > 0 ? N : 1;
+  L.shape_rows = 8;
+  L.shape_vpt = 3;
+  TEST_FAILS(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL,
+                                  NULL),
+             GCOO_ERR_INVALID_ARG, "direct shape");
+  L.shape_n = 0;
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, xoff);
   gt_dense_free(&Y0, yoff);
