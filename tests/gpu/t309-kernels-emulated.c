@@ -257,6 +257,12 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     double err = gcoo_test_relerr(&Y, &R);
     TEST_CHECK(err <= tol, "%s faithful p=%d N=%lld: relerr %.3g > %.3g", name, p, (long long)N,
                err, tol);
+    if (ai.nrows > 0 && N > 0) { /* the launchers' shared entry (spdm_enter) checks Y and ldy */
+      TEST_FAILS(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL),
+                 GCOO_ERR_INVALID_ARG, "leading dimensions");
+      TEST_FAILS(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, NULL, Y.ld, N, NULL),
+                 GCOO_ERR_NULL, "X or Y");
+    }
     gcoo_cuda_gcoo_free(&S);
   }
   gcoo_cuda_tuned L;
@@ -300,6 +306,22 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     if (sh.rowsplit && L.split.nlong > 0 && sh.passes > max_split_passes_seen)
       max_split_passes_seen = sh.passes;
     if (L.prefer_resident) break;
+  }
+  /* the launchers' shared entry (spdm_enter): a Y row shorter than N, or no Y, refused by each
+   * before anything runs (the launch record cleared) */
+  if (ai.nrows > 0 && N > 0) {
+    gcoo_cuda_tuned_launch sh;
+    sh.threads = -1;
+    TEST_FAILS(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL,
+                                    &sh),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
+    TEST_CHECK(sh.threads == 0, "%s: a refused launch left its record", name);
+    TEST_FAILS(gcoo_cuda_spdm_resident(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N,
+                                       NULL, NULL),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
+    TEST_FAILS(gcoo_cuda_spdm_split(&L, 0, &dev, alpha, X.data, X.ld, beta, NULL, Y.ld, N, NULL,
+                                    NULL),
+               GCOO_ERR_NULL, "X or Y");
   }
   /* the shape trial's choice: variant 0 at N = shape_n runs the direct kernel in blocks of
    * shape_rows rows (8, 3: a part-filled warp, 32) with shape_vpt vectors a thread; at another N
@@ -453,6 +475,9 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
     tc_widths_seen |= sh.tile_cols / 16;
     tc_ksplits_seen |= sh.tc_ksplit;
   }
+  if (ai.nrows > 0 && N > 0) /* the shared entry's check of ldy (spdm_enter) */
+    TEST_FAILS(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL, NULL),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
   tc_checked++;
   gcoo_cuda_tc_free(&T);
   gcoo_cuda_tuned_free(&L);
