@@ -365,6 +365,79 @@ static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
 static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
                        const cuda_operand *Y);
 
+/* ---- the tensor-core layout (docs/kernels.md §10) ---------------------------------------------
+ * Windows of GCOO_TC_ROWS rows of A in A's order, or in the order of gcoo__tc_row_order (rows
+ * sharing columns in one window) where that needs at most TC_REORDER_MAX_TILES of the tiles: the
+ * padding, not the schedule, was what the tensor-core kernel lost to on the real matrices
+ * (session 3: 9-15 tile slots a stored entry on cage11, ct2010, wiki-Vote, ca-CondMat,
+ * delaunay_n16). Then the layout is built from a copy of A with its rows in that order, and the
+ * kernel writes each of its rows to the row of Y it came from (tc.rowmap). */
+#define TC_REORDER_MAX_TILES 0.9
+
+static gcoo_status tc_setup(gcoo_op op, int64_t max_row_nnz) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info ai;
+  int32_t *order = NULL, *ind2 = NULL;
+  int64_t *ptr2 = NULL;
+  float *val2 = NULL;
+  gcoo_sparse B = NULL;
+  int64_t t_nat = 0, t_ord = 0;
+  gcoo_status st = GCOO_SUCCESS;
+  GCOO_GOTO(gcoo_sparse_get_arrays(op->A_csr, &a));
+  GCOO_GOTO(gcoo_sparse_get_info(op->A_csr, &ai));
+  if (ai.nrows > 0 && ai.nnz > 0 && a.ptr) {
+    GCOO_GOTO(GCOO_MALLOC(order, ai.nrows, "tensor-core row order"));
+    GCOO_GOTO(gcoo__tc_row_order(a.ptr, a.ind, ai.nrows, ai.ncols, GCOO_TC_ROWS, GCOO_TC_K, order,
+                                 &t_nat, &t_ord));
+  }
+  const int reorder = t_nat > 0 && (double)t_ord <= TC_REORDER_MAX_TILES * (double)t_nat;
+  if (reorder) {
+    const float *v = (const float *)a.values;
+    GCOO_GOTO(GCOO_MALLOC(ptr2, ai.nrows + 1, "reordered row offsets"));
+    GCOO_GOTO(GCOO_MALLOC(ind2, ai.nnz, "reordered columns"));
+    if (v) GCOO_GOTO(GCOO_MALLOC(val2, ai.nnz, "reordered values"));
+    ptr2[0] = 0;
+    for (int64_t r = 0; r < ai.nrows; r++) {
+      const int64_t i = order[r], len = a.ptr[i + 1] - a.ptr[i];
+      memcpy(ind2 + ptr2[r], a.ind + a.ptr[i], (size_t)len * sizeof *ind2);
+      if (v) memcpy(val2 + ptr2[r], v + a.ptr[i], (size_t)len * sizeof *val2);
+      ptr2[r + 1] = ptr2[r] + len;
+    }
+    GCOO_GOTO(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
+    GCOO_GOTO(gcoo_cuda_csr_upload(B, &o->tc_csr, s));
+    GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tuned, NULL, s));
+    o->device_bytes += csr_bytes(&o->tc_csr) + tuned_bytes(o) + (size_t)ai.nrows * 4;
+  } else {
+    GCOO_GOTO(tuned_setup(op, GCOO_TC_ROWS, max_row_nnz));
+  }
+  GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
+  o->tc.force_ksplit = env_tc_ksplit();
+  o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
+                     (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
+  if (reorder) {
+    GCOO_GOTO(gcoo__cuda_alloc((void **)&o->tc.rowmap, (size_t)ai.nrows * sizeof(int32_t),
+                               "tensor-core row map"));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(o->tc.rowmap, order, (size_t)ai.nrows * sizeof(int32_t),
+                                        cudaMemcpyHostToDevice, s));
+  }
+  {
+    const size_t wl = strlen(o->details.why);
+    snprintf(o->details.why + wl, sizeof o->details.why - wl,
+             "; %lld tiles in A's row order, %lld in the window order -> %s", (long long)t_nat,
+             (long long)t_ord, reorder ? "rows reordered" : "A's order");
+  }
+done:
+  cudaStreamSynchronize(s); /* the copies above read the host arrays freed here */
+  free(order);
+  free(ptr2);
+  free(ind2);
+  free(val2);
+  gcoo_sparse_destroy(&B);
+  return st;
+}
+
 /* ---- AUTO's plan-time trial (docs/dispatch.md, version 5) ------------------------------------
  * The rule's misjudgements on the 2026-12-01 runs were scattered (zenios at N = 128 tuned 0.74x,
  * delaunay_n16 in double at N = 512, kron4:ca-CondMat at N = 128 ALG2 0.89x) and the tuned
@@ -710,13 +783,10 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       }
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
-      GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
-      if (o->tc_mode) {
-        GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
-        o->tc.force_ksplit = env_tc_ksplit();
-        o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
-                           (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
-      }
+      if (o->tc_mode)
+        GCOO_GOTO(tc_setup(op, din.max_row_nnz));
+      else
+        GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
       if (resident) {
         GCOO_GOTO(build_resident(op));
         o->tuned.prefer_resident = 1;
@@ -779,6 +849,7 @@ static gcoo_status cuda_op_destroy(gcoo_op op) {
   gcoo_cuda_gcoo_free(&o->gcoo);
   gcoo_cuda_tc_free(&o->tc);
   gcoo_cuda_tuned_free(&o->tuned);
+  gcoo_cuda_csr_free(&o->tc_csr);
   gcoo_cuda_csr_free(&o->csr);
   void *const buffers[] = {o->xbuf, o->ybuf};
   gcoo__cuda_free_each(buffers, 2);

@@ -311,10 +311,22 @@ typedef struct gcoo_cuda_tc {
    *  the grid, and the longest block's; the launcher picks the warps a window from them */
   int64_t ks_iters[3], ks_longest[3];
   int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
+  int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
+                           Device memory, owned (gcoo_cuda_tc_free frees it) */
 } gcoo_cuda_tc;
 
+/** A row order for the tensor-core windows (kernels/tc_order.c, on the host): order[r] is the
+ *  row of A (CSR ptr/ind, m x k) placed r-th, rows sharing columns put into the same window of
+ *  `rows` rows; *tiles_natural / *tiles_ordered: the tiles (ceil(distinct columns / kcols) a
+ *  window) of the natural order and of this one, for the caller to choose. */
+gcoo_status gcoo__tc_row_order(const int64_t *ptr, const int32_t *ind, int64_t m, int64_t k,
+                               int rows, int kcols, int32_t *order, int64_t *tiles_natural,
+                               int64_t *tiles_ordered);
+
 /** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column
- *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host). */
+ *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host).
+ *  L may be the layout of A's rows in another order (gcoo__tc_row_order): T->rowmap then maps
+ *  each of L's rows to its row of Y (set by the caller after the build; NULL: the same row). */
 gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T, void *stream);
 void gcoo_cuda_tc_free(gcoo_cuda_tc *T);
 

@@ -10,6 +10,9 @@
 // shared memory, rounded to TF32) times the tile, accumulated in FP32 by mma (wmma m16n16k8,
 // TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the GCOO
 // group the project already builds; padding costs 16 x 8 - (entries in the tile) multiplies.
+// The windows may hold A's rows in another order (kernels/tc_order.c: rows sharing columns in
+// one window, fewer tiles): the layout is then built from the reordered rows and the kernel
+// writes each row to its own row of Y through rowmap.
 //
 // Thread layout: a block is kWarps warps in kWarps / KS teams of KS warps; team g owns window
 // blockIdx.x * (kWarps / KS) + g and a tile of BC = 16 NF columns starting at blockIdx.y * BC (NF
@@ -56,6 +59,7 @@ struct TcArgs {
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
   const float *tiles;      // 16 x 8 row-major TF32 values each
+  const int32_t *rowmap;   // the layout's row r is row rowmap[r] of Y (NULL: row r)
   int64_t nwin, m, N;
   DenseOps<float> d; // X, Y, their leading dimensions, alpha, beta
 };
@@ -164,7 +168,8 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
 #pragma unroll
       for (int i = 0; i < 4; i++) v.e[i] += w.e[i];
     }
-    store_pack(a.d.Y + row * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
+    const int64_t yrow = a.rowmap ? (int64_t)a.rowmap[row] : row;
+    store_pack(a.d.Y + yrow * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
   }
 }
 
@@ -292,6 +297,7 @@ extern "C" void gcoo_cuda_tc_free(gcoo_cuda_tc *T) {
   if (!T) return;
   cudaFree(T->tile_off);
   cudaFree(T->tiles);
+  cudaFree(T->rowmap);
   (void)cudaGetLastError();
   memset(T, 0, sizeof *T);
 }
@@ -304,8 +310,9 @@ gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
                               int64_t N, cudaStream_t s, gcoo_cuda_tuned_launch *chosen) {
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
-  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles,
-                    T->nwin, T->m,     N,           dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
+  const TcArgs a = {T->uptr,  T->ucols,  T->tile_off,
+                    T->tiles, T->rowmap, T->nwin,
+                    T->m,     N,         dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
    * fewer than 4 blocks a multiprocessor; the warps a window for that tile, then the tile again
    * for the grid that gives */
