@@ -20,17 +20,21 @@
  *                     [--stencil N]
  *                     [--budget-test] [--opsparse BIN] [--opsparse-dir DIR]
  *                     [--opsparse-max-nnz N] [--plan-json FILE] [--skip NAME:OP,...]
- *                     [--variant recompute-direct|warp-rank-count|all] [--out DIR]
+ *                     [--variant NAME] [--out DIR]
  *                     file.mtx[.gz] ...
  *
  * --variant NAME (repeatable; "all": every one): every product is also timed with a variant of
- * gcoo prepared behind an environment switch (docs/spgemm.md), in the same process, checked
- * against the same reference, and printed beside the default ("variant" lines, CSV alg
- * gcoo_NAME): recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with
- * no host plan), warp-rank-count is GCOO_SPGEMM_WARP_RANK=count (the warp bins' rows of more
- * than 32 entries ranked by counting instead of a bitonic network). The summary gives each side
- * by side with the default and what the targets would be with it. The target lines stay the
- * default's. */
+ * gcoo behind an environment switch (docs/spgemm.md), in the same process, checked against the
+ * same reference, and printed beside the default ("variant" lines, CSV alg gcoo_NAME):
+ * recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with no host
+ * plan), warp-rank-bitonic GCOO_SPGEMM_WARP_RANK=bitonic (the warp bins' rows of more than 32
+ * entries sorted by a bitonic network, the default before session 4), bound-off
+ * GCOO_SPGEMM_BOUND_ENTRIES=0 (small products sampled and predicted like the others, not
+ * computed at their bounds), bound-4M the same limit at 2^22 entries instead of 2^24, pool-256M
+ * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth
+ * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4).
+ * The summary gives each side by side with the default and what the targets would be with it.
+ * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -221,11 +225,14 @@ static int json_number(const char *text, const char *key, double *v) {
 typedef struct variant {
   const char *name, *csv, *env, *value;
 } variant;
-enum { NVAR = 2 };
-static const variant variants[NVAR] = {{"recompute-direct", "gcoo_recompute_direct",
-                                        "GCOO_SPGEMM_RECOMPUTE", "direct"},
-                                       {"warp-rank-count", "gcoo_warp_rank_count",
-                                        "GCOO_SPGEMM_WARP_RANK", "count"}};
+enum { NVAR = 5 };
+static const variant variants[NVAR] =
+    {{"recompute-direct", "gcoo_recompute_direct", "GCOO_SPGEMM_RECOMPUTE", "direct"},
+     {"warp-rank-bitonic", "gcoo_warp_rank_bitonic", "GCOO_SPGEMM_WARP_RANK", "bitonic"},
+     {"bound-off", "gcoo_bound_off", "GCOO_SPGEMM_BOUND_ENTRIES", "0"},
+     {"bound-4M", "gcoo_bound_4M", "GCOO_SPGEMM_BOUND_ENTRIES", "4194304"},
+     {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"}};
+#define VARIANT_NAMES "recompute-direct, warp-rank-bitonic, bound-off, bound-4M, pool-256M, all"
 
 typedef struct product_rec {
   char name[64], op[4];
@@ -250,7 +257,7 @@ static void run_variant(const variant *v, const gcoo_cuda_csr *dA, const gcoo_cu
 
 int main(int argc, char **argv) {
   const char *gen = "lrs"; /* generated products: Laplacian, random, stencil */
-  int reps = 5, budget_test = 0, nfiles = 0, stencil_n = 120, ndt = 2, use_var[NVAR] = {0, 0};
+  int reps = 5, budget_test = 0, nfiles = 0, stencil_n = 120, ndt = 2, use_var[NVAR] = {0};
   gcoo_dtype dts[2] = {GCOO_FLOAT64, GCOO_FLOAT32};
   const char *outdir = ".", *ops_bin = NULL, *ops_dir = "/tmp/opsparse", *plan_json = NULL;
   int64_t ops_max_nnz = 15000000;
@@ -287,9 +294,7 @@ int main(int argc, char **argv) {
       for (int v = 0; v < NVAR; v++)
         if (!strcmp(name, "all") || !strcmp(name, variants[v].name)) use_var[v] = found = 1;
       if (!found) {
-        fprintf(stderr,
-                "spgemm_bench: unknown variant %s (recompute-direct, warp-rank-count, all)\n",
-                name);
+        fprintf(stderr, "spgemm_bench: unknown variant %s (" VARIANT_NAMES ")\n", name);
         return 2;
       }
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc)
@@ -439,11 +444,13 @@ int main(int argc, char **argv) {
           else
             printf(" %7s", "-");
         }
+        char pred[16] = "     -"; /* no prediction: computed at its bounds */
+        if (r[0].ok && gi->nnz_predicted > 0)
+          snprintf(pred, sizeof pred, "%6.2f",
+                   gi->nnz ? 100.0 * ((double)gi->nnz_predicted - (double)gi->nnz) / (double)gi->nnz
+                           : 0.0);
         if (r[0].ok)
-          printf(" | %6.2f %6lld %6.2f %5.2f%s%s\n",
-                 gi->nnz ? 100.0 * ((double)gi->nnz_predicted - (double)gi->nnz) / (double)gi->nnz
-                         : 0.0,
-                 (long long)gi->rows_overflowed,
+          printf(" | %s %6lld %6.2f %5.2f%s%s\n", pred, (long long)gi->rows_overflowed,
                  gi->flop ? 100.0 * (double)gi->flop_recomputed / (double)gi->flop : 0.0,
                  gi->seconds > 0 ? 100.0 * gi->seconds_predict / gi->seconds : 0.0,
                  r[0].reps < reps ? "  (2 runs)" : "", bad ? "  MISMATCH" : "");
@@ -561,7 +568,8 @@ int main(int argc, char **argv) {
     }
     room_sum += (double)g->nnz_allocated;
     nnz_sum += (double)g->nnz;
-    if (g->seconds > 0) shares[npr++] = g->seconds_predict / g->seconds;
+    /* the predictor's share where it ran (a product computed at its bounds predicts nothing) */
+    if (g->seconds > 0 && g->nnz_predicted > 0) shares[npr++] = g->seconds_predict / g->seconds;
   }
   qsort(shares, (size_t)npr, sizeof *shares, cmp_d);
   const double share = npr ? (npr % 2 ? shares[npr / 2]
@@ -579,6 +587,9 @@ int main(int argc, char **argv) {
   printf("rooms: total room %.0f entries for %.0f nnz (%.3fx), FLOP recomputed %.3f %% on "
          "average\n",
          room_sum, nnz_sum, room_ratio, 100.0 * rmean);
+  printf("predictor: share of the product over the %d products it ran for (the other %d were "
+         "computed at their bounds, no prediction)\n",
+         npr, np - npr);
   double plan_share = NAN;
   if (plan_json) {
     FILE *jf = fopen(plan_json, "r");

@@ -24,7 +24,8 @@
 //     allocation.
 // The host waits three times: to size the sample's buffer, the product's (this wait brings the
 // class sums too), and at the end for nnz and the overflow count (twice more when rows
-// overflowed). Under a memory budget the rows are cut into batches in row order; each batch goes
+// overflowed). A small product (sum hi <= kBoundEntries) is computed whole by the sample's pass,
+// every row at its bound: two waits, no prediction, no overflow. Under a memory budget the rows are cut into batches in row order; each batch goes
 // to the host.
 #include <cmath>
 #include <cstdlib>
@@ -60,8 +61,33 @@ size_t device_smem_optin() {
 }
 
 // The device's stream-ordered pool keeps what a call freed for the next call (no cudaMalloc per
-// call); after each call it is trimmed back to kPoolKeep bytes so other libraries get the rest.
-constexpr size_t kPoolKeep = (size_t)256 << 20;
+// call); after each call it is trimmed back to pool_keep() bytes: an eighth of the device's
+// memory (17.6 GiB of an H200), so that the next product of a similar size maps no new memory
+// (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its 1.2 GB
+// buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-run1),
+// and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing).
+size_t device_total_bytes() {
+  static size_t total[16];
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (total[d] == 0) {
+    size_t f = 0, t = 0;
+    if (cudaMemGetInfo(&f, &t) == cudaSuccess)
+      total[d] = t;
+    else
+      (void)cudaGetLastError();
+  }
+  return total[d];
+}
+size_t pool_keep() {
+  const char *v = getenv("GCOO_SPGEMM_POOL_KEEP_MB");
+  if (v && *v) return (size_t)strtoull(v, nullptr, 10) << 20;
+  const size_t eighth = device_total_bytes() / 8;
+  return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
+}
 void pool_setup() {
   int d = 0;
   cudaMemPool_t pool;
@@ -76,7 +102,7 @@ void pool_trim(cudaStream_t s) {
   cudaMemPool_t pool;
   cudaStreamSynchronize(s);
   if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess)
-    cudaMemPoolTrimTo(pool, kPoolKeep);
+    cudaMemPoolTrimTo(pool, pool_keep());
   (void)cudaGetLastError();
 }
 
@@ -219,7 +245,8 @@ struct product {
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
-  bool count_rank = false;       // GCOO_SPGEMM_WARP_RANK=count (warp_rank_count())
+  bool count_rank = true;        // unless GCOO_SPGEMM_WARP_RANK=bitonic (warp_rank_count())
+  bool all_at_bound = false;     // the sample's pass computed every row at its bound
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -235,12 +262,31 @@ bool recompute_direct() {
   return v && strcmp(v, "direct") == 0;
 }
 
-// How the warp bins order rows of more than 32 entries. Default: a bitonic network in shared
-// memory. GCOO_SPGEMM_WARP_RANK=count (a variant until a GPU run measures it): ranks counted in
-// registers (warp_count_write, kernels/spgemm_kernels.cuh). Read at every call.
+// How the warp bins order rows of more than 32 entries. Default: ranks counted in registers
+// (warp_count_write, kernels/spgemm_kernels.cuh): 1.08x geomean over the bitonic network on the
+// products with no recomputed row, 1.19-1.26x on cage11, 1.03-1.21x on random 400k x 16 (one
+// H200, bench/results/2026-12-01-h200-spgemm-s4-next.txt). GCOO_SPGEMM_WARP_RANK=bitonic keeps
+// the network (a shared-memory bitonic sort), for comparison. Read at every call.
 bool warp_rank_count() {
   const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
-  return v && strcmp(v, "count") == 0;
+  return !(v && strcmp(v, "bitonic") == 0);
+}
+
+// A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
+// double entries) is computed at its bounds, with no sample and no prediction: the sample's pass
+// takes every row into a room of hi, so no row can overflow and the product needs two host
+// waits instead of three to five (the second plan, the second pass and the recomputation's plan,
+// pass and scan go). These are the products whose time is host overhead (add32 0.29 ms, of which
+// the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms, session 3's trace);
+// the memory is at most 2 sum hi entries, 384 MiB. 2^24 rather than 2^22: wiki-Vote A A^T 1.84x,
+// rajat01 1.14-1.16x, cage11 1.06-1.11x, the others the same, peak memory 0.46x of ALG1's in
+// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200, the s4 run 1).
+// GCOO_SPGEMM_BOUND_ENTRIES=N sets the limit (0: never), for comparison. Only with safety >= 1
+// and no memory budget.
+constexpr unsigned long long kBoundEntries = 1ull << 24;
+unsigned long long bound_entries() {
+  const char *v = getenv("GCOO_SPGEMM_BOUND_ENTRIES");
+  return v && *v ? strtoull(v, nullptr, 10) : kBoundEntries;
 }
 
 template <typename T>
@@ -263,7 +309,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
 template <typename T>
 gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_n, int64_t nmax,
                       pass_plan *p, const piece *extra, int nextra,
-                      rooms_args ra = rooms_args{nullptr, 0.0, 0, false, 0},
+                      rooms_args ra = rooms_args{nullptr, 0.0, 0, false, 0, 0},
                       cudaEvent_t after = nullptr) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
@@ -447,8 +493,8 @@ done:
 // when they are small (three cudaMalloc took 72-134 us of a 0.33 ms product, on its critical
 // path), cudaMalloc'd otherwise (a large C is not kept in the pool after the caller frees it).
 // cudaFree takes either; it does not wait for pool memory, and the product has synchronised its
-// stream before it returns.
-constexpr int64_t kPooledOutputBytes = (int64_t)64 << 20;
+// stream before it returns. Small: at most a quarter of what the pool keeps.
+int64_t pooled_output_bytes() { return (int64_t)(pool_keep() / 4); }
 struct out_mem {
   spg_mem *mem;
   bool pooled;
@@ -532,7 +578,7 @@ done:
 template <typename T>
 gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pass_plan *p1,
                         int64_t **rowptr_out, int32_t **ci_out, T **cv_out, int64_t *nnz_out,
-                        int64_t *cap_out) {
+                        int64_t *cap_out, const piece *extra) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
@@ -554,7 +600,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   P->allocated += p1->total_room;
   P->buf_len[1] = p1->total_room;
   cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
-  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= kPooledOutputBytes;
+  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= pooled_output_bytes();
   GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
   if (P->direct_recompute) { // plan the listed rows now: the wait below brings the totals
     SPG_CUDA(cudaMemsetAsync(P->ctr + 4, 0, 3 * 8, s));
@@ -568,8 +614,8 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
   GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
   {
-    const piece pc[2] = {{h, P->ctr, 7 * 8}, {&nnz, rowptr + nr, 8}};
-    SPG_CUDA(fetch_pieces(pc, 2, s));
+    const piece pc[3] = {{h, P->ctr, 7 * 8}, {&nnz, rowptr + nr, 8}, extra ? *extra : piece{}};
+    SPG_CUDA(fetch_pieces(pc, extra ? 3 : 2, s));
   }
   if (h[1] > 0 && P->direct_recompute) {
     GCOO_GOTO(recompute_listed(P, r0, nr, h, &nnz, &cap, om, rowptr, &ci, &cv));
@@ -675,12 +721,17 @@ void product_free(product<T> *P) {
 // Steps 1 and 2: bounds and classes, then the sample, computed into buffer 0 (kept) and summed
 // per class. ev (may be NULL): events 1-3 are recorded after the bounds, the selection (with the
 // sample's plan) and the sample's pass.
+// bound_max > 0: when sum hi <= bound_max, every row is computed at its bound instead
+// (sample_room; P->all_at_bound is set, the class sums are left out).
 template <typename T>
-gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
+gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
+                         unsigned long long bound_max) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
+  unsigned long long sum_hi = 0;
+  const piece hi_piece = {&sum_hi, &P->cs->sum_hi, 8};
   if (m > 0) {
     // 4 lanes a row when A's rows average at most 6 entries, else 8
     if (P->A->nnz <= 6 * m)
@@ -692,13 +743,15 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev) {
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));
   // the plan kernel selects the sample and plans it (one launch); ev[2] follows it, so the
   // predictor's time includes the sample's plan
-  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, nullptr, 0, rooms_args{P->cs, 0.0, m, true, seed},
-                      ev ? ev[2] : nullptr));
+  GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, &hi_piece, 1,
+                      rooms_args{P->cs, 0.0, m, true, seed, bound_max}, ev ? ev[2] : nullptr));
+  P->all_at_bound = bound_max > 0 && sum_hi <= bound_max; // as sample_room decided it
   {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
     // the rows' kernels add the sampled sizes to the class sums as they write them
-    GCOO_GOTO(run_pass<T>(P, P->list, &ps, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0], P->cs));
+    GCOO_GOTO(run_pass<T>(P, P->list, &ps, 0, P->ovf1, P->ctr + 1, &P->ci[0], &P->cv[0],
+                          P->all_at_bound ? nullptr : P->cs));
     if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
   }
 done:
@@ -748,15 +801,19 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
   GCOO_GOTO(product_alloc(&P));
-  GCOO_GOTO(sample_phase(&P, seed, ev));
+  GCOO_GOTO(
+      sample_phase(&P, seed, ev, safety >= 1.0 && o->memory_budget == 0 ? bound_entries() : 0));
   // 3. the estimate and the rooms of the other rows, planned as one batch; the same wait brings
   // the class sums
   // (the rooms are computed by the plan kernel, which lists the rows: one launch)
   SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 3 * 8, s));
   SPG_CUDA(cudaEventRecord(ev[4], s));
-  {
+  if (P.all_at_bound) { // nothing is left to plan; the last wait brings the class sums
+    p1.planned = true;
+  } else {
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0}));
+    GCOO_GOTO(
+        plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0, 0}));
   }
 
   // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows
@@ -831,8 +888,9 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
         SPG_LAUNCHED("rooms_kernel");
       }
     }
-    GCOO_GOTO(
-        rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &p1, &rowptr, &ci, &cv, &nnz, &cap));
+    const piece sums = {&hcs, P.cs, sizeof hcs};
+    GCOO_GOTO(rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &p1, &rowptr, &ci, &cv, &nnz,
+                             &cap, P.all_at_bound ? &sums : nullptr));
     nnz_total += nnz;
     if (nbatches == 1) {
       dC->ptr = rowptr;
@@ -887,8 +945,10 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     info->alg = GCOO_SPGEMM_GCOO;
     info->flop = (int64_t)hcs.flop;
     info->nnz = nnz_total;
-    info->nnz_predicted = (int64_t)llround(
-        gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
+    info->nnz_predicted = P.all_at_bound
+                              ? 0 // computed at its bounds: no prediction
+                              : (int64_t)llround(
+                                    gcoo__class_estimate(hcs.sum_lo, hcs.g, hcs.s_g, hcs.s_dz));
     info->nnz_allocated = P.allocated;
     info->rows_overflowed = P.overflowed;
     info->flop_recomputed = P.flop_recomputed;
@@ -938,7 +998,7 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
   pool_setup();
   GCOO_GOTO(product_alloc(&P));
-  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr));
+  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
   if (m > 0) {

@@ -95,7 +95,8 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  bool count_rank;        // warp bins: rank z > 32 entries by counting (GCOO_SPGEMM_WARP_RANK)
+  bool
+      count_rank; // warp bins: rank z > 32 entries by counting (else bitonic; GCOO_SPGEMM_WARP_RANK)
 };
 
 struct csr_in {
@@ -162,9 +163,9 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
-// Rank z > 32 distinct keys of a warp's table by counting (a variant, GCOO_SPGEMM_WARP_RANK=count,
-// until a GPU run measures it against the bitonic network): lane l holds entries l, l + 32, ...
-// in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
+// Rank z > 32 distinct keys of a warp's table by counting (the default; GCOO_SPGEMM_WARP_RANK=
+// bitonic takes the bitonic network, 1.08x slower in geomean on one H200): lane l holds entries
+// l, l + 32, ... in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
 // bank conflicts) and counts the smaller ones; entry s goes straight to its rank. z x ceil(z / 32)
 // compares a lane and no barrier, against the network's log2(P)(log2(P)+1)/2 rounds of P / 32
 // compare-exchanges in shared memory, each round behind a __syncwarp (36 rounds for P = 256:
@@ -253,7 +254,6 @@ __global__ void __launch_bounds__(WARPS * 32)
   constexpr int PAD = G == 32 ? 0 : G;
   __shared__ int32_t skeys[GROUPS][TS + PAD];
   __shared__ T svals[GROUPS][TS + PAD];
-  __shared__ int scnt[GROUPS];
   const int lane = threadIdx.x % 32, sub = lane / G, g = lane % G;
   const int grp = threadIdx.x / G; // the group's table
   const uint32_t gmask = G == 32 ? kFull : ((1u << G) - 1u) << (sub * G);
@@ -269,9 +269,12 @@ __global__ void __launch_bounds__(WARPS * 32)
         keys[s] = -1;
         vals[s] = T(0);
       }
-      if (g == 0) scnt[grp] = 0;
       __syncwarp(gmask);
       bool over = false;
+      // the row's distinct keys so far, the same in every lane of the group: a round's new keys
+      // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
+      // one address: nearly every product of random 400k x 16 makes a new key)
+      int z = 0;
       const int64_t a1 = in.Ap[row + 1];
       for (int64_t ab = in.Ap[row]; ab < a1 && !over; ab += G) {
         const int64_t a = ab + g;
@@ -298,17 +301,16 @@ __global__ void __launch_bounds__(WARPS * 32)
           const int spre = __shfl_sync(gmask, pre, l, G), slen = __shfl_sync(gmask, len, l, G);
           const int64_t sbs = __shfl_sync(gmask, bs, l, G);
           const T sav = __shfl_sync(gmask, av, l, G);
-          bool mine = false;
+          int r = 0;
           if (q < total) {
             const int64_t b = sbs + (q - (spre - slen));
-            const int r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
-            mine = r < 0 || (r > 0 && atomicAdd(&scnt[grp], 1) >= cap);
+            r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
           }
-          over = (__ballot_sync(gmask, mine) & gmask) != 0;
+          z += __popc(__ballot_sync(gmask, r > 0) & gmask);
+          over = (__ballot_sync(gmask, r < 0) & gmask) != 0 || z > cap;
         }
       }
       __syncwarp(gmask);
-      const int z = scnt[grp];
       if (over || z > cap) {
         if (g == 0) {
           rs.z[row] = -1;
@@ -358,8 +360,9 @@ __global__ void __launch_bounds__(WARPS * 32)
 // The products of a row, spread over the whole block: its A entries in chunks of CH (<= 256),
 // a scan of their B rows' lengths, then product q of the chunk to thread q mod TPB (a binary
 // search of the scan finds its A entry), so a row with few A entries and long B rows keeps every
-// thread busy. f(column, value) takes each product; with `stop` (shared, may be NULL) set, the
-// rest is skipped.
+// thread busy. f(column, value, valid) is called by every thread of the block in rounds of TPB
+// products (valid: the thread has a product this round), so that f may use warp collectives;
+// with `stop` (shared, may be NULL) set, a warp skips the rest.
 template <int TPB>
 constexpr int chunk_of() {
   return TPB < 256 ? TPB : 256;
@@ -409,19 +412,27 @@ __device__ __forceinline__ void block_products(csr_in in, const T *__restrict__ 
     if (loader) ch->pre[threadIdx.x] = v + ch->wsum[warp]; // inclusive, over the chunk
     __syncthreads();
     const long long total = ch->pre[CH - 1];
-    for (long long q = threadIdx.x; q < total; q += TPB) {
-      if (stop && *stop) break;
-      int lo = 0, hi = CH - 1; // the first entry whose inclusive prefix passes q
-      while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (ch->pre[mid] > q)
-          hi = mid;
-        else
-          lo = mid + 1;
+    for (long long q0 = 0; q0 < total; q0 += TPB) {        // rounds uniform over the block
+      if (stop && __ballot_sync(kFull, *stop) != 0) break; // uniform over the warp
+      const long long q = q0 + threadIdx.x;
+      const bool valid = q < total;
+      int32_t col = 0;
+      T v = T(0);
+      if (valid) {
+        int lo = 0, hi = CH - 1; // the first entry whose inclusive prefix passes q
+        while (lo < hi) {
+          const int mid = (lo + hi) >> 1;
+          if (ch->pre[mid] > q)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        const long long before = lo ? ch->pre[lo - 1] : 0;
+        const int64_t b = ch->bstart[lo] + (q - before);
+        col = in.Bi[b];
+        v = ch->av[lo] * Bv[b];
       }
-      const long long before = lo ? ch->pre[lo - 1] : 0;
-      const int64_t b = ch->bstart[lo] + (q - before);
-      f(in.Bi[b], ch->av[lo] * Bv[b]);
+      f(col, v, valid);
     }
     __syncthreads(); // the chunk's arrays are rewritten next
   }
@@ -498,7 +509,8 @@ __global__ void __launch_bounds__(TPB)
         vals[s] = T(0);
       }
       __syncthreads();
-      block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, nullptr, [&](int32_t col, T v) {
+      block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, nullptr, [&](int32_t col, T v, bool valid) {
+        if (!valid) return;
         const int32_t c = col - c0;
         atomicAdd(&vals[c], v);
         keys[c] = 1;
@@ -536,15 +548,17 @@ __global__ void __launch_bounds__(TPB)
       over = 0;
     }
     __syncthreads();
+    // new keys counted with one shared atomic per warp and round (an atomic per new key
+    // serialised the block on `cnt`)
     block_products<T, TPB>(in, Av, Bv, a0, a1, &ch, GLOBAL ? nullptr : &over,
-                           [&](int32_t col, T v) {
-                             const int r = hash_add(keys, vals, bits, col, v);
-                             if (r > 0) {
-                               const int c = atomicAdd(&cnt, 1);
-                               if (!GLOBAL && c >= cap) over = 1;
-                             } else if (r < 0) {
-                               over = 1;
+                           [&](int32_t col, T v, bool valid) {
+                             const int r = valid ? hash_add(keys, vals, bits, col, v) : 0;
+                             const uint32_t nm = __ballot_sync(kFull, r > 0);
+                             if (nm != 0 && threadIdx.x % 32 == 0) {
+                               const int c = atomicAdd(&cnt, __popc(nm));
+                               if (!GLOBAL && c + __popc(nm) > cap) over = 1;
                              }
+                             if (r < 0) over = 1;
                            });
     __syncthreads();
     const int z = cnt;
@@ -562,13 +576,19 @@ __global__ void __launch_bounds__(TPB)
     if constexpr (!GLOBAL) {
       // compact in place, in rounds of TPB slots: a round's slots are read before any thread
       // writes, and an entry's new place d counts entries already read, so d < s0 + TPB
+      // (one shared atomic per warp and round: the order is the sort's business)
       for (int64_t s0 = 0; s0 < slots; s0 += TPB) {
         const int64_t s = s0 + threadIdx.x;
         const int32_t k = keys[s];
         const T v = vals[s];
+        const uint32_t m = __ballot_sync(kFull, k != -1);
+        const int l32 = threadIdx.x % 32;
+        int base = 0;
+        if (l32 == 0 && m != 0) base = atomicAdd(&cnt2, __popc(m));
+        base = __shfl_sync(kFull, base, 0);
         __syncthreads();
         if (k != -1) {
-          const int d = atomicAdd(&cnt2, 1);
+          const int d = base + __popc(m & ((1u << l32) - 1u));
           keys[d] = k;
           vals[d] = v;
         }
@@ -702,9 +722,17 @@ __global__ void __launch_bounds__(256)
 
 // Whether row i is in the sample (it has uncertainty and its coin falls under its class's
 // threshold); then its room is its bound hi (it cannot overflow).
+// With bound_max > 0 and sum hi <= bound_max (a small product: bounds_kernel's total, the same
+// for every thread), every row of work is in it at its bound: the whole product is computed by
+// the sample's pass and cannot overflow (all_at_bound on the host).
 __device__ __forceinline__ bool sample_room(int64_t i, uint64_t seed, const rows_state &rs,
-                                            const class_stats *cs) {
+                                            const class_stats *cs, unsigned long long bound_max) {
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
+  if (bound_max > 0 && cs->sum_hi <= bound_max) {
+    if (hi == 0) return false; // z = 0 (bounds_kernel)
+    rs.room[i] = hi;
+    return true;
+  }
   if (hi <= lo) return false;
   const int c = class_of(hi);
   if ((unsigned long long)gcoo__row_coin(seed, i) >= gcoo__class_threshold(cs->rows[c]))
@@ -917,6 +945,7 @@ struct rooms_args {
   int64_t m;
   bool sample;   // select the sample (sample_room) instead of the rooms of the rest (pass_room)
   uint64_t seed; // the sample's coins
+  unsigned long long bound_max; // the sample: every row at its bound when sum hi <= this (> 0)
 };
 __global__ void __launch_bounds__(kPlanThreads)
     plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
@@ -939,7 +968,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   int32_t i = -1;
   if (t < n) {
     if (make)
-      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs)
+      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
                      : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
               ? (int32_t)t
               : -1;

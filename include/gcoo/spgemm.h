@@ -61,7 +61,8 @@ typedef struct gcoo_spgemm_info {
   gcoo_spgemm_alg alg;     /**< the algorithm that ran */
   int64_t flop;            /**< F, exact */
   int64_t nnz;             /**< nnz(C), exact */
-  int64_t nnz_predicted;   /**< the prediction the allocation came from (0 if none) */
+  int64_t nnz_predicted;   /**< the prediction the allocation came from (0 if none: cuSPARSE, or
+                                 a small product computed at its bounds, docs/spgemm.md) */
   int64_t nnz_allocated;   /**< entries reserved in the first allocation */
   int64_t rows_overflowed; /**< rows that did not fit their space and were recomputed */
   int64_t batches;         /**< row batches run (1 unless a memory budget forced more) */

@@ -4,6 +4,8 @@
 # CUDA's headers are.
 if(GCOO_HAVE_CUDA)
   gcoo_add_test(t503-spgemm-gpu SOURCES t503-spgemm-gpu.c LABELS gpu TIMEOUT 300)
+  # the same with every product sampled and predicted (none computed at its bounds)
+  gcoo_add_test(t503-spgemm-gpu SOURCES t503-spgemm-gpu.c LABELS gpu TIMEOUT 300 ARGS --sampled)
   target_include_directories(t503-spgemm-gpu PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
 
   add_library(gcoo_spgemm_emu STATIC ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spgemm.cpp)

@@ -7,9 +7,13 @@
  * overflow path forced with tiny safety factors, batching under a small memory budget (and a
  * budget too small to run), empty rows and matrices, 1 x 1, the real matrices of tests/data
  * (A A and A A^T), cuSPARSE ALG1/2/3, and gcoo_spgemm on a CUDA context. Every product also
- * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed), and
+ * checks that the GPU's prediction equals the CPU predictor's (method CLASSES, same seed), or,
+ * for a product small enough to be computed at its bounds (no prediction), that no row was
+ * recomputed and the allocation held C; `--sampled` (ctest t503-spgemm-gpu_sampled) turns that
+ * off (GCOO_SPGEMM_BOUND_ENTRIES=0), so every product is predicted and checked; and it
  * runs after the device's free memory and its stream-ordered pool were filled with garbage (a
  * kernel that reads what it did not write shows up as a wrong result). Exit 77 without a GPU. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -38,6 +42,8 @@ static void poison_device(void) {
   (void)cudaGetLastError();
 }
 
+static int sampled = 0; /* --sampled: no product computed at its bounds */
+
 /* Ours on the device with options o; C back on the host, checked; returns the info. */
 static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *o,
                                  const char *what) {
@@ -65,9 +71,19 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
     gcoo_prediction p;
     po.method = GCOO_PREDICT_CLASSES;
     TEST_CALL(gcoo_predict(A, B, &po, &p));
-    TEST_CHECK(p.nnz_predicted == info.nnz_predicted,
-               "%s: GPU predicted %lld, CPU CLASSES predicted %lld (same seed)", what,
-               (long long)info.nnz_predicted, (long long)p.nnz_predicted);
+    if (info.nnz_predicted == 0 && p.nnz_predicted != 0) { /* computed at its bounds */
+      TEST_CHECK(!sampled && (o->safety == 0.0 || o->safety >= 1.0) && o->memory_budget == 0,
+                 "%s: computed at its bounds with --sampled, safety %g or a memory budget", what,
+                 o->safety);
+      TEST_CHECK(info.rows_overflowed == 0 && info.nnz_allocated >= info.nnz,
+                 "%s: computed at its bounds, yet %lld rows recomputed, %lld allocated for %lld",
+                 what, (long long)info.rows_overflowed, (long long)info.nnz_allocated,
+                 (long long)info.nnz);
+    } else {
+      TEST_CHECK(p.nnz_predicted == info.nnz_predicted,
+                 "%s: GPU predicted %lld, CPU CLASSES predicted %lld (same seed)", what,
+                 (long long)info.nnz_predicted, (long long)p.nnz_predicted);
+    }
     gcoo_prediction_free(&p);
   }
   gcoo_cuda_csr_free(&dA);
@@ -195,7 +211,11 @@ static gcoo_sparse identity_shift(gcoo_dtype dt, int64_t n) {
   return as_csr(coo, dt);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--sampled")) {
+    sampled = 1;
+    setenv("GCOO_SPGEMM_BOUND_ENTRIES", "0", 1);
+  }
   if (gcoo__cuda_free_bytes() == 0) {
     printf("t503-spgemm-gpu: no GPU, skipped\n");
     return GCOO_TEST_SKIP;

@@ -21,7 +21,7 @@
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
                            int count_rank, gcoo_cuda_csr *C, int64_t *stats);
 
-/* The warp bins' ranking: 0 the bitonic network (default), 1 counting (GCOO_SPGEMM_WARP_RANK). */
+/* The warp bins' ranking: 0 the bitonic network, 1 counting (the library's default). */
 static int count_rank = 0;
 
 static gcoo_cuda_csr host_csr(gcoo_sparse A) {
