@@ -147,7 +147,7 @@ static void csv_row(FILE *f, const bench_case *c) {
                                : 0.0,
           c->floor_ms, ratio(c->r[M_TUNED].ms, c->floor_ms));
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%.3g", c->r[m].relerr);
-  char why[256];
+  char why[sizeof c->autod.why];
   snprintf(why, sizeof why, "%s", c->autod.why);
   for (char *q = why; *q; q++)
     if (*q == ',' || *q == '"') *q = ';';

@@ -365,6 +365,79 @@ static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
 static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
                        const cuda_operand *Y);
 
+/* ---- the tensor-core layout (docs/kernels.md §10) ---------------------------------------------
+ * Windows of GCOO_TC_ROWS rows of A in A's order, or in the order of gcoo__tc_row_order (rows
+ * sharing columns in one window) where that needs at most TC_REORDER_MAX_TILES of the tiles: the
+ * padding, not the schedule, was what the tensor-core kernel lost to on the real matrices
+ * (session 3: 9-15 tile slots a stored entry on cage11, ct2010, wiki-Vote, ca-CondMat,
+ * delaunay_n16). Then the layout is built from a copy of A with its rows in that order, and the
+ * kernel writes each of its rows to the row of Y it came from (tc.rowmap). */
+#define TC_REORDER_MAX_TILES 0.9
+
+static gcoo_status tc_setup(gcoo_op op, int64_t max_row_nnz) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  gcoo_sparse_arrays a;
+  gcoo_sparse_info ai;
+  int32_t *order = NULL, *ind2 = NULL;
+  int64_t *ptr2 = NULL;
+  float *val2 = NULL;
+  gcoo_sparse B = NULL;
+  int64_t t_nat = 0, t_ord = 0;
+  gcoo_status st = GCOO_SUCCESS;
+  GCOO_GOTO(gcoo_sparse_get_arrays(op->A_csr, &a));
+  GCOO_GOTO(gcoo_sparse_get_info(op->A_csr, &ai));
+  if (ai.nrows > 0 && ai.nnz > 0 && a.ptr) {
+    GCOO_GOTO(GCOO_MALLOC(order, ai.nrows, "tensor-core row order"));
+    GCOO_GOTO(gcoo__tc_row_order(a.ptr, a.ind, ai.nrows, ai.ncols, GCOO_TC_ROWS, GCOO_TC_K, order,
+                                 &t_nat, &t_ord));
+  }
+  const int reorder = t_nat > 0 && (double)t_ord <= TC_REORDER_MAX_TILES * (double)t_nat;
+  if (reorder) {
+    const float *v = (const float *)a.values;
+    GCOO_GOTO(GCOO_MALLOC(ptr2, ai.nrows + 1, "reordered row offsets"));
+    GCOO_GOTO(GCOO_MALLOC(ind2, ai.nnz, "reordered columns"));
+    if (v) GCOO_GOTO(GCOO_MALLOC(val2, ai.nnz, "reordered values"));
+    ptr2[0] = 0;
+    for (int64_t r = 0; r < ai.nrows; r++) {
+      const int64_t i = order[r], len = a.ptr[i + 1] - a.ptr[i];
+      memcpy(ind2 + ptr2[r], a.ind + a.ptr[i], (size_t)len * sizeof *ind2);
+      if (v) memcpy(val2 + ptr2[r], v + a.ptr[i], (size_t)len * sizeof *val2);
+      ptr2[r + 1] = ptr2[r] + len;
+    }
+    GCOO_GOTO(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
+    GCOO_GOTO(gcoo_cuda_csr_upload(B, &o->tc_csr, s));
+    GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tuned, NULL, s));
+    o->device_bytes += csr_bytes(&o->tc_csr) + tuned_bytes(o) + (size_t)ai.nrows * 4;
+  } else {
+    GCOO_GOTO(tuned_setup(op, GCOO_TC_ROWS, max_row_nnz));
+  }
+  GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
+  o->tc.force_ksplit = env_tc_ksplit();
+  o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
+                     (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
+  if (reorder) {
+    GCOO_GOTO(gcoo__cuda_alloc((void **)&o->tc.rowmap, (size_t)ai.nrows * sizeof(int32_t),
+                               "tensor-core row map"));
+    GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(o->tc.rowmap, order, (size_t)ai.nrows * sizeof(int32_t),
+                                        cudaMemcpyHostToDevice, s));
+  }
+  {
+    const size_t wl = strlen(o->details.why);
+    snprintf(o->details.why + wl, sizeof o->details.why - wl,
+             "; %lld tiles in A's row order, %lld in the window order -> %s", (long long)t_nat,
+             (long long)t_ord, reorder ? "rows reordered" : "A's order");
+  }
+done:
+  cudaStreamSynchronize(s); /* the copies above read the host arrays freed here */
+  free(order);
+  free(ptr2);
+  free(ind2);
+  free(val2);
+  gcoo_sparse_destroy(&B);
+  return st;
+}
+
 /* ---- AUTO's plan-time trial (docs/dispatch.md, version 5) ------------------------------------
  * The rule's misjudgements on the 2026-12-01 runs were scattered (zenios at N = 128 tuned 0.74x,
  * delaunay_n16 in double at N = 512, kron4:ca-CondMat at N = 128 ALG2 0.89x) and the tuned
@@ -432,19 +505,136 @@ static const char *trial_name(gcoo_spdm_alg a, int split) {
                                            : "alg3";
 }
 
+/* The operands both trials time on: X and Y (row-major, N columns, rows padded to 16 bytes), X
+ * every byte 0x3c (0.0115 in float, 1.6e-19 in double: finite, nonzero). Returns 0 (nothing
+ * allocated) where the product is too large to time cheaply. */
+typedef struct trial_operands {
+  void *X, *Y;
+  cuda_operand dX, dY;
+} trial_operands;
+
+static int trial_fits(const cuda_op_state *o, int64_t N, int64_t *ld, size_t *xb, size_t *yb) {
+  const size_t es = gcoo_dtype_size(o->csr.dtype);
+  *ld = (N + (int64_t)(16 / es) - 1) / (int64_t)(16 / es) * (int64_t)(16 / es);
+  *xb = (size_t)(o->csr.ncols > 0 ? o->csr.ncols : 1) * (size_t)*ld * es;
+  *yb = (size_t)(o->csr.nrows > 0 ? o->csr.nrows : 1) * (size_t)*ld * es;
+  return !env_trial_off() && o->csr.nnz > 0 && o->csr.nnz <= INT32_MAX &&
+         (double)o->csr.nnz * (double)N <= TRIAL_MAX_WORK && *xb + *yb <= TRIAL_MAX_BYTES;
+}
+
+static gcoo_status trial_operands_make(gcoo_op op, int64_t N, int64_t ld, size_t xb, size_t yb,
+                                       trial_operands *t) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  cudaStream_t s = (cudaStream_t)op->ctx->stream;
+  memset(t, 0, sizeof *t);
+  GCOO_CALL(gcoo__cuda_alloc(&t->X, xb, "trial X"));
+  GCOO_CALL(gcoo__cuda_alloc(&t->Y, yb, "trial Y"));
+  GCOO_CALL_CUDA(cudaMemsetAsync(t->X, 0x3c, xb, s));
+  GCOO_CALL_CUDA(cudaMemsetAsync(t->Y, 0, yb, s));
+  t->dX = (cuda_operand){.data = t->X,
+                         .layout = GCOO_ROW_MAJOR,
+                         .nrows = o->csr.ncols,
+                         .ncols = N,
+                         .ld = ld};
+  t->dY = (cuda_operand){.data = t->Y,
+                         .layout = GCOO_ROW_MAJOR,
+                         .nrows = o->csr.nrows,
+                         .ncols = N,
+                         .ld = ld};
+  return GCOO_SUCCESS;
+}
+
+static void trial_operands_free(gcoo_op op, trial_operands *t) {
+  cudaStreamSynchronize((cudaStream_t)op->ctx->stream);
+  cudaFree(t->X);
+  cudaFree(t->Y);
+  (void)cudaGetLastError();
+  memset(t, 0, sizeof *t);
+}
+
+/* ---- the tuned kernel's shape trial (docs/dispatch.md, version 6) ----------------------------
+ * The direct kernel's blocks were GCOO groups (p rows) and its vectors a thread came from a
+ * rule fitted to five inputs; the H200 sweep (2026-11-30-h200-sweep.csv) found 8-row blocks at 2
+ * vectors a thread 5-25 % faster on short random rows (random 2000-14000 at sparsity
+ * 0.999-0.9995, where CSR_ALG2 stood level with the tuned kernel), and the rule's width 2-17 %
+ * off the best on delaunay_n16, kron:cage11 and stencil7. So where the tuned kernel runs its
+ * direct or staged variant (not X-resident, row-split or tensor-core) and N is known, setup
+ * times, at that N, the variant its rule chose and the direct kernel in blocks of 8 and 32 rows
+ * at 1, 2 and 4 vectors a thread (no tile twice as wide as N needs), and keeps the fastest shape
+ * where it beats the rule's by SHAPE_MIN_GAIN. Every direct shape sums each element's terms in
+ * the row's order, so the result does not depend on the choice. */
+#define SHAPE_MIN_GAIN 0.97 /* time ratio a shape must beat the rule's variant by */
+
+static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  gcoo_cuda_tuned *L = &o->tuned;
+  if (o->tc_mode || L->prefer_resident || L->prefer_split || !L->entries || o->variant != 0)
+    return GCOO_SUCCESS;
+  static const int32_t rows[] = {8, 32};
+  static const int32_t vpts[] = {1, 2, 4};
+  const int vec = 16 / (int)gcoo_dtype_size(o->csr.dtype);
+  L->shape_n = 0;
+  float rule = -1, best = -1;
+  int32_t best_rows = 0, best_vpt = 0;
+  if (trial_time(op, &t->dX, &t->dY, &rule) < 0) {
+    (void)cudaGetLastError();
+    return GCOO_SUCCESS; /* the rule's variant stands */
+  }
+  for (int r = 0; r < 2; r++)
+    for (int v = 0; v < 3; v++) {
+      if (vpts[v] > 1 && 8 * (vpts[v] / 2) * vec >= N) continue; /* a narrower tile covers N */
+      L->shape_n = N;
+      L->shape_rows = rows[r];
+      L->shape_vpt = vpts[v];
+      float ms = -1;
+      if (trial_time(op, &t->dX, &t->dY, &ms) < 0) {
+        ms = -1;
+        (void)cudaGetLastError();
+      }
+      if (ms > 0 && (best < 0 || ms < best)) {
+        best = ms;
+        best_rows = rows[r];
+        best_vpt = vpts[v];
+      }
+    }
+  const int take = best > 0 && rule > 0 && best < SHAPE_MIN_GAIN * rule;
+  L->shape_n = take ? N : 0;
+  L->shape_rows = take ? best_rows : 0;
+  L->shape_vpt = take ? best_vpt : 0;
+  const size_t wl = strlen(o->details.why);
+  snprintf(o->details.why + wl, sizeof o->details.why - wl,
+           "; shape trial at N = %lld: %s %.4g ms, direct %d rows x %d vectors %.4g ms -> %s",
+           (long long)N, L->prefer_direct ? "direct" : "staged", rule, best_rows, best_vpt, best,
+           take ? "direct shape" : "rule");
+  return GCOO_SUCCESS;
+}
+
+/* The shape trial on its own operands (GCOO without p, or AUTO's rule choosing it). */
+static gcoo_status shape_trial_alone(gcoo_op op, int64_t N) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  int64_t ld;
+  size_t xb, yb;
+  if (!trial_fits(o, N, &ld, &xb, &yb)) return GCOO_SUCCESS;
+  trial_operands t;
+  gcoo_status st = trial_operands_make(op, N, ld, xb, yb, &t);
+  if (st >= 0) st = shape_trial(op, &t, N);
+  trial_operands_free(op, &t);
+  if (st < 0) { /* the trial itself failed (memory, say): the rule's variant stands */
+    (void)cudaGetLastError();
+    o->tuned.shape_n = 0;
+  }
+  return GCOO_SUCCESS;
+}
+
 /* Time the candidates and keep the fastest (o->alg, the layouts, details); on return the
  * operator is set up for its final choice. *p is the group width (0 for cuSPARSE). */
 static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p) {
   cuda_op_state *o = gcoo__cuda_op(op);
-  cudaStream_t s = (cudaStream_t)op->ctx->stream;
   const gcoo_spdm_alg rule = o->alg;
   const int64_t N = din->n > 0 ? din->n : GCOO_DISPATCH_DEFAULT_N;
-  const size_t es = gcoo_dtype_size(o->csr.dtype);
-  const int64_t ld = (N + (int64_t)(16 / es) - 1) / (int64_t)(16 / es) * (int64_t)(16 / es);
-  const size_t xb = (size_t)(o->csr.ncols > 0 ? o->csr.ncols : 1) * (size_t)ld * es;
-  const size_t yb = (size_t)(o->csr.nrows > 0 ? o->csr.nrows : 1) * (size_t)ld * es;
-  if (env_trial_off() || o->csr.nnz == 0 || o->csr.nnz > INT32_MAX ||
-      (double)o->csr.nnz * (double)N > TRIAL_MAX_WORK || xb + yb > TRIAL_MAX_BYTES ||
+  int64_t ld;
+  size_t xb, yb;
+  if (!trial_fits(o, N, &ld, &xb, &yb) ||
       !(rule == GCOO_ALG_GCOO || rule == GCOO_ALG_CUSPARSE_CSR_ALG2 ||
         rule == GCOO_ALG_CUSPARSE_CSR_ALG3))
     return GCOO_SUCCESS;
@@ -461,27 +651,14 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG3) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG3;
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG2) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG2;
   if (rule != GCOO_ALG_GCOO && (tuned_ok || split_ok)) cands[nc++] = GCOO_ALG_GCOO;
-  void *X = NULL, *Y = NULL;
+  trial_operands t;
   gcoo_status st = GCOO_SUCCESS;
   float ms[4] = {-1, -1, -1, -1};
   int32_t tuned_p = rule == GCOO_ALG_GCOO ? *p : 0;
-  GCOO_GOTO(gcoo__cuda_alloc(&X, xb, "AUTO trial X"));
-  GCOO_GOTO(gcoo__cuda_alloc(&Y, yb, "AUTO trial Y"));
-  /* X: every byte 0x3c (0.0115 in float, 1.6e-19 in double: finite, nonzero) */
-  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(X, 0x3c, xb, s));
-  GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(Y, 0, yb, s));
+  GCOO_GOTO(trial_operands_make(op, N, ld, xb, yb, &t));
   if (!o->spA) GCOO_GOTO(gcoo__cusparse_setup(op));
-  cuda_operand dX = {.data = X,
-                     .layout = GCOO_ROW_MAJOR,
-                     .nrows = o->csr.ncols,
-                     .ncols = N,
-                     .ld = ld};
-  cuda_operand dY = {.data = Y,
-                     .layout = GCOO_ROW_MAJOR,
-                     .nrows = o->csr.nrows,
-                     .ncols = N,
-                     .ld = ld};
   for (int c = 0; c < nc; c++) {
+    o->alg = cands[c];
     if (cands[c] == GCOO_ALG_GCOO && rule != GCOO_ALG_GCOO) {
       tuned_p = gcoo__dispatch_choose_p(din, NULL);
       if (tuned_setup(op, tuned_p, din->max_row_nnz) < 0) break;
@@ -489,9 +666,9 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
         if (build_split(op) < 0) break;
         o->tuned.prefer_split = 1;
       }
+      GCOO_GOTO(shape_trial(op, &t, N)); /* the tuned candidate in its best shape */
     }
-    o->alg = cands[c];
-    if (trial_time(op, &dX, &dY, &ms[c]) < 0) {
+    if (trial_time(op, &t.dX, &t.dY, &ms[c]) < 0) {
       ms[c] = -1;
       (void)cudaGetLastError();
     }
@@ -527,10 +704,7 @@ done:
     o->alg = rule;
     st = GCOO_SUCCESS;
   }
-  cudaStreamSynchronize(s);
-  cudaFree(X);
-  cudaFree(Y);
-  (void)cudaGetLastError();
+  trial_operands_free(op, &t);
   return st;
 }
 
@@ -609,13 +783,10 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       }
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
-      GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
-      if (o->tc_mode) {
-        GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
-        o->tc.force_ksplit = env_tc_ksplit();
-        o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
-                           (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
-      }
+      if (o->tc_mode)
+        GCOO_GOTO(tc_setup(op, din.max_row_nnz));
+      else
+        GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
       if (resident) {
         GCOO_GOTO(build_resident(op));
         o->tuned.prefer_resident = 1;
@@ -646,6 +817,9 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
                       gcoo_spdm_alg_name(alg));
   }
   o->alg = alg;
+  /* GCOO with its width left to the library (or AUTO's rule choosing it): its shape at N */
+  if (alg == GCOO_ALG_GCOO && op->opts.p == 0 && op->opts.ncols_hint > 0 && !o->tc_mode)
+    GCOO_GOTO(shape_trial_alone(op, op->opts.ncols_hint));
   if (op->opts.alg == GCOO_ALG_AUTO && !o->tc_mode) {
     GCOO_GOTO(auto_trial(op, &din, &p));
     alg = o->alg;
@@ -675,6 +849,7 @@ static gcoo_status cuda_op_destroy(gcoo_op op) {
   gcoo_cuda_gcoo_free(&o->gcoo);
   gcoo_cuda_tc_free(&o->tc);
   gcoo_cuda_tuned_free(&o->tuned);
+  gcoo_cuda_csr_free(&o->tc_csr);
   gcoo_cuda_csr_free(&o->csr);
   void *const buffers[] = {o->xbuf, o->ybuf};
   gcoo__cuda_free_each(buffers, 2);

@@ -51,6 +51,7 @@ typedef struct cuda_op_state {
   int variant;           /* GCOO_CUDA_OPT_TUNED_VARIANT */
   int tc_mode;           /* GCOO_MATH_TF32 on a float operator: the tensor-core kernel */
   gcoo_cuda_tc tc;       /* its tiles (built from tuned at p = GCOO_TC_ROWS) */
+  gcoo_cuda_csr tc_csr;  /* A with its rows in the tensor-core order, where one was taken */
   /* dense */
   void *dense; /* A densified, row-major m x k */
   int64_t lda;

@@ -155,6 +155,11 @@ typedef struct gcoo_cuda_tuned {
   int prefer_split;       /**< variant 0 resolves to the row-split kernel (needs split) */
   gcoo_cuda_split split;  /**< the row-split layout: built on demand
                                    (gcoo_cuda_tuned_build_split), zeroed until then */
+  /* The shape trial's choice (kernels/backend_cuda.c, docs/dispatch.md): at N = shape_n,
+   * variant 0 runs the direct kernel in blocks of shape_rows rows (1..32) with shape_vpt
+   * 16-byte vectors a thread (1, 2 or 4); shape_n = 0 (or another N): the rules above. */
+  int64_t shape_n;
+  int32_t shape_rows, shape_vpt;
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -243,10 +248,12 @@ typedef struct gcoo_cuda_tuned_launch {
   int blocks_per_sm; /**< occupancy the launcher computed */
   int tensor_core;   /**< 1: the tensor-core (TF32) kernel of kernels/spdm_tc.cu */
   int tc_ksplit;     /**< tensor-core kernel: warps a window (1, 2 or 4: its k-tiles split) */
+  int block_rows;    /**< rows of A a block (tuned kernel: p, or the shape trial's for direct) */
 } gcoo_cuda_tuned_launch;
 
-/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the direct kernel
- *  when L->prefer_direct, else the staged one, with the vectors per thread from N and the grid. */
+/** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the shape trial's
+ *  direct kernel at N = L->shape_n, else the direct kernel when L->prefer_direct, else the staged
+ *  one, with the vectors per thread from N and the grid. */
 int gcoo_cuda_tuned_variant_count(void);
 /** 1 when the variant is an X-resident one (it needs L->xres). */
 int gcoo_cuda_tuned_variant_resident(int variant);
@@ -304,10 +311,22 @@ typedef struct gcoo_cuda_tc {
    *  the grid, and the longest block's; the launcher picks the warps a window from them */
   int64_t ks_iters[3], ks_longest[3];
   int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
+  int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
+                           Device memory, owned (gcoo_cuda_tc_free frees it) */
 } gcoo_cuda_tc;
 
+/** A row order for the tensor-core windows (kernels/tc_order.c, on the host): order[r] is the
+ *  row of A (CSR ptr/ind, m x k) placed r-th, rows sharing columns put into the same window of
+ *  `rows` rows; *tiles_natural / *tiles_ordered: the tiles (ceil(distinct columns / kcols) a
+ *  window) of the natural order and of this one, for the caller to choose. */
+gcoo_status gcoo__tc_row_order(const int64_t *ptr, const int32_t *ind, int64_t m, int64_t k,
+                               int rows, int kcols, int32_t *order, int64_t *tiles_natural,
+                               int64_t *tiles_ordered);
+
 /** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column
- *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host). */
+ *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host).
+ *  L may be the layout of A's rows in another order (gcoo__tc_row_order): T->rowmap then maps
+ *  each of L's rows to its row of Y (set by the caller after the build; NULL: the same row). */
 gcoo_status gcoo_cuda_tc_build(const gcoo_cuda_tuned *L, gcoo_cuda_tc *T, void *stream);
 void gcoo_cuda_tc_free(gcoo_cuda_tc *T);
 
@@ -354,7 +373,7 @@ typedef struct gcoo_cuda_op_details {
   int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
-  char why[512];               /**< the dispatch rule's reason (and AUTO's trial), or "forced" */
+  char why[640];               /**< the dispatch rule's reason (and the trials'), or "forced" */
 } gcoo_cuda_op_details;
 gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
 

@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cuda_check.h"
 #include "cuda_compat.h"
 #include "gcoo/types.h"
+#include "gcoo_kernels.h"
 
 namespace {
 
@@ -183,6 +185,21 @@ inline gcoo_status check_dense_operands(int64_t k, const void *X, int64_t ldx, c
              "leading dimensions ldx = %lld, ldy = %lld below N = %lld", (long long)ldx,
              (long long)ldy, (long long)N);
   return GCOO_SUCCESS;
+}
+
+/** The set-up every SpDM launcher's entry point shares (faithful, tuned, X-resident, row-split,
+ *  tensor-core), after its own layout checks: the launch record cleared, nothing to do for an
+ *  empty A (m rows) or N = 0, the dense operands checked (A has k columns), then
+ *  launch(T(), stream) with T the precision of `dtype`. */
+template <typename F>
+inline gcoo_status spdm_enter(gcoo_dtype dtype, int64_t m, int64_t k, const void *X, int64_t ldx,
+                              const void *Y, int64_t ldy, int64_t N, void *stream,
+                              gcoo_cuda_tuned_launch *chosen, F &&launch) {
+  if (chosen) memset(chosen, 0, sizeof *chosen);
+  if (m == 0 || N == 0) return GCOO_SUCCESS;
+  GCOO_CALL(check_dense_operands(k, X, ldx, Y, ldy, N));
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  return by_dtype(dtype, [&](auto z) { return launch(z, s); });
 }
 
 } // namespace

@@ -128,10 +128,9 @@ extern "C" gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double a
              "it supports p <= 32, not p = %d (use GCOO_ALG_GCOO for wider groups)",
              S->p);
   GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
-  if (S->ncols == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CHECK(Y != NULL && (X != NULL || S->nrows == 0), GCOO_ERR_NULL, "X or Y is NULL");
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  return by_dtype(S->dtype, [&](auto z) {
-    return launch_faithful<decltype(z)>(S, alpha, X, ldx, beta, Y, ldy, N, s);
-  });
+  // S = A^T: A has S->ncols rows and S->nrows columns
+  return spdm_enter(S->dtype, S->ncols, S->nrows, X, ldx, Y, ldy, N, stream, nullptr,
+                    [&](auto z, auto s) {
+                      return launch_faithful<decltype(z)>(S, alpha, X, ldx, beta, Y, ldy, N, s);
+                    });
 }

@@ -273,12 +273,9 @@ extern "C" gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp
   GCOO_CHECK(L != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device info is NULL");
   GCOO_CHECK(tnp == 0 || tnp == 1 || tnp == 2 || tnp == 4 || tnp == 8, GCOO_ERR_INVALID_ARG,
              "resident tile of %d packs (0, 1, 2, 4 or 8)", tnp);
-  if (chosen) memset(chosen, 0, sizeof *chosen);
-  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CHECK(L->xres.off != NULL, GCOO_ERR_UNSUPPORTED,
+  GCOO_CHECK(L->xres.off != NULL || L->m == 0, GCOO_ERR_UNSUPPORTED,
              "the X-resident layout is not built (gcoo_cuda_tuned_build_resident)");
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  return by_dtype(L->dtype, [&](auto z) {
+  return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_resident<decltype(z)>(L, tnp, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });
 }

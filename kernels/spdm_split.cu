@@ -261,11 +261,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
              "the row-split layout is not built (gcoo_cuda_tuned_build_split)");
   GCOO_CHECK(vpt == 0 || vpt == 1 || vpt == 2 || vpt == 4, GCOO_ERR_INVALID_ARG,
              "row-split kernel: %d packs a lane (0, 1, 2 or 4)", vpt);
-  if (chosen) memset(chosen, 0, sizeof *chosen);
-  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  return by_dtype(L->dtype, [&](auto z) {
+  return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_split<decltype(z)>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });
 }

@@ -10,6 +10,9 @@
 // shared memory, rounded to TF32) times the tile, accumulated in FP32 by mma (wmma m16n16k8,
 // TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the GCOO
 // group the project already builds; padding costs 16 x 8 - (entries in the tile) multiplies.
+// The windows may hold A's rows in another order (kernels/tc_order.c: rows sharing columns in
+// one window, fewer tiles): the layout is then built from the reordered rows and the kernel
+// writes each row to its own row of Y through rowmap.
 //
 // Thread layout: a block is kWarps warps in kWarps / KS teams of KS warps; team g owns window
 // blockIdx.x * (kWarps / KS) + g and a tile of BC = 16 NF columns starting at blockIdx.y * BC (NF
@@ -56,6 +59,7 @@ struct TcArgs {
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
   const float *tiles;      // 16 x 8 row-major TF32 values each
+  const int32_t *rowmap;   // the layout's row r is row rowmap[r] of Y (NULL: row r)
   int64_t nwin, m, N;
   DenseOps<float> d; // X, Y, their leading dimensions, alpha, beta
 };
@@ -164,7 +168,8 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
 #pragma unroll
       for (int i = 0; i < 4; i++) v.e[i] += w.e[i];
     }
-    store_pack(a.d.Y + row * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
+    const int64_t yrow = a.rowmap ? (int64_t)a.rowmap[row] : row;
+    store_pack(a.d.Y + yrow * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
   }
 }
 
@@ -292,23 +297,22 @@ extern "C" void gcoo_cuda_tc_free(gcoo_cuda_tc *T) {
   if (!T) return;
   cudaFree(T->tile_off);
   cudaFree(T->tiles);
+  cudaFree(T->rowmap);
   (void)cudaGetLastError();
   memset(T, 0, sizeof *T);
 }
 
-extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev,
-                                         double alpha, const void *X, int64_t ldx, double beta,
-                                         void *Y, int64_t ldy, int64_t N, void *stream,
-                                         gcoo_cuda_tuned_launch *chosen) {
-  GCOO_CHECK(T != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device is NULL");
-  GCOO_CALL(check_dense_operands(T->k, X, ldx, Y, ldy, N));
-  GCOO_CHECK(T->nwin == 0 || T->tile_off != NULL, GCOO_ERR_INVALID_ARG,
-             "the tensor-core layout is not built (gcoo_cuda_tc_build)");
-  if (T->m == 0 || N == 0) return GCOO_SUCCESS;
+namespace {
+
+// The launch: the tile width and the warps a window, then the kernel.
+gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev, double alpha,
+                              const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
+                              int64_t N, cudaStream_t s, gcoo_cuda_tuned_launch *chosen) {
   GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
              "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
-  const TcArgs a = {T->uptr, T->ucols, T->tile_off, T->tiles,
-                    T->nwin, T->m,     N,           dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
+  const TcArgs a = {T->uptr,  T->ucols,  T->tile_off,
+                    T->tiles, T->rowmap, T->nwin,
+                    T->m,     N,         dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
   /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
    * fewer than 4 blocks a multiprocessor; the warps a window for that tile, then the tile again
    * for the grid that gives */
@@ -319,7 +323,6 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
              "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
   const int64_t bx = div_up(a.nwin, kWarps / ks);
   while (nf > 1 && bx * div_up(N, 16 * nf) < 4 * (int64_t)dev->sm_count) nf /= 2;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (nf == 4)
     GCOO_CALL(launch_tc_ks<4>(a, ks, s));
   else if (nf == 2)
@@ -327,7 +330,6 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
   else
     GCOO_CALL(launch_tc_ks<1>(a, ks, s));
   if (chosen) {
-    memset(chosen, 0, sizeof *chosen);
     chosen->variant = 0;
     chosen->threads = kThreads;
     chosen->tile_cols = 16 * nf;
@@ -335,4 +337,19 @@ extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_
     chosen->tc_ksplit = ks;
   }
   return GCOO_SUCCESS;
+}
+
+} // namespace
+
+extern "C" gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev,
+                                         double alpha, const void *X, int64_t ldx, double beta,
+                                         void *Y, int64_t ldy, int64_t N, void *stream,
+                                         gcoo_cuda_tuned_launch *chosen) {
+  GCOO_CHECK(T != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device is NULL");
+  GCOO_CHECK(T->nwin == 0 || T->tile_off != NULL, GCOO_ERR_INVALID_ARG,
+             "the tensor-core layout is not built (gcoo_cuda_tc_build)");
+  /* float only (the layout holds TF32 values): one precision, whatever spdm_enter's z */
+  return spdm_enter(GCOO_FLOAT32, T->m, T->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto, auto s) {
+    return launch_tc_product(T, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
+  });
 }

@@ -202,7 +202,8 @@ struct Variant {
   int rowsplit; // the row-split kernel (kernels/spdm_split.cu); vpt = its packs per lane
 };
 // id 0 = auto: the X-resident kernel when L->prefer_resident, the row-split one when
-// L->prefer_split, the direct one when L->prefer_direct, else staged, VPT from N and p, 512
+// L->prefer_split, the direct one in the shape trial's blocks and width at N = L->shape_n or
+// (in groups, VPT from N and the grid) when L->prefer_direct, else staged, VPT from N and p, 512
 // threads unless that leaves fewer than two blocks per SM (then 256, so that one block's staging
 // overlaps another's FMAs). The sweep times the others one by one; the last three are what auto
 // resolves to (not listed).
@@ -326,7 +327,9 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   constexpr int VEC = Pack<T>::N;
   if (variant == 0 && L->prefer_resident) variant = kResidentAuto;
   if (variant == 0 && L->prefer_split) variant = kSplitAuto;
-  if (variant == 0 && L->prefer_direct) variant = kDirectAuto;
+  // the shape trial's choice holds at the N it was timed at (kernels/backend_cuda.c)
+  const bool trial_shape = variant == 0 && L->shape_n > 0 && N == L->shape_n;
+  if (trial_shape || (variant == 0 && L->prefer_direct)) variant = kDirectAuto;
   const Variant &vs = kVariants[variant];
   if (vs.resident) {
     GCOO_CALL(gcoo_cuda_spdm_resident(L, vs.vpt, dev, alpha, X, ldx, beta, Y, ldy, N, stream, out));
@@ -338,14 +341,19 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
     if (out) out->variant = variant;
     return GCOO_SUCCESS;
   }
-  const int64_t p = L->p;
-  Shape<T> shp = shape_for<T>(vs.staged, vs.vpt, vs.max_threads, p, N, L->ngroups, dev->sm_count);
+  // A block owns a GCOO group (p rows) in the staged kernel; the direct kernel reads the CSR and
+  // may take fewer rows a block (the shape trial's: 8-row blocks ran the H200 sweep's short
+  // random rows 5-25 % faster, 2026-11-30-h200-sweep.csv).
+  const int64_t p = trial_shape ? L->shape_rows : L->p;
+  const int64_t blocks_x = trial_shape ? div_up(L->m, p) : L->ngroups;
+  Shape<T> shp = shape_for<T>(vs.staged, trial_shape ? L->shape_vpt : vs.vpt, vs.max_threads, p, N,
+                              blocks_x, dev->sm_count);
   GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
              variant, shp.vpt, shp.rpt);
   int b0 = 0;
   GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b0, shp.k, shp.threads, 0));
   if (variant == 0 && b0 < 2 && shp.threads > 256) {
-    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, L->ngroups, dev->sm_count);
+    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, blocks_x, dev->sm_count);
     int b2 = 0;
     if (s2.k)
       GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));
@@ -368,6 +376,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   sh.threads = threads;
   sh.passes = shp.passes;
   sh.tile_cols = 8 * vpt * VEC;
+  sh.block_rows = (int)p;
 
   // Shared memory: as many staged rows as keep the occupancy the registers allow (b0 blocks per
   // SM), within the opt-in limit, and no more than the longest column list needs.
@@ -417,7 +426,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   for (int64_t t0 = 0; t0 < tiles; t0 += 65535) {
     a.tile0 = t0;
     const unsigned ty = (unsigned)(tiles - t0 < 65535 ? tiles - t0 : 65535);
-    GCOO_LAUNCH(k, dim3((unsigned)L->ngroups, ty), dim3((unsigned)threads), smem, stream, a);
+    GCOO_LAUNCH(k, dim3((unsigned)blocks_x, ty), dim3((unsigned)threads), smem, stream, a);
     GCOO_CHECK_LAUNCH("the tuned GCOOSpDM kernel");
   }
   return GCOO_SUCCESS;
@@ -453,11 +462,11 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
              "a group of %d rows holds %lld entries; the tuned kernel indexes a group with 32 "
              "bits (use a smaller p)",
              L->p, (long long)L->max_group_nnz);
-  if (chosen) memset(chosen, 0, sizeof *chosen);
-  if (L->m == 0 || N == 0) return GCOO_SUCCESS;
-  GCOO_CALL(check_dense_operands(L->k, X, ldx, Y, ldy, N));
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  return by_dtype(L->dtype, [&](auto z) {
+  GCOO_CHECK(L->shape_n <= 0 || (L->shape_rows >= 1 && L->shape_rows <= 32 &&
+                                 (L->shape_vpt == 1 || L->shape_vpt == 2 || L->shape_vpt == 4)),
+             GCOO_ERR_INVALID_ARG, "direct shape of %d rows a block, %d vectors a thread",
+             L->shape_rows, L->shape_vpt);
+  return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_tuned<decltype(z)>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });
 }

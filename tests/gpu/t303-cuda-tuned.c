@@ -19,6 +19,30 @@ static int resident_fits(gcoo_ctx ctx, int64_t k) {
   return gcoo_cuda_resident_fits(k, &dev);
 }
 
+/* The details of an operator made with `alg`, no p and the hint N (after one apply on host
+ * operands where `apply`: the launch record needs one). */
+static gcoo_cuda_op_details details_of(gcoo_ctx ctx, gcoo_sparse A, gcoo_spdm_alg alg, int64_t N,
+                                       int apply) {
+  gcoo_sparse_info ai;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+  o.alg = alg;
+  o.ncols_hint = N;
+  gcoo_op op = NULL;
+  TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
+  if (apply) {
+    gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N, 0, 5),
+               Y = gt_dense_padded(ai.dtype, ai.nrows, N, N, 0, 6);
+    TEST_CALL(gcoo_op_apply(op, 1.0, &X, 0.0, &Y)); /* host operands, staged by the operator */
+    gt_dense_free(&X, 0);
+    gt_dense_free(&Y, 0);
+  }
+  gcoo_cuda_op_details d;
+  TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+  gcoo_op_destroy(&op);
+  return d;
+}
+
 static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, int32_t p, int64_t N, int64_t pad,
                   double beta, gcoo_spdm_alg alg) {
   gcoo_sparse_info ai;
@@ -99,6 +123,21 @@ int main(int argc, char **argv) {
     check(ctx, A, name, 1000, 129, 0, 0.0, GCOO_ALG_GCOO);
     check(ctx, A, name, 4, 70, 3, 0.0, GCOO_ALG_GCOO_FAITHFUL);
     gcoo_sparse_destroy(&A);
+    /* short rows (5 a row), GCOO without p: setup's shape trial times the direct kernel's
+     * shapes at N; whichever it keeps runs as variant 0 in check() (beta over NaN and beta 0.5,
+     * a padded ld), and the details name the trial */
+    TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 3000, 2500, 0.998, 55 + t, 0));
+    snprintf(name, sizeof name, "short3000x2500 %s", t ? "f64" : "f32");
+    check(ctx, A, name, 0, 300, 0, 0.0, GCOO_ALG_GCOO);
+    check(ctx, A, name, 0, 77, 2, 0.5, GCOO_ALG_GCOO);
+    check(ctx, A, name, 0, 300, 0, 0.0, GCOO_ALG_AUTO);
+    {
+      const gcoo_cuda_op_details d = details_of(ctx, A, GCOO_ALG_GCOO, 300, 0);
+      TEST_CHECK(strstr(d.why, "shape trial at N = 300") != NULL, "%s: GCOO without p: %s", name,
+                 d.why);
+      printf("t303: %s, GCOO without p, N = 300: %s\n", name, d.why);
+    }
+    gcoo_sparse_destroy(&A);
     /* long rows: many distinct columns per group, so many staged chunks */
     TEST_CALL(
         gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 40, quick ? 4000 : 20000, 0.7, 60 + t, 0));
@@ -121,24 +160,12 @@ int main(int argc, char **argv) {
     check(ctx, A, name, 0, 600, 0, 0.5, GCOO_ALG_GCOO);
     check(ctx, A, name, 0, 600, 0, 0.0, GCOO_ALG_AUTO);
     {
-      gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-      o.alg = GCOO_ALG_GCOO;
-      o.ncols_hint = 128;
-      gcoo_op op = NULL;
-      TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
-      gcoo_dense X = gt_dense_padded(dt, 4000, 128, 128, 0, 5),
-                 Y = gt_dense_padded(dt, quick ? 600 : 3000, 128, 128, 0, 6);
-      TEST_CALL(gcoo_op_apply(op, 1.0, &X, 0.0, &Y)); /* host operands, staged by the operator */
-      gcoo_cuda_op_details d;
-      TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+      const gcoo_cuda_op_details d = details_of(ctx, A, GCOO_ALG_GCOO, 128, 1);
       gcoo_sparse_info ai;
       TEST_CALL(gcoo_sparse_get_info(A, &ai));
       TEST_CHECK(d.last.rowsplit && d.last.piece == gcoo_cuda_split_piece(ai.nrows, ai.nnz),
                  "%s: forced GCOO without p ran %s (piece %d)", name,
                  gcoo_cuda_tuned_variant_name(d.last.variant), d.last.piece);
-      gt_dense_free(&X, 0);
-      gt_dense_free(&Y, 0);
-      gcoo_op_destroy(&op);
     }
     gcoo_sparse_destroy(&A);
   }
@@ -149,19 +176,13 @@ int main(int argc, char **argv) {
     gcoo_sparse A = NULL;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 1200, 1500, 0.98, 80, 0));
     check(ctx, A, "auto1200x1500 f32", 0, quick ? 1000 : 1100, 0, 0.0, GCOO_ALG_AUTO);
-    gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-    o.ncols_hint = 1100;
-    gcoo_op op = NULL;
-    TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
-    gcoo_cuda_op_details d;
-    TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+    const gcoo_cuda_op_details d = details_of(ctx, A, GCOO_ALG_AUTO, 1100, 0);
     /* the rule's branch; AUTO's plan-time trial may still keep cuSPARSE if it timed faster */
     TEST_CHECK(strstr(d.why, "X-resident") != NULL &&
                    (d.alg == GCOO_ALG_GCOO || strstr(d.why, "trial") != NULL),
                "AUTO on random 1200 x 1500, N = 1100: %s (%s)", gcoo_spdm_alg_name(d.alg), d.why);
     printf("t303: AUTO on random 1200 x 1500, N = 1100: %s (%s)\n", gcoo_spdm_alg_name(d.alg),
            d.why);
-    gcoo_op_destroy(&op);
     gcoo_sparse_destroy(&A);
   }
   TEST_CALL(gcoo_ctx_destroy(&ctx));

@@ -257,6 +257,12 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     double err = gcoo_test_relerr(&Y, &R);
     TEST_CHECK(err <= tol, "%s faithful p=%d N=%lld: relerr %.3g > %.3g", name, p, (long long)N,
                err, tol);
+    if (ai.nrows > 0 && N > 0) { /* the launchers' shared entry (spdm_enter) checks Y and ldy */
+      TEST_FAILS(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL),
+                 GCOO_ERR_INVALID_ARG, "leading dimensions");
+      TEST_FAILS(gcoo_cuda_spdm_faithful(&S, alpha, X.data, X.ld, beta, NULL, Y.ld, N, NULL),
+                 GCOO_ERR_NULL, "X or Y");
+    }
     gcoo_cuda_gcoo_free(&S);
   }
   gcoo_cuda_tuned L;
@@ -301,6 +307,56 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
       max_split_passes_seen = sh.passes;
     if (L.prefer_resident) break;
   }
+  /* the launchers' shared entry (spdm_enter): a Y row shorter than N, or no Y, refused by each
+   * before anything runs (the launch record cleared) */
+  if (ai.nrows > 0 && N > 0) {
+    gcoo_cuda_tuned_launch sh;
+    sh.threads = -1;
+    TEST_FAILS(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL,
+                                    &sh),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
+    TEST_CHECK(sh.threads == 0, "%s: a refused launch left its record", name);
+    TEST_FAILS(gcoo_cuda_spdm_resident(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N,
+                                       NULL, NULL),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
+    TEST_FAILS(gcoo_cuda_spdm_split(&L, 0, &dev, alpha, X.data, X.ld, beta, NULL, Y.ld, N, NULL,
+                                    NULL),
+               GCOO_ERR_NULL, "X or Y");
+  }
+  /* the shape trial's choice: variant 0 at N = shape_n runs the direct kernel in blocks of
+   * shape_rows rows (8, 3: a part-filled warp, 32) with shape_vpt vectors a thread; at another N
+   * the rules' variant (here the resident one was built, but prefer_resident is off) */
+  L.prefer_resident = 0;
+  for (int si = 0; si <= 9; si++) {
+    static const int32_t rows[] = {8, 3, 32};
+    const int other_n = si == 9;
+    L.shape_n = other_n ? N + 1 : N;
+    L.shape_rows = rows[si % 3];
+    L.shape_vpt = 1 << (si / 3 % 3);
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(
+        gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double err = gcoo_test_relerr(&Y, &R);
+    TEST_CHECK(err <= tol, "%s shape %d rows x %d vectors (N %s) p=%d N=%lld: relerr %.3g > %.3g",
+               name, L.shape_rows, L.shape_vpt, other_n ? "other" : "its", p, (long long)N, err,
+               tol);
+    if (ai.nrows > 0 && N > 0)
+      TEST_CHECK(other_n ? sh.block_rows == p
+                         : sh.block_rows == L.shape_rows && sh.vpt == L.shape_vpt && !sh.staged,
+                 "%s: shape %d x %d at %s N ran %s in blocks of %d rows, %d vectors", name,
+                 L.shape_rows, L.shape_vpt, other_n ? "another" : "its",
+                 gcoo_cuda_tuned_variant_name(sh.variant), sh.block_rows, sh.vpt);
+  }
+  /* a shape the launcher cannot run: refused, not run */
+  L.shape_n = N > 0 ? N : 1;
+  L.shape_rows = 8;
+  L.shape_vpt = 3;
+  TEST_FAILS(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL,
+                                  NULL),
+             GCOO_ERR_INVALID_ARG, "direct shape");
+  L.shape_n = 0;
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, xoff);
   gt_dense_free(&Y0, yoff);
@@ -349,8 +405,19 @@ static float tf32_round(float v) {
 /* The tensor-core mode (float): its tiles entry by entry, then its kernel against the stated
  * per-element bound (gt_tc_bound_ratio), Y poisoned with NaN for beta = 0. */
 static int tc_checked = 0;
+static int tc_reordered = 0;    /* tensor-core cases where the window order had fewer tiles */
 static int tc_widths_seen = 0;  /* bit f: a launch with f accumulator fragments a warp */
 static int tc_ksplits_seen = 0; /* bit s: a launch with s warps a window */
+/* Y before a tensor-core product: NaN where beta = 0 (it must not be read), else Y0. */
+static void reset_y(gcoo_dense *Y, const gcoo_dense *Y0, double beta) {
+  if (beta == 0.0) {
+    TEST_CALL(gcoo_dense_fill(Y, NAN));
+    return;
+  }
+  for (int64_t i = 0; i < Y->nrows; i++)
+    for (int64_t j = 0; j < Y->ncols; j++) gcoo_dense_set(Y, i, j, gcoo_dense_get(Y0, i, j));
+}
+
 static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta, int64_t xpad,
                              int xoff, int64_t ypad, int yoff, int sms, const char *name) {
   gcoo_sparse_info ai;
@@ -403,11 +470,7 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
   static const int ksplits[] = {0, 1, 2, 4};
   for (int q = 0; q < 4; q++) {
     T.force_ksplit = ksplits[q];
-    if (beta == 0.0)
-      TEST_CALL(gcoo_dense_fill(&Y, NAN));
-    else
-      for (int64_t i = 0; i < ai.nrows; i++)
-        for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    reset_y(&Y, &Y0, beta);
     gcoo_cuda_tuned_launch sh;
     TEST_CALL(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
     double rel = 0;
@@ -419,6 +482,69 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
     tc_widths_seen |= sh.tile_cols / 16;
     tc_ksplits_seen |= sh.tc_ksplit;
   }
+  /* the same product with A's rows in the tensor-core order (gcoo__tc_row_order): the layout
+   * of the reordered rows, each written back to its own row of Y through the row map; the order
+   * is a permutation and its tile count the one a recount gives */
+  if (ai.nrows > 0) {
+    int32_t *order = malloc((size_t)ai.nrows * sizeof *order);
+    int64_t *ptr2 = malloc((size_t)(ai.nrows + 1) * sizeof *ptr2);
+    int32_t *ind2 = malloc((size_t)(ai.nnz > 0 ? ai.nnz : 1) * sizeof *ind2);
+    float *val2 = malloc((size_t)(ai.nnz > 0 ? ai.nnz : 1) * sizeof *val2);
+    unsigned char *seen = calloc((size_t)ai.nrows, 1);
+    TEST_CHECK(order && ptr2 && ind2 && val2 && seen, "malloc");
+    int64_t t_nat = 0, t_ord = 0;
+    TEST_CALL(gcoo__tc_row_order(a.ptr, a.ind, ai.nrows, ai.ncols, GCOO_TC_ROWS, GCOO_TC_K, order,
+                                 &t_nat, &t_ord));
+    int64_t dup = 0;
+    ptr2[0] = 0;
+    for (int64_t r = 0; r < ai.nrows; r++) {
+      const int32_t i = order[r];
+      TEST_CHECK(i >= 0 && i < ai.nrows, "%s: order[%lld] = %d", name, (long long)r, i);
+      dup += seen[i]++;
+      const int64_t len = a.ptr[i + 1] - a.ptr[i];
+      memcpy(ind2 + ptr2[r], a.ind + a.ptr[i], (size_t)len * sizeof *ind2);
+      memcpy(val2 + ptr2[r], (const float *)a.values + a.ptr[i], (size_t)len * sizeof *val2);
+      ptr2[r + 1] = ptr2[r] + len;
+    }
+    TEST_CHECK(dup == 0, "%s: the tensor-core order repeats %lld rows", name, (long long)dup);
+    TEST_CHECK(t_nat == T.ntiles, "%s: %lld tiles counted in A's order, %lld built", name,
+               (long long)t_nat, (long long)T.ntiles);
+    gcoo_sparse B = NULL;
+    TEST_CALL(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
+    gcoo_cuda_csr d2 = host_csr(B);
+    gcoo_cuda_tuned L2;
+    gcoo_cuda_tc T2;
+    TEST_CALL(gcoo_cuda_tuned_build(&d2, GCOO_TC_ROWS, &L2, NULL, NULL));
+    TEST_CALL(gcoo_cuda_tc_build(&L2, &T2, NULL));
+    TEST_CHECK(t_ord == T2.ntiles, "%s: %lld tiles counted in the window order, %lld built", name,
+               (long long)t_ord, (long long)T2.ntiles);
+    T2.rowmap = order;
+    for (int q = 0; q < 4; q++) {
+      T2.force_ksplit = ksplits[q];
+      reset_y(&Y, &Y0, beta);
+      TEST_CALL(
+          gcoo_cuda_spdm_tc(&T2, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, NULL));
+      double rel = 0;
+      const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
+      TEST_CHECK(ratio <= 1.0,
+                 "%s tensor-core, rows reordered (%lld -> %lld tiles), N=%lld, KS %d: error %.3g "
+                 "of the bound (relerr %.3g)",
+                 name, (long long)t_nat, (long long)t_ord, (long long)N, ksplits[q], ratio, rel);
+    }
+    T2.rowmap = NULL; /* the test's memory */
+    tc_reordered += t_ord < t_nat;
+    gcoo_cuda_tc_free(&T2);
+    gcoo_cuda_tuned_free(&L2);
+    gcoo_sparse_destroy(&B);
+    free(order);
+    free(ptr2);
+    free(ind2);
+    free(val2);
+    free(seen);
+  }
+  if (ai.nrows > 0 && N > 0) /* the shared entry's check of ldy (spdm_enter) */
+    TEST_FAILS(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, N - 1, N, NULL, NULL),
+               GCOO_ERR_INVALID_ARG, "leading dimensions");
   tc_checked++;
   gcoo_cuda_tc_free(&T);
   gcoo_cuda_tuned_free(&L);
@@ -513,8 +639,34 @@ int main(void) {
     if (dt == GCOO_FLOAT32) check_tc_product(A, 17, 1.0, 0.0, 0, 0, 0, 0, 0, name);
     gcoo_sparse_destroy(&A);
   }
-  TEST_CHECK(tc_checked == 8 && tc_widths_seen == 7 && tc_ksplits_seen == 7,
-             "tensor-core cases checked: %d of 8, tile widths seen (bits of 1, 2, 4 fragments): "
+  {
+    /* the tensor-core row order on rows that alternate between two sets of 8 columns: A's order
+     * puts both sets into every window (16 distinct columns, 2 tiles), the window order one set
+     * (1 tile); then the product through it */
+    enum { M = 64, K = 200 };
+    int64_t ptr[M + 1];
+    int32_t ind[M * 8];
+    float val[M * 8];
+    for (int i = 0; i <= M; i++) ptr[i] = 8 * i;
+    for (int i = 0; i < M; i++)
+      for (int c = 0; c < 8; c++) {
+        ind[8 * i + c] = (i % 2) * 100 + 3 * c + (i / 2) % 3;
+        val[8 * i + c] = 0.5f + 0.25f * (float)c - 0.125f * (float)(i % 5);
+      }
+    int32_t order[M];
+    int64_t t_nat = 0, t_ord = 0;
+    TEST_CALL(gcoo__tc_row_order(ptr, ind, M, K, GCOO_TC_ROWS, GCOO_TC_K, order, &t_nat, &t_ord));
+    TEST_CHECK(t_ord < t_nat, "alternating rows: %lld tiles in the window order, %lld in A's",
+               (long long)t_ord, (long long)t_nat);
+    gcoo_sparse A = NULL;
+    TEST_CALL(gcoo_sparse_create_csr(&A, GCOO_FLOAT32, M, K, ptr, ind, val, 0));
+    const int before = tc_reordered;
+    check_tc_product(A, 40, 1.5, 0.0, 0, 0, 0, 0, 0, "alternating64x200 f32");
+    TEST_CHECK(tc_reordered == before + 1, "alternating rows: the window order was not taken");
+    gcoo_sparse_destroy(&A);
+  }
+  TEST_CHECK(tc_checked == 9 && tc_widths_seen == 7 && tc_ksplits_seen == 7,
+             "tensor-core cases checked: %d of 9, tile widths seen (bits of 1, 2, 4 fragments): "
              "%d, warps a window seen (bits of 1, 2, 4): %d",
              tc_checked, tc_widths_seen, tc_ksplits_seen);
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
