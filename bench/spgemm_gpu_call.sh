@@ -6,7 +6,7 @@
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
-#      named in VARIANTS (default "bound-off pool-256M"; "" for none) timed beside the
+#      named in VARIANTS (default "bound-off pool-256M warp-rank-regsort"; "" for none) timed beside the
 #      default in the same process; the target lines are the default's;
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on the 2-D Laplacian and random
 #      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel.
@@ -26,7 +26,7 @@ cd "$top"
 t0=$(date +%s)
 el() { echo $(($(date +%s) - t0)); }
 build="${BUILD:-build-gpu}"
-variants="${VARIANTS-bound-off pool-256M}"
+variants="${VARIANTS-bound-off pool-256M warp-rank-regsort}"
 mats="${MATS:-}"
 if [ -z "$mats" ]; then
   for d in .mats ../../.mats shared/matrices /work/shared/matrices; do

@@ -7,8 +7,8 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` turns on the warp bins'
-// ranking variant (GCOO_SPGEMM_WARP_RANK=count) in the pass.
+// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` is the warp bins'
+// ranking in the pass (pass_out::warp_rank: 0 bitonic, 1 counting, 2 register sort).
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +94,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   }
   const unsigned long long nlist = list.size();
   std::vector<unsigned long long> pc(2 * kNumBins + 3, 0);
-  rooms_args ra = {nullptr, 0.0, 0, false, 0};
+  rooms_args ra = {nullptr, 0.0, 0, false, 0, 0};
   if (nlist > 0) {
     gcoo_emu::launch(plan_kernel, dim3((unsigned)((nlist + kPlanThreads - 1) / kPlanThreads)),
                      dim3(kPlanThreads), 0, list.data(), &nlist, rs, last_shared, pc.data(),
@@ -116,7 +116,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
-  out.count_rank = count_rank != 0; // the warp bins' ranking variant (GCOO_SPGEMM_WARP_RANK)
+  out.warp_rank = (uint8_t)count_rank; // the warp bins' ranking (kRankBitonic, kRankCount, ...)
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
