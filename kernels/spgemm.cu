@@ -351,8 +351,12 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
   int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
-  group_rows_kernel<T, TS, G, WARPS>
-      <<<(unsigned)blocks, WARPS * 32, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  const dim3 grid((unsigned)blocks), block(WARPS * 32);
+  if (G == 32 && out.reg_sort) // its own instantiation
+    group_rows_kernel<T, TS, G, WARPS, G == 32>
+        <<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  else
+    group_rows_kernel<T, TS, G, WARPS, false><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
 
@@ -431,7 +435,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
-  out.warp_rank = P->warp_rank;
+  out.count_rank = P->warp_rank == kRankCount;
+  out.reg_sort = P->warp_rank == kRankRegSort;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];

@@ -95,11 +95,15 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  uint8_t warp_rank;      // warp bins, rows of z > 32 entries: kRankCount (default), kRankBitonic
-                          // or kRankRegSort (GCOO_SPGEMM_WARP_RANK)
+  bool
+      count_rank; // warp bins: rank z > 32 entries by counting (else bitonic; GCOO_SPGEMM_WARP_RANK)
+  bool reg_sort;  // warp bins: sort them in registers instead (GCOO_SPGEMM_WARP_RANK=regsort; the
+                  // launcher takes group_rows_kernel's REGSORT instantiation by it)
 };
-// How the warp bins order rows of more than 32 entries (pass_out::warp_rank).
-constexpr uint8_t kRankBitonic = 0, kRankCount = 1, kRankRegSort = 2;
+// How the warp bins order rows of more than 32 entries (pass_out::count_rank, reg_sort). The
+// register sort has a kernel of its own: compiled into the default's, its registers (121-128
+// against 40-56) would lower the default's occupancy.
+constexpr int kRankBitonic = 0, kRankCount = 1, kRankRegSort = 2;
 
 struct csr_in {
   const int64_t *Ap;
@@ -310,9 +314,9 @@ __device__ __forceinline__ void warp_regsort_write(int32_t *keys, T *vals, int z
 }
 
 // Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
-template <typename T, int TS>
+template <typename T, int TS, bool REGSORT>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv, uint8_t warp_rank) {
+                                                int32_t *ci, T *cv, bool count_rank) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -324,12 +328,12 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
     }
     return;
   }
-  if (warp_rank == kRankCount) {
-    warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
+  if constexpr (REGSORT) {
+    warp_regsort_write<T, TS>(keys, vals, z, lane, ci, cv);
     return;
   }
-  if (warp_rank == kRankRegSort) {
-    warp_regsort_write<T, TS>(keys, vals, z, lane, ci, cv);
+  if (count_rank) {
+    warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
     return;
   }
   int P = 64;
@@ -351,7 +355,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // the row, found by a binary search over a group scan of the lengths of the B rows); a row that
 // passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
 // groups whose row is past the list skip the body), so the groups reconverge at its end.
-template <typename T, int TS, int G, int WARPS>
+template <typename T, int TS, int G, int WARPS, bool REGSORT>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
@@ -447,7 +451,8 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
         const int64_t off = rs.off[row];
         if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.warp_rank);
+          warp_sort_write<T, TS, REGSORT>(keys, vals, z, lane, out.ci + off, out.cv + off,
+                                          out.count_rank);
         } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
           for (int j = g; j < z; j += G) {
             const int32_t k = keys[j];
