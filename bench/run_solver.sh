@@ -9,7 +9,8 @@
 # is the row the targets use.
 # For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
 # fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
-# (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
+# (kernels/solver_cuda.cu: GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO, GCOO_BCG_STAGES, GCOO_BCG_GRAM2,
+# GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
 # (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the
 # target lines of issue 14, from the rows of the default settings (a variant's row counts once
@@ -45,6 +46,12 @@ variant_env() {
   case $1 in
   "") echo "" ;;
   unfused) echo "GCOO_BCG_FUSED=0" ;;                                    # the cuBLAS GEMM path
+  pform) echo "GCOO_BCG_WFORM=0" ;;                                      # P = W T formed every iteration
+  wr4) echo "GCOO_BCG_WFORM_RATIO=1e-4" ;;                               # W form: explicit P sooner
+  wr8) echo "GCOO_BCG_WFORM_RATIO=1e-8" ;;                               # ... later
+  s334) echo "GCOO_BCG_STAGES=3,3,4 GCOO_BCG_GRAM2=async" ;;            # session 3's stages
+  nomarks) echo "GCOO_BCG_PHASE_MARKS=0" ;;                              # no events between the phases
+  kk512) echo "GCOO_BCG_KK_THREADS=512" ;;
   cudacore) echo "GCOO_BCG_MMA=0" ;;                                     # CUDA-core X, R, W updates
   upd2) echo "GCOO_BCG_STAGES=3,2,4" ;;                                  # update 2 stages (2 blocks an SM)
   stages2) echo "GCOO_BCG_STAGES=3,2,3" ;;                               # + direction 3 stages
@@ -66,8 +73,8 @@ for p in "${problems[@]}"; do
   for k in $ks; do
     case $k in
     8) rows="unfused kk32" ;;
-    16) rows="unfused cudacore stages2 stages2w g2regs g2v16 kk32" ;;
-    32) rows="unfused cudacore upd2 stages2 upd2w stages2w g2s2 g2regs g2v16 next16 nextregs kk32 kk64 kk128" ;;
+    16) rows="unfused pform" ;;
+    32) rows="unfused pform s334 wr4 wr8 nomarks kk512 kk128" ;;
     *) rows="" ;;
     esac
     [ -n "${SOLVER_BENCH_VARIANTS+set}" ] && rows=$SOLVER_BENCH_VARIANTS
@@ -119,7 +126,7 @@ def floor_s(d):
     return (a + v) / BW
 best, fastest = {}, {}
 print(f"{'problem':10s} {'k':>4s} {'solver':26s} {'iters':>6s} {'to tol s':>9s} {'setup s':>8s} {'loop s':>8s} {'ms/iter':>8s} "
-      f"{'floor ms':>8s} {'x floor':>7s} {'true res':>9s}  phases (SpMM/reduce/blas/precond, s)")
+      f"{'floor ms':>8s} {'x floor':>7s} {'true res':>9s} {'expl':>5s}  phases (SpMM/reduce/blas/precond, s)")
 for d in rows:
     if "failed" in d:
         print(f"{d['problem']:10s} {d.get('k', '?'):>4} FAILED {d['failed']} {d.get('variant', '')}")
@@ -140,7 +147,7 @@ for d in rows:
         elif d.get("mma") == 0:
             label += " cuda-core"
         print(f"{d['problem']:10s} {d['k']:4d} {label:26s} {d['iterations']:6d} {t['solve']:9.4f} {t.get('setup', float('nan')):8.4f} {t['iterate']:8.4f} "
-              f"{1e3*per:8.4f} {1e3*fl:8.4f} {per/fl:7.2f} {d['true_residual_max']:9.2e}  "
+              f"{1e3*per:8.4f} {1e3*fl:8.4f} {per/fl:7.2f} {d['true_residual_max']:9.2e} {d.get('explicit_blocks', 0):5d}  "
               f"{t['spmm']:.4f}/{t['reduce']:.4f}/{t['blas']:.4f}/{t['precond']:.4f}")
         key = (d["problem"], d["k"])
         # the targets: the default settings' rows (older files' rows have no "variant": their

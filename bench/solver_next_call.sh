@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# bench/solver_next_call.sh [BUILD_DIR]: one GPU call that checks and times block CG's fused-kernel
-# variants (kernels/solver_cuda.cu: GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R,
-# GCOO_BCG_KK_THREADS; issue 14), prepared in session 3 without a GPU. Run from the repository
-# root on the GPU machine:
+# bench/solver_next_call.sh [BUILD_DIR]: one GPU call that checks and times block CG's device
+# path (issue 14): session 4's W form (GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO) and the fused
+# kernels' defaults per element type and width. Run from the repository root on the GPU machine:
 #   1. build (Release, sm_90) gcoo_dist and t610-bcg                                       ~35 s
-#   2. ctest t610 cuda np1 + np2 (device vs host for every variant, a bad switch refused)   ~40 s
-#   3. compute-sanitizer memcheck of t610 cuda; racecheck of two variants' solves           ~90 s
-#   4. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, every variant row,
-#      the GEMM path and PyTorch side by side                                             ~120 s
-#   5. ncu of the three fused kernels for the default and five variants, if time is left    ~80 s
-#   6. the summary: test verdicts, the variant rows, the target lines
-# The next session's call (the device runs /work/main; the branch is copied into an ignored
-# folder of it, with its commit noted):
+#   2. ctest t610 cuda np1 + np2 (device vs host for every variant, bad switches refused)  ~45 s
+#   3. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, the variant rows, the
+#      GEMM path and PyTorch side by side, the target lines                               ~60 s
+#   4. compute-sanitizer memcheck of k = 32, 40, 16 solves (W form, P made explicit every
+#      iteration, the P form), racecheck of a k = 32 solve                                ~40 s
+#   5. ncu of one iteration's kernels (default), if time is left                          ~20 s
+#   5b. the whole t610 cuda under memcheck, in the time left
+#   6. the summary: test verdicts, the rows, the target lines
+# The call (the device runs /work/main; the branch is copied into an ignored folder of it, with
+# its commit noted):
 #   rsync -a --delete --exclude build --exclude 'build-*' --exclude .git /work/wt/solver/ /work/main/.wt/solver/
 #   git -C /work/wt/solver log -1 --format='%H %s' > /work/main/.wt/solver/COMMIT
-#   run: cd .wt/solver && DEVICE_KIT=../../.device-kit/setup.sh bash bench/solver_next_call.sh build-gpu
-#        carry [".wt/solver", ".device-kit"], timeout_s 600
+#   run: cd .wt/solver && DEVICE_KIT=../../.device-kit/setup.sh CALL_BUDGET_S=205 bash bench/solver_next_call.sh build-gpu
+#        carry [".wt/solver", ".device-kit"], timeout_s 230
 # Everything goes to $OUT (solver-next.tgz with every log; bench.txt, summary.txt beside it).
 # CALL_BUDGET_S (default 540): phases are skipped, never cut short, once their start would leave
 # too little of it. DEVICE_KIT: a setup.sh to source first (parallel HDF5 of the device kit).
@@ -68,28 +69,8 @@ grep -E "Test +#|tests passed" "$W/ctest.log"
 grep -E "FAIL|device vs host double k (16|32)|device vs host float k 32 GCOO_BCG_FUSED=1 " "$W/ctest.log" | head -24
 pack
 
-# 3. memcheck of t610 cuda (every variant); racecheck of a k = 32 solve in two variants (the
-#    pipelines' barriers, the one-warp k x k kernels)
-if gpu_tool compute-sanitizer && [ "$(left)" -gt 330 ]; then
-  GCOO_ALLOW_SHARED_GPU=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$B/tests/solver/t610-bcg" cuda >"$W/memcheck.log" 2>&1
-  echo "memcheck t610 cuda rc $? $(el)"
-  grep -E "ERROR SUMMARY|all checks|FAIL" "$W/memcheck.log" | tail -4
-  for v in "GCOO_BCG_STAGES=2,2,3 GCOO_BCG_GRAM2=async16 GCOO_BCG_KK_THREADS=32" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_GRAM2=regs GCOO_BCG_W_IN_R=1"; do
-    [ "$(left)" -gt 300 ] || { echo "racecheck '$v' skipped (time)"; continue; }
-    # shellcheck disable=SC2086
-    env $v timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
-      "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 24 --k 32 --tol 1e-8 --maxit 12 \
-      >"$W/racecheck-${v//[ =,]/_}.log" 2>&1
-    echo "racecheck k 32 $v: rc $? $(grep -hE 'RACECHECK SUMMARY|ERROR SUMMARY' "$W/racecheck-${v//[ =,]/_}.log" | tail -1) $(el)"
-  done
-else
-  echo "compute-sanitizer: $(gpu_tool compute-sanitizer && echo "skipped (time)" || echo missing)"
-fi
-pack
-
-# 4. the benchmark: every variant row beside the default, the GEMM path and PyTorch
-dl=$((t0 + budget - 75)) # runs not started by then are skipped; the table still prints
+# 3. the benchmark: every variant row beside the default, the GEMM path and PyTorch
+dl=$((t0 + budget - 85)) # runs not started by then are skipped; the table still prints
 if [ -n "${DRY:-}" ]; then
   SOLVER_BENCH_DEADLINE=$dl SOLVER_BENCH_BACKEND=cpu SOLVER_BENCH_GRID=12 \
     bash bench/run_solver.sh "$B" "$W/bench" "" "32 16 1" 2>&1 | tee "$W/bench.txt"
@@ -99,21 +80,38 @@ fi
 echo "bench $(el)"
 pack
 
-# 5. per kernel (ncu's locked clock; one iteration's three fused kernels, the last of 3)
-if gpu_tool ncu; then
-  for v in "" "GCOO_BCG_STAGES=3,2,3 GCOO_BCG_W_IN_R=1" "GCOO_BCG_STAGES=3,2,3" "GCOO_BCG_STAGES=2,3,4" \
-    "GCOO_BCG_GRAM2=regs" "GCOO_BCG_GRAM2=async16"; do
-    [ "$(left)" -gt 40 ] || { echo "ncu '$v' skipped (time)"; continue; }
-    f="$W/ncu-${v:-default}.csv"
-    f=${f//[ =,]/_}
+# 4. memcheck of short solves in the W form (default), with P made explicit every iteration
+#    (ratio 1: bcg_transform each time), in the P form, and k = 40 (k x k arrays in global
+#    memory); racecheck of the default k = 32 solve
+if gpu_tool compute-sanitizer; then
+  for v in "32|" "32|GCOO_BCG_WFORM_RATIO=1" "32|GCOO_BCG_WFORM=0" "40|GCOO_BCG_WFORM_RATIO=1" "16|"; do
+    k=${v%%|*} e=${v#*|}
+    [ "$(left)" -gt 50 ] || { echo "memcheck k $k '$e' skipped (time)"; continue; }
+    f="$W/memcheck-k$k-${e//[ =,]/_}.log"
     # shellcheck disable=SC2086
-    # the four metrics of session 3's calls, and the Occupancy section (blocks an SM, achieved
-    # occupancy: printed where its column names are found)
-    env $v timeout 25 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread \
-      --section Occupancy --csv --page raw --kernel-name regex:bcg_fused "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 \
-      --grid 100 --k 32 --tol 1e-8 --maxit 3 >"$f" 2>"$f.err"
-    echo "ncu ${v:-default}: rc $? $(el)"
-    python3 - "$f" <<'PY' | tee -a "$W/ncu.txt"
+    env $e timeout 40 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 24 --k "$k" --tol 1e-8 --maxit 12 >"$f" 2>&1
+    echo "memcheck k $k '$e': rc $? $(grep -hE 'ERROR SUMMARY' "$f" | tail -1) $(el)"
+  done
+  if [ "$(left)" -gt 50 ]; then
+    timeout 40 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+      "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 24 --k 32 --tol 1e-8 --maxit 12 \
+      >"$W/racecheck-k32.log" 2>&1
+    echo "racecheck k 32: rc $? $(grep -hE 'RACECHECK SUMMARY|ERROR SUMMARY' "$W/racecheck-k32.log" | tail -1) $(el)"
+  fi
+else
+  echo "compute-sanitizer: missing"
+fi
+pack
+
+# 5. per kernel (ncu's locked clock): the kernels of iterations 2-3 of a k = 32 solve
+if gpu_tool ncu && [ "$(left)" -gt 25 ]; then
+  f="$W/ncu-default.csv"
+  timeout 25 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread \
+    --csv --page raw --kernel-name regex:'bcg_|gemm|column_totals|spdm|gcoo' --launch-skip 40 --launch-count 24 \
+    "$B/cli/gcoo_dist" solve --backend gpu --stencil 7 --grid 100 --k 32 --tol 1e-8 --maxit 4 >"$f" 2>"$f.err"
+  echo "ncu default: rc $? $(el)"
+  python3 - "$f" <<'PY' | tee -a "$W/ncu.txt"
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 3]
 hs = [i for i, r in enumerate(rows) if 'Kernel Name' in r]
@@ -122,17 +120,25 @@ if not hs or len(rows) < hs[0] + 3:
 rows = rows[hs[0]:]
 ix = {n: i for i, n in enumerate(rows[0])}
 f = lambda s: float(s.replace(',', '')) if s.strip() else float('nan')
-col = lambda r, name: r[ix[name]] if name in ix else '?'
-for r in rows[2:][-3:]:  # row 1 holds the units
+for r in rows[2:]:  # row 1 holds the units
     t = f(r[ix['gpu__time_duration.sum']]) / 1e3  # ns -> us
     b = (f(r[ix['dram__bytes_read.sum']]) + f(r[ix['dram__bytes_write.sum']])) / 1e6  # MB; MB / us = TB/s
     print(f"  {r[ix['Kernel Name']][:58]:58s} {t:8.1f} us {b:7.1f} MB {b / t if t else 0:5.2f} TB/s "
-          f"reg {col(r, 'launch__registers_per_thread')} blocks/SM(smem) {col(r, 'launch__occupancy_limit_shared_mem')} "
-          f"achieved occupancy {col(r, 'sm__warps_active.avg.pct_of_peak_sustained_active')}%")
+          f"reg {r[ix['launch__registers_per_thread']]}")
 PY
-  done
 else
-  echo "ncu missing: no per-kernel times"
+  echo "ncu: $(gpu_tool ncu && echo "skipped (time)" || echo missing)"
+fi
+pack
+
+# 5b. all of t610 cuda under memcheck, in the time left
+if gpu_tool compute-sanitizer && [ "$(left)" -gt 45 ]; then
+  GCOO_ALLOW_SHARED_GPU=1 timeout $(($(left) - 12)) compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$B/tests/solver/t610-bcg" cuda >"$W/memcheck-t610.log" 2>&1
+  echo "memcheck t610 cuda rc $? $(el)"
+  grep -E "ERROR SUMMARY|all checks|FAIL" "$W/memcheck-t610.log" | tail -4
+else
+  echo "memcheck t610 cuda: skipped ($(gpu_tool compute-sanitizer && echo time || echo missing))"
 fi
 pack
 
@@ -140,7 +146,8 @@ pack
 {
   echo "== solver-next summary $(el)"
   grep -E "tests passed|Test +#" "$W/ctest.log"
-  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$W"/memcheck.log "$W"/racecheck-*.log 2>/dev/null
+  grep -HE "ERROR SUMMARY|RACECHECK SUMMARY" "$W"/memcheck*.log "$W"/racecheck-*.log 2>/dev/null | sed "s|$W/||"
+  grep -E "FAIL" "$W/ctest.log" | head -8
   grep -E "^poisson +(32|16) " "$W/bench.txt"
   grep -E "fastest row|x$" "$W/bench.txt"
   grep -E "^target " "$W/bench.txt"

@@ -382,6 +382,7 @@ static void report(solve_job *j) {
     cli_json_int(&js, "iterations", r->iterations);
     cli_json_int(&js, "spmm_calls", r->spmm_calls);
     cli_json_int(&js, "min_block_rank", r->min_block_rank);
+    cli_json_int(&js, "explicit_blocks", r->explicit_blocks);
     cli_json_real(&js, "true_residual_max", worst_true);
     cli_json_array(&js, "column_iterations");
     for (int64_t c = 0; c < r->k; c++) cli_json_int(&js, NULL, r->column_iterations[c]);

@@ -23,7 +23,10 @@
  *     keeps k columns and dropped directions are zero columns of P (the width lives on the
  *     device), the host reads the state of iteration it - 2 while it queues iteration it.
  *     Iterations queued after convergence change nothing (their coefficients are zero), so the
- *     iteration count and X are those of the converged iteration.
+ *     iteration count and X are those of the converged iteration. In double the search block
+ *     stays implicit, P = W T (the W form, next_block): the multiply and the passes take W, the
+ *     k x k steps take T into their products, and the pass P = W T is left out except where W
+ *     is ill-conditioned.
  *   A monitor (gcoo_bcg_options.monitor) needs every iteration's residuals on the host: with one
  *   set on any rank, device operands take the host loop. */
 #include <math.h>
@@ -354,6 +357,19 @@ static gcoo_status sum_over_ranks(bcg *s, void *buf, int64_t count) {
 
 /* The block iteration with device operands: everything queued, nothing waited for but the
  * snapshot of iteration it - 2. */
+/* The next search block after the ORTH step: P = W T (a GEMM), or in the W form
+ * (gcoo__cuda_bcg_wform) W itself, with P = W T implicit in the k x k steps (made explicit in
+ * place only where W is ill-conditioned): one pass less an iteration. The two blocks then trade
+ * buffers, so that s->P is the search block either way. */
+static gcoo_status next_block(bcg *s, gcoo__bcg_device *h, int wform, const gcoo_dense *T) {
+  if (!wform) return gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, T, 0.0, &s->P);
+  GCOO_CALL(gcoo__cuda_bcg_transform(h, &s->W));
+  const gcoo_dense t = s->P;
+  s->P = s->W;
+  s->W = t;
+  return GCOO_SUCCESS;
+}
+
 static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_dense *B,
                                  gcoo_dense *X, double rank_tol, int *converged,
                                  int64_t *iterations) {
@@ -382,6 +398,7 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   const char *fz = getenv("GCOO_BCG_FUSED");
   const int can = gcoo__cuda_bcg_fused(h);
   const int fused = fz && !strcmp(fz, "0") ? 0 : fz && !strcmp(fz, "1") ? can != 0 : can == 1;
+  const int wform = gcoo__cuda_bcg_wform(h);
 
   /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */
   GCOO_GOTO(gcoo_blas_coldot(s->ctx, B, B, &g_k));
@@ -402,7 +419,7 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
   GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
   GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
   GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
-  GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &cf[2], 0.0, &s->P));
+  GCOO_GOTO(next_block(s, h, wform, &cf[2]));
   GCOO_GOTO(gcoo__cuda_bcg_post(h, 0));
   GCOO_GOTO(gcoo__cuda_bcg_wait(h, 0, &done));
 
@@ -451,7 +468,7 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
     GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
     GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
-    GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &cf[2], 0.0, &s->P));
+    GCOO_GOTO(next_block(s, h, wform, &cf[2]));
     GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
     GCOO_GOTO(gcoo__cuda_bcg_post(h, it));
     if (it >= 2) GCOO_GOTO(gcoo__cuda_bcg_wait(h, it - 2, &done));
@@ -471,6 +488,7 @@ static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_d
     *converged = out.converged;
     *iterations = out.iterations;
     res->min_block_rank = out.min_rank;
+    res->explicit_blocks = out.explicit_blocks;
     res->t_spmm += out.phase_seconds[GCOO__BCG_SPMM];
     res->t_reduce += out.phase_seconds[GCOO__BCG_REDUCE];
     res->t_blas += out.phase_seconds[GCOO__BCG_BLAS];

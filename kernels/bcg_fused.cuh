@@ -511,13 +511,22 @@ enum gram2_form { kGram2Async = 0, kGram2Async16 = 1, kGram2Regs = 2 };
 // Stages of each kernel's tile pipeline and its dynamic shared memory: gram2 stages P, Q and R
 // tiles; update P, Q, X, R tiles and the D^-1 entries, then one W tile for Q^T W; direction P
 // and W tiles (W updated in place). The defaults (GRAM2_STAGES, ...) are what the solver runs
-// unless GCOO_BCG_STAGES says otherwise; double at K = 32: 81, 118 and 72 KiB. With 2 update
-// stages 82 KiB (two blocks an SM instead of one), 72.5 KiB with W over R's tile (three blocks
-// an SM: 3 x (72.5 + 2 static + 1 reserved) KiB of the SM's 228), with 3 direction stages 54 KiB.
+// unless GCOO_BCG_STAGES / GCOO_BCG_GRAM2 say otherwise. Double at K = 32 with 3, 3, 4 stages:
+// 81, 118 and 72 KiB; with 2 update stages 82 KiB (two blocks an SM instead of one), 72.5 KiB
+// with W over R's tile (three blocks an SM: 3 x (72.5 + 2 static + 1 reserved) KiB of the SM's
+// 228, not faster), with 3 direction stages 54 KiB, gram2 with 2 stages 54 KiB.
 template <typename T, int K>
 struct fused_shape {
   static constexpr int V = staged<K>::VALUES;
-  static constexpr int GRAM2_STAGES = 3, UPDATE_STAGES = 3, DIRECTION_STAGES = 4;
+  // measured on the H200 (Poisson 10^6 rows, bench/results/2026-12-01-h200-solver-s4-next.txt):
+  // double K = 32 fastest with gram2 2 stages of 16-byte copies, update 2 (two blocks an SM),
+  // direction 3 (1.061x the "3,3,4" of session 3); double K = 16 with update 2, direction 3
+  // (1.013x); float and K = 8 keep "3,3,4" (element copies)
+  static constexpr bool D = sizeof(T) == 8;
+  static constexpr int GRAM2_STAGES = D && K == 32 ? 2 : 3;
+  static constexpr int UPDATE_STAGES = D && K >= 16 ? 2 : 3;
+  static constexpr int DIRECTION_STAGES = D && K >= 16 ? 3 : 4;
+  static constexpr int GRAM2_FORM = D && K == 32 ? kGram2Async16 : kGram2Async;
   static constexpr int UPDATE_STAGE = 4 * V + kTile;
   // the register-prefetch form stages one tile of each: the bytes of one stage
   static constexpr size_t gram2_bytes(int stages = GRAM2_STAGES) {
@@ -535,7 +544,8 @@ struct fused_shape {
 // partial: gridDim.x x 2K^2: [P^T Q | P^T R] of this block's rows. FORM: gram2_form; STAGES:
 // the pipeline's buffers (the async forms). Dynamic shared memory:
 // fused_shape<T, K>::gram2_bytes(FORM == kGram2Regs ? 1 : STAGES).
-template <typename T, int K, int FORM = kGram2Async, int STAGES = fused_shape<T, K>::GRAM2_STAGES>
+template <typename T, int K, int FORM = fused_shape<T, K>::GRAM2_FORM,
+          int STAGES = fused_shape<T, K>::GRAM2_STAGES>
 __global__ void __launch_bounds__(kFusedThreads)
     bcg_fused_gram2(int64_t n, const T *__restrict__ P, int64_t ldp, const T *__restrict__ Q,
                     int64_t ldq, const T *__restrict__ R, int64_t ldr, double *partial) {

@@ -20,13 +20,23 @@ namespace gcoo_bcg {
 
 struct bcg_state {
   int64_t it;
-  int done, converged, breakdown, rank, min_rank, pad;
+  int done, converged, breakdown, rank, min_rank;
+  int pform; // bcg_orth: the search block is made explicit, P = W T (bcg_transform), T = I after
   double bad_pivot;
+  int64_t explicit_blocks; // the W form's iterations with pform set
 };
 
 struct bcg_arrays {
   int64_t k;
   double rtol, rank_tol;
+  // The W form (kernels/solver_cuda.cu: GCOO_BCG_WFORM): the search block P = W T is not formed;
+  // the passes run on W, and bcg_alpha and bcg_check take T into their k x k products (P^T Q =
+  // T^T (W^T Q') T with Q' = A W, P^T R = T^T W^T R, Q^T Z = T^T Q'^T Z; the coefficients T alpha,
+  // T beta for W). Their rounding errors grow with the conditioning of W's scaled columns, so
+  // bcg_orth asks for the explicit P where a pivot of the Cholesky of W^T W falls below
+  // wform_ratio times its column's squared norm (1 / wform_ratio bounds that growth, roughly).
+  int wform;
+  double wform_ratio;
   bcg_state *st;
   double *b2, *rel, *L, *S, *Lp, *Rinv, *Y, *hist;
   int64_t *col_its;
@@ -122,28 +132,65 @@ __device__ void chol_trailing(int k, double *A, const double *L, int j, int n, b
 }
 
 // Solve (L L^T) Y = sign * B for the leading r rows of the k columns of B (ld k, element type T),
-// write Y into coef (T, rows >= r zero). L and the scratch y are k x k (ld k). Every thread
-// calls it (the barriers are uniform).
+// write Y into coef (T, rows >= r zero). L and the scratch y are k x k (ld k). The W form (Tw,
+// k x k in double, not NULL): the right-hand side is Tw^T B and coef = Tw Y (all k rows). Every
+// thread calls it (the barriers are uniform).
 template <typename T>
 __device__ void chol_solve_cols(int64_t k, const double *L, double *y, int r, const T *B,
-                                double sign, T *coef) {
+                                double sign, T *coef, const double *Tw) {
   const int kk = (int)k;
-  for (int e = threadIdx.x; e < r * kk; e += blockDim.x) y[e] = (double)B[e];
+  const thread_grid m = grid_of(kk);
+  for (int i = m.g; i < r; i += m.G)
+    for (int c = m.c; c < kk; c += m.nc) {
+      double v = 0.0;
+      if (Tw)
+        for (int a = 0; a < kk; a++) v += Tw[a * kk + i] * (double)B[a * kk + c];
+      else
+        v = (double)B[i * kk + c];
+      y[i * kk + c] = v;
+    }
   __syncthreads();
   lower_solve(k, L, y, r, k);
   upper_solve_lt(k, L, y, r, k);
-  for (int e = threadIdx.x; e < kk * kk; e += blockDim.x)
-    coef[e] = e < r * kk ? (T)(sign * y[e]) : (T)0;
+  if (!Tw) {
+    for (int e = threadIdx.x; e < kk * kk; e += blockDim.x)
+      coef[e] = e < r * kk ? (T)(sign * y[e]) : (T)0;
+    return;
+  }
+  for (int i = m.g; i < kk; i += m.G)
+    for (int c = m.c; c < kk; c += m.nc) {
+      double v = 0.0;
+      for (int l = 0; l < r; l++) v += Tw[i * kk + l] * y[l * kk + c];
+      coef[i * kk + c] = (T)(sign * v);
+    }
+}
+
+// The W form's T for this step, in double (shared memory where k <= kSmallK, a.Rinv otherwise:
+// bcg_orth's scratch, free between its runs), or NULL: the P form (no T given, or bcg_orth made
+// P explicit). Every thread; ends with a barrier.
+template <typename T>
+__device__ const double *stage_wform_T(const bcg_arrays &a, const T *Tm, double *sT) {
+  __shared__ int on;
+  if (threadIdx.x == 0) on = Tm != nullptr && !a.st->pform;
+  __syncthreads();
+  if (!on) return nullptr;
+  double *Tw = a.k <= kSmallK ? sT : a.Rinv;
+  for (int64_t e = threadIdx.x; e < a.k * a.k; e += blockDim.x) Tw[e] = (double)Tm[e];
+  __syncthreads();
+  return Tw;
 }
 
 // red: [0, k^2) P^T Q, [k^2, 2k^2) P^T R (ld k). alpha (k x k) = (P^T Q)^{-1} P^T R on the
 // leading rank x rank block; a non-positive pivot is a breakdown (A not SPD).
+// The W form (Tm = T, not NULL, and bcg_orth did not make P explicit): red = [W^T Q' | W^T R],
+// P^T Q = T^T (W^T Q') T and P^T R = T^T W^T R, and alpha comes out as T alpha (the coefficient
+// of W).
 template <typename T>
-__global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
+__global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha, const T *Tm) {
   const int64_t k = a.k;
   bcg_state *st = a.st;
   __shared__ int stop;
-  __shared__ double sL[kSmallK * kSmallK], sY[kSmallK * kSmallK];
+  __shared__ double sL[kSmallK * kSmallK], sY[kSmallK * kSmallK], sT[kSmallK * kSmallK];
   if (entered_done(st)) {
     zero_coef(k, alpha);
     return;
@@ -152,9 +199,37 @@ __global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
   double *L = small ? sL : a.L, *Y = small ? sY : a.Y;
   const int r = st->rank;
   if (threadIdx.x == 0 && r < st->min_rank) st->min_rank = r;
-  for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
-    const int i = e / r, j = e % r;
-    L[i * k + j] = 0.5 * ((double)red[i * k + j] + (double)red[j * k + i]);
+  const double *Tw = stage_wform_T(a, Tm, sT);
+  if (Tw) { // Y = (W^T Q') T (k x r), then L = T^T Y, symmetrised below
+    const int kk = (int)k;
+    const thread_grid m = grid_of(r);
+    for (int i = m.g; i < kk; i += m.G)
+      for (int c = m.c; c < r; c += m.nc) {
+        double v = 0.0;
+        for (int l = 0; l < kk; l++) v += (double)red[i * kk + l] * Tw[l * kk + c];
+        Y[i * kk + c] = v;
+      }
+    __syncthreads();
+    for (int i = m.g; i < r; i += m.G)
+      for (int c = m.c; c < r; c += m.nc) {
+        double v = 0.0;
+        for (int l = 0; l < kk; l++) v += Tw[l * kk + i] * Y[l * kk + c];
+        L[i * kk + c] = v;
+      }
+    __syncthreads();
+    for (int e = threadIdx.x; e < r * r; e += blockDim.x) { // the pair (i, j), i < j, by one thread
+      const int i = e / r, j = e % r;
+      if (i < j) {
+        const double v = 0.5 * (L[i * k + j] + L[j * k + i]);
+        L[i * k + j] = v;
+        L[j * k + i] = v;
+      }
+    }
+  } else {
+    for (int e = threadIdx.x; e < r * r; e += blockDim.x) {
+      const int i = e / r, j = e % r;
+      L[i * k + j] = 0.5 * ((double)red[i * k + j] + (double)red[j * k + i]);
+    }
   }
   for (int j = 0; j < r; j++) {
     __syncthreads();
@@ -185,17 +260,18 @@ __global__ void bcg_alpha(bcg_arrays a, const T *red, T *alpha) {
       const int i = e / r, j = e % r;
       a.L[i * k + j] = L[i * k + j];
     }
-  chol_solve_cols(k, L, Y, r, red + k * k, 1.0, alpha);
+  chol_solve_cols(k, L, Y, r, red + k * k, 1.0, alpha, Tw);
 }
 
 // first: record iteration 0 from red[0, k) = ||R_j||^2 (no beta). Otherwise: count the
 // iteration, record, test convergence; beta = -(P^T Q)^{-1} Q^T Z from red[k, k + k^2).
+// The W form (Tm, as in bcg_alpha): Q^T Z = T^T (Q'^T Z), and beta comes out as T beta.
 template <typename T>
-__global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first) {
+__global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first, const T *Tm) {
   const int64_t k = a.k;
   bcg_state *st = a.st;
   __shared__ int open; // some column not converged: threads store 1, never anything else
-  __shared__ double sL[kSmallK * kSmallK], sY[kSmallK * kSmallK];
+  __shared__ double sL[kSmallK * kSmallK], sY[kSmallK * kSmallK], sT[kSmallK * kSmallK];
   if (entered_done(st)) {
     if (!first) zero_coef(k, beta);
     return;
@@ -236,11 +312,14 @@ __global__ void bcg_check(bcg_arrays a, const T *red, T *beta, int first) {
     }
     __syncthreads();
   }
-  chol_solve_cols(k, small ? sL : a.L, small ? sY : a.Y, r, red + k, -1.0, beta);
+  const double *Tw = stage_wform_T(a, Tm, sT);
+  chol_solve_cols(k, small ? sL : a.L, small ? sY : a.Y, r, red + k, -1.0, beta, Tw);
 }
 
 // red[0, k^2) = W^T W. T (k x k) with W T orthonormal from the pivoted Cholesky; its columns past
-// the rank are zero (those directions are dropped). Rank 0: the block vanished, stop.
+// the rank are zero (those directions are dropped). Rank 0: the block vanished, stop. pform: P =
+// W T is to be formed (always outside the W form; in it where the smallest kept pivot is below
+// wform_ratio times its column's W^T W diagonal).
 template <typename T>
 __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
   const int64_t k = a.k;
@@ -267,6 +346,7 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
       if (S[i * k + i] > dmax) dmax = S[i * k + i];
   }
   int r = 0;
+  double ratio = 1.0; // thread 0: the smallest kept pivot over its column's squared norm
   for (int64_t j = 0; j < k; j++) {
     __syncthreads();
     if (threadIdx.x == 0) { // the first largest remaining diagonal (the best kept in a register)
@@ -281,6 +361,8 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
       }
       p_sh = (int)p;
       stop = !(dmax > 0.0) || !(best > a.rank_tol * dmax);
+      const int c = a.piv[p]; // the column of W the pivot belongs to
+      if (!stop && best < ratio * (double)red[c * k + c]) ratio = best / (double)red[c * k + c];
     }
     __syncthreads();
     if (stop) break;
@@ -330,6 +412,35 @@ __global__ void bcg_orth(bcg_arrays a, const T *red, T *Tout) {
   if (threadIdx.x == 0) {
     st->rank = r;
     if (r == 0) st->done = 1; // W vanished: nothing left to search (not converged)
+    st->pform = !a.wform || !(ratio >= a.wform_ratio);
+    if (a.wform && st->pform && r > 0) st->explicit_blocks++;
+  }
+}
+
+// The W form's explicit search block: W = W T in place (rows in tiles of kTransformValues / k
+// values in shared memory), where bcg_orth set pform; nothing otherwise (or once stopped). The
+// kernels after it then take T = I (bcg_alpha, bcg_check: the P form for one iteration).
+constexpr int kTransformValues = 4096;
+template <typename T>
+__global__ void bcg_transform(bcg_arrays a, int64_t n, T *W, int64_t ldw, const T *Tm) {
+  __shared__ int go;
+  __shared__ double tile[kTransformValues];
+  if (threadIdx.x == 0) go = a.wform && a.st->pform && !a.st->done;
+  __syncthreads();
+  if (!go) return;
+  const int k = (int)a.k, rows = kTransformValues / k;
+  for (int64_t r0 = (int64_t)blockIdx.x * rows; r0 < n; r0 += (int64_t)gridDim.x * rows) {
+    const int nt = n - r0 < rows ? (int)(n - r0) : rows;
+    for (int e = threadIdx.x; e < nt * k; e += blockDim.x)
+      tile[e] = (double)W[(r0 + e / k) * ldw + e % k];
+    __syncthreads();
+    for (int e = threadIdx.x; e < nt * k; e += blockDim.x) {
+      const int i = e / k, c = e % k;
+      double v = 0.0;
+      for (int l = 0; l < k; l++) v += tile[i * k + l] * (double)Tm[l * k + c];
+      W[(r0 + i) * ldw + c] = (T)v;
+    }
+    __syncthreads();
   }
 }
 

@@ -449,6 +449,8 @@ struct gcoo__bcg_device {
   void *red, *coef; // reduction buffer (2k^2 + k) and 3 coefficient matrices (k x k), dtype
   double *partial;  // nblocks x k
   int kk_threads;   // threads of the one-block k x k kernels (GCOO_BCG_KK_THREADS)
+  int phase_marks;  // events between the phases (GCOO_BCG_PHASE_MARKS=0: none, for measuring them)
+  int tgrid;        // blocks of bcg_transform (the W form's explicit P)
   // the fused block-vector passes (k in {8, 16, 32}; kernels/bcg_fused.cuh)
   int fused;        // k is one of them
   int mma;          // the updates of X, R, W on the FP64 tensor cores (double, k = 16, 32)
@@ -572,21 +574,24 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
 }
 
 // The fused kernels' variants (kernels/bcg_fused.cuh), for benchmarks and tests; the defaults
-// are the forms measured fastest so far (the environment is read once, at set-up):
+// are the forms measured fastest (fused_shape<T, K>: per element type and width; the environment
+// is read once, at set-up):
 //   GCOO_BCG_STAGES="G,U,D"  pipeline stages of gram2 (2 or 3), update (2 or 3), direction (3
-//                            or 4); default "3,3,4" (update 2: 82 KiB, two blocks an SM at k = 32
-//                            double)
-//   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements (default), of 16 bytes,
-//                            or session 2's register prefetch of one tile
+//                            or 4); default "2,2,3" for double K = 32, "3,2,3" for double
+//                            K = 16, "3,3,4" otherwise
+//   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements, of 16 bytes (the
+//                            default for double K = 32), or session 2's register prefetch of one
+//                            tile
 //   GCOO_BCG_W_IN_R=0|1      update: W staged over R's tile (one tile less: at 2 stages 72.5 KiB,
 //                            three blocks an SM at k = 32 double); default 0
 struct fused_variant {
   int gram2_form, gram2_stages, update_stages, direction_stages, w_in_r;
 };
 
+template <typename T, int K>
 static gcoo_status fused_variant_from_env(fused_variant *v) {
-  typedef fused_shape<double, 8> F; // the default stage counts (the same for every T, K)
-  v->gram2_form = kGram2Async;
+  typedef fused_shape<T, K> F;
+  v->gram2_form = F::GRAM2_FORM;
   v->gram2_stages = F::GRAM2_STAGES;
   v->update_stages = F::UPDATE_STAGES;
   v->direction_stages = F::DIRECTION_STAGES;
@@ -601,8 +606,8 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                    (v->direction_stages == 3 || v->direction_stages == 4),
                GCOO_ERR_INVALID_ARG,
                "GCOO_BCG_STAGES=\"%s\": want \"G,U,D\" with G, U in {2, 3} and D in {3, 4} "
-               "(the stages of gram2, update, direction; default \"3,3,4\")",
-               st);
+               "(the stages of gram2, update, direction; default %d,%d,%d here)",
+               st, F::GRAM2_STAGES, F::UPDATE_STAGES, F::DIRECTION_STAGES);
   }
   const char *g2 = getenv("GCOO_BCG_GRAM2");
   if (g2 && *g2) {
@@ -611,7 +616,8 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                     : !strcmp(g2, "regs")    ? kGram2Regs
                                              : -1;
     GCOO_CHECK(v->gram2_form >= 0, GCOO_ERR_INVALID_ARG,
-               "GCOO_BCG_GRAM2=\"%s\": want async (default), async16 or regs", g2);
+               "GCOO_BCG_GRAM2=\"%s\": want async, async16 or regs (default %s here)", g2,
+               F::GRAM2_FORM == kGram2Async16 ? "async16" : "async");
   }
   const char *wr = getenv("GCOO_BCG_W_IN_R");
   if (wr && *wr) {
@@ -663,7 +669,9 @@ static void pick_updates(gcoo__bcg_device *h, const fused_variant &v) {
 // The kernels of this solve and their grids. h->mma is only set where update_mma<T, K>::on, so
 // the TC = true kernels exist where it is true.
 template <typename T, int K>
-static gcoo_status fused_grids(gcoo__bcg_device *h, const fused_variant &v, int64_t n, int sms) {
+static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
+  fused_variant v;
+  GCOO_CALL((fused_variant_from_env<T, K>(&v)));
   h->fkern[0] = (void *)pick_gram2<T, K>(v, &h->fsmem[0]);
   if (h->mma)
     pick_updates<T, K, update_mma<T, K>::on>(h, v);
@@ -688,8 +696,8 @@ static gcoo_status fused_grids(gcoo__bcg_device *h, const fused_variant &v, int6
                                        : fn<float, 32>(__VA_ARGS__)))
 
 // Threads of the one-block k x k kernels (kernels/bcg_kernels.cuh: any block size; their time is
-// latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128 or 256 (the
-// default), for measurements.
+// latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128, 256 (the
+// default) or 512, for measurements.
 static gcoo_status kk_threads_from_env(int *threads) {
   *threads = 256;
   const char *e = getenv("GCOO_BCG_KK_THREADS");
@@ -698,9 +706,10 @@ static gcoo_status kk_threads_from_env(int *threads) {
              : !strcmp(e, "64")  ? 64
              : !strcmp(e, "128") ? 128
              : !strcmp(e, "256") ? 256
+             : !strcmp(e, "512") ? 512
                                  : 0;
   GCOO_CHECK(*threads > 0, GCOO_ERR_INVALID_ARG,
-             "GCOO_BCG_KK_THREADS=\"%s\": want 32, 64, 128 or 256 (default)", e);
+             "GCOO_BCG_KK_THREADS=\"%s\": want 32, 64, 128, 256 (default) or 512", e);
   return GCOO_SUCCESS;
 }
 
@@ -715,11 +724,9 @@ static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
   // the CUDA-core updates, for comparisons
   const char *mz = getenv("GCOO_BCG_MMA");
   h->mma = h->dt == GCOO_FLOAT64 && (k == 16 || k == 32) && !(mz && !strcmp(mz, "0"));
-  fused_variant v;
-  GCOO_CALL(fused_variant_from_env(&v));
   int sms = 0;
   GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
-  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, v, n, sms));
+  GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
   int gmax = h->fgrid[0];
   for (int i = 1; i < 3; i++) gmax = h->fgrid[i] > gmax ? h->fgrid[i] : gmax;
   GCOO_CALL_CUDA(cudaMalloc((void **)&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k));
@@ -810,6 +817,31 @@ extern "C" gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_
   return GCOO_SUCCESS;
 }
 
+// The W form (bcg_arrays::wform): on by default for double, off for float (its rounding
+// errors, grown by W's conditioning, would reach the coefficients' precision);
+// GCOO_BCG_WFORM=0|1 decides otherwise, GCOO_BCG_WFORM_RATIO (0 < ratio <= 1, default 1e-6:
+// the Gram products' rounding grown at most ~10^6-fold, ~1e-10 relative in double) sets the
+// pivot ratio below which an iteration's P is formed explicitly.
+static gcoo_status wform_from_env(gcoo__bcg_device *h) {
+  h->a.wform = h->dt == GCOO_FLOAT64;
+  h->a.wform_ratio = 1e-6;
+  const char *e = getenv("GCOO_BCG_WFORM");
+  if (e && *e) {
+    GCOO_CHECK(!strcmp(e, "0") || !strcmp(e, "1"), GCOO_ERR_INVALID_ARG,
+               "GCOO_BCG_WFORM=\"%s\": want 0 or 1 (default 1 for float64, 0 for float32)", e);
+    h->a.wform = e[0] == '1';
+  }
+  const char *r = getenv("GCOO_BCG_WFORM_RATIO");
+  if (r && *r) {
+    char *end = nullptr;
+    const double v = strtod(r, &end);
+    GCOO_CHECK(end != r && !*end && v > 0.0 && v <= 1.0, GCOO_ERR_INVALID_ARG,
+               "GCOO_BCG_WFORM_RATIO=\"%s\": want a number in (0, 1] (default 1e-6)", r);
+    h->a.wform_ratio = v;
+  }
+  return GCOO_SUCCESS;
+}
+
 extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k,
                                              double rtol, double rank_tol, int64_t maxit,
                                              int history, gcoo__bcg_device **out) {
@@ -834,7 +866,20 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
   GCOO_GOTO(kk_threads_from_env(&h->kk_threads));
+  {
+    const char *pm = getenv("GCOO_BCG_PHASE_MARKS");
+    GCOO_CHECK_GOTO(!pm || !*pm || !strcmp(pm, "0") || !strcmp(pm, "1"), GCOO_ERR_INVALID_ARG,
+                    "GCOO_BCG_PHASE_MARKS=\"%s\": want 0 or 1 (default)", pm);
+    h->phase_marks = !(pm && !strcmp(pm, "0"));
+  }
+  GCOO_GOTO(wform_from_env(h));
   GCOO_GOTO(fused_setup(h, n));
+  {
+    int sms = 0;
+    GCOO_CALL_CUDA_GOTO(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device));
+    const int64_t rows = kTransformValues / k, tiles = (n + rows - 1) / rows;
+    h->tgrid = (int)(tiles < 2 * (int64_t)sms ? (tiles < 1 ? 1 : tiles) : 2 * (int64_t)sms);
+  }
   for (int s = 0; s < kBcgRing; s++) {
     GCOO_CALL_CUDA_GOTO(cudaEventCreateWithFlags(&h->snap_ev[s], cudaEventDisableTiming));
     for (int m = 0; m < kBcgMarks; m++) GCOO_CALL_CUDA_GOTO(cudaEventCreate(&h->marks[s][m]));
@@ -886,12 +931,13 @@ static gcoo_status bcg_step_t(gcoo__bcg_device *h, gcoo__bcg_step step) {
   const T *red = (const T *)h->red;
   T *alpha = (T *)gcoo__cuda_bcg_coef(h, 0), *beta = (T *)gcoo__cuda_bcg_coef(h, 1),
     *Tm = (T *)gcoo__cuda_bcg_coef(h, 2);
+  const T *Tw = h->a.wform ? Tm : nullptr; // the W form: T in the k x k products
   const int nt = h->kk_threads;
   switch (step) {
     case GCOO__BCG_STORE_B2: bcg_store_b2<T><<<1, nt, 0, s>>>(h->a, red); break;
-    case GCOO__BCG_CHECK0: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 1); break;
-    case GCOO__BCG_ALPHA: bcg_alpha<T><<<1, nt, 0, s>>>(h->a, red, alpha); break;
-    case GCOO__BCG_CHECK: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 0); break;
+    case GCOO__BCG_CHECK0: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 1, Tw); break;
+    case GCOO__BCG_ALPHA: bcg_alpha<T><<<1, nt, 0, s>>>(h->a, red, alpha, Tw); break;
+    case GCOO__BCG_CHECK: bcg_check<T><<<1, nt, 0, s>>>(h->a, red, beta, 0, Tw); break;
     case GCOO__BCG_ORTH: bcg_orth<T><<<1, nt, 0, s>>>(h->a, red, Tm); break;
   }
   GCOO_CHECK_LAUNCH("block CG k x k step");
@@ -900,6 +946,24 @@ static gcoo_status bcg_step_t(gcoo__bcg_device *h, gcoo__bcg_step step) {
 
 extern "C" gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step) {
   GCOO_CALL(h->dt == GCOO_FLOAT64 ? bcg_step_t<double>(h, step) : bcg_step_t<float>(h, step));
+  return GCOO_SUCCESS;
+}
+
+extern "C" int gcoo__cuda_bcg_wform(const gcoo__bcg_device *h) { return h->a.wform; }
+
+template <typename T>
+static gcoo_status transform_t(gcoo__bcg_device *h, gcoo_dense *W) {
+  bcg_transform<T><<<h->tgrid, 256, 0, bcg_stream(h)>>>(h->a, W->nrows, (T *)W->data, W->ld,
+                                                        (const T *)gcoo__cuda_bcg_coef(h, 2));
+  GCOO_CHECK_LAUNCH("block CG explicit search block");
+  return GCOO_SUCCESS;
+}
+
+extern "C" gcoo_status gcoo__cuda_bcg_transform(gcoo__bcg_device *h, gcoo_dense *W) {
+  GCOO_CHECK(W->ncols == h->k && W->layout == GCOO_ROW_MAJOR, GCOO_ERR_INTERNAL,
+             "explicit search block: W is %lld columns, the solve has %lld", (long long)W->ncols,
+             (long long)h->k);
+  GCOO_CALL(h->dt == GCOO_FLOAT64 ? transform_t<double>(h, W) : transform_t<float>(h, W));
   return GCOO_SUCCESS;
 }
 
@@ -932,7 +996,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_mark(gcoo__bcg_device *h, int64_t it, int 
   const int slot = (int)(it % kBcgRing);
   int m = h->nmarks[slot];
   if (phase < 0) m = 0; // start of the iteration
-  if (m >= kBcgMarks) return GCOO_SUCCESS;
+  if (m >= kBcgMarks || (!h->phase_marks && phase >= 0)) return GCOO_SUCCESS;
   GCOO_CALL_CUDA(cudaEventRecord(h->marks[slot][m], bcg_stream(h)));
   h->mark_phase[slot][m] = phase;
   h->nmarks[slot] = m + 1;
@@ -988,6 +1052,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outc
   o->breakdown = fin.breakdown;
   o->bad_pivot = fin.bad_pivot;
   o->min_rank = fin.min_rank;
+  o->explicit_blocks = fin.explicit_blocks;
   for (int p = 0; p < GCOO__BCG_PHASES; p++) o->phase_seconds[p] = h->phase_s[p];
   return GCOO_SUCCESS;
 }

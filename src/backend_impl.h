@@ -289,6 +289,7 @@ typedef struct gcoo__bcg_outcome {
   int converged, breakdown, min_rank;
   double bad_pivot;
   double phase_seconds[GCOO__BCG_PHASES]; /* GPU time between the phase marks */
+  int64_t explicit_blocks;                /* the W form's iterations with P formed explicitly */
 } gcoo__bcg_outcome;
 gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k, double rtol,
                                   double rank_tol, int64_t maxit, int history,
@@ -299,6 +300,14 @@ void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h);
 void *gcoo__cuda_bcg_red(gcoo__bcg_device *h);
 void *gcoo__cuda_bcg_coef(gcoo__bcg_device *h, int which);
 gcoo_status gcoo__cuda_bcg_step(gcoo__bcg_device *h, gcoo__bcg_step step);
+/** The W form (1) or the P form (0) of this solve (GCOO_BCG_WFORM). In the W form the search
+ *  block P = W T is not formed: the caller runs the passes on W where it would run them on P (Q'
+ *  = A W for Q, [W^T Q' | W^T R] for red, ...), the steps take T into their k x k products
+ *  (coef 0 and 1 are then W's coefficients T alpha, T beta), and after the ORTH step
+ *  gcoo__cuda_bcg_transform(W) replaces W by W T in place where W is ill-conditioned (T = I for
+ *  the next iteration's steps), else leaves it. Then W is the next iteration's search block. */
+int gcoo__cuda_bcg_wform(const gcoo__bcg_device *h);
+gcoo_status gcoo__cuda_bcg_transform(gcoo__bcg_device *h, gcoo_dense *W);
 /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
 gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
                                          const gcoo_dense *R, gcoo_dense *W);

@@ -56,6 +56,14 @@ gcoo_status gcoo__cuda_bcg_result(gcoo__bcg_device *h, gcoo__bcg_outcome *o) {
   (void)h, (void)o;
   return not_compiled();
 }
+int gcoo__cuda_bcg_wform(const gcoo__bcg_device *h) {
+  (void)h;
+  return 0;
+}
+gcoo_status gcoo__cuda_bcg_transform(gcoo__bcg_device *h, gcoo_dense *W) {
+  (void)h, (void)W;
+  return not_compiled();
+}
 int gcoo__cuda_bcg_fused(const gcoo__bcg_device *h) {
   (void)h;
   return 0;

@@ -53,18 +53,21 @@ typedef struct gcoo_bcg_result {
   double *history;            /**< (iterations + 1) x k relative residuals, row-major (or NULL) */
   int64_t min_block_rank;     /**< smallest rank of the search block seen */
   /* time per phase, seconds (this rank; device work synchronised at phase ends) */
-  double t_total;         /**< the whole solve */
-  double t_spmm;          /**< operator applications (halo exchange included) */
-  double t_reduce;        /**< block inner products reduced over ranks */
-  double t_blas;          /**< block updates and orthonormalisation */
-  double t_precond;       /**< preconditioner */
-  int64_t spmm_calls;     /**< operator applications (one per iteration, plus setup) */
-  double t_iterate;       /**< seconds in the iterations: set-up and final check excluded */
-  double t_setup;         /**< seconds before the first iteration (workspace, inverse diagonal, the
+  double t_total;          /**< the whole solve */
+  double t_spmm;           /**< operator applications (halo exchange included) */
+  double t_reduce;         /**< block inner products reduced over ranks */
+  double t_blas;           /**< block updates and orthonormalisation */
+  double t_precond;        /**< preconditioner */
+  int64_t spmm_calls;      /**< operator applications (one per iteration, plus setup) */
+  double t_iterate;        /**< seconds in the iterations: set-up and final check excluded */
+  double t_setup;          /**< seconds before the first iteration (workspace, inverse diagonal, the
                            product's choice, the initial residual and block) */
-  gcoo_spdm_alg spmm_alg; /**< the local product the iterations used: the operator's, or the
+  gcoo_spdm_alg spmm_alg;  /**< the local product the iterations used: the operator's, or the
                                faster one the solver measured at set-up (device operands, an
                                AUTO operator, k > 1); GCOO_ALG_AUTO where not recorded */
+  int64_t explicit_blocks; /**< device operands in double, k > 1: iterations whose search block
+                                was formed explicitly (P = W T) because W was ill-conditioned;
+                                the others keep it implicit (docs/solver.md, "the W form") */
 } gcoo_bcg_result;
 
 /** Solve A X = B. A must be a square operator made with GCOO_DIST_X_PARTITIONED (X, B and A's

@@ -17,7 +17,10 @@
  *   - the history: row `iterations` equals the final residuals, row 0 is 1 for X = 0;
  *   - with "cuda": device operands (graph PCG for k = 1 on one rank, the device-resident block
  *     iteration otherwise) against host operands on the same operator (the host loop): the same
- *     iteration count within 2 (k = 1) or 3 (k > 1, rank drop included);
+ *     iteration count within 2 (k = 1) or 3 (k > 1, rank drop included), in every variant of
+ *     the device path (fused or GEMM; the kernels' stages and forms; the W form, off, and with
+ *     the search block made explicit every iteration, k = 8 .. 40), and variant switches that
+ *     name no variant refused with GCOO_ERR_INVALID_ARG;
  *   - misuse: a REPLICATED operator, an indefinite matrix (shift -10: Poisson's smallest
  *     eigenvalue is below 10) -> GCOO_ERR_BREAKDOWN or not converged, never a hang. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -289,11 +292,24 @@ static void more_cases(gcoo_dist d) {
           {32, "GCOO_BCG_FUSED=1 GCOO_BCG_KK_THREADS=32"},
           {32, "GCOO_BCG_FUSED=0 GCOO_BCG_KK_THREADS=64"},
           {8, "GCOO_BCG_KK_THREADS=128"},
+          {32, "GCOO_BCG_KK_THREADS=512 GCOO_BCG_PHASE_MARKS=0"},
+          /* the W form (double's default): off; P made explicit every iteration (ratio 1: the
+           * in-place W T of bcg_transform each time); the GEMM path; k = 40 (k x k arrays in
+           * global memory) */
+          {32, "GCOO_BCG_WFORM=0"},
+          {32, "GCOO_BCG_WFORM_RATIO=1"},
+          {32, "GCOO_BCG_FUSED=0 GCOO_BCG_WFORM_RATIO=1"},
+          {16, "GCOO_BCG_WFORM=0"},
+          {8, "GCOO_BCG_WFORM_RATIO=0.5"},
+          {40, ""},
+          {40, "GCOO_BCG_WFORM_RATIO=1"},
       };
-      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA",        "GCOO_BCG_STAGES",
-                             "GCOO_BCG_GRAM2", "GCOO_BCG_KK_THREADS", "GCOO_BCG_W_IN_R"};
+      const char *names[] = {"GCOO_BCG_FUSED", "GCOO_BCG_MMA",         "GCOO_BCG_STAGES",
+                             "GCOO_BCG_GRAM2", "GCOO_BCG_KK_THREADS",  "GCOO_BCG_W_IN_R",
+                             "GCOO_BCG_WFORM", "GCOO_BCG_WFORM_RATIO", "GCOO_BCG_PHASE_MARKS"};
+      const int nnames = (int)(sizeof names / sizeof names[0]);
       for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) {
-        for (int e = 0; e < 6; e++) unsetenv(names[e]);
+        for (int e = 0; e < nnames; e++) unsetenv(names[e]);
         char spec[160];
         snprintf(spec, sizeof spec, "%s", dv[i].env);
         for (char *save = NULL, *w = strtok_r(spec, " ", &save); w;
@@ -327,21 +343,24 @@ static void more_cases(gcoo_dist d) {
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
-      for (int e = 0; e < 6; e++) unsetenv(names[e]);
+      for (int e = 0; e < nnames; e++) unsetenv(names[e]);
       /* a variant switch that names no variant is refused, not ignored */
-      setenv("GCOO_BCG_STAGES", "3,1,4", 1);
-      {
+      static const char *bad[][2] = {{"GCOO_BCG_STAGES", "3,1,4"},
+                                     {"GCOO_BCG_WFORM_RATIO", "2"},
+                                     {"GCOO_BCG_WFORM", "yes"}};
+      for (int b = 0; b < 3; b++) {
+        setenv(bad[b][0], bad[b][1], 1);
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
         o.maxit = 20;
         gcoo_bcg_result rd;
         double trd;
         gcoo_status sd = run_solve(op, (gcoo_dtype)dt, 32, &o, 79, 0, 1, &rd, &trd);
-        TEST_CHECK(sd == GCOO_ERR_INVALID_ARG, "GCOO_BCG_STAGES=3,1,4 %s: %s (want %s)", tn,
+        TEST_CHECK(sd == GCOO_ERR_INVALID_ARG, "%s=%s %s: %s (want %s)", bad[b][0], bad[b][1], tn,
                    gcoo_status_name(sd), gcoo_status_name(GCOO_ERR_INVALID_ARG));
         if (sd >= 0) gcoo_bcg_result_free(&rd);
+        unsetenv(bad[b][0]);
       }
-      unsetenv("GCOO_BCG_STAGES");
     }
     TEST_CALL(gcoo_dist_op_destroy(&op));
   }

@@ -56,35 +56,57 @@ int kk_threads = 256;
 
 extern "C" void gcoo_emu_bcg_threads(int threads) { kk_threads = threads; }
 
-// T (k x k, columns past the rank zero) and the rank from the Gram matrix G.
-extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double *T, int *rank,
-                                  int *done) {
+// T (k x k, columns past the rank zero) and the rank from the Gram matrix G; wform_ratio > 0:
+// the W form with that ratio (0: the P form), pform: whether P = W T is to be made explicit.
+extern "C" void gcoo_emu_bcg_orth(int64_t k, const double *G, double rank_tol, double wform_ratio,
+                                  double *T, int *rank, int *done, int *pform) {
   emu_state e(k, 1e-8, rank_tol, (int)k);
+  e.a.wform = wform_ratio > 0.0;
+  e.a.wform_ratio = wform_ratio;
   GCOO_LAUNCH(bcg_orth<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, G, T);
   *rank = e.st.rank;
   *done = e.st.done;
+  *pform = e.st.pform;
 }
 
 // alpha (k x k, rows past r zero) = (PtQ)^{-1} PtR on the leading r x r block; red = [PtQ | PtR].
-extern "C" void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, double *alpha,
-                                   int *breakdown) {
+// Tm (k x k, not NULL): the W form, red = [W^T Q' | W^T R] and alpha out as Tm alpha, unless
+// pform (bcg_orth made P explicit: Tm ignored).
+extern "C" void gcoo_emu_bcg_alpha(int64_t k, int r, const double *red, const double *Tm, int pform,
+                                   double *alpha, int *breakdown) {
   emu_state e(k, 1e-8, 1e-13, r);
-  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red, alpha);
+  e.a.wform = Tm != nullptr;
+  e.st.pform = pform;
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red, alpha, Tm);
   *breakdown = e.st.breakdown;
+}
+
+// The W form's explicit block: W (n x k, ld ldw) = W Tm in place where pform and not done, on
+// `grid` blocks.
+extern "C" void gcoo_emu_bcg_transform(int64_t n, int64_t k, double *W, int64_t ldw,
+                                       const double *Tm, int pform, int done, int grid) {
+  emu_state e(k, 1e-8, 1e-13, (int)k);
+  e.a.wform = 1;
+  e.st.pform = pform;
+  e.st.done = done;
+  GCOO_LAUNCH(bcg_transform<double>, dim3(grid), dim3(256), 0, 0, e.a, n, W, ldw, Tm);
 }
 
 // Iteration 0 and one iteration of the convergence test: red0 = ||R_j||^2 at 0, red1 =
 // [||R_j||^2 | Q^T Z] after; b2 = ||B_j||^2; beta out; done, iteration count and column
 // iterations out. The factor L comes from an alpha step on PtQ (red_alpha).
+// Tm: the W form as in gcoo_emu_bcg_alpha (beta out as Tm beta).
 extern "C" void gcoo_emu_bcg_check(int64_t k, int r, const double *red_alpha, const double *b2,
                                    const double *red0, const double *red1, double rtol,
-                                   double *beta, int *done, int64_t *it, int64_t *col_its) {
+                                   const double *Tm, double *beta, int *done, int64_t *it,
+                                   int64_t *col_its) {
   emu_state e(k, rtol, 1e-13, r);
+  e.a.wform = Tm != nullptr;
   double *alpha = (double *)calloc((size_t)(k * k), sizeof(double));
   GCOO_LAUNCH(bcg_store_b2<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, b2);
-  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red0, beta, 1);
-  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red_alpha, alpha);
-  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red1, beta, 0);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red0, beta, 1, Tm);
+  GCOO_LAUNCH(bcg_alpha<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red_alpha, alpha, Tm);
+  GCOO_LAUNCH(bcg_check<double>, dim3(1), dim3(kk_threads), 0, 0, e.a, red1, beta, 0, Tm);
   *done = e.st.done;
   *it = e.st.it;
   for (int64_t j = 0; j < k; j++) col_its[j] = e.a.col_its[j];
