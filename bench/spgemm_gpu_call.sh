@@ -3,10 +3,11 @@
 # on one H200, from the repository root (about 2 minutes):
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
-#      bounds), and compute-sanitizer memcheck of both (alongside, before any timing);
+#      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
+#      GCOO_SPGEMM_WARP_RANK=regsort (the variant is left out of the benchmark if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
-#      named in VARIANTS (default "bound-off pool-256M"; "" for none) timed beside the
+#      named in VARIANTS (default "bound-off pool-256M warp-rank-regsort"; "" for none) timed beside the
 #      default in the same process; the target lines are the default's;
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on the 2-D Laplacian and random
 #      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel.
@@ -15,7 +16,7 @@
 #   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
-# Writes OUTDIR/{build,t503-default,t503-sampled,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
+# Writes OUTDIR/{build,t503-default,t503-sampled,t503-regsort,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +27,7 @@ cd "$top"
 t0=$(date +%s)
 el() { echo $(($(date +%s) - t0)); }
 build="${BUILD:-build-gpu}"
-variants="${VARIANTS-bound-off pool-256M}"
+variants="${VARIANTS-bound-off pool-256M warp-rank-regsort}"
 mats="${MATS:-}"
 if [ -z "$mats" ]; then
   for d in .mats ../../.mats shared/matrices /work/shared/matrices; do
@@ -61,7 +62,12 @@ echo "t503 default rc $r_def $(el) s: $(tail -1 "$out/t503-default.log")"
 timeout 120 "$t503" --sampled >"$out/t503-sampled.log" 2>&1
 r_smp=$?
 echo "t503 --sampled rc $r_smp $(el) s: $(tail -1 "$out/t503-sampled.log")"
-grep -iE "fail" "$out/t503-default.log" "$out/t503-sampled.log" | head -8
+# the register sort (a variant): t503 with it; left out of the benchmark if it fails
+timeout 120 env GCOO_SPGEMM_WARP_RANK=regsort "$t503" >"$out/t503-regsort.log" 2>&1
+r_rs=$?
+echo "t503 regsort rc $r_rs $(el) s: $(tail -1 "$out/t503-regsort.log")"
+[ $r_rs -eq 0 ] || variants="${variants//warp-rank-regsort/}"
+grep -iE "fail" "$out/t503-default.log" "$out/t503-sampled.log" "$out/t503-regsort.log" | head -8
 wait "$pmc" "$pmc2"
 r_mc=0
 for f in memcheck memcheck-sampled; do
@@ -103,5 +109,5 @@ if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   echo "ncu rc $? $(el) s"
   grep -E "^gen_" "$out/ncu.log" | head -4
 fi
-echo "done $(el) s: t503 default $r_def, --sampled $r_smp, memcheck $r_mc"
+echo "done $(el) s: t503 default $r_def, --sampled $r_smp, regsort $r_rs, memcheck $r_mc"
 [ $r_def -eq 0 ] && [ $r_smp -eq 0 ] && [ $r_mc -eq 0 ]

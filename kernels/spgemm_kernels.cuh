@@ -97,7 +97,13 @@ struct pass_out {
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
   bool
       count_rank; // warp bins: rank z > 32 entries by counting (else bitonic; GCOO_SPGEMM_WARP_RANK)
+  bool reg_sort;  // warp bins: sort them in registers instead (GCOO_SPGEMM_WARP_RANK=regsort; the
+                  // launcher takes group_rows_kernel's REGSORT instantiation by it)
 };
+// How the warp bins order rows of more than 32 entries (pass_out::count_rank, reg_sort). The
+// register sort has a kernel of its own: compiled into the default's, its registers (121-128
+// against 40-56) would lower the default's occupancy.
+constexpr int kRankBitonic = 0, kRankCount = 1, kRankRegSort = 2;
 
 struct csr_in {
   const int64_t *Ap;
@@ -200,8 +206,115 @@ __device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *v
   }
 }
 
-// Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
+// Sort z (32 < z <= 32 K) dense entries of a warp's table in registers (a variant,
+// GCOO_SPGEMM_WARP_RANK=regsort, until a GPU run measures it): lane l holds entries l K .. l K +
+// K - 1 (padded with INT_MAX) and their slots, and a bitonic network over P = 32 K runs on them:
+// the stages of distance j < K compare registers of one lane, those of j >= K exchange register
+// r with lane l ^ (j / K) by a shuffle, with no shared memory and no barrier. For P = 256 (K = 8)
+// that is 21 in-lane stages of 4 compare-exchanges and 15 shuffle stages of 8, against z x
+// ceil(z / 32) = 2048 compares and 256 shared loads a lane for the counting ranks. The values
+// follow their slots; the sorted row goes back through the table so that its writes to C are
+// coalesced.
+template <typename T, int K>
+__device__ __forceinline__ void warp_regsort_k(int32_t *keys, T *vals, int z, int lane, int32_t *ci,
+                                               T *cv) {
+  constexpr int P = 32 * K;
+  int32_t a[K];
+  int p[K];
+#pragma unroll
+  for (int r = 0; r < K; r++) {
+    const int e = lane * K + r;
+    a[r] = e < z ? keys[e] : INT_MAX;
+    p[r] = e;
+  }
+#pragma unroll
+  for (int k = 2; k <= P; k <<= 1) {
+#pragma unroll
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      if (j < K) { // the partner of register r is register r ^ j of this lane
+#pragma unroll
+        for (int r = 0; r < K; r++) {
+          const int q = r ^ j;
+          if (q > r) {
+            const bool asc = ((lane * K + r) & k) == 0;
+            if ((a[r] > a[q]) == asc) {
+              const int32_t ta = a[r];
+              a[r] = a[q];
+              a[q] = ta;
+              const int tp = p[r];
+              p[r] = p[q];
+              p[q] = tp;
+            }
+          }
+        }
+      } else { // register r of lane ^ (j / K); the lower lane keeps the smaller when ascending
+        const int m = j / K;
+        const bool lower = (lane & m) == 0;
+#pragma unroll
+        for (int r = 0; r < K; r++) {
+          const int32_t oa = __shfl_xor_sync(kFull, a[r], m);
+          const int op = __shfl_xor_sync(kFull, p[r], m);
+          const bool asc = ((lane * K + r) & k) == 0;
+          if (lower == asc ? oa < a[r] : oa > a[r]) {
+            a[r] = oa;
+            p[r] = op;
+          }
+        }
+      }
+    }
+  }
+  T v[K];
+#pragma unroll
+  for (int r = 0; r < K; r++) v[r] = lane * K + r < z ? vals[p[r]] : T(0);
+  __syncwarp(); // every slot is read before the sorted row overwrites the table
+#pragma unroll
+  for (int r = 0; r < K; r++) {
+    const int e = lane * K + r;
+    if (e < z) {
+      keys[e] = a[r];
+      vals[e] = v[r];
+    }
+  }
+  __syncwarp();
+  for (int s = lane; s < z; s += 32) {
+    ci[s] = keys[s];
+    cv[s] = vals[s];
+  }
+}
+
+// The register sort for a table of TS slots: the smallest P = 32 K >= z.
 template <typename T, int TS>
+__device__ __forceinline__ void warp_regsort_write(int32_t *keys, T *vals, int z, int lane,
+                                                   int32_t *ci, T *cv) {
+  if constexpr (TS <= 64) {
+    warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
+  } else if constexpr (TS <= 128) {
+    if (z <= 64)
+      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
+    else
+      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
+  } else if constexpr (TS <= 256) {
+    if (z <= 64)
+      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
+    else if (z <= 128)
+      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
+    else
+      warp_regsort_k<T, 8>(keys, vals, z, lane, ci, cv);
+  } else {
+    static_assert(TS <= 512, "a warp table of at most 512 slots");
+    if (z <= 64)
+      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
+    else if (z <= 128)
+      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
+    else if (z <= 256)
+      warp_regsort_k<T, 8>(keys, vals, z, lane, ci, cv);
+    else
+      warp_regsort_k<T, 16>(keys, vals, z, lane, ci, cv);
+  }
+}
+
+// Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
+template <typename T, int TS, bool REGSORT>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
                                                 int32_t *ci, T *cv, bool count_rank) {
   if (z <= 32) { // rank by counting, in registers
@@ -213,6 +326,10 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
       ci[r] = k;
       cv[r] = v;
     }
+    return;
+  }
+  if constexpr (REGSORT) {
+    warp_regsort_write<T, TS>(keys, vals, z, lane, ci, cv);
     return;
   }
   if (count_rank) {
@@ -238,7 +355,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // the row, found by a binary search over a group scan of the lengths of the B rows); a row that
 // passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
 // groups whose row is past the list skip the body), so the groups reconverge at its end.
-template <typename T, int TS, int G, int WARPS>
+template <typename T, int TS, int G, int WARPS, bool REGSORT>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
@@ -334,7 +451,8 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
         const int64_t off = rs.off[row];
         if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.count_rank);
+          warp_sort_write<T, TS, REGSORT>(keys, vals, z, lane, out.ci + off, out.cv + off,
+                                          out.count_rank);
         } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
           for (int j = g; j < z; j += G) {
             const int32_t k = keys[j];

@@ -9,8 +9,9 @@
  * (tests/common/spgemm_check.h: same pattern, sorted columns, ||C - ref|| / ||ref|| <=
  * gcoo_test_tolerance), rows did overflow (so the path ran), no recomputed row overflowed, and
  * nnz(C) <= the bound C was allocated at; float and double, random, power-law, mesh, empty rows
- * and an empty product; the warp bins' counting ranks (GCOO_SPGEMM_WARP_RANK=count) on the rows of
- * 16 entries a row. Runs without a GPU (label unit). */
+ * and an empty product; the warp bins' rankings (the bitonic network, the counting ranks and the
+ * register sort, GCOO_SPGEMM_WARP_RANK) on the rows of 16 entries a row. Runs without a GPU
+ * (label unit). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
                            int count_rank, gcoo_cuda_csr *C, int64_t *stats);
 
-/* The warp bins' ranking: 0 the bitonic network, 1 counting (the library's default). */
+/* The warp bins' ranking: 0 the bitonic network, 1 counting (the library's default), 2 the
+ * register sort. */
 static int count_rank = 0;
 
 static gcoo_cuda_csr host_csr(gcoo_sparse A) {
@@ -113,6 +115,28 @@ int main(void) {
     check(what, S, St, 0.9, 0, 0u);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, count", ty);
     check(what, U, Ut, 0.7, 1, 0x10u);
+    count_rank = 2; /* and with the register sort */
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9, regsort", ty);
+    check(what, S, St, 0.9, 0, 0u);
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, regsort", ty);
+    check(what, U, Ut, 0.7, 1, 0x10u);
+    /* rows of about 49, 100, 224 and 324 distinct entries at rooms of their bounds: the
+     * register sort's 2, 4, 8 and 16 registers a lane (and the counting ranks') */
+    {
+      const int64_t da[4] = {7, 10, 16, 18}, db[4] = {7, 10, 14, 18};
+      for (int c = 0; c < 4; c++) {
+        gcoo_sparse X = spgemm_check_uniform(dt, 200, 300, da[c], 31 + c + t),
+                    Y = spgemm_check_uniform(dt, 300, 5000, db[c], 41 + c + t);
+        for (int mode = 1; mode <= 2; mode++) {
+          count_rank = mode;
+          snprintf(what, sizeof what, "%s uniform %lld x %lld products a row, %s", ty,
+                   (long long)da[c], (long long)db[c], mode == 1 ? "count" : "regsort");
+          check(what, X, Y, 1.0, 0, 0u);
+        }
+        gcoo_sparse_destroy(&X);
+        gcoo_sparse_destroy(&Y);
+      }
+    }
     count_rank = 0;
     gcoo_sparse_destroy(&St);
     gcoo_sparse_destroy(&S);

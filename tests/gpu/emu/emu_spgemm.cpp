@@ -7,8 +7,8 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` turns on the warp bins'
-// ranking variant (GCOO_SPGEMM_WARP_RANK=count) in the pass.
+// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` is the warp bins'
+// ranking in the pass (pass_out::count_rank, reg_sort: 0 bitonic, 1 counting, 2 register sort).
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +39,13 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
   constexpr int64_t per_block = (int64_t)WARPS * (32 / G);
   int64_t blocks = (n + per_block - 1) / per_block;
   if (blocks > 2) blocks = 2; // the kernel loops over the rest
-  gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, dim3((unsigned)blocks), dim3(WARPS * 32), 0,
-                   in, Av, Bv, rows, n, rs, out);
+  const dim3 grid((unsigned)blocks), block(WARPS * 32);
+  if (G == 32 && out.reg_sort) // its own instantiation, as launch_group
+    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, G == 32>, grid, block, 0, in, Av, Bv, rows,
+                     n, rs, out);
+  else
+    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, false>, grid, block, 0, in, Av, Bv, rows, n,
+                     rs, out);
 }
 
 // As kernels/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
@@ -94,7 +99,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   }
   const unsigned long long nlist = list.size();
   std::vector<unsigned long long> pc(2 * kNumBins + 3, 0);
-  rooms_args ra = {nullptr, 0.0, 0, false, 0};
+  rooms_args ra = {nullptr, 0.0, 0, false, 0, 0};
   if (nlist > 0) {
     gcoo_emu::launch(plan_kernel, dim3((unsigned)((nlist + kPlanThreads - 1) / kPlanThreads)),
                      dim3(kPlanThreads), 0, list.data(), &nlist, rs, last_shared, pc.data(),
@@ -116,7 +121,8 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
-  out.count_rank = count_rank != 0; // the warp bins' ranking variant (GCOO_SPGEMM_WARP_RANK)
+  out.count_rank = count_rank == kRankCount; // the warp bins' ranking (kRankBitonic, kRankCount,
+  out.reg_sort = count_rank == kRankRegSort; // kRankRegSort)
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
