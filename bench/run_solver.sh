@@ -184,17 +184,21 @@ if not (issue(g1) and issue(g32)):
     print(f"target bcg32-seconds: not measured (not the issue's problem: {(g1 or g32)['m']} rows)")
     print("target bcg-iter-2gpu: not measured (only one-GPU machines lent)")
     sys.exit(0)
+# a k this run did not ask for (KS) is "not run", not "failed"
+asked = lambda k: any(r.get("problem") == "poisson" and r.get("k") == k for r in rows)
 if g1:
     v = 1e3 * g1["seconds"]["iterate"] / max(g1["iterations"], 1)
     ok = v <= 0.10 and g1["converged"] and g1["true_residual_max"] <= 1e-7
     print(f"target cg1-ms-per-iteration: {v:.3f} ms (goal <= 0.10 ms) {'met' if ok else 'missed'}")
 else:
-    print("target cg1-ms-per-iteration: not measured (the k = 1 Poisson run failed)")
+    why = "the k = 1 Poisson run failed" if asked(1) else "k = 1 not in this run's KS"
+    print(f"target cg1-ms-per-iteration: not measured ({why})")
 if g32:
     v = g32["seconds"]["iterate"]
     ok = v <= 0.30 and g32["converged"] and g32["true_residual_max"] <= 1e-7
     print(f"target bcg32-seconds: {v:.3f} s (goal <= 0.30 s) {'met' if ok else 'missed'}")
 else:
-    print("target bcg32-seconds: not measured (the k = 32 Poisson run failed)")
+    why = "the k = 32 Poisson run failed" if asked(32) else "k = 32 not in this run's KS"
+    print(f"target bcg32-seconds: not measured ({why})")
 print("target bcg-iter-2gpu: not measured (only one-GPU machines lent)")
 PY
