@@ -588,6 +588,18 @@ struct fused_variant {
   int gram2_form, gram2_stages, update_stages, direction_stages, w_in_r;
 };
 
+// A 0/1 switch from the environment: unset or empty keeps the default, anything but "0" or "1"
+// is refused (a mistyped switch must not silently measure the other variant).
+static gcoo_status env_switch(const char *name, int def, int *out) {
+  *out = def;
+  const char *e = getenv(name);
+  if (!e || !*e) return GCOO_SUCCESS;
+  GCOO_CHECK(!strcmp(e, "0") || !strcmp(e, "1"), GCOO_ERR_INVALID_ARG,
+             "%s=\"%s\": want 0 or 1 (default %d here)", name, e, def);
+  *out = e[0] == '1';
+  return GCOO_SUCCESS;
+}
+
 template <typename T, int K>
 static gcoo_status fused_variant_from_env(fused_variant *v) {
   typedef fused_shape<T, K> F;
@@ -619,13 +631,7 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                "GCOO_BCG_GRAM2=\"%s\": want async, async16 or regs (default %s here)", g2,
                F::GRAM2_FORM == kGram2Async16 ? "async16" : "async");
   }
-  const char *wr = getenv("GCOO_BCG_W_IN_R");
-  if (wr && *wr) {
-    GCOO_CHECK(!strcmp(wr, "0") || !strcmp(wr, "1"), GCOO_ERR_INVALID_ARG,
-               "GCOO_BCG_W_IN_R=\"%s\": want 0 (default) or 1", wr);
-    v->w_in_r = wr[0] == '1';
-  }
-  return GCOO_SUCCESS;
+  return env_switch("GCOO_BCG_W_IN_R", 0, &v->w_in_r);
 }
 
 // The fused kernels' types, whatever their variant's template arguments.
@@ -823,14 +829,8 @@ extern "C" gcoo_status gcoo__cuda_bcg_direction(gcoo__bcg_device *h, const gcoo_
 // the Gram products' rounding grown at most ~10^6-fold, ~1e-10 relative in double) sets the
 // pivot ratio below which an iteration's P is formed explicitly.
 static gcoo_status wform_from_env(gcoo__bcg_device *h) {
-  h->a.wform = h->dt == GCOO_FLOAT64;
   h->a.wform_ratio = 1e-6;
-  const char *e = getenv("GCOO_BCG_WFORM");
-  if (e && *e) {
-    GCOO_CHECK(!strcmp(e, "0") || !strcmp(e, "1"), GCOO_ERR_INVALID_ARG,
-               "GCOO_BCG_WFORM=\"%s\": want 0 or 1 (default 1 for float64, 0 for float32)", e);
-    h->a.wform = e[0] == '1';
-  }
+  GCOO_CALL(env_switch("GCOO_BCG_WFORM", h->dt == GCOO_FLOAT64, &h->a.wform));
   const char *r = getenv("GCOO_BCG_WFORM_RATIO");
   if (r && *r) {
     char *end = nullptr;
@@ -866,12 +866,7 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
   GCOO_GOTO(kk_threads_from_env(&h->kk_threads));
-  {
-    const char *pm = getenv("GCOO_BCG_PHASE_MARKS");
-    GCOO_CHECK_GOTO(!pm || !*pm || !strcmp(pm, "0") || !strcmp(pm, "1"), GCOO_ERR_INVALID_ARG,
-                    "GCOO_BCG_PHASE_MARKS=\"%s\": want 0 or 1 (default)", pm);
-    h->phase_marks = !(pm && !strcmp(pm, "0"));
-  }
+  GCOO_GOTO(env_switch("GCOO_BCG_PHASE_MARKS", 1, &h->phase_marks));
   GCOO_GOTO(wform_from_env(h));
   GCOO_GOTO(fused_setup(h, n));
   {
