@@ -3,14 +3,15 @@
  * that are not NVIDIA's ("peers": GE-SpMM, Sputnik, ...), on the real matrices, in one run.
  *
  *   spdm_peer_bench --out DIR [--matrices DIR] [--peer LIB]... [--sections real,large,real-f64]
- *                   [--match LIST] [--budget SECONDS]
+ *                   [--large LIST] [--match LIST] [--budget SECONDS]
  *
  * A peer is a shared library built outside gcoo with an adapter exporting bench/spdm_peer.h
  * (docs/kernels.md, "Peers"); --peer names one (repeatable), or GCOO_SPDM_PEER lists them
  * separated by ':'. Without one the benchmark says "peer not available" and measures gcoo and
  * cuSPARSE alone. Sections: real (the Matrix Market files of --matrices), large (the Kronecker
- * products and block-diagonal copies of spdm_bench's section "large", nnz x N >= 10^7),
- * real-f64 (the real matrices in double; peers without double say so). N = 32, 128, 512.
+ * products and block-diagonal copies of spdm_bench's section "large", nnz x N >= 10^7; --large
+ * kronB:NAME,diagC:NAME,... names others), real-f64 (the real matrices in double; peers without
+ * double say so). N = 32, 128, 512.
  *
  * gcoo AUTO and cuSPARSE (ALG_DEFAULT column-major, CSR_ALG2 and CSR_ALG3 row-major) are
  * measured by spdm_bench's own bench_run_case (spdm_measure.c: warm-up, CUDA events, median,
@@ -23,8 +24,8 @@
  * ratios; then, per peer, the geometric mean of the peer's time over AUTO's (> 1: gcoo faster).
  * Writes DIR/spdm_peer.csv (one row per case and peer variant) and DIR/spdm_bench.log. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <dlfcn.h>
+#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -248,8 +249,8 @@ static void run_peer(bench_env *E, const peer *P, const bench_case *c, const pee
       /* a sticky error (an illegal address, say) leaves the context unusable for the rest of
        * the run: say which peer, for the caller to run again without it */
       if (cudaDeviceSynchronize() != cudaSuccess) {
-        bench_printf(E, "CUDA context lost after %s %s on %s N=%lld: stopping (exit 3)\n",
-                     P->path, P->variant_name(v), c->name, (long long)c->N);
+        bench_printf(E, "CUDA context lost after %s %s on %s N=%lld: stopping (exit 3)\n", P->path,
+                     P->variant_name(v), c->name, (long long)c->N);
         char path[4096];
         snprintf(path, sizeof path, "%s/peer_lost.txt", E->outdir);
         FILE *f = fopen(path, "w");
@@ -277,7 +278,8 @@ static void print_row(bench_env *E, const row *w, const peer *P, int np) {
   const bench_case *c = &w->c;
   const double csp = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, au = c->r[M_AUTO].ms;
   char line[1024];
-  int n = snprintf(line, sizeof line, "%-26.26s %9lld %4lld | auto %-5s %8.4f | csp %-12s %8.4f "
+  int n = snprintf(line, sizeof line,
+                   "%-26.26s %9lld %4lld | auto %-5s %8.4f | csp %-12s %8.4f "
                    "| x%5.2f",
                    c->name, (long long)c->nnz, (long long)c->N, alg_name(c), au,
                    c->best_csp >= 0 ? bench_method_names[c->best_csp] : "-", csp, ratio(csp, au));
@@ -308,8 +310,8 @@ static void csv_rows(FILE *f, const row *w, const peer *P, int np) {
       fprintf(f, "%s,%s,%s,%lld,%lld,%lld,%lld,%s,%.6g,%.3g,%s,%.6g,%.3g,%d,%s,%s,%.6g,%.3g,%.4g\n",
               c->section, c->name, c->dtype == GCOO_FLOAT64 ? "f64" : "f32", (long long)c->m,
               (long long)c->k, (long long)c->nnz, (long long)c->N, alg_name(c), c->r[M_AUTO].ms,
-              c->r[M_AUTO].relerr, c->best_csp >= 0 ? bench_method_names[c->best_csp] : "none",
-              csp, c->best_csp >= 0 ? c->r[c->best_csp].relerr : NAN, i + 1, P[i].variant_name(v),
+              c->r[M_AUTO].relerr, c->best_csp >= 0 ? bench_method_names[c->best_csp] : "none", csp,
+              c->best_csp >= 0 ? c->r[c->best_csp].relerr : NAN, i + 1, P[i].variant_name(v),
               state_name[w->p[i].state[v]], w->p[i].ms[v], w->p[i].err[v], w->p[i].plan_ms[v]);
   fflush(f);
 }
@@ -324,12 +326,8 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
   if (gcoo_sparse_get_info(A, &ai) < 0 || gcoo_sparse_get_arrays(A, &aa) < 0) return;
   bench_case cs[3];
   for (int i = 0; i < 3; i++) {
-    memset(&cs[i], 0, sizeof cs[i]);
-    cs[i].section = section;
-    cs[i].dtype = ai.dtype;
+    cs[i] = (bench_case){.section = section, .dtype = ai.dtype, .A = A, .N = Ns[i]};
     snprintf(cs[i].name, sizeof cs[i].name, "%s", name);
-    cs[i].A = A;
-    cs[i].N = Ns[i];
   }
   int run[M_COUNT] = {0};
   run[M_CSP_DEFAULT] = run[M_CSP_ALG2] = run[M_CSP_ALG3] = run[M_AUTO] = 1;
@@ -346,8 +344,8 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
     hptr = malloc(sizeof(int) * (size_t)(ai.nrows + 1));
     have_csr = hptr != NULL;
     for (int64_t i = 0; have_csr && i <= ai.nrows; i++) hptr[i] = (int)aa.ptr[i];
-    have_csr = have_csr && cudaMalloc((void **)&dptr, sizeof(int) * (size_t)(ai.nrows + 1)) ==
-                               cudaSuccess &&
+    have_csr = have_csr &&
+               cudaMalloc((void **)&dptr, sizeof(int) * (size_t)(ai.nrows + 1)) == cudaSuccess &&
                cudaMalloc((void **)&dind, sizeof(int) * (size_t)(ai.nnz + 4)) == cudaSuccess &&
                cudaMalloc(&dval, es * (size_t)(ai.nnz + 4)) == cudaSuccess &&
                cudaMemcpy(dptr, hptr, sizeof(int) * (size_t)(ai.nrows + 1),
@@ -389,10 +387,6 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
   cudaFree(dval);
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int matches(const char *list, const char *name) {
   if (!list) return 1;
   char buf[512];
@@ -402,17 +396,30 @@ static int matches(const char *list, const char *name) {
   return 0;
 }
 
-/* spdm_bench's section "large" (spdm_bench.c, large_inputs): kept in step by hand. */
-static const struct {
-  const char *name;
-  int kron, diag;
-} large_inputs[] = {
-    {"TSOPF_RS_b39_c30", 2, 0}, {"cage11", 4, 0},   {"delaunay_n16", 4, 0},
-    {"ct2010", 4, 0},           {"bcsstk33", 2, 0}, {"ca-CondMat_snapderived", 4, 0},
-    {"wiki-Vote_snapderived", 4, 0}, {"rajat01", 8, 0}, {"cavity19", 4, 0},
-    {"bcsstk24", 0, 16},        {"FA", 4, 0},       {"bayer10", 4, 0},
-    {"msc04515", 0, 16},        {"fidapex6", 0, 32},
-};
+/* spdm_bench's section "large" (spdm_bench.c, large_inputs), kept in step by hand: kronB:NAME is
+ * A (x) J_b (bench_kron_dense_block), diagC:NAME C copies on the diagonal (bench_block_diagonal);
+ * --large LIST replaces it. */
+static const char *g_large =
+    "kron2:TSOPF_RS_b39_c30,kron4:cage11,kron4:delaunay_n16,kron4:ct2010,kron2:bcsstk33,"
+    "kron4:ca-CondMat_snapderived,kron4:wiki-Vote_snapderived,kron8:rajat01,kron4:cavity19,"
+    "diag16:bcsstk24,kron4:FA,kron4:bayer10,diag16:msc04515,diag32:fidapex6";
+
+/* Read a "large" input (kronB:NAME or diagC:NAME) from dir. */
+static gcoo_status large_input(const char *dir, const char *spec, gcoo_dtype dt, gcoo_sparse *A) {
+  const char *colon = strchr(spec, ':');
+  const int kron = !strncmp(spec, "kron", 4), diag = !strncmp(spec, "diag", 4);
+  const int times = colon && (kron || diag) ? atoi(spec + 4) : 0;
+  GCOO_CHECK(times > 0, GCOO_ERR_INVALID_ARG, "large input '%s': not kronB:NAME or diagC:NAME",
+             spec);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, colon + 1);
+  gcoo_sparse M = NULL;
+  GCOO_CALL(gcoo_mtx_read(path, dt, 0, &M));
+  const gcoo_status st = kron ? bench_kron_dense_block(A, M, times)
+                              : bench_block_diagonal(A, M, times);
+  gcoo_sparse_destroy(&M);
+  return st;
+}
 
 static void section(bench_env *E, const char *sec, const char *dir, const char *match,
                     const peer *P, int np, row *rows, int *nrows) {
@@ -421,19 +428,22 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
   char *names[256];
   int nn = 0;
   if (large) {
-    for (size_t i = 0; i < sizeof large_inputs / sizeof large_inputs[0]; i++)
-      names[nn++] = strdup(large_inputs[i].name);
-  } else {
-    DIR *d = opendir(dir);
-    if (!d) {
-      bench_printf(E, "  cannot open %s\n", dir);
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", g_large);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t && nn < 256; t = strtok_r(NULL, ",", &save))
+      names[nn++] = strdup(t);
+  } else { /* the Matrix Market files of dir, in glob's (sorted) order */
+    char pat[4096];
+    snprintf(pat, sizeof pat, "%s/*.mtx*", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0) {
+      bench_printf(E, "  no Matrix Market files in %s\n", dir);
       return;
     }
-    struct dirent *de;
-    while ((de = readdir(d)) && nn < 256)
-      if (strstr(de->d_name, ".mtx")) names[nn++] = strdup(de->d_name);
-    closedir(d);
-    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    for (size_t i = 0; i < g.gl_pathc && nn < 256; i++)
+      names[nn++] = strdup(strrchr(g.gl_pathv[i], '/') + 1);
+    globfree(&g);
   }
   for (int f = 0; f < nn; f++) {
     if (!matches(match, names[f])) continue;
@@ -442,26 +452,17 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
       break;
     }
     char path[4096], base[96];
-    snprintf(path, sizeof path, large ? "%s/%s.mtx.gz" : "%s/%s", dir, names[f]);
-    gcoo_sparse M = NULL, A = NULL;
-    gcoo_status st = gcoo_mtx_read(path, f64 ? GCOO_FLOAT64 : GCOO_FLOAT32, 0, &M);
+    snprintf(path, sizeof path, "%s/%s", dir, names[f]);
     snprintf(base, sizeof base, "%s", names[f]);
     if (strstr(base, ".mtx")) *strstr(base, ".mtx") = '\0';
-    if (st >= 0 && large && large_inputs[f].kron) {
-      snprintf(base, sizeof base, "kron%d:%s", large_inputs[f].kron, names[f]);
-      st = bench_kron_dense_block(&A, M, large_inputs[f].kron);
-    } else if (st >= 0 && large) {
-      snprintf(base, sizeof base, "diag%d:%s", large_inputs[f].diag, names[f]);
-      st = bench_block_diagonal(&A, M, large_inputs[f].diag);
-    } else {
-      A = M;
-      M = NULL;
-    }
+    const gcoo_dtype dt = f64 ? GCOO_FLOAT64 : GCOO_FLOAT32;
+    gcoo_sparse A = NULL;
+    const gcoo_status st = large ? large_input(dir, names[f], dt, &A)
+                                 : gcoo_mtx_read(path, dt, 0, &A);
     if (st < 0)
       bench_printf(E, "  %s: %s\n", names[f], gcoo_last_error());
     else
       measure_matrix(E, sec, base, A, P, np, rows, nrows);
-    gcoo_sparse_destroy(&M);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -480,8 +481,9 @@ static void summarize(bench_env *E, const peer *P, int np, const row *rows, int 
         unsup += rows[r].p[i].state[v] == 1;
         failed += rows[r].p[i].state[v] == 3;
       }
-    bench_printf(E, "peer%d %s: %d variant(s); %d variant-cases wrong (error > %.0e, not timed), "
-                    "%d unsupported, %d failed\n",
+    bench_printf(E,
+                 "peer%d %s: %d variant(s); %d variant-cases wrong (error > %.0e, not timed), "
+                 "%d unsupported, %d failed\n",
                  i + 1, P[i].name(), P[i].nvar, wrong, PEER_TOL, unsup, failed);
     for (int dbl = 0; dbl < 2; dbl++)
       for (int k = 0; k < 4; k++) {
@@ -537,6 +539,8 @@ int main(int argc, char **argv) {
       paths[npath++] = argv[++i];
     else if (!strcmp(argv[i], "--sections") && i + 1 < argc)
       sections = argv[++i];
+    else if (!strcmp(argv[i], "--large") && i + 1 < argc)
+      g_large = argv[++i];
     else if (!strcmp(argv[i], "--match") && i + 1 < argc)
       match = argv[++i];
     else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
@@ -544,7 +548,7 @@ int main(int argc, char **argv) {
     else {
       fprintf(stderr,
               "usage: spdm_peer_bench --out DIR [--matrices DIR] [--peer LIB]... "
-              "[--sections real,large,real-f64] [--match LIST] [--budget SECONDS]\n"
+              "[--sections real,large,real-f64] [--large LIST] [--match LIST] [--budget SECONDS]\n"
               "  peers: --peer, else GCOO_SPDM_PEER (LIB:LIB...), built per docs/kernels.md\n");
       return 2;
     }

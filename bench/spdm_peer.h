@@ -38,13 +38,13 @@ typedef int (*spdm_peer_run_fn)(void *plan, const void *X, void *Y, void *stream
 typedef void (*spdm_peer_free_fn)(void *plan);
 
 /* The exported symbols (dlsym names). */
-#define SPDM_PEER_SYMBOLS(X)                                                                     \
-  X(abi, spdm_peer_abi)                                                                          \
-  X(name, spdm_peer_name)                                                                        \
-  X(variants, spdm_peer_variants)                                                                \
-  X(variant_name, spdm_peer_variant_name)                                                        \
-  X(plan, spdm_peer_plan)                                                                        \
-  X(run, spdm_peer_run)                                                                          \
+#define SPDM_PEER_SYMBOLS(X)              \
+  X(abi, spdm_peer_abi)                   \
+  X(name, spdm_peer_name)                 \
+  X(variants, spdm_peer_variants)         \
+  X(variant_name, spdm_peer_variant_name) \
+  X(plan, spdm_peer_plan)                 \
+  X(run, spdm_peer_run)                   \
   X(free, spdm_peer_free)
 
 #ifdef __cplusplus

@@ -11,28 +11,19 @@
 #   SECTIONS  spdm_peer_bench --sections (default real,large)
 #   BUDGET    spdm_peer_bench --budget in seconds (default 80)
 #   BUILD     build folder (default build-gpu)
-# Writes OUTDIR/{build,bench}.log and OUTDIR/b/ (spdm_peer.csv, spdm_bench.log); prints the
-# summary. Exit status: the benchmark's.
+# Writes OUTDIR/{build,bench}.log, OUTDIR/wins.txt (bench/spdm_peer_wins.py) and OUTDIR/b/
+# (spdm_peer.csv, spdm_bench.log); prints the summary. Exit status: the benchmark's.
 set -u
-top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:?usage: bench/spdm_peer_gpu_call.sh OUTDIR}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cd "$top"
-t0=$(date +%s)
-el() { echo $(($(date +%s) - t0)); }
+out="$(mkdir -p "${1:?usage: bench/spdm_peer_gpu_call.sh OUTDIR}" && cd "$1" && pwd)" || exit 1
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1   # the repository root: relative paths from here
 build="${BUILD:-build-gpu}"
-mats="${MATS:-}"
-if [ -z "$mats" ]; then
-  for d in .mats ../../.mats shared/matrices /work/shared/matrices; do
-    if [ -d "$d" ]; then mats="$d"; break; fi
-  done
-fi
-
+mats="${MATS:-$(for d in .mats ../../.mats shared/matrices /work/shared/matrices; do
+  [ -d "$d" ] && echo "$d" && break; done)}"
+SECONDS=0
 { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
   timeout 300 cmake --build "$build" -j "$(nproc)" --target spdm_peer_bench; } \
   >"$out/build.log" 2>&1 || { grep -B2 -A8 -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
-echo "build ok $(el) s"
+echo "build ok $SECONDS s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
 if [ -f .commit ]; then echo "tree $(cat .commit)"; else git log -1 --format='tree %h %s' 2>/dev/null | cut -c1-120; fi
 
@@ -61,6 +52,9 @@ if [ $rc -eq 3 ] && [ -f "$out/b/peer_lost.txt" ]; then
   run_bench "$keep"
   rc=$?
 fi
-echo "bench rc $rc $(el) s"
+echo "bench rc $rc $SECONDS s"
 grep -E "^peer|^summary|WRONG|failed|context lost|budget" "$out/bench.log" | cut -c1-240
+# where a peer beats AUTO, and AUTO over the fastest peer of each case (from the CSV)
+[ -f "$out/b/spdm_peer.csv" ] && python3 bench/spdm_peer_wins.py "$out/b/spdm_peer.csv" >"$out/wins.txt" 2>&1 &&
+  grep -E "^peer faster|^gcoo AUTO" "$out/wins.txt"
 exit $rc
