@@ -4,6 +4,7 @@
  *
  *   spdm_peer_bench --out DIR [--matrices DIR] [--peer LIB]... [--sections real,large,real-f64]
  *                   [--large LIST] [--match LIST] [--budget SECONDS]
+ *   spdm_peer_bench --list [--matrices DIR] [--sections ...] [--large LIST] [--match LIST]
  *
  * A peer is a shared library built outside gcoo with an adapter exporting bench/spdm_peer.h
  * (docs/kernels.md, "Peers"); --peer names one (repeatable), or GCOO_SPDM_PEER lists them
@@ -421,10 +422,14 @@ static gcoo_status large_input(const char *dir, const char *spec, gcoo_dtype dt,
   return st;
 }
 
+/* One section's inputs, measured; E == NULL (--list): only read, built and listed (no GPU). */
 static void section(bench_env *E, const char *sec, const char *dir, const char *match,
                     const peer *P, int np, row *rows, int *nrows) {
   const int large = !strcmp(sec, "large"), f64 = !strcmp(sec, "real-f64");
-  bench_printf(E, "\n== %s: N = 32, 128, 512 (%.0f s so far)\n", sec, bench_elapsed(E));
+  if (E)
+    bench_printf(E, "\n== %s: N = 32, 128, 512 (%.0f s so far)\n", sec, bench_elapsed(E));
+  else
+    printf("== %s\n", sec);
   char *names[256];
   int nn = 0;
   if (large) {
@@ -438,7 +443,7 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
     snprintf(pat, sizeof pat, "%s/*.mtx*", dir);
     glob_t g;
     if (glob(pat, 0, NULL, &g) != 0) {
-      bench_printf(E, "  no Matrix Market files in %s\n", dir);
+      printf("  no Matrix Market files in %s\n", dir);
       return;
     }
     for (size_t i = 0; i < g.gl_pathc && nn < 256; i++)
@@ -447,7 +452,7 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
   }
   for (int f = 0; f < nn; f++) {
     if (!matches(match, names[f])) continue;
-    if (bench_over_budget(E, 1.0)) {
+    if (E && bench_over_budget(E, 1.0)) {
       bench_printf(E, "  budget: %s stopped before %s\n", sec, names[f]);
       break;
     }
@@ -459,10 +464,14 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
     gcoo_sparse A = NULL;
     const gcoo_status st = large ? large_input(dir, names[f], dt, &A)
                                  : gcoo_mtx_read(path, dt, 0, &A);
+    gcoo_sparse_info ai;
     if (st < 0)
-      bench_printf(E, "  %s: %s\n", names[f], gcoo_last_error());
-    else
+      printf("  %s: %s\n", names[f], gcoo_last_error());
+    else if (E)
       measure_matrix(E, sec, base, A, P, np, rows, nrows);
+    else if (gcoo_sparse_get_info(A, &ai) >= 0)
+      printf("  %-32s %9lld x %-9lld nnz %lld\n", base, (long long)ai.nrows, (long long)ai.ncols,
+             (long long)ai.nnz);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -471,8 +480,10 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
 /* Per peer: geometric means of peer / AUTO (and of peer / best cuSPARSE) over the timed cases. */
 static void summarize(bench_env *E, const peer *P, int np, const row *rows, int nrows) {
   static const int64_t Ns[] = {32, 128, 512, 0};
-  bench_printf(E, "\n== summary (%d cases, %.0f s; ratios > 1: the peer is slower)\n", nrows,
-               bench_elapsed(E));
+  bench_printf(E,
+               "\n== summary (%d cases, %.0f s; AUTO over the peer > 1: gcoo faster; the peer over "
+               "cuSPARSE > 1: the peer faster)\n",
+               nrows, bench_elapsed(E));
   for (int i = 0; i < np; i++) {
     int wrong = 0, unsup = 0, failed = 0, ncase = 0;
     for (int r = 0; r < nrows; r++)
@@ -528,7 +539,7 @@ static void summarize(bench_env *E, const peer *P, int np, const row *rows, int 
 int main(int argc, char **argv) {
   const char *outdir = NULL, *dir = NULL, *sections = "real,large", *match = NULL;
   const char *paths[MAX_PEERS];
-  int npath = 0;
+  int npath = 0, list = 0;
   double budget = 300;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--out") && i + 1 < argc)
@@ -543,15 +554,28 @@ int main(int argc, char **argv) {
       g_large = argv[++i];
     else if (!strcmp(argv[i], "--match") && i + 1 < argc)
       match = argv[++i];
+    else if (!strcmp(argv[i], "--list"))
+      list = 1;
     else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
       budget = atof(argv[++i]);
     else {
       fprintf(stderr,
               "usage: spdm_peer_bench --out DIR [--matrices DIR] [--peer LIB]... "
               "[--sections real,large,real-f64] [--large LIST] [--match LIST] [--budget SECONDS]\n"
+              "       spdm_peer_bench --list [--matrices DIR] [--sections ...] (the inputs, no "
+              "GPU)\n"
               "  peers: --peer, else GCOO_SPDM_PEER (LIB:LIB...), built per docs/kernels.md\n");
       return 2;
     }
+  }
+  char secs[256];
+  snprintf(secs, sizeof secs, "%s", sections);
+  char *save = NULL;
+  if (!dir) dir = getenv("GCOO_MATRICES") ? getenv("GCOO_MATRICES") : "../shared/matrices";
+  if (list) { /* the inputs alone, read and built on the host */
+    for (char *s = strtok_r(secs, ",", &save); s; s = strtok_r(NULL, ",", &save))
+      section(NULL, s, dir, match, NULL, 0, NULL, NULL);
+    return 0;
   }
   if (!outdir) {
     fprintf(stderr, "spdm_peer_bench: --out DIR is required\n");
@@ -563,7 +587,6 @@ int main(int argc, char **argv) {
     for (char *s = strtok(envbuf, ":"); s && npath < MAX_PEERS; s = strtok(NULL, ":"))
       if (*s) paths[npath++] = s;
   }
-  if (!dir) dir = getenv("GCOO_MATRICES") ? getenv("GCOO_MATRICES") : "../shared/matrices";
   peer P[MAX_PEERS];
   int np = 0;
   for (int i = 0; i < npath; i++) np += load_peer(paths[i], &P[np]);
@@ -590,9 +613,6 @@ int main(int argc, char **argv) {
                    "peer best / AUTO, csp x = peer best / best cuSPARSE\n");
   static row rows[MAX_ROWS];
   int nrows = 0;
-  char secs[256];
-  snprintf(secs, sizeof secs, "%s", sections);
-  char *save = NULL;
   for (char *s = strtok_r(secs, ",", &save); s; s = strtok_r(NULL, ",", &save))
     section(&E, s, dir, match, P, np, rows, &nrows);
   summarize(&E, P, np, rows, nrows);
