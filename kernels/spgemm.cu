@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include <cub/device/device_scan.cuh>
 
@@ -60,12 +61,16 @@ size_t device_smem_optin() {
   return (size_t)v;
 }
 
-// The device's stream-ordered pool keeps what a call freed for the next call (no cudaMalloc per
-// call); after each call it is trimmed back to pool_keep() bytes: an eighth of the device's
-// memory (17.6 GiB of an H200), so that the next product of a similar size maps no new memory
-// (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its 1.2 GB
-// buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-run1),
-// and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing).
+// SpGEMM's own stream-ordered pool, one per device, keeps what a call freed for the next call (no
+// cudaMalloc per call); after each call it is trimmed back to pool_keep() bytes: an eighth of
+// the device's memory (17.6 GiB of an H200), so that the next product of a similar size maps no
+// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its
+// 1.2 GB buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-
+// run1), and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep
+// nothing). The pool is gcoo's, not the device's default pool: an application's own
+// cudaMallocAsync keeps the release policy it set (session 4 set the default pool's threshold,
+// which changed it for everyone in the process). It lives as long as the process, as a cached
+// library handle does; where it cannot be created, the default pool serves, untouched.
 size_t device_total_bytes() {
   static size_t total[16];
   int d = 0;
@@ -88,21 +93,38 @@ size_t pool_keep() {
   const size_t eighth = device_total_bytes() / 8;
   return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
 }
-void pool_setup() {
+// The current device's pool (created at its first use, never released before the trim), or
+// nullptr: the default pool.
+cudaMemPool_t pool_setup() {
+  static std::mutex lock;
+  static cudaMemPool_t pools[16];
   int d = 0;
-  cudaMemPool_t pool;
-  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess) {
-    uint64_t thr = UINT64_MAX;
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> hold(lock);
+  if (!pools[d]) {
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = d;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
+      uint64_t thr = UINT64_MAX; // released only by pool_trim
+      if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr) == cudaSuccess)
+        pools[d] = pool;
+      else
+        (void)cudaMemPoolDestroy(pool);
+    }
   }
   (void)cudaGetLastError();
+  return pools[d];
 }
-void pool_trim(cudaStream_t s) {
-  int d = 0;
-  cudaMemPool_t pool;
+void pool_trim(cudaStream_t s, cudaMemPool_t pool) {
   cudaStreamSynchronize(s);
-  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess)
-    cudaMemPoolTrimTo(pool, pool_keep());
+  if (pool) cudaMemPoolTrimTo(pool, pool_keep());
   (void)cudaGetLastError();
 }
 
@@ -805,7 +827,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   GCOO_CHECK_GOTO(P.side != nullptr, GCOO_ERR_CUDA,
                   "could not create the CUDA streams and events of the SpGEMM");
   ev = P.side->timing;
-  pool_setup();
+  P.mem.pool = pool_setup();
 
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
@@ -981,7 +1003,7 @@ done:
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);
-  pool_trim(s);
+  pool_trim(s, P.mem.pool);
   if (st < 0) {
     gcoo_cuda_csr_free(dC);
     gcoo_sparse_destroy(hC);
@@ -1005,7 +1027,7 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
   product_init(&P, s, A, B);
   GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
-  pool_setup();
+  P.mem.pool = pool_setup();
   GCOO_GOTO(product_alloc(&P));
   GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
@@ -1054,7 +1076,7 @@ done:
   spg_tmp_free(&P.mem, d_flop, m * 8);
   spg_tmp_free(&P.mem, d_nnz, m * 8);
   product_free(&P);
-  pool_trim(s);
+  pool_trim(s, P.mem.pool);
   if (st < 0) gcoo_prediction_free(pred);
   return st;
 }

@@ -18,6 +18,7 @@
 struct spg_mem {
   int64_t live = 0, peak = 0;
   cudaStream_t stream = nullptr; // for the pool
+  cudaMemPool_t pool = nullptr;  // gcoo's own pool (kernels/spgemm.cu), else the device's default
 };
 
 // Count an allocation that succeeded (e == cudaSuccess) in m.
@@ -41,11 +42,15 @@ static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
   m->live -= bytes;
 }
 
-// Temporaries from the stream-ordered pool (freed in stream order: no device synchronisation).
+// Temporaries from the stream-ordered pool (freed in stream order: no device synchronisation):
+// m->pool where set, the device's default pool otherwise.
 static inline cudaError_t spg_tmp_malloc(spg_mem *m, void **p, int64_t bytes) {
   *p = nullptr;
-  return bytes <= 0 ? cudaSuccess
-                    : spg_counted(m, cudaMallocAsync(p, (size_t)bytes, m->stream), bytes);
+  if (bytes <= 0) return cudaSuccess;
+  return spg_counted(m,
+                     m->pool ? cudaMallocFromPoolAsync(p, (size_t)bytes, m->pool, m->stream)
+                             : cudaMallocAsync(p, (size_t)bytes, m->stream),
+                     bytes);
 }
 
 static inline void spg_tmp_free(spg_mem *m, void *p, int64_t bytes) {
