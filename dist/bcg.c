@@ -355,8 +355,6 @@ static gcoo_status sum_over_ranks(bcg *s, void *buf, int64_t count) {
   return GCOO_SUCCESS;
 }
 
-/* The block iteration with device operands: everything queued, nothing waited for but the
- * snapshot of iteration it - 2. */
 /* The next search block after the ORTH step: P = W T (a GEMM), or in the W form
  * (gcoo__cuda_bcg_wform) W itself, with P = W T implicit in the k x k steps (made explicit in
  * place only where W is ill-conditioned): one pass less an iteration. The two blocks then trade
@@ -370,6 +368,8 @@ static gcoo_status next_block(bcg *s, gcoo__bcg_device *h, int wform, const gcoo
   return GCOO_SUCCESS;
 }
 
+/* The block iteration with device operands: everything queued, nothing waited for but the
+ * snapshot of iteration it - 2. */
 static gcoo_status bcg_on_device(bcg *s, const gcoo_bcg_options *o, const gcoo_dense *B,
                                  gcoo_dense *X, double rank_tol, int *converged,
                                  int64_t *iterations) {

@@ -24,6 +24,7 @@
 #include "gpu_test_util.h"
 #include "emu_rename.h"
 #include "gcoo_kernels.h"
+#include "emu/emu_host_csr.h"
 
 static gcoo_cuda_devinfo fake_device(void) {
   gcoo_cuda_devinfo d;
@@ -33,17 +34,6 @@ static gcoo_cuda_devinfo fake_device(void) {
   d.smem_per_sm = 228 * 1024;
   d.smem_per_block_optin = 227 * 1024;
   d.l2_bytes = 1 << 20;
-  return d;
-}
-
-/* The "device" CSR is the host object's arrays (device memory is host memory here). */
-static gcoo_cuda_csr host_csr(gcoo_sparse A) {
-  gcoo_sparse_info ai;
-  gcoo_sparse_arrays a;
-  TEST_CALL(gcoo_sparse_get_info(A, &ai));
-  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-  gcoo_cuda_csr d = {ai.dtype,         ai.nrows,         ai.ncols,        ai.nnz,
-                     (int64_t *)a.ptr, (int32_t *)a.ind, (void *)a.values};
   return d;
 }
 
@@ -57,7 +47,7 @@ static gcoo_dense reference(gcoo_sparse A, double alpha, const gcoo_dense *X, do
 
 static void check_conversions(gcoo_sparse A, int32_t p, const char *name) {
   char what[160];
-  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_csr d = emu_host_csr(A);
   gcoo_sparse cpu = gt_cpu_gcoo_of_transpose(A, p);
   gcoo_cuda_gcoo S;
   snprintf(what, sizeof what, "%s p=%d csr->gcoo", name, p);
@@ -88,7 +78,7 @@ static void check_conversions(gcoo_sparse A, int32_t p, const char *name) {
 }
 
 static void check_stats(gcoo_sparse A, const char *name) {
-  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_csr d = emu_host_csr(A);
   int64_t dist[11];
   TEST_CALL(gcoo_cuda_reuse_stats(&d, 11, dist, NULL));
   for (int i = 0; i < 11; i++) {
@@ -239,7 +229,7 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
                           int64_t xpad, int xoff, int64_t ypad, int yoff, const char *name) {
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
-  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_csr d = emu_host_csr(A);
   gcoo_cuda_devinfo dev = fake_device();
   gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N + xpad, xoff, 11);
   gcoo_dense Y0 = gt_dense_padded(ai.dtype, ai.nrows, N, N + ypad, yoff, 12);
@@ -369,7 +359,7 @@ static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double 
                                 const char *name) {
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
-  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_csr d = emu_host_csr(A);
   gcoo_cuda_devinfo dev = fake_device();
   gcoo_dense X = gt_dense_padded(ai.dtype, ai.ncols, N, N, 0, 21);
   gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N, 0, 22);
@@ -424,7 +414,7 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
   gcoo_sparse_arrays a;
   TEST_CALL(gcoo_sparse_get_info(A, &ai));
   TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-  gcoo_cuda_csr d = host_csr(A);
+  gcoo_cuda_csr d = emu_host_csr(A);
   gcoo_cuda_devinfo dev = fake_device();
   dev.sm_count = sms; /* 0: the widest tile N allows (no narrowing for a small grid) */
   gcoo_cuda_tuned L;
@@ -511,7 +501,7 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
                (long long)t_nat, (long long)T.ntiles);
     gcoo_sparse B = NULL;
     TEST_CALL(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
-    gcoo_cuda_csr d2 = host_csr(B);
+    gcoo_cuda_csr d2 = emu_host_csr(B);
     gcoo_cuda_tuned L2;
     gcoo_cuda_tc T2;
     TEST_CALL(gcoo_cuda_tuned_build(&d2, GCOO_TC_ROWS, &L2, NULL, NULL));

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gcoo_kernels.h"
+#include "emu/emu_host_csr.h"
 #include "spgemm_check.h"
 
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
@@ -26,22 +27,12 @@ int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, doubl
  * register sort. */
 static int count_rank = 0;
 
-static gcoo_cuda_csr host_csr(gcoo_sparse A) {
-  gcoo_sparse_info ai;
-  gcoo_sparse_arrays a;
-  TEST_CALL(gcoo_sparse_get_info(A, &ai));
-  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
-  gcoo_cuda_csr d = {ai.dtype,         ai.nrows,         ai.ncols,        ai.nnz,
-                     (int64_t *)a.ptr, (int32_t *)a.ind, (void *)a.values};
-  return d;
-}
-
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
  * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. */
 static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, int must_overflow,
                   unsigned want_bins) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
-  gcoo_cuda_csr dA = host_csr(Ac), dB = host_csr(Bc), dC;
+  gcoo_cuda_csr dA = emu_host_csr(Ac), dB = emu_host_csr(Bc), dC;
   int64_t stats[4 + 11];
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
