@@ -31,14 +31,12 @@
  * gcoo behind an environment switch (docs/spgemm.md), in the same process, checked against the
  * same reference, and printed beside the default ("variant" lines, CSV alg gcoo_NAME):
  * recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with no host
- * plan), warp-rank-bitonic GCOO_SPGEMM_WARP_RANK=bitonic (the warp bins' rows of more than 32
- * entries sorted by a bitonic network, the default before session 4), bound-off
+ * plan), rank-count GCOO_SPGEMM_RANK=count (rows of more than 32 entries ordered as in session
+ * 4: counting ranks in the warp bins, a bitonic network in the block bins), bound-off
  * GCOO_SPGEMM_BOUND_ENTRIES=0 (small products sampled and predicted like the others, not
  * computed at their bounds), bound-4M the same limit at 2^22 entries instead of 2^24, pool-256M
  * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth
- * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4),
- * warp-rank-regsort GCOO_SPGEMM_WARP_RANK=regsort (the warp bins' rows sorted in registers and
- * shuffles; not yet run on a GPU).
+ * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4).
  * The summary gives each side by side with the default and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
@@ -231,16 +229,14 @@ static int json_number(const char *text, const char *key, double *v) {
 typedef struct variant {
   const char *name, *csv, *env, *value;
 } variant;
-enum { NVAR = 6 };
+enum { NVAR = 5 };
 static const variant variants[NVAR] =
     {{"recompute-direct", "gcoo_recompute_direct", "GCOO_SPGEMM_RECOMPUTE", "direct"},
-     {"warp-rank-bitonic", "gcoo_warp_rank_bitonic", "GCOO_SPGEMM_WARP_RANK", "bitonic"},
+     {"rank-count", "gcoo_rank_count", "GCOO_SPGEMM_RANK", "count"},
      {"bound-off", "gcoo_bound_off", "GCOO_SPGEMM_BOUND_ENTRIES", "0"},
      {"bound-4M", "gcoo_bound_4M", "GCOO_SPGEMM_BOUND_ENTRIES", "4194304"},
-     {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"},
-     {"warp-rank-regsort", "gcoo_warp_rank_regsort", "GCOO_SPGEMM_WARP_RANK", "regsort"}};
-#define VARIANT_NAMES \
-  "recompute-direct, warp-rank-bitonic, bound-off, bound-4M, pool-256M, warp-rank-regsort, all"
+     {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"}};
+#define VARIANT_NAMES "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, all"
 
 typedef struct product_rec {
   char name[64], op[4];

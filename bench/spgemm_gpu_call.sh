@@ -4,14 +4,14 @@
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
-#      GCOO_SPGEMM_WARP_RANK=regsort (the variant is left out of the benchmark if it fails);
+#      GCOO_SPGEMM_RANK=count when the variant rank-count is timed (left out if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
 #      named in VARIANTS (default none) timed beside the default in the same process; the target
 #      lines are the default's;
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on the 2-D Laplacian and random
 #      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel;
-#      with NCU_SRC=1 (default) also ncu's full set with source counters (SASS lines with their
+#      with NCU_SRC=1 (default) also ncu's source counters and warp states (SASS lines with their
 #      instructions executed and warp stalls) of the warp and block bins on random 400k x 16
 #      A A^T, double (the build carries -lineinfo: no change to the code), as ncu-src.tgz.
 # Environment (nothing of a peer is committed; absent: said, and left out):
@@ -19,7 +19,7 @@
 #   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
-# Writes OUTDIR/{build,t503-default,t503-sampled,t503-regsort,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
+# Writes OUTDIR/{build,t503-default,t503-sampled,t503-count,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,13 +66,13 @@ echo "t503 default rc $r_def $(el) s: $(tail -1 "$out/t503-default.log")"
 timeout 120 "$t503" --sampled >"$out/t503-sampled.log" 2>&1
 r_smp=$?
 echo "t503 --sampled rc $r_smp $(el) s: $(tail -1 "$out/t503-sampled.log")"
-# the register sort (a variant), when it is timed: t503 with it; left out of the benchmark if it fails
+# session 4's ranking (a variant), when it is timed: t503 with it; left out of the benchmark if it fails
 r_rs=-
-if [[ " $variants " == *" warp-rank-regsort "* ]]; then
-  timeout 120 env GCOO_SPGEMM_WARP_RANK=regsort "$t503" >"$out/t503-regsort.log" 2>&1
+if [[ " $variants " == *" rank-count "* ]]; then
+  timeout 120 env GCOO_SPGEMM_RANK=count "$t503" >"$out/t503-count.log" 2>&1
   r_rs=$?
-  echo "t503 regsort rc $r_rs $(el) s: $(tail -1 "$out/t503-regsort.log")"
-  [ $r_rs -eq 0 ] || variants="${variants//warp-rank-regsort/}"
+  echo "t503 rank count rc $r_rs $(el) s: $(tail -1 "$out/t503-count.log")"
+  [ $r_rs -eq 0 ] || variants="${variants//rank-count/}"
 fi
 grep -iE "fail" "$out"/t503-*.log | head -8
 wait "$pmc" "$pmc2"
@@ -118,8 +118,8 @@ if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
 fi
 if [ "${NCU_SRC:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   mkdir -p "$out/src"
-  timeout 200 ncu --clock-control none --set full --import-source yes \
-    --section SourceCounters --section WarpStateStats --section InstructionStats \
+  timeout 200 ncu --clock-control none --import-source yes --section SpeedOfLight \
+    --section LaunchStats --section Occupancy --section SourceCounters --section WarpStateStats \
     -k regex:'group_rows_kernel|block_rows_kernel' -c 24 -o "$out/src/prof" \
     "$build/bench/spgemm_bench" --reps 0 --dtype double --gen r --skip gen_random_400k_16:AA \
     --out "$out/src/b" >"$out/src/ncu-src.log" 2>&1
@@ -133,5 +133,5 @@ if [ "${NCU_SRC:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   ls -la "$out/src" | head
   (cd "$out" && tar czf ncu-src.tgz src && rm -rf src)
 fi
-echo "done $(el) s: t503 default $r_def, --sampled $r_smp, regsort $r_rs, memcheck $r_mc"
+echo "done $(el) s: t503 default $r_def, --sampled $r_smp, rank count $r_rs, memcheck $r_mc"
 [ $r_def -eq 0 ] && [ $r_smp -eq 0 ] && [ $r_mc -eq 0 ]

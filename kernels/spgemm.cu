@@ -199,9 +199,9 @@ struct product {
   T *cv[3] = {nullptr, nullptr, nullptr};
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
-  bool direct_recompute = false;  // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
-  uint8_t warp_rank = kRankCount; // GCOO_SPGEMM_WARP_RANK (warp_rank_mode())
-  bool all_at_bound = false;      // the sample's pass computed every row at its bound
+  bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
+  bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
+  bool all_at_bound = false;     // the sample's pass computed every row at its bound
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -217,18 +217,15 @@ bool recompute_direct() {
   return v && strcmp(v, "direct") == 0;
 }
 
-// How the warp bins order rows of more than 32 entries. Default: ranks counted in registers
-// (warp_count_write, kernels/spgemm_kernels.cuh): 1.08x geomean over the bitonic network on the
-// products with no recomputed row, 1.19-1.26x on cage11, 1.03-1.21x on random 400k x 16 (one
-// H200, bench/results/2026-12-01-h200-spgemm-s4-next.txt). GCOO_SPGEMM_WARP_RANK=bitonic keeps
-// the network (a shared-memory bitonic sort), for comparison; GCOO_SPGEMM_WARP_RANK=regsort
-// sorts in registers (warp_regsort_write: a variant, checked by t505 on the CPU emulator and t503
-// on the H200, where it ran 0.95x of the counting ranks: s4-final results). Read at every call.
-uint8_t warp_rank_mode() {
-  const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
-  if (v && strcmp(v, "bitonic") == 0) return kRankBitonic;
-  if (v && strcmp(v, "regsort") == 0) return kRankRegSort;
-  return kRankCount;
+// How rows of more than 32 entries are ordered in the shared tables. Default: ranked through
+// buckets of the row's column span (bucket_rank_write, kernels/spgemm_kernels.cuh; the 64-slot
+// warp bin keeps the counting ranks). GCOO_SPGEMM_RANK=count takes session 4's default instead
+// (counting ranks in the warp bins, 1.08x the bitonic network there, and the bitonic network in
+// the block bins), for comparison; its register sort (0.95x of the counting ranks on the H200)
+// and the warp bins' network are gone. Read at every call (the benchmark times both).
+bool bucket_rank_mode() {
+  const char *v = getenv("GCOO_SPGEMM_RANK");
+  return !(v && strcmp(v, "count") == 0);
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -260,7 +257,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->last_shared = last_shared_bin<T>();
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
-  P->warp_rank = warp_rank_mode();
+  P->bucket_rank = bucket_rank_mode();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -307,11 +304,7 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
-  if (G == 32 && out.reg_sort) // its own instantiation
-    group_rows_kernel<T, TS, G, WARPS, G == 32>
-        <<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-  else
-    group_rows_kernel<T, TS, G, WARPS, false><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  group_rows_kernel<T, TS, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
 
@@ -390,8 +383,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
-  out.count_rank = P->warp_rank == kRankCount;
-  out.reg_sort = P->warp_rank == kRankRegSort;
+  out.bucket_rank = P->bucket_rank;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
