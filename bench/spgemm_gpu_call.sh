@@ -12,7 +12,7 @@
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on the 2-D Laplacian and random
 #      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel;
 #      with NCU_SRC=1 (default) also ncu's source counters and warp states (SASS lines with their
-#      instructions executed and warp stalls) of the warp and block bins on random 400k x 16
+#      instructions executed and warp stalls) of the bins on the 2-D Laplacian and random 400k x 16
 #      A A^T, double (the build carries -lineinfo: no change to the code), as ncu-src.tgz.
 # Environment (nothing of a peer is committed; absent: said, and left out):
 #   MATS       folder with the .mtx.gz of shared/matrices (default: .mats, ../../.mats, shared/matrices)
@@ -121,7 +121,7 @@ if [ "${NCU_SRC:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   timeout 200 ncu --clock-control none --import-source yes --section SpeedOfLight \
     --section LaunchStats --section Occupancy --section SourceCounters --section WarpStateStats \
     -k regex:'group_rows_kernel|block_rows_kernel' -c 24 -o "$out/src/prof" \
-    "$build/bench/spgemm_bench" --reps 0 --dtype double --gen r --skip gen_random_400k_16:AA \
+    "$build/bench/spgemm_bench" --reps 0 --dtype double --gen lr --skip gen_random_400k_16:AA \
     --out "$out/src/b" >"$out/src/ncu-src.log" 2>&1
   echo "ncu source rc $? $(el) s"
   ncu -i "$out/src/prof.ncu-rep" --page details --print-units base >"$out/src/details.txt" 2>&1
