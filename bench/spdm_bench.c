@@ -30,6 +30,7 @@
  * times every tuned variant at several p on a representative subset, to choose the defaults. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -970,6 +971,7 @@ int main(int argc, char **argv) {
     printf("spdm_bench: no GPU\n");
     return 77;
   }
+  (void)mkdir(out, 0755); /* the CSV and log were lost where DIR did not exist */
   bench_env E;
   if (bench_env_init(&E, out, budget) < 0) {
     fprintf(stderr, "spdm_bench: %s\n", gcoo_last_error());
