@@ -186,13 +186,22 @@ __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, i
   constexpr int B = 8; // entries a batch: one per lane of the slot
   constexpr int U = READ == kScalar || VPT >= B ? 1 : B / VPT; // entries in flight together
   const int64_t e1 = a.rowptr[row + 1];
-  for (int64_t e = a.rowptr[row]; e < e1; e += B) {
+  int64_t e = a.rowptr[row];
+  int cl = 0;
+  T wl = T(0);
+  if (e + lane < e1) {
+    cl = a.colind[e + lane];
+    wl = a.vals[e + lane];
+  }
+  for (; e < e1; e += B) {
     const int n = e1 - e < B ? (int)(e1 - e) : B;
-    int cl = 0;
-    T wl = T(0);
-    if (lane < n) {
-      cl = a.colind[e + lane];
-      wl = a.vals[e + lane];
+    // the next batch's entries, loaded while this batch's X loads are in flight (rows longer
+    // than a batch otherwise wait for each batch's entries, then for its X rows)
+    int cn = 0;
+    T wn = T(0);
+    if (e + B + lane < e1) {
+      cn = a.colind[e + B + lane];
+      wn = a.vals[e + B + lane];
     }
 #pragma unroll
     for (int j0 = 0; j0 < B; j0 += U) {
@@ -226,11 +235,13 @@ __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, i
             for (int i = 0; i < VEC; i++) acc[v].e[i] += w[u] * x[u][v].e[i];
         }
     }
+    cl = cn;
+    wl = wn;
   }
 }
 
 template <typename T, int VPT, int READ>
-__global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
+__global__ void __launch_bounds__(256, 3) direct_kernel(const TunedArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
   const int tid = threadIdx.x;
