@@ -168,6 +168,17 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
 // 64 to 110 registers (ptxas -v).
 enum DirectRead { kPacked, kScalar };
 
+// Whether the direct kernel loads a row's next batch of entries during the current one, capped at
+// 80 registers (3 blocks of 256 an SM): where the H200 runs of session 5 measured it faster
+// (double: large-f64 5-6 % faster at every N; float at 1 vector a thread, i.e. N = 32: 1-3 %),
+// not at 2 and 4 vectors a thread in float, where the extra registers cost a block an SM and
+// N = 128 / 512 ran 4-5 % slower (bcsstk24 N = 512 0.0272 -> 0.0347 ms;
+// bench/results/2026-12-01-h200-spdm-s5.txt against -s5b.txt).
+template <typename T>
+constexpr bool direct_prefetch(int vpt) {
+  return sizeof(T) == 8 || vpt == 1;
+}
+
 // One row of the direct kernel, entries taken 8 at a time (session 5). Lane l of the row's slot
 // loads entry e + l (column and value: one coalesced read a slot instead of every lane reading
 // every entry), the slot passes them round with shuffles, and each lane issues the X loads of U
@@ -177,7 +188,7 @@ enum DirectRead { kPacked, kScalar };
 // so a row of 45 entries cost 45 latencies (bcsstk24 at N = 32: 0.015 ms, CSR_ALG3 0.009).
 // Entries past the row's end read X row 0 (valid: k >= 1 whenever A has entries) and are not
 // accumulated, so an Inf in X cannot become a NaN through them.
-template <typename T, int VPT, int READ>
+template <typename T, int VPT, int READ, bool PREFETCH>
 __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, int64_t col0,
                                            int lane, unsigned slot_mask, Pack<T> (&acc)[VPT]) {
   using P = Pack<T>;
@@ -187,21 +198,28 @@ __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, i
   constexpr int U = READ == kScalar || VPT >= B ? 1 : B / VPT; // entries in flight together
   const int64_t e1 = a.rowptr[row + 1];
   int64_t e = a.rowptr[row];
-  int cl = 0;
+  int cl = 0; // with PREFETCH: this lane's entry of the coming batch, loaded a batch ahead
   T wl = T(0);
-  if (e + lane < e1) {
+  if (PREFETCH && e + lane < e1) {
     cl = a.colind[e + lane];
     wl = a.vals[e + lane];
   }
   for (; e < e1; e += B) {
     const int n = e1 - e < B ? (int)(e1 - e) : B;
-    // the next batch's entries, loaded while this batch's X loads are in flight (rows longer
-    // than a batch otherwise wait for each batch's entries, then for its X rows)
+    int cb = 0; // this lane's entry of this batch (column 0, value 0 past the row's end)
+    T wb = T(0);
     int cn = 0;
     T wn = T(0);
-    if (e + B + lane < e1) {
-      cn = a.colind[e + B + lane];
-      wn = a.vals[e + B + lane];
+    if (PREFETCH) {
+      cb = cl;
+      wb = wl;
+      if (e + B + lane < e1) { // the next batch's, in flight with this batch's X loads
+        cn = a.colind[e + B + lane];
+        wn = a.vals[e + B + lane];
+      }
+    } else if (lane < n) {
+      cb = a.colind[e + lane];
+      wb = a.vals[e + lane];
     }
 #pragma unroll
     for (int j0 = 0; j0 < B; j0 += U) {
@@ -210,8 +228,8 @@ __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, i
       T w[U];
 #pragma unroll
       for (int u = 0; u < U; u++) {
-        const int c = __shfl_sync(slot_mask, cl, j0 + u, 8);
-        w[u] = __shfl_sync(slot_mask, wl, j0 + u, 8);
+        const int c = __shfl_sync(slot_mask, cb, j0 + u, 8);
+        w[u] = __shfl_sync(slot_mask, wb, j0 + u, 8);
         const T *xr = a.X + (int64_t)c * a.ldx;
 #pragma unroll
         for (int v = 0; v < VPT; v++) {
@@ -235,13 +253,16 @@ __device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, i
             for (int i = 0; i < VEC; i++) acc[v].e[i] += w[u] * x[u][v].e[i];
         }
     }
-    cl = cn;
-    wl = wn;
+    if (PREFETCH) {
+      cl = cn;
+      wl = wn;
+    }
   }
 }
 
 template <typename T, int VPT, int READ>
-__global__ void __launch_bounds__(256, 3) direct_kernel(const TunedArgs<T> a) {
+__global__ void __launch_bounds__(256, direct_prefetch<T>(VPT) ? 3 : 0)
+    direct_kernel(const TunedArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
   const int tid = threadIdx.x;
@@ -255,7 +276,7 @@ __global__ void __launch_bounds__(256, 3) direct_kernel(const TunedArgs<T> a) {
     P acc[VPT];
 #pragma unroll
     for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
-    direct_row<T, VPT, READ>(a, row, col0, lane, slot_mask, acc);
+    direct_row<T, VPT, READ, direct_prefetch<T>(VPT)>(a, row, col0, lane, slot_mask, acc);
     T *yr = a.Y + row * a.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
