@@ -340,12 +340,10 @@ KernelPtr<T> staged_for_rpt(int rpt) {
 
 template <typename T, int READ>
 KernelPtr<T> direct_for_vpt(int vpt) {
-  switch (vpt) {
-    case 1: return direct_kernel<T, 1, READ>;
-    case 2: return direct_kernel<T, 2, READ>;
-    case 4: return direct_kernel<T, 4, READ>;
-  }
-  return nullptr;
+  return vpt == 1   ? direct_kernel<T, 1, READ>
+         : vpt == 2 ? direct_kernel<T, 2, READ>
+         : vpt == 4 ? direct_kernel<T, 4, READ>
+                    : nullptr;
 }
 
 // packed: X allows 16-byte loads and N is a multiple of the pack (the direct kernel's kPacked)
