@@ -741,6 +741,13 @@ __global__ void __launch_bounds__(TPB)
 
 // ---- the predictor and the plan ---------------------------------------------------------------
 
+// Whether a row of FLOP bound hi needs its column span (rs.cmin, rs.w): it is read only by the
+// block bins' dense accumulation and bin choice (bin_of tests w only from kFirstBlockBin on) and
+// by the bucket ranks (rows of more than 32 entries). A row of hi <= 32 (room <= hi) always fits
+// bin 0 or 1 (bin_of: 64 slots >= hi + 1 and >= 3/2 room) and its z <= 32 entries are ranked by
+// counting, so its span is never read: bounds_kernel leaves cmin = w = 0 for it.
+__host__ __device__ inline bool bound_needs_span(int64_t hi) { return hi > 32; }
+
 // flop, lo, hi and the column span of rows [0, m), G lanes a row (power-law rows do not
 // serialise a thread; the host takes fewer lanes when A's rows are short: 8 lanes left 3 of 8
 // idle on the 2-D Laplacian's 5 entries a row); class histogram.
@@ -756,21 +763,32 @@ __global__ void __launch_bounds__(256)
   const int g = (int)(gt % G);
   if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
   int64_t f = 0, lo = 0;
-  int32_t c0 = INT_MAX, c1 = -1; // the row's column span: B's rows are sorted
-  if (i < m)
-    for (int64_t a = in.Ap[i] + g; a < in.Ap[i + 1]; a += G) {
-      const int32_t k = in.Ai[a];
-      const int64_t b0 = in.Bp[k], len = in.Bp[k + 1] - b0;
-      f += len;
-      lo = len > lo ? len : lo;
-      if (len > 0) {
-        c0 = min(c0, in.Bi[b0]);
-        c1 = max(c1, in.Bi[b0 + len - 1]);
-      }
-    }
+  const int64_t a0 = i < m ? in.Ap[i] : 0, a1 = i < m ? in.Ap[i + 1] : 0;
+  for (int64_t a = a0 + g; a < a1; a += G) {
+    const int32_t k = in.Ai[a];
+    const int64_t len = in.Bp[k + 1] - in.Bp[k];
+    f += len;
+    lo = len > lo ? len : lo;
+  }
   for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
     f += __shfl_xor_sync(kFull, f, o);
     lo = max(lo, (int64_t)__shfl_xor_sync(kFull, lo, o));
+  }
+  // The row's column span (B's rows are sorted): their first and last columns, a fourth
+  // dependent load a product, only where it is read (bound_needs_span; 0.175 ms of the 2-D
+  // Laplacian's 1.84 ms went to this kernel with the span loaded for every row, ncu s5). A
+  // second walk of the row's A entries: they and the B row pointers are in cache from the first.
+  int32_t c0 = INT_MAX, c1 = -1;
+  if (bound_needs_span(f < ncols ? f : ncols)) // uniform over the row's lanes (f is reduced)
+    for (int64_t a = a0 + g; a < a1; a += G) {
+      const int32_t k = in.Ai[a];
+      const int64_t b0 = in.Bp[k], b1 = in.Bp[k + 1];
+      if (b1 > b0) {
+        c0 = min(c0, in.Bi[b0]);
+        c1 = max(c1, in.Bi[b1 - 1]);
+      }
+    }
+  for (int o = G / 2; o > 0; o >>= 1) {
     c0 = min(c0, __shfl_xor_sync(kFull, c0, o));
     c1 = max(c1, __shfl_xor_sync(kFull, c1, o));
   }
