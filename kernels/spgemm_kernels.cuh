@@ -334,11 +334,10 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // The warp bins and the first bin: G lanes a row (a group), 32 / G rows a warp, a table of TS
 // slots per group in shared memory. G = 32 for the warp bins; the first bin (rows of at most 31
 // products, TS = 32) takes smaller groups (a warp a row left 19 of 32 lanes idle on the 2-D
-// Laplacian's 25 products and 13 outputs). The group's shuffles and ballots take its lane mask
-// and width G; its products are flattened over its lanes (lane j takes product j, j + G, ... of
-// the row, found by a binary search over a group scan of the lengths of the B rows); a row that
-// passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
-// groups whose row is past the list skip the body), so the groups reconverge at its end.
+// Laplacian's 25 products and 13 outputs). The group's shuffles take width G (full mask) and its
+// ballots are masked to its lanes; its products are flattened over its lanes (lane j takes
+// product j, j + G, ... of the row, found by a binary search over a group scan of the lengths of
+// the B rows); a row that passes its room aborts and is listed.
 template <typename T, int TS, int G, int WARPS>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
@@ -361,99 +360,109 @@ __global__ void __launch_bounds__(WARPS * 32)
   int32_t *keys = skeys[grp];
   T *vals = svals[grp];
   const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+  // Every loop that holds a shuffle, a ballot or a __syncwarp is uniform over the whole warp
+  // (a group past the list, or done with its row, runs the remaining rounds with no work), so
+  // that the collectives take the full mask (width G for the groups' shuffles): with a lane
+  // mask per group they compiled to the divergent-collective fallback (MATCH.ANY, REDUX.OR,
+  // BRA.DIV, WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE: ~15 % of the first bin's instructions on the
+  // 2-D Laplacian, ncu s5). The groups' own bits of a ballot are taken by gmask.
   for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
     const int64_t t = t0 + sub;
-    if (t < n) { // uniform over the group
-      const int32_t row = list[t];
-      const int cap = rs.room[row];
-      for (int s = g; s < TS; s += G) {
-        keys[s] = -1;
-        vals[s] = T(0);
-      }
-      __syncwarp(gmask);
-      bool over = false;
-      // the row's distinct keys so far, the same in every lane of the group: a round's new keys
-      // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
-      // one address: nearly every product of random 400k x 16 makes a new key)
-      int z = 0;
-      const int64_t a1 = in.Ap[row + 1];
-      for (int64_t ab = in.Ap[row]; ab < a1 && !over; ab += G) {
-        const int64_t a = ab + g;
-        int64_t bs = 0;
-        int len = 0;
-        T av = T(0);
-        if (a < a1) {
-          const int32_t k = in.Ai[a];
-          av = Av[a];
-          bs = in.Bp[k];
-          len = (int)(in.Bp[k + 1] - bs);
-        }
-        int pre = len; // inclusive scan of the lengths over the group
-        for (int o = 1; o < G; o <<= 1) {
-          const int y = __shfl_up_sync(gmask, pre, o, G);
-          if (g >= o) pre += y;
-        }
-        const int total = __shfl_sync(gmask, pre, G - 1, G);
-        for (int base = 0; base < total && !over; base += G) {
-          const int q = base + g;
-          int l = 0; // group lanes before l have pre <= q
-          for (int step = G / 2; step > 0; step >>= 1)
-            if (__shfl_sync(gmask, pre, l + step - 1, G) <= q) l += step;
-          const int spre = __shfl_sync(gmask, pre, l, G), slen = __shfl_sync(gmask, len, l, G);
-          const int64_t sbs = __shfl_sync(gmask, bs, l, G);
-          const T sav = __shfl_sync(gmask, av, l, G);
-          int r = 0;
-          if (q < total) {
-            const int64_t b = sbs + (q - (spre - slen));
-            r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
-          }
-          z += __popc(__ballot_sync(gmask, r > 0) & gmask);
-          over = (__ballot_sync(gmask, r < 0) & gmask) != 0 || z > cap;
-        }
-      }
-      __syncwarp(gmask);
-      if (over || z > cap) {
-        if (g == 0) {
-          rs.z[row] = -1;
-          out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
-        }
-      } else {
-        // compact the occupied slots in place (a chunk is read before any of it is overwritten)
-        int pos = 0;
-        for (int s0 = 0; s0 < TS; s0 += G) {
-          const int32_t k = keys[s0 + g];
-          const T v = vals[s0 + g];
-          const uint32_t m = (__ballot_sync(gmask, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
-          __syncwarp(gmask);
-          if (k != -1) {
-            const int d = pos + __popc(m & ((1u << g) - 1u));
-            keys[d] = k;
-            vals[d] = v;
-          }
-          pos += __popc(m);
-          __syncwarp(gmask);
-        }
-        const int64_t off = rs.off[row];
-        if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
-                                 rs.cmin[row], rs.w[row]);
-        } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
-          for (int j = g; j < z; j += G) {
-            const int32_t k = keys[j];
-            int r = 0;
-            for (int e = 0; e < z; e++) r += keys[e] < k;
-            out.ci[off + r] = k;
-            out.cv[off + r] = vals[j];
-          }
-        }
-        if (g == 0) {
-          rs.z[row] = z;
-          rs.src[row] = out.buf_id;
-          sample_note(out.cs, rs, row, z);
-        }
-      }
-      __syncwarp(gmask); // the table is reset for the group's next row
+    const bool has = t < n; // uniform over the group: the group has a row this round
+    const int32_t row = has ? list[t] : 0;
+    const int cap = has ? rs.room[row] : 0;
+    for (int s = g; s < TS; s += G) {
+      keys[s] = -1;
+      vals[s] = T(0);
     }
+    __syncwarp();
+    bool over = false;
+    // the row's distinct keys so far, the same in every lane of the group: a round's new keys
+    // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
+    // one address: nearly every product of random 400k x 16 makes a new key)
+    int z = 0;
+    const int64_t a1 = has ? in.Ap[row + 1] : 0;
+    for (int64_t ab = has ? in.Ap[row] : 0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
+      const int64_t a = ab + g;
+      int64_t bs = 0;
+      int len = 0;
+      T av = T(0);
+      if (a < a1 && !over) {
+        const int32_t k = in.Ai[a];
+        av = Av[a];
+        bs = in.Bp[k];
+        len = (int)(in.Bp[k + 1] - bs);
+      }
+      int pre = len; // inclusive scan of the lengths over the group
+      for (int o = 1; o < G; o <<= 1) {
+        const int y = __shfl_up_sync(kFull, pre, o, G);
+        if (g >= o) pre += y;
+      }
+      const int total = __shfl_sync(kFull, pre, G - 1, G);
+      for (int base = 0; __ballot_sync(kFull, base < total && !over) != 0; base += G) {
+        const int q = base + g;
+        int l = 0; // group lanes before l have pre <= q
+        for (int step = G / 2; step > 0; step >>= 1)
+          if (__shfl_sync(kFull, pre, l + step - 1, G) <= q) l += step;
+        const int spre = __shfl_sync(kFull, pre, l, G), slen = __shfl_sync(kFull, len, l, G);
+        const int64_t sbs = __shfl_sync(kFull, bs, l, G);
+        const T sav = __shfl_sync(kFull, av, l, G);
+        int r = 0;
+        if (q < total && !over) {
+          const int64_t b = sbs + (q - (spre - slen));
+          r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
+        }
+        z += __popc(__ballot_sync(kFull, r > 0) & gmask);
+        // the ballot first, by every lane: behind `over ||` a group already over skipped it
+        // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles read
+        // other lanes' registers, wild B indices; cuda_emu now aborts on it)
+        const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
+        over = over || full || z > cap;
+      }
+    }
+    __syncwarp();
+    const bool ok = has && !over && z <= cap; // uniform over the group
+    if (has && !ok && g == 0) {
+      rs.z[row] = -1;
+      out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
+    }
+    // compact the occupied slots in place (a chunk is read before any of it is overwritten;
+    // every group, so that the ballots stay uniform: an empty or aborted table costs its rounds)
+    int pos = 0;
+    for (int s0 = 0; s0 < TS; s0 += G) {
+      const int32_t k = keys[s0 + g];
+      const T v = vals[s0 + g];
+      const uint32_t m = (__ballot_sync(kFull, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
+      __syncwarp();
+      if (k != -1) {
+        const int d = pos + __popc(m & ((1u << g) - 1u));
+        keys[d] = k;
+        vals[d] = v;
+      }
+      pos += __popc(m);
+      __syncwarp();
+    }
+    if (ok) { // uniform over the group (over the warp when G = 32)
+      const int64_t off = rs.off[row];
+      if constexpr (G == 32) {
+        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
+                               rs.cmin[row], rs.w[row]);
+      } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
+        for (int j = g; j < z; j += G) {
+          const int32_t k = keys[j];
+          int r = 0;
+          for (int e = 0; e < z; e++) r += keys[e] < k;
+          out.ci[off + r] = k;
+          out.cv[off + r] = vals[j];
+        }
+      }
+      if (g == 0) {
+        rs.z[row] = z;
+        rs.src[row] = out.buf_id;
+        sample_note(out.cs, rs, row, z);
+      }
+    }
+    __syncwarp(); // the table is reset for the group's next row
   }
 }
 
