@@ -187,9 +187,9 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const unsigned long long guard = 0;
   if (C->nnz > 0)
     gcoo_emu::launch(compact_rows<T>,
-                     dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)), dim3(256), 0,
-                     (int64_t)0, m, (const int64_t *)C->ptr, rs, bb, &guard, C->ind,
-                     (T *)C->values);
+                     dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)),
+                     dim3(kCompactThreads), 0, (int64_t)0, m, (const int64_t *)C->ptr, rs, bb,
+                     &guard, C->ind, (T *)C->values);
   return 0;
 }
 
