@@ -19,6 +19,9 @@
 #   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
+#   MATRICES   names of the matrices to time (default the 8 below), GEN the generated products
+#              (spgemm_bench --gen; default lr), DTYPE (default both): a shorter call for a check of
+#              one change (its target lines then cover only those products)
 # Writes OUTDIR/{build,t503-default,t503-sampled,t503-count,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
@@ -84,8 +87,8 @@ done
 
 # 3. the benchmark, the default and the variants side by side
 files=()
-for f in add32 adder_dcop_05 bcsstk13 bcsstk33 ca-CondMat_snapderived cage11 rajat01 \
-         wiki-Vote_snapderived; do
+for f in ${MATRICES-add32 adder_dcop_05 bcsstk13 bcsstk33 ca-CondMat_snapderived cage11 rajat01 \
+         wiki-Vote_snapderived}; do
   if [ -n "$mats" ] && [ -f "$mats/$f.mtx.gz" ]; then files+=("$mats/$f.mtx.gz"); else echo "matrix $f not found (MATS)"; fi
 done
 extra=()
@@ -98,7 +101,7 @@ fi
 [ -n "${PLAN_JSON:-}" ] && [ -f "${PLAN_JSON}" ] && extra+=(--plan-json "$PLAN_JSON")
 for v in $variants; do extra+=(--variant "$v"); done
 if [ $r_def -eq 0 ] && [ $r_smp -eq 0 ]; then
-  timeout 330 "$build/bench/spgemm_bench" --reps 5 --dtype both --gen lr \
+  timeout 330 "$build/bench/spgemm_bench" --reps 5 --dtype "${DTYPE:-both}" --gen "${GEN:-lr}" \
     "${extra[@]}" --out "$out/b" "${files[@]}" >"$out/bench.log" 2>&1
   echo "bench rc $? $(el) s"
   grep -E "variant|^target|MISMATCH|worst|predictor:" "$out/bench.log" | grep -v " ms (default" | cut -c1-170

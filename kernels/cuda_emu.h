@@ -14,7 +14,8 @@
 // __syncwarp, __syncthreads_count) are modelled by a warp barrier over the mask's lanes: each
 // lane posts its value, waits until every live lane of the mask has arrived with the same mask,
 // reads, and waits again; so a kernel whose lanes of a mask reach different collectives hangs
-// here as it would misbehave on the GPU. Runtime calls the kernel files make are mapped to host versions below; device memory is
+// here as it would misbehave on the GPU, and a shuffle or vote whose lanes arrive from
+// different source lines (a lane skipped one) is reported and aborts. Runtime calls the kernel files make are mapped to host versions below; device memory is
 // host memory.
 #ifndef GCOO_CUDA_EMU_H
 #define GCOO_CUDA_EMU_H
@@ -63,9 +64,13 @@ struct Block {
   int alive = 0, waiting = 0;
   std::function<void()> body;
   std::vector<uint64_t> post; // a lane's value posted for a warp collective (by thread)
+  std::vector<int> site;      // the source line of the lane's warp collective (0: not known)
 };
 
 inline thread_local Block *block_ = nullptr;
+// The source line of the warp collective being called (set by the macros at the end of the
+// collectives' section, read and cleared when the lane posts; fibers switch only at barriers).
+inline thread_local int site_ = 0;
 
 // Fiber stacks, allocated once (not zeroed: untouched pages cost nothing) and reused by every
 // launch; about 256 KiB each, enough for the kernels also under AddressSanitizer.
@@ -156,6 +161,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
   Block b;
   b.fibers.resize(nthreads);
   b.post.assign(nthreads, 0);
+  b.site.assign(nthreads, 0);
   for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
   b.body = [&] { kernel(args...); };
   Block *outer_block = block_;
@@ -288,6 +294,35 @@ inline unsigned self_index() {
   const ThreadState &s = *state_;
   return s.tid.x + s.bdim.x * (s.tid.y + s.bdim.y * s.tid.z);
 }
+// Post this lane's collective site (site_, then cleared).
+inline void post_site() {
+  block_->site[self_index()] = site_;
+  site_ = 0;
+}
+// After the first barrier of a shuffle or vote: every live lane of the mask must be at the same
+// call (the same source line). The warp barrier alone pairs any collectives of one mask, so a
+// lane that skipped one (e.g. behind a short-circuit ||) would silently pair the next one with
+// the others' and desynchronise them; on the GPU that reads registers of lanes that are not
+// there (garbage indices: f9f6b57's first bin, s5). __syncwarp at different places is legal on
+// sm_70+ and is not checked on its own, but a __syncwarp met by a shuffle or vote is reported.
+inline void check_sites(uint32_t mask) {
+  const Block &b = *block_;
+  const unsigned me = self_index(), w0 = me - me % 32;
+  const int mine = b.site[me];
+  for (unsigned l = 0; l < 32; l++) {
+    const unsigned u = w0 + l;
+    if (!((mask >> l) & 1u) || u >= b.site.size() || b.fibers[u].done) continue;
+    const int other = b.site[u];
+    if (mine != 0 && other != 0 && other != mine) {
+      std::fprintf(stderr,
+                   "cuda_emu: lanes %u and %u of mask 0x%08x are at different warp collectives "
+                   "(lines %d and %d): a collective under a condition that is not uniform over "
+                   "its mask\n",
+                   me % 32, l, mask, mine, other);
+      std::abort();
+    }
+  }
+}
 // Post v, meet the mask's lanes, return what lane `src` (of this warp) posted.
 template <typename V>
 V exchange(uint32_t mask, V v, unsigned src) {
@@ -297,7 +332,9 @@ V exchange(uint32_t mask, V v, unsigned src) {
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof v);
   b.post[me] = bits;
+  post_site();
   sync_warp(mask);
+  check_sites(mask);
   V r = v;
   if (w0 + src < b.post.size()) std::memcpy(&r, &b.post[w0 + src], sizeof r);
   sync_warp(mask); // nobody posts again before every lane has read
@@ -312,7 +349,9 @@ uint32_t vote(uint32_t mask, P v, bool equal) {
   std::memcpy(&bits, &v, sizeof v);
   if (!equal) bits = bits != 0;
   b.post[me] = bits;
+  post_site();
   sync_warp(mask);
+  check_sites(mask);
   uint32_t r = 0;
   for (unsigned l = 0; l < 32; l++)
     if (((mask >> l) & 1u) && w0 + l < b.post.size() && !b.fibers[w0 + l].done &&
@@ -348,7 +387,20 @@ template <typename V>
 unsigned __match_any_sync(unsigned mask, V v) {
   return gcoo_emu::vote(mask, v, true);
 }
-inline void __syncwarp(unsigned mask = 0xffffffffu) { gcoo_emu::sync_warp(mask); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  gcoo_emu::post_site();
+  gcoo_emu::sync_warp(mask);
+}
+// Each collective notes its source line first (gcoo_emu::check_sites); a macro does not expand
+// inside its own expansion, so these call the functions above.
+#define GCOO_EMU_AT_ (gcoo_emu::site_ = __LINE__)
+#define __shfl_sync(...) (GCOO_EMU_AT_, __shfl_sync(__VA_ARGS__))
+#define __shfl_up_sync(...) (GCOO_EMU_AT_, __shfl_up_sync(__VA_ARGS__))
+#define __shfl_down_sync(...) (GCOO_EMU_AT_, __shfl_down_sync(__VA_ARGS__))
+#define __shfl_xor_sync(...) (GCOO_EMU_AT_, __shfl_xor_sync(__VA_ARGS__))
+#define __ballot_sync(...) (GCOO_EMU_AT_, __ballot_sync(__VA_ARGS__))
+#define __match_any_sync(...) (GCOO_EMU_AT_, __match_any_sync(__VA_ARGS__))
+#define __syncwarp(...) (GCOO_EMU_AT_, __syncwarp(__VA_ARGS__))
 // The number of the block's threads with p != 0 (a barrier, twice: post, count, release).
 inline int __syncthreads_count(int p) {
   gcoo_emu::Block &b = *gcoo_emu::block_;

@@ -437,8 +437,9 @@ gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr
     b.cv[k] = P->cv[k];
   }
   if (nr > 0 && cap > 0) {
-    compact_rows<T><<<blocks_for(cap, kCompactEntries), 256, 0, P->s>>>(r0, nr, rowptr, P->rs, b,
-                                                                        guard, ci, cv);
+    compact_rows<T><<<blocks_for(cap, kCompactEntries), kCompactThreads, 0, P->s>>>(r0, nr, rowptr,
+                                                                                    P->rs, b, guard,
+                                                                                    ci, cv);
     SPG_LAUNCHED("compact_rows");
   }
 done:

@@ -334,11 +334,10 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // The warp bins and the first bin: G lanes a row (a group), 32 / G rows a warp, a table of TS
 // slots per group in shared memory. G = 32 for the warp bins; the first bin (rows of at most 31
 // products, TS = 32) takes smaller groups (a warp a row left 19 of 32 lanes idle on the 2-D
-// Laplacian's 25 products and 13 outputs). The group's shuffles and ballots take its lane mask
-// and width G; its products are flattened over its lanes (lane j takes product j, j + G, ... of
-// the row, found by a binary search over a group scan of the lengths of the B rows); a row that
-// passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
-// groups whose row is past the list skip the body), so the groups reconverge at its end.
+// Laplacian's 25 products and 13 outputs). The group's shuffles take width G (full mask) and its
+// ballots are masked to its lanes; its products are flattened over its lanes (lane j takes
+// product j, j + G, ... of the row, found by a binary search over a group scan of the lengths of
+// the B rows); a row that passes its room aborts and is listed.
 template <typename T, int TS, int G, int WARPS>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
@@ -361,99 +360,109 @@ __global__ void __launch_bounds__(WARPS * 32)
   int32_t *keys = skeys[grp];
   T *vals = svals[grp];
   const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+  // Every loop that holds a shuffle, a ballot or a __syncwarp is uniform over the whole warp
+  // (a group past the list, or done with its row, runs the remaining rounds with no work), so
+  // that the collectives take the full mask (width G for the groups' shuffles): with a lane
+  // mask per group they compiled to the divergent-collective fallback (MATCH.ANY, REDUX.OR,
+  // BRA.DIV, WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE: ~15 % of the first bin's instructions on the
+  // 2-D Laplacian, ncu s5). The groups' own bits of a ballot are taken by gmask.
   for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
     const int64_t t = t0 + sub;
-    if (t < n) { // uniform over the group
-      const int32_t row = list[t];
-      const int cap = rs.room[row];
-      for (int s = g; s < TS; s += G) {
-        keys[s] = -1;
-        vals[s] = T(0);
-      }
-      __syncwarp(gmask);
-      bool over = false;
-      // the row's distinct keys so far, the same in every lane of the group: a round's new keys
-      // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
-      // one address: nearly every product of random 400k x 16 makes a new key)
-      int z = 0;
-      const int64_t a1 = in.Ap[row + 1];
-      for (int64_t ab = in.Ap[row]; ab < a1 && !over; ab += G) {
-        const int64_t a = ab + g;
-        int64_t bs = 0;
-        int len = 0;
-        T av = T(0);
-        if (a < a1) {
-          const int32_t k = in.Ai[a];
-          av = Av[a];
-          bs = in.Bp[k];
-          len = (int)(in.Bp[k + 1] - bs);
-        }
-        int pre = len; // inclusive scan of the lengths over the group
-        for (int o = 1; o < G; o <<= 1) {
-          const int y = __shfl_up_sync(gmask, pre, o, G);
-          if (g >= o) pre += y;
-        }
-        const int total = __shfl_sync(gmask, pre, G - 1, G);
-        for (int base = 0; base < total && !over; base += G) {
-          const int q = base + g;
-          int l = 0; // group lanes before l have pre <= q
-          for (int step = G / 2; step > 0; step >>= 1)
-            if (__shfl_sync(gmask, pre, l + step - 1, G) <= q) l += step;
-          const int spre = __shfl_sync(gmask, pre, l, G), slen = __shfl_sync(gmask, len, l, G);
-          const int64_t sbs = __shfl_sync(gmask, bs, l, G);
-          const T sav = __shfl_sync(gmask, av, l, G);
-          int r = 0;
-          if (q < total) {
-            const int64_t b = sbs + (q - (spre - slen));
-            r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
-          }
-          z += __popc(__ballot_sync(gmask, r > 0) & gmask);
-          over = (__ballot_sync(gmask, r < 0) & gmask) != 0 || z > cap;
-        }
-      }
-      __syncwarp(gmask);
-      if (over || z > cap) {
-        if (g == 0) {
-          rs.z[row] = -1;
-          out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
-        }
-      } else {
-        // compact the occupied slots in place (a chunk is read before any of it is overwritten)
-        int pos = 0;
-        for (int s0 = 0; s0 < TS; s0 += G) {
-          const int32_t k = keys[s0 + g];
-          const T v = vals[s0 + g];
-          const uint32_t m = (__ballot_sync(gmask, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
-          __syncwarp(gmask);
-          if (k != -1) {
-            const int d = pos + __popc(m & ((1u << g) - 1u));
-            keys[d] = k;
-            vals[d] = v;
-          }
-          pos += __popc(m);
-          __syncwarp(gmask);
-        }
-        const int64_t off = rs.off[row];
-        if constexpr (G == 32) {
-          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
-                                 rs.cmin[row], rs.w[row]);
-        } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
-          for (int j = g; j < z; j += G) {
-            const int32_t k = keys[j];
-            int r = 0;
-            for (int e = 0; e < z; e++) r += keys[e] < k;
-            out.ci[off + r] = k;
-            out.cv[off + r] = vals[j];
-          }
-        }
-        if (g == 0) {
-          rs.z[row] = z;
-          rs.src[row] = out.buf_id;
-          sample_note(out.cs, rs, row, z);
-        }
-      }
-      __syncwarp(gmask); // the table is reset for the group's next row
+    const bool has = t < n; // uniform over the group: the group has a row this round
+    const int32_t row = has ? list[t] : 0;
+    const int cap = has ? rs.room[row] : 0;
+    for (int s = g; s < TS; s += G) {
+      keys[s] = -1;
+      vals[s] = T(0);
     }
+    __syncwarp();
+    bool over = false;
+    // the row's distinct keys so far, the same in every lane of the group: a round's new keys
+    // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
+    // one address: nearly every product of random 400k x 16 makes a new key)
+    int z = 0;
+    const int64_t a1 = has ? in.Ap[row + 1] : 0;
+    for (int64_t ab = has ? in.Ap[row] : 0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
+      const int64_t a = ab + g;
+      int64_t bs = 0;
+      int len = 0;
+      T av = T(0);
+      if (a < a1 && !over) {
+        const int32_t k = in.Ai[a];
+        av = Av[a];
+        bs = in.Bp[k];
+        len = (int)(in.Bp[k + 1] - bs);
+      }
+      int pre = len; // inclusive scan of the lengths over the group
+      for (int o = 1; o < G; o <<= 1) {
+        const int y = __shfl_up_sync(kFull, pre, o, G);
+        if (g >= o) pre += y;
+      }
+      const int total = __shfl_sync(kFull, pre, G - 1, G);
+      for (int base = 0; __ballot_sync(kFull, base < total && !over) != 0; base += G) {
+        const int q = base + g;
+        int l = 0; // group lanes before l have pre <= q
+        for (int step = G / 2; step > 0; step >>= 1)
+          if (__shfl_sync(kFull, pre, l + step - 1, G) <= q) l += step;
+        const int spre = __shfl_sync(kFull, pre, l, G), slen = __shfl_sync(kFull, len, l, G);
+        const int64_t sbs = __shfl_sync(kFull, bs, l, G);
+        const T sav = __shfl_sync(kFull, av, l, G);
+        int r = 0;
+        if (q < total && !over) {
+          const int64_t b = sbs + (q - (spre - slen));
+          r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
+        }
+        z += __popc(__ballot_sync(kFull, r > 0) & gmask);
+        // the ballot first, by every lane: behind `over ||` a group already over skipped it
+        // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles read
+        // other lanes' registers, wild B indices; cuda_emu now aborts on it)
+        const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
+        over = over || full || z > cap;
+      }
+    }
+    __syncwarp();
+    const bool ok = has && !over && z <= cap; // uniform over the group
+    if (has && !ok && g == 0) {
+      rs.z[row] = -1;
+      out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
+    }
+    // compact the occupied slots in place (a chunk is read before any of it is overwritten;
+    // every group, so that the ballots stay uniform: an empty or aborted table costs its rounds)
+    int pos = 0;
+    for (int s0 = 0; s0 < TS; s0 += G) {
+      const int32_t k = keys[s0 + g];
+      const T v = vals[s0 + g];
+      const uint32_t m = (__ballot_sync(kFull, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
+      __syncwarp();
+      if (k != -1) {
+        const int d = pos + __popc(m & ((1u << g) - 1u));
+        keys[d] = k;
+        vals[d] = v;
+      }
+      pos += __popc(m);
+      __syncwarp();
+    }
+    if (ok) { // uniform over the group (over the warp when G = 32)
+      const int64_t off = rs.off[row];
+      if constexpr (G == 32) {
+        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
+                               rs.cmin[row], rs.w[row]);
+      } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
+        for (int j = g; j < z; j += G) {
+          const int32_t k = keys[j];
+          int r = 0;
+          for (int e = 0; e < z; e++) r += keys[e] < k;
+          out.ci[off + r] = k;
+          out.cv[off + r] = vals[j];
+        }
+      }
+      if (g == 0) {
+        rs.z[row] = z;
+        rs.src[row] = out.buf_id;
+        sample_note(out.cs, rs, row, z);
+      }
+    }
+    __syncwarp(); // the table is reset for the group's next row
   }
 }
 
@@ -741,6 +750,13 @@ __global__ void __launch_bounds__(TPB)
 
 // ---- the predictor and the plan ---------------------------------------------------------------
 
+// Whether a row of FLOP bound hi needs its column span (rs.cmin, rs.w): it is read only by the
+// block bins' dense accumulation and bin choice (bin_of tests w only from kFirstBlockBin on) and
+// by the bucket ranks (rows of more than 32 entries). A row of hi <= 32 (room <= hi) always fits
+// bin 0 or 1 (bin_of: 64 slots >= hi + 1 and >= 3/2 room) and its z <= 32 entries are ranked by
+// counting, so its span is never read: bounds_kernel leaves cmin = w = 0 for it.
+__host__ __device__ inline bool bound_needs_span(int64_t hi) { return hi > 32; }
+
 // flop, lo, hi and the column span of rows [0, m), G lanes a row (power-law rows do not
 // serialise a thread; the host takes fewer lanes when A's rows are short: 8 lanes left 3 of 8
 // idle on the 2-D Laplacian's 5 entries a row); class histogram.
@@ -756,21 +772,32 @@ __global__ void __launch_bounds__(256)
   const int g = (int)(gt % G);
   if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
   int64_t f = 0, lo = 0;
-  int32_t c0 = INT_MAX, c1 = -1; // the row's column span: B's rows are sorted
-  if (i < m)
-    for (int64_t a = in.Ap[i] + g; a < in.Ap[i + 1]; a += G) {
-      const int32_t k = in.Ai[a];
-      const int64_t b0 = in.Bp[k], len = in.Bp[k + 1] - b0;
-      f += len;
-      lo = len > lo ? len : lo;
-      if (len > 0) {
-        c0 = min(c0, in.Bi[b0]);
-        c1 = max(c1, in.Bi[b0 + len - 1]);
-      }
-    }
+  const int64_t a0 = i < m ? in.Ap[i] : 0, a1 = i < m ? in.Ap[i + 1] : 0;
+  for (int64_t a = a0 + g; a < a1; a += G) {
+    const int32_t k = in.Ai[a];
+    const int64_t len = in.Bp[k + 1] - in.Bp[k];
+    f += len;
+    lo = len > lo ? len : lo;
+  }
   for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
     f += __shfl_xor_sync(kFull, f, o);
     lo = max(lo, (int64_t)__shfl_xor_sync(kFull, lo, o));
+  }
+  // The row's column span (B's rows are sorted): their first and last columns, a fourth
+  // dependent load a product, only where it is read (bound_needs_span; 0.175 ms of the 2-D
+  // Laplacian's 1.84 ms went to this kernel with the span loaded for every row, ncu s5). A
+  // second walk of the row's A entries: they and the B row pointers are in cache from the first.
+  int32_t c0 = INT_MAX, c1 = -1;
+  if (bound_needs_span(f < ncols ? f : ncols)) // uniform over the row's lanes (f is reduced)
+    for (int64_t a = a0 + g; a < a1; a += G) {
+      const int32_t k = in.Ai[a];
+      const int64_t b0 = in.Bp[k], b1 = in.Bp[k + 1];
+      if (b1 > b0) {
+        c0 = min(c0, in.Bi[b0]);
+        c1 = max(c1, in.Bi[b1 - 1]);
+      }
+    }
+  for (int o = G / 2; o > 0; o >>= 1) {
     c0 = min(c0, __shfl_xor_sync(kFull, c0, o));
     c1 = max(c1, __shfl_xor_sync(kFull, c1, o));
   }
@@ -1173,13 +1200,19 @@ struct bufs {
 };
 
 // Lay rows [r0, r0 + n) out as CSR. A block takes kCompactEntries consecutive entries of C (so
-// a long row is spread over many blocks and short rows do not leave lanes idle): it finds the
-// rows they belong to by a binary search of rowptr, keeps their pointers in shared memory when
-// there are at most kCompactRows of them (else searches rowptr itself), and each thread copies
-// entries j, j + blockDim, ... from the pass buffer that holds the row. C is written
-// contiguously. Nothing is written when *guard (the pass's overflow count) is not 0: then the
-// sizes are not final and C may be smaller than they say.
-constexpr int kCompactRows = 1024, kCompactEntries = 4096;
+// a long row is spread over many blocks and short rows do not leave lanes idle) and finds the
+// rows they belong to once: when they are at most kCompactRows, their pointers go to shared
+// memory, every non-empty row that starts inside the block marks its first entry (head), and
+// each warp walks its slice of the entries 32 at a time, an entry's row being the last head at
+// or before it (a max-scan over the warp, carried from round to round; the slice's first row by
+// one binary search). A binary search per entry instead (session 5) took the 2-D Laplacian's
+// layout to 0.39 ms for 29.2M entries, twice its bytes' time (ncu s5). With more rows than
+// that (empty or one-entry rows) each entry searches rowptr itself. An entry is copied from the
+// pass buffer that holds its row; C is written contiguously, 32 consecutive entries a warp.
+// Nothing is written when *guard (the pass's overflow count) is not 0: then the sizes are not
+// final and C may be smaller than they say.
+constexpr int kCompactRows = 1024, kCompactEntries = 4096, kCompactThreads = 256;
+static_assert(kCompactRows <= 32767, "a row of the block fits a head (int16)");
 
 // The largest r in [lo, hi] with p[r] <= q (p nondecreasing, p[lo] <= q).
 __device__ __forceinline__ int64_t last_le(const int64_t *p, int64_t lo, int64_t hi, int64_t q) {
@@ -1193,54 +1226,70 @@ __device__ __forceinline__ int64_t last_le(const int64_t *p, int64_t lo, int64_t
   return lo;
 }
 
+// Entry q of C from position `from` of pass buffer `id`.
 template <typename T>
-__global__ void __launch_bounds__(256)
+__device__ __forceinline__ void copy_entry(const bufs<T> &b, int id, int64_t from, int64_t q,
+                                           int32_t *__restrict__ ci, T *__restrict__ cv) {
+  const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
+  const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
+  ci[q] = si[from];
+  cv[q] = sv[from];
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kCompactThreads)
     compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr, rows_state rs,
                  bufs<T> b, const unsigned long long *guard, int32_t *__restrict__ ci,
                  T *__restrict__ cv) {
-  __shared__ int64_t sp[kCompactRows + 1], so[kCompactRows];
+  constexpr int kSlice = kCompactEntries / (kCompactThreads / 32); // entries a warp
+  __shared__ int64_t sp[kCompactRows + 1], sbase[kCompactRows];    // start; off - start
   __shared__ uint8_t sid[kCompactRows];
+  __shared__ int16_t head[kCompactEntries]; // the row (of the block's) starting here, or -1
   __shared__ int64_t first, last;
   if (*guard != 0 || n == 0) return;
   const int64_t total = rowptr[n], q0 = (int64_t)blockIdx.x * kCompactEntries;
   if (q0 >= total) return;
   const int64_t q1 = q0 + kCompactEntries < total ? q0 + kCompactEntries : total;
   if (threadIdx.x == 0) {
-    first = last_le(rowptr, 0, n - 1, q0);
+    first = last_le(rowptr, 0, n - 1, q0); // the row holding q0 (the last one starting there)
     last = last_le(rowptr, first, n - 1, q1 - 1);
   }
   __syncthreads();
   const int64_t f = first, nrows = last - first + 1;
-  const bool shared_rows = nrows <= kCompactRows;
-  if (shared_rows) {
-    for (int i = threadIdx.x; i <= nrows; i += blockDim.x) sp[i] = rowptr[f + i];
-    for (int i = threadIdx.x; i < nrows; i += blockDim.x) {
-      so[i] = rs.off[r0 + f + i];
-      sid[i] = rs.src[r0 + f + i];
+  if (nrows > kCompactRows) { // uniform over the block
+    for (int64_t q = q0 + threadIdx.x; q < q1; q += kCompactThreads) {
+      const int64_t r = last_le(rowptr, f, last, q);
+      copy_entry(b, rs.src[r0 + r], rs.off[r0 + r] + (q - rowptr[r]), q, ci, cv);
     }
+    return;
+  }
+  for (int i = threadIdx.x; i <= nrows; i += kCompactThreads) sp[i] = rowptr[f + i];
+  for (int i = threadIdx.x; i < nrows; i += kCompactThreads) {
+    sbase[i] = rs.off[r0 + f + i] - rowptr[f + i];
+    sid[i] = rs.src[r0 + f + i];
+  }
+  for (int j = threadIdx.x; j < kCompactEntries; j += kCompactThreads) head[j] = -1;
+  __syncthreads();
+  for (int i = threadIdx.x; i < nrows; i += kCompactThreads) {
+    const int64_t s0 = sp[i]; // < q1: row i <= last starts at or before q1 - 1
+    if (s0 >= q0 && sp[i + 1] > s0) head[s0 - q0] = (int16_t)i; // non-empty: one row a start
   }
   __syncthreads();
-  for (int64_t q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
-    int64_t r, start, from_off;
-    int id;
-    if (shared_rows) {
-      const int64_t l = last_le(sp, 0, nrows - 1, q);
-      r = l;
-      start = sp[l];
-      from_off = so[l];
-      id = sid[l];
-    } else {
-      r = last_le(rowptr, f, last, q);
-      start = rowptr[r];
-      from_off = rs.off[r0 + r];
-      id = rs.src[r0 + r];
+  const int lane = threadIdx.x % 32;
+  const int64_t w0 = q0 + (int64_t)(threadIdx.x / 32) * kSlice;
+  const int64_t w1 = w0 + kSlice < q1 ? w0 + kSlice : q1;
+  if (w0 >= w1) return;                         // uniform over the warp
+  int row = (int)last_le(sp, 0, nrows - 1, w0); // the row holding the slice's first entry
+  for (int64_t qb = w0; qb < w1; qb += 32) {    // rounds uniform over the warp
+    const int64_t q = qb + lane;
+    int h = q < w1 ? head[q - q0] : -1;
+    h = h > row ? h : row;
+    for (int o = 1; o < 32; o <<= 1) {
+      const int y = __shfl_up_sync(kFull, h, o);
+      if (lane >= o) h = y > h ? y : h;
     }
-    (void)r;
-    const int64_t from = from_off + (q - start);
-    const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
-    const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
-    ci[q] = si[from];
-    cv[q] = sv[from];
+    row = __shfl_sync(kFull, h, 31);
+    if (q < w1) copy_entry(b, sid[h], sbase[h] + q, q, ci, cv);
   }
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "spgemm_kernels.cuh"
@@ -84,6 +85,20 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   if (m > 0)
     gcoo_emu::launch(bounds_kernel<8>, dim3((unsigned)((m * 8 + 255) / 256)), dim3(256), 0, in, m,
                      n, rs, &cs);
+  // the column spans bounds_kernel left: exact where bound_needs_span(hi) (the block bins and the
+  // bucket ranks read them), 0 elsewhere (never read there)
+  for (int64_t i = 0; i < m; i++) {
+    int32_t c0 = INT32_MAX, c1 = -1;
+    for (int64_t a = A->ptr[i]; a < A->ptr[i + 1]; a++) {
+      const int64_t k = A->ind[a];
+      if (B->ptr[k + 1] > B->ptr[k]) {
+        c0 = std::min(c0, B->ind[B->ptr[k]]);
+        c1 = std::max(c1, B->ind[B->ptr[k + 1] - 1]);
+      }
+    }
+    const bool span = bound_needs_span(hi[i]) && c1 >= c0;
+    if (cmin[i] != (span ? c0 : 0) || w[i] != (span ? c1 - c0 + 1 : 0)) return 2;
+  }
   // 2. rooms too small on purpose; every row with work is listed
   std::vector<int32_t> list, binned(m > 0 ? m : 1), ovf1(m > 0 ? m : 1), ovf2(m > 0 ? m : 1);
   for (int64_t i = 0; i < m; i++) {
@@ -172,9 +187,9 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const unsigned long long guard = 0;
   if (C->nnz > 0)
     gcoo_emu::launch(compact_rows<T>,
-                     dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)), dim3(256), 0,
-                     (int64_t)0, m, (const int64_t *)C->ptr, rs, bb, &guard, C->ind,
-                     (T *)C->values);
+                     dim3((unsigned)((cap + kCompactEntries - 1) / kCompactEntries)),
+                     dim3(kCompactThreads), 0, (int64_t)0, m, (const int64_t *)C->ptr, rs, bb,
+                     &guard, C->ind, (T *)C->values);
   return 0;
 }
 
