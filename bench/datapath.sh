@@ -241,6 +241,7 @@ for spec in "${files[@]}"; do
     # this file can take here
     null_json "null-serial" --serial --plain
     null_json "null"
+    null_json "null-nocusparse" --no-cusparse
     null_json "null-read:$spec" --read "$file"
     GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0 run_json "spdm-off:$spec" 1 cold spdm --a "$spec" \
       --ncols "$ncols" --backend "$backend" --repeat 5 --check
@@ -356,7 +357,8 @@ nulls = [r for r in rows if r["label"].startswith("null") and r.get("rc") == 0 a
 for r in nulls:
     teardown = r["exit_epoch"] - r["report_epoch_us"] * 1e-6
     name = {"null-serial": "null MPI + CUDA command, plain (MPI_Init, then the context)",
-            "null": "null MPI + CUDA command as gcoo_dist starts (context on a thread)"}.get(
+            "null": "null MPI + CUDA command as gcoo_dist starts (context on a thread)",
+            "null-nocusparse": "the same without the cuSPARSE handle (the context alone)"}.get(
         r["label"], "the same, reading the file whole beside it")
     print(f"  {name}: exec->main {r['exec_to_main']:.3f}, MPI_Init {r['mpi_init']:.3f}, context "
           f"ready {r['cuda_ready']:.3f}" + (f", file read {r['read_done']:.3f}" if r.get("read_bytes", 0) > 0 else "")

@@ -178,6 +178,9 @@ void cli_startup_mpi_done(void);
 /** After MPI_Finalize: returns rc, or leaves the process at once (_exit(rc), all streams
  *  flushed) when a GPU was used, skipping the CUDA runtime's exit-time teardown. */
 int cli_startup_end(int rc);
+/** Whether cli_startup_end will leave with _exit (a GPU was used, GCOO_FAST_STARTUP not 0): a
+ *  command may then skip freeing what the process's end takes back anyway. */
+bool cli_quick_exit(void);
 /** Whether the start-up is made short: a singleton's MPI defaults (cli/startup.c), the GPU's
  *  context on a thread, the input prefetched while the distributed context is made; yes unless
  *  GCOO_FAST_STARTUP=0 (for measuring it). */

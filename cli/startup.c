@@ -112,12 +112,14 @@ void cli_startup_begin(int argc, char **argv) {
   }
 }
 
+bool cli_quick_exit(void) { return gpu_prestarted && gcoo_cuda_device_count() > 0; }
+
 int cli_startup_end(int rc) {
   /* Everything is written, closed and flushed (outputs were renamed into place before the
    * report): what the exit handlers would still do is the CUDA runtime destroying its context
    * and modules, which the driver does anyway when the process goes. Skipped where a GPU was
    * used; processes without one (CI, --backend cpu) leave normally, leak checkers included. */
-  if (gpu_prestarted && gcoo_cuda_device_count() > 0) {
+  if (cli_quick_exit()) {
     fflush(NULL);
     _exit(rc);
   }
