@@ -93,10 +93,14 @@ int main(int argc, char **argv) {
   cuda_job c = {-1, 1, 0, 0.0};
   read_job r = {NULL, 0, 0.0};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--serial")) serial = 1;
-    else if (!strcmp(argv[i], "--plain")) plain = 1;
-    else if (!strcmp(argv[i], "--no-cusparse")) c.cusparse = 0;
-    else if (!strcmp(argv[i], "--read") && i + 1 < argc) r.path = argv[++i];
+    if (!strcmp(argv[i], "--serial"))
+      serial = 1;
+    else if (!strcmp(argv[i], "--plain"))
+      plain = 1;
+    else if (!strcmp(argv[i], "--no-cusparse"))
+      c.cusparse = 0;
+    else if (!strcmp(argv[i], "--read") && i + 1 < argc)
+      r.path = argv[++i];
     else {
       fprintf(stderr, "usage: startup_null [--serial] [--plain] [--no-cusparse] [--read FILE]\n");
       return 2;

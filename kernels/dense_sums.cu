@@ -44,11 +44,11 @@ extern "C" gcoo_status gcoo__cuda_dense_block_sums(cudaStream_t s, const gcoo_de
   const size_t bytes = (size_t)nb * 2 * sizeof(double);
   GCOO_CALL_CUDA(cudaMallocAsync((void **)&dpart, bytes, s));
   if (D->dtype == GCOO_FLOAT64)
-    block_sums<double><<<(unsigned)blocks, threads, 0, s>>>((const double *)D->data, D->ld, len,
-                                                            nvec, nb, dpart);
+    block_sums<double>
+        <<<(unsigned)blocks, threads, 0, s>>>((const double *)D->data, D->ld, len, nvec, nb, dpart);
   else
-    block_sums<float><<<(unsigned)blocks, threads, 0, s>>>((const float *)D->data, D->ld, len,
-                                                           nvec, nb, dpart);
+    block_sums<float>
+        <<<(unsigned)blocks, threads, 0, s>>>((const float *)D->data, D->ld, len, nvec, nb, dpart);
   st = gcoo__cuda_status(cudaGetLastError(), "block_sums", __FILE__, __LINE__, __func__);
   if (st >= 0)
     st = gcoo__cuda_status(cudaMemcpyAsync(part, dpart, bytes, cudaMemcpyDeviceToHost, s),
