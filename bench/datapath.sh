@@ -235,12 +235,13 @@ for spec in "${files[@]}"; do
     vw=$(measured "$bin" --version 2>&1 >/dev/null | awk '/^WALL_S/ {print $2}')
     echo "  process start-up alone (gcoo_dist --version): cold $vc s, warm $vw s"
     echo "{\"label\": \"version\", \"cold\": $vc, \"warm\": $vw}" >>"$log"
-    # the null MPI + CUDA command: as a plain program does it (MPI_Init, then the context), as
-    # gcoo_dist does it (its environment defaults, the context on a thread beside MPI_Init), and
-    # the latter reading the file whole beside them: the least any MPI + CUDA job that reads
-    # this file can take here
-    null_json "null-serial" --serial --plain
+    # the null MPI + CUDA command: without gcoo_dist's environment defaults, as gcoo_dist starts
+    # (its defaults; MPI_Init, then the context), with the context beside MPI_Init (sessions
+    # 3-4), without the cuSPARSE handle, and as gcoo_dist reading the file whole from main() on:
+    # the least any MPI + CUDA job that reads this file can take here
+    null_json "null-plain" --plain
     null_json "null"
+    null_json "null-overlap" --overlap
     null_json "null-nocusparse" --no-cusparse
     null_json "null-read:$spec" --read "$file"
     GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0 run_json "spdm-off:$spec" 1 cold spdm --a "$spec" \
@@ -356,10 +357,11 @@ for r in rows:
 nulls = [r for r in rows if r["label"].startswith("null") and r.get("rc") == 0 and r.get("cuda_ok")]
 for r in nulls:
     teardown = r["exit_epoch"] - r["report_epoch_us"] * 1e-6
-    name = {"null-serial": "null MPI + CUDA command, plain (MPI_Init, then the context)",
-            "null": "null MPI + CUDA command as gcoo_dist starts (context on a thread)",
-            "null-nocusparse": "the same without the cuSPARSE handle (the context alone)"}.get(
-        r["label"], "the same, reading the file whole beside it")
+    name = {"null-plain": "null MPI + CUDA command, plain (no environment defaults)",
+            "null": "null MPI + CUDA command as gcoo_dist starts (defaults; MPI_Init, then the context)",
+            "null-overlap": "the same with the context on a thread beside MPI_Init (sessions 3-4)",
+            "null-nocusparse": "the same as gcoo_dist, without the cuSPARSE handle"}.get(
+        r["label"], "the same as gcoo_dist, reading " + r["label"].split(":", 1)[-1].split("/")[-1] + " whole from main()")
     print(f"  {name}: exec->main {r['exec_to_main']:.3f}, MPI_Init {r['mpi_init']:.3f}, context "
           f"ready {r['cuda_ready']:.3f}" + (f", file read {r['read_done']:.3f}" if r.get("read_bytes", 0) > 0 else "")
           + f" (since main), tear-down {teardown:.3f} = wall {r['wall_s']:.3f}")

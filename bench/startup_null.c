@@ -3,13 +3,15 @@
  * runs on MPI and a GPU pays before and after its own work, measured instead of assumed. It is
  * linked like gcoo_dist (libgcoo and through it MPI, HDF5, the CUDA runtime, cuSPARSE, NCCL: the
  * same shared objects are mapped at exec), sets gcoo_dist's environment defaults before MPI_Init
- * (cli/startup_env.c, compiled in), starts the CUDA context and a cuSPARSE handle on a thread
- * while MPI_Init runs (as gcoo_dist does), optionally reads a file whole beside them (the disk's
- * part of any job that reads it), then MPI_Finalize and the same quick exit as gcoo_dist. It does
- * nothing else. bench/datapath.sh runs it cold beside the real job.
+ * (cli/startup_env.c, compiled in), makes the CUDA context and a cuSPARSE handle after MPI_Init
+ * (as gcoo_dist does since session 5: MPI_Init's setenv calls must not race the driver's getenv,
+ * cli/startup.c), optionally reads a file whole from main() on (the disk's part of any job that
+ * reads it), then MPI_Finalize and the same quick exit as gcoo_dist. It does nothing else.
+ * bench/datapath.sh runs it cold beside the real job.
  *
- *   startup_null [--serial] [--plain] [--no-cusparse] [--read FILE]
- *     --serial       MPI_Init, then the context on the main thread (what a plain program does)
+ *   startup_null [--overlap] [--plain] [--no-cusparse] [--read FILE]
+ *     --overlap      the context on a thread started before MPI_Init, beside it (sessions 3-4's
+ *                    gcoo_dist; racy, for the measurement only)
  *     --plain        without gcoo_dist's environment defaults (singleton, hwloc plugins)
  *     --no-cusparse  the context only, no cuSPARSE handle
  *     --read FILE    also read FILE whole (16 MiB read()s into one buffer) on a thread from main()
@@ -89,12 +91,12 @@ static void *read_whole(void *arg) {
 int main(int argc, char **argv) {
   t_main = cli_clock_s(CLOCK_MONOTONIC);
   const double exec_to_main = cli_since_exec();
-  int serial = 0, plain = 0, provided = 0;
+  int serial = 1, plain = 0, provided = 0;
   cuda_job c = {-1, 1, 0, 0.0};
   read_job r = {NULL, 0, 0.0};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--serial"))
-      serial = 1;
+    if (!strcmp(argv[i], "--overlap"))
+      serial = 0;
     else if (!strcmp(argv[i], "--plain"))
       plain = 1;
     else if (!strcmp(argv[i], "--no-cusparse"))
@@ -102,7 +104,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--read") && i + 1 < argc)
       r.path = argv[++i];
     else {
-      fprintf(stderr, "usage: startup_null [--serial] [--plain] [--no-cusparse] [--read FILE]\n");
+      fprintf(stderr, "usage: startup_null [--overlap] [--plain] [--no-cusparse] [--read FILE]\n");
       return 2;
     }
   }

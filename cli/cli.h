@@ -170,10 +170,11 @@ bool cli_require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2,
 gcoo_status cli_agree(gcoo_status local);
 
 /* ---- start-up (cli/startup.c) ------------------------------------------------------------- */
-/** First thing in main(): note the time, and start the CUDA start-up on a thread
- *  (gcoo_cuda_prestart) when the command may run on a GPU. */
+/** First thing in main(): note the time, set the MPI environment defaults and start the
+ *  input's read-ahead (gcoo_file_prefetch). */
 void cli_startup_begin(int argc, char **argv);
-/** Right after MPI_Init. */
+/** Right after MPI_Init: start the CUDA start-up on a thread (gcoo_cuda_prestart) when the
+ *  command may run on a GPU (not beside MPI_Init: cli/startup.c says why). */
 void cli_startup_mpi_done(void);
 /** After MPI_Finalize: returns rc, or leaves the process at once (_exit(rc), all streams
  *  flushed) when a GPU was used, skipping the CUDA runtime's exit-time teardown. */

@@ -2,10 +2,10 @@
 /* cli/startup.c: the process's fixed start-up, hidden where it can be and measured where it
  * cannot. A command's wall time is not only its phases: before main() the loader maps MPI, HDF5
  * and the CUDA libraries (read from the disk when the page cache is cold); MPI_Init starts the
- * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The CUDA part
- * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
- * beside MPI_Init and the read of the input; the marks below let --json report the rest
- * (docs/datapath.md, "Start-up"). */
+ * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The input's
+ * read-ahead starts on a thread first thing in main(), beside MPI_Init; the CUDA part starts on
+ * a thread right after MPI_Init (gcoo_cuda_prestart), beside the read of the input; the marks
+ * below let --json report the rest (docs/datapath.md, "Start-up"). */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
 #include <stdint.h>
@@ -22,7 +22,7 @@
 #endif
 
 static double t_main, t_mpi, exec_to_main = -1.0;
-static int gpu_prestarted, input_prefetched;
+static int gpu_prestarted, input_prefetched, may_gpu;
 
 /* Whether the command may run on a GPU: spdm, spgemm, solve or the default job, without
  * --backend cpu (or GCOO_BACKEND=cpu when --backend is not given). */
@@ -106,10 +106,8 @@ void cli_startup_begin(int argc, char **argv) {
   if (argc >= 2 &&
       (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
     prefetch_input(argc, argv);
-  if (may_use_gpu(argc, argv)) {
-    gcoo_cuda_prestart(-1);
-    gpu_prestarted = 1;
-  }
+  /* the GPU's start-up begins after MPI_Init (cli_startup_mpi_done), not beside it */
+  may_gpu = may_use_gpu(argc, argv);
 }
 
 bool cli_quick_exit(void) { return gpu_prestarted && gcoo_cuda_device_count() > 0; }
@@ -147,8 +145,20 @@ static void check_binding(void) {
 #endif
 }
 
+/* The CUDA start-up's thread begins once MPI_Init has returned. MPI_Init changes the process's
+ * environment (Open MPI and PMIx setenv dozens of variables while they start) and the CUDA
+ * driver reads it while it starts (getenv): glibc's setenv may move the environment's array
+ * while another thread's getenv walks it, which is undefined behaviour and can crash. One warm
+ * `gcoo_dist spgemm` on the H200 VM died of SIGSEGV 21 ms after exec with the two overlapped
+ * (bench/results/2026-12-01-h200-data-s5.txt); the prefetch's thread reads no environment. A
+ * singleton's MPI_Init takes ~0.1 s beside the input's prefetch (io/prefetch.c), so the context,
+ * ready ~0.3 s after it starts, is still made while the input is read. */
 void cli_startup_mpi_done(void) {
   t_mpi = cli_clock_s(CLOCK_MONOTONIC) - t_main;
+  if (may_gpu && cli_fast_startup()) {
+    gcoo_cuda_prestart(-1);
+    gpu_prestarted = 1;
+  }
   check_binding();
 }
 
