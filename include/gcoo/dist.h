@@ -45,8 +45,8 @@ typedef struct gcoo_dist_s *gcoo_dist;
  *  rank failed. Collective. */
 gcoo_status gcoo_dist_create(gcoo_dist *d, MPI_Comm comm, const char *backend);
 /** gcoo_dist_create in two steps, so that a caller can read its input while the rank's GPU
- *  starts (the CUDA context, begun on a thread with gcoo_cuda_prestart before MPI_Init, takes
- *  0.4-0.9 s on an H200 node when the page cache is cold). gcoo_dist_create_unbound makes the
+ *  starts (the CUDA context, begun on a thread with gcoo_cuda_prestart after MPI_Init, takes
+ *  0.3-0.9 s on an H200 node when the page cache is cold). gcoo_dist_create_unbound makes the
  *  context's communicators, ranks and node-local ranks and agrees on the backend (the errors of
  *  gcoo_dist_create about MPI and the backend's name), but neither picks nor starts a device:
  *  gcoo_dist_ctx returns NULL and gcoo_dist_get_info's device is -1 until the binding. On an
