@@ -152,8 +152,8 @@ done:
 }
 
 /* The device (its GPU from the node-local rank MPI reports, whatever GPU a gcoo_cuda_prestart
- * begun before MPI_Init guessed from the launcher's variables: a different guess only costs the
- * time of starting this one now), the backend context and NCCL. On failure d stays unbound. */
+ * begun earlier guessed from the launcher's variables: a different guess only costs the time of
+ * starting this one now), the backend context and NCCL. On failure d stays unbound. */
 gcoo_status gcoo_dist_bind(gcoo_dist d) {
   GCOO_VALID_OBJECT(d, GCOO_MAGIC_DIST, "distributed context");
   if (d->bound) return GCOO_SUCCESS;
