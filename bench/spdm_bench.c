@@ -2,7 +2,7 @@
 /* bench/spdm_bench.c: GCOOSpDM against cuSPARSE and cuBLAS on one GPU, side by side, in one run.
  *
  *   spdm_bench --out DIR [--matrices DIR] [--budget SECONDS] [--sections LIST] [--match LIST]
- *              [--lean] [--quick]
+ *              [--lean] [--quick] [--methods LIST] [--n N]
  *   spdm_bench --out DIR --sweep [--matrices DIR] [--budget SECONDS]
  *
  * Sections (LIST: random,real,real-f64,large,large-f64,structured,convert; all by default):
@@ -30,6 +30,7 @@
  * times every tuned variant at several p on a representative subset, to choose the defaults. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,19 @@
 static const char *g_match = NULL;
 /* --lean: only the tuned kernel, cuSPARSE and AUTO (what the targets compare), everywhere */
 static int g_lean = 0;
+/* --methods LIST (method names as in the CSV, e.g. tuned,csp_alg3) and --n N (one width of the
+ * real, large and structured sections): narrow a run to a few kernels, for profiling with ncu
+ * (session 5). NULL / 0: no restriction. */
+static const char *g_methods = NULL;
+static int64_t g_only_n = 0;
+
+static int method_listed(int m) {
+  if (!g_methods) return 1;
+  const size_t len = strlen(bench_method_names[m]);
+  for (const char *p = g_methods; (p = strstr(p, bench_method_names[m])); p += len)
+    if ((p == g_methods || p[-1] == ',') && (p[len] == ',' || p[len] == '\0')) return 1;
+  return 0;
+}
 
 static int name_matches(const char *name) {
   if (!g_match) return 1;
@@ -160,6 +174,15 @@ static void csv_row(FILE *f, const bench_case *c) {
  * caller's. */
 static void one_case(bench_env *E, summary *S, const char *section, const char *name, gcoo_sparse A,
                      const int64_t *Ns, int nN, double sparsity, const int run[M_COUNT]) {
+  int64_t only[1];
+  if (g_only_n > 0 && nN > 1) { /* --n: that width alone, where the section offers it */
+    int k = 0;
+    while (k < nN && Ns[k] != g_only_n) k++;
+    if (k == nN) return;
+    only[0] = Ns[k];
+    Ns = only;
+    nN = 1;
+  }
   if (S->n + nN > MAX_CASES) return;
   bench_case *c = &S->cases[S->n];
   gcoo_sparse_info ai;
@@ -175,8 +198,9 @@ static void one_case(bench_env *E, summary *S, const char *section, const char *
   }
   int lean_run[M_COUNT];
   for (int m = 0; m < M_COUNT; m++)
-    lean_run[m] = run[m] && (!g_lean || m == M_TUNED || m == M_AUTO || m == M_TC ||
-                             (m >= M_CSP_DEFAULT && m <= M_CSP_ALG3));
+    lean_run[m] = run[m] && method_listed(m) &&
+                  (!g_lean || m == M_TUNED || m == M_AUTO || m == M_TC ||
+                   (m >= M_CSP_DEFAULT && m <= M_CSP_ALG3));
   run = lean_run;
   if (bench_run_case(E, c, nN, run) < 0) {
     bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
@@ -920,6 +944,10 @@ int main(int argc, char **argv) {
       sections = argv[++i];
     else if (!strcmp(argv[i], "--match") && i + 1 < argc)
       g_match = argv[++i];
+    else if (!strcmp(argv[i], "--methods") && i + 1 < argc)
+      g_methods = argv[++i];
+    else if (!strcmp(argv[i], "--n") && i + 1 < argc)
+      g_only_n = atoll(argv[++i]);
     else if (!strcmp(argv[i], "--lean"))
       g_lean = 1;
     else if (!strcmp(argv[i], "--sweep"))
@@ -930,7 +958,7 @@ int main(int argc, char **argv) {
       fprintf(stderr,
               "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
               "random,real,real-f64,large,large-f64,structured,convert] [--match "
-              "NAME,...] [--lean] [--quick] [--sweep]\n",
+              "NAME,...] [--lean] [--quick] [--methods LIST] [--n N] [--sweep]\n",
               argv[0]);
       return 2;
     }
@@ -943,6 +971,7 @@ int main(int argc, char **argv) {
     printf("spdm_bench: no GPU\n");
     return 77;
   }
+  (void)mkdir(out, 0755); /* the CSV and log were lost where DIR did not exist */
   bench_env E;
   if (bench_env_init(&E, out, budget) < 0) {
     fprintf(stderr, "spdm_bench: %s\n", gcoo_last_error());

@@ -4,19 +4,22 @@
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
-#      GCOO_SPGEMM_WARP_RANK=regsort (the variant is left out of the benchmark if it fails);
+#      GCOO_SPGEMM_RANK=count when the variant rank-count is timed (left out if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
-#      named in VARIANTS (default "bound-off pool-256M warp-rank-regsort"; "" for none) timed beside the
-#      default in the same process; the target lines are the default's;
+#      named in VARIANTS (default none) timed beside the default in the same process; the target
+#      lines are the default's;
 #   4. with NCU=1 (default): ncu's kernel durations of gcoo on the 2-D Laplacian and random
-#      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel.
+#      400k x 16 A A^T, double (the worst products), one timed run after the warm-up, per kernel;
+#      with NCU_SRC=1 (default) also ncu's source counters and warp states (SASS lines with their
+#      instructions executed and warp stalls) of the bins on the 2-D Laplacian and random 400k x 16
+#      A A^T, double (the build carries -lineinfo: no change to the code), as ncu-src.tgz.
 # Environment (nothing of a peer is committed; absent: said, and left out):
 #   MATS       folder with the .mtx.gz of shared/matrices (default: .mats, ../../.mats, shared/matrices)
 #   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
-# Writes OUTDIR/{build,t503-default,t503-sampled,t503-regsort,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
+# Writes OUTDIR/{build,t503-default,t503-sampled,t503-count,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +30,7 @@ cd "$top"
 t0=$(date +%s)
 el() { echo $(($(date +%s) - t0)); }
 build="${BUILD:-build-gpu}"
-variants="${VARIANTS-bound-off pool-256M warp-rank-regsort}"
+variants="${VARIANTS-}"
 mats="${MATS:-}"
 if [ -z "$mats" ]; then
   for d in .mats ../../.mats shared/matrices /work/shared/matrices; do
@@ -36,7 +39,8 @@ if [ -z "$mats" ]; then
 fi
 
 # 1. build
-{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
+{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_FLAGS=-lineinfo &&
   timeout 240 cmake --build "$build" -j "$(nproc)" --target t503-spgemm-gpu spgemm_bench; } \
   >"$out/build.log" 2>&1 || { grep -B2 -A8 -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
 echo "build ok $(el) s"
@@ -62,12 +66,15 @@ echo "t503 default rc $r_def $(el) s: $(tail -1 "$out/t503-default.log")"
 timeout 120 "$t503" --sampled >"$out/t503-sampled.log" 2>&1
 r_smp=$?
 echo "t503 --sampled rc $r_smp $(el) s: $(tail -1 "$out/t503-sampled.log")"
-# the register sort (a variant): t503 with it; left out of the benchmark if it fails
-timeout 120 env GCOO_SPGEMM_WARP_RANK=regsort "$t503" >"$out/t503-regsort.log" 2>&1
-r_rs=$?
-echo "t503 regsort rc $r_rs $(el) s: $(tail -1 "$out/t503-regsort.log")"
-[ $r_rs -eq 0 ] || variants="${variants//warp-rank-regsort/}"
-grep -iE "fail" "$out/t503-default.log" "$out/t503-sampled.log" "$out/t503-regsort.log" | head -8
+# session 4's ranking (a variant), when it is timed: t503 with it; left out of the benchmark if it fails
+r_rs=-
+if [[ " $variants " == *" rank-count "* ]]; then
+  timeout 120 env GCOO_SPGEMM_RANK=count "$t503" >"$out/t503-count.log" 2>&1
+  r_rs=$?
+  echo "t503 rank count rc $r_rs $(el) s: $(tail -1 "$out/t503-count.log")"
+  [ $r_rs -eq 0 ] || variants="${variants//rank-count/}"
+fi
+grep -iE "fail" "$out"/t503-*.log | head -8
 wait "$pmc" "$pmc2"
 r_mc=0
 for f in memcheck memcheck-sampled; do
@@ -102,12 +109,29 @@ rm -rf "$out/opsparse"
 
 # 4. where the worst product's time goes (kernels only: the host's part is the rest)
 if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
-  timeout 120 ncu --metrics gpu__time_duration.sum --print-summary per-kernel \
+  timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel \
     -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
     "$build/bench/spgemm_bench" --reps 1 --dtype double --gen lr --skip gen_random_400k_16:AA \
     --out "$out/ncu-b" >"$out/ncu.log" 2>&1
   echo "ncu rc $? $(el) s"
   grep -E "^gen_" "$out/ncu.log" | head -4
 fi
-echo "done $(el) s: t503 default $r_def, --sampled $r_smp, regsort $r_rs, memcheck $r_mc"
+if [ "${NCU_SRC:-1}" = 1 ] && [ $r_def -eq 0 ]; then
+  mkdir -p "$out/src"
+  timeout 200 ncu --clock-control none --import-source yes --section SpeedOfLight \
+    --section LaunchStats --section Occupancy --section SourceCounters --section WarpStateStats \
+    -k regex:'group_rows_kernel|block_rows_kernel' -c 24 -o "$out/src/prof" \
+    "$build/bench/spgemm_bench" --reps 0 --dtype double --gen lr --skip gen_random_400k_16:AA \
+    --out "$out/src/b" >"$out/src/ncu-src.log" 2>&1
+  echo "ncu source rc $? $(el) s"
+  ncu -i "$out/src/prof.ncu-rep" --page details --print-units base >"$out/src/details.txt" 2>&1
+  ncu -i "$out/src/prof.ncu-rep" --page raw --csv >"$out/src/raw.csv" 2>&1
+  ncu -i "$out/src/prof.ncu-rep" --page source --csv --print-source sass >"$out/src/sass.csv" 2>&1
+  ncu -i "$out/src/prof.ncu-rep" --page source --csv --print-source cuda >"$out/src/cuda.csv" 2>&1
+  grep -E "group_rows_kernel|block_rows_kernel|Duration|Registers Per|Achieved Occupancy|Executed Ipc A|Theoretical Occ|Block Limit" \
+    "$out/src/details.txt" | grep -v "^ *-" | head -60 | cut -c1-150
+  ls -la "$out/src" | head
+  (cd "$out" && tar czf ncu-src.tgz src && rm -rf src)
+fi
+echo "done $(el) s: t503 default $r_def, --sampled $r_smp, rank count $r_rs, memcheck $r_mc"
 [ $r_def -eq 0 ] && [ $r_smp -eq 0 ] && [ $r_mc -eq 0 ]

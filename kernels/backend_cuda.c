@@ -643,15 +643,20 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
   const int tuned_ok = rule == GCOO_ALG_GCOO ||
                        (gcoo__dispatch_choose_p(din, NULL) > 0 && avg > 0 &&
                         (double)din->max_row_nnz / avg < GCOO_DISPATCH_TRIAL_MAX_ROW_SKEW);
-  /* skewed rows: the tuned kernel only through its row-split variant */
+  /* skewed rows: the tuned kernel through its row-split variant where the longest row spans
+   * enough pieces, else (version 7, session 5) as GCOO without p runs it: the rule's variant
+   * against the direct kernel's shapes (shape_trial). With its entries taken 8 at a time the
+   * direct kernel ran ct2010, FA, add32 and their Kronecker tilings 1.2-1.7x faster than the
+   * cuSPARSE algorithm the trial kept, which never saw it (2026-12-01-h200-spdm-s5.txt). */
   const int split_ok = !tuned_ok && gcoo__dispatch_choose_p(din, NULL) > 0 &&
                        gcoo__dispatch_split(din);
+  const int skewed_ok = !tuned_ok && !split_ok && gcoo__dispatch_choose_p(din, NULL) > 0;
   gcoo_spdm_alg cands[4];
   int nc = 0;
   cands[nc++] = rule;
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG3) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG3;
   if (rule != GCOO_ALG_CUSPARSE_CSR_ALG2) cands[nc++] = GCOO_ALG_CUSPARSE_CSR_ALG2;
-  if (rule != GCOO_ALG_GCOO && (tuned_ok || split_ok)) cands[nc++] = GCOO_ALG_GCOO;
+  if (rule != GCOO_ALG_GCOO && (tuned_ok || split_ok || skewed_ok)) cands[nc++] = GCOO_ALG_GCOO;
   trial_operands t;
   gcoo_status st = GCOO_SUCCESS;
   float ms[4] = {-1, -1, -1, -1};

@@ -160,12 +160,114 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
   }
 }
 
-template <typename T, int VPT>
-__global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
+// How the direct kernel reads its tile of an X row: kPacked, one 16-byte load a pack, packs past
+// the row's end zero (X allows 16-byte loads and N is a multiple of the pack, so every pack is
+// wholly in or out); kScalar, load_pack's element-by-element path (unaligned X or an odd N:
+// correctness, not speed, so one entry at a time, which keeps its registers down). Separate
+// kernels: inlined side by side, the two paths took the float kernel at 4 vectors a thread from
+// 64 to 110 registers (ptxas -v).
+enum DirectRead { kPacked, kScalar };
+
+// Whether the direct kernel loads a row's next batch of entries during the current one, capped at
+// 80 registers (3 blocks of 256 an SM): where the H200 runs of session 5 measured it faster
+// (double: large-f64 5-6 % faster at every N; float at 1 vector a thread, i.e. N = 32: 1-3 %),
+// not at 2 and 4 vectors a thread in float, where the extra registers cost a block an SM and
+// N = 128 / 512 ran 4-5 % slower (bcsstk24 N = 512 0.0272 -> 0.0347 ms;
+// bench/results/2026-12-01-h200-spdm-s5.txt against -s5b.txt).
+template <typename T>
+constexpr bool direct_prefetch(int vpt) {
+  return sizeof(T) == 8 || vpt == 1;
+}
+
+// One row of the direct kernel, entries taken 8 at a time (session 5). Lane l of the row's slot
+// loads entry e + l (column and value: one coalesced read a slot instead of every lane reading
+// every entry), the slot passes them round with shuffles, and each lane issues the X loads of U
+// entries (U * VPT = 8 packs) before the first FMA that needs them. The loop of sessions 1-4 read
+// one entry, then its X pack behind load_pack's tail/alignment branch, then did the FMAs: at one
+// vector a thread one L2 round trip in flight per row (in SASS each LDG.128 followed by its FFMAs),
+// so a row of 45 entries cost 45 latencies (bcsstk24 at N = 32: 0.015 ms, CSR_ALG3 0.009).
+// Entries past the row's end read X row 0 (valid: k >= 1 whenever A has entries) and are not
+// accumulated, so an Inf in X cannot become a NaN through them.
+template <typename T, int VPT, int READ, bool PREFETCH>
+__device__ __forceinline__ void direct_row(const TunedArgs<T> &a, int64_t row, int64_t col0,
+                                           int lane, unsigned slot_mask, Pack<T> (&acc)[VPT]) {
+  using P = Pack<T>;
+  using V = typename NativeVec<T>::type;
+  constexpr int VEC = P::N;
+  constexpr int B = 8; // entries a batch: one per lane of the slot
+  constexpr int U = READ == kScalar || VPT >= B ? 1 : B / VPT; // entries in flight together
+  const int64_t e1 = a.rowptr[row + 1];
+  int64_t e = a.rowptr[row];
+  int cl = 0; // with PREFETCH: this lane's entry of the coming batch, loaded a batch ahead
+  T wl = T(0);
+  if (PREFETCH && e + lane < e1) {
+    cl = a.colind[e + lane];
+    wl = a.vals[e + lane];
+  }
+  for (; e < e1; e += B) {
+    const int n = e1 - e < B ? (int)(e1 - e) : B;
+    int cb = 0; // this lane's entry of this batch (column 0, value 0 past the row's end)
+    T wb = T(0);
+    int cn = 0;
+    T wn = T(0);
+    if (PREFETCH) {
+      cb = cl;
+      wb = wl;
+      if (e + B + lane < e1) { // the next batch's, in flight with this batch's X loads
+        cn = a.colind[e + B + lane];
+        wn = a.vals[e + B + lane];
+      }
+    } else if (lane < n) {
+      cb = a.colind[e + lane];
+      wb = a.vals[e + lane];
+    }
+#pragma unroll
+    for (int j0 = 0; j0 < B; j0 += U) {
+      if (j0 >= n) break; // the same n for the slot's 8 lanes: no divergence inside a slot
+      P x[U][VPT];
+      T w[U];
+#pragma unroll
+      for (int u = 0; u < U; u++) {
+        const int c = __shfl_sync(slot_mask, cb, j0 + u, 8);
+        w[u] = __shfl_sync(slot_mask, wb, j0 + u, 8);
+        const T *xr = a.X + (int64_t)c * a.ldx;
+#pragma unroll
+        for (int v = 0; v < VPT; v++) {
+          const int64_t j = col0 + (int64_t)(v * 8 + lane) * VEC;
+          if (READ == kScalar) {
+            x[u][v] = load_pack(xr, j, a.N, a.xvec);
+          } else if (j < a.N) {
+            const V q = __ldg(reinterpret_cast<const V *>(xr + j));
+            memcpy(&x[u][v], &q, sizeof q);
+          } else {
+            x[u][v] = pack_zero<T>();
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (j0 + u < n) {
+#pragma unroll
+          for (int v = 0; v < VPT; v++)
+#pragma unroll
+            for (int i = 0; i < VEC; i++) acc[v].e[i] += w[u] * x[u][v].e[i];
+        }
+    }
+    if (PREFETCH) {
+      cl = cn;
+      wl = wn;
+    }
+  }
+}
+
+template <typename T, int VPT, int READ>
+__global__ void __launch_bounds__(256, direct_prefetch<T>(VPT) ? 3 : 0)
+    direct_kernel(const TunedArgs<T> a) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
   const int tid = threadIdx.x;
   const int slot = tid >> 3, lane = tid & 7;
+  const unsigned slot_mask = 0xffu << (tid & 24); // the slot's 8 lanes within the warp
   const int64_t row0 = (int64_t)blockIdx.x * a.p;
   const int pg = (int)(a.m - row0 < a.p ? a.m - row0 : a.p);
   const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(8 * VPT * VEC);
@@ -174,17 +276,7 @@ __global__ void __launch_bounds__(256) direct_kernel(const TunedArgs<T> a) {
     P acc[VPT];
 #pragma unroll
     for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
-    const int64_t e1 = a.rowptr[row + 1];
-    for (int64_t e = a.rowptr[row]; e < e1; e++) {
-      const T val = a.vals[e];
-      const T *xr = a.X + (int64_t)a.colind[e] * a.ldx;
-#pragma unroll
-      for (int v = 0; v < VPT; v++) {
-        const P x = load_pack(xr, col0 + (int64_t)(v * 8 + lane) * VEC, a.N, a.xvec);
-#pragma unroll
-        for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
-      }
-    }
+    direct_row<T, VPT, READ, direct_prefetch<T>(VPT)>(a, row, col0, lane, slot_mask, acc);
     T *yr = a.Y + row * a.ldy;
 #pragma unroll
     for (int v = 0; v < VPT; v++) {
@@ -246,16 +338,18 @@ KernelPtr<T> staged_for_rpt(int rpt) {
   return nullptr;
 }
 
+template <typename T, int READ>
+KernelPtr<T> direct_for_vpt(int vpt) {
+  return vpt == 1   ? direct_kernel<T, 1, READ>
+         : vpt == 2 ? direct_kernel<T, 2, READ>
+         : vpt == 4 ? direct_kernel<T, 4, READ>
+                    : nullptr;
+}
+
+// packed: X allows 16-byte loads and N is a multiple of the pack (the direct kernel's kPacked)
 template <typename T>
-KernelPtr<T> pick_kernel(int staged, int vpt, int rpt) {
-  if (!staged) {
-    switch (vpt) {
-      case 1: return direct_kernel<T, 1>;
-      case 2: return direct_kernel<T, 2>;
-      case 4: return direct_kernel<T, 4>;
-    }
-    return nullptr;
-  }
+KernelPtr<T> pick_kernel(int staged, int vpt, int rpt, bool packed) {
+  if (!staged) return packed ? direct_for_vpt<T, kPacked>(vpt) : direct_for_vpt<T, kScalar>(vpt);
   switch (vpt) {
     case 1: return staged_for_rpt<T, 1>(rpt);
     case 2: return staged_for_rpt<T, 2>(rpt);
@@ -282,7 +376,7 @@ struct Shape {
 
 template <typename T>
 Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_t N,
-                   int64_t ngroups, int sm_count) {
+                   int64_t ngroups, int sm_count, bool packed) {
   constexpr int VEC = Pack<T>::N;
   Shape<T> sh;
   const int64_t slots_max = max_threads / 8;
@@ -298,6 +392,8 @@ Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_
     vpt = 4;
     while (vpt > 1 && ngroups * div_up(npacks, 8 * vpt) < kDirectMinBlocksPerSM * (int64_t)sm_count)
       vpt /= 2;
+    // and no wider than N needs (at N = 32 in float, 4 vectors a thread left 3 of them idle)
+    while (vpt > 1 && 8 * (vpt / 2) >= npacks) vpt /= 2;
   } else if (vpt == 0) {
     const int64_t npacks = div_up(N, VEC);
     vpt = npacks > 16 ? 4 : npacks > 8 ? 2 : 1;
@@ -316,7 +412,7 @@ Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_
   sh.vpt = vpt;
   sh.rpt = rpt;
   sh.passes = (int)div_up(p, (int64_t)sh.slots * rpt);
-  sh.k = pick_kernel<T>(staged, vpt, rpt);
+  sh.k = pick_kernel<T>(staged, vpt, rpt, packed);
   return sh;
 }
 
@@ -346,14 +442,16 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   // random rows 5-25 % faster, 2026-11-30-h200-sweep.csv).
   const int64_t p = trial_shape ? L->shape_rows : L->p;
   const int64_t blocks_x = trial_shape ? div_up(L->m, p) : L->ngroups;
+  // the direct kernel's 16-byte path (kPacked) needs aligned X rows and N a multiple of the pack
+  const bool packed = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0);
   Shape<T> shp = shape_for<T>(vs.staged, trial_shape ? L->shape_vpt : vs.vpt, vs.max_threads, p, N,
-                              blocks_x, dev->sm_count);
+                              blocks_x, dev->sm_count, packed);
   GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
              variant, shp.vpt, shp.rpt);
   int b0 = 0;
   GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b0, shp.k, shp.threads, 0));
   if (variant == 0 && b0 < 2 && shp.threads > 256) {
-    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, blocks_x, dev->sm_count);
+    Shape<T> s2 = shape_for<T>(vs.staged, 0, 256, p, N, blocks_x, dev->sm_count, packed);
     int b2 = 0;
     if (s2.k)
       GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, s2.k, s2.threads, 0));

@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include <cub/device/device_scan.cuh>
 
@@ -58,52 +59,6 @@ size_t device_smem_optin() {
     return 48 * 1024;
   }
   return (size_t)v;
-}
-
-// The device's stream-ordered pool keeps what a call freed for the next call (no cudaMalloc per
-// call); after each call it is trimmed back to pool_keep() bytes: an eighth of the device's
-// memory (17.6 GiB of an H200), so that the next product of a similar size maps no new memory
-// (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its 1.2 GB
-// buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-run1),
-// and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing).
-size_t device_total_bytes() {
-  static size_t total[16];
-  int d = 0;
-  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  if (total[d] == 0) {
-    size_t f = 0, t = 0;
-    if (cudaMemGetInfo(&f, &t) == cudaSuccess)
-      total[d] = t;
-    else
-      (void)cudaGetLastError();
-  }
-  return total[d];
-}
-size_t pool_keep() {
-  const char *v = getenv("GCOO_SPGEMM_POOL_KEEP_MB");
-  if (v && *v) return (size_t)strtoull(v, nullptr, 10) << 20;
-  const size_t eighth = device_total_bytes() / 8;
-  return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
-}
-void pool_setup() {
-  int d = 0;
-  cudaMemPool_t pool;
-  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess) {
-    uint64_t thr = UINT64_MAX;
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
-  }
-  (void)cudaGetLastError();
-}
-void pool_trim(cudaStream_t s) {
-  int d = 0;
-  cudaMemPool_t pool;
-  cudaStreamSynchronize(s);
-  if (cudaGetDevice(&d) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess)
-    cudaMemPoolTrimTo(pool, pool_keep());
-  (void)cudaGetLastError();
 }
 
 // Pinned host memory for the small copies the host waits for (pageable copies cost more).
@@ -244,9 +199,9 @@ struct product {
   T *cv[3] = {nullptr, nullptr, nullptr};
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
-  bool direct_recompute = false;  // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
-  uint8_t warp_rank = kRankCount; // GCOO_SPGEMM_WARP_RANK (warp_rank_mode())
-  bool all_at_bound = false;      // the sample's pass computed every row at its bound
+  bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
+  bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
+  bool all_at_bound = false;     // the sample's pass computed every row at its bound
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -262,18 +217,15 @@ bool recompute_direct() {
   return v && strcmp(v, "direct") == 0;
 }
 
-// How the warp bins order rows of more than 32 entries. Default: ranks counted in registers
-// (warp_count_write, kernels/spgemm_kernels.cuh): 1.08x geomean over the bitonic network on the
-// products with no recomputed row, 1.19-1.26x on cage11, 1.03-1.21x on random 400k x 16 (one
-// H200, bench/results/2026-12-01-h200-spgemm-s4-next.txt). GCOO_SPGEMM_WARP_RANK=bitonic keeps
-// the network (a shared-memory bitonic sort), for comparison; GCOO_SPGEMM_WARP_RANK=regsort
-// sorts in registers (warp_regsort_write: a variant, checked by t505 on the CPU emulator and t503
-// on the H200, where it ran 0.95x of the counting ranks: s4-final results). Read at every call.
-uint8_t warp_rank_mode() {
-  const char *v = getenv("GCOO_SPGEMM_WARP_RANK");
-  if (v && strcmp(v, "bitonic") == 0) return kRankBitonic;
-  if (v && strcmp(v, "regsort") == 0) return kRankRegSort;
-  return kRankCount;
+// How rows of more than 32 entries are ordered in the shared tables. Default: ranked through
+// buckets of the row's column span (bucket_rank_write, kernels/spgemm_kernels.cuh; the 64-slot
+// warp bin keeps the counting ranks). GCOO_SPGEMM_RANK=count takes session 4's default instead
+// (counting ranks in the warp bins, 1.08x the bitonic network there, and the bitonic network in
+// the block bins), for comparison; its register sort (0.95x of the counting ranks on the H200)
+// and the warp bins' network are gone. Read at every call (the benchmark times both).
+bool bucket_rank_mode() {
+  const char *v = getenv("GCOO_SPGEMM_RANK");
+  return !(v && strcmp(v, "count") == 0);
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -305,7 +257,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->last_shared = last_shared_bin<T>();
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
-  P->warp_rank = warp_rank_mode();
+  P->bucket_rank = bucket_rank_mode();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -352,11 +304,7 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
-  if (G == 32 && out.reg_sort) // its own instantiation
-    group_rows_kernel<T, TS, G, WARPS, G == 32>
-        <<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-  else
-    group_rows_kernel<T, TS, G, WARPS, false><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  group_rows_kernel<T, TS, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
 
@@ -435,8 +383,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
-  out.count_rank = P->warp_rank == kRankCount;
-  out.reg_sort = P->warp_rank == kRankRegSort;
+  out.bucket_rank = P->bucket_rank;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
@@ -497,26 +444,6 @@ gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr
 done:
   return st;
 }
-
-// C's arrays, handed to the caller (who frees them with cudaFree): from the stream-ordered pool
-// when they are small (three cudaMalloc took 72-134 us of a 0.33 ms product, on its critical
-// path), cudaMalloc'd otherwise (a large C is not kept in the pool after the caller frees it).
-// cudaFree takes either; it does not wait for pool memory, and the product has synchronised its
-// stream before it returns. Small: at most a quarter of what the pool keeps.
-int64_t pooled_output_bytes() { return (int64_t)(pool_keep() / 4); }
-struct out_mem {
-  spg_mem *mem;
-  bool pooled;
-  cudaError_t alloc(void **p, int64_t bytes) const {
-    return pooled ? spg_tmp_malloc(mem, p, bytes) : spg_malloc(mem, p, bytes);
-  }
-  void release(void *p, int64_t bytes) const { // stream-ordered for pool memory
-    if (pooled)
-      spg_tmp_free(mem, p, bytes);
-    else
-      spg_free(mem, p, bytes);
-  }
-};
 
 // The direct recomputation (GCOO_SPGEMM_RECOMPUTE=direct): relist_kernel has planned the h[1]
 // rows of ovf1 (h[4] entries of room, h[5] table slots, h[6] their sizes as scanned); one launch
@@ -609,7 +536,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   P->allocated += p1->total_room;
   P->buf_len[1] = p1->total_room;
   cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
-  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= pooled_output_bytes();
+  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= spg_pooled_output_bytes();
   GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
   if (P->direct_recompute) { // plan the listed rows now: the wait below brings the totals
     SPG_CUDA(cudaMemsetAsync(P->ctr + 4, 0, 3 * 8, s));
@@ -805,7 +732,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   GCOO_CHECK_GOTO(P.side != nullptr, GCOO_ERR_CUDA,
                   "could not create the CUDA streams and events of the SpGEMM");
   ev = P.side->timing;
-  pool_setup();
+  P.mem.pool = spg_pool();
 
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
@@ -981,7 +908,7 @@ done:
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);
-  pool_trim(s);
+  spg_pool_trim(s, P.mem.pool);
   if (st < 0) {
     gcoo_cuda_csr_free(dC);
     gcoo_sparse_destroy(hC);
@@ -1005,7 +932,7 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
   product_init(&P, s, A, B);
   GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
-  pool_setup();
+  P.mem.pool = spg_pool();
   GCOO_GOTO(product_alloc(&P));
   GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
@@ -1054,12 +981,81 @@ done:
   spg_tmp_free(&P.mem, d_flop, m * 8);
   spg_tmp_free(&P.mem, d_nnz, m * 8);
   product_free(&P);
-  pool_trim(s);
+  spg_pool_trim(s, P.mem.pool);
   if (st < 0) gcoo_prediction_free(pred);
   return st;
 }
 
 } // namespace
+
+// SpGEMM's own stream-ordered pool, one per device, keeps what a call freed for the next call (no
+// cudaMalloc per call); after each call it is trimmed back to pool_keep() bytes: an eighth of
+// the device's memory (17.6 GiB of an H200), so that the next product of a similar size maps no
+// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its
+// 1.2 GB buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-
+// run1), and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep
+// nothing). The pool is gcoo's, not the device's default pool: an application's own
+// cudaMallocAsync keeps the release policy it set (session 4 set the default pool's threshold,
+// which changed it for everyone in the process). It lives as long as the process, as a cached
+// library handle does; where it cannot be created, the default pool serves, untouched.
+static size_t device_total_bytes() {
+  static size_t total[16];
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (total[d] == 0) {
+    size_t f = 0, t = 0;
+    if (cudaMemGetInfo(&f, &t) == cudaSuccess)
+      total[d] = t;
+    else
+      (void)cudaGetLastError();
+  }
+  return total[d];
+}
+static size_t pool_keep() {
+  const char *v = getenv("GCOO_SPGEMM_POOL_KEEP_MB");
+  if (v && *v) return (size_t)strtoull(v, nullptr, 10) << 20;
+  const size_t eighth = device_total_bytes() / 8;
+  return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
+}
+// The current device's pool (created at its first use, never released before the trim), or
+// nullptr: the default pool.
+cudaMemPool_t spg_pool() {
+  static std::mutex lock;
+  static cudaMemPool_t pools[16];
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= 16) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> hold(lock);
+  if (!pools[d]) {
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = d;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
+      uint64_t thr = UINT64_MAX; // released only by spg_pool_trim
+      if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr) == cudaSuccess)
+        pools[d] = pool;
+      else
+        (void)cudaMemPoolDestroy(pool);
+    }
+  }
+  (void)cudaGetLastError();
+  return pools[d];
+}
+void spg_pool_trim(cudaStream_t s, cudaMemPool_t pool) {
+  cudaStreamSynchronize(s);
+  if (pool) cudaMemPoolTrimTo(pool, pool_keep());
+  (void)cudaGetLastError();
+}
+
+int64_t spg_pooled_output_bytes() { return (int64_t)(pool_keep() / 4); }
 
 extern "C" {
 

@@ -5,7 +5,11 @@
 // buffer 1); ALG2/ALG3: getNumProducts and estimateMemory (buffer 3 temporary, gives the size
 // of buffer 2); ALG1: compute as a size query; compute with buffer 2; SpMatGetSize; allocate C;
 // copy. cuSPARSE's SpGEMM takes 32-bit row offsets: A's and B's are converted before the clock
-// starts (their input format), C's are widened to ours after it stops.
+// starts (their input format), C's are widened to ours after it stops. Its buffers come from the
+// same stream-ordered pool as gcoo's temporaries, and C's arrays by the same rule as gcoo's C
+// (spgemm_common.cuh): what a user who keeps a pool would do, so that neither side's time holds
+// a cudaMalloc the other does not pay (session 4's ALG1 paid cudaMalloc of buffers 1 and 2 and
+// of C inside its clock).
 #include <cmath>
 #include <cstring>
 
@@ -57,6 +61,7 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   cusparseSpGEMMDescr_t desc = nullptr;
   spg_mem mem;
   free_watch fw;
+  out_mem om = {&mem, false};
   int32_t *pA = nullptr, *pB = nullptr, *pC = nullptr;
   void *buf1 = nullptr, *buf2 = nullptr, *buf3 = nullptr;
   size_t size1 = 0, size2 = 0, size3 = 0;
@@ -107,12 +112,14 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
                                  dt));
   SPG_CUSPARSE(cusparseSpGEMM_createDescr(&desc));
   SPG_CUDA(cudaStreamSynchronize(s));
+  mem.stream = s;
+  mem.pool = spg_pool();
 
   t0 = gcoo__wtime();
   fw.start = fw.low = gcoo__cuda_free_bytes();
   SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                              &size1, nullptr));
-  SPG_CUDA(spg_malloc(&mem, &buf1, (int64_t)size1));
+  SPG_CUDA(spg_tmp_malloc(&mem, &buf1, (int64_t)size1));
   SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                              &size1, buf1));
   fw.look();
@@ -123,21 +130,22 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
     SPG_CUSPARSE(cusparseSpGEMM_getNumProducts(desc, &nprod));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                                chunk, &size3, nullptr, nullptr));
-    SPG_CUDA(spg_malloc(&mem, &buf3, (int64_t)size3));
+    SPG_CUDA(spg_tmp_malloc(&mem, &buf3, (int64_t)size3));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                                chunk, &size3, buf3, &size2));
     fw.look();
-    spg_free(&mem, buf3, (int64_t)size3);
+    spg_tmp_free(&mem, buf3, (int64_t)size3);
     buf3 = nullptr;
   }
-  SPG_CUDA(spg_malloc(&mem, &buf2, (int64_t)size2));
+  SPG_CUDA(spg_tmp_malloc(&mem, &buf2, (int64_t)size2));
   SPG_CUSPARSE(
       cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, buf2));
   fw.look();
   SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
-  SPG_CUDA(spg_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
-  SPG_CUDA(spg_malloc(&mem, (void **)&dC->ind, nnzC * 4));
-  SPG_CUDA(spg_malloc(&mem, &dC->values, nnzC * (int64_t)es));
+  SPG_CUDA(spg_tmp_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
+  om.pooled = (rowsC + 1) * 8 + nnzC * (int64_t)(4 + es) <= spg_pooled_output_bytes();
+  SPG_CUDA(om.alloc((void **)&dC->ind, nnzC * 4));
+  SPG_CUDA(om.alloc(&dC->values, nnzC * (int64_t)es));
   SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->values));
   SPG_CUSPARSE(cusparseSpGEMM_copy(h, op, op, one, mA, mB, zero, mC, dt, calg, desc));
   SPG_CUDA(cudaStreamSynchronize(s));
@@ -164,12 +172,13 @@ done:
   if (mB) cusparseDestroySpMat(mB);
   if (mC) cusparseDestroySpMat(mC);
   if (h) cusparseDestroy(h);
-  cudaFree(buf1);
-  cudaFree(buf2);
-  cudaFree(buf3);
+  spg_tmp_free(&mem, buf1, (int64_t)size1);
+  spg_tmp_free(&mem, buf2, (int64_t)size2);
+  spg_tmp_free(&mem, buf3, (int64_t)size3);
+  spg_tmp_free(&mem, pC, (rowsC + 1) * 4);
+  spg_pool_trim(s, mem.pool);
   cudaFree(pA);
   cudaFree(pB);
-  cudaFree(pC);
   if (st < 0) gcoo_cuda_csr_free(dC);
   return st;
 }

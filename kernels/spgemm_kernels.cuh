@@ -19,9 +19,10 @@
 // Shared tables are sized from the row's room, not from its FLOP bound: a row that inserts more
 // distinct columns than its room aborts (its table still has free slots: the margin of the bin
 // is the most keys that can arrive after the room is passed) and is listed for recomputation.
-// After accumulation only the row's entries are sorted: the occupied slots are compacted (in
+// After accumulation only the row's entries are ordered: the occupied slots are compacted (in
 // place, by ballot, for a warp; by a shared counter for a block), then ranked by counting
-// (z <= 32, in registers) or sorted by a bitonic network over the next power of two >= z.
+// (z <= 32, in registers; the 64-slot bin's rows) or through buckets of the row's column span
+// (bucket_rank_write: no sort); the global bin's tables are sorted by a bitonic network.
 // Nothing is ever written past a row's room.
 #ifndef GCOO_KERNELS_SPGEMM_KERNELS_CUH
 #define GCOO_KERNELS_SPGEMM_KERNELS_CUH
@@ -95,15 +96,10 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  bool
-      count_rank; // warp bins: rank z > 32 entries by counting (else bitonic; GCOO_SPGEMM_WARP_RANK)
-  bool reg_sort;  // warp bins: sort them in registers instead (GCOO_SPGEMM_WARP_RANK=regsort; the
-                  // launcher takes group_rows_kernel's REGSORT instantiation by it)
+  bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
+                    // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
+                    // and bitonic network in the block bins
 };
-// How the warp bins order rows of more than 32 entries (pass_out::count_rank, reg_sort). The
-// register sort has a kernel of its own: compiled into the default's, its registers (121-128
-// against 40-56) would lower the default's occupancy.
-constexpr int kRankBitonic = 0, kRankCount = 1, kRankRegSort = 2;
 
 struct csr_in {
   const int64_t *Ap;
@@ -141,9 +137,9 @@ __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_
 
 // ---- sorting ---------------------------------------------------------------------------------
 
-// Bitonic sort of keys/vals[0, P) (P a power of two) by `nthreads` threads (tid among them): a
-// warp (WARP, synchronised by __syncwarp) or the whole block (__syncthreads).
-template <typename T, bool WARP>
+// Bitonic sort of keys/vals[0, P) (P a power of two) by the block's `nthreads` threads (tid
+// among them): the global bin's tables, and the block bins' with GCOO_SPGEMM_RANK=count.
+template <typename T>
 __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nthreads) {
   for (int64_t k = 2; k <= P; k <<= 1)
     for (int64_t j = k >> 1; j > 0; j >>= 1) {
@@ -160,22 +156,17 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
           }
         }
       }
-      if (WARP)
-        __syncwarp();
-      else
-        __syncthreads();
+      __syncthreads();
     }
 }
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
-// Rank z > 32 distinct keys of a warp's table by counting (the default; GCOO_SPGEMM_WARP_RANK=
-// bitonic takes the bitonic network, 1.08x slower in geomean on one H200): lane l holds entries
-// l, l + 32, ... in registers (K = TS / 32 at most), reads every key once from shared memory (a broadcast: no
-// bank conflicts) and counts the smaller ones; entry s goes straight to its rank. z x ceil(z / 32)
-// compares a lane and no barrier, against the network's log2(P)(log2(P)+1)/2 rounds of P / 32
-// compare-exchanges in shared memory, each round behind a __syncwarp (36 rounds for P = 256:
-// random 400k x 16's rows, ~250 entries each in the 512-slot bin).
+// Rank z > 32 distinct keys of a warp's table by counting (the 64-slot bin's rows, and every
+// warp bin's with GCOO_SPGEMM_RANK=count: session 4's default, 1.08x faster in geomean than the
+// bitonic network it replaced): lane l holds entries l, l + 32, ... in registers (K = TS / 32 at
+// most), reads every key once from shared memory (a broadcast: no bank conflicts) and counts the
+// smaller ones; entry s goes straight to its rank. z x ceil(z / 32) compares a lane.
 template <typename T, int TS>
 __device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *vals, int z,
                                                  int lane, int32_t *ci, T *cv) {
@@ -206,117 +197,119 @@ __device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *v
   }
 }
 
-// Sort z (32 < z <= 32 K) dense entries of a warp's table in registers (a variant,
-// GCOO_SPGEMM_WARP_RANK=regsort, until a GPU run measures it): lane l holds entries l K .. l K +
-// K - 1 (padded with INT_MAX) and their slots, and a bitonic network over P = 32 K runs on them:
-// the stages of distance j < K compare registers of one lane, those of j >= K exchange register
-// r with lane l ^ (j / K) by a shuffle, with no shared memory and no barrier. For P = 256 (K = 8)
-// that is 21 in-lane stages of 4 compare-exchanges and 15 shuffle stages of 8, against z x
-// ceil(z / 32) = 2048 compares and 256 shared loads a lane for the counting ranks. The values
-// follow their slots; the sorted row goes back through the table so that its writes to C are
-// coalesced.
-template <typename T, int K>
-__device__ __forceinline__ void warp_regsort_k(int32_t *keys, T *vals, int z, int lane, int32_t *ci,
-                                               T *cv) {
-  constexpr int P = 32 * K;
-  int32_t a[K];
-  int p[K];
+// Rank z distinct keys held densely in keys[0, z) (their values in vals[0, z)) by NT threads
+// (tid among them: a warp, WARP, synchronised by __syncwarp, or the block) and write them in
+// column order at oci/ocv, with no sort: each key goes to one of NB buckets by its column's
+// place in the row's span [c0, c0 + w) (bucket b = floor((col - c0) NB / w), monotone in the
+// column, so a bucket's keys all precede the next bucket's), a shared counter per bucket gives
+// each key its place within its bucket's run, a scan of the counts places the runs, and a key's
+// rank is its run's start plus the keys of its run that are smaller. For z keys spread over
+// the span that is ~z / NB compares a key, against z for the counting ranks (random 400k x 16:
+// ~250 entries a row, whose counting ranks were 81 % of the 512-slot warp bin's instructions,
+// and whose block bin spent ~80 % in its bitonic network: ncu source counters, s5). Keys that
+// crowd into one bucket cost at most what the counting ranks cost. The NB + 1 counters live in
+// the table's last slots, past the z entries (bucket_rank_fits); each thread holds at most J
+// keys. Scratch for a block: wsum[NT / 32].
+template <int NB, int NT, int J>
+__device__ __forceinline__ bool bucket_rank_fits(int z, int64_t S) {
+  return z + NB + 1 <= S && z <= NT * J;
+}
+template <typename T, int NB, int NT, int J, bool WARP>
+__device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, int z, int S,
+                                                  int32_t c0, int32_t w, int tid, int32_t *oci,
+                                                  T *ocv, int *wsum) {
+  static_assert(NB % NT == 0 || NT % NB == 0, "buckets and threads");
+  static_assert(NB < (1 << 15), "bucket fits the packed word");
+  constexpr int PER = NB >= NT ? NB / NT : 1; // counters scanned by a thread
+  int32_t *bc = keys + (S - NB - 1);          // NB counters, then their total
+  // bucket = (col - c0) mul / 2^32 = floor((col - c0) NB / w) for w > NB, col - c0 otherwise
+  const uint32_t mul = w > NB ? (uint32_t)(((unsigned long long)NB << 32) / (unsigned long long)w)
+                              : 0u;
+  int32_t k[J];
+  int pk[J]; // bucket << 16 | place in its run
 #pragma unroll
-  for (int r = 0; r < K; r++) {
-    const int e = lane * K + r;
-    a[r] = e < z ? keys[e] : INT_MAX;
-    p[r] = e;
+  for (int i = 0; i < J; i++) {
+    const int e = tid + NT * i;
+    k[i] = e < z ? keys[e] : INT_MAX;
   }
+  for (int b = tid; b < NB; b += NT) bc[b] = 0;
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
 #pragma unroll
-  for (int k = 2; k <= P; k <<= 1) {
-#pragma unroll
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      if (j < K) { // the partner of register r is register r ^ j of this lane
-#pragma unroll
-        for (int r = 0; r < K; r++) {
-          const int q = r ^ j;
-          if (q > r) {
-            const bool asc = ((lane * K + r) & k) == 0;
-            if ((a[r] > a[q]) == asc) {
-              const int32_t ta = a[r];
-              a[r] = a[q];
-              a[q] = ta;
-              const int tp = p[r];
-              p[r] = p[q];
-              p[q] = tp;
-            }
-          }
-        }
-      } else { // register r of lane ^ (j / K); the lower lane keeps the smaller when ascending
-        const int m = j / K;
-        const bool lower = (lane & m) == 0;
-#pragma unroll
-        for (int r = 0; r < K; r++) {
-          const int32_t oa = __shfl_xor_sync(kFull, a[r], m);
-          const int op = __shfl_xor_sync(kFull, p[r], m);
-          const bool asc = ((lane * K + r) & k) == 0;
-          if (lower == asc ? oa < a[r] : oa > a[r]) {
-            a[r] = oa;
-            p[r] = op;
-          }
-        }
-      }
+  for (int i = 0; i < J; i++) {
+    pk[i] = 0;
+    if (tid + NT * i < z) {
+      const int32_t x = k[i] - c0 > 0 ? k[i] - c0 : 0;
+      uint32_t b = w > NB ? (uint32_t)(((unsigned long long)(uint32_t)x * mul) >> 32) : (uint32_t)x;
+      b = b < (uint32_t)NB ? b : (uint32_t)NB - 1u;
+      pk[i] = (int)(b << 16) | atomicAdd(&bc[b], 1);
     }
   }
-  T v[K];
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
+  { // exclusive scan of the counters: thread tid scans counters tid PER .. tid PER + PER - 1
+    int c[PER], sum = 0;
 #pragma unroll
-  for (int r = 0; r < K; r++) v[r] = lane * K + r < z ? vals[p[r]] : T(0);
-  __syncwarp(); // every slot is read before the sorted row overwrites the table
+    for (int q = 0; q < PER; q++) {
+      c[q] = tid * PER + q < NB ? bc[tid * PER + q] : 0;
+      sum += c[q];
+    }
+    const int lane = tid % 32;
+    int inc = sum;
 #pragma unroll
-  for (int r = 0; r < K; r++) {
-    const int e = lane * K + r;
+    for (int o = 1; o < 32; o <<= 1) {
+      const int y = __shfl_up_sync(kFull, inc, o);
+      if (lane >= o) inc += y;
+    }
+    int ex = inc - sum;
+    if (!WARP) {
+      if (lane == 31) wsum[tid / 32] = inc;
+      __syncthreads();
+      for (int v = 0; v < tid / 32; v++) ex += wsum[v];
+    }
+#pragma unroll
+    for (int q = 0; q < PER; q++) {
+      if (tid * PER + q < NB) bc[tid * PER + q] = ex;
+      ex += c[q];
+    }
+    if (tid == 0) bc[NB] = z;
+  }
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
+    // the runs: every key was read into registers before the first write here
+#pragma unroll
+  for (int i = 0; i < J; i++)
+    if (tid + NT * i < z) keys[bc[pk[i] >> 16] + (pk[i] & 0xffff)] = k[i];
+  if (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
+#pragma unroll
+  for (int i = 0; i < J; i++) {
+    const int e = tid + NT * i;
     if (e < z) {
-      keys[e] = a[r];
-      vals[e] = v[r];
+      const int b = pk[i] >> 16, r0 = bc[b], r1 = bc[b + 1];
+      int r = r0;
+      for (int q = r0; q < r1; q++) r += keys[q] < k[i];
+      oci[r] = k[i];
+      ocv[r] = vals[e];
     }
   }
-  __syncwarp();
-  for (int s = lane; s < z; s += 32) {
-    ci[s] = keys[s];
-    cv[s] = vals[s];
-  }
 }
-
-// The register sort for a table of TS slots: the smallest P = 32 K >= z.
+// Order the first z (<= TS) dense entries of a warp's table by column and write them at ci/cv:
+// z <= 32 by counting in registers; more through buckets (tables of 128 slots or more; the
+// counting ranks when GCOO_SPGEMM_RANK=count, or for the 64-slot bin's <= 42 entries, where
+// z x ceil(z / 32) compares are few). [c0, c0 + w) holds the row's columns.
 template <typename T, int TS>
-__device__ __forceinline__ void warp_regsort_write(int32_t *keys, T *vals, int z, int lane,
-                                                   int32_t *ci, T *cv) {
-  if constexpr (TS <= 64) {
-    warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
-  } else if constexpr (TS <= 128) {
-    if (z <= 64)
-      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
-    else
-      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
-  } else if constexpr (TS <= 256) {
-    if (z <= 64)
-      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
-    else if (z <= 128)
-      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
-    else
-      warp_regsort_k<T, 8>(keys, vals, z, lane, ci, cv);
-  } else {
-    static_assert(TS <= 512, "a warp table of at most 512 slots");
-    if (z <= 64)
-      warp_regsort_k<T, 2>(keys, vals, z, lane, ci, cv);
-    else if (z <= 128)
-      warp_regsort_k<T, 4>(keys, vals, z, lane, ci, cv);
-    else if (z <= 256)
-      warp_regsort_k<T, 8>(keys, vals, z, lane, ci, cv);
-    else
-      warp_regsort_k<T, 16>(keys, vals, z, lane, ci, cv);
-  }
-}
-
-// Sort the first z (<= TS) dense entries of a warp's table by column and write them at out+off.
-template <typename T, int TS, bool REGSORT>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv, bool count_rank) {
+                                                int32_t *ci, T *cv, bool bucket, int32_t c0,
+                                                int32_t w) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -328,23 +321,14 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
     }
     return;
   }
-  if constexpr (REGSORT) {
-    warp_regsort_write<T, TS>(keys, vals, z, lane, ci, cv);
-    return;
+  if constexpr (TS >= 128) {
+    constexpr int NB = TS / 8 > 32 ? TS / 8 : 32, J = (2 * TS / 3 + 31) / 32;
+    if (bucket && bucket_rank_fits<NB, 32, J>(z, TS)) {
+      bucket_rank_write<T, NB, 32, J, true>(keys, vals, z, TS, c0, w, lane, ci, cv, nullptr);
+      return;
+    }
   }
-  if (count_rank) {
-    warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
-    return;
-  }
-  int P = 64;
-  while (P < z) P <<= 1;
-  for (int s = z + lane; s < P; s += 32) keys[s] = INT_MAX;
-  __syncwarp();
-  bitonic_sort<T, true>(keys, vals, P, lane, 32);
-  for (int s = lane; s < z; s += 32) {
-    ci[s] = keys[s];
-    cv[s] = vals[s];
-  }
+  warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
 }
 
 // The warp bins and the first bin: G lanes a row (a group), 32 / G rows a warp, a table of TS
@@ -355,7 +339,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // the row, found by a binary search over a group scan of the lengths of the B rows); a row that
 // passes its room aborts and is listed. The loop over a warp's rows is warp-uniform (only the
 // groups whose row is past the list skip the body), so the groups reconverge at its end.
-template <typename T, int TS, int G, int WARPS, bool REGSORT>
+template <typename T, int TS, int G, int WARPS>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
@@ -451,8 +435,8 @@ __global__ void __launch_bounds__(WARPS * 32)
         }
         const int64_t off = rs.off[row];
         if constexpr (G == 32) {
-          warp_sort_write<T, TS, REGSORT>(keys, vals, z, lane, out.ci + off, out.cv + off,
-                                          out.count_rank);
+          warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
+                                 rs.cmin[row], rs.w[row]);
         } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
           for (int j = g; j < z; j += G) {
             const int32_t k = keys[j];
@@ -729,12 +713,18 @@ __global__ void __launch_bounds__(TPB)
       }
       __syncthreads();
     }
-    {
+    // a shared table's entries ranked through buckets (NB = TPB: S / 8 or S / 16 of its slots),
+    // else (the global table, GCOO_SPGEMM_RANK=count) sorted by the bitonic network
+    constexpr int J = TPB >= 1024 ? 11 : 6; // z <= 2/3 S, S / TPB = 8 (16 for 16384 slots)
+    if (!GLOBAL && out.bucket_rank && bucket_rank_fits<TPB, TPB, J>(z, slots)) {
+      bucket_rank_write<T, TPB, TPB, J, false>(keys, vals, z, (int)slots, rs.cmin[row], rs.w[row],
+                                               threadIdx.x, oci, ocv, swarp);
+    } else {
       int64_t P = 1;
       while (P < z) P <<= 1;
       for (int64_t s = z + threadIdx.x; s < P; s += TPB) keys[s] = INT_MAX;
       __syncthreads();
-      bitonic_sort<T, false>(keys, vals, P, threadIdx.x, TPB);
+      bitonic_sort<T>(keys, vals, P, threadIdx.x, TPB);
       for (int64_t s = threadIdx.x; s < z; s += TPB) {
         oci[s] = keys[s];
         ocv[s] = vals[s];

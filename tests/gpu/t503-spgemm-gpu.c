@@ -11,8 +11,11 @@
  * for a product small enough to be computed at its bounds (no prediction), that no row was
  * recomputed and the allocation held C; `--sampled` (ctest t503-spgemm-gpu_sampled) turns that
  * off (GCOO_SPGEMM_BOUND_ENTRIES=0), so every product is predicted and checked; and it
- * runs after the device's free memory and its stream-ordered pool were filled with garbage (a
- * kernel that reads what it did not write shows up as a wrong result). Exit 77 without a GPU. */
+ * runs after the device's free memory and its default stream-ordered pool were filled with
+ * garbage (a kernel that reads what it did not write shows up as a wrong result; gcoo's own
+ * SpGEMM pool is not reachable from here, but it hands each product what earlier products
+ * left in it). And the device's default pool keeps the release threshold the application had:
+ * SpGEMM's pool is its own. Exit 77 without a GPU. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +223,13 @@ int main(int argc, char **argv) {
     printf("t503-spgemm-gpu: no GPU, skipped\n");
     return GCOO_TEST_SKIP;
   }
+  /* the application's default pool policy, to be found unchanged at the end */
+  cudaMemPool_t default_pool = NULL;
+  uint64_t threshold0 = 0, threshold1 = 0;
+  TEST_CHECK(cudaDeviceGetDefaultMemPool(&default_pool, 0) == cudaSuccess &&
+                 cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold,
+                                         &threshold0) == cudaSuccess,
+             "the default pool's release threshold cannot be read");
   gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
   const int64_t shapes[][3] = {{1, 1, 1},
                                {5, 7, 3},
@@ -400,5 +410,11 @@ int main(int argc, char **argv) {
       gcoo_ctx_destroy(&ctx);
     }
   }
+  TEST_CHECK(default_pool &&
+                 cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold,
+                                         &threshold1) == cudaSuccess &&
+                 threshold1 == threshold0,
+             "the default pool's release threshold changed: %llu -> %llu (SpGEMM must use its own)",
+             (unsigned long long)threshold0, (unsigned long long)threshold1);
   return gcoo_test_finish("t503-spgemm-gpu");
 }

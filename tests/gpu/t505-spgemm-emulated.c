@@ -9,8 +9,9 @@
  * (tests/common/spgemm_check.h: same pattern, sorted columns, ||C - ref|| / ||ref|| <=
  * gcoo_test_tolerance), rows did overflow (so the path ran), no recomputed row overflowed, and
  * nnz(C) <= the bound C was allocated at; float and double, random, power-law, mesh, empty rows
- * and an empty product; the warp bins' rankings (the bitonic network, the counting ranks and the
- * register sort, GCOO_SPGEMM_WARP_RANK) on the rows of 16 entries a row. Runs without a GPU
+ * and an empty product; both rankings of rows of more than 32 entries (through buckets, the
+ * default, and GCOO_SPGEMM_RANK=count) in the warp bins of 128, 256 and 512 slots and the hashed
+ * block bins of 1024 to 16384 slots, and keys crowded into one bucket. Runs without a GPU
  * (label unit). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
                            int count_rank, gcoo_cuda_csr *C, int64_t *stats);
 
-/* The warp bins' ranking: 0 the bitonic network, 1 counting (the library's default), 2 the
- * register sort. */
+/* The ranking of rows of more than 32 entries: 0 through buckets (the library's default), 1
+ * GCOO_SPGEMM_RANK=count. */
 static int count_rank = 0;
 
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
@@ -96,7 +97,7 @@ int main(void) {
     gcoo_sparse_destroy(&Pt);
     gcoo_sparse_destroy(&P);
     /* 16 entries a row (256 products a row of A A^T, as random 400k x 16): the 256- and
-     * 512-slot warp bins and their bitonic sorts */
+     * 512-slot warp bins */
     gcoo_sparse U = spgemm_check_uniform(dt, 400, 400, 16, 7 + t), Ut = transpose(U);
     gcoo_sparse S = spgemm_check_uniform(dt, 200, 200, 16, 17 + t), St = transpose(S);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms half-way", ty);
@@ -106,22 +107,20 @@ int main(void) {
     check(what, S, St, 0.9, 0, 0u);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, count", ty);
     check(what, U, Ut, 0.7, 1, 0x10u);
-    count_rank = 2; /* and with the register sort */
-    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9, regsort", ty);
+    count_rank = 0;
+    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9", ty);
     check(what, S, St, 0.9, 0, 0u);
-    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, regsort", ty);
-    check(what, U, Ut, 0.7, 1, 0x10u);
-    /* rows of about 49, 100, 224 and 324 distinct entries at rooms of their bounds: the
-     * register sort's 2, 4, 8 and 16 registers a lane (and the counting ranks') */
+    /* rows of about 49, 100, 224 and 324 distinct entries at rooms of their bounds: the 128-,
+     * 256- and 512-slot warp bins, full to 2/3 (both rankings) */
     {
       const int64_t da[4] = {7, 10, 16, 18}, db[4] = {7, 10, 14, 18};
       for (int c = 0; c < 4; c++) {
         gcoo_sparse X = spgemm_check_uniform(dt, 200, 300, da[c], 31 + c + t),
                     Y = spgemm_check_uniform(dt, 300, 5000, db[c], 41 + c + t);
-        for (int mode = 1; mode <= 2; mode++) {
+        for (int mode = 0; mode <= 1; mode++) {
           count_rank = mode;
           snprintf(what, sizeof what, "%s uniform %lld x %lld products a row, %s", ty,
-                   (long long)da[c], (long long)db[c], mode == 1 ? "count" : "regsort");
+                   (long long)da[c], (long long)db[c], mode == 1 ? "count" : "bucket");
           check(what, X, Y, 1.0, 0, 0u);
         }
         gcoo_sparse_destroy(&X);
@@ -150,6 +149,48 @@ int main(void) {
     check(what, A4, Bw, 0.0, 1, 0x20u);
     snprintf(what, sizeof what, "%s wide long rows, rooms 0.9 (global)", ty);
     check(what, A40, Bw, 0.9, 0, 0x400u);
+    /* hashed block-bin rows that fit their rooms (rooms at the bound): ~600 entries in 1024
+     * slots (128 threads), ~1600 in 4096 (512), ~9200 in 16384 (1024: two counters a thread),
+     * both rankings */
+    {
+      gcoo_sparse A2 = spgemm_check_uniform(dt, 8, 60, 2, 19 + t),
+                  A25 = spgemm_check_uniform(dt, 2, 60, 25, 23 + t),
+                  B3 = spgemm_check_uniform(dt, 60, 60000, 300, 29 + t);
+      for (int mode = 0; mode <= 1; mode++) {
+        count_rank = mode;
+        const char *how = mode == 1 ? "count" : "bucket";
+        snprintf(what, sizeof what, "%s block bin 1024 slots, %s", ty, how);
+        check(what, A2, B3, 1.0, 0, 0x20u);
+        snprintf(what, sizeof what, "%s block bin 4096 slots, %s", ty, how);
+        check(what, A4, Bw, 1.0, 0, 0x80u);
+        snprintf(what, sizeof what, "%s block bin 16384 slots, %s", ty, how);
+        check(what, A25, Bw, 1.0, 0, 0x200u);
+      }
+      count_rank = 0;
+      gcoo_sparse_destroy(&A2);
+      gcoo_sparse_destroy(&A25);
+      gcoo_sparse_destroy(&B3);
+    }
+    /* keys crowded into one bucket: B's rows take 14 columns of [0, 400) and column 59999, so
+     * a row of C spans 60000 columns but all its keys but one fall in its first bucket */
+    {
+      const int64_t m = 300, d = 15, k = m * d;
+      int32_t *r = malloc((size_t)k * sizeof *r), *c = malloc((size_t)k * sizeof *c);
+      double *v = malloc((size_t)k * sizeof *v);
+      uint64_t x = 77 + (uint64_t)t;
+      for (int64_t q = 0; q < k; q++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r[q] = (int32_t)(q / d);
+        c[q] = q % d == d - 1 ? 59999 : (int32_t)((x >> 33) % 400u);
+        v[q] = (double)((x >> 11) & 1023) / 512.0 - 1.0;
+      }
+      gcoo_sparse Bc = spgemm_check_from_coo(dt, m, 60000, k, r, c, v),
+                  Ac = spgemm_check_uniform(dt, 100, m, 16, 37 + t);
+      snprintf(what, sizeof what, "%s keys crowded into one bucket", ty);
+      check(what, Ac, Bc, 1.0, 0, 0x10u);
+      gcoo_sparse_destroy(&Ac);
+      gcoo_sparse_destroy(&Bc);
+    }
     gcoo_sparse_destroy(&A4);
     gcoo_sparse_destroy(&A40);
     gcoo_sparse_destroy(&Bn);

@@ -7,8 +7,9 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` is the warp bins'
-// ranking in the pass (pass_out::count_rank, reg_sort: 0 bitonic, 1 counting, 2 register sort).
+// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` is the pass's ranking
+// of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
+// (counting ranks in the warp bins, the bitonic network in the block bins).
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +41,8 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
   int64_t blocks = (n + per_block - 1) / per_block;
   if (blocks > 2) blocks = 2; // the kernel loops over the rest
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
-  if (G == 32 && out.reg_sort) // its own instantiation, as launch_group
-    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, G == 32>, grid, block, 0, in, Av, Bv, rows,
-                     n, rs, out);
-  else
-    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, false>, grid, block, 0, in, Av, Bv, rows, n,
-                     rs, out);
+  gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, grid, block, 0, in, Av, Bv, rows, n, rs,
+                   out);
 }
 
 // As kernels/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
@@ -121,8 +118,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
-  out.count_rank = count_rank == kRankCount; // the warp bins' ranking (kRankBitonic, kRankCount,
-  out.reg_sort = count_rank == kRankRegSort; // kRankRegSort)
+  out.bucket_rank = count_rank == 0;
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
