@@ -170,14 +170,18 @@ bool cli_require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2,
 gcoo_status cli_agree(gcoo_status local);
 
 /* ---- start-up (cli/startup.c) ------------------------------------------------------------- */
-/** First thing in main(): note the time, and start the CUDA start-up on a thread
- *  (gcoo_cuda_prestart) when the command may run on a GPU. */
+/** First thing in main(): note the time, set the MPI environment defaults and start the
+ *  input's read-ahead (gcoo_file_prefetch). */
 void cli_startup_begin(int argc, char **argv);
-/** Right after MPI_Init. */
+/** Right after MPI_Init: start the CUDA start-up on a thread (gcoo_cuda_prestart) when the
+ *  command may run on a GPU (not beside MPI_Init: cli/startup.c says why). */
 void cli_startup_mpi_done(void);
 /** After MPI_Finalize: returns rc, or leaves the process at once (_exit(rc), all streams
  *  flushed) when a GPU was used, skipping the CUDA runtime's exit-time teardown. */
 int cli_startup_end(int rc);
+/** Whether cli_startup_end will leave with _exit (a GPU was used, GCOO_FAST_STARTUP not 0): a
+ *  command may then skip freeing what the process's end takes back anyway. */
+bool cli_quick_exit(void);
 /** Whether the start-up is made short: a singleton's MPI defaults (cli/startup.c), the GPU's
  *  context on a thread, the input prefetched while the distributed context is made; yes unless
  *  GCOO_FAST_STARTUP=0 (for measuring it). */

@@ -101,7 +101,8 @@ typedef struct job {
   int64_t m, k, N, nnz, row0, nrows;
   gcoo_dense Xh, Yh; /* host: X (all rows or own rows), Y slab (row-major nrows x N) */
   gcoo_dense Xd, Yd; /* device copies on the CUDA backend (gcoo_ctx_dense_create) */
-  int on_device;
+  int on_device, bound_at_create;
+  double t_bind; /* the device's binding after the read (gcoo_dist_create_unbound) */
   double t_create, t_read, t_setup, t_x, t_h2d, t_kernel, t_kernel_min, t_gather, t_gather_first,
       t_write, t_check, t_total, t_overlap, t_overlap_first;
   double check_err, check_tol;
@@ -324,12 +325,19 @@ static gcoo_status build_operator(job *j) {
   j->nnz = info.nnz_global;
   j->row0 = info.row0;
   j->nrows = info.nrows_local;
-  /* read = everything before the local operator's setup (file I/O and scatter, or generation) */
+  /* read = everything before the local operator's setup (file I/O and scatter, or generation)
+   * but the device's binding after it (the wait for the GPU's start-up, reported apart) */
+  gcoo_dist_info di;
+  CALL(gcoo_dist_get_info(j->d, &di));
   double total = MPI_Wtime() - t0, setup = info.setup_seconds;
-  double mine[2] = {total - setup, setup}, worst[2];
-  MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
+  const double bind = j->bound_at_create || gcoo_ctx_device(gcoo_dist_ctx(j->d)) < 0
+                          ? 0.0
+                          : di.bind_seconds;
+  double mine[3] = {total - setup - bind, setup, bind}, worst[3];
+  MPI_Allreduce(mine, worst, 3, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(j->d));
   j->t_read = worst[0];
   j->t_setup = worst[1];
+  j->t_bind = worst[2];
   if (j->a_path) cli_progress_rate("read", j->a_path, cli_file_mbytes(j->a_path), j->t_read);
   return GCOO_SUCCESS;
 }
@@ -460,7 +468,7 @@ static int to_device(job *j) {
 }
 
 static int from_device(job *j) {
-  if (!j->on_device) return 0;
+  if (!j->on_device || !j->Yh.data) return 0;
   gcoo_status st = gcoo_ctx_dense_copy(gcoo_dist_ctx(j->d), &j->Yh, &j->Yd);
   if (!cli_require(st >= 0, "copying the product from the GPU: %s", gcoo_last_error())) return 1;
   return 0;
@@ -495,10 +503,15 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static int run_products(job *j) {
-  gcoo_status st = gcoo_dense_create(&j->Yh, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N);
+  if (to_device(j)) return 1;
+  /* a host Y only where something reads it there: the CPU backend's product, or --out. The
+   * gather sends the device slab; the report's sums and the check's rows come from the device
+   * (gcoo_ctx_dense_sums, sampled rows): no copy-back of 4.1M x 32 (0.15 s on an H200 node) */
+  gcoo_status st = GCOO_SUCCESS;
+  if (!j->on_device || j->out)
+    st = gcoo_dense_create(&j->Yh, j->dtype, GCOO_ROW_MAJOR, j->nrows, j->N);
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) return cli_report("allocating the product", st);
-  if (to_device(j)) return 1;
   gcoo_dense X, Y;
   operands(j, j->on_device, &X, &Y);
   double *times = calloc((size_t)j->repeat, sizeof *times);
@@ -677,6 +690,28 @@ static gcoo_status x_rowset(job *j, const int64_t *rows, int64_t n, gcoo_dense *
 #endif
 }
 
+/* This rank's rows of Y at the global ids rows[0..n) (its own), as a host block: from the host
+ * Y where there is one, else copied row by row from the device's (N values each). */
+static gcoo_status y_rowset(job *j, const int64_t *rows, int64_t n, gcoo_dense *Ys) {
+  const size_t es = gcoo_dtype_size(j->dtype);
+  const int64_t ld = j->N > 0 ? j->N : 1;
+  CALL(gcoo_dense_create(Ys, j->dtype, GCOO_ROW_MAJOR, n, j->N));
+  for (int64_t t = 0; t < n; t++) {
+    const int64_t i = rows[t] - j->row0;
+    gcoo_dense dst = gcoo_dense_wrap((char *)Ys->data + (size_t)(t * ld) * es, j->dtype,
+                                     GCOO_ROW_MAJOR, 1, j->N, ld);
+    if (j->Yh.data) {
+      memcpy(dst.data, (const char *)j->Yh.data + (size_t)(i * j->Yh.ld) * es, (size_t)j->N * es);
+      continue;
+    }
+    gcoo_dense src = gcoo_dense_wrap((char *)j->Yd.data + (size_t)(i * j->Yd.ld) * es, j->dtype,
+                                     GCOO_ROW_MAJOR, 1, j->N, ld);
+    src.mem = GCOO_MEM_DEVICE;
+    CALL(gcoo_ctx_dense_copy(gcoo_dist_ctx(j->d), &dst, &src));
+  }
+  return GCOO_SUCCESS;
+}
+
 static int check(job *j) {
   if (!j->check) return 0;
   cli_progress("checking sampled rows against the CPU reference");
@@ -714,13 +749,13 @@ static int check(job *j) {
     nneed = u;
   }
   st = gcoo_dist_agree(j->d, st);
-  gcoo_dense Xs = {0};
+  gcoo_dense Xs = {0}, Ys = {0};
   if (st >= 0) st = gcoo_dist_agree(j->d, x_rowset(j, need, nneed, &Xs));
+  if (st >= 0) st = gcoo_dist_agree(j->d, y_rowset(j, sample, nmine, &Ys));
   double worst = 0.0;
   if (st >= 0) {
     const int is64 = j->dtype == GCOO_FLOAT64;
     for (int64_t t = 0; t < nmine; t++) {
-      int64_t i = sample[t] - j->row0;
       for (int64_t c = 0; c < j->N; c++) {
         double ref = 0.0, mag = 0.0;
         for (int64_t q = a.ptr[t]; q < a.ptr[t + 1]; q++) {
@@ -732,13 +767,14 @@ static int check(job *j) {
           ref += av * xv;
           mag += fabs(av) * fabs(xv);
         }
-        double y = gcoo_dense_get(&j->Yh, i, c);
+        double y = gcoo_dense_get(&Ys, t, c);
         double e = mag > 0 ? fabs(y - ref) / mag : (y == 0.0 ? 0.0 : INFINITY);
         if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
       }
     }
   }
   gcoo_dense_destroy(&Xs);
+  gcoo_dense_destroy(&Ys);
   free(need);
   free(sample);
   gcoo_sparse_destroy(&L);
@@ -769,38 +805,6 @@ static int check(job *j) {
 
 enum { DESC = 160 };
 
-/* The sum and the absolute sum of this rank's Y (row-major), over the threads in fixed blocks
- * of rows added in order, so the result does not depend on the thread count (one element at a
- * time through gcoo_dense_get took 0.5 s for 4.1M x 32 on an H200's host). */
-static void y_sums(const job *j, double sums[2]) {
-  enum { BLOCK = 4096 };
-  const int64_t nb = (j->nrows + BLOCK - 1) / BLOCK, N = j->N, ld = j->Yh.ld;
-  const int is64 = j->dtype == GCOO_FLOAT64;
-  double *part = calloc((size_t)(2 * nb + 2), sizeof *part);
-  if (!part) { /* then one thread, in the same order */
-    for (int64_t i = 0; i < j->nrows; i++)
-      for (int64_t c = 0; c < N; c++) {
-        double y = gcoo_dense_get(&j->Yh, i, c);
-        sums[0] += y, sums[1] += fabs(y);
-      }
-    return;
-  }
-#pragma omp parallel for schedule(static)
-  for (int64_t b = 0; b < nb; b++) {
-    const int64_t i1 = (b + 1) * BLOCK < j->nrows ? (b + 1) * BLOCK : j->nrows;
-    double s = 0.0, a = 0.0;
-    for (int64_t i = b * BLOCK; i < i1; i++)
-      for (int64_t c = 0; c < N; c++) {
-        double y = is64 ? ((const double *)j->Yh.data)[i * ld + c]
-                        : (double)((const float *)j->Yh.data)[i * ld + c];
-        s += y, a += fabs(y);
-      }
-    part[2 * b] = s, part[2 * b + 1] = a;
-  }
-  for (int64_t b = 0; b < nb; b++) sums[0] += part[2 * b], sums[1] += part[2 * b + 1];
-  free(part);
-}
-
 static void report(job *j) {
   MPI_Comm comm = gcoo_dist_comm(j->d);
   const int rank = cli_rank(), size = cli_size();
@@ -825,7 +829,10 @@ static void report(job *j) {
   MPI_Allreduce(MPI_IN_PLACE, &p, 1, MPI_INT, MPI_MAX, comm);
   /* sums of Y, so runs at different rank counts can be compared without files */
   double sums[2] = {0, 0};
-  y_sums(j, sums);
+  /* in gcoo_ctx_dense_sums's fixed order (the same bits from the host's Y and the device's) */
+  if (gcoo_ctx_dense_sums(gcoo_dist_ctx(j->d), j->on_device && !j->Yh.data ? &j->Yd : &j->Yh,
+                          sums) < 0)
+    sums[0] = sums[1] = NAN;
   MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm);
   if (rank != 0) return;
   const char *algname = alg_min == 1000 ? "none" : gcoo_spdm_alg_name((gcoo_spdm_alg)alg_min);
@@ -870,14 +877,16 @@ static void report(job *j) {
     cli_json_int(&js, "rows_sent_max", hmax);
     cli_json_int(&js, "bytes_per_apply", hsum * j->N * (int64_t)es);
     cli_json_end(&js);
-    static const char *const before[] = {"dist_create", "read",   "setup",     "dense_operand",
-                                         "upload",      "kernel", "kernel_min"};
+    /* dist_bind: the wait for the GPU after the read (0 where the context was bound at
+     * dist_create, and on the CPU backend, whose binding is part of the read) */
+    static const char *const before[] = {"dist_create",   "read",   "dist_bind", "setup",
+                                         "dense_operand", "upload", "kernel",    "kernel_min"};
     static const char *const after[] = {"gather", "gather_first", "write", "check", "total"};
-    const double t_before[] = {j->t_create, j->t_read,   j->t_setup,     j->t_x,
-                               j->t_h2d,    j->t_kernel, j->t_kernel_min};
+    const double t_before[] = {j->t_create, j->t_read, j->t_bind,   j->t_setup,
+                               j->t_x,      j->t_h2d,  j->t_kernel, j->t_kernel_min};
     const double t_after[] = {j->t_gather, j->t_gather_first, j->t_write, j->t_check, j->t_total};
     cli_json_object(&js, "time_s");
-    cli_json_reals(&js, before, t_before, 7);
+    cli_json_reals(&js, before, t_before, 8);
     cli_json_int(&js, "repeat", j->repeat);
     cli_json_reals(&js, after, t_after, 2);
     if (j->overlap > 0 && j->gather == GATHER_ROOT) {
@@ -922,6 +931,7 @@ static void report(job *j) {
            j->math == GCOO_MATH_TF32 ? ", math tf32 (tensor cores allowed)" : "");
     printf("  time: read %.3f s, setup %.3f s, dense operand %.3f s", j->t_read, j->t_setup,
            j->t_x);
+    if (j->t_bind > 0.0005) printf(", waiting for the GPU after the read %.3f s", j->t_bind);
     if (j->on_device) printf(", upload %.3f s", j->t_h2d);
     printf("\n        product %.3f ms (median of %d, min %.3f ms, %.2f GFLOP/s)", 1e3 * j->t_kernel,
            j->repeat, 1e3 * j->t_kernel_min, gflops);
@@ -954,16 +964,21 @@ static int run_job(job *j) {
   int rc = 0;
   double t0 = MPI_Wtime();
   /* the disk starts on this rank's share of an HDF5 input now (unless the whole file was asked
-   * for before MPI_Init), while gcoo_dist_create binds the GPU (its context was begun on a thread
-   * in main); the read then finds it in memory. A hint: a file it cannot use is reported by the
-   * read itself. */
+   * for before MPI_Init); the read then finds it in memory, while the GPU's context (begun on a
+   * thread in main) is still being made. A hint: a file it cannot use is reported by the read
+   * itself. */
 #if GCOO_HAVE_HDF5
   if (j->a_path && cli_fast_startup() && !cli_input_prefetched() &&
       cli_file_kind_of(j->a_path) == CLI_FILE_H5)
     (void)gcoo_h5_prefetch(j->a_path, cli_rank(), cli_size());
 #endif
-  gcoo_status st = gcoo_dist_create(&j->d, MPI_COMM_WORLD,
-                                    j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend);
+  /* unbound: the GPU whose context the thread of main() is making is bound when the operator
+   * is set up, after the file is read (gcoo_dist_create_unbound); GCOO_FAST_STARTUP=0 binds
+   * here, as a plain gcoo_dist_create does */
+  const char *backend = j->backend && !strcmp(j->backend, "gpu") ? "cuda" : j->backend;
+  j->bound_at_create = !cli_fast_startup();
+  gcoo_status st = j->bound_at_create ? gcoo_dist_create(&j->d, MPI_COMM_WORLD, backend)
+                                      : gcoo_dist_create_unbound(&j->d, MPI_COMM_WORLD, backend);
   if (st < 0) return cli_report("starting", st);
   j->t_create = MPI_Wtime() - t0;
   MPI_Allreduce(MPI_IN_PLACE, &j->t_create, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -982,6 +997,11 @@ static int run_job(job *j) {
   MPI_Allreduce(MPI_IN_PLACE, &j->t_total, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (!rc) report(j);
   if (!rc && j->check && !j->check_pass) rc = 1;
+  /* a process that leaves with _exit (a GPU was used) has the driver and the kernel take back
+   * its device and host memory in one go: the frees one by one, the context's stream
+   * synchronisation and its handles' destruction are skipped (the report is out, every output
+   * renamed into place) */
+  if (cli_quick_exit()) return rc;
   free_device(j);
   gcoo_dense_destroy(&j->Xh);
   gcoo_dense_destroy(&j->Yh);

@@ -2,12 +2,11 @@
 /* cli/startup.c: the process's fixed start-up, hidden where it can be and measured where it
  * cannot. A command's wall time is not only its phases: before main() the loader maps MPI, HDF5
  * and the CUDA libraries (read from the disk when the page cache is cold); MPI_Init starts the
- * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The CUDA part
- * depends on nothing else, so it starts on a thread first thing in main() (gcoo_cuda_prestart),
- * beside MPI_Init and the read of the input; the marks below let --json report the rest
- * (docs/datapath.md, "Start-up"). */
-#define _GNU_SOURCE /* CLOCK_BOOTTIME, setenv, sched_getaffinity, dladdr, RTLD_DEFAULT */
-#include <dlfcn.h>
+ * MPI runtime; the first CUDA call loads the driver and creates the GPU's context. The input's
+ * read-ahead starts on a thread first thing in main(), beside MPI_Init; the CUDA part starts on
+ * a thread right after MPI_Init (gcoo_cuda_prestart), beside the read of the input; the marks
+ * below let --json report the rest (docs/datapath.md, "Start-up"). */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,42 +16,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "startup_env.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 static double t_main, t_mpi, exec_to_main = -1.0;
-static int gpu_prestarted, input_prefetched;
-
-static double clock_s(clockid_t c) {
-  struct timespec t;
-  clock_gettime(c, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Seconds since this process was started (exec), from /proc/self/stat's start time (field 22,
- * clock ticks since boot: 10 ms resolution); -1 where there is no /proc. */
-static double since_exec(void) {
-  char buf[1024];
-  FILE *f = fopen("/proc/self/stat", "r");
-  if (!f) return -1.0;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-  if (!p) return -1.0;
-  unsigned long long start = 0;
-  int field = 2;
-  for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
-    if (++field == 22) {
-      start = strtoull(tok, NULL, 10);
-      break;
-    }
-  long hz = sysconf(_SC_CLK_TCK);
-  if (field != 22 || hz <= 0) return -1.0;
-  double s = clock_s(CLOCK_BOOTTIME) - (double)start / (double)hz;
-  return s >= 0 ? s : 0.0;
-}
+static int gpu_prestarted, input_prefetched, may_gpu;
 
 /* Whether the command may run on a GPU: spdm, spgemm, solve or the default job, without
  * --backend cpu (or GCOO_BACKEND=cpu when --backend is not given). */
@@ -66,95 +36,6 @@ static int may_use_gpu(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 0;
   }
   return !(b && !strcmp(b, "cpu"));
-}
-
-/* A process no launcher started (no mpirun, srun, hydra) is a one-rank job. Open MPI 4.1 starts
- * such a singleton by forking a helper daemon (orted, for MPI_Comm_spawn) and probing its network
- * transports (UCX for point-to-point and one-sided): 0.4-0.5 s of MPI_Init with nobody to talk
- * to (0.04 s without, on the CPU machine). gcoo spawns nothing and one rank sends nothing, so a
- * singleton asks for the isolated start and the in-process transports; variables the user set
- * win, and other MPI libraries ignore these names. */
-static int is_singleton(void) {
-  static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                                         "PMI_SIZE", "PMI_FD"};
-  for (size_t i = 0; i < sizeof launched / sizeof launched[0]; i++)
-    if (getenv(launched[i])) return 0;
-  return 1;
-}
-
-/* Open MPI's component directory, found beside libmpi (Debian and Ubuntu: <libdir>/openmpi/lib/
- * openmpi3; a default build: <libdir>/openmpi), recognised by its ob1 component; "" if none. */
-static void component_dir(char *dir, size_t len) {
-  Dl_info di;
-  char lib[4096];
-  dir[0] = '\0';
-  /* PMPI_Init: a function of libmpi that gcoo_dist does not call, so its address is libmpi's
-   * own, not a stub in the executable */
-  void *f = dlsym(RTLD_DEFAULT, "PMPI_Init");
-  if (!f || !dladdr(f, &di) || !di.dli_fname || !realpath(di.dli_fname, lib)) return;
-  char *slash = strrchr(lib, '/');
-  if (!slash) return;
-  *slash = '\0';
-  static const char *const sub[] = {"openmpi/lib/openmpi3", "openmpi3", "openmpi"};
-  for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
-    char probe[4200];
-    if (snprintf(dir, len, "%s/%s", lib, sub[i]) >= (int)len ||
-        snprintf(probe, sizeof probe, "%s/mca_pml_ob1.so", dir) >= (int)sizeof probe)
-      break;
-    if (access(probe, R_OK) == 0) return;
-  }
-  dir[0] = '\0';
-}
-
-/* Name only `names` for a framework when every one of them is installed (an include list that
- * names a missing component fails MPI_Init), unless the user set the framework. */
-static void only(const char *dir, const char *framework, const char *names) {
-  char var[64], list[128];
-  snprintf(var, sizeof var, "OMPI_MCA_%s", framework);
-  if (!*dir || getenv(var)) return;
-  snprintf(list, sizeof list, "%s", names);
-  for (char *save = NULL, *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
-    char probe[4200];
-    if (snprintf(probe, sizeof probe, "%s/mca_%s_%s.so", dir, framework, c) >= (int)sizeof probe ||
-        access(probe, R_OK) != 0)
-      return;
-  }
-  setenv(var, names, 0);
-}
-
-/* Open MPI's MPI_Init has hwloc discover the machine, and hwloc loads every plugin it has
- * installed: on the CPU machine the GL plugin (libX11, libXNVCtrl, xcb), the OpenCL one
- * (libOpenCL, which loads and starts each vendor's OpenCL driver to list its devices) and the
- * libxml2 one (libxml2 and ICU's 30 MB of data): 16 shared objects read cold and initialised
- * for a topology gcoo_dist only uses for cores and PCI locality (hwloc's own XML code reads
- * what Open MPI's daemons send). The variable names the plugin files not to load (hwloc 2.1+;
- * names not installed are ignored); one the user set wins. */
-static void hwloc_defaults(void) {
-  setenv("HWLOC_PLUGINS_BLACKLIST",
-         "hwloc_gl,hwloc_opencl,hwloc_xml_libxml,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero",
-         0);
-}
-
-/* Open MPI opens every component file of a framework to ask it whether it applies, unless the
- * framework's variable names the ones to use: a singleton's MPI_Init opened 43 component files
- * on the CPU machine, each read cold from the disk the input's prefetch fills. One rank needs
- * the basic collectives (libnbc: the nonblocking ones), no one-sided transport (gcoo uses none:
- * pt2pt, the lightest, stands in), the application's error manager and state machine, one
- * shared-memory and one reachability component: 23 component files instead of 43 on the CPU
- * machine (23 loaded on the H200 VM too, bench/results/2026-12-01-h200-data-s4.txt). */
-static void singleton_mpi_defaults(void) {
-  char dir[4096];
-  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
-  setenv("OMPI_MCA_pml", "ob1", 0);
-  setenv("OMPI_MCA_btl", "self", 0);
-  component_dir(dir, sizeof dir);
-  only(dir, "coll", "basic,libnbc,self");
-  only(dir, "osc", "pt2pt");
-  only(dir, "errmgr", "default_app");
-  only(dir, "state", "app");
-  only(dir, "shmem", "mmap");
-  only(dir, "reachable", "weighted");
-  setenv("OMPI_MCA_osc", "^ucx", 0); /* where pt2pt is not installed */
 }
 
 /* A singleton reads all of its HDF5 input (every dataset of the matrix: nearly the whole file),
@@ -176,7 +57,7 @@ static int env_int(const char *name) {
  * local rank among the job's ranks when the launcher says they all run on this host (Open MPI,
  * Slurm, MPICH's Hydra); 0 (none) otherwise. */
 static int host_part(int *part, int *parts) {
-  if (is_singleton()) {
+  if (cli_is_singleton()) {
     *part = 0;
     *parts = 1;
     return 1;
@@ -218,26 +99,25 @@ bool cli_fast_startup(void) {
 }
 
 void cli_startup_begin(int argc, char **argv) {
-  t_main = clock_s(CLOCK_MONOTONIC);
-  exec_to_main = since_exec();
+  t_main = cli_clock_s(CLOCK_MONOTONIC);
+  exec_to_main = cli_since_exec();
   if (!cli_fast_startup()) return;
-  hwloc_defaults();
-  if (is_singleton()) singleton_mpi_defaults();
+  cli_mpi_env_defaults();
   if (argc >= 2 &&
       (!strcmp(argv[1], "spdm") || !strcmp(argv[1], "spgemm") || !strcmp(argv[1], "solve")))
     prefetch_input(argc, argv);
-  if (may_use_gpu(argc, argv)) {
-    gcoo_cuda_prestart(-1);
-    gpu_prestarted = 1;
-  }
+  /* the GPU's start-up begins after MPI_Init (cli_startup_mpi_done), not beside it */
+  may_gpu = may_use_gpu(argc, argv);
 }
+
+bool cli_quick_exit(void) { return gpu_prestarted && gcoo_cuda_device_count() > 0; }
 
 int cli_startup_end(int rc) {
   /* Everything is written, closed and flushed (outputs were renamed into place before the
    * report): what the exit handlers would still do is the CUDA runtime destroying its context
    * and modules, which the driver does anyway when the process goes. Skipped where a GPU was
    * used; processes without one (CI, --backend cpu) leave normally, leak checkers included. */
-  if (gpu_prestarted && gcoo_cuda_device_count() > 0) {
+  if (cli_quick_exit()) {
     fflush(NULL);
     _exit(rc);
   }
@@ -265,8 +145,20 @@ static void check_binding(void) {
 #endif
 }
 
+/* The CUDA start-up's thread begins once MPI_Init has returned. MPI_Init changes the process's
+ * environment (Open MPI and PMIx setenv dozens of variables while they start) and the CUDA
+ * driver reads it while it starts (getenv): glibc's setenv may move the environment's array
+ * while another thread's getenv walks it, which is undefined behaviour and can crash. One warm
+ * `gcoo_dist spgemm` on the H200 VM died of SIGSEGV 21 ms after exec with the two overlapped
+ * (bench/results/2026-12-01-h200-data-s5.txt); the prefetch's thread reads no environment. A
+ * singleton's MPI_Init takes ~0.1 s beside the input's prefetch (io/prefetch.c), so the context,
+ * ready ~0.3 s after it starts, is still made while the input is read. */
 void cli_startup_mpi_done(void) {
-  t_mpi = clock_s(CLOCK_MONOTONIC) - t_main;
+  t_mpi = cli_clock_s(CLOCK_MONOTONIC) - t_main;
+  if (may_gpu && cli_fast_startup()) {
+    gcoo_cuda_prestart(-1);
+    gpu_prestarted = 1;
+  }
   check_binding();
 }
 
@@ -276,6 +168,6 @@ void cli_json_startup(cli_json *js) {
   cli_json_real(js, "mpi_init", t_mpi);
   /* the time of this report on the wall clock: a caller that noted when it started the command
    * and when it ended finds the start-up before main() and the tear-down after the report */
-  cli_json_int(js, "report_epoch_us", (long long)(clock_s(CLOCK_REALTIME) * 1e6));
+  cli_json_int(js, "report_epoch_us", (long long)(cli_clock_s(CLOCK_REALTIME) * 1e6));
   cli_json_end(js);
 }

@@ -110,10 +110,11 @@ done:
   return st;
 }
 
-gcoo_status gcoo_dist_create(gcoo_dist *out, MPI_Comm comm, const char *backend) {
+/* The context without its device: communicators, ranks, host, the agreed backend. */
+gcoo_status gcoo_dist_create_unbound(gcoo_dist *out, MPI_Comm comm, const char *backend) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_dist_s *d = NULL;
-  int use_cuda = 0, init = 0;
+  int init = 0;
   GCOO_CHECK(out != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *out = NULL;
   GCOO_CALL(GCOO_MPI(MPI_Initialized(&init)));
@@ -137,45 +138,70 @@ gcoo_status gcoo_dist_create(gcoo_dist *out, MPI_Comm comm, const char *backend)
     const char *t = getenv("GCOO_NCCL_TIMEOUT");
     d->nccl_timeout = t && atof(t) > 0 ? atof(t) : 300.0;
   }
-  GCOO_GOTO(resolve_backend(d, backend, &use_cuda));
-  if (use_cuda) GCOO_GOTO(bind_gpu(d));
-
-  char resource[32];
-  if (use_cuda)
-    snprintf(resource, sizeof resource, "cuda:%d", d->device);
-  else
-    snprintf(resource, sizeof resource, "cpu");
-  st = gcoo_ctx_create(&d->ctx, resource);
-  /* one rank, one GPU: make it the process's current device too, so that the application's own
-   * cudaMalloc (device operands it passes to gcoo) lands on the rank's GPU, as with NCCL */
-  if (st >= 0 && use_cuda) st = gcoo__dist_device()->bind(d->device);
-  GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
-
-  char prefix[64];
-  if (use_cuda)
-    snprintf(prefix, sizeof prefix, "rank %d [gpu %d]", d->rank, d->device);
-  else
-    snprintf(prefix, sizeof prefix, "rank %d [cpu]", d->rank);
-  gcoo__log_set_prefix(prefix);
-
-#if GCOO_HAVE_NCCL
-  if (use_cuda && !d->shared_gpu && d->size > 1 && env_flag("GCOO_NCCL", 1))
-    GCOO_GOTO(gcoo__dist_nccl_init(d));
-#endif
-  GCOO_LOG(GCOO_LOG_INFO, "INIT", "rank %d of %d on %s (local %d of %d), backend %s, NCCL %s",
-           d->rank, d->size, d->host, d->local_rank, d->local_size, resource,
-           gcoo__dist_uses_nccl(d) ? "on" : "off");
+  GCOO_GOTO(resolve_backend(d, backend, &d->use_cuda));
   *out = d;
   d = NULL;
 done:
   if (d) {
-    gcoo_ctx_destroy(&d->ctx);
     if (d->node != MPI_COMM_NULL) MPI_Comm_free(&d->node);
     if (d->comm != MPI_COMM_NULL) MPI_Comm_free(&d->comm);
     d->magic = GCOO_MAGIC_FREED;
     free(d);
   }
   return st;
+}
+
+/* The device (its GPU from the node-local rank MPI reports, whatever GPU a gcoo_cuda_prestart
+ * begun earlier guessed from the launcher's variables: a different guess only costs the time of
+ * starting this one now), the backend context and NCCL. On failure d stays unbound. */
+gcoo_status gcoo_dist_bind(gcoo_dist d) {
+  GCOO_VALID_OBJECT(d, GCOO_MAGIC_DIST, "distributed context");
+  if (d->bound) return GCOO_SUCCESS;
+  gcoo_status st = GCOO_SUCCESS;
+  const double t0 = gcoo__wtime();
+  if (d->use_cuda) GCOO_CALL(bind_gpu(d));
+
+  char resource[32];
+  if (d->use_cuda)
+    snprintf(resource, sizeof resource, "cuda:%d", d->device);
+  else
+    snprintf(resource, sizeof resource, "cpu");
+  st = gcoo_ctx_create(&d->ctx, resource);
+  /* one rank, one GPU: make it the process's current device too, so that the application's own
+   * cudaMalloc (device operands it passes to gcoo) lands on the rank's GPU, as with NCCL */
+  if (st >= 0 && d->use_cuda) st = gcoo__dist_device()->bind(d->device);
+  GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
+
+  char prefix[64];
+  if (d->use_cuda)
+    snprintf(prefix, sizeof prefix, "rank %d [gpu %d]", d->rank, d->device);
+  else
+    snprintf(prefix, sizeof prefix, "rank %d [cpu]", d->rank);
+  gcoo__log_set_prefix(prefix);
+
+#if GCOO_HAVE_NCCL
+  if (d->use_cuda && !d->shared_gpu && d->size > 1 && env_flag("GCOO_NCCL", 1))
+    GCOO_GOTO(gcoo__dist_nccl_init(d));
+#endif
+  GCOO_LOG(GCOO_LOG_INFO, "INIT", "rank %d of %d on %s (local %d of %d), backend %s, NCCL %s",
+           d->rank, d->size, d->host, d->local_rank, d->local_size, resource,
+           gcoo__dist_uses_nccl(d) ? "on" : "off");
+  d->bound = 1;
+  d->bind_seconds = gcoo__wtime() - t0;
+done:
+  if (!d->bound) {
+    gcoo_ctx_destroy(&d->ctx);
+    d->device = -1;
+  }
+  return st;
+}
+
+gcoo_status gcoo_dist_create(gcoo_dist *out, MPI_Comm comm, const char *backend) {
+  GCOO_CALL(gcoo_dist_create_unbound(out, comm, backend));
+  gcoo_status st = gcoo_dist_bind(*out);
+  if (st < 0) (void)gcoo_dist_destroy(out);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
 }
 
 gcoo_status gcoo_dist_destroy(gcoo_dist *d) {
@@ -224,6 +250,8 @@ gcoo_status gcoo_dist_get_info(gcoo_dist d, gcoo_dist_info *info) {
   info->device = d->device;
   info->nccl = gcoo__dist_uses_nccl(d);
   info->shared_gpu = d->shared_gpu;
+  info->bound = d->bound;
+  info->bind_seconds = d->bind_seconds;
   snprintf(info->host, sizeof info->host, "%s", d->host);
   return GCOO_SUCCESS;
 }

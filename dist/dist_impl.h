@@ -32,6 +32,9 @@ struct gcoo_dist_s {
   int shared_gpu;      /* some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1): no NCCL */
   double nccl_timeout; /* seconds before a pending NCCL operation is declared dead */
   int nccl_broken;     /* the communicator was aborted after a failure */
+  int use_cuda;        /* the backend agreed on at creation */
+  int bound;           /* ctx (and NCCL) made: gcoo_dist_bind ran */
+  double bind_seconds; /* how long the binding took (mostly the wait for the GPU's start-up) */
 #if GCOO_HAVE_NCCL
   ncclComm_t nccl; /* NULL when NCCL is not used */
 #endif

@@ -62,8 +62,10 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   int64_t *facts = NULL;
   gcoo_sparse A_diag = NULL, A_offd = NULL, A_shifted = NULL, A_csr = NULL;
   gcoo_sparse_info ai = {0};
-  double t0 = gcoo__wtime();
   *out = NULL;
+  /* an unbound context (gcoo_dist_create_unbound) gets its device now, after the read */
+  GCOO_CALL(gcoo_dist_bind(d));
+  double t0 = gcoo__wtime();
 
   /* 1. local checks, then agree, so no rank enters the all-gather alone */
   st = gcoo_sparse_get_info(*slab, &ai);

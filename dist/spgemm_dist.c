@@ -288,6 +288,8 @@ gcoo_status gcoo_dist_spgemm(gcoo_dist d, gcoo_sparse A, gcoo_sparse B,
   MPI_Comm comm = gcoo_dist_comm(d);
   const int rank = gcoo_dist_rank(d), nranks = gcoo_dist_size(d);
   const double t0 = gcoo__wtime();
+  /* an unbound context (gcoo_dist_create_unbound) gets its device now */
+  GCOO_GOTO(gcoo_dist_bind(d));
 
   GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
 
@@ -444,6 +446,8 @@ gcoo_status gcoo_dist_spgemm_files(gcoo_dist d, const char *path_a, const char *
     if (st < 0) goto done;
     inf.seconds_read = gcoo__wtime() - t1;
   }
+  /* an unbound context (gcoo_dist_create_unbound) gets its device after the read */
+  GCOO_GOTO(gcoo_dist_bind(d));
   GCOO_GOTO(plan_everywhere(d, A, B, &o, &p, &inf.seconds_plan));
 
   /* every other rank reads its slab of A and its range of rows of B, collectively (rank 0

@@ -2,12 +2,18 @@
 /* io/prefetch.c: reading a file ahead of its reader, so that the disk works while the process
  * does other start-up (MPI_Init, the GPU's context) and the read later finds the bytes in memory.
  *
- * posix_fadvise(WILLNEED) queues reads into the page cache and returns; it blocks while it
- * queues them, so the calls run on a detached thread. Linux starts at most one readahead window
- * (the device's read_ahead_kb, at least 128 KiB) per call, whatever the length asked for: one
- * call over a 900 MB range read its first 8 MiB on the H200 VM. So a range is asked for in
- * pieces no larger than the smallest window, from a thread whose reads yield to the others'. */
-#define _GNU_SOURCE /* posix_fadvise, O_CLOEXEC */
+ * A detached thread reads the ranges in order, 1 MiB at a time into one scratch buffer, which
+ * the kernel's sequential readahead turns into a few read-ahead windows in flight. Sessions 3-4
+ * asked with posix_fadvise(WILLNEED) instead, in 128 KiB pieces (one call starts at most one
+ * readahead window, whatever the length): the calls returned at once and queued the whole
+ * input's reads, and every page fault of the start-up that ran meanwhile (MPI_Init's plugins,
+ * the CUDA driver) waited behind them, even with the thread's I/O class set to idle: on the
+ * H200 VM a singleton's MPI_Init took 0.50 s beside the 906 MB prefetch and 0.135 s beside a
+ * plain read of the same file (bench/results/2026-12-01-h200-data-s5.txt, the null command);
+ * on the CPU VM, cold 221 MB spdm jobs, 7 runs each alternated: MPI_Init 0.09-0.16 s against
+ * 0.14-0.51 s, wall median 1.12 s against 1.31 s. The copy into the scratch buffer costs the
+ * thread ~0.1 s of one core per GB. */
+#define _GNU_SOURCE /* posix_fadvise, pread, O_CLOEXEC */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backend_impl.h"
@@ -23,7 +28,7 @@
 #include "gcoo/mtx.h"
 #include "prefetch.h"
 
-enum { PIECE = 128 << 10 };
+enum { CHUNK = 1 << 20 };
 
 typedef struct prefetch_job {
   int fd, count;
@@ -32,33 +37,20 @@ typedef struct prefetch_job {
 
 static void *prefetch_main(void *arg) {
   prefetch_job *j = arg;
-  for (int i = 0; i < j->count; i++)
-    for (int64_t o = 0; o < j->n[i]; o += PIECE) {
-      const int64_t len = j->n[i] - o < PIECE ? j->n[i] - o : PIECE;
-      (void)posix_fadvise(j->fd, (off_t)(j->offset[i] + o), (off_t)len, POSIX_FADV_WILLNEED);
+  char *buf = malloc(CHUNK);
+  for (int i = 0; buf && i < j->count; i++) {
+    (void)posix_fadvise(j->fd, (off_t)j->offset[i], (off_t)j->n[i], POSIX_FADV_SEQUENTIAL);
+    for (int64_t o = 0; o < j->n[i];) {
+      const int64_t len = j->n[i] - o < CHUNK ? j->n[i] - o : CHUNK;
+      const ssize_t got = pread(j->fd, buf, (size_t)len, (off_t)(j->offset[i] + o));
+      if (got <= 0) break; /* a hint: the reader reports what is wrong with the file */
+      o += got;
     }
+  }
+  free(buf);
   close(j->fd);
   free(j);
   return NULL;
-}
-
-/* The reads it queues yield to everybody else's: this thread's I/O class becomes "idle", which
- * the kernel's mq-deadline and BFQ schedulers serve only when no other request waits (other
- * schedulers ignore it). The process's start-up that runs meanwhile (MPI_Init's plugins, the
- * CUDA driver) reads its files a page fault at a time; behind the whole input's queued reads
- * each fault waited: on the CPU machine (mq-deadline), a cold 221 MB spdm job's MPI_Init + read
- * took 0.57-0.70 s (median 0.63) with the prefetch idle, 0.65-0.86 s (0.76) without, and its wall
- * time 1.34-1.64 s against 1.68-1.83 s (five runs each, alternated). On its own thread only. */
-static void yield_io(void) {
-#ifdef SYS_ioprio_set
-  enum { WHO_THREAD = 1 /* IOPRIO_WHO_PROCESS, who 0: the calling thread */, CLASS_IDLE = 3 };
-  (void)syscall(SYS_ioprio_set, WHO_THREAD, 0, CLASS_IDLE << 13 /* IOPRIO_CLASS_SHIFT */);
-#endif
-}
-
-static void *prefetch_thread(void *arg) {
-  yield_io();
-  return prefetch_main(arg);
 }
 
 void gcoo__prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int count) {
@@ -80,7 +72,7 @@ void gcoo__prefetch_ranges(int fd, const int64_t *offset, const int64_t *n, int 
     return;
   }
   pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &a, prefetch_thread, j) != 0) prefetch_main(j); /* then synchronously */
+  if (pthread_create(&t, &a, prefetch_main, j) != 0) prefetch_main(j); /* then synchronously */
   pthread_attr_destroy(&a);
 }
 

@@ -16,6 +16,7 @@
 #include "blas_cuda.h"
 #include "copy_staged.h"
 #include "dense_random.h"
+#include "dense_sums.h"
 #include "dispatch.h"
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
@@ -1121,6 +1122,16 @@ static gcoo_status cuda_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_t s
   return GCOO_SUCCESS;
 }
 
+static gcoo_status cuda_dense_block_sums(gcoo_ctx ctx, const gcoo_dense *D, double *part) {
+  device_guard g;
+  if (D->nrows * D->ncols > 0) GCOO_CALL(check_device_pointer(ctx, D->data, "D"));
+  GCOO_CALL(device_enter(ctx, &g));
+  gcoo_status st = gcoo__cuda_dense_block_sums((cudaStream_t)ctx->stream, D, part);
+  device_leave(&g);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
 extern const gcoo_device_ops gcoo__device_cuda; /* kernels/device_cuda.c */
 
 const gcoo_backend_ops gcoo__backend_cuda = {
@@ -1139,5 +1150,6 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .dgmm = cuda_dgmm,
     .coldot = cuda_coldot,
     .fill_random_rows = cuda_fill_random_rows,
+    .dense_block_sums = cuda_dense_block_sums,
     .device = &gcoo__device_cuda,
 };

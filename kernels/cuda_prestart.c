@@ -5,8 +5,9 @@
  * A command's first CUDA call pays for loading the driver, creating the device's primary context
  * and the first cuSPARSE handle: about half a second on an H200, more with a cold page cache.
  * cuBLAS is not touched here: it is loaded at its first use (kernels/cublas_lazy.h), so that a
- * job without BLAS calls never reads it. Nothing of it depends on MPI or on the input, so a thread started first thing in main()
- * does it while MPI_Init runs and the input is read; the first gcoo_ctx_create on the CUDA
+ * job without BLAS calls never reads it. Nothing of it depends on MPI or on the input, so a thread
+ * started right after MPI_Init (not beside it: MPI_Init's setenv calls against the driver's
+ * getenv, gcoo/ctx.h) does it while the input is read; the first gcoo_ctx_create on the CUDA
  * backend waits for that thread (gcoo__cuda_prestart_wait), then finds everything initialised.
  * The thread's handles are destroyed again: what is kept is the process-wide state (driver,
  * primary context, the libraries' loaded modules), which later handles share. */

@@ -105,6 +105,30 @@ static inline GCOO_HOST_DEVICE void gcoo__dense_row_rng(gcoo_rng *r, uint64_t se
 static inline GCOO_HOST_DEVICE double gcoo__dense_row_next(gcoo_rng *r) {
   return 2.0 * gcoo__rng_uniform(r) - 1.0;
 }
+/** gcoo_ctx_dense_sums's order: a dense array's storage vectors (rows of a row-major matrix,
+ *  columns of a column-major one) in blocks of GCOO_DENSE_SUM_BLOCK, each block's sum and sum of
+ *  absolute values taken vector after vector, element after element, in double; the blocks are
+ *  then added in order (src/blas.c). The one definition of a block's sums for the host and the
+ *  GPU (kernels/dense_sums.cu), so both give the same bits. */
+#define GCOO_DENSE_SUM_BLOCK 256
+#define GCOO__DENSE_BLOCK_SUM(T, sfx)                                                      \
+  static inline GCOO_HOST_DEVICE void gcoo__dense_block_sum_##sfx(const T *d, int64_t ld,  \
+                                                                  int64_t len, int64_t v0, \
+                                                                  int64_t v1, double *sum, \
+                                                                  double *abs) {           \
+    double s = 0.0, a = 0.0;                                                               \
+    for (int64_t v = v0; v < v1; v++)                                                      \
+      for (int64_t e = 0; e < len; e++) {                                                  \
+        const double x = (double)d[v * ld + e];                                            \
+        s += x;                                                                            \
+        a += x < 0 ? -x : x;                                                               \
+      }                                                                                    \
+    *sum = s;                                                                              \
+    *abs = a;                                                                              \
+  }
+GCOO__DENSE_BLOCK_SUM(float, f32)
+GCOO__DENSE_BLOCK_SUM(double, f64)
+#undef GCOO__DENSE_BLOCK_SUM
 /** Uniform integer in [0, n), n > 0, without modulo bias (Lemire's method). */
 static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   uint64_t x = gcoo__rng_next(r);

@@ -104,6 +104,41 @@ gcoo_status gcoo_ctx_dense_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_
   return GCOO_SUCCESS;
 }
 
+gcoo_status gcoo_ctx_dense_sums(gcoo_ctx ctx, const gcoo_dense *D, double sums[2]) {
+  GCOO_VALID_OBJECT(ctx, GCOO_MAGIC_CTX, "context");
+  GCOO_CHECK(sums != NULL, GCOO_ERR_NULL, "sums is NULL");
+  GCOO_CALL(gcoo_dense_check(D));
+  sums[0] = sums[1] = 0.0;
+  const int64_t nvec = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
+  const int64_t len = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  if (nvec == 0 || len == 0) return GCOO_SUCCESS;
+  const int64_t nb = (nvec + GCOO_DENSE_SUM_BLOCK - 1) / GCOO_DENSE_SUM_BLOCK;
+  double *part = NULL;
+  GCOO_CALL(gcoo__malloc_n((void **)&part, (size_t)nb, 2 * sizeof *part, "block sums"));
+  gcoo_status st = GCOO_SUCCESS;
+  if (D->mem == GCOO_MEM_HOST) {
+    const int is64 = D->dtype == GCOO_FLOAT64;
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < nb; b++) {
+      const int64_t v0 = b * GCOO_DENSE_SUM_BLOCK,
+                    v1 = v0 + GCOO_DENSE_SUM_BLOCK < nvec ? v0 + GCOO_DENSE_SUM_BLOCK : nvec;
+      if (is64)
+        gcoo__dense_block_sum_f64((const double *)D->data, D->ld, len, v0, v1, &part[2 * b],
+                                  &part[2 * b + 1]);
+      else
+        gcoo__dense_block_sum_f32((const float *)D->data, D->ld, len, v0, v1, &part[2 * b],
+                                  &part[2 * b + 1]);
+    }
+  } else {
+    st = need_device_ops(ctx, ctx->ops->dense_block_sums != NULL, "dense_sums");
+    if (st >= 0) st = ctx->ops->dense_block_sums(ctx, D, part);
+  }
+  for (int64_t b = 0; st >= 0 && b < nb; b++) sums[0] += part[2 * b], sums[1] += part[2 * b + 1];
+  free(part);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
+
 /* A block operation's two sides, by the memory space of its output `out`: the host template
  * name##_host for host operands, the backend's op `name` for device ones (GCOO_ERR_UNSUPPORTED
  * on a backend without it). Ends the calling function. */

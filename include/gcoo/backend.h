@@ -235,6 +235,10 @@ typedef struct gcoo_backend_ops {
   /** Rows [row0, row0 + D->nrows) of gcoo_dense_fill_random_rows(seed)'s matrix, the same
    *  values, into device D (gcoo_ctx_dense_fill_random_rows). */
   gcoo_status (*fill_random_rows)(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed, int64_t row0);
+  /** part[2b], part[2b + 1] = the sum and the sum of absolute values of block b of device D's
+   *  storage vectors (gcoo_ctx_dense_sums's order, src/backend_impl.h), into host part; complete
+   *  on return. */
+  gcoo_status (*dense_block_sums)(gcoo_ctx ctx, const gcoo_dense *D, double *part);
   /** Device memory, copies, streams, events and binding; NULL on backends without a device. */
   const gcoo_device_ops *device;
 } gcoo_backend_ops;

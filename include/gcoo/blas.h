@@ -33,6 +33,14 @@ gcoo_status gcoo_ctx_dense_copy(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense 
 gcoo_status gcoo_ctx_dense_fill_random_rows(gcoo_ctx ctx, gcoo_dense *D, uint64_t seed,
                                             int64_t row0);
 
+/** sums[0] = the sum of D's elements, sums[1] = the sum of their absolute values, in double and
+ *  in one fixed order whatever D's memory space and the thread count: D's storage vectors (rows
+ *  of a row-major D, columns of a column-major one) in blocks of 256, each block summed vector
+ *  after vector, element after element, the blocks' sums then added in order. Host and device
+ *  give the same bits. A device D is summed on the GPU (16 bytes per block come back, not D);
+ *  returns when the sums are there. Not collective. */
+gcoo_status gcoo_ctx_dense_sums(gcoo_ctx ctx, const gcoo_dense *D, double sums[2]);
+
 /** C = alpha * op(A) * op(B) + beta * C, op(M) = M or M^T (trans != 0). A, B, C of one layout. */
 gcoo_status gcoo_blas_gemm(gcoo_ctx ctx, int transA, int transB, double alpha, const gcoo_dense *A,
                            const gcoo_dense *B, double beta, gcoo_dense *C);

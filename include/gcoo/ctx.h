@@ -50,7 +50,10 @@ int gcoo_cuda_device_count(void);
 /** Start the CUDA stack's one-time start-up for a GPU (the driver, the device's primary context,
  *  cuSPARSE's first handle: about half a second; cuBLAS is loaded at its first use instead) on a
  *  background thread and return at once, so that it overlaps the caller's own start-up: call it
- *  first thing in main(), before MPI_Init and the reading of the input. device < 0: the node-local rank the launcher announces
+ *  right after MPI_Init, before reading the input (gcoo_dist_create_unbound lets the read come
+ *  before the device's binding). Not before MPI_Init: MPI_Init sets environment variables while
+ *  the driver reads them on the thread, and glibc's setenv beside a getenv is undefined
+ *  behaviour (one such start died of SIGSEGV on an H200 node). device < 0: the node-local rank the launcher announces
  *  (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID, ...; 0 without one) modulo the
  *  visible GPUs, which is the GPU gcoo_dist_create picks. The first gcoo_ctx_create on the CUDA
  *  backend waits for the thread. Once per process; nothing without CUDA. A hint: a failure is

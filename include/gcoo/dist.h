@@ -44,6 +44,24 @@ typedef struct gcoo_dist_s *gcoo_dist;
  *  GCOO_ERR_CUDA, GCOO_ERR_NCCL, GCOO_ERR_NO_MEMORY; GCOO_ERR_REMOTE on the ranks where another
  *  rank failed. Collective. */
 gcoo_status gcoo_dist_create(gcoo_dist *d, MPI_Comm comm, const char *backend);
+/** gcoo_dist_create in two steps, so that a caller can read its input while the rank's GPU
+ *  starts (the CUDA context, begun on a thread with gcoo_cuda_prestart after MPI_Init, takes
+ *  0.3-0.9 s on an H200 node when the page cache is cold). gcoo_dist_create_unbound makes the
+ *  context's communicators, ranks and node-local ranks and agrees on the backend (the errors of
+ *  gcoo_dist_create about MPI and the backend's name), but neither picks nor starts a device:
+ *  gcoo_dist_ctx returns NULL and gcoo_dist_get_info's device is -1 until the binding. On an
+ *  unbound context the calls that need no device may be used (gcoo_dist_rank, _size, _comm,
+ *  _get_info, _agree, gcoo_dist_partition, ...) and the two that make an operator:
+ *  gcoo_dist_op_create_from_file reads the file first and then binds, gcoo_dist_op_create binds
+ *  first; everything else needs gcoo_dist_bind first. Collective. */
+gcoo_status gcoo_dist_create_unbound(gcoo_dist *d, MPI_Comm comm, const char *backend);
+/** Complete an unbound context as gcoo_dist_create does: the rank's GPU from its node-local rank
+ *  (MPI's, whichever GPU a gcoo_cuda_prestart guessed from the launcher's variables: a wrong
+ *  guess costs only the time to start the right one), the distinct-GPU check, the backend
+ *  context and NCCL. Nothing to do on a bound context. Errors as gcoo_dist_create's
+ *  (GCOO_ERR_NO_DEVICE, GCOO_ERR_CUDA, GCOO_ERR_NCCL, ...), the same on every rank; the context
+ *  then stays unbound and is freed with gcoo_dist_destroy. Collective. */
+gcoo_status gcoo_dist_bind(gcoo_dist d);
 /** Free the context (aborts rather than destroys an NCCL communicator that saw an error); *d
  *  becomes NULL. d NULL or *d NULL: nothing to do. Collective. */
 gcoo_status gcoo_dist_destroy(gcoo_dist *d);
@@ -66,6 +84,8 @@ typedef struct gcoo_dist_info {
   int nccl;                   /**< 1 when device collectives go through NCCL */
   int shared_gpu;             /**< 1 when some ranks share a GPU (GCOO_ALLOW_SHARED_GPU=1) */
   char host[64];              /**< host name (gethostname), NUL-terminated */
+  int bound;                  /**< 1 once the device is bound (gcoo_dist_bind) */
+  double bind_seconds;        /**< how long the binding took (the wait for the GPU's start-up) */
 } gcoo_dist_info;
 /** Fill *info (caller's struct) for this rank. GCOO_ERR_NULL (d or info NULL),
  *  GCOO_ERR_INVALID_OBJECT (d not a live context). Not collective. */

@@ -29,7 +29,10 @@ int gcoo_remove_temporaries(void);
  *  that the disk works while the caller does other start-up (MPI_Init, a GPU's context) and its
  *  read later finds the bytes in memory. Processes on one host share that cache: local rank l of
  *  L asking for part l of L reads the file once between them. "file.h5:/object" names file.h5.
- *  A hint: it reads nothing itself. GCOO_ERR_NULL, GCOO_ERR_INVALID_ARG (part outside
+ *  A hint: a detached thread reads the part in
+ *  order, 1 MiB at a time into a scratch buffer it frees (the bytes stay in the page cache;
+ *  the kernel's sequential readahead keeps a few windows in flight, so other readers' page
+ *  faults do not queue behind the whole part). GCOO_ERR_NULL, GCOO_ERR_INVALID_ARG (part outside
  *  [0, parts)), GCOO_ERR_IO (the file cannot be opened; the read will report it again). No MPI
  *  needed: it may be called before MPI_Init. Not collective. For a rank's share of a sparse
  *  HDF5 group, gcoo_h5_prefetch (gcoo/h5.h) asks for the bytes that rank will read. */

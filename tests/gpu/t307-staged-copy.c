@@ -8,7 +8,8 @@
  * operator set up from a CSR matrix whose arrays are staged (10M entries) multiplies as the CPU
  * reference does, float and double. And the random dense operands made on the GPU
  * (gcoo_ctx_dense_fill_random_rows, kernels/dense_random.cu) equal the host's
- * gcoo_dense_fill_random_rows bit for bit: both layouts, float and double, rows from an offset.
+ * gcoo_dense_fill_random_rows bit for bit: both layouts, float and double, rows from an offset;
+ * and their sums on the GPU (gcoo_ctx_dense_sums, kernels/dense_sums.cu) the host's bit for bit.
  * Prints each copy's rate. Needs a GPU (exit 77 without). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -113,6 +114,23 @@ static void random_rows(gcoo_ctx gpu, gcoo_dtype dt, gcoo_layout lay, int64_t r,
              dt == GCOO_FLOAT64 ? "double" : "float", (long long)r, (long long)c,
              lay == GCOO_ROW_MAJOR ? "row-major" : "column-major", (long long)row0,
              lay == GCOO_ROW_MAJOR ? "row" : "column", (long long)bad);
+  /* the sums of the device matrix (kernels/dense_sums.cu) are the host's bit for bit, and near
+   * a plain sum of the elements (a wrong order or block would still agree to ~1e-15, a missed or
+   * doubled block would not) */
+  double hs[2] = {NAN, NAN}, ds[2] = {NAN, NAN}, ref[2] = {0, 0};
+  TEST_CALL(gcoo_ctx_dense_sums(gpu, &host, hs));
+  TEST_CALL(gcoo_ctx_dense_sums(gpu, &dev, ds));
+  for (int64_t i = 0; i < r; i++)
+    for (int64_t j = 0; j < c; j++) {
+      const double x = gcoo_dense_get(&host, i, j);
+      ref[0] += x, ref[1] += fabs(x);
+    }
+  TEST_CHECK(memcmp(hs, ds, sizeof hs) == 0,
+             "sums %s %lld x %lld: device %.17g %.17g, host %.17g %.17g",
+             dt == GCOO_FLOAT64 ? "double" : "float", (long long)r, (long long)c, ds[0], ds[1],
+             hs[0], hs[1]);
+  TEST_CHECK(fabs(hs[0] - ref[0]) <= 1e-12 * ref[1] && fabs(hs[1] - ref[1]) <= 1e-12 * ref[1],
+             "sums %.17g %.17g, plain sums %.17g %.17g", hs[0], hs[1], ref[0], ref[1]);
   /* the host side of the same call is gcoo_dense_fill_random_rows */
   TEST_CALL(gcoo_ctx_dense_fill_random_rows(gpu, &back, 77, row0));
   TEST_CHECK(first_difference(&host, &back) < 0, "host gcoo_ctx_dense_fill_random_rows differs");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/mpi/t405-dist-ctx.c: the distributed context: backend strings, node-local ranks, and the
+/* tests/mpi/t405-dist-ctx.c: the distributed context: backend strings, node-local ranks, the
+ * two-step creation (gcoo_dist_create_unbound, then gcoo_dist_bind or an operator), and the
  * GPU binding rule (distinct physical GPUs, or a clear error on every rank) fed with made-up
  * clusters, since the machines that run this test may have no GPU. */
 #define _POSIX_C_SOURCE 200809L
@@ -42,6 +43,53 @@ static void binding_rules(void) {
   TEST_CHECK(shared == 1, "GCOO_ALLOW_SHARED_GPU=1 marks the run as shared");
 }
 
+/* gcoo_dist_create in two steps: no device until gcoo_dist_bind, or until an operator is made
+ * (after its read); the backend's name is checked at once; a failed binding leaves the context
+ * unbound and freeable. */
+static void unbound(int rank, int size) {
+  gcoo_dist d = NULL;
+  TEST_FAILS(gcoo_dist_create_unbound(&d, MPI_COMM_WORLD, "tpu"), GCOO_ERR_INVALID_ARG,
+             "unknown backend");
+  TEST_CHECK(d == NULL, "no unbound context after a failure");
+  TEST_FAILS(gcoo_dist_bind(NULL), GCOO_ERR_NULL, "context is NULL");
+  if (gcoo_cuda_device_count() == 0) {
+    MPI_TEST_CALL(gcoo_dist_create_unbound(&d, MPI_COMM_WORLD, "cuda"));
+    gcoo_status st = gcoo_dist_bind(d);
+    TEST_CHECK(st == GCOO_ERR_NO_DEVICE || st == GCOO_ERR_REMOTE, "bind cuda without GPU: %s",
+               gcoo_status_name(st));
+    TEST_CHECK(gcoo_dist_ctx(d) == NULL, "a failed binding leaves the context unbound");
+    MPI_TEST_CALL(gcoo_dist_destroy(&d));
+  }
+  MPI_TEST_CALL(gcoo_dist_create_unbound(&d, MPI_COMM_WORLD, "cpu"));
+  gcoo_dist_info info;
+  MPI_TEST_CALL(gcoo_dist_get_info(d, &info));
+  TEST_CHECK(gcoo_dist_ctx(d) == NULL && !info.bound && info.device == -1 && info.rank == rank &&
+                 info.size == size && gcoo_dist_comm(d) != MPI_COMM_NULL,
+             "unbound: ctx %p bound %d device %d rank %d/%d", (void *)gcoo_dist_ctx(d), info.bound,
+             info.device, info.rank, info.size);
+  MPI_TEST_CALL(gcoo_dist_agree(d, GCOO_SUCCESS)); /* collectives need no device */
+  /* an operator binds the context: a slab of 7-point Poisson 6^3 per rank */
+  const int64_t n = 6, m = n * n * n, r0 = m * rank / size, r1 = m * (rank + 1) / size;
+  gcoo_sparse slab = NULL;
+  MPI_TEST_CALL(gcoo_sparse_poisson3d_rows(&slab, GCOO_FLOAT64, GCOO_FORMAT_CSR, 7, n, r0, r1, 0));
+  gcoo_dist_op op = NULL;
+  MPI_TEST_CALL(gcoo_dist_op_create(d, slab, r0, m, NULL, &op));
+  MPI_TEST_CALL(gcoo_dist_get_info(d, &info));
+  TEST_CHECK(gcoo_dist_ctx(d) != NULL && info.bound && info.bind_seconds >= 0.0 &&
+                 !strcmp(gcoo_ctx_backend(gcoo_dist_ctx(d)), "cpu"),
+             "the operator bound the context (bound %d)", info.bound);
+  gcoo_ctx first = gcoo_dist_ctx(d);
+  MPI_TEST_CALL(gcoo_dist_bind(d)); /* nothing to do */
+  TEST_CHECK(gcoo_dist_ctx(d) == first, "a second binding keeps the context");
+  MPI_TEST_CALL(gcoo_dist_op_destroy(&op));
+  gcoo_sparse_destroy(&slab);
+  MPI_TEST_CALL(gcoo_dist_destroy(&d));
+  /* destroyed without ever being bound */
+  MPI_TEST_CALL(gcoo_dist_create_unbound(&d, MPI_COMM_WORLD, "cpu"));
+  MPI_TEST_CALL(gcoo_dist_destroy(&d));
+  TEST_CHECK(d == NULL, "destroy clears the handle");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int rank = mpi_test_rank(), size = mpi_test_size();
@@ -65,6 +113,7 @@ int main(int argc, char **argv) {
                gcoo_ctx_backend(gcoo_dist_ctx(d)));
     MPI_TEST_CALL(gcoo_dist_destroy(&d));
   }
+  unbound(rank, size);
   setenv("GCOO_BACKEND", "cpu", 1);
   MPI_TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, NULL));
   gcoo_dist_info info;

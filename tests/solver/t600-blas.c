@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/solver/t600-blas.c: dense block operations (gcoo/blas.h) on host operands against
  * naive double loops: gemm with every transpose combination and both layouts, dgmm, coldot,
- * copy; misuse errors. Bound: ||C - ref|| / ||ref|| <= gcoo_test_tolerance(dtype, inner). */
+ * copy, the sums of gcoo_ctx_dense_sums in their documented order; misuse errors. Bound: ||C - ref|| / ||ref|| <= gcoo_test_tolerance(dtype, inner). */
 #include <math.h>
 
 #include "gcoo_test.h"
@@ -82,6 +82,28 @@ int main(void) {
     view.owned = 0;
     TEST_CALL(gcoo_ctx_dense_copy(ctx, &view, &A));
     TEST_CHECK(gcoo_test_relerr(&view, &A) == 0.0, "copy into a wider buffer is not exact");
+    /* sums in their fixed order (blocks of 256 storage vectors, in order), bit for bit, on a
+     * view whose padding holds NaN (never read) */
+    TEST_CALL(gcoo_dense_fill(&big, NAN));
+    TEST_CALL(gcoo_ctx_dense_copy(ctx, &view, &A));
+    for (int lay = 0; lay < 2; lay++) {
+      gcoo_dense V = view; /* column-major: 9 x 1000's first 6 rows, i.e. the same storage */
+      if (lay) V = gcoo_dense_wrap(big.data, dt, GCOO_COL_MAJOR, 6, 1000, 9);
+      double got[2] = {NAN, NAN}, want[2] = {0, 0};
+      TEST_CALL(gcoo_ctx_dense_sums(ctx, &V, got));
+      for (int64_t b0 = 0; b0 < 1000; b0 += 256) {
+        double bs = 0.0, ba = 0.0;
+        for (int64_t v = b0; v < b0 + 256 && v < 1000; v++)
+          for (int64_t e = 0; e < 6; e++) {
+            const double x = lay ? gcoo_dense_get(&V, e, v) : gcoo_dense_get(&V, v, e);
+            bs += x, ba += fabs(x);
+          }
+        want[0] += bs, want[1] += ba;
+      }
+      TEST_CHECK(got[0] == want[0] && got[1] == want[1], "dense sums %.17g %.17g, want %.17g %.17g",
+                 got[0], got[1], want[0], want[1]);
+    }
+    TEST_FAILS(gcoo_ctx_dense_sums(ctx, &A, NULL), GCOO_ERR_NULL, "sums");
     /* misuse */
     TEST_FAILS(gcoo_blas_gemm(ctx, 0, 0, 1.0, &A, &B, 0.0, &C), GCOO_ERR_SHAPE, "gemm");
     TEST_FAILS(gcoo_blas_gemm(ctx, 1, 0, 1.0, &A, &B, 0.0, &A), GCOO_ERR_SHAPE, "gemm");
