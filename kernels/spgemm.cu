@@ -163,6 +163,7 @@ struct pass_plan {
   unsigned long long count[kNumBins] = {0};
   int64_t total_room = 0, total_tab = 0;
   bool planned = false;
+  bool sampled = false; // the sample's pass, its rooms the bounds (bin_of; as plan_kernel saw it)
 };
 constexpr int kPlanCounters = 2 * kNumBins + 3;
 
@@ -369,8 +370,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared, p->pc,
-                                                           p->binned);
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared,
+                                                           p->sampled, p->pc, p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
@@ -683,6 +684,7 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
   GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, &hi_piece, 1,
                       rooms_args{P->cs, 0.0, m, true, seed, bound_max}, ev ? ev[2] : nullptr));
   P->all_at_bound = bound_max > 0 && sum_hi <= bound_max; // as sample_room decided it
+  ps.sampled = !P->all_at_bound;                          // as plan_kernel gave bin_of
   {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;

@@ -860,10 +860,13 @@ __global__ void __launch_bounds__(256)
 // With bound_max > 0 and sum hi <= bound_max (a small product: bounds_kernel's total, the same
 // for every thread), every row of work is in it at its bound: the whole product is computed by
 // the sample's pass and cannot overflow (all_at_bound on the host).
+__device__ __forceinline__ bool all_at_bound(const class_stats *cs, unsigned long long bound_max) {
+  return bound_max > 0 && cs->sum_hi <= bound_max;
+}
 __device__ __forceinline__ bool sample_room(int64_t i, uint64_t seed, const rows_state &rs,
                                             const class_stats *cs, unsigned long long bound_max) {
   const int32_t hi = rs.hi[i], lo = rs.lo[i];
-  if (bound_max > 0 && cs->sum_hi <= bound_max) {
+  if (all_at_bound(cs, bound_max)) {
     if (hi == 0) return false; // z = 0 (bounds_kernel)
     rs.room[i] = hi;
     return true;
@@ -991,12 +994,19 @@ __host__ __device__ inline int bin_threads(int b) {
 // accumulator of the row's column span w. `last_shared`: largest shared bin for this type.
 // A row whose FLOP bound passes kWarpMaxHi skips the warp bins (a warp would take 64 products
 // a lane or more: such rows set a pass's critical path).
+// sampled: the pass is the sample's, whose rooms are the rows' bounds hi, not their sizes (a
+// size is usually well below it: the 2-D Laplacian's rows have 13 entries for hi = 25), so the
+// 2/3-load rule, meant for a predicted size, is not applied in the first bin: a row of hi <= 31
+// takes it (its keys always fit, with a free slot). By that rule the Laplacian's sample took
+// the 64-slot bin, a warp a row: 95 us for its 45k rows (ncu s5), against 11 us in the first
+// bin for the sample's smaller rows. The passes over the other rows keep the rule.
 constexpr int32_t kWarpMaxHi = 2048;
-__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, int last_shared) {
+__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, int last_shared,
+                                      bool sampled = false) {
   for (int b = hi > kWarpMaxHi ? kFirstBlockBin : 0; b <= last_shared; b++) {
     const int64_t ts = bin_slots(b), margin = bin_threads(b);
     const int64_t keys = room >= hi ? hi : (room + margin < hi ? room + margin : hi);
-    if (ts >= keys + 1 && 2 * ts >= 3 * (int64_t)room) return b;
+    if (ts >= keys + 1 && (2 * ts >= 3 * (int64_t)room || (sampled && b == 0))) return b;
     if (b >= kFirstBlockBin && w <= ts) return b;
   }
   return kGlobalBin;
@@ -1078,7 +1088,8 @@ struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
   double safety;
   int64_t m;
-  bool sample;   // select the sample (sample_room) instead of the rooms of the rest (pass_room)
+  bool sample;   // select the sample (sample_room) instead of the rooms of the rest (pass_room);
+                 // with a given list (cs NULL): its rooms are bounds, as the sample's (bin_of)
   uint64_t seed; // the sample's coins
   unsigned long long bound_max; // the sample: every row at its bound when sum hi <= this (> 0)
 };
@@ -1097,6 +1108,8 @@ __global__ void __launch_bounds__(kPlanThreads)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ bool at_bound;
   if (make && !ra.sample) rooms_at_bound(ra.cs, ra.safety, &at_bound);
+  // the sample's rooms are bounds (bin_of); not when its pass computes the whole product
+  const bool sampled = ra.sample && !(make && all_at_bound(ra.cs, ra.bound_max));
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
   long long room = 0, tab = 0;
@@ -1114,7 +1127,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   if (i >= 0) {
     const int32_t hi = rs.hi[i];
     room = rs.room[i];
-    b = bin_of(hi, (int32_t)room, rs.w[i], last_shared);
+    b = bin_of(hi, (int32_t)room, rs.w[i], last_shared, sampled);
     tab = b == kGlobalBin ? global_slots(hi) : 0;
   }
   (void)warp_count(h, b);
@@ -1163,9 +1176,10 @@ __global__ void __launch_bounds__(kPlanThreads)
 // block counts its rows per bin in shared memory (warp_count) and takes its places in each bin
 // with one global atomic per bin: one global atomic a row serialised on a single counter when
 // nearly every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The
-// order of rows inside a bin does not matter: each row is computed on its own.
+// order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
+// be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
 __global__ void __launch_bounds__(256)
-    bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared,
+    bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
   __shared__ unsigned int count[kNumBins];
   __shared__ unsigned long long place[kNumBins];
@@ -1177,7 +1191,7 @@ __global__ void __launch_bounds__(256)
   int32_t i = 0;
   if (t < n) {
     i = list[t];
-    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared);
+    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared, sampled);
   }
   const unsigned int mine = warp_count(count, b);
   __syncthreads();

@@ -12,7 +12,8 @@
  * and an empty product; both rankings of rows of more than 32 entries (through buckets, the
  * default, and GCOO_SPGEMM_RANK=count) in the warp bins of 128, 256 and 512 slots and the hashed
  * block bins of 1024 to 16384 slots, and keys crowded into one bucket; the layout's two ways of
- * finding an entry's row (heads, or a search per entry), with empty rows. Runs without a GPU
+ * finding an entry's row (heads, or a search per entry), with empty rows; the sample's plan (rooms
+ * at the bound: the first bin takes rows of hi <= 31 at any load). Runs without a GPU
  * (label unit). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,12 +23,16 @@
 #include "emu/emu_host_csr.h"
 #include "spgemm_check.h"
 
-int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
-                           int count_rank, gcoo_cuda_csr *C, int64_t *stats);
+int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int mode,
+                           gcoo_cuda_csr *C, int64_t *stats);
 
 /* The ranking of rows of more than 32 entries: 0 through buckets (the library's default), 1
  * GCOO_SPGEMM_RANK=count. */
 static int count_rank = 0;
+/* 1: the pass is planned as the sample's (its rooms are bounds: bin_of puts every row of
+ * hi <= 31 in the first bin, whatever the load); the cases using it have no row of hi 32..63,
+ * so the 64-slot bin must stay empty. */
+static int sample_pass = 0;
 
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
  * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. */
@@ -38,7 +43,8 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
   int64_t stats[4 + 11];
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
-  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, count_rank, &dC, stats);
+  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, count_rank | (sample_pass ? 2 : 0), &dC,
+                                        stats);
   TEST_CHECK(rc != 2, "%s: bounds_kernel's column span (cmin, w) of a row is wrong", what);
   TEST_CHECK(rc == 0 || rc == 2,
              "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
@@ -50,6 +56,9 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
   for (int b = 0; b < 11; b++)
     if ((want_bins >> b) & 1u)
       TEST_CHECK(stats[4 + b] > 0, "%s: no row in bin %d: its kernel did not run", what, b);
+  if (sample_pass)
+    TEST_CHECK(stats[4 + 1] == 0, "%s: %lld of the sample's rows took the 64-slot bin", what,
+               (long long)stats[4 + 1]);
   if (rc == 0) {
     /* sorted, unique columns as the kernels wrote them (gcoo_sparse_create_csr would sort) */
     int64_t unsorted = 0;
@@ -204,6 +213,22 @@ int main(void) {
     /* no row overflows: the direct path's plan on an empty list */
     snprintf(what, sizeof what, "%s Laplacian, rooms at the bound", ty);
     check(what, L, L, 1.0, 0, 0x1u);
+    /* the sample's pass: rooms at the bound hi, not a size, so the first bin takes every row of
+     * hi <= 31 (the 2/3-load rule sent the Laplacian's rows of 25 products, 13 entries, to the
+     * 64-slot bin); and 30 products into 4000 columns, nearly all distinct: ~30 keys in the 32
+     * slots of a group's table */
+    sample_pass = 1;
+    snprintf(what, sizeof what, "%s Laplacian, the sample's plan", ty);
+    check(what, L, L, 1.0, 0, 0x1u);
+    gcoo_sparse A5 = spgemm_check_uniform(dt, 300, 300, 5, 71 + t),
+                B6 = spgemm_check_uniform(dt, 300, 4000, 6, 73 + t);
+    snprintf(what, sizeof what, "%s 5 x 6 a row, the sample's plan", ty);
+    check(what, A5, B6, 1.0, 0, 0x1u);
+    sample_pass = 0;
+    snprintf(what, sizeof what, "%s 5 x 6 a row, rooms at the bound", ty);
+    check(what, A5, B6, 1.0, 0, 0x2u); /* the same rows by the 2/3-load rule: the 64-slot bin */
+    gcoo_sparse_destroy(&A5);
+    gcoo_sparse_destroy(&B6);
     gcoo_sparse_destroy(&L);
     /* the layout (compact_rows): a larger mesh (a block's rows found by their heads, several
      * warps' slices, rows across rounds); one entry a row (more rows than a block keeps: each

@@ -7,9 +7,10 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow. `count_rank` is the pass's ranking
+// lo + frac (hi - lo), so that rows of every bin overflow. `mode` bit 0 is the pass's ranking
 // of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
-// (counting ranks in the warp bins, the bitonic network in the block bins).
+// (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
+// pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31).
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ void run_bin(int b, int64_t nb, csr_in in, const T *Av, const T *Bv, const int32
 }
 
 template <typename T>
-int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int count_rank,
+int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int mode,
                    gcoo_cuda_csr *C, int64_t *stats) {
   const int64_t m = A->nrows, n = B->ncols;
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
@@ -111,13 +112,15 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   }
   const unsigned long long nlist = list.size();
   std::vector<unsigned long long> pc(2 * kNumBins + 3, 0);
-  rooms_args ra = {nullptr, 0.0, 0, false, 0, 0};
+  const bool sampled = (mode & 2) != 0; // planned as the sample's pass (bin_of)
+  rooms_args ra = {nullptr, 0.0, 0, sampled, 0, 0};
   if (nlist > 0) {
     gcoo_emu::launch(plan_kernel, dim3((unsigned)((nlist + kPlanThreads - 1) / kPlanThreads)),
                      dim3(kPlanThreads), 0, list.data(), &nlist, rs, last_shared, pc.data(),
                      tab_off.data(), ra);
     gcoo_emu::launch(bin_scatter_kernel, dim3((unsigned)((nlist + 255) / 256)), dim3(256), 0,
-                     list.data(), (int64_t)nlist, rs, last_shared, pc.data(), binned.data());
+                     list.data(), (int64_t)nlist, rs, last_shared, sampled, pc.data(),
+                     binned.data());
   }
   const int64_t room1 = (int64_t)pc[2 * kNumBins + 1], tab1 = (int64_t)pc[2 * kNumBins + 2];
   std::vector<int32_t> ci1(room1 + 1), gk1(tab1 + 1);
@@ -133,7 +136,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
-  out.bucket_rank = count_rank == 0;
+  out.bucket_rank = (mode & 1) == 0;
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
@@ -196,7 +199,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
 } // namespace
 
 extern "C" int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
-                                      int count_rank, gcoo_cuda_csr *C, int64_t *stats) {
-  return A->dtype == GCOO_FLOAT64 ? direct_product<double>(A, B, frac, count_rank, C, stats)
-                                  : direct_product<float>(A, B, frac, count_rank, C, stats);
+                                      int mode, gcoo_cuda_csr *C, int64_t *stats) {
+  return A->dtype == GCOO_FLOAT64 ? direct_product<double>(A, B, frac, mode, C, stats)
+                                  : direct_product<float>(A, B, frac, mode, C, stats);
 }
