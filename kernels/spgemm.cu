@@ -203,6 +203,7 @@ struct product {
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
   bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
   bool all_at_bound = false;     // the sample's pass computed every row at its bound
+  unsigned long long sum_hi = 0; // sum of the rows' bounds (the sample's plan brings it)
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -267,7 +268,7 @@ template <typename T>
 gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_n, int64_t nmax,
                       pass_plan *p, const piece *extra, int nextra,
                       rooms_args ra = rooms_args{nullptr, 0.0, 0, false, 0, 0},
-                      cudaEvent_t after = nullptr) {
+                      cudaEvent_t after = nullptr, int64_t *free_bytes = nullptr) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   spg_mem *mem = &P->mem;
@@ -283,6 +284,7 @@ gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_
                 s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
   if (after) SPG_CUDA(cudaEventRecord(after, s));
+  if (free_bytes) *free_bytes = gcoo__cuda_free_bytes(); // while the device works (the caller's)
   pc[0].src = p->pc;
   for (int k = 0; k < nextra && k < 3; k++) pc[1 + k] = extra[k];
   SPG_CUDA(fetch_pieces(pc, 1 + (nextra < 3 ? nextra : 3), s));
@@ -684,7 +686,8 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
   GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, &hi_piece, 1,
                       rooms_args{P->cs, 0.0, m, true, seed, bound_max}, ev ? ev[2] : nullptr));
   P->all_at_bound = bound_max > 0 && sum_hi <= bound_max; // as sample_room decided it
-  ps.sampled = !P->all_at_bound;                          // as plan_kernel gave bin_of
+  P->sum_hi = sum_hi;
+  ps.sampled = !P->all_at_bound; // as plan_kernel gave bin_of
   {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
@@ -717,6 +720,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   int32_t *ci = nullptr;
   T *cv = nullptr;
   int64_t nbatches = 1, nnz_total = 0, nnz = 0, cap = 0;
+  int64_t free_early = -1; // the device's free memory, asked during the rooms' plan (or not: -1)
   cudaEvent_t *ev = nullptr;
   float ms_bounds = 0, ms_select = 0, ms_est = 0;
   const int64_t m = A->nrows, n = B->ncols, E = (int64_t)(sizeof(int32_t) + sizeof(T));
@@ -750,9 +754,15 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   if (P.all_at_bound) { // nothing is left to plan; the last wait brings the class sums
     p1.planned = true;
   } else {
+    // A product that will likely ask the driver for its free memory (below: need past
+    // kSmallProductBytes) asks while the device runs the sample's pass and this plan, rather
+    // than after the wait with the device idle (cudaMemGetInfo: microseconds of host time). No
+    // allocation comes in between, so the answer is the same.
+    const bool ask_early = o->memory_budget == 0 &&
+                           (double)P.sum_hi * 2.0 * (double)E >= (double)kSmallProductBytes;
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(
-        plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0, 0}));
+    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0, 0},
+                        nullptr, ask_early ? &free_early : nullptr));
   }
 
   // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows
@@ -765,7 +775,9 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
     if (budget == 0)
       budget = need < kSmallProductBytes
                    ? INT64_MAX
-                   : (int64_t)(0.9 * (double)gcoo__cuda_free_bytes()) + P.mem.live;
+                   : (int64_t)(0.9 *
+                               (double)(free_early >= 0 ? free_early : gcoo__cuda_free_bytes())) +
+                         P.mem.live;
     if (need > budget) { // the rooms decide: cut batches in row order on the host
       plan_free(&P.mem, &p1);
       GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
