@@ -4,7 +4,7 @@
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
-#      GCOO_SPGEMM_RANK=count when the variant rank-count is timed (left out if it fails);
+#      the switch of each variant timed (rank-count, first-hash; left out of the benchmark if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
 #      named in VARIANTS (default none) timed beside the default in the same process; the target
@@ -22,7 +22,7 @@
 #   MATRICES   names of the matrices to time (default the 8 below), GEN the generated products
 #              (spgemm_bench --gen; default lr), DTYPE (default both): a shorter call for a check of
 #              one change (its target lines then cover only those products)
-# Writes OUTDIR/{build,t503-default,t503-sampled,t503-count,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
+# Writes OUTDIR/{build,t503-default,t503-sampled,t503-VARIANT,memcheck,memcheck-sampled,bench,ncu}.log and OUTDIR/b/ (CSV);
 # prints a short summary. Exit status: 0 when the tests and memcheck passed.
 set -u
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -69,14 +69,20 @@ echo "t503 default rc $r_def $(el) s: $(tail -1 "$out/t503-default.log")"
 timeout 120 "$t503" --sampled >"$out/t503-sampled.log" 2>&1
 r_smp=$?
 echo "t503 --sampled rc $r_smp $(el) s: $(tail -1 "$out/t503-sampled.log")"
-# session 4's ranking (a variant), when it is timed: t503 with it; left out of the benchmark if it fails
+# a variant that is timed runs t503 with its switch first; left out of the benchmark if it fails
 r_rs=-
-if [[ " $variants " == *" rank-count "* ]]; then
-  timeout 120 env GCOO_SPGEMM_RANK=count "$t503" >"$out/t503-count.log" 2>&1
-  r_rs=$?
-  echo "t503 rank count rc $r_rs $(el) s: $(tail -1 "$out/t503-count.log")"
-  [ $r_rs -eq 0 ] || variants="${variants//rank-count/}"
-fi
+for v in $variants; do
+  case "$v" in
+    rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
+    first-hash) env_v="GCOO_SPGEMM_FIRST=hash" ;;
+    *) continue ;;
+  esac
+  timeout 120 env "$env_v" "$t503" >"$out/t503-$v.log" 2>&1
+  r_v=$?
+  echo "t503 $env_v rc $r_v $(el) s: $(tail -1 "$out/t503-$v.log")"
+  [ "$r_rs" = - ] || [ "$r_rs" = 0 ] && r_rs=$r_v
+  [ $r_v -eq 0 ] || variants="${variants//$v/}"
+done
 grep -iE "fail" "$out"/t503-*.log | head -8
 wait "$pmc" "$pmc2"
 r_mc=0
@@ -113,7 +119,7 @@ rm -rf "$out/opsparse"
 # 4. where the worst product's time goes (kernels only: the host's part is the rest)
 if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel \
-    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
+    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|sort_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
     "$build/bench/spgemm_bench" --reps 1 --dtype double --gen lr --skip gen_random_400k_16:AA \
     --out "$out/ncu-b" >"$out/ncu.log" 2>&1
   echo "ncu rc $? $(el) s"
@@ -136,5 +142,5 @@ if [ "${NCU_SRC:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   ls -la "$out/src" | head
   (cd "$out" && tar czf ncu-src.tgz src && rm -rf src)
 fi
-echo "done $(el) s: t503 default $r_def, --sampled $r_smp, rank count $r_rs, memcheck $r_mc"
+echo "done $(el) s: t503 default $r_def, --sampled $r_smp, variants $r_rs, memcheck $r_mc"
 [ $r_def -eq 0 ] && [ $r_smp -eq 0 ] && [ $r_mc -eq 0 ]

@@ -99,6 +99,7 @@ struct pass_out {
   bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
                     // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
                     // and bitonic network in the block bins
+  bool first_sort;  // the first bin by sorting (sort_rows_kernel), else by hashing
 };
 
 struct csr_in {
@@ -331,6 +332,61 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
   warp_count_write<T, TS>(keys, vals, z, lane, ci, cv);
 }
 
+// The products of one row by a group of G lanes (32 / G groups a warp), flattened over the
+// group: the row's A entries G at a time, a group scan of their B rows' lengths, then product q
+// of the chunk to lane q mod G (a binary search of the scan finds its A entry), so short B rows
+// keep the group's lanes busy. f(e, col, v, valid) is called by every lane of the warp in every
+// round (valid: the lane has product e of its row this round, e counting the row's products
+// from 0), so that f may hold the group's ballots; every loop here is uniform over the warp (a
+// group with no row, or done with it, runs the remaining rounds with no work), so that the
+// shuffles take the full mask (width G). `over` (uniform over the group, set by f) stops the
+// row. Returns the row's number of products when it ran to its end (uniform over the group).
+template <int G, typename T, typename F>
+__device__ __forceinline__ int group_products(const csr_in &in, const T *__restrict__ Av,
+                                              const T *__restrict__ Bv, bool has, int32_t row,
+                                              int g, bool &over, F &&f) {
+  int done = 0;
+  const int64_t a1 = has ? in.Ap[row + 1] : 0;
+  for (int64_t ab = has ? in.Ap[row] : 0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
+    const int64_t a = ab + g;
+    int64_t bs = 0;
+    int len = 0;
+    T av = T(0);
+    if (a < a1 && !over) {
+      const int32_t k = in.Ai[a];
+      av = Av[a];
+      bs = in.Bp[k];
+      len = (int)(in.Bp[k + 1] - bs);
+    }
+    int pre = len; // inclusive scan of the lengths over the group
+    for (int o = 1; o < G; o <<= 1) {
+      const int y = __shfl_up_sync(kFull, pre, o, G);
+      if (g >= o) pre += y;
+    }
+    const int total = __shfl_sync(kFull, pre, G - 1, G);
+    for (int base = 0; __ballot_sync(kFull, base < total && !over) != 0; base += G) {
+      const int q = base + g;
+      int l = 0; // group lanes before l have pre <= q
+      for (int step = G / 2; step > 0; step >>= 1)
+        if (__shfl_sync(kFull, pre, l + step - 1, G) <= q) l += step;
+      const int spre = __shfl_sync(kFull, pre, l, G), slen = __shfl_sync(kFull, len, l, G);
+      const int64_t sbs = __shfl_sync(kFull, bs, l, G);
+      const T sav = __shfl_sync(kFull, av, l, G);
+      const bool valid = q < total && !over;
+      int32_t col = 0;
+      T v = T(0);
+      if (valid) {
+        const int64_t b = sbs + (q - (spre - slen));
+        col = in.Bi[b];
+        v = sav * Bv[b];
+      }
+      f(done + q, col, v, valid);
+    }
+    done += total;
+  }
+  return done;
+}
+
 // The warp bins and the first bin: G lanes a row (a group), 32 / G rows a warp, a table of TS
 // slots per group in shared memory. G = 32 for the warp bins; the first bin (rows of at most 31
 // products, TS = 32) takes smaller groups (a warp a row left 19 of 32 lanes idle on the 2-D
@@ -381,45 +437,15 @@ __global__ void __launch_bounds__(WARPS * 32)
     // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
     // one address: nearly every product of random 400k x 16 makes a new key)
     int z = 0;
-    const int64_t a1 = has ? in.Ap[row + 1] : 0;
-    for (int64_t ab = has ? in.Ap[row] : 0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
-      const int64_t a = ab + g;
-      int64_t bs = 0;
-      int len = 0;
-      T av = T(0);
-      if (a < a1 && !over) {
-        const int32_t k = in.Ai[a];
-        av = Av[a];
-        bs = in.Bp[k];
-        len = (int)(in.Bp[k + 1] - bs);
-      }
-      int pre = len; // inclusive scan of the lengths over the group
-      for (int o = 1; o < G; o <<= 1) {
-        const int y = __shfl_up_sync(kFull, pre, o, G);
-        if (g >= o) pre += y;
-      }
-      const int total = __shfl_sync(kFull, pre, G - 1, G);
-      for (int base = 0; __ballot_sync(kFull, base < total && !over) != 0; base += G) {
-        const int q = base + g;
-        int l = 0; // group lanes before l have pre <= q
-        for (int step = G / 2; step > 0; step >>= 1)
-          if (__shfl_sync(kFull, pre, l + step - 1, G) <= q) l += step;
-        const int spre = __shfl_sync(kFull, pre, l, G), slen = __shfl_sync(kFull, len, l, G);
-        const int64_t sbs = __shfl_sync(kFull, bs, l, G);
-        const T sav = __shfl_sync(kFull, av, l, G);
-        int r = 0;
-        if (q < total && !over) {
-          const int64_t b = sbs + (q - (spre - slen));
-          r = hash_add(keys, vals, BITS, in.Bi[b], sav * Bv[b]);
-        }
-        z += __popc(__ballot_sync(kFull, r > 0) & gmask);
-        // the ballot first, by every lane: behind `over ||` a group already over skipped it
-        // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles read
-        // other lanes' registers, wild B indices; cuda_emu now aborts on it)
-        const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
-        over = over || full || z > cap;
-      }
-    }
+    group_products<G>(in, Av, Bv, has, row, g, over, [&](int, int32_t col, T v, bool valid) {
+      const int r = valid ? hash_add(keys, vals, BITS, col, v) : 0;
+      z += __popc(__ballot_sync(kFull, r > 0) & gmask);
+      // the ballot first, by every lane: behind `over ||` a group already over skipped it
+      // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles read
+      // other lanes' registers, wild B indices; cuda_emu now aborts on it)
+      const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
+      over = over || full || z > cap;
+    });
     __syncwarp();
     const bool ok = has && !over && z <= cap; // uniform over the group
     if (has && !ok && g == 0) {
@@ -465,6 +491,137 @@ __global__ void __launch_bounds__(WARPS * 32)
     __syncwarp(); // the table is reset for the group's next row
   }
 }
+
+// Sort 32 keys held by a group of G lanes, K = 32 / G a lane (element e = r G + g in register
+// r of group lane g), ascending, by a bitonic network: stages of stride j < G exchange with lane
+// g ^ j (one shuffle of width G a register), wider ones within the lane's registers. All loops
+// unroll (the register index is a constant): 15 stages, 12 of them shuffles when G = 8.
+template <int G, int K>
+__device__ __forceinline__ void group_bitonic(uint32_t (&k)[K], int g) {
+#pragma unroll
+  for (int kk = 2; kk <= G * K; kk <<= 1) {
+#pragma unroll
+    for (int j = kk >> 1; j > 0; j >>= 1) {
+      if (j >= G) {
+#pragma unroll
+        for (int r = 0; r < K; r++) {
+          const int rp = r ^ (j / G);
+          if (rp > r) {
+            const bool asc = ((r * G + g) & kk) == 0;
+            const uint32_t lo = k[r] < k[rp] ? k[r] : k[rp], hi = k[r] < k[rp] ? k[rp] : k[r];
+            k[r] = asc ? lo : hi;
+            k[rp] = asc ? hi : lo;
+          }
+        }
+      } else {
+        const bool lower = (g & j) == 0;
+#pragma unroll
+        for (int r = 0; r < K; r++) {
+          const uint32_t x = __shfl_xor_sync(kFull, k[r], j, G);
+          const bool asc = ((r * G + g) & kk) == 0;
+          const bool keep_min = lower == asc;
+          k[r] = (k[r] < x) == keep_min ? k[r] : x;
+        }
+      }
+    }
+  }
+}
+
+// The first bin by sorting (the default; GCOO_SPGEMM_FIRST=hash takes group_rows_kernel's
+// hash tables instead): rows of at most 31 products, G lanes a row, 32 / G rows a warp. A row's
+// products are staged in shared memory by their index e (no hashing, no atomics: the Laplacian's
+// 25 products into 13 columns took a shared CAS and a shared atomic add each), each sorted as
+// the 32-bit key column * 32 + e across the group's registers (group_bitonic), then the runs of
+// one column are summed in the order of e (deterministic, unlike the hash's atomics) and the
+// runs' heads, counted by ballots, write the row in column order. Needs n < 2^27 (the key) and
+// n > 31: then a row of hi <= 31 has exactly hi products (hi = min(flop, n)); the launch checks
+// both (first_sort_fits). A row over its room aborts and is listed, as in the hash tables.
+template <typename T, int G, int WARPS>
+__global__ void __launch_bounds__(WARPS * 32)
+    sort_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
+                     const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
+  constexpr int TS = 32, K = TS / G, RPW = 32 / G, GROUPS = WARPS * RPW;
+  static_assert(G >= 4 && G < 32 && 32 % G == 0, "group width");
+  constexpr int PAD = G; // as group_rows_kernel's: the groups' slot s in different banks
+  __shared__ uint32_t skeys[GROUPS][TS + PAD];
+  __shared__ T svals[GROUPS][TS + PAD];
+  const int lane = threadIdx.x % 32, sub = lane / G, g = lane % G;
+  const int grp = threadIdx.x / G;
+  const uint32_t gmask = ((1u << G) - 1u) << (sub * G);
+  uint32_t *keys = skeys[grp];
+  T *vals = svals[grp];
+  const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+  for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
+    const int64_t t = t0 + sub;
+    const bool has = t < n; // uniform over the group
+    const int32_t row = has ? list[t] : 0;
+    const int cap = has ? rs.room[row] : 0;
+    bool over = false;
+    const int nprod = group_products<G>(in, Av, Bv, has, row, g, over,
+                                        [&](int e, int32_t col, T v, bool valid) {
+                                          if (valid && e < TS) {
+                                            keys[e] = (uint32_t)col << 5 | (uint32_t)e;
+                                            vals[e] = v;
+                                          }
+                                        });
+    __syncwarp();
+    uint32_t k[K];
+#pragma unroll
+    for (int r = 0; r < K; r++) {
+      const int e = r * G + g;
+      k[r] = has && e < nprod ? keys[e] : 0xffffffffu; // past the row: after every real key
+    }
+    group_bitonic<G, K>(k, g);
+    __syncwarp(); // every lane has its keys: the table takes them back in order
+#pragma unroll
+    for (int r = 0; r < K; r++) keys[r * G + g] = k[r];
+    __syncwarp();
+    // a run's head: the first of its column; heads before element e give its place in the row
+    bool head[K];
+    uint32_t hm[K];
+    int z = 0;
+#pragma unroll
+    for (int r = 0; r < K; r++) {
+      const int e = r * G + g;
+      head[r] = has && e < nprod && (e == 0 || (keys[e - 1] >> 5) != (k[r] >> 5));
+      hm[r] = (__ballot_sync(kFull, head[r]) & gmask) >> (sub * G);
+      z += __popc(hm[r]);
+    }
+    const bool ok = has && nprod <= TS && z <= cap; // uniform over the group
+    if (has && !ok && g == 0) {
+      rs.z[row] = -1;
+      out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
+    }
+    if (ok) {
+      const int64_t off = rs.off[row];
+      int before = 0;
+#pragma unroll
+      for (int r = 0; r < K; r++) {
+        if (head[r]) {
+          const int pos = before + __popc(hm[r] & ((1u << g) - 1u));
+          const uint32_t c = k[r] >> 5;
+          T sum = vals[k[r] & 31u];
+          for (int e = r * G + g + 1; e < nprod; e++) {
+            const uint32_t ke = keys[e];
+            if ((ke >> 5) != c) break;
+            sum += vals[ke & 31u];
+          }
+          out.ci[off + pos] = (int32_t)c;
+          out.cv[off + pos] = sum;
+        }
+        before += __popc(hm[r]);
+      }
+      if (g == 0) {
+        rs.z[row] = z;
+        rs.src[row] = out.buf_id;
+        sample_note(out.cs, rs, row, z);
+      }
+    }
+    __syncwarp(); // the table is rewritten by the group's next row
+  }
+}
+// Whether the first bin may sort (sort_rows_kernel's conditions on B's columns n).
+__host__ __device__ inline bool first_sort_fits(int64_t n) { return n > 31 && n < (1 << 27); }
 
 // ---- the block bins and the global bin --------------------------------------------------------
 

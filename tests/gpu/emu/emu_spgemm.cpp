@@ -10,7 +10,8 @@
 // lo + frac (hi - lo), so that rows of every bin overflow. `mode` bit 0 is the pass's ranking
 // of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
 // (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
-// pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31).
+// pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31);
+// bit 2 takes the first bin's hash tables (GCOO_SPGEMM_FIRST=hash) instead of its sort.
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,12 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
   int64_t blocks = (n + per_block - 1) / per_block;
   if (blocks > 2) blocks = 2; // the kernel loops over the rest
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
+  if constexpr (TS == 32 && G < 32) {
+    if (out.first_sort) {
+      gcoo_emu::launch(sort_rows_kernel<T, G, WARPS>, grid, block, 0, in, Av, Bv, rows, n, rs, out);
+      return;
+    }
+  }
   gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, grid, block, 0, in, Av, Bv, rows, n, rs,
                    out);
 }
@@ -137,6 +144,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
   out.bucket_rank = (mode & 1) == 0;
+  out.first_sort = (mode & 4) == 0 && first_sort_fits(B->ncols);
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
