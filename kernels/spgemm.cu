@@ -202,7 +202,7 @@ struct product {
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
   bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
-  bool first_sort = true;        // GCOO_SPGEMM_FIRST (first_sort_mode())
+  int first = kFirstLanes;       // GCOO_SPGEMM_FIRST (first_bin_mode())
   bool all_at_bound = false;     // the sample's pass computed every row at its bound
   unsigned long long sum_hi = 0; // sum of the rows' bounds (the sample's plan brings it)
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
@@ -231,13 +231,16 @@ bool bucket_rank_mode() {
   return !(v && strcmp(v, "count") == 0);
 }
 
-// How the first bin (rows of at most 31 products) accumulates. Default: by sorting the row's
-// products in registers (sort_rows_kernel, kernels/spgemm_kernels.cuh), when B's columns allow
-// it (first_sort_fits). GCOO_SPGEMM_FIRST=hash takes the hash tables of group_rows_kernel
-// instead (session 5's first bin), for comparison. Read at every call (the benchmark times both).
-bool first_sort_mode() {
+// How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
+// A entry walking its B row (group_rows_kernel). GCOO_SPGEMM_FIRST=flat takes session 5's
+// products flattened over the group's lanes (scan, search, shuffles a product), =sort sorts each
+// row's products in registers (sort_rows_kernel, where B's columns allow it: first_sort_fits),
+// for comparison. Read at every call (the benchmark times each).
+int first_bin_mode(int64_t n) {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
-  return !(v && strcmp(v, "hash") == 0);
+  if (v && strcmp(v, "flat") == 0) return kFirstFlat;
+  if (v && strcmp(v, "sort") == 0 && first_sort_fits(n)) return kFirstSort;
+  return kFirstLanes;
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -270,7 +273,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
   P->bucket_rank = bucket_rank_mode();
-  P->first_sort = first_sort_mode() && first_sort_fits(P->n);
+  P->first = first_bin_mode(P->n);
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -319,8 +322,12 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   if (blocks > cap) blocks = cap;
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
   if constexpr (TS == 32 && G < 32) {
-    if (out.first_sort) {
+    if (out.first == kFirstSort) {
       sort_rows_kernel<T, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+      return cudaGetLastError();
+    }
+    if (out.first == kFirstLanes) {
+      group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
       return cudaGetLastError();
     }
   }
@@ -404,7 +411,7 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
   out.bucket_rank = P->bucket_rank;
-  out.first_sort = P->first_sort;
+  out.first = P->first;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];

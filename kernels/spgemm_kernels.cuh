@@ -99,8 +99,13 @@ struct pass_out {
   bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
                     // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
                     // and bitonic network in the block bins
-  bool first_sort;  // the first bin by sorting (sort_rows_kernel), else by hashing
+  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat, kFirstSort)
 };
+
+// The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
+// A entry (the default), hash tables filled by products flattened over the group (session 5's),
+// or sorting in registers (sort_rows_kernel).
+constexpr int kFirstLanes = 0, kFirstFlat = 1, kFirstSort = 2;
 
 struct csr_in {
   const int64_t *Ap;
@@ -394,7 +399,7 @@ __device__ __forceinline__ int group_products(const csr_in &in, const T *__restr
 // ballots are masked to its lanes; its products are flattened over its lanes (lane j takes
 // product j, j + G, ... of the row, found by a binary search over a group scan of the lengths of
 // the B rows); a row that passes its room aborts and is listed.
-template <typename T, int TS, int G, int WARPS>
+template <typename T, int TS, int G, int WARPS, bool LANES = false>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
@@ -403,6 +408,7 @@ __global__ void __launch_bounds__(WARPS * 32)
   static_assert((1 << BITS) == TS, "table size");
   static_assert(G >= 2 && G <= 32 && 32 % G == 0, "group width");
   static_assert(G == 32 || TS == 32, "groups below a warp rank at most 31 entries by counting");
+  static_assert(!LANES || G < 32, "a lane per A entry: the first bin only");
   // Groups below a warp pad their tables by G slots: a group's slot s then sits G banks past the
   // previous group's, so the groups of a warp touching the same slot index (the reset, the
   // compaction, the ranking's broadcast reads) hit different banks (unpadded: 32 / G-way bank
@@ -437,15 +443,42 @@ __global__ void __launch_bounds__(WARPS * 32)
     // are counted by one ballot (a shared atomic per new key serialised the group's lanes on
     // one address: nearly every product of random 400k x 16 makes a new key)
     int z = 0;
-    group_products<G>(in, Av, Bv, has, row, g, over, [&](int, int32_t col, T v, bool valid) {
-      const int r = valid ? hash_add(keys, vals, BITS, col, v) : 0;
-      z += __popc(__ballot_sync(kFull, r > 0) & gmask);
-      // the ballot first, by every lane: behind `over ||` a group already over skipped it
-      // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles read
-      // other lanes' registers, wild B indices; cuda_emu now aborts on it)
-      const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
-      over = over || full || z > cap;
-    });
+    if constexpr (LANES) {
+      // The first bin, a lane per A entry: it walks its B row alone and inserts, with no
+      // shuffle, scan or search a product (the flattened loop below spent ~11 instructions a
+      // product on them for the 2-D Laplacian's 25 products of 5 B rows of 3-5; ncu s5). A row
+      // here has at most 31 keys (hi <= 31, or n <= 31), so its 32 slots never fill and it need
+      // not stop early: its size is summed over the group at the end and checked against its
+      // room then.
+      int fresh = 0;
+      bool full = false;
+      if (has) {
+        const int64_t a1 = in.Ap[row + 1];
+        for (int64_t a = in.Ap[row] + g; a < a1; a += G) {
+          const int32_t k = in.Ai[a];
+          const T av = Av[a];
+          const int64_t b1 = in.Bp[k + 1];
+          for (int64_t b = in.Bp[k]; b < b1; b++) {
+            const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
+            fresh += r > 0;
+            full = full || r < 0;
+          }
+        }
+      }
+      for (int o = G / 2; o > 0; o >>= 1) fresh += __shfl_xor_sync(kFull, fresh, o, G);
+      z = fresh;
+      over = (__ballot_sync(kFull, full) & gmask) != 0 || z > cap;
+    } else {
+      group_products<G>(in, Av, Bv, has, row, g, over, [&](int, int32_t col, T v, bool valid) {
+        const int r = valid ? hash_add(keys, vals, BITS, col, v) : 0;
+        z += __popc(__ballot_sync(kFull, r > 0) & gmask);
+        // the ballot first, by every lane: behind `over ||` a group already over skipped it
+        // while the others' lanes met it (f9f6b57: on the H200 the desynchronised shuffles
+        // read other lanes' registers, wild B indices; cuda_emu now aborts on it)
+        const bool full = (__ballot_sync(kFull, r < 0) & gmask) != 0;
+        over = over || full || z > cap;
+      });
+    }
     __syncwarp();
     const bool ok = has && !over && z <= cap; // uniform over the group
     if (has && !ok && g == 0) {

@@ -35,18 +35,19 @@ static int count_rank = 0;
 static int sample_pass = 0;
 
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
- * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first_hash: the
- * first bin by its hash tables (GCOO_SPGEMM_FIRST=hash), else by sorting (the default). */
+ * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first: the first
+ * bin's way (0 hash tables by a lane per A entry, the default; 1 flattened products,
+ * GCOO_SPGEMM_FIRST=flat; 2 sorting, GCOO_SPGEMM_FIRST=sort). */
 static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, double frac,
-                           int must_overflow, unsigned want_bins, int first_hash) {
+                           int must_overflow, unsigned want_bins, int first) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
   gcoo_cuda_csr dA = emu_host_csr(Ac), dB = emu_host_csr(Bc), dC;
   int64_t stats[4 + 11];
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
   const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac,
-                                        count_rank | (sample_pass ? 2 : 0) | (first_hash ? 4 : 0),
-                                        &dC, stats);
+                                        count_rank | (sample_pass ? 2 : 0) | (first << 2), &dC,
+                                        stats);
   TEST_CHECK(rc != 2, "%s: bounds_kernel's column span (cmin, w) of a row is wrong", what);
   TEST_CHECK(rc == 0 || rc == 2,
              "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
@@ -90,13 +91,15 @@ static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, doubl
   return stats[4]; /* rows in the first bin */
 }
 
-/* Every case with the first bin sorted (the default), and again hashed where it had rows. */
+/* Every case with the first bin's default way, and its two others where it had rows. */
 static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, int must_overflow,
                   unsigned want_bins) {
   char w[128];
   if (check_first(what, A, B, frac, must_overflow, want_bins, 0) == 0) return;
-  snprintf(w, sizeof w, "%s, first bin hashed", what);
+  snprintf(w, sizeof w, "%s, first bin flat", what);
   check_first(w, A, B, frac, must_overflow, want_bins, 1);
+  snprintf(w, sizeof w, "%s, first bin sorted", what);
+  check_first(w, A, B, frac, must_overflow, want_bins, 2);
 }
 
 static gcoo_sparse transpose(gcoo_sparse A) {
