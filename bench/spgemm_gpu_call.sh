@@ -4,7 +4,7 @@
 #   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
-#      the switch of each variant timed (rank-count, first-flat, first-sort; left out of the benchmark if it fails);
+#      the switch of each variant timed (rank-count, first-flat; left out of the benchmark if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
 #      named in VARIANTS (default none) timed beside the default in the same process; the target
@@ -75,7 +75,6 @@ for v in $variants; do
   case "$v" in
     rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
     first-flat) env_v="GCOO_SPGEMM_FIRST=flat" ;;
-    first-sort) env_v="GCOO_SPGEMM_FIRST=sort" ;;
     *) continue ;;
   esac
   timeout 120 env "$env_v" "$t503" >"$out/t503-$v.log" 2>&1
@@ -120,7 +119,7 @@ rm -rf "$out/opsparse"
 # 4. where the worst product's time goes (kernels only: the host's part is the rest)
 if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel \
-    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|sort_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
+    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
     "$build/bench/spgemm_bench" --reps 1 --dtype double --gen lr --skip gen_random_400k_16:AA \
     --out "$out/ncu-b" >"$out/ncu.log" 2>&1
   echo "ncu rc $? $(el) s"

@@ -232,15 +232,12 @@ bool bucket_rank_mode() {
 }
 
 // How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
-// A entry walking its B row (group_rows_kernel). GCOO_SPGEMM_FIRST=flat takes session 5's
-// products flattened over the group's lanes (scan, search, shuffles a product), =sort sorts each
-// row's products in registers (sort_rows_kernel, where B's columns allow it: first_sort_fits),
-// for comparison. Read at every call (the benchmark times each).
-int first_bin_mode(int64_t n) {
+// A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes session
+// 5's products flattened over the group's lanes (scan, search, shuffles a product), for
+// comparison. Read at every call (the benchmark times both).
+int first_bin_mode() {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
-  if (v && strcmp(v, "flat") == 0) return kFirstFlat;
-  if (v && strcmp(v, "sort") == 0 && first_sort_fits(n)) return kFirstSort;
-  return kFirstLanes;
+  return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -273,7 +270,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
   P->bucket_rank = bucket_rank_mode();
-  P->first = first_bin_mode(P->n);
+  P->first = first_bin_mode();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -322,10 +319,6 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   if (blocks > cap) blocks = cap;
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
   if constexpr (TS == 32 && G < 32) {
-    if (out.first == kFirstSort) {
-      sort_rows_kernel<T, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-      return cudaGetLastError();
-    }
     if (out.first == kFirstLanes) {
       group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
       return cudaGetLastError();

@@ -99,13 +99,13 @@ struct pass_out {
   bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
                     // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
                     // and bitonic network in the block bins
-  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat, kFirstSort)
+  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat)
 };
 
 // The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
-// A entry (the default), hash tables filled by products flattened over the group (session 5's),
-// or sorting in registers (sort_rows_kernel).
-constexpr int kFirstLanes = 0, kFirstFlat = 1, kFirstSort = 2;
+// A entry (the default), or by products flattened over the group (session 5's).
+constexpr int kFirstLanes = 0, kFirstFlat = 1;
+constexpr int kLaneBatch = 4; // B entries a lane loads before inserting them (kFirstLanes)
 
 struct csr_in {
   const int64_t *Ap;
@@ -118,25 +118,46 @@ struct csr_in {
 
 // Insert (col, v) into a table of 2^bits slots: 1 when this call created the key, 0 when it was
 // there, -1 when every slot is taken by other keys (cannot happen within a bin's margin; a
-// guard so that a broken bound shows up as an overflowed row, never as a hang).
-template <typename T>
+// guard so that a broken bound shows up as an overflowed row, never as a hang). ROLLED keeps
+// the probe loop rolled: the first bin's lanes insert a batch of B entries, and the batch of
+// fully unrolled probe loops made ptxas spill (double: 28 bytes) where the rolled one does not.
+template <typename T, bool ROLLED = false>
 __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_t col, T v) {
   const uint32_t mask = (1u << bits) - 1u;
   uint32_t h = slot_of(col, bits);
-  for (uint32_t probe = 0; probe <= mask; probe++) {
-    const int32_t key = keys[h];
-    if (key == col) {
-      atomicAdd(&vals[h], v);
-      return 0;
-    }
-    if (key == -1) {
-      const int32_t old = atomicCAS(&keys[h], -1, col);
-      if (old == -1 || old == col) {
+  if constexpr (!ROLLED) {
+    for (uint32_t probe = 0; probe <= mask; probe++) {
+      const int32_t key = keys[h];
+      if (key == col) {
         atomicAdd(&vals[h], v);
-        return old == -1;
+        return 0;
       }
+      if (key == -1) {
+        const int32_t old = atomicCAS(&keys[h], -1, col);
+        if (old == -1 || old == col) {
+          atomicAdd(&vals[h], v);
+          return old == -1;
+        }
+      }
+      h = (h + 1) & mask;
     }
-    h = (h + 1) & mask;
+  } else { // the same probes, the loop kept rolled
+#pragma unroll 1
+    for (uint32_t probe = 0; probe <= mask; probe++) {
+      const int32_t key = keys[h];
+      if (key == col) {
+        atomicAdd(&vals[h], v);
+        return 0;
+      }
+      if (key == -1) {
+        const int32_t old = atomicCAS(&keys[h], -1, col);
+        if (old == -1 || old == col) {
+          atomicAdd(&vals[h], v);
+          return old == -1;
+        }
+      }
+      h = (h + 1) & mask;
+    }
   }
   return -1;
 }
@@ -433,6 +454,9 @@ __global__ void __launch_bounds__(WARPS * 32)
     const bool has = t < n; // uniform over the group: the group has a row this round
     const int32_t row = has ? list[t] : 0;
     const int cap = has ? rs.room[row] : 0;
+    // the first bin's rows are short: where the row goes is loaded with its room, not after
+    // the accumulation (one more load's latency at the end of every row)
+    const int64_t off_early = LANES && has ? rs.off[row] : 0;
     for (int s = g; s < TS; s += G) {
       keys[s] = -1;
       vals[s] = T(0);
@@ -458,10 +482,25 @@ __global__ void __launch_bounds__(WARPS * 32)
           const int32_t k = in.Ai[a];
           const T av = Av[a];
           const int64_t b1 = in.Bp[k + 1];
-          for (int64_t b = in.Bp[k]; b < b1; b++) {
-            const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
-            fresh += r > 0;
-            full = full || r < 0;
+          // the B row's entries kLaneBatch at a time, loaded before any is inserted: the loads
+          // are then in flight together (one load, one insert in turn waited a load's latency
+          // for each entry: the shared atomics keep the compiler from hoisting them)
+          for (int64_t b = in.Bp[k]; b < b1; b += kLaneBatch) {
+            int32_t bc[kLaneBatch];
+            T bv[kLaneBatch];
+#pragma unroll
+            for (int u = 0; u < kLaneBatch; u++) {
+              bc[u] = b + u < b1 ? in.Bi[b + u] : -1;
+              bv[u] = b + u < b1 ? Bv[b + u] : T(0);
+            }
+#pragma unroll
+            for (int u = 0; u < kLaneBatch; u++) {
+              if (bc[u] >= 0) {
+                const int r = hash_add<T, true>(keys, vals, BITS, bc[u], av * bv[u]);
+                fresh += r > 0;
+                full = full || r < 0;
+              }
+            }
           }
         }
       }
@@ -502,7 +541,7 @@ __global__ void __launch_bounds__(WARPS * 32)
       __syncwarp();
     }
     if (ok) { // uniform over the group (over the warp when G = 32)
-      const int64_t off = rs.off[row];
+      const int64_t off = LANES ? off_early : rs.off[row];
       if constexpr (G == 32) {
         warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
                                rs.cmin[row], rs.w[row]);
@@ -524,137 +563,6 @@ __global__ void __launch_bounds__(WARPS * 32)
     __syncwarp(); // the table is reset for the group's next row
   }
 }
-
-// Sort 32 keys held by a group of G lanes, K = 32 / G a lane (element e = r G + g in register
-// r of group lane g), ascending, by a bitonic network: stages of stride j < G exchange with lane
-// g ^ j (one shuffle of width G a register), wider ones within the lane's registers. All loops
-// unroll (the register index is a constant): 15 stages, 12 of them shuffles when G = 8.
-template <int G, int K>
-__device__ __forceinline__ void group_bitonic(uint32_t (&k)[K], int g) {
-#pragma unroll
-  for (int kk = 2; kk <= G * K; kk <<= 1) {
-#pragma unroll
-    for (int j = kk >> 1; j > 0; j >>= 1) {
-      if (j >= G) {
-#pragma unroll
-        for (int r = 0; r < K; r++) {
-          const int rp = r ^ (j / G);
-          if (rp > r) {
-            const bool asc = ((r * G + g) & kk) == 0;
-            const uint32_t lo = k[r] < k[rp] ? k[r] : k[rp], hi = k[r] < k[rp] ? k[rp] : k[r];
-            k[r] = asc ? lo : hi;
-            k[rp] = asc ? hi : lo;
-          }
-        }
-      } else {
-        const bool lower = (g & j) == 0;
-#pragma unroll
-        for (int r = 0; r < K; r++) {
-          const uint32_t x = __shfl_xor_sync(kFull, k[r], j, G);
-          const bool asc = ((r * G + g) & kk) == 0;
-          const bool keep_min = lower == asc;
-          k[r] = (k[r] < x) == keep_min ? k[r] : x;
-        }
-      }
-    }
-  }
-}
-
-// The first bin by sorting (the default; GCOO_SPGEMM_FIRST=hash takes group_rows_kernel's
-// hash tables instead): rows of at most 31 products, G lanes a row, 32 / G rows a warp. A row's
-// products are staged in shared memory by their index e (no hashing, no atomics: the Laplacian's
-// 25 products into 13 columns took a shared CAS and a shared atomic add each), each sorted as
-// the 32-bit key column * 32 + e across the group's registers (group_bitonic), then the runs of
-// one column are summed in the order of e (deterministic, unlike the hash's atomics) and the
-// runs' heads, counted by ballots, write the row in column order. Needs n < 2^27 (the key) and
-// n > 31: then a row of hi <= 31 has exactly hi products (hi = min(flop, n)); the launch checks
-// both (first_sort_fits). A row over its room aborts and is listed, as in the hash tables.
-template <typename T, int G, int WARPS>
-__global__ void __launch_bounds__(WARPS * 32)
-    sort_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
-                     const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
-  constexpr int TS = 32, K = TS / G, RPW = 32 / G, GROUPS = WARPS * RPW;
-  static_assert(G >= 4 && G < 32 && 32 % G == 0, "group width");
-  constexpr int PAD = G; // as group_rows_kernel's: the groups' slot s in different banks
-  __shared__ uint32_t skeys[GROUPS][TS + PAD];
-  __shared__ T svals[GROUPS][TS + PAD];
-  const int lane = threadIdx.x % 32, sub = lane / G, g = lane % G;
-  const int grp = threadIdx.x / G;
-  const uint32_t gmask = ((1u << G) - 1u) << (sub * G);
-  uint32_t *keys = skeys[grp];
-  T *vals = svals[grp];
-  const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-  for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
-    const int64_t t = t0 + sub;
-    const bool has = t < n; // uniform over the group
-    const int32_t row = has ? list[t] : 0;
-    const int cap = has ? rs.room[row] : 0;
-    bool over = false;
-    const int nprod = group_products<G>(in, Av, Bv, has, row, g, over,
-                                        [&](int e, int32_t col, T v, bool valid) {
-                                          if (valid && e < TS) {
-                                            keys[e] = (uint32_t)col << 5 | (uint32_t)e;
-                                            vals[e] = v;
-                                          }
-                                        });
-    __syncwarp();
-    uint32_t k[K];
-#pragma unroll
-    for (int r = 0; r < K; r++) {
-      const int e = r * G + g;
-      k[r] = has && e < nprod ? keys[e] : 0xffffffffu; // past the row: after every real key
-    }
-    group_bitonic<G, K>(k, g);
-    __syncwarp(); // every lane has its keys: the table takes them back in order
-#pragma unroll
-    for (int r = 0; r < K; r++) keys[r * G + g] = k[r];
-    __syncwarp();
-    // a run's head: the first of its column; heads before element e give its place in the row
-    bool head[K];
-    uint32_t hm[K];
-    int z = 0;
-#pragma unroll
-    for (int r = 0; r < K; r++) {
-      const int e = r * G + g;
-      head[r] = has && e < nprod && (e == 0 || (keys[e - 1] >> 5) != (k[r] >> 5));
-      hm[r] = (__ballot_sync(kFull, head[r]) & gmask) >> (sub * G);
-      z += __popc(hm[r]);
-    }
-    const bool ok = has && nprod <= TS && z <= cap; // uniform over the group
-    if (has && !ok && g == 0) {
-      rs.z[row] = -1;
-      out.ovf_rows[atomicAdd(out.ovf_count, 1ull)] = row;
-    }
-    if (ok) {
-      const int64_t off = rs.off[row];
-      int before = 0;
-#pragma unroll
-      for (int r = 0; r < K; r++) {
-        if (head[r]) {
-          const int pos = before + __popc(hm[r] & ((1u << g) - 1u));
-          const uint32_t c = k[r] >> 5;
-          T sum = vals[k[r] & 31u];
-          for (int e = r * G + g + 1; e < nprod; e++) {
-            const uint32_t ke = keys[e];
-            if ((ke >> 5) != c) break;
-            sum += vals[ke & 31u];
-          }
-          out.ci[off + pos] = (int32_t)c;
-          out.cv[off + pos] = sum;
-        }
-        before += __popc(hm[r]);
-      }
-      if (g == 0) {
-        rs.z[row] = z;
-        rs.src[row] = out.buf_id;
-        sample_note(out.cs, rs, row, z);
-      }
-    }
-    __syncwarp(); // the table is rewritten by the group's next row
-  }
-}
-// Whether the first bin may sort (sort_rows_kernel's conditions on B's columns n).
-__host__ __device__ inline bool first_sort_fits(int64_t n) { return n > 31 && n < (1 << 27); }
 
 // ---- the block bins and the global bin --------------------------------------------------------
 
