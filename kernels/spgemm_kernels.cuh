@@ -72,9 +72,10 @@ __device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi);
 
 // The sample pass's rows add their exact size to their class's sums as they are written (what
 // the CPU's CLASSES method sums over its sampled rows; integer sums and a max, so the order of
-// the atomics does not change them).
-__device__ __forceinline__ void sample_note(class_stats *cs, const rows_state &rs, int32_t row,
-                                            int32_t z) {
+// the atomics does not change them). S: class_stats (device memory) or class_sums (a block's, in
+// shared memory).
+template <typename S>
+__device__ __forceinline__ void sample_note(S *cs, const rows_state &rs, int32_t row, int32_t z) {
   if (!cs) return;
   const int32_t hi = rs.hi[row], lo = rs.lo[row];
   const int c = class_of(hi);
@@ -82,6 +83,31 @@ __device__ __forceinline__ void sample_note(class_stats *cs, const rows_state &r
   atomicAdd(&cs->s_g[c], (unsigned long long)(hi - lo));
   atomicAdd(&cs->s_dz[c], (unsigned long long)(z - lo));
   atomicMax(&cs->s_umax[c], gcoo__class_ufix(z, lo, hi));
+}
+
+// A block's share of the sample's class sums (the warp bins and the first bin, whose blocks
+// take many rows): gathered in shared memory and added to the product's once a block. Added
+// row by row, every sampled row of one class hit the same four words of device memory: the
+// 2-D Laplacian's 45k sampled rows, all of one class, made the sample's pass ~100 us for a
+// fiftieth of the main pass's rows (ncu, session 6).
+struct class_sums {
+  unsigned long long s_rows[kClasses], s_g[kClasses], s_dz[kClasses];
+  unsigned int s_umax[kClasses];
+};
+__device__ __forceinline__ void class_sums_zero(class_sums *a) {
+  for (int c = threadIdx.x; c < kClasses; c += blockDim.x) {
+    a->s_rows[c] = a->s_g[c] = a->s_dz[c] = 0;
+    a->s_umax[c] = 0;
+  }
+}
+__device__ __forceinline__ void class_sums_add(const class_sums *a, class_stats *cs) {
+  for (int c = threadIdx.x; c < kClasses; c += blockDim.x)
+    if (a->s_rows[c] > 0) {
+      atomicAdd(&cs->s_rows[c], a->s_rows[c]);
+      atomicAdd(&cs->s_g[c], a->s_g[c]);
+      atomicAdd(&cs->s_dz[c], a->s_dz[c]);
+      atomicMax(&cs->s_umax[c], a->s_umax[c]);
+    }
 }
 
 // What a pass writes.
@@ -105,7 +131,6 @@ struct pass_out {
 // The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
 // A entry (the default), or by products flattened over the group (session 5's).
 constexpr int kFirstLanes = 0, kFirstFlat = 1;
-constexpr int kLaneBatch = 4; // B entries a lane loads before inserting them (kFirstLanes)
 
 struct csr_in {
   const int64_t *Ap;
@@ -118,46 +143,25 @@ struct csr_in {
 
 // Insert (col, v) into a table of 2^bits slots: 1 when this call created the key, 0 when it was
 // there, -1 when every slot is taken by other keys (cannot happen within a bin's margin; a
-// guard so that a broken bound shows up as an overflowed row, never as a hang). ROLLED keeps
-// the probe loop rolled: the first bin's lanes insert a batch of B entries, and the batch of
-// fully unrolled probe loops made ptxas spill (double: 28 bytes) where the rolled one does not.
-template <typename T, bool ROLLED = false>
+// guard so that a broken bound shows up as an overflowed row, never as a hang).
+template <typename T>
 __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_t col, T v) {
   const uint32_t mask = (1u << bits) - 1u;
   uint32_t h = slot_of(col, bits);
-  if constexpr (!ROLLED) {
-    for (uint32_t probe = 0; probe <= mask; probe++) {
-      const int32_t key = keys[h];
-      if (key == col) {
-        atomicAdd(&vals[h], v);
-        return 0;
-      }
-      if (key == -1) {
-        const int32_t old = atomicCAS(&keys[h], -1, col);
-        if (old == -1 || old == col) {
-          atomicAdd(&vals[h], v);
-          return old == -1;
-        }
-      }
-      h = (h + 1) & mask;
+  for (uint32_t probe = 0; probe <= mask; probe++) {
+    const int32_t key = keys[h];
+    if (key == col) {
+      atomicAdd(&vals[h], v);
+      return 0;
     }
-  } else { // the same probes, the loop kept rolled
-#pragma unroll 1
-    for (uint32_t probe = 0; probe <= mask; probe++) {
-      const int32_t key = keys[h];
-      if (key == col) {
+    if (key == -1) {
+      const int32_t old = atomicCAS(&keys[h], -1, col);
+      if (old == -1 || old == col) {
         atomicAdd(&vals[h], v);
-        return 0;
+        return old == -1;
       }
-      if (key == -1) {
-        const int32_t old = atomicCAS(&keys[h], -1, col);
-        if (old == -1 || old == col) {
-          atomicAdd(&vals[h], v);
-          return old == -1;
-        }
-      }
-      h = (h + 1) & mask;
     }
+    h = (h + 1) & mask;
   }
   return -1;
 }
@@ -443,6 +447,11 @@ __global__ void __launch_bounds__(WARPS * 32)
   int32_t *keys = skeys[grp];
   T *vals = svals[grp];
   const int64_t w0 = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+  __shared__ class_sums block_sums; // the sample pass's (out.cs: the same for the whole grid)
+  if (out.cs) {
+    class_sums_zero(&block_sums);
+    __syncthreads();
+  }
   // Every loop that holds a shuffle, a ballot or a __syncwarp is uniform over the whole warp
   // (a group past the list, or done with its row, runs the remaining rounds with no work), so
   // that the collectives take the full mask (width G for the groups' shuffles): with a lane
@@ -454,9 +463,6 @@ __global__ void __launch_bounds__(WARPS * 32)
     const bool has = t < n; // uniform over the group: the group has a row this round
     const int32_t row = has ? list[t] : 0;
     const int cap = has ? rs.room[row] : 0;
-    // the first bin's rows are short: where the row goes is loaded with its room, not after
-    // the accumulation (one more load's latency at the end of every row)
-    const int64_t off_early = LANES && has ? rs.off[row] : 0;
     for (int s = g; s < TS; s += G) {
       keys[s] = -1;
       vals[s] = T(0);
@@ -482,25 +488,10 @@ __global__ void __launch_bounds__(WARPS * 32)
           const int32_t k = in.Ai[a];
           const T av = Av[a];
           const int64_t b1 = in.Bp[k + 1];
-          // the B row's entries kLaneBatch at a time, loaded before any is inserted: the loads
-          // are then in flight together (one load, one insert in turn waited a load's latency
-          // for each entry: the shared atomics keep the compiler from hoisting them)
-          for (int64_t b = in.Bp[k]; b < b1; b += kLaneBatch) {
-            int32_t bc[kLaneBatch];
-            T bv[kLaneBatch];
-#pragma unroll
-            for (int u = 0; u < kLaneBatch; u++) {
-              bc[u] = b + u < b1 ? in.Bi[b + u] : -1;
-              bv[u] = b + u < b1 ? Bv[b + u] : T(0);
-            }
-#pragma unroll
-            for (int u = 0; u < kLaneBatch; u++) {
-              if (bc[u] >= 0) {
-                const int r = hash_add<T, true>(keys, vals, BITS, bc[u], av * bv[u]);
-                fresh += r > 0;
-                full = full || r < 0;
-              }
-            }
+          for (int64_t b = in.Bp[k]; b < b1; b++) {
+            const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
+            fresh += r > 0;
+            full = full || r < 0;
           }
         }
       }
@@ -541,7 +532,7 @@ __global__ void __launch_bounds__(WARPS * 32)
       __syncwarp();
     }
     if (ok) { // uniform over the group (over the warp when G = 32)
-      const int64_t off = LANES ? off_early : rs.off[row];
+      const int64_t off = rs.off[row];
       if constexpr (G == 32) {
         warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
                                rs.cmin[row], rs.w[row]);
@@ -557,10 +548,14 @@ __global__ void __launch_bounds__(WARPS * 32)
       if (g == 0) {
         rs.z[row] = z;
         rs.src[row] = out.buf_id;
-        sample_note(out.cs, rs, row, z);
+        if (out.cs) sample_note(&block_sums, rs, row, z);
       }
     }
     __syncwarp(); // the table is reset for the group's next row
+  }
+  if (out.cs) { // every thread of the block gets here
+    __syncthreads();
+    class_sums_add(&block_sums, out.cs);
   }
 }
 
