@@ -241,6 +241,15 @@ __device__ __forceinline__ void warp_count_write(const int32_t *keys, const T *v
 // crowd into one bucket cost at most what the counting ranks cost. The NB + 1 counters live in
 // the table's last slots, past the z entries (bucket_rank_fits); each thread holds at most J
 // keys. Scratch for a block: wsum[NT / 32].
+// A barrier over the threads of a warp-wide (WARP) or block-wide group.
+template <bool WARP>
+__device__ __forceinline__ void group_sync() {
+  if constexpr (WARP)
+    __syncwarp();
+  else
+    __syncthreads();
+}
+
 template <int NB, int NT, int J>
 __device__ __forceinline__ bool bucket_rank_fits(int z, int64_t S) {
   return z + NB + 1 <= S && z <= NT * J;
@@ -264,10 +273,7 @@ __device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, 
     k[i] = e < z ? keys[e] : INT_MAX;
   }
   for (int b = tid; b < NB; b += NT) bc[b] = 0;
-  if (WARP)
-    __syncwarp();
-  else
-    __syncthreads();
+  group_sync<WARP>();
 #pragma unroll
   for (int i = 0; i < J; i++) {
     pk[i] = 0;
@@ -278,10 +284,7 @@ __device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, 
       pk[i] = (int)(b << 16) | atomicAdd(&bc[b], 1);
     }
   }
-  if (WARP)
-    __syncwarp();
-  else
-    __syncthreads();
+  group_sync<WARP>();
   { // exclusive scan of the counters: thread tid scans counters tid PER .. tid PER + PER - 1
     int c[PER], sum = 0;
 #pragma unroll
@@ -309,18 +312,12 @@ __device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, 
     }
     if (tid == 0) bc[NB] = z;
   }
-  if (WARP)
-    __syncwarp();
-  else
-    __syncthreads();
-    // the runs: every key was read into registers before the first write here
+  group_sync<WARP>();
+  // the runs: every key was read into registers before the first write here
 #pragma unroll
   for (int i = 0; i < J; i++)
     if (tid + NT * i < z) keys[bc[pk[i] >> 16] + (pk[i] & 0xffff)] = k[i];
-  if (WARP)
-    __syncwarp();
-  else
-    __syncthreads();
+  group_sync<WARP>();
 #pragma unroll
   for (int i = 0; i < J; i++) {
     const int e = tid + NT * i;
