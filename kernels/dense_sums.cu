@@ -24,16 +24,15 @@ __global__ void block_sums(const T *d, int64_t ld, int64_t len, int64_t nvec, in
                            double *part) {
   const int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= nb) return;
-  const int64_t v0 = b * GCOO_DENSE_SUM_BLOCK,
-                v1 = v0 + GCOO_DENSE_SUM_BLOCK < nvec ? v0 + GCOO_DENSE_SUM_BLOCK : nvec;
+  int64_t v0, v1;
+  gcoo__dense_sum_block(b, nvec, &v0, &v1);
   sum_block(d, ld, len, v0, v1, &part[2 * b]);
 }
 
 extern "C" gcoo_status gcoo__cuda_dense_block_sums(cudaStream_t s, const gcoo_dense *D,
                                                    double *part) {
-  const int64_t nvec = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
-  const int64_t len = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
-  const int64_t nb = (nvec + GCOO_DENSE_SUM_BLOCK - 1) / GCOO_DENSE_SUM_BLOCK;
+  int64_t nvec, len;
+  const int64_t nb = gcoo__dense_sum_blocks(D, &nvec, &len);
   if (nb == 0 || len == 0) return GCOO_SUCCESS;
   const int threads = 128;
   const int64_t blocks = (nb + threads - 1) / threads;

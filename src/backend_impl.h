@@ -129,6 +129,18 @@ static inline GCOO_HOST_DEVICE double gcoo__dense_row_next(gcoo_rng *r) {
 GCOO__DENSE_BLOCK_SUM(float, f32)
 GCOO__DENSE_BLOCK_SUM(double, f64)
 #undef GCOO__DENSE_BLOCK_SUM
+/** gcoo_ctx_dense_sums's blocks of D: *nvec storage vectors of *len elements, returns the number
+ *  of blocks; block b holds vectors [*v0, *v1) (gcoo__dense_sum_block). */
+static inline int64_t gcoo__dense_sum_blocks(const gcoo_dense *D, int64_t *nvec, int64_t *len) {
+  *nvec = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
+  *len = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  return (*nvec + GCOO_DENSE_SUM_BLOCK - 1) / GCOO_DENSE_SUM_BLOCK;
+}
+static inline GCOO_HOST_DEVICE void gcoo__dense_sum_block(int64_t b, int64_t nvec, int64_t *v0,
+                                                          int64_t *v1) {
+  *v0 = b * GCOO_DENSE_SUM_BLOCK;
+  *v1 = *v0 + GCOO_DENSE_SUM_BLOCK < nvec ? *v0 + GCOO_DENSE_SUM_BLOCK : nvec;
+}
 /** Uniform integer in [0, n), n > 0, without modulo bias (Lemire's method). */
 static inline uint64_t gcoo__rng_below(gcoo_rng *r, uint64_t n) {
   uint64_t x = gcoo__rng_next(r);

@@ -109,10 +109,9 @@ gcoo_status gcoo_ctx_dense_sums(gcoo_ctx ctx, const gcoo_dense *D, double sums[2
   GCOO_CHECK(sums != NULL, GCOO_ERR_NULL, "sums is NULL");
   GCOO_CALL(gcoo_dense_check(D));
   sums[0] = sums[1] = 0.0;
-  const int64_t nvec = D->layout == GCOO_ROW_MAJOR ? D->nrows : D->ncols;
-  const int64_t len = D->layout == GCOO_ROW_MAJOR ? D->ncols : D->nrows;
+  int64_t nvec, len;
+  const int64_t nb = gcoo__dense_sum_blocks(D, &nvec, &len);
   if (nvec == 0 || len == 0) return GCOO_SUCCESS;
-  const int64_t nb = (nvec + GCOO_DENSE_SUM_BLOCK - 1) / GCOO_DENSE_SUM_BLOCK;
   double *part = NULL;
   GCOO_CALL(gcoo__malloc_n((void **)&part, (size_t)nb, 2 * sizeof *part, "block sums"));
   gcoo_status st = GCOO_SUCCESS;
@@ -120,8 +119,8 @@ gcoo_status gcoo_ctx_dense_sums(gcoo_ctx ctx, const gcoo_dense *D, double sums[2
     const int is64 = D->dtype == GCOO_FLOAT64;
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < nb; b++) {
-      const int64_t v0 = b * GCOO_DENSE_SUM_BLOCK,
-                    v1 = v0 + GCOO_DENSE_SUM_BLOCK < nvec ? v0 + GCOO_DENSE_SUM_BLOCK : nvec;
+      int64_t v0, v1;
+      gcoo__dense_sum_block(b, nvec, &v0, &v1);
       if (is64)
         gcoo__dense_block_sum_f64((const double *)D->data, D->ld, len, v0, v1, &part[2 * b],
                                   &part[2 * b + 1]);
