@@ -80,7 +80,8 @@ for v in $variants; do
   timeout 120 env "$env_v" "$t503" >"$out/t503-$v.log" 2>&1
   r_v=$?
   echo "t503 $env_v rc $r_v $(el) s: $(tail -1 "$out/t503-$v.log")"
-  [ "$r_rs" = - ] || [ "$r_rs" = 0 ] && r_rs=$r_v
+  [ "$r_rs" = - ] && r_rs=0  # 0 while every variant's t503 passed, else a failing one's status
+  [ $r_v -eq 0 ] || r_rs=$r_v
   [ $r_v -eq 0 ] || variants="${variants//$v/}"
 done
 grep -iE "fail" "$out"/t503-*.log | head -8
