@@ -362,19 +362,18 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // The products of one row by a group of G lanes (32 / G groups a warp), flattened over the
 // group: the row's A entries G at a time, a group scan of their B rows' lengths, then product q
 // of the chunk to lane q mod G (a binary search of the scan finds its A entry), so short B rows
-// keep the group's lanes busy. f(e, col, v, valid) is called by every lane of the warp in every
-// round (valid: the lane has product e of its row this round, e counting the row's products
-// from 0), so that f may hold the group's ballots; every loop here is uniform over the warp (a
-// group with no row, or done with it, runs the remaining rounds with no work), so that the
-// shuffles take the full mask (width G). `over` (uniform over the group, set by f) stops the
-// row. Returns the row's number of products when it ran to its end (uniform over the group).
+// keep the group's lanes busy; [a0, a1) is the row's A range (empty: no row). f(e, col, v,
+// valid) is called by every lane of the warp in every round (valid: the lane has product e of
+// its row this round, e counting the row's products from 0), so that f may hold the group's
+// ballots; every loop here is uniform over the warp (a group with no row, or done with it, runs
+// the remaining rounds with no work), so that the shuffles take the full mask (width G). `over`
+// (uniform over the group, set by f) stops the row. Returns the row's number of products when it ran to its end (uniform over the group).
 template <int G, typename T, typename F>
 __device__ __forceinline__ int group_products(const csr_in &in, const T *__restrict__ Av,
-                                              const T *__restrict__ Bv, bool has, int32_t row,
+                                              const T *__restrict__ Bv, int64_t a0, int64_t a1,
                                               int g, bool &over, F &&f) {
   int done = 0;
-  const int64_t a1 = has ? in.Ap[row + 1] : 0;
-  for (int64_t ab = has ? in.Ap[row] : 0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
+  for (int64_t ab = a0; __ballot_sync(kFull, ab < a1 && !over) != 0; ab += G) {
     const int64_t a = ab + g;
     int64_t bs = 0;
     int len = 0;
@@ -412,6 +411,20 @@ __device__ __forceinline__ int group_products(const csr_in &in, const T *__restr
     done += total;
   }
   return done;
+}
+
+// A row of a bin's list: its number and A range (all 0: no row).
+struct row_ref {
+  int32_t row;
+  int64_t a0, a1;
+};
+__device__ __forceinline__ row_ref fetch_ref(const csr_in &in, int32_t row) {
+  return row_ref{row, in.Ap[row], in.Ap[row + 1]};
+}
+// Entry t of list (of n rows).
+__device__ __forceinline__ row_ref fetch_row(const csr_in &in, const int32_t *list, int64_t n,
+                                             int64_t t) {
+  return t < n ? fetch_ref(in, list[t]) : row_ref{};
 }
 
 // The warp bins and the first bin: G lanes a row (a group), 32 / G rows a warp, a table of TS
@@ -455,11 +468,34 @@ __global__ void __launch_bounds__(WARPS * 32)
   // mask per group they compiled to the divergent-collective fallback (MATCH.ANY, REDUX.OR,
   // BRA.DIV, WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE: ~15 % of the first bin's instructions on the
   // 2-D Laplacian, ncu s5). The groups' own bits of a ballot are taken by gmask.
-  for (int64_t t0 = w0 * RPW; t0 < n; t0 += (int64_t)gridDim.x * WARPS * RPW) {
+  //
+  // The first bin (LANES) loads a group's rows ahead: the number of the row after next and the
+  // A range of the next one, so that a round starts on registers (list -> Ap -> Ai -> Bp -> Bi
+  // is a chain of five global loads at each of its short rows; the room is wanted only at the
+  // row's end). The warp bins' rows are long enough to hide it, and the registers it takes
+  // cost them spills.
+  const int64_t stride = (int64_t)gridDim.x * WARPS * RPW;
+  int64_t t0 = w0 * RPW;
+  row_ref next{};
+  int32_t after = 0;
+  if constexpr (LANES) {
+    next = fetch_row(in, list, n, t0 + sub);
+    after = t0 + sub + stride < n ? list[t0 + sub + stride] : 0;
+  }
+  for (; t0 < n; t0 += stride) {
     const int64_t t = t0 + sub;
     const bool has = t < n; // uniform over the group: the group has a row this round
-    const int32_t row = has ? list[t] : 0;
+    row_ref cur;
+    if constexpr (LANES) {
+      cur = next;
+      next = t + stride < n ? fetch_ref(in, after) : row_ref{};
+      after = t + 2 * stride < n ? list[t + 2 * stride] : 0;
+    } else {
+      cur = fetch_row(in, list, n, t);
+    }
+    const int32_t row = cur.row;
     const int cap = has ? rs.room[row] : 0;
+    const int64_t a0 = cur.a0, a1 = cur.a1; // empty when !has
     for (int s = g; s < TS; s += G) {
       keys[s] = -1;
       vals[s] = T(0);
@@ -479,24 +515,21 @@ __global__ void __launch_bounds__(WARPS * 32)
       // room then.
       int fresh = 0;
       bool full = false;
-      if (has) {
-        const int64_t a1 = in.Ap[row + 1];
-        for (int64_t a = in.Ap[row] + g; a < a1; a += G) {
-          const int32_t k = in.Ai[a];
-          const T av = Av[a];
-          const int64_t b1 = in.Bp[k + 1];
-          for (int64_t b = in.Bp[k]; b < b1; b++) {
-            const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
-            fresh += r > 0;
-            full = full || r < 0;
-          }
+      for (int64_t a = a0 + g; a < a1; a += G) {
+        const int32_t k = in.Ai[a];
+        const T av = Av[a];
+        const int64_t b1 = in.Bp[k + 1];
+        for (int64_t b = in.Bp[k]; b < b1; b++) {
+          const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
+          fresh += r > 0;
+          full = full || r < 0;
         }
       }
       for (int o = G / 2; o > 0; o >>= 1) fresh += __shfl_xor_sync(kFull, fresh, o, G);
       z = fresh;
       over = (__ballot_sync(kFull, full) & gmask) != 0 || z > cap;
     } else {
-      group_products<G>(in, Av, Bv, has, row, g, over, [&](int, int32_t col, T v, bool valid) {
+      group_products<G>(in, Av, Bv, a0, a1, g, over, [&](int, int32_t col, T v, bool valid) {
         const int r = valid ? hash_add(keys, vals, BITS, col, v) : 0;
         z += __popc(__ballot_sync(kFull, r > 0) & gmask);
         // the ballot first, by every lane: behind `over ||` a group already over skipped it
@@ -1314,8 +1347,14 @@ struct bufs {
 // that (empty or one-entry rows) each entry searches rowptr itself. An entry is copied from the
 // pass buffer that holds its row; C is written contiguously, 32 consecutive entries a warp.
 // Nothing is written when *guard (the pass's overflow count) is not 0: then the sizes are not
-// final and C may be smaller than they say.
+// final and C may be smaller than they say. A warp finds the rows of kCompactUnroll rounds and
+// loads their entries before it stores any: with one round's loads in flight at a time the
+// layout of the 2-D Laplacian ran at 2 TB/s of the H200's 4.3 (ncu s6, 0.356 ms for 29.2M
+// entries in double), each warp waiting out an L2 miss per 32 entries.
 constexpr int kCompactRows = 1024, kCompactEntries = 4096, kCompactThreads = 256;
+constexpr int kCompactUnroll = 4;
+static_assert(kCompactEntries / (kCompactThreads / 32) % (32 * kCompactUnroll) == 0,
+              "a warp's slice is whole groups of rounds");
 static_assert(kCompactRows <= 32767, "a row of the block fits a head (int16)");
 
 // The largest r in [lo, hi] with p[r] <= q (p nondecreasing, p[lo] <= q).
@@ -1330,14 +1369,14 @@ __device__ __forceinline__ int64_t last_le(const int64_t *p, int64_t lo, int64_t
   return lo;
 }
 
-// Entry q of C from position `from` of pass buffer `id`.
+// The entry at position `from` of pass buffer `id`.
 template <typename T>
-__device__ __forceinline__ void copy_entry(const bufs<T> &b, int id, int64_t from, int64_t q,
-                                           int32_t *__restrict__ ci, T *__restrict__ cv) {
+__device__ __forceinline__ void load_entry(const bufs<T> &b, int id, int64_t from, int32_t &col,
+                                           T &val) {
   const int32_t *si = id == 0 ? b.ci[0] : id == 1 ? b.ci[1] : b.ci[2];
   const T *sv = id == 0 ? b.cv[0] : id == 1 ? b.cv[1] : b.cv[2];
-  ci[q] = si[from];
-  cv[q] = sv[from];
+  col = si[from];
+  val = sv[from];
 }
 
 template <typename T>
@@ -1363,7 +1402,7 @@ __global__ void __launch_bounds__(kCompactThreads)
   if (nrows > kCompactRows) { // uniform over the block
     for (int64_t q = q0 + threadIdx.x; q < q1; q += kCompactThreads) {
       const int64_t r = last_le(rowptr, f, last, q);
-      copy_entry(b, rs.src[r0 + r], rs.off[r0 + r] + (q - rowptr[r]), q, ci, cv);
+      load_entry(b, rs.src[r0 + r], rs.off[r0 + r] + (q - rowptr[r]), ci[q], cv[q]);
     }
     return;
   }
@@ -1384,16 +1423,35 @@ __global__ void __launch_bounds__(kCompactThreads)
   const int64_t w1 = w0 + kSlice < q1 ? w0 + kSlice : q1;
   if (w0 >= w1) return;                         // uniform over the warp
   int row = (int)last_le(sp, 0, nrows - 1, w0); // the row holding the slice's first entry
-  for (int64_t qb = w0; qb < w1; qb += 32) {    // rounds uniform over the warp
-    const int64_t q = qb + lane;
-    int h = q < w1 ? head[q - q0] : -1;
-    h = h > row ? h : row;
-    for (int o = 1; o < 32; o <<= 1) {
-      const int y = __shfl_up_sync(kFull, h, o);
-      if (lane >= o) h = y > h ? y : h;
+  for (int64_t qb = w0; qb < w1; qb += 32 * kCompactUnroll) { // uniform over the warp
+    int hs[kCompactUnroll];
+#pragma unroll
+    for (int u = 0; u < kCompactUnroll; u++) { // the rows of the rounds' entries
+      const int64_t q = qb + 32 * u + lane;
+      int h = q < w1 ? head[q - q0] : -1;
+      h = h > row ? h : row;
+      for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(kFull, h, o);
+        if (lane >= o) h = y > h ? y : h;
+      }
+      row = __shfl_sync(kFull, h, 31);
+      hs[u] = h;
     }
-    row = __shfl_sync(kFull, h, 31);
-    if (q < w1) copy_entry(b, sid[h], sbase[h] + q, q, ci, cv);
+    int32_t col[kCompactUnroll];
+    T val[kCompactUnroll];
+#pragma unroll
+    for (int u = 0; u < kCompactUnroll; u++) { // every load first
+      const int64_t q = qb + 32 * u + lane;
+      if (q < w1) load_entry(b, sid[hs[u]], sbase[hs[u]] + q, col[u], val[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < kCompactUnroll; u++) {
+      const int64_t q = qb + 32 * u + lane;
+      if (q < w1) {
+        ci[q] = col[u];
+        cv[q] = val[u];
+      }
+    }
   }
 }
 
