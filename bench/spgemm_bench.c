@@ -17,13 +17,17 @@
  * reg_opsparse driver: the operands are written as Matrix Market files under
  * DIR/matrix/suite_sparse/NAME/NAME.mtx (--opsparse-dir DIR, default /tmp/opsparse) and the driver
  * runs in DIR/work, which is where it looks for them; its own timing (mean of 10 runs after a
- * warm-up, whole pipeline with C's allocation) is parsed from its last line. It is built for
- * double only; operands above --opsparse-max-nnz entries are not passed (text files).
+ * warm-up, whole pipeline with C's allocation) is parsed from its last line. Its time is the
+ * fastest of --opsparse-runs N processes (default 3): one process's mean of the 2-D Laplacian
+ * varied from 1.33 to 1.69 ms across runs on one H200 (session 6), and the peer is given its
+ * best. It is built for double only; operands above --opsparse-max-nnz entries are not passed
+ * (text files).
  *
  * usage: spgemm_bench [--reps R] [--dtype float|double|both] [--no-generated | --gen [l][r][s]]
  *                     [--stencil N]
  *                     [--budget-test] [--opsparse BIN] [--opsparse-dir DIR]
- *                     [--opsparse-max-nnz N] [--plan-json FILE] [--skip NAME:OP,...]
+ *                     [--opsparse-max-nnz N] [--opsparse-runs N] [--plan-json FILE]
+ *                     [--skip NAME:OP,...]
  *                     [--variant NAME] [--out DIR]
  *                     file.mtx[.gz] ...
  *
@@ -269,6 +273,7 @@ int main(int argc, char **argv) {
   gcoo_dtype dts[2] = {GCOO_FLOAT64, GCOO_FLOAT32};
   const char *outdir = ".", *ops_bin = NULL, *ops_dir = "/tmp/opsparse", *plan_json = NULL;
   int64_t ops_max_nnz = 15000000;
+  int ops_runs = 3;
   const char *skip = ""; /* NAME:OP,NAME:OP: products left out (said in the output) */
   const char **files = calloc((size_t)argc + 1, sizeof *files);
   for (int i = 1; i < argc; i++) {
@@ -292,6 +297,8 @@ int main(int argc, char **argv) {
       ops_dir = argv[++i];
     else if (!strcmp(argv[i], "--opsparse-max-nnz") && i + 1 < argc)
       ops_max_nnz = atoll(argv[++i]);
+    else if (!strcmp(argv[i], "--opsparse-runs") && i + 1 < argc)
+      ops_runs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
     else if (!strcmp(argv[i], "--plan-json") && i + 1 < argc)
       plan_json = argv[++i];
     else if (!strcmp(argv[i], "--skip") && i + 1 < argc)
@@ -323,6 +330,9 @@ int main(int argc, char **argv) {
     ops_bin = NULL;
   } else if (!ops_bin) {
     printf("OpSparse not available (no --opsparse)\n");
+  } else {
+    printf("OpSparse: its driver's mean of 10 runs after a warm-up, the fastest of %d processes\n",
+           ops_runs);
   }
   printf("timing: host clock around the whole product (C complete on the device), median of %d "
          "after a warm-up; gcoo's and cuSPARSE's buffers from one stream-ordered pool, warm\n",
@@ -423,12 +433,18 @@ int main(int argc, char **argv) {
         else {
           char nb[80];
           snprintf(nb, sizeof nb, "%s_T", name);
-          const double ms = run_opsparse(ops_bin, ops_dir, name, A, prod ? nb : name, B, r[OPS].err,
-                                         sizeof r[OPS].err);
+          double ms = -1.0;
+          for (int run = 0; run < ops_runs; run++) { /* the fastest process */
+            const double x = run_opsparse(ops_bin, ops_dir, name, A, prod ? nb : name, B,
+                                          r[OPS].err, sizeof r[OPS].err);
+            if (x <= 0) break;
+            if (ms < 0 || x < ms) ms = x;
+          }
           if (ms > 0) {
+            r[OPS].err[0] = '\0';
             r[OPS].ok = 1;
             r[OPS].ms = ms;
-            r[OPS].reps = 10;
+            r[OPS].reps = 10 * ops_runs;
           }
         }
         int ref = -1;

@@ -896,11 +896,15 @@ __global__ void __launch_bounds__(256)
   if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
   int64_t f = 0, lo = 0;
   const int64_t a0 = i < m ? in.Ap[i] : 0, a1 = i < m ? in.Ap[i + 1] : 0;
-  for (int64_t a = a0 + g; a < a1; a += G) {
-    const int32_t k = in.Ai[a];
-    const int64_t len = in.Bp[k + 1] - in.Bp[k];
-    f += len;
-    lo = len > lo ? len : lo;
+  // two A entries a lane at a time, both loads issued before either is used: a row's lanes wait
+  // for their slowest, and the 2-D Laplacian's 5 entries on 4 lanes gave lane 0 a chain of
+  // five dependent loads (Ap, then Ai and Bp twice) where three do
+  for (int64_t a = a0 + g; a < a1; a += 2 * G) {
+    const bool two = a + G < a1;
+    const int32_t k0 = in.Ai[a], k1 = two ? in.Ai[a + G] : k0;
+    const int64_t len0 = in.Bp[k0 + 1] - in.Bp[k0], len1 = two ? in.Bp[k1 + 1] - in.Bp[k1] : 0;
+    f += len0 + len1;
+    lo = max(lo, max(len0, len1));
   }
   for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
     f += __shfl_xor_sync(kFull, f, o);
@@ -1206,7 +1210,11 @@ __device__ __forceinline__ unsigned int warp_count(unsigned int *cnt, int b) {
 // list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
-constexpr int kPlanThreads = 256;
+// A thread takes kPlanRows rows (k * kPlanThreads apart, so that each round's loads coalesce) and
+// a block kPlanRows * kPlanThreads: a block's atomics on the totals (the same three addresses
+// for every block) and its launch are paid once for 1024 rows rather than 256 (ncu s7: 45 us
+// for the 2-D Laplacian's 2.25M rows, about twice their bytes' time, a row a thread).
+constexpr int kPlanThreads = 256, kPlanRows = 4, kPlanBlockRows = kPlanThreads * kPlanRows;
 struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
   double safety;
@@ -1225,9 +1233,9 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ unsigned long long base_r, base_t, base_c;
   const bool make = ra.cs != nullptr;
   const int64_t n = make ? ra.m : (int64_t)*d_n;
-  const int64_t t = (int64_t)blockIdx.x * kPlanThreads + threadIdx.x;
-  if (t == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
-  if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
+  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + threadIdx.x;
+  if (blockIdx.x == 0 && threadIdx.x == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
+  if ((int64_t)blockIdx.x * kPlanBlockRows >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ bool at_bound;
   if (make && !ra.sample) rooms_at_bound(ra.cs, ra.safety, &at_bound);
@@ -1235,27 +1243,39 @@ __global__ void __launch_bounds__(kPlanThreads)
   const bool sampled = ra.sample && !(make && all_at_bound(ra.cs, ra.bound_max));
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
-  long long room = 0, tab = 0;
-  int32_t i = -1;
-  if (t < n) {
-    if (make)
-      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
-                     : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
-              ? (int32_t)t
-              : -1;
-    else
-      i = list[t];
+  int32_t rows[kPlanRows], rooms[kPlanRows];
+  long long tabs[kPlanRows];
+  long long r = 0, q = 0, c = 0; // the thread's room, table slots and rows
+#pragma unroll
+  for (int k = 0; k < kPlanRows; k++) {
+    const int64_t t = t0 + (int64_t)k * kPlanThreads;
+    int32_t i = -1;
+    if (t < n) {
+      if (make)
+        i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
+                       : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
+                ? (int32_t)t
+                : -1;
+      else
+        i = list[t];
+    }
+    int b = -1;
+    rooms[k] = 0;
+    tabs[k] = 0;
+    if (i >= 0) {
+      const int32_t hi = rs.hi[i];
+      rooms[k] = rs.room[i];
+      b = bin_of(hi, rooms[k], rs.w[i], last_shared, sampled);
+      tabs[k] = b == kGlobalBin ? global_slots(hi) : 0;
+    }
+    (void)warp_count(h, b);
+    rows[k] = i;
+    r += rooms[k];
+    q += tabs[k];
+    c += i >= 0;
   }
-  int b = -1;
-  if (i >= 0) {
-    const int32_t hi = rs.hi[i];
-    room = rs.room[i];
-    b = bin_of(hi, (int32_t)room, rs.w[i], last_shared, sampled);
-    tab = b == kGlobalBin ? global_slots(hi) : 0;
-  }
-  (void)warp_count(h, b);
-  long long r = room, q = tab, c = i >= 0; // inclusive scans over the warp
-  for (int o = 1; o < 32; o <<= 1) {
+  const long long r_own = r, q_own = q, c_own = c;
+  for (int o = 1; o < 32; o <<= 1) { // inclusive scans over the warp
     const long long y = __shfl_up_sync(kFull, r, o), x = __shfl_up_sync(kFull, q, o),
                     u = __shfl_up_sync(kFull, c, o);
     if (lane >= o) {
@@ -1286,10 +1306,20 @@ __global__ void __launch_bounds__(kPlanThreads)
     base_c = make ? atomicAdd(&pc[2 * kNumBins], (unsigned long long)sc) : 0;
   }
   __syncthreads();
-  if (i >= 0) {
-    rs.off[i] = (int64_t)base_r + wr[warp] + (r - room);
-    tab_off[i] = (int64_t)base_t + wt[warp] + (q - tab);
-    if (make) list[base_c + wc[warp] + (c - 1)] = i;
+  // the thread's first places, then its rows' in turn
+  long long at_r = (long long)base_r + wr[warp] + (r - r_own);
+  long long at_t = (long long)base_t + wt[warp] + (q - q_own);
+  long long at_c = (long long)base_c + wc[warp] + (c - c_own);
+#pragma unroll
+  for (int k = 0; k < kPlanRows; k++) {
+    const int32_t i = rows[k];
+    if (i < 0) continue;
+    rs.off[i] = (int64_t)at_r;
+    tab_off[i] = (int64_t)at_t;
+    if (make) list[at_c] = i;
+    at_r += rooms[k];
+    at_t += tabs[k];
+    at_c++;
   }
   if (threadIdx.x < kNumBins && h[threadIdx.x])
     atomicAdd(&pc[threadIdx.x], (unsigned long long)h[threadIdx.x]);
@@ -1301,22 +1331,30 @@ __global__ void __launch_bounds__(kPlanThreads)
 // nearly every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The
 // order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
 // be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
-__global__ void __launch_bounds__(256)
+// Rows a thread and a block as in plan_kernel (kPlanRows, kPlanBlockRows; kPlanThreads threads).
+__global__ void __launch_bounds__(kPlanThreads)
     bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
   __shared__ unsigned int count[kNumBins];
   __shared__ unsigned long long place[kNumBins];
-  static_assert(kNumBins <= 256, "one thread per bin takes the block's places");
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  static_assert(kNumBins <= kPlanThreads, "one thread per bin takes the block's places");
+  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + threadIdx.x;
   if (threadIdx.x < kNumBins) count[threadIdx.x] = 0;
   __syncthreads();
-  int b = -1;
-  int32_t i = 0;
-  if (t < n) {
-    i = list[t];
-    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared, sampled);
+  int bins[kPlanRows];
+  int32_t rows[kPlanRows];
+  unsigned int mine[kPlanRows];
+#pragma unroll
+  for (int k = 0; k < kPlanRows; k++) {
+    const int64_t t = t0 + (int64_t)k * kPlanThreads;
+    bins[k] = -1;
+    rows[k] = 0;
+    if (t < n) {
+      rows[k] = list[t];
+      bins[k] = bin_of(rs.hi[rows[k]], rs.room[rows[k]], rs.w[rows[k]], last_shared, sampled);
+    }
+    mine[k] = warp_count(count, bins[k]);
   }
-  const unsigned int mine = warp_count(count, b);
   __syncthreads();
   if (threadIdx.x < kNumBins && count[threadIdx.x] != 0) {
     unsigned long long start = 0; // the bin's first place: counts of the bins before it
@@ -1325,7 +1363,9 @@ __global__ void __launch_bounds__(256)
                                            (unsigned long long)count[threadIdx.x]);
   }
   __syncthreads();
-  if (b >= 0) binned[place[b] + mine] = i;
+#pragma unroll
+  for (int k = 0; k < kPlanRows; k++)
+    if (bins[k] >= 0) binned[place[bins[k]] + mine[k]] = rows[k];
 }
 
 // ---- layout -----------------------------------------------------------------------------------
