@@ -896,15 +896,11 @@ __global__ void __launch_bounds__(256)
   if (gt == 0) rs.z[m] = 0; // z has m + 1 entries: the scans of the sizes read one past the end
   int64_t f = 0, lo = 0;
   const int64_t a0 = i < m ? in.Ap[i] : 0, a1 = i < m ? in.Ap[i + 1] : 0;
-  // two A entries a lane at a time, both loads issued before either is used: a row's lanes wait
-  // for their slowest, and the 2-D Laplacian's 5 entries on 4 lanes gave lane 0 a chain of
-  // five dependent loads (Ap, then Ai and Bp twice) where three do
-  for (int64_t a = a0 + g; a < a1; a += 2 * G) {
-    const bool two = a + G < a1;
-    const int32_t k0 = in.Ai[a], k1 = two ? in.Ai[a + G] : k0;
-    const int64_t len0 = in.Bp[k0 + 1] - in.Bp[k0], len1 = two ? in.Bp[k1 + 1] - in.Bp[k1] : 0;
-    f += len0 + len1;
-    lo = max(lo, max(len0, len1));
+  for (int64_t a = a0 + g; a < a1; a += G) {
+    const int32_t k = in.Ai[a];
+    const int64_t len = in.Bp[k + 1] - in.Bp[k];
+    f += len;
+    lo = len > lo ? len : lo;
   }
   for (int o = G / 2; o > 0; o >>= 1) { // within the row's lanes
     f += __shfl_xor_sync(kFull, f, o);
@@ -1210,10 +1206,13 @@ __device__ __forceinline__ unsigned int warp_count(unsigned int *cnt, int b) {
 // list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
-// A thread takes kPlanRows rows (k * kPlanThreads apart, so that each round's loads coalesce) and
-// a block kPlanRows * kPlanThreads: a block's atomics on the totals (the same three addresses
-// for every block) and its launch are paid once for 1024 rows rather than 256 (ncu s7: 45 us
-// for the 2-D Laplacian's 2.25M rows, about twice their bytes' time, a row a thread).
+// A thread takes kPlanRows consecutive entries and a block kPlanRows * kPlanThreads: a block's
+// atomics on the totals (the same three addresses for every block) and its launch are paid once
+// for 1024 rows rather than 256 (ncu s7: 45 us for the 2-D Laplacian's 2.25M rows, about twice
+// their bytes' time, a row a thread). Consecutive entries, so that the places stay in list order
+// inside a block: with a thread's rows 256 apart (k * kPlanThreads, s7 call 2) the list and the
+// rooms came out of row order and the first bin (+14 %) and the layout (+7 %) lost their
+// locality on the Laplacian.
 constexpr int kPlanThreads = 256, kPlanRows = 4, kPlanBlockRows = kPlanThreads * kPlanRows;
 struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
@@ -1233,7 +1232,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ unsigned long long base_r, base_t, base_c;
   const bool make = ra.cs != nullptr;
   const int64_t n = make ? ra.m : (int64_t)*d_n;
-  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + threadIdx.x;
+  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + (int64_t)threadIdx.x * kPlanRows;
   if (blockIdx.x == 0 && threadIdx.x == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
   if ((int64_t)blockIdx.x * kPlanBlockRows >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -1248,7 +1247,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   long long r = 0, q = 0, c = 0; // the thread's room, table slots and rows
 #pragma unroll
   for (int k = 0; k < kPlanRows; k++) {
-    const int64_t t = t0 + (int64_t)k * kPlanThreads;
+    const int64_t t = t0 + k;
     int32_t i = -1;
     if (t < n) {
       if (make)
@@ -1331,7 +1330,9 @@ __global__ void __launch_bounds__(kPlanThreads)
 // nearly every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The
 // order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
 // be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
-// Rows a thread and a block as in plan_kernel (kPlanRows, kPlanBlockRows; kPlanThreads threads).
+// A thread takes kPlanRows entries kPlanThreads apart (a block kPlanBlockRows): a warp's 32 lanes
+// then take 32 consecutive entries a round, which go to consecutive places of their bin, so that
+// a bin's list keeps runs of 32 consecutive rows (the first bin's warps take 4 of them).
 __global__ void __launch_bounds__(kPlanThreads)
     bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
