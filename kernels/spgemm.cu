@@ -291,7 +291,7 @@ gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_
   p->binned = P->plan_binned;
   p->pc = P->plan_pc;
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
-  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanBlockRows), kPlanThreads, 0,
+  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
                 s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
   if (after) SPG_CUDA(cudaEventRecord(after, s));
@@ -389,10 +389,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  bin_scatter_kernel<<<blocks_for(p->n, kPlanBlockRows), kPlanThreads, 0, s>>>(list, p->n, P->rs,
-                                                                               P->last_shared,
-                                                                               p->sampled, p->pc,
-                                                                               p->binned);
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared,
+                                                           p->sampled, p->pc, p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));

@@ -1206,14 +1206,7 @@ __device__ __forceinline__ unsigned int warp_count(unsigned int *cnt, int b) {
 // list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
-// A thread takes kPlanRows consecutive entries and a block kPlanRows * kPlanThreads: a block's
-// atomics on the totals (the same three addresses for every block) and its launch are paid once
-// for 1024 rows rather than 256 (ncu s7: 45 us for the 2-D Laplacian's 2.25M rows, about twice
-// their bytes' time, a row a thread). Consecutive entries, so that the places stay in list order
-// inside a block: with a thread's rows 256 apart (k * kPlanThreads, s7 call 2) the list and the
-// rooms came out of row order and the first bin (+14 %) and the layout (+7 %) lost their
-// locality on the Laplacian.
-constexpr int kPlanThreads = 256, kPlanRows = 4, kPlanBlockRows = kPlanThreads * kPlanRows;
+constexpr int kPlanThreads = 256;
 struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
   double safety;
@@ -1232,9 +1225,9 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ unsigned long long base_r, base_t, base_c;
   const bool make = ra.cs != nullptr;
   const int64_t n = make ? ra.m : (int64_t)*d_n;
-  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + (int64_t)threadIdx.x * kPlanRows;
-  if (blockIdx.x == 0 && threadIdx.x == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
-  if ((int64_t)blockIdx.x * kPlanBlockRows >= n) return; // the whole block is past the list
+  const int64_t t = (int64_t)blockIdx.x * kPlanThreads + threadIdx.x;
+  if (t == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
+  if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ bool at_bound;
   if (make && !ra.sample) rooms_at_bound(ra.cs, ra.safety, &at_bound);
@@ -1242,39 +1235,27 @@ __global__ void __launch_bounds__(kPlanThreads)
   const bool sampled = ra.sample && !(make && all_at_bound(ra.cs, ra.bound_max));
   if (threadIdx.x < kNumBins) h[threadIdx.x] = 0;
   __syncthreads();
-  int32_t rows[kPlanRows], rooms[kPlanRows];
-  long long tabs[kPlanRows];
-  long long r = 0, q = 0, c = 0; // the thread's room, table slots and rows
-#pragma unroll
-  for (int k = 0; k < kPlanRows; k++) {
-    const int64_t t = t0 + k;
-    int32_t i = -1;
-    if (t < n) {
-      if (make)
-        i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
-                       : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
-                ? (int32_t)t
-                : -1;
-      else
-        i = list[t];
-    }
-    int b = -1;
-    rooms[k] = 0;
-    tabs[k] = 0;
-    if (i >= 0) {
-      const int32_t hi = rs.hi[i];
-      rooms[k] = rs.room[i];
-      b = bin_of(hi, rooms[k], rs.w[i], last_shared, sampled);
-      tabs[k] = b == kGlobalBin ? global_slots(hi) : 0;
-    }
-    (void)warp_count(h, b);
-    rows[k] = i;
-    r += rooms[k];
-    q += tabs[k];
-    c += i >= 0;
+  long long room = 0, tab = 0;
+  int32_t i = -1;
+  if (t < n) {
+    if (make)
+      i = (ra.sample ? sample_room(t, ra.seed, rs, ra.cs, ra.bound_max)
+                     : pass_room(t, ra.safety, at_bound, rs, ra.cs) >= 0)
+              ? (int32_t)t
+              : -1;
+    else
+      i = list[t];
   }
-  const long long r_own = r, q_own = q, c_own = c;
-  for (int o = 1; o < 32; o <<= 1) { // inclusive scans over the warp
+  int b = -1;
+  if (i >= 0) {
+    const int32_t hi = rs.hi[i];
+    room = rs.room[i];
+    b = bin_of(hi, (int32_t)room, rs.w[i], last_shared, sampled);
+    tab = b == kGlobalBin ? global_slots(hi) : 0;
+  }
+  (void)warp_count(h, b);
+  long long r = room, q = tab, c = i >= 0; // inclusive scans over the warp
+  for (int o = 1; o < 32; o <<= 1) {
     const long long y = __shfl_up_sync(kFull, r, o), x = __shfl_up_sync(kFull, q, o),
                     u = __shfl_up_sync(kFull, c, o);
     if (lane >= o) {
@@ -1305,20 +1286,10 @@ __global__ void __launch_bounds__(kPlanThreads)
     base_c = make ? atomicAdd(&pc[2 * kNumBins], (unsigned long long)sc) : 0;
   }
   __syncthreads();
-  // the thread's first places, then its rows' in turn
-  long long at_r = (long long)base_r + wr[warp] + (r - r_own);
-  long long at_t = (long long)base_t + wt[warp] + (q - q_own);
-  long long at_c = (long long)base_c + wc[warp] + (c - c_own);
-#pragma unroll
-  for (int k = 0; k < kPlanRows; k++) {
-    const int32_t i = rows[k];
-    if (i < 0) continue;
-    rs.off[i] = (int64_t)at_r;
-    tab_off[i] = (int64_t)at_t;
-    if (make) list[at_c] = i;
-    at_r += rooms[k];
-    at_t += tabs[k];
-    at_c++;
+  if (i >= 0) {
+    rs.off[i] = (int64_t)base_r + wr[warp] + (r - room);
+    tab_off[i] = (int64_t)base_t + wt[warp] + (q - tab);
+    if (make) list[base_c + wc[warp] + (c - 1)] = i;
   }
   if (threadIdx.x < kNumBins && h[threadIdx.x])
     atomicAdd(&pc[threadIdx.x], (unsigned long long)h[threadIdx.x]);
@@ -1330,32 +1301,22 @@ __global__ void __launch_bounds__(kPlanThreads)
 // nearly every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The
 // order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
 // be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
-// A thread takes kPlanRows entries kPlanThreads apart (a block kPlanBlockRows): a warp's 32 lanes
-// then take 32 consecutive entries a round, which go to consecutive places of their bin, so that
-// a bin's list keeps runs of 32 consecutive rows (the first bin's warps take 4 of them).
-__global__ void __launch_bounds__(kPlanThreads)
+__global__ void __launch_bounds__(256)
     bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
   __shared__ unsigned int count[kNumBins];
   __shared__ unsigned long long place[kNumBins];
-  static_assert(kNumBins <= kPlanThreads, "one thread per bin takes the block's places");
-  const int64_t t0 = (int64_t)blockIdx.x * kPlanBlockRows + threadIdx.x;
+  static_assert(kNumBins <= 256, "one thread per bin takes the block's places");
+  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x < kNumBins) count[threadIdx.x] = 0;
   __syncthreads();
-  int bins[kPlanRows];
-  int32_t rows[kPlanRows];
-  unsigned int mine[kPlanRows];
-#pragma unroll
-  for (int k = 0; k < kPlanRows; k++) {
-    const int64_t t = t0 + (int64_t)k * kPlanThreads;
-    bins[k] = -1;
-    rows[k] = 0;
-    if (t < n) {
-      rows[k] = list[t];
-      bins[k] = bin_of(rs.hi[rows[k]], rs.room[rows[k]], rs.w[rows[k]], last_shared, sampled);
-    }
-    mine[k] = warp_count(count, bins[k]);
+  int b = -1;
+  int32_t i = 0;
+  if (t < n) {
+    i = list[t];
+    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared, sampled);
   }
+  const unsigned int mine = warp_count(count, b);
   __syncthreads();
   if (threadIdx.x < kNumBins && count[threadIdx.x] != 0) {
     unsigned long long start = 0; // the bin's first place: counts of the bins before it
@@ -1364,9 +1325,7 @@ __global__ void __launch_bounds__(kPlanThreads)
                                            (unsigned long long)count[threadIdx.x]);
   }
   __syncthreads();
-#pragma unroll
-  for (int k = 0; k < kPlanRows; k++)
-    if (bins[k] >= 0) binned[place[bins[k]] + mine[k]] = rows[k];
+  if (b >= 0) binned[place[b] + mine] = i;
 }
 
 // ---- layout -----------------------------------------------------------------------------------
