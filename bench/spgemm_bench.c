@@ -42,12 +42,7 @@
  * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth
  * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4),
  * first-flat GCOO_SPGEMM_FIRST=flat (the first bin's rows, at most 31 products, hashed with their
- * products flattened over the group's lanes as in session 5, instead of a lane per A entry),
- * blocks-1024 GCOO_SPGEMM_BLOCKS=1024 (the bounds, plan and scatter kernels in blocks of 1024
- * threads instead of 256: 4x fewer same-address atomics on the product's totals), layout-8
- * GCOO_SPGEMM_LAYOUT=8 (the layout's warps load 8 rounds of 32 entries before storing, not 4),
- * first-lanes8 GCOO_SPGEMM_FIRST=lanes8 (the first bin's default code compiled for 8 blocks an
- * SM: 32 registers with spills, 64 warps an SM instead of 48).
+ * products flattened over the group's lanes as in session 5, instead of a lane per A entry).
  * The summary gives each side by side with the default and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
@@ -240,20 +235,16 @@ static int json_number(const char *text, const char *key, double *v) {
 typedef struct variant {
   const char *name, *csv, *env, *value;
 } variant;
-enum { NVAR = 9 };
+enum { NVAR = 6 };
 static const variant variants[NVAR] =
     {{"recompute-direct", "gcoo_recompute_direct", "GCOO_SPGEMM_RECOMPUTE", "direct"},
      {"rank-count", "gcoo_rank_count", "GCOO_SPGEMM_RANK", "count"},
      {"bound-off", "gcoo_bound_off", "GCOO_SPGEMM_BOUND_ENTRIES", "0"},
      {"bound-4M", "gcoo_bound_4M", "GCOO_SPGEMM_BOUND_ENTRIES", "4194304"},
      {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"},
-     {"first-flat", "gcoo_first_flat", "GCOO_SPGEMM_FIRST", "flat"},
-     {"blocks-1024", "gcoo_blocks_1024", "GCOO_SPGEMM_BLOCKS", "1024"},
-     {"layout-8", "gcoo_layout_8", "GCOO_SPGEMM_LAYOUT", "8"},
-     {"first-lanes8", "gcoo_first_lanes8", "GCOO_SPGEMM_FIRST", "lanes8"}};
-#define VARIANT_NAMES                                                                       \
-  "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, blocks-1024, " \
-  "layout-8, all"
+     {"first-flat", "gcoo_first_flat", "GCOO_SPGEMM_FIRST", "flat"}};
+#define VARIANT_NAMES \
+  "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, all"
 
 typedef struct product_rec {
   char name[64], op[4];

@@ -203,8 +203,6 @@ struct product {
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
   bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
   int first = kFirstLanes;       // GCOO_SPGEMM_FIRST (first_bin_mode())
-  bool big_blocks = false;       // GCOO_SPGEMM_BLOCKS=1024 (big_blocks_mode())
-  int layout_unroll = 4;         // GCOO_SPGEMM_LAYOUT (layout_unroll_mode())
   bool all_at_bound = false;     // the sample's pass computed every row at its bound
   unsigned long long sum_hi = 0; // sum of the rows' bounds (the sample's plan brings it)
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
@@ -236,32 +234,10 @@ bool bucket_rank_mode() {
 // How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
 // A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes session
 // 5's products flattened over the group's lanes (scan, search, shuffles a product), for
-// comparison; GCOO_SPGEMM_FIRST=lanes8 the default's code compiled for 8 blocks an SM (32
-// registers with spills, 64 warps an SM instead of 48). Read at every call (the benchmark times
-// them side by side).
+// comparison. Read at every call (the benchmark times both).
 int first_bin_mode() {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
-  if (v && strcmp(v, "flat") == 0) return kFirstFlat;
-  if (v && strcmp(v, "lanes8") == 0) return kFirstLanes8;
-  return kFirstLanes;
-}
-
-// The block size of the per-row kernels that end in same-address global atomics on the product's
-// totals (bounds_kernel's class sums and totals, plan_kernel's places, bin_scatter_kernel's
-// cursors). Default 256 threads; GCOO_SPGEMM_BLOCKS=1024 takes 1024 (4x fewer blocks, so 4x
-// fewer atomics on each total: the 2-D Laplacian's bounds ran 35157 blocks of 5 such atomics),
-// for comparison. Read at every call (the benchmark times both).
-bool big_blocks_mode() {
-  const char *v = getenv("GCOO_SPGEMM_BLOCKS");
-  return v && strcmp(v, "1024") == 0;
-}
-
-// How many rounds of 32 entries a warp of the layout (compact_rows) loads before it stores them.
-// Default kCompactUnroll (4: 0.356 -> 0.314 ms on the 2-D Laplacian against one, ncu s7);
-// GCOO_SPGEMM_LAYOUT=8 takes 8, for comparison. Read at every call (the benchmark times both).
-int layout_unroll_mode() {
-  const char *v = getenv("GCOO_SPGEMM_LAYOUT");
-  return v && strcmp(v, "8") == 0 ? 8 : kCompactUnroll;
+  return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -295,8 +271,6 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->direct_recompute = recompute_direct();
   P->bucket_rank = bucket_rank_mode();
   P->first = first_bin_mode();
-  P->big_blocks = big_blocks_mode();
-  P->layout_unroll = layout_unroll_mode();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -317,14 +291,8 @@ gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_
   p->binned = P->plan_binned;
   p->pc = P->plan_pc;
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
-  if (P->big_blocks)
-    plan_kernel<kBigBlock>
-        <<<blocks_for(nmax > 0 ? nmax : 1, kBigBlock), kBigBlock, 0, s>>>(list, d_n, P->rs,
-                                                                          P->last_shared, p->pc,
-                                                                          P->tab_off_rows, ra);
-  else
-    plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
-                  s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
+  plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
+                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
   if (after) SPG_CUDA(cudaEventRecord(after, s));
   if (free_bytes) *free_bytes = gcoo__cuda_free_bytes(); // while the device works (the caller's)
@@ -353,11 +321,6 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   if constexpr (TS == 32 && G < 32) {
     if (out.first == kFirstLanes) {
       group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-      return cudaGetLastError();
-    }
-    if (out.first == kFirstLanes8) {
-      group_rows_kernel<T, TS, G, WARPS, true, 8>
-          <<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
       return cudaGetLastError();
     }
   }
@@ -426,15 +389,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  if (P->big_blocks)
-    bin_scatter_kernel<kBigBlock>
-        <<<blocks_for(p->n, kBigBlock), kBigBlock, 0, s>>>(list, p->n, P->rs, P->last_shared,
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared,
                                                            p->sampled, p->pc, p->binned);
-  else
-    bin_scatter_kernel<<<blocks_for(p->n, kPlanThreads), kPlanThreads, 0, s>>>(list, p->n, P->rs,
-                                                                               P->last_shared,
-                                                                               p->sampled, p->pc,
-                                                                               p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
@@ -502,12 +458,9 @@ gcoo_status lay_out(product<T> *P, int64_t r0, int64_t nr, const int64_t *rowptr
     b.cv[k] = P->cv[k];
   }
   if (nr > 0 && cap > 0) {
-    const dim3 grid((unsigned)blocks_for(cap, kCompactEntries));
-    if (P->layout_unroll == 8)
-      compact_rows<T, 8>
-          <<<grid, kCompactThreads, 0, P->s>>>(r0, nr, rowptr, P->rs, b, guard, ci, cv);
-    else
-      compact_rows<T><<<grid, kCompactThreads, 0, P->s>>>(r0, nr, rowptr, P->rs, b, guard, ci, cv);
+    compact_rows<T><<<blocks_for(cap, kCompactEntries), kCompactThreads, 0, P->s>>>(r0, nr, rowptr,
+                                                                                    P->rs, b, guard,
+                                                                                    ci, cv);
     SPG_LAUNCHED("compact_rows");
   }
 done:
@@ -739,17 +692,10 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
   const piece hi_piece = {&sum_hi, &P->cs->sum_hi, 8};
   if (m > 0) {
     // 4 lanes a row when A's rows average at most 6 entries, else 8
-    const int tpb = P->big_blocks ? kBigBlock : 256;
-    if (P->A->nnz <= 6 * m && P->big_blocks)
-      bounds_kernel<4, kBigBlock>
-          <<<blocks_for(m * 4, tpb), tpb, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
-    else if (P->A->nnz <= 6 * m)
-      bounds_kernel<4><<<blocks_for(m * 4, tpb), tpb, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
-    else if (P->big_blocks)
-      bounds_kernel<8, kBigBlock>
-          <<<blocks_for(m * 8, tpb), tpb, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+    if (P->A->nnz <= 6 * m)
+      bounds_kernel<4><<<blocks_for(m * 4, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
     else
-      bounds_kernel<8><<<blocks_for(m * 8, tpb), tpb, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
+      bounds_kernel<8><<<blocks_for(m * 8, 256), 256, 0, s>>>(P->in_csr(), m, n, P->rs, P->cs);
     SPG_LAUNCHED("bounds_kernel");
   }
   if (ev) SPG_CUDA(cudaEventRecord(ev[1], s));

@@ -125,13 +125,12 @@ struct pass_out {
   bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
                     // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
                     // and bitonic network in the block bins
-  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat, kFirstLanes8)
+  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat)
 };
 
 // The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
 // A entry (the default), or by products flattened over the group (session 5's).
-// kFirstLanes8: kFirstLanes compiled for 8 blocks an SM (MINB; 32 registers, some spilled)
-constexpr int kFirstLanes = 0, kFirstFlat = 1, kFirstLanes8 = 2;
+constexpr int kFirstLanes = 0, kFirstFlat = 1;
 
 struct csr_in {
   const int64_t *Ap;
@@ -435,8 +434,8 @@ __device__ __forceinline__ row_ref fetch_row(const csr_in &in, const int32_t *li
 // ballots are masked to its lanes; its products are flattened over its lanes (lane j takes
 // product j, j + G, ... of the row, found by a binary search over a group scan of the lengths of
 // the B rows); a row that passes its room aborts and is listed.
-template <typename T, int TS, int G, int WARPS, bool LANES = false, int MINB = 1>
-__global__ void __launch_bounds__(WARPS * 32, MINB)
+template <typename T, int TS, int G, int WARPS, bool LANES = false>
+__global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
   constexpr int BITS = TS == 32 ? 5 : TS == 64 ? 6 : TS == 128 ? 7 : TS == 256 ? 8 : 9;
@@ -884,8 +883,8 @@ __host__ __device__ inline bool bound_needs_span(int64_t hi) { return hi > 32; }
 // flop, lo, hi and the column span of rows [0, m), G lanes a row (power-law rows do not
 // serialise a thread; the host takes fewer lanes when A's rows are short: 8 lanes left 3 of 8
 // idle on the 2-D Laplacian's 5 entries a row); class histogram.
-template <int G, int TPB = 256>
-__global__ void __launch_bounds__(TPB)
+template <int G>
+__global__ void __launch_bounds__(256)
     bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs, class_stats *cs) {
   static_assert(G >= 2 && G <= 32 && 32 % G == 0, "lanes a row");
   __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi;
@@ -1207,9 +1206,7 @@ __device__ __forceinline__ unsigned int warp_count(unsigned int *cnt, int b) {
 // list (one atomic per block on the list length).
 // pc: kNumBins counts, kNumBins cursors (for the scatter), then (list length, total room, total
 // table slots), zero on entry.
-// TPB (the block's threads) is kPlanThreads, or kBigBlock with GCOO_SPGEMM_BLOCKS=1024 (a
-// variant: a block's same-address atomics on the totals paid once for 1024 rows, spgemm.cu).
-constexpr int kPlanThreads = 256, kBigBlock = 1024;
+constexpr int kPlanThreads = 256;
 struct rooms_args {
   const class_stats *cs; // NULL: plan the given list
   double safety;
@@ -1219,19 +1216,18 @@ struct rooms_args {
   uint64_t seed; // the sample's coins
   unsigned long long bound_max; // the sample: every row at its bound when sum hi <= this (> 0)
 };
-template <int TPB = kPlanThreads>
-__global__ void __launch_bounds__(TPB)
+__global__ void __launch_bounds__(kPlanThreads)
     plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
                 int last_shared, unsigned long long *pc, int64_t *tab_off, rooms_args ra) {
-  constexpr int NW = TPB / 32;
+  constexpr int NW = kPlanThreads / 32;
   __shared__ unsigned int h[kNumBins];
   __shared__ long long wr[NW], wt[NW], wc[NW];
   __shared__ unsigned long long base_r, base_t, base_c;
   const bool make = ra.cs != nullptr;
   const int64_t n = make ? ra.m : (int64_t)*d_n;
-  const int64_t t = (int64_t)blockIdx.x * TPB + threadIdx.x;
+  const int64_t t = (int64_t)blockIdx.x * kPlanThreads + threadIdx.x;
   if (t == 0 && !make) pc[2 * kNumBins] = (unsigned long long)n;
-  if ((int64_t)blockIdx.x * TPB >= n) return; // the whole block is past the list
+  if ((int64_t)blockIdx.x * kPlanThreads >= n) return; // the whole block is past the list
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __shared__ bool at_bound;
   if (make && !ra.sample) rooms_at_bound(ra.cs, ra.safety, &at_bound);
@@ -1305,13 +1301,12 @@ __global__ void __launch_bounds__(TPB)
 // nearly every row falls into one bin (1.7 ms of the 2-D Laplacian's 4.6 ms product in ncu). The
 // order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
 // be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
-template <int TPB = kPlanThreads>
-__global__ void __launch_bounds__(TPB)
+__global__ void __launch_bounds__(256)
     bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
   __shared__ unsigned int count[kNumBins];
   __shared__ unsigned long long place[kNumBins];
-  static_assert(kNumBins <= TPB, "one thread per bin takes the block's places");
+  static_assert(kNumBins <= 256, "one thread per bin takes the block's places");
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x < kNumBins) count[threadIdx.x] = 0;
   __syncthreads();
@@ -1357,9 +1352,9 @@ struct bufs {
 // layout of the 2-D Laplacian ran at 2 TB/s of the H200's 4.3 (ncu s6, 0.356 ms for 29.2M
 // entries in double), each warp waiting out an L2 miss per 32 entries.
 constexpr int kCompactRows = 1024, kCompactEntries = 4096, kCompactThreads = 256;
-// U (the rounds loaded before storing) is kCompactUnroll, or 8 with GCOO_SPGEMM_LAYOUT=8 (a
-// variant, spgemm.cu).
 constexpr int kCompactUnroll = 4;
+static_assert(kCompactEntries / (kCompactThreads / 32) % (32 * kCompactUnroll) == 0,
+              "a warp's slice is whole groups of rounds");
 static_assert(kCompactRows <= 32767, "a row of the block fits a head (int16)");
 
 // The largest r in [lo, hi] with p[r] <= q (p nondecreasing, p[lo] <= q).
@@ -1384,14 +1379,13 @@ __device__ __forceinline__ void load_entry(const bufs<T> &b, int id, int64_t fro
   val = sv[from];
 }
 
-template <typename T, int U = kCompactUnroll>
+template <typename T>
 __global__ void __launch_bounds__(kCompactThreads)
     compact_rows(int64_t r0, int64_t n, const int64_t *__restrict__ rowptr, rows_state rs,
                  bufs<T> b, const unsigned long long *guard, int32_t *__restrict__ ci,
                  T *__restrict__ cv) {
   constexpr int kSlice = kCompactEntries / (kCompactThreads / 32); // entries a warp
-  static_assert(kSlice % (32 * U) == 0, "a warp's slice is whole groups of rounds");
-  __shared__ int64_t sp[kCompactRows + 1], sbase[kCompactRows]; // start; off - start
+  __shared__ int64_t sp[kCompactRows + 1], sbase[kCompactRows];    // start; off - start
   __shared__ uint8_t sid[kCompactRows];
   __shared__ int16_t head[kCompactEntries]; // the row (of the block's) starting here, or -1
   __shared__ int64_t first, last;
@@ -1427,12 +1421,12 @@ __global__ void __launch_bounds__(kCompactThreads)
   const int lane = threadIdx.x % 32;
   const int64_t w0 = q0 + (int64_t)(threadIdx.x / 32) * kSlice;
   const int64_t w1 = w0 + kSlice < q1 ? w0 + kSlice : q1;
-  if (w0 >= w1) return;                          // uniform over the warp
-  int row = (int)last_le(sp, 0, nrows - 1, w0);  // the row holding the slice's first entry
-  for (int64_t qb = w0; qb < w1; qb += 32 * U) { // uniform over the warp
-    int hs[U];
+  if (w0 >= w1) return;                         // uniform over the warp
+  int row = (int)last_le(sp, 0, nrows - 1, w0); // the row holding the slice's first entry
+  for (int64_t qb = w0; qb < w1; qb += 32 * kCompactUnroll) { // uniform over the warp
+    int hs[kCompactUnroll];
 #pragma unroll
-    for (int u = 0; u < U; u++) { // the rows of the rounds' entries
+    for (int u = 0; u < kCompactUnroll; u++) { // the rows of the rounds' entries
       const int64_t q = qb + 32 * u + lane;
       int h = q < w1 ? head[q - q0] : -1;
       h = h > row ? h : row;
@@ -1443,15 +1437,15 @@ __global__ void __launch_bounds__(kCompactThreads)
       row = __shfl_sync(kFull, h, 31);
       hs[u] = h;
     }
-    int32_t col[U];
-    T val[U];
+    int32_t col[kCompactUnroll];
+    T val[kCompactUnroll];
 #pragma unroll
-    for (int u = 0; u < U; u++) { // every load first
+    for (int u = 0; u < kCompactUnroll; u++) { // every load first
       const int64_t q = qb + 32 * u + lane;
       if (q < w1) load_entry(b, sid[hs[u]], sbase[hs[u]] + q, col[u], val[u]);
     }
 #pragma unroll
-    for (int u = 0; u < U; u++) {
+    for (int u = 0; u < kCompactUnroll; u++) {
       const int64_t q = qb + 32 * u + lane;
       if (q < w1) {
         ci[q] = col[u];

@@ -123,12 +123,11 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const bool sampled = (mode & 2) != 0; // planned as the sample's pass (bin_of)
   rooms_args ra = {nullptr, 0.0, 0, sampled, 0, 0};
   if (nlist > 0) {
-    gcoo_emu::launch(plan_kernel<kPlanThreads>,
-                     dim3((unsigned)((nlist + kPlanThreads - 1) / kPlanThreads)),
+    gcoo_emu::launch(plan_kernel, dim3((unsigned)((nlist + kPlanThreads - 1) / kPlanThreads)),
                      dim3(kPlanThreads), 0, list.data(), &nlist, rs, last_shared, pc.data(),
                      tab_off.data(), ra);
-    gcoo_emu::launch(bin_scatter_kernel<kPlanThreads>, dim3((unsigned)((nlist + 255) / 256)),
-                     dim3(256), 0, list.data(), (int64_t)nlist, rs, last_shared, sampled, pc.data(),
+    gcoo_emu::launch(bin_scatter_kernel, dim3((unsigned)((nlist + 255) / 256)), dim3(256), 0,
+                     list.data(), (int64_t)nlist, rs, last_shared, sampled, pc.data(),
                      binned.data());
   }
   const int64_t room1 = (int64_t)pc[2 * kNumBins + 1], tab1 = (int64_t)pc[2 * kNumBins + 2];
