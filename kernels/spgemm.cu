@@ -234,14 +234,10 @@ bool bucket_rank_mode() {
 // How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
 // A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes session
 // 5's products flattened over the group's lanes (scan, search, shuffles a product), for
-// comparison; GCOO_SPGEMM_FIRST=match the default's lanes in rounds, a value added without an
-// atomic where no other lane of the round has its slot (first_products_matched), for comparison.
-// Read at every call (the benchmark times them side by side).
+// comparison. Read at every call (the benchmark times both).
 int first_bin_mode() {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
-  if (v && strcmp(v, "flat") == 0) return kFirstFlat;
-  if (v && strcmp(v, "match") == 0) return kFirstMatch;
-  return kFirstLanes;
+  return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -325,11 +321,6 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   if constexpr (TS == 32 && G < 32) {
     if (out.first == kFirstLanes) {
       group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-      return cudaGetLastError();
-    }
-    if (out.first == kFirstMatch) {
-      group_rows_kernel<T, TS, G, WARPS, true, true>
-          <<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
       return cudaGetLastError();
     }
   }

@@ -125,12 +125,12 @@ struct pass_out {
   bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
                     // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
                     // and bitonic network in the block bins
-  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat, kFirstMatch)
+  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat)
 };
 
 // The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
 // A entry (the default), or by products flattened over the group (session 5's).
-constexpr int kFirstLanes = 0, kFirstFlat = 1, kFirstMatch = 2;
+constexpr int kFirstLanes = 0, kFirstFlat = 1;
 
 struct csr_in {
   const int64_t *Ap;
@@ -413,84 +413,6 @@ __device__ __forceinline__ int group_products(const csr_in &in, const T *__restr
   return done;
 }
 
-// Insert key col into a table of 2^bits slots, its value left to the caller: 1 when this call
-// created it, 0 when it was there, -1 when every slot is taken by other keys; *slot is where it is.
-__device__ __forceinline__ int hash_key(int32_t *keys, int bits, int32_t col, uint32_t *slot) {
-  const uint32_t mask = (1u << bits) - 1u;
-  uint32_t h = slot_of(col, bits);
-  for (uint32_t probe = 0; probe <= mask; probe++) {
-    const int32_t key = keys[h];
-    if (key == col) {
-      *slot = h;
-      return 0;
-    }
-    if (key == -1) {
-      const int32_t old = atomicCAS(&keys[h], -1, col);
-      if (old == -1 || old == col) {
-        *slot = h;
-        return old == -1;
-      }
-    }
-    h = (h + 1) & mask;
-  }
-  return -1;
-}
-
-// The first bin's products with GCOO_SPGEMM_FIRST=match (a variant): a lane per A entry as in
-// the default, but every lane of the warp takes one product a round, and a value goes into its
-// slot with a plain add unless another lane of the round has the same slot (__match_any_sync):
-// a shared atomicAdd compiles to a compare-and-swap loop (ATOMS.CAST.SPIN.64 in double), while
-// the lanes of a group can only collide across their B rows, each of which has distinct
-// columns. `sub` tells the warp's groups apart; fresh and full as in the default's loop.
-template <typename T, int G>
-__device__ __forceinline__ void first_products_matched(const csr_in &in, const T *__restrict__ Av,
-                                                       const T *__restrict__ Bv, int64_t a0,
-                                                       int64_t a1, int g, int sub, int32_t *keys,
-                                                       T *vals, int bits, int &fresh, bool &full) {
-  int64_t a = a0 + g, b = 0, b1 = 0;
-  T av = T(0);
-  if (a < a1) {
-    const int32_t k = in.Ai[a];
-    av = Av[a];
-    b = in.Bp[k];
-    b1 = in.Bp[k + 1];
-  }
-  // rounds uniform over the warp: a lane with no product left takes part with none
-  while (__ballot_sync(kFull, a < a1) != 0) {
-    while (a < a1 && b == b1) { // the lane's next non-empty B row
-      a += G;
-      if (a < a1) {
-        const int32_t k = in.Ai[a];
-        av = Av[a];
-        b = in.Bp[k];
-        b1 = in.Bp[k + 1];
-      }
-    }
-    const bool has = a < a1;
-    uint32_t h = 0;
-    int r = -1;
-    T v = T(0);
-    if (has) {
-      v = av * Bv[b];
-      r = hash_key(keys, bits, in.Bi[b], &h);
-      fresh += r > 0;
-      full = full || r < 0;
-      b++;
-    }
-    const int lane = (int)(threadIdx.x % 32);
-    const bool add = has && r >= 0;
-    const uint32_t peers = __match_any_sync(kFull,
-                                            add ? (int)(((uint32_t)sub << 8) | h) : -1 - lane);
-    if (add) {
-      if (peers == (1u << lane))
-        vals[h] += v; // no other lane adds to this slot this round
-      else
-        atomicAdd(&vals[h], v);
-    }
-    __syncwarp(); // this round's adds before the next round's reads
-  }
-}
-
 // A row of a bin's list: its number and A range (all 0: no row).
 struct row_ref {
   int32_t row;
@@ -512,7 +434,7 @@ __device__ __forceinline__ row_ref fetch_row(const csr_in &in, const int32_t *li
 // ballots are masked to its lanes; its products are flattened over its lanes (lane j takes
 // product j, j + G, ... of the row, found by a binary search over a group scan of the lengths of
 // the B rows); a row that passes its room aborts and is listed.
-template <typename T, int TS, int G, int WARPS, bool LANES = false, bool MATCH = false>
+template <typename T, int TS, int G, int WARPS, bool LANES = false>
 __global__ void __launch_bounds__(WARPS * 32)
     group_rows_kernel(csr_in in, const T *__restrict__ Av, const T *__restrict__ Bv,
                       const int32_t *__restrict__ list, int64_t n, rows_state rs, pass_out<T> out) {
@@ -593,18 +515,14 @@ __global__ void __launch_bounds__(WARPS * 32)
       // room then.
       int fresh = 0;
       bool full = false;
-      if constexpr (MATCH) { // GCOO_SPGEMM_FIRST=match
-        first_products_matched<T, G>(in, Av, Bv, a0, a1, g, sub, keys, vals, BITS, fresh, full);
-      } else {
-        for (int64_t a = a0 + g; a < a1; a += G) {
-          const int32_t k = in.Ai[a];
-          const T av = Av[a];
-          const int64_t b1 = in.Bp[k + 1];
-          for (int64_t b = in.Bp[k]; b < b1; b++) {
-            const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
-            fresh += r > 0;
-            full = full || r < 0;
-          }
+      for (int64_t a = a0 + g; a < a1; a += G) {
+        const int32_t k = in.Ai[a];
+        const T av = Av[a];
+        const int64_t b1 = in.Bp[k + 1];
+        for (int64_t b = in.Bp[k]; b < b1; b++) {
+          const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
+          fresh += r > 0;
+          full = full || r < 0;
         }
       }
       for (int o = G / 2; o > 0; o >>= 1) fresh += __shfl_xor_sync(kFull, fresh, o, G);

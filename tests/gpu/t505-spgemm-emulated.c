@@ -37,8 +37,7 @@ static int sample_pass = 0;
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
  * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first: the first
  * bin's way (0 hash tables by a lane per A entry, the default; 1 flattened products,
- * GCOO_SPGEMM_FIRST=flat; 2 a lane per A entry in rounds with plain adds where no other lane of
- * the round has the slot, GCOO_SPGEMM_FIRST=match). */
+ * GCOO_SPGEMM_FIRST=flat). */
 static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, double frac,
                            int must_overflow, unsigned want_bins, int first) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
@@ -99,8 +98,6 @@ static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, i
   if (check_first(what, A, B, frac, must_overflow, want_bins, 0) == 0) return;
   snprintf(w, sizeof w, "%s, first bin flat", what);
   check_first(w, A, B, frac, must_overflow, want_bins, 1);
-  snprintf(w, sizeof w, "%s, first bin matched", what);
-  check_first(w, A, B, frac, must_overflow, want_bins, 2);
 }
 
 static gcoo_sparse transpose(gcoo_sparse A) {

@@ -11,7 +11,7 @@
 // of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
 // (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
 // pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31);
-// bits 2-3 the first bin's way (0 kFirstLanes, 1 kFirstFlat, 2 kFirstMatch: GCOO_SPGEMM_FIRST).
+// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST).
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +48,6 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
     if (out.first == kFirstLanes) {
       gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, true>, grid, block, 0, in, Av, Bv, rows,
                        n, rs, out);
-      return;
-    }
-    if (out.first == kFirstMatch) {
-      gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, true, true>, grid, block, 0, in, Av, Bv,
-                       rows, n, rs, out);
       return;
     }
   }
@@ -150,7 +145,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
   out.bucket_rank = (mode & 1) == 0;
-  out.first = (mode >> 2) & 3; // kFirstLanes, kFirstFlat, kFirstMatch
+  out.first = (mode >> 2) & 1; // kFirstLanes, kFirstFlat
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
