@@ -17,5 +17,5 @@ if(GCOO_HAVE_CUDA)
   target_include_directories(gcoo_spgemm_emu SYSTEM PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
   target_link_libraries(gcoo_spgemm_emu PUBLIC gcoo gcoo_flags Threads::Threads)
   gcoo_add_test(t505-spgemm-emulated SOURCES t505-spgemm-emulated.c LABELS unit
-                LIBS gcoo_spgemm_emu TIMEOUT 300)
+                LIBS gcoo_spgemm_emu TIMEOUT 600)
 endif()
