@@ -367,7 +367,8 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
 // its row this round, e counting the row's products from 0), so that f may hold the group's
 // ballots; every loop here is uniform over the warp (a group with no row, or done with it, runs
 // the remaining rounds with no work), so that the shuffles take the full mask (width G). `over`
-// (uniform over the group, set by f) stops the row. Returns the row's number of products when it ran to its end (uniform over the group).
+// (uniform over the group, set by f) stops the row. Returns the row's number of products when it
+// ran to its end (uniform over the group).
 template <int G, typename T, typename F>
 __device__ __forceinline__ int group_products(const csr_in &in, const T *__restrict__ Av,
                                               const T *__restrict__ Bv, int64_t a0, int64_t a1,
