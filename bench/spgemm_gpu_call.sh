@@ -75,6 +75,7 @@ for v in $variants; do
   case "$v" in
     rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
     first-flat) env_v="GCOO_SPGEMM_FIRST=flat" ;;
+    inplace-off) env_v="GCOO_SPGEMM_INPLACE=off" ;;
     *) continue ;;
   esac
   timeout 120 env "$env_v" "$t503" >"$out/t503-$v.log" 2>&1
@@ -120,7 +121,7 @@ rm -rf "$out/opsparse"
 # 4. where the worst product's time goes (kernels only: the host's part is the rest)
 if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then
   timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel \
-    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|block_rows|compact_rows|DeviceScan|relist|reroom' \
+    -k regex:'bounds_kernel|plan_kernel|bin_scatter|group_rows|block_rows|compact_rows|inplace_rows|DeviceScan|relist|reroom' \
     "$build/bench/spgemm_bench" --reps 1 --dtype double --gen lr --skip gen_random_400k_16:AA \
     --out "$out/ncu-b" >"$out/ncu.log" 2>&1
   echo "ncu rc $? $(el) s"

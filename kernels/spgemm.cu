@@ -35,6 +35,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "spgemm_common.cuh"
+#include "spgemm_inplace.cuh"
 #include "spgemm_kernels.cuh"
 
 namespace {
@@ -204,7 +205,9 @@ struct product {
   bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
   int first = kFirstLanes;       // GCOO_SPGEMM_FIRST (first_bin_mode())
   bool all_at_bound = false;     // the sample's pass computed every row at its bound
+  bool in_place = false;         // every row has hi <= kInplaceMaxHi: the in-place pass takes C
   unsigned long long sum_hi = 0; // sum of the rows' bounds (the sample's plan brings it)
+  unsigned long long hi_max = 0; // and the largest
   csr_in in_csr() const { return {A->ptr, A->ind, B->ptr, B->ind}; }
 };
 
@@ -238,6 +241,16 @@ bool bucket_rank_mode() {
 int first_bin_mode() {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
   return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
+}
+
+// Whether a product whose rows all have hi <= kInplaceMaxHi is computed by the in-place pass
+// (kernels/spgemm_inplace.cuh: rows in order, written straight into C; no rooms, no layout).
+// Default on; GCOO_SPGEMM_INPLACE=off takes the rooms and the layout instead, for comparison.
+// Read at every call (the benchmark times both).
+constexpr unsigned long long kInplaceMaxHi = 31; // the first bin's 32 slots never fill
+bool in_place_mode() {
+  const char *v = getenv("GCOO_SPGEMM_INPLACE");
+  return !(v && strcmp(v, "off") == 0);
 }
 
 // A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
@@ -683,13 +696,14 @@ void product_free(product<T> *P) {
 // (sample_room; P->all_at_bound is set, the class sums are left out).
 template <typename T>
 gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
-                         unsigned long long bound_max) {
+                         unsigned long long bound_max, bool in_place_ok) {
   gcoo_status st = GCOO_SUCCESS;
   cudaStream_t s = P->s;
   const int64_t m = P->m, n = P->n;
   pass_plan ps;
-  unsigned long long sum_hi = 0;
-  const piece hi_piece = {&sum_hi, &P->cs->sum_hi, 8};
+  unsigned long long hi[2] = {0, 0}; // sum_hi and hi_max, adjacent in class_stats
+  static_assert(offsetof(class_stats, hi_max) == offsetof(class_stats, sum_hi) + 8, "adjacent");
+  const piece hi_piece = {hi, &P->cs->sum_hi, sizeof hi};
   if (m > 0) {
     // 4 lanes a row when A's rows average at most 6 entries, else 8
     if (P->A->nnz <= 6 * m)
@@ -703,10 +717,14 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
   // predictor's time includes the sample's plan
   GCOO_GOTO(plan_pass(P, P->list, P->ctr, m, &ps, &hi_piece, 1,
                       rooms_args{P->cs, 0.0, m, true, seed, bound_max}, ev ? ev[2] : nullptr));
-  P->all_at_bound = bound_max > 0 && sum_hi <= bound_max; // as sample_room decided it
-  P->sum_hi = sum_hi;
-  ps.sampled = !P->all_at_bound; // as plan_kernel gave bin_of
-  {
+  P->all_at_bound = bound_max > 0 && hi[0] <= bound_max; // as sample_room decided it
+  P->sum_hi = hi[0];
+  P->hi_max = hi[1];
+  P->in_place = in_place_ok && P->hi_max <= kInplaceMaxHi;
+  ps.sampled = !P->all_at_bound;        // as plan_kernel gave bin_of
+  if (P->in_place && P->all_at_bound) { // the in-place pass takes every row: no sample
+    if (ev) SPG_CUDA(cudaEventRecord(ev[3], s));
+  } else {
     P->allocated += ps.total_room;
     P->buf_len[0] = ps.total_room;
     // the rows' kernels add the sampled sizes to the class sums as they write them
@@ -716,6 +734,85 @@ gcoo_status sample_phase(product<T> *P, uint64_t seed, cudaEvent_t *ev,
   }
 done:
   plan_free(&P->mem, &ps); // run_pass frees it; a failed plan_pass does not
+  return st;
+}
+
+// C by the in-place pass (kernels/spgemm_inplace.cuh) into arrays of `cap` entries: one launch
+// and one wait, which brings nnz (C's last row pointer, exact whatever the capacity). When the
+// capacity was short (the prediction missed by more than its margin: no entry was written past
+// it, and the tiles past it wrote none), C is allocated at exactly nnz and the pass runs again:
+// every row is then recomputed, and counted so in the product's info. The first wait brings the
+// class sums into *hcs too.
+template <typename T>
+gcoo_status in_place_csr(product<T> *P, int64_t cap, gcoo_cuda_csr *dC, class_stats *hcs) {
+  gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = P->s;
+  spg_mem *mem = &P->mem;
+  const int64_t m = P->m, tiles = (m + kInplaceRows - 1) / kInplaceRows;
+  const int64_t words = tiles + 2; // the tiles' status, the ticket, the full-table count
+  out_mem om = {mem, false}, om_ptr = {mem, false}; // C's entries; its row pointers (kept)
+  unsigned long long *ctr = nullptr;
+  int64_t *rowptr = nullptr;
+  int32_t *ci = nullptr;
+  T *cv = nullptr;
+  int64_t nnz = 0;
+  unsigned long long full = 0;
+  SPG_CUDA(spg_tmp_malloc(mem, (void **)&ctr, words * 8));
+  for (int round = 0;; round++) {
+    om.pooled = (m + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= spg_pooled_output_bytes();
+    if (!rowptr) {
+      om_ptr.pooled = om.pooled;
+      SPG_CUDA(om_ptr.alloc((void **)&rowptr, (m + 1) * 8));
+    }
+    SPG_CUDA(om.alloc((void **)&ci, cap * 4));
+    SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
+    P->allocated += cap;
+    SPG_CUDA(cudaMemsetAsync(ctr, 0, words * 8, s));
+    if (m == 0) {
+      SPG_CUDA(cudaMemsetAsync(rowptr, 0, 8, s));
+    } else {
+      inplace_out<T> out = {rowptr, ci, cv, cap, ctr, ctr + tiles, ctr + tiles + 1};
+      // at most as many blocks as can run at once (8 of 256 threads an SM, when registers
+      // allow): the rest would only start to find no tile left
+      const int64_t grid = tiles < (int64_t)P->sms * 8 ? tiles : (int64_t)P->sms * 8;
+      inplace_rows_kernel<T>
+          <<<(unsigned)grid, kInplaceWarps * 32, 0, s>>>(P->in_csr(), (const T *)P->A->values,
+                                                         (const T *)P->B->values, m, out);
+      SPG_LAUNCHED("inplace_rows_kernel");
+    }
+    {
+      const piece pc[3] = {{&nnz, rowptr + m, 8},
+                           {&full, ctr + tiles + 1, 8},
+                           {hcs, P->cs, sizeof *hcs}};
+      SPG_CUDA(fetch_pieces(pc, round == 0 ? 3 : 2, s));
+    }
+    GCOO_CHECK_GOTO(full == 0, GCOO_ERR_INTERNAL,
+                    "%llu rows of C filled their 32-slot tables (their bound hi <= %llu is wrong)",
+                    full, kInplaceMaxHi);
+    if (nnz <= cap) break;
+    GCOO_CHECK_GOTO(round == 0, GCOO_ERR_INTERNAL,
+                    "C's in-place pass found %lld entries, more than the %lld it counted",
+                    (long long)nnz, (long long)cap);
+    om.release(ci, cap * 4);
+    om.release(cv, cap * (int64_t)sizeof(T));
+    ci = nullptr;
+    cv = nullptr;
+    cap = nnz;
+    P->overflowed += m;
+    P->flop_recomputed += (int64_t)hcs->flop;
+  }
+  dC->ptr = rowptr;
+  dC->ind = ci;
+  dC->values = cv;
+  dC->nnz = nnz;
+  rowptr = nullptr;
+  ci = nullptr;
+  cv = nullptr;
+done:
+  spg_tmp_free(mem, ctr, words * 8);
+  om_ptr.release(rowptr, (m + 1) * 8);
+  om.release(ci, cap * 4);
+  om.release(cv, cap * (int64_t)sizeof(T));
   return st;
 }
 
@@ -737,7 +834,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   int64_t *batch_end = nullptr, *rowptr = nullptr;
   int32_t *ci = nullptr;
   T *cv = nullptr;
-  int64_t nbatches = 1, nnz_total = 0, nnz = 0, cap = 0;
+  int64_t nbatches = 1, nnz_total = 0, nnz = 0, cap = 0, in_place_cap = 0;
   int64_t free_early = -1; // the device's free memory, asked during the rooms' plan (or not: -1)
   cudaEvent_t *ev = nullptr;
   float ms_bounds = 0, ms_select = 0, ms_est = 0;
@@ -762,150 +859,174 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
   GCOO_GOTO(product_alloc(&P));
-  GCOO_GOTO(
-      sample_phase(&P, seed, ev, safety >= 1.0 && o->memory_budget == 0 ? bound_entries() : 0));
-  // 3. the estimate and the rooms of the other rows, planned as one batch; the same wait brings
-  // the class sums
-  // (the rooms are computed by the plan kernel, which lists the rows: one launch)
-  SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 3 * 8, s));
-  SPG_CUDA(cudaEventRecord(ev[4], s));
-  if (P.all_at_bound) { // nothing is left to plan; the last wait brings the class sums
-    p1.planned = true;
-  } else {
-    // A product that will likely ask the driver for its free memory (below: need past
-    // kSmallProductBytes) asks while the device runs the sample's pass and this plan, rather
-    // than after the wait with the device idle (cudaMemGetInfo: microseconds of host time). No
-    // allocation comes in between, so the answer is the same.
-    const bool ask_early = o->memory_budget == 0 &&
-                           (double)P.sum_hi * 2.0 * (double)E >= (double)kSmallProductBytes;
+  GCOO_GOTO(sample_phase(&P, seed, ev, safety >= 1.0 && o->memory_budget == 0 ? bound_entries() : 0,
+                         o->memory_budget == 0 && in_place_mode()));
+  // Every row of hi <= kInplaceMaxHi: the in-place pass computes C in row order straight into
+  // its place, at the predictor's total room (or the bounds' total, when every row is at its
+  // bound). A sampled product falls back to the rooms when that might not fit the device.
+  if (P.in_place && !P.all_at_bound) {
     const piece pc = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1, rooms_args{P.cs, safety, m, false, 0, 0},
-                        nullptr, ask_early ? &free_early : nullptr));
+    SPG_CUDA(fetch_pieces(&pc, 1, s));
+    in_place_cap = (int64_t)gcoo__class_total_room(hcs.sum_lo, hcs.sum_hi, hcs.g, hcs.s_g, hcs.s_dz,
+                                                   safety);
+    const int64_t need = P.mem.live + (m + 1) * 8 + in_place_cap * E;
+    if (need >= kSmallProductBytes && need > (int64_t)(0.9 * (double)gcoo__cuda_free_bytes()))
+      P.in_place = false;
+  } else if (P.in_place) {
+    in_place_cap = (int64_t)P.sum_hi;
   }
-
-  // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows
-  // that may not fit stay within the budget
-  {
-    const int64_t need = P.mem.live + (m + 1) * 8 +
-                         (int64_t)(1.1 * (double)(2 * p1.total_room + P.buf_len[0] + p1.total_tab) *
-                                   (double)E);
-    int64_t budget = o->memory_budget;
-    if (budget == 0)
-      budget = need < kSmallProductBytes
-                   ? INT64_MAX
-                   : (int64_t)(0.9 *
-                               (double)(free_early >= 0 ? free_early : gcoo__cuda_free_bytes())) +
-                         P.mem.live;
-    if (need > budget) { // the rooms decide: cut batches in row order on the host
-      plan_free(&P.mem, &p1);
-      GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&h_hi, m, 4, "row bounds"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&h_w, m, 4, "row spans"));
-      GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, 8, "batches"));
-      // sampled rows are recomputed in their batch into exact rooms: the sample buffer goes
-      free_buf(&P, 0);
-      SPG_CUDA(cudaMemsetAsync(P.rs.src, kSrcNone, m, s));
-      SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
-      if (m > 0) {
-        rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
-        SPG_LAUNCHED("rooms_kernel");
-      }
-      SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaMemcpyAsync(h_hi, P.rs.hi, m * 4, cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaMemcpyAsync(h_w, P.rs.w, m * 4, cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaStreamSynchronize(s));
-      const int64_t fixed = P.mem.live + (m + 1) * 16;
-      GCOO_CHECK_GOTO(fixed < budget, GCOO_ERR_NO_MEMORY,
-                      "memory budget %lld bytes is below the %lld bytes of per-row bookkeeping "
-                      "for %lld rows",
-                      (long long)budget, (long long)fixed, (long long)m);
-      const int64_t room_budget = budget - fixed;
-      int64_t used = 0;
-      nbatches = 0;
-      for (int64_t i = 0; i < m; i++) {
-        const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
-        const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], h_w[i], P.last_shared);
-        const int64_t cost = 2 * room * E + 48 + (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
-        GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,
-                        "row %lld alone needs %lld bytes of device memory (room %lld), more "
-                        "than the %lld bytes the budget leaves",
-                        (long long)i, (long long)cost, (long long)room, (long long)room_budget);
-        if (used + cost > room_budget) {
-          batch_end[nbatches++] = i;
-          used = 0;
-        }
-        used += cost;
-      }
-      batch_end[nbatches++] = m;
-      if (nbatches > 1) {
-        GCOO_GOTO(gcoo__malloc_n((void **)&H.ptr, m + 1, 8, "C row pointers"));
-        H.ptr[0] = 0;
-      }
+  SPG_CUDA(cudaEventRecord(ev[4], s));
+  if (P.in_place) {
+    GCOO_GOTO(in_place_csr<T>(&P, in_place_cap, dC, &hcs));
+    nnz_total = dC->nnz;
+    free_buf(&P, 0); // the sample's rows were computed again in place
+  } else {
+    // 3. the estimate and the rooms of the other rows, planned as one batch; the same wait brings
+    // the class sums
+    // (the rooms are computed by the plan kernel, which lists the rows: one launch)
+    SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 3 * 8, s));
+    if (P.all_at_bound) { // nothing is left to plan; the last wait brings the class sums
+      p1.planned = true;
     } else {
-      batch_end = (int64_t *)malloc(sizeof(int64_t));
-      GCOO_CHECK_GOTO(batch_end != nullptr, GCOO_ERR_NO_MEMORY, "no host memory");
-      batch_end[0] = m;
+      // A product that will likely ask the driver for its free memory (below: need past
+      // kSmallProductBytes) asks while the device runs the sample's pass and this plan, rather
+      // than after the wait with the device idle (cudaMemGetInfo: microseconds of host time). No
+      // allocation comes in between, so the answer is the same.
+      const bool ask_early = o->memory_budget == 0 &&
+                             (double)P.sum_hi * 2.0 * (double)E >= (double)kSmallProductBytes;
+      const piece pc = {&hcs, P.cs, sizeof hcs};
+      GCOO_GOTO(plan_pass(&P, P.list, P.ctr, m, &p1, &pc, 1,
+                          rooms_args{P.cs, safety, m, false, 0, 0}, nullptr,
+                          ask_early ? &free_early : nullptr));
     }
-  }
-  for (int64_t bt = 0, r0 = 0; bt < nbatches; r0 = batch_end[bt++]) {
-    const int64_t r1 = batch_end[bt];
+
+    // 4.-6. one batch when the rooms (twice: buffer and C), the tables and a tenth for the rows
+    // that may not fit stay within the budget
+    {
+      const int64_t need = P.mem.live + (m + 1) * 8 +
+                           (int64_t)(1.1 *
+                                     (double)(2 * p1.total_room + P.buf_len[0] + p1.total_tab) *
+                                     (double)E);
+      int64_t budget = o->memory_budget;
+      if (budget == 0)
+        budget = need < kSmallProductBytes
+                     ? INT64_MAX
+                     : (int64_t)(0.9 *
+                                 (double)(free_early >= 0 ? free_early : gcoo__cuda_free_bytes())) +
+                           P.mem.live;
+      if (need > budget) { // the rooms decide: cut batches in row order on the host
+        plan_free(&P.mem, &p1);
+        GCOO_GOTO(gcoo__malloc_n((void **)&h_room, m, 4, "row rooms"));
+        GCOO_GOTO(gcoo__malloc_n((void **)&h_hi, m, 4, "row bounds"));
+        GCOO_GOTO(gcoo__malloc_n((void **)&h_w, m, 4, "row spans"));
+        GCOO_GOTO(gcoo__malloc_n((void **)&batch_end, m + 1, 8, "batches"));
+        // sampled rows are recomputed in their batch into exact rooms: the sample buffer goes
+        free_buf(&P, 0);
+        SPG_CUDA(cudaMemsetAsync(P.rs.src, kSrcNone, m, s));
+        SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+        if (m > 0) {
+          rooms_kernel<<<blocks_for(m, 256), 256, 0, s>>>(0, m, safety, P.rs, P.cs, P.list, P.ctr);
+          SPG_LAUNCHED("rooms_kernel");
+        }
+        SPG_CUDA(cudaMemcpyAsync(h_room, P.rs.room, m * 4, cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(cudaMemcpyAsync(h_hi, P.rs.hi, m * 4, cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(cudaMemcpyAsync(h_w, P.rs.w, m * 4, cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(cudaStreamSynchronize(s));
+        const int64_t fixed = P.mem.live + (m + 1) * 16;
+        GCOO_CHECK_GOTO(fixed < budget, GCOO_ERR_NO_MEMORY,
+                        "memory budget %lld bytes is below the %lld bytes of per-row bookkeeping "
+                        "for %lld rows",
+                        (long long)budget, (long long)fixed, (long long)m);
+        const int64_t room_budget = budget - fixed;
+        int64_t used = 0;
+        nbatches = 0;
+        for (int64_t i = 0; i < m; i++) {
+          const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
+          const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], h_w[i], P.last_shared);
+          const int64_t cost = 2 * room * E + 48 +
+                               (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
+          GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,
+                          "row %lld alone needs %lld bytes of device memory (room %lld), more "
+                          "than the %lld bytes the budget leaves",
+                          (long long)i, (long long)cost, (long long)room, (long long)room_budget);
+          if (used + cost > room_budget) {
+            batch_end[nbatches++] = i;
+            used = 0;
+          }
+          used += cost;
+        }
+        batch_end[nbatches++] = m;
+        if (nbatches > 1) {
+          GCOO_GOTO(gcoo__malloc_n((void **)&H.ptr, m + 1, 8, "C row pointers"));
+          H.ptr[0] = 0;
+        }
+      } else {
+        batch_end = (int64_t *)malloc(sizeof(int64_t));
+        GCOO_CHECK_GOTO(batch_end != nullptr, GCOO_ERR_NO_MEMORY, "no host memory");
+        batch_end[0] = m;
+      }
+    }
+    for (int64_t bt = 0, r0 = 0; bt < nbatches; r0 = batch_end[bt++]) {
+      const int64_t r1 = batch_end[bt];
+      if (nbatches > 1) {
+        SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
+        if (r1 > r0) {
+          rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs, P.list,
+                                                                P.ctr);
+          SPG_LAUNCHED("rooms_kernel");
+        }
+      }
+      const piece sums = {&hcs, P.cs, sizeof hcs};
+      GCOO_GOTO(rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &p1, &rowptr, &ci, &cv, &nnz,
+                               &cap, P.all_at_bound ? &sums : nullptr));
+      nnz_total += nnz;
+      if (nbatches == 1) {
+        dC->ptr = rowptr;
+        dC->ind = ci;
+        dC->values = cv;
+        dC->nnz = nnz;
+        rowptr = nullptr;
+        ci = nullptr;
+        cv = nullptr;
+      } else { /* to the host, then the device arrays go */
+        if (H.nnz + nnz > H.cap) {
+          int64_t c2 = 2 * H.cap > H.nnz + nnz ? 2 * H.cap : H.nnz + nnz;
+          int32_t *i2 = (int32_t *)realloc(H.ind, (size_t)(c2 ? c2 : 1) * sizeof(int32_t));
+          GCOO_CHECK_GOTO(i2 != nullptr, GCOO_ERR_NO_MEMORY, "no host memory for %lld entries of C",
+                          (long long)c2);
+          H.ind = i2;
+          void *v2 = realloc(H.val, (size_t)(c2 ? c2 : 1) * sizeof(T));
+          GCOO_CHECK_GOTO(v2 != nullptr, GCOO_ERR_NO_MEMORY, "no host memory for %lld entries of C",
+                          (long long)c2);
+          H.val = v2;
+          H.cap = c2;
+        }
+        const int64_t nr = r1 - r0;
+        SPG_CUDA(cudaMemcpyAsync(H.ptr + r0 + 1, rowptr + 1, nr * 8, cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(cudaMemcpyAsync(H.ind + H.nnz, ci, nnz * 4, cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(
+            cudaMemcpyAsync((T *)H.val + H.nnz, cv, nnz * sizeof(T), cudaMemcpyDeviceToHost, s));
+        SPG_CUDA(cudaStreamSynchronize(s));
+        for (int64_t i = r0 + 1; i <= r1; i++) H.ptr[i] += H.nnz;
+        H.nnz += nnz;
+        spg_free(&P.mem, rowptr, (nr + 1) * 8);
+        spg_free(&P.mem, ci, cap * 4);
+        spg_free(&P.mem, cv, cap * (int64_t)sizeof(T));
+        rowptr = nullptr;
+        ci = nullptr;
+        cv = nullptr;
+      }
+    }
+    free_buf(&P, 0);
     if (nbatches > 1) {
-      SPG_CUDA(cudaMemsetAsync(P.ctr, 0, 8, s));
-      if (r1 > r0) {
-        rooms_kernel<<<blocks_for(r1 - r0, 256), 256, 0, s>>>(r0, r1, safety, P.rs, P.cs, P.list,
-                                                              P.ctr);
-        SPG_LAUNCHED("rooms_kernel");
-      }
+      st = gcoo__sparse_adopt(hC, GCOO_FORMAT_CSR, A->dtype, m, n, H.nnz, 0, H.ptr, H.ind, nullptr,
+                              nullptr, nullptr, H.val);
+      H.ptr = nullptr;
+      H.ind = nullptr;
+      H.val = nullptr;
+      GCOO_GOTO(st);
     }
-    const piece sums = {&hcs, P.cs, sizeof hcs};
-    GCOO_GOTO(rows_to_csr<T>(&P, r0, r1, nbatches > 1 ? r1 - r0 : m, &p1, &rowptr, &ci, &cv, &nnz,
-                             &cap, P.all_at_bound ? &sums : nullptr));
-    nnz_total += nnz;
-    if (nbatches == 1) {
-      dC->ptr = rowptr;
-      dC->ind = ci;
-      dC->values = cv;
-      dC->nnz = nnz;
-      rowptr = nullptr;
-      ci = nullptr;
-      cv = nullptr;
-    } else { /* to the host, then the device arrays go */
-      if (H.nnz + nnz > H.cap) {
-        int64_t c2 = 2 * H.cap > H.nnz + nnz ? 2 * H.cap : H.nnz + nnz;
-        int32_t *i2 = (int32_t *)realloc(H.ind, (size_t)(c2 ? c2 : 1) * sizeof(int32_t));
-        GCOO_CHECK_GOTO(i2 != nullptr, GCOO_ERR_NO_MEMORY, "no host memory for %lld entries of C",
-                        (long long)c2);
-        H.ind = i2;
-        void *v2 = realloc(H.val, (size_t)(c2 ? c2 : 1) * sizeof(T));
-        GCOO_CHECK_GOTO(v2 != nullptr, GCOO_ERR_NO_MEMORY, "no host memory for %lld entries of C",
-                        (long long)c2);
-        H.val = v2;
-        H.cap = c2;
-      }
-      const int64_t nr = r1 - r0;
-      SPG_CUDA(cudaMemcpyAsync(H.ptr + r0 + 1, rowptr + 1, nr * 8, cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaMemcpyAsync(H.ind + H.nnz, ci, nnz * 4, cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaMemcpyAsync((T *)H.val + H.nnz, cv, nnz * sizeof(T), cudaMemcpyDeviceToHost, s));
-      SPG_CUDA(cudaStreamSynchronize(s));
-      for (int64_t i = r0 + 1; i <= r1; i++) H.ptr[i] += H.nnz;
-      H.nnz += nnz;
-      spg_free(&P.mem, rowptr, (nr + 1) * 8);
-      spg_free(&P.mem, ci, cap * 4);
-      spg_free(&P.mem, cv, cap * (int64_t)sizeof(T));
-      rowptr = nullptr;
-      ci = nullptr;
-      cv = nullptr;
-    }
-  }
-  free_buf(&P, 0);
-  if (nbatches > 1) {
-    st = gcoo__sparse_adopt(hC, GCOO_FORMAT_CSR, A->dtype, m, n, H.nnz, 0, H.ptr, H.ind, nullptr,
-                            nullptr, nullptr, H.val);
-    H.ptr = nullptr;
-    H.ind = nullptr;
-    H.val = nullptr;
-    GCOO_GOTO(st);
-  }
+  } // the rooms
   SPG_CUDA(cudaStreamSynchronize(s));
   cudaEventElapsedTime(&ms_bounds, ev[0], ev[1]);
   cudaEventElapsedTime(&ms_select, ev[1], ev[2]);
@@ -967,7 +1088,7 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
   P.mem.pool = spg_pool();
   GCOO_GOTO(product_alloc(&P));
-  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0));
+  GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0, false));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
   SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
   if (m > 0) {

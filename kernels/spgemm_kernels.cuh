@@ -66,6 +66,7 @@ struct class_stats {
   unsigned long long s_dz[kClasses];   // sum of z - lo over the sampled rows
   unsigned int s_umax[kClasses];       // largest (z - lo) / (hi - lo) sampled, fixed point 2^30
   unsigned long long flop, sum_lo, sum_hi;
+  unsigned long long hi_max; // the largest hi(i): at most 31 lets the in-place pass take them all
 };
 
 __device__ __forceinline__ int class_of(int32_t hi) { return gcoo__class_of(hi); }
@@ -414,6 +415,71 @@ __device__ __forceinline__ int group_products(const csr_in &in, const T *__restr
   return done;
 }
 
+// The first bin's accumulation, a lane per A entry: lane g of the group takes A entries
+// a0 + g, a0 + g + G, ... and walks each one's B row alone, inserting as it goes (no shuffle,
+// scan or search a product: the flattened loop spent ~11 instructions a product on them for the
+// 2-D Laplacian's 25 products of 5 B rows of 3-5; ncu s5). Its rows have at most 31 keys (hi <=
+// 31, or n <= 31), so the 2^BITS >= 32 slots never fill and a row need not stop early. Returns
+// the row's number of keys, the same in every lane of the group; `full` (also the group's) is
+// the guard of hash_add: a table that did fill, which a right bound never lets happen.
+template <int G, int BITS, typename T>
+__device__ __forceinline__ int lanes_accumulate(const csr_in &in, const T *__restrict__ Av,
+                                                const T *__restrict__ Bv, int64_t a0, int64_t a1,
+                                                int g, uint32_t gmask, int32_t *keys, T *vals,
+                                                bool &full) {
+  int fresh = 0;
+  bool lane_full = false;
+  for (int64_t a = a0 + g; a < a1; a += G) {
+    const int32_t k = in.Ai[a];
+    const T av = Av[a];
+    const int64_t b1 = in.Bp[k + 1];
+    for (int64_t b = in.Bp[k]; b < b1; b++) {
+      const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
+      fresh += r > 0;
+      lane_full = lane_full || r < 0;
+    }
+  }
+  for (int o = G / 2; o > 0; o >>= 1) fresh += __shfl_xor_sync(kFull, fresh, o, G);
+  full = (__ballot_sync(kFull, lane_full) & gmask) != 0;
+  return fresh;
+}
+
+// Compact a group's occupied slots (keys != -1) to the front of its table, in place (a chunk of
+// G slots is read before any of it is overwritten). Every group of the warp calls it (the
+// ballots take the full mask), an empty table too.
+template <int G, int TS, typename T>
+__device__ __forceinline__ void group_compact(int32_t *keys, T *vals, int g, int sub,
+                                              uint32_t gmask) {
+  int pos = 0;
+  for (int s0 = 0; s0 < TS; s0 += G) {
+    const int32_t k = keys[s0 + g];
+    const T v = vals[s0 + g];
+    const uint32_t m = (__ballot_sync(kFull, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
+    __syncwarp();
+    if (k != -1) {
+      const int d = pos + __popc(m & ((1u << g) - 1u));
+      keys[d] = k;
+      vals[d] = v;
+    }
+    pos += __popc(m);
+    __syncwarp();
+  }
+}
+
+// Write a group's z <= 31 compacted entries in column order, ranked by counting: entry j goes
+// to the number of smaller keys.
+template <int G, typename T>
+__device__ __forceinline__ void group_count_write(const int32_t *keys, const T *vals, int z, int g,
+                                                  int32_t *ci, T *cv) {
+  for (int j = g; j < z; j += G) {
+    const int32_t k = keys[j];
+    int r = 0;
+    for (int e = 0; e < z; e++) r += keys[e] < k;
+    ci[r] = k;
+    cv[r] = vals[j];
+  }
+}
+
 // A row of a bin's list: its number and A range (all 0: no row).
 struct row_ref {
   int32_t row;
@@ -508,27 +574,11 @@ __global__ void __launch_bounds__(WARPS * 32)
     // one address: nearly every product of random 400k x 16 makes a new key)
     int z = 0;
     if constexpr (LANES) {
-      // The first bin, a lane per A entry: it walks its B row alone and inserts, with no
-      // shuffle, scan or search a product (the flattened loop below spent ~11 instructions a
-      // product on them for the 2-D Laplacian's 25 products of 5 B rows of 3-5; ncu s5). A row
-      // here has at most 31 keys (hi <= 31, or n <= 31), so its 32 slots never fill and it need
-      // not stop early: its size is summed over the group at the end and checked against its
-      // room then.
-      int fresh = 0;
+      // The first bin, a lane per A entry (lanes_accumulate): its size is checked against its
+      // room at the row's end.
       bool full = false;
-      for (int64_t a = a0 + g; a < a1; a += G) {
-        const int32_t k = in.Ai[a];
-        const T av = Av[a];
-        const int64_t b1 = in.Bp[k + 1];
-        for (int64_t b = in.Bp[k]; b < b1; b++) {
-          const int r = hash_add(keys, vals, BITS, in.Bi[b], av * Bv[b]);
-          fresh += r > 0;
-          full = full || r < 0;
-        }
-      }
-      for (int o = G / 2; o > 0; o >>= 1) fresh += __shfl_xor_sync(kFull, fresh, o, G);
-      z = fresh;
-      over = (__ballot_sync(kFull, full) & gmask) != 0 || z > cap;
+      z = lanes_accumulate<G, BITS>(in, Av, Bv, a0, a1, g, gmask, keys, vals, full);
+      over = full || z > cap;
     } else {
       group_products<G>(in, Av, Bv, a0, a1, g, over, [&](int, int32_t col, T v, bool valid) {
         const int r = valid ? hash_add(keys, vals, BITS, col, v) : 0;
@@ -548,33 +598,14 @@ __global__ void __launch_bounds__(WARPS * 32)
     }
     // compact the occupied slots in place (a chunk is read before any of it is overwritten;
     // every group, so that the ballots stay uniform: an empty or aborted table costs its rounds)
-    int pos = 0;
-    for (int s0 = 0; s0 < TS; s0 += G) {
-      const int32_t k = keys[s0 + g];
-      const T v = vals[s0 + g];
-      const uint32_t m = (__ballot_sync(kFull, k != -1) & gmask) >> (G == 32 ? 0 : sub * G);
-      __syncwarp();
-      if (k != -1) {
-        const int d = pos + __popc(m & ((1u << g) - 1u));
-        keys[d] = k;
-        vals[d] = v;
-      }
-      pos += __popc(m);
-      __syncwarp();
-    }
+    group_compact<G, TS>(keys, vals, g, sub, gmask);
     if (ok) { // uniform over the group (over the warp when G = 32)
       const int64_t off = rs.off[row];
       if constexpr (G == 32) {
         warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
                                rs.cmin[row], rs.w[row]);
-      } else { // rank by counting (z <= 31): entry j goes to the number of smaller keys
-        for (int j = g; j < z; j += G) {
-          const int32_t k = keys[j];
-          int r = 0;
-          for (int e = 0; e < z; e++) r += keys[e] < k;
-          out.ci[off + r] = k;
-          out.cv[off + r] = vals[j];
-        }
+      } else {
+        group_count_write<G>(keys, vals, z, g, out.ci + off, out.cv + off);
       }
       if (g == 0) {
         rs.z[row] = z;
@@ -888,9 +919,9 @@ template <int G>
 __global__ void __launch_bounds__(256)
     bounds_kernel(csr_in in, int64_t m, int64_t ncols, rows_state rs, class_stats *cs) {
   static_assert(G >= 2 && G <= 32 && 32 % G == 0, "lanes a row");
-  __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi;
+  __shared__ unsigned long long hr[kClasses], hg[kClasses], sflop, slo, shi, smax;
   if (threadIdx.x < kClasses) hr[threadIdx.x] = hg[threadIdx.x] = 0;
-  if (threadIdx.x == 0) sflop = slo = shi = 0;
+  if (threadIdx.x == 0) sflop = slo = shi = smax = 0;
   __syncthreads();
   const int64_t gt = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, i = gt / G;
   const int g = (int)(gt % G);
@@ -957,15 +988,19 @@ __global__ void __launch_bounds__(256)
     }
     todo &= ~peers;
   }
+  unsigned long long tm = th;
   for (int o = 16; o > 0; o >>= 1) { // warp sums first: one shared atomic per warp
     tf += __shfl_down_sync(kFull, tf, o);
     tl += __shfl_down_sync(kFull, tl, o);
     th += __shfl_down_sync(kFull, th, o);
+    const unsigned long long y = __shfl_down_sync(kFull, tm, o);
+    tm = y > tm ? y : tm;
   }
   if (threadIdx.x % 32 == 0) {
     atomicAdd(&sflop, tf);
     atomicAdd(&slo, tl);
     atomicAdd(&shi, th);
+    atomicMax(&smax, tm);
   }
   __syncthreads();
   if (threadIdx.x < kClasses && hr[threadIdx.x]) {
@@ -976,6 +1011,7 @@ __global__ void __launch_bounds__(256)
     atomicAdd(&cs->flop, sflop);
     atomicAdd(&cs->sum_lo, slo);
     atomicAdd(&cs->sum_hi, shi);
+    atomicMax(&cs->hi_max, smax);
   }
 }
 

@@ -77,6 +77,21 @@ static inline GCOO_HD int32_t gcoo__class_rows_room(int32_t lo, int32_t hi, doub
   return lo + (int32_t)(extra < g ? extra : g);
 }
 
+/* The room of a whole product: sum lo + sum_c min(safety u_c, 1) G_c, at most sum hi, rounded
+ * up (the in-place pass of the GPU SpGEMM allocates C at it: a total, so the mean fraction and
+ * not a class's largest). */
+static inline double gcoo__class_total_room(unsigned long long sum_lo, unsigned long long sum_hi,
+                                            const unsigned long long *g,
+                                            const unsigned long long *s_g,
+                                            const unsigned long long *s_dz, double safety) {
+  double e = (double)sum_lo;
+  for (int c = 0; c < GCOO_PREDICT_CLASSES_COUNT; c++) {
+    const double v = safety * gcoo__class_fraction(s_g[c], s_dz[c]);
+    e += (v < 1.0 ? v : 1.0) * (double)g[c];
+  }
+  e = ceil(e);
+  return e < (double)sum_hi ? e : (double)sum_hi;
+}
 /* nnz(C) = sum lo + sum_c u_c G_c, classes in order. */
 static inline double gcoo__class_estimate(unsigned long long sum_lo, const unsigned long long *g,
                                           const unsigned long long *s_g,

@@ -13,8 +13,12 @@
  * default, and GCOO_SPGEMM_RANK=count) in the warp bins of 128, 256 and 512 slots and the hashed
  * block bins of 1024 to 16384 slots, and keys crowded into one bucket; the layout's two ways of
  * finding an entry's row (heads, or a search per entry), with empty rows; the sample's plan (rooms
- * at the bound: the first bin takes rows of hi <= 31 at any load). Runs without a GPU
- * (label unit). */
+ * at the bound: the first bin takes rows of hi <= 31 at any load). The in-place pass
+ * (kernels/spgemm_inplace.cuh) on products of rows of hi <= 31: C against the yardstick at
+ * capacities that fit and that fall short (then nothing is written past the capacity and the row
+ * pointers and nnz are still exact), on one block taking every tile, a few, and a block a tile;
+ * and its look-back alone over tiles that have published only their totals (walks of several
+ * windows of 32) or a prefix part way. Runs without a GPU (label unit). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,11 @@
 
 int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int mode,
                            gcoo_cuda_csr *C, int64_t *stats);
+int gcoo_emu_spgemm_inplace(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, int64_t cap,
+                            unsigned grid, gcoo_cuda_csr *C, int64_t *stats);
+unsigned long long gcoo_emu_spgemm_lookback(const unsigned long long *value, const int *prefix,
+                                            int64_t ntiles, unsigned long long total,
+                                            unsigned long long *published);
 
 /* The ranking of rows of more than 32 entries: 0 through buckets (the library's default), 1
  * GCOO_SPGEMM_RANK=count. */
@@ -89,6 +98,94 @@ static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, doubl
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
   return stats[4]; /* rows in the first bin */
+}
+
+/* The in-place pass on A B (every row of hi <= 31): at a capacity that fits (the FLOP bound),
+ * on grids of 1, 3 and a block a tile, C checked against the yardstick; then at half of nnz,
+ * where nothing may be written past the capacity and the row pointers must be the same. */
+static void check_inplace(const char *what, gcoo_sparse A, gcoo_sparse B) {
+  gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B);
+  gcoo_cuda_csr dA = emu_host_csr(Ac), dB = emu_host_csr(Bc);
+  int64_t flop = 0;
+  for (int64_t i = 0; i < dA.nrows; i++)
+    for (int64_t a = dA.ptr[i]; a < dA.ptr[i + 1]; a++)
+      flop += dB.ptr[dA.ind[a] + 1] - dB.ptr[dA.ind[a]];
+  const int64_t tiles = (dA.nrows + 31) / 32;
+  const unsigned grids[3] = {1u, 3u, (unsigned)(tiles > 0 ? tiles : 1)};
+  int64_t *ptr0 = NULL, nnz0 = -1;
+  for (int k = 0; k < 4; k++) {
+    gcoo_cuda_csr dC;
+    int64_t stats[4] = {0, 0, 0, 0};
+    memset(&dC, 0, sizeof dC);
+    const int64_t cap = k < 3 ? flop : nnz0 / 2;
+    const unsigned grid = k < 3 ? grids[k] : 2u;
+    const int rc = gcoo_emu_spgemm_inplace(&dA, &dB, cap, grid, &dC, stats);
+    TEST_CHECK(rc == 0, "%s: hi_max %lld: not a product of rows of hi <= 31", what,
+               (long long)stats[0]);
+    TEST_CHECK(stats[3] == 0, "%s: %lld rows filled their tables", what, (long long)stats[3]);
+    TEST_CHECK(stats[2] == 0, "%s, capacity %lld: %lld entries written past it", what,
+               (long long)cap, (long long)stats[2]);
+    if (rc == 0 && k < 3) {
+      int64_t unsorted = 0;
+      for (int64_t i = 0; i < dC.nrows; i++)
+        for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++)
+          unsorted += dC.ind[q - 1] >= dC.ind[q];
+      TEST_CHECK(unsorted == 0, "%s: %lld entries of C out of column order", what,
+                 (long long)unsorted);
+      gcoo_sparse C = NULL;
+      TEST_CALL(
+          gcoo_sparse_create_csr(&C, dC.dtype, dC.nrows, dC.ncols, dC.ptr, dC.ind, dC.values, 0));
+      gcoo_sparse_info ai;
+      TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
+      const double err = spgemm_check(A, B, C, what), tol = gcoo_test_tolerance(ai.dtype, ai.ncols);
+      TEST_CHECK(err <= tol, "%s, grid %u: relative error %.3e > %.3e", what, grid, err, tol);
+      if (k == 0)
+        printf("%-44s in place, hi_max %2lld, nnz %7lld, %lld tiles, error %.2e\n", what,
+               (long long)stats[0], (long long)dC.nnz, (long long)tiles, err);
+      gcoo_sparse_destroy(&C);
+    }
+    if (rc == 0 && k == 0) {
+      nnz0 = dC.nnz;
+      ptr0 = malloc((size_t)(dC.nrows + 1) * sizeof *ptr0);
+      memcpy(ptr0, dC.ptr, (size_t)(dC.nrows + 1) * sizeof *ptr0);
+    } else if (rc == 0 && ptr0) {
+      TEST_CHECK(memcmp(ptr0, dC.ptr, (size_t)(dC.nrows + 1) * sizeof *ptr0) == 0,
+                 "%s, grid %u, capacity %lld: row pointers differ from the first run's", what, grid,
+                 (long long)cap);
+    }
+    free(dC.ptr);
+    free(dC.ind);
+    free(dC.values);
+  }
+  free(ptr0);
+  gcoo_sparse_destroy(&Ac);
+  gcoo_sparse_destroy(&Bc);
+}
+
+/* The look-back alone: 100 tiles of pseudo-random totals, all published as totals but tile 0
+ * (three windows of 32 and a part), then with a prefix at tile 60 (the walk stops there). */
+static void check_lookback(void) {
+  enum { N = 100 };
+  unsigned long long value[N], incl[N], x = 99;
+  int prefix[N];
+  for (int k = 0; k < N; k++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    value[k] = (x >> 40) % 1000u;
+    incl[k] = value[k] + (k ? incl[k - 1] : 0);
+    prefix[k] = k == 0;
+  }
+  for (int stop = 0; stop < 2; stop++) {
+    unsigned long long published = 0, v[N];
+    memcpy(v, value, sizeof v);
+    if (stop) { /* tile 60 has found its prefix: its word holds the sum through it */
+      prefix[60] = 1;
+      v[60] = incl[60];
+    }
+    const unsigned long long found = gcoo_emu_spgemm_lookback(v, prefix, N, 7, &published);
+    TEST_CHECK(found == incl[N - 1] && published == incl[N - 1] + 7,
+               "look-back over %d tiles%s: found %llu (want %llu), published %llu (want %llu)", N,
+               stop ? " with a prefix at 60" : "", found, incl[N - 1], published, incl[N - 1] + 7);
+  }
 }
 
 /* Every case with the first bin's default way, and the other where it had rows. */
@@ -279,11 +376,35 @@ int main(void) {
       gcoo_sparse_destroy(&Ae);
       gcoo_sparse_destroy(&Be);
     }
+    /* the in-place pass: meshes (1200 rows: 38 tiles), 30 products of 4000 columns a row, one
+     * entry a row (94 tiles), a row in four empty */
+    {
+      gcoo_sparse Lm = spgemm_check_laplacian(dt, 12, 9), Lb = spgemm_check_laplacian(dt, 40, 30);
+      gcoo_sparse A5 = spgemm_check_uniform(dt, 300, 300, 5, 71 + t),
+                  B6 = spgemm_check_uniform(dt, 300, 4000, 6, 73 + t),
+                  D1 = spgemm_check_uniform(dt, 3000, 3000, 1, 51 + t);
+      snprintf(what, sizeof what, "%s Laplacian 12 x 9 squared", ty);
+      check_inplace(what, Lm, Lm);
+      snprintf(what, sizeof what, "%s Laplacian 40 x 30 squared", ty);
+      check_inplace(what, Lb, Lb);
+      snprintf(what, sizeof what, "%s 5 x 6 a row", ty);
+      check_inplace(what, A5, B6);
+      snprintf(what, sizeof what, "%s one entry a row", ty);
+      check_inplace(what, D1, D1);
+      gcoo_sparse_destroy(&Lm);
+      gcoo_sparse_destroy(&Lb);
+      gcoo_sparse_destroy(&A5);
+      gcoo_sparse_destroy(&B6);
+      gcoo_sparse_destroy(&D1);
+    }
     /* empty rows only: an empty product */
     gcoo_sparse E = spgemm_check_powerlaw(dt, 50, 50, 0, 3);
     snprintf(what, sizeof what, "%s empty", ty);
     check(what, E, E, 0.0, 0, 0u);
+    snprintf(what, sizeof what, "%s empty", ty);
+    check_inplace(what, E, E);
     gcoo_sparse_destroy(&E);
   }
+  check_lookback();
   return gcoo_test_finish("t505-spgemm-emulated");
 }

@@ -11,13 +11,17 @@
 // of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
 // (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
 // pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31);
-// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST).
+// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST). Two more entry
+// points check the in-place pass (kernels/spgemm_inplace.cuh): the product of rows of hi <= 31
+// at a given capacity and grid, and the look-back alone over tiles that have published only
+// their totals.
 #include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "spgemm_inplace.cuh"
 #include "spgemm_kernels.cuh"
 
 #include "gcoo_kernels.h"
@@ -205,7 +209,84 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   return 0;
 }
 
+// The in-place pass as kernels/spgemm.cu runs it (bounds, then inplace_rows_kernel on `grid`
+// blocks) into C of `cap` entries, poisoned, with 64 poisoned entries past it. stats: [0] hi_max
+// as bounds_kernel found it, [1] nnz (C's last row pointer), [2] entries written past cap (must
+// be 0), [3] rows whose table filled. Returns 0, or 1 when hi_max > 31 (not a product for it).
+template <typename T>
+int inplace_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, int64_t cap, unsigned grid,
+                    gcoo_cuda_csr *C, int64_t *stats) {
+  const int64_t m = A->nrows, n = B->ncols, guard = 64;
+  const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
+  std::vector<int32_t> hi(m), lo(m), room(m), z(m + 1), cmin(m), w(m);
+  std::vector<int64_t> off(m);
+  std::vector<uint8_t> src(m);
+  rows_state rs = {hi.data(),  lo.data(),  room.data(), z.data(),
+                   off.data(), src.data(), cmin.data(), w.data()};
+  class_stats cs;
+  memset(&cs, 0, sizeof cs);
+  if (m > 0)
+    gcoo_emu::launch(bounds_kernel<4>, dim3((unsigned)((m * 4 + 255) / 256)), dim3(256), 0, in, m,
+                     n, rs, &cs);
+  stats[0] = (int64_t)cs.hi_max;
+  if (cs.hi_max > 31) return 1;
+  const int64_t tiles = (m + kInplaceRows - 1) / kInplaceRows;
+  std::vector<unsigned long long> ctr(tiles + 2, 0);
+  C->dtype = A->dtype;
+  C->nrows = m;
+  C->ncols = n;
+  C->ptr = (int64_t *)malloc((size_t)(m + 1) * 8);
+  C->ind = (int32_t *)malloc((size_t)(cap + guard) * 4);
+  C->values = malloc((size_t)(cap + guard) * sizeof(T));
+  memset(C->ptr, 0xff, (size_t)(m + 1) * 8); // poisoned: a pointer not written shows
+  memset(C->ind, 0xff, (size_t)(cap + guard) * 4);
+  memset(C->values, 0xff, (size_t)(cap + guard) * sizeof(T));
+  if (m == 0) C->ptr[0] = 0;
+  inplace_out<T> out =
+      {C->ptr, C->ind, (T *)C->values, cap, ctr.data(), ctr.data() + tiles, ctr.data() + tiles + 1};
+  if (m > 0)
+    gcoo_emu::launch(inplace_rows_kernel<T>, dim3(grid), dim3(kInplaceWarps * 32), 0, in,
+                     (const T *)A->values, (const T *)B->values, m, out);
+  C->nnz = C->ptr[m];
+  int64_t past = 0;
+  for (int64_t q = cap; q < cap + guard; q++) past += C->ind[q] != -1;
+  stats[1] = C->nnz;
+  stats[2] = past;
+  stats[3] = (int64_t)ctr[tiles + 1];
+  return 0;
+}
+
+// The look-back alone, by one warp: the prefix of `tile` over the words already in `tiles`.
+__global__ void lookback_probe(unsigned long long *tiles, int64_t tile, unsigned long long total,
+                               unsigned long long *prefix) {
+  const unsigned long long p = tile_prefix(tiles, tile, total, (int)threadIdx.x);
+  if (threadIdx.x == 5) *prefix = p; // every lane has it
+}
+
 } // namespace
+
+extern "C" int gcoo_emu_spgemm_inplace(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, int64_t cap,
+                                       unsigned grid, gcoo_cuda_csr *C, int64_t *stats) {
+  return A->dtype == GCOO_FLOAT64 ? inplace_product<double>(A, B, cap, grid, C, stats)
+                                  : inplace_product<float>(A, B, cap, grid, C, stats);
+}
+
+// The look-back of tile `ntiles` (its total `total`) over tiles 0 .. ntiles - 1 holding value k,
+// published as a prefix (the sum of tiles 0 .. k, inclusive) where prefix[k], else as the tile's
+// total: returns the prefix found, and in *published the word the tile then holds (the sum
+// through itself, when it is right).
+extern "C" unsigned long long gcoo_emu_spgemm_lookback(const unsigned long long *value,
+                                                       const int *prefix, int64_t ntiles,
+                                                       unsigned long long total,
+                                                       unsigned long long *published) {
+  std::vector<unsigned long long> tiles(ntiles + 1);
+  for (int64_t k = 0; k < ntiles; k++) tiles[k] = (prefix[k] ? kTilePrefix : kTileTotal) | value[k];
+  tiles[ntiles] = kTileEmpty;
+  unsigned long long found = ~0ull;
+  gcoo_emu::launch(lookback_probe, dim3(1), dim3(32), 0, tiles.data(), ntiles, total, &found);
+  *published = (tiles[ntiles] & kTilePrefix) ? tiles[ntiles] & kTileValue : ~0ull;
+  return found;
+}
 
 extern "C" int gcoo_emu_spgemm_direct(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac,
                                       int mode, gcoo_cuda_csr *C, int64_t *stats) {
