@@ -27,6 +27,10 @@
 // overflowed). A small product (sum hi <= kBoundEntries) is computed whole by the sample's pass,
 // every row at its bound: two waits, no prediction, no overflow. Under a memory budget the rows are cut into batches in row order; each batch goes
 // to the host.
+// A product whose rows all have hi <= 31 (bounds_kernel's hi_max; the 2-D Laplacian's 25) skips
+// steps 4-6: the in-place pass (kernels/spgemm_inplace.cuh) computes the rows in order and writes
+// them straight into C, allocated at the predictor's total room (the sample is still taken: its
+// rows are computed again there) or, for a small product, at the bounds' total (no sample).
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
