@@ -45,7 +45,9 @@
  * first-flat GCOO_SPGEMM_FIRST=flat (the first bin's rows, at most 31 products, hashed with their
  * products flattened over the group's lanes as in session 5, instead of a lane per A entry),
  * inplace-off GCOO_SPGEMM_INPLACE=off (products whose rows all have hi <= 31 take the rooms and
- * the layout, as before session 8, instead of the in-place pass).
+ * the layout, as before session 8, instead of the in-place pass), dense-1 and dense-2
+ * GCOO_SPGEMM_DENSE_REACH=1, 2 (a row hashed in a block bin is accumulated densely in one of the
+ * next 1 or 2 bins where its column span fits).
  * The summary gives each side by side with the default and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
@@ -238,7 +240,7 @@ static int json_number(const char *text, const char *key, double *v) {
 typedef struct variant {
   const char *name, *csv, *env, *value;
 } variant;
-enum { NVAR = 7 };
+enum { NVAR = 9 };
 static const variant variants[NVAR] =
     {{"recompute-direct", "gcoo_recompute_direct", "GCOO_SPGEMM_RECOMPUTE", "direct"},
      {"rank-count", "gcoo_rank_count", "GCOO_SPGEMM_RANK", "count"},
@@ -246,9 +248,12 @@ static const variant variants[NVAR] =
      {"bound-4M", "gcoo_bound_4M", "GCOO_SPGEMM_BOUND_ENTRIES", "4194304"},
      {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"},
      {"first-flat", "gcoo_first_flat", "GCOO_SPGEMM_FIRST", "flat"},
-     {"inplace-off", "gcoo_inplace_off", "GCOO_SPGEMM_INPLACE", "off"}};
-#define VARIANT_NAMES \
-  "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, inplace-off, all"
+     {"inplace-off", "gcoo_inplace_off", "GCOO_SPGEMM_INPLACE", "off"},
+     {"dense-1", "gcoo_dense_1", "GCOO_SPGEMM_DENSE_REACH", "1"},
+     {"dense-2", "gcoo_dense_2", "GCOO_SPGEMM_DENSE_REACH", "2"}};
+#define VARIANT_NAMES                                                                       \
+  "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, inplace-off, " \
+  "dense-1, dense-2, all"
 
 typedef struct product_rec {
   char name[64], op[4];

@@ -76,6 +76,8 @@ for v in $variants; do
     rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
     first-flat) env_v="GCOO_SPGEMM_FIRST=flat" ;;
     inplace-off) env_v="GCOO_SPGEMM_INPLACE=off" ;;
+    dense-1) env_v="GCOO_SPGEMM_DENSE_REACH=1" ;;
+    dense-2) env_v="GCOO_SPGEMM_DENSE_REACH=2" ;;
     *) continue ;;
   esac
   timeout 120 env "$env_v" "$t503" >"$out/t503-$v.log" 2>&1

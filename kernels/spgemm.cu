@@ -190,7 +190,8 @@ struct product {
   side_streams *side;
   const gcoo_cuda_csr *A, *B;
   int64_t m, n;
-  int last_shared, sms;
+  bin_rule rule; // the largest shared bin for T, GCOO_SPGEMM_DENSE_REACH (dense_reach())
+  int sms;
   rows_state rs;
   int64_t *tab_off_rows = nullptr;
   class_stats *cs = nullptr;
@@ -247,6 +248,16 @@ int first_bin_mode() {
   return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
 }
 
+// How many bins past its hash table's a block row may go to be accumulated densely (bin_of):
+// GCOO_SPGEMM_DENSE_REACH=N, default 0 (a variant until the H200 measures it: bcsstk33's rows,
+// 5184 products and 300 entries over spans of 1792 columns (medians), hash in the 1024-slot bin
+// and would be dense in the 2048-slot one). Read at every call (the benchmark times it).
+int dense_reach() {
+  const char *v = getenv("GCOO_SPGEMM_DENSE_REACH");
+  const int r = v && *v ? atoi(v) : 0;
+  return r < 0 ? 0 : r > 4 ? 4 : r;
+}
+
 // Whether a product whose rows all have hi <= kInplaceMaxHi is computed by the in-place pass
 // (kernels/spgemm_inplace.cuh: rows in order, written straight into C; no rooms, no layout).
 // Default on; GCOO_SPGEMM_INPLACE=off takes the rooms and the layout instead, for comparison.
@@ -283,7 +294,7 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->B = B;
   P->m = A->nrows;
   P->n = B->ncols;
-  P->last_shared = last_shared_bin<T>();
+  P->rule = bin_rule{last_shared_bin<T>(), dense_reach()};
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
   P->bucket_rank = bucket_rank_mode();
@@ -309,7 +320,7 @@ gcoo_status plan_pass(product<T> *P, int32_t *list, const unsigned long long *d_
   p->pc = P->plan_pc;
   SPG_CUDA(cudaMemsetAsync(p->pc, 0, kPlanCounters * 8, s));
   plan_kernel<<<blocks_for(nmax > 0 ? nmax : 1, kPlanThreads), kPlanThreads, 0,
-                s>>>(list, d_n, P->rs, P->last_shared, p->pc, P->tab_off_rows, ra);
+                s>>>(list, d_n, P->rs, P->rule, p->pc, P->tab_off_rows, ra);
   SPG_LAUNCHED("plan_kernel");
   if (after) SPG_CUDA(cudaEventRecord(after, s));
   if (free_bytes) *free_bytes = gcoo__cuda_free_bytes(); // while the device works (the caller's)
@@ -406,8 +417,8 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   start[0] = 0;
   for (int b = 0; b < kNumBins; b++) start[b + 1] = start[b] + (int64_t)p->count[b];
   if (p->n == 0) goto done;
-  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->last_shared,
-                                                           p->sampled, p->pc, p->binned);
+  bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->rule, p->sampled,
+                                                           p->pc, p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
   SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
   SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
@@ -946,7 +957,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
         nbatches = 0;
         for (int64_t i = 0; i < m; i++) {
           const int64_t room = h_hi[i] == 0 ? 0 : h_room[i];
-          const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], h_w[i], P.last_shared);
+          const int b = h_hi[i] == 0 ? 0 : bin_of(h_hi[i], h_room[i], h_w[i], P.rule);
           const int64_t cost = 2 * room * E + 48 +
                                (b == kGlobalBin ? global_slots(h_hi[i]) * E : 0);
           GCOO_CHECK_GOTO(cost <= room_budget, GCOO_ERR_NO_MEMORY,

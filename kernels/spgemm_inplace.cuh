@@ -60,7 +60,7 @@ __device__ __forceinline__ unsigned long long tile_prefix(unsigned long long *ti
   for (int64_t top = tile - 1;; top -= 32) {
     const int64_t at = top - lane; // lane 0 the nearest predecessor
     unsigned long long w;
-    do { // until every tile of the window has published something
+    do {                      // until every tile of the window has published something
       w = kTilePrefix | 0ull; // before tile 0: a prefix of 0
       if (at >= 0) w = st[at];
     } while (__ballot_sync(kFull, (w & ~kTileValue) == kTileEmpty) != 0);

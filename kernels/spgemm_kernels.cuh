@@ -1151,7 +1151,7 @@ __host__ __device__ inline int bin_threads(int b) {
 }
 // The first bin whose table takes the row: as a hash table, never full (room + margin, or hi,
 // plus one free slot) and at most 2/3 loaded at the room; or, a block bin, as a dense
-// accumulator of the row's column span w. `last_shared`: largest shared bin for this type.
+// accumulator of the row's column span w.
 // A row whose FLOP bound passes kWarpMaxHi skips the warp bins (a warp would take 64 products
 // a lane or more: such rows set a pass's critical path).
 // sampled: the pass is the sample's, whose rooms are the rows' bounds hi, not their sizes (a
@@ -1160,13 +1160,25 @@ __host__ __device__ inline int bin_threads(int b) {
 // takes it (its keys always fit, with a free slot). By that rule the Laplacian's sample took
 // the 64-slot bin, a warp a row: 95 us for its 45k rows (ncu s5), against 11 us in the first
 // bin for the sample's smaller rows. The passes over the other rows keep the rule.
+// rule.dense_reach (GCOO_SPGEMM_DENSE_REACH, default 0): a row hashed in a block bin goes instead
+// to the first of the next dense_reach bins whose slots hold its span, to be accumulated densely
+// there (no hashing, probing or ranking; more slots to clear and scan).
 constexpr int32_t kWarpMaxHi = 2048;
-__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, int last_shared,
+struct bin_rule {
+  int last_shared; // the largest shared bin for the element type
+  int dense_reach;
+};
+__host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, bin_rule rule,
                                       bool sampled = false) {
-  for (int b = hi > kWarpMaxHi ? kFirstBlockBin : 0; b <= last_shared; b++) {
+  for (int b = hi > kWarpMaxHi ? kFirstBlockBin : 0; b <= rule.last_shared; b++) {
     const int64_t ts = bin_slots(b), margin = bin_threads(b);
     const int64_t keys = room >= hi ? hi : (room + margin < hi ? room + margin : hi);
-    if (ts >= keys + 1 && (2 * ts >= 3 * (int64_t)room || (sampled && b == 0))) return b;
+    if (ts >= keys + 1 && (2 * ts >= 3 * (int64_t)room || (sampled && b == 0))) {
+      if (b >= kFirstBlockBin && w > ts)
+        for (int d = b + 1; d <= b + rule.dense_reach && d <= rule.last_shared; d++)
+          if (w <= bin_slots(d)) return d;
+      return b;
+    }
     if (b >= kFirstBlockBin && w <= ts) return b;
   }
   return kGlobalBin;
@@ -1255,7 +1267,7 @@ struct rooms_args {
 };
 __global__ void __launch_bounds__(kPlanThreads)
     plan_kernel(int32_t *__restrict__ list, const unsigned long long *d_n, rows_state rs,
-                int last_shared, unsigned long long *pc, int64_t *tab_off, rooms_args ra) {
+                bin_rule rule, unsigned long long *pc, int64_t *tab_off, rooms_args ra) {
   constexpr int NW = kPlanThreads / 32;
   __shared__ unsigned int h[kNumBins];
   __shared__ long long wr[NW], wt[NW], wc[NW];
@@ -1287,7 +1299,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   if (i >= 0) {
     const int32_t hi = rs.hi[i];
     room = rs.room[i];
-    b = bin_of(hi, (int32_t)room, rs.w[i], last_shared, sampled);
+    b = bin_of(hi, (int32_t)room, rs.w[i], rule, sampled);
     tab = b == kGlobalBin ? global_slots(hi) : 0;
   }
   (void)warp_count(h, b);
@@ -1339,7 +1351,7 @@ __global__ void __launch_bounds__(kPlanThreads)
 // order of rows inside a bin does not matter: each row is computed on its own. `sampled` must
 // be what plan_kernel gave bin_of (the sample's pass of a product not computed at its bounds).
 __global__ void __launch_bounds__(256)
-    bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, int last_shared, bool sampled,
+    bin_scatter_kernel(const int32_t *list, int64_t n, rows_state rs, bin_rule rule, bool sampled,
                        unsigned long long *pc, int32_t *binned) {
   __shared__ unsigned int count[kNumBins];
   __shared__ unsigned long long place[kNumBins];
@@ -1351,7 +1363,7 @@ __global__ void __launch_bounds__(256)
   int32_t i = 0;
   if (t < n) {
     i = list[t];
-    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], last_shared, sampled);
+    b = bin_of(rs.hi[i], rs.room[i], rs.w[i], rule, sampled);
   }
   const unsigned int mine = warp_count(count, b);
   __syncthreads();

@@ -46,7 +46,8 @@ static int sample_pass = 0;
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
  * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first: the first
  * bin's way (0 hash tables by a lane per A entry, the default; 1 flattened products,
- * GCOO_SPGEMM_FIRST=flat). */
+ * GCOO_SPGEMM_FIRST=flat); 2: the default's way with a dense reach of 1 bin
+ * (GCOO_SPGEMM_DENSE_REACH=1). */
 static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, double frac,
                            int must_overflow, unsigned want_bins, int first) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
@@ -55,8 +56,9 @@ static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, doubl
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
   const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac,
-                                        count_rank | (sample_pass ? 2 : 0) | (first << 2), &dC,
-                                        stats);
+                                        count_rank | (sample_pass ? 2 : 0) | ((first & 1) << 2) |
+                                            ((first & 2) << 2),
+                                        &dC, stats);
   TEST_CHECK(rc != 2, "%s: bounds_kernel's column span (cmin, w) of a row is wrong", what);
   TEST_CHECK(rc == 0 || rc == 2,
              "%s: %lld rows recomputed, %lld of them overflowed again, nnz %lld, bound "
@@ -263,6 +265,26 @@ int main(void) {
     gcoo_sparse Bn = spgemm_check_uniform(dt, 60, 2000, 300, 5 + t);
     snprintf(what, sizeof what, "%s narrow long rows (dense bin)", ty);
     check(what, A8, Bn, 0.9, 0, 0x40u);
+    { /* FLOP bounds past 2048 (no warp bin) with spans of at most 1900 of 4000 columns, rooms at
+       * lo: hashed in the 1024-slot bin, or with a dense reach of 1 (bit 3 of the mode) dense in
+       * the 2048-slot one, where they pass their rooms and are listed with their sizes */
+      const int64_t k = 60 * 300;
+      int32_t *r = malloc((size_t)k * sizeof *r), *c = malloc((size_t)k * sizeof *c);
+      double *v = malloc((size_t)k * sizeof *v);
+      uint64_t x = 91 + (uint64_t)t;
+      for (int64_t q = 0; q < k; q++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r[q] = (int32_t)(q / 300);
+        c[q] = (int32_t)((x >> 33) % 1900u);
+        v[q] = (double)((x >> 11) & 1023) / 512.0 - 1.0;
+      }
+      gcoo_sparse Bb = spgemm_check_from_coo(dt, 60, 4000, k, r, c, v);
+      snprintf(what, sizeof what, "%s banded long rows, rooms at lo", ty);
+      check_first(what, A8, Bb, 0.0, 1, 0x20u, 0);
+      snprintf(what, sizeof what, "%s banded long rows, rooms at lo, dense reach 1", ty);
+      check_first(what, A8, Bb, 0.0, 1, 0x40u, 2);
+      gcoo_sparse_destroy(&Bb);
+    }
     gcoo_sparse_destroy(&A8);
     gcoo_sparse A40 = spgemm_check_uniform(dt, 6, 60, 40, 9 + t),
                 Bw = spgemm_check_uniform(dt, 60, 60000, 400, 13 + t);
