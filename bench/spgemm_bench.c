@@ -45,9 +45,10 @@
  * first-flat GCOO_SPGEMM_FIRST=flat (the first bin's rows, at most 31 products, hashed with their
  * products flattened over the group's lanes as in session 5, instead of a lane per A entry),
  * inplace-off GCOO_SPGEMM_INPLACE=off (products whose rows all have hi <= 31 take the rooms and
- * the layout, as before session 8, instead of the in-place pass), dense-1 and dense-2
- * GCOO_SPGEMM_DENSE_REACH=1, 2 (a row hashed in a block bin is accumulated densely in one of the
- * next 1 or 2 bins where its column span fits).
+ * the layout, as before session 8, instead of the in-place pass), dense-0 and dense-2
+ * GCOO_SPGEMM_DENSE_REACH=0, 2 (a block row of many products per column of its span is hashed as
+ * in session 7, or may go up to 2 bins past its hash table's to be accumulated densely, instead
+ * of 1).
  * The summary gives each side by side with the default and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
@@ -249,7 +250,7 @@ static const variant variants[NVAR] =
      {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"},
      {"first-flat", "gcoo_first_flat", "GCOO_SPGEMM_FIRST", "flat"},
      {"inplace-off", "gcoo_inplace_off", "GCOO_SPGEMM_INPLACE", "off"},
-     {"dense-1", "gcoo_dense_1", "GCOO_SPGEMM_DENSE_REACH", "1"},
+     {"dense-0", "gcoo_dense_0", "GCOO_SPGEMM_DENSE_REACH", "0"},
      {"dense-2", "gcoo_dense_2", "GCOO_SPGEMM_DENSE_REACH", "2"}};
 #define VARIANT_NAMES                                                                       \
   "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, inplace-off, " \

@@ -76,7 +76,7 @@ for v in $variants; do
     rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
     first-flat) env_v="GCOO_SPGEMM_FIRST=flat" ;;
     inplace-off) env_v="GCOO_SPGEMM_INPLACE=off" ;;
-    dense-1) env_v="GCOO_SPGEMM_DENSE_REACH=1" ;;
+    dense-0) env_v="GCOO_SPGEMM_DENSE_REACH=0" ;;
     dense-2) env_v="GCOO_SPGEMM_DENSE_REACH=2" ;;
     *) continue ;;
   esac

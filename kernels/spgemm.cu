@@ -248,13 +248,12 @@ int first_bin_mode() {
   return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
 }
 
-// How many bins past its hash table's a block row may go to be accumulated densely (bin_of):
-// GCOO_SPGEMM_DENSE_REACH=N, default 0 (a variant until the H200 measures it: bcsstk33's rows,
-// 5184 products and 300 entries over spans of 1792 columns (medians), hash in the 1024-slot bin
-// and would be dense in the 2048-slot one). Read at every call (the benchmark times it).
+// How many bins past its hash table's a block row of many products per column of its span may go
+// to be accumulated densely (bin_of, which says what was measured): GCOO_SPGEMM_DENSE_REACH=N,
+// default 1 (0: session 7's bins). Read at every call (the benchmark times 0 and 2 beside it).
 int dense_reach() {
   const char *v = getenv("GCOO_SPGEMM_DENSE_REACH");
-  const int r = v && *v ? atoi(v) : 0;
+  const int r = v && *v ? atoi(v) : 1;
   return r < 0 ? 0 : r > 4 ? 4 : r;
 }
 

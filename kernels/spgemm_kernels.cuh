@@ -1160,9 +1160,15 @@ __host__ __device__ inline int bin_threads(int b) {
 // takes it (its keys always fit, with a free slot). By that rule the Laplacian's sample took
 // the 64-slot bin, a warp a row: 95 us for its 45k rows (ncu s5), against 11 us in the first
 // bin for the sample's smaller rows. The passes over the other rows keep the rule.
-// rule.dense_reach (GCOO_SPGEMM_DENSE_REACH, default 0): a row hashed in a block bin goes instead
-// to the first of the next dense_reach bins whose slots hold its span, to be accumulated densely
-// there (no hashing, probing or ranking; more slots to clear and scan).
+// rule.dense_reach (GCOO_SPGEMM_DENSE_REACH, default 1): a row hashed in a block bin whose FLOP
+// bound is at least 1.5 times its span goes instead to the first of the next dense_reach bins
+// whose slots hold the span, to be accumulated densely there: no hashing, probing or ranking,
+// for more slots to clear and scan, which pays where many products fall on each slot. Measured
+// on the H200 (bench/results/2026-12-02-h200-spgemm-s8-run3.txt, reach 1 without the FLOP
+// condition): bcsstk33 A A (5184 products over spans of 1792 columns, medians; 6689 of 8738 rows
+// move from the hashed 1024-slot bin to the dense 2048-slot one) 1.19-1.26x faster; rajat01
+// 0.89-0.93x and wiki-Vote 0.91-0.96x slower: their moved rows have FLOP bounds of 0.26 and 0.4-1.2
+// times their spans, and the condition keeps them hashed.
 constexpr int32_t kWarpMaxHi = 2048;
 struct bin_rule {
   int last_shared; // the largest shared bin for the element type
@@ -1174,7 +1180,7 @@ __host__ __device__ inline int bin_of(int32_t hi, int32_t room, int32_t w, bin_r
     const int64_t ts = bin_slots(b), margin = bin_threads(b);
     const int64_t keys = room >= hi ? hi : (room + margin < hi ? room + margin : hi);
     if (ts >= keys + 1 && (2 * ts >= 3 * (int64_t)room || (sampled && b == 0))) {
-      if (b >= kFirstBlockBin && w > ts)
+      if (b >= kFirstBlockBin && w > ts && 2 * (int64_t)hi >= 3 * (int64_t)w)
         for (int d = b + 1; d <= b + rule.dense_reach && d <= rule.last_shared; d++)
           if (w <= bin_slots(d)) return d;
       return b;

@@ -11,8 +11,8 @@
 // of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
 // (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
 // pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31);
-// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST); bit 3 a dense reach
-// of 1 bin (GCOO_SPGEMM_DENSE_REACH=1). Two more entry
+// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST); bit 3 no dense reach
+// (GCOO_SPGEMM_DENSE_REACH=0; the library's default is 1). Two more entry
 // points check the in-place pass (kernels/spgemm_inplace.cuh): the product of rows of hi <= 31
 // at a given capacity and grid, and the look-back alone over tiles that have published only
 // their totals.
@@ -87,7 +87,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const int64_t m = A->nrows, n = B->ncols;
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
   const T *Av = (const T *)A->values, *Bv = (const T *)B->values;
-  const bin_rule rule = {9, (mode & 8) ? 1 : 0}; // bit 3: GCOO_SPGEMM_DENSE_REACH=1
+  const bin_rule rule = {9, (mode & 8) ? 0 : 1}; // bit 3: GCOO_SPGEMM_DENSE_REACH=0
   std::vector<int32_t> hi(m), lo(m), room(m), z(m + 1), cmin(m), w(m);
   std::vector<int64_t> off(m), tab_off(m);
   std::vector<uint8_t> src(m);
