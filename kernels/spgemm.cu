@@ -158,6 +158,19 @@ done:
 
 unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per); }
 
+// C's arrays go to the caller's dC, and the locals that held them are cleared so that the
+// clean-up path (which releases whatever they still hold) leaves them alone.
+template <typename T>
+void hand_over_csr(gcoo_cuda_csr *dC, int64_t **rowptr, int32_t **ci, T **cv, int64_t nnz) {
+  dC->ptr = *rowptr;
+  dC->ind = *ci;
+  dC->values = *cv;
+  dC->nnz = nnz;
+  *rowptr = nullptr;
+  *ci = nullptr;
+  *cv = nullptr;
+}
+
 // A pass over a list of rows: first planned (bins, room and table offsets; the host learns the
 // totals), then run into its own buffer. The passes of a product run one after another, so they
 // share one `binned` list and one set of counters (in the product's arena).
@@ -815,13 +828,7 @@ gcoo_status in_place_csr(product<T> *P, int64_t cap, gcoo_cuda_csr *dC, class_st
     P->overflowed += m;
     P->flop_recomputed += (int64_t)hcs->flop;
   }
-  dC->ptr = rowptr;
-  dC->ind = ci;
-  dC->values = cv;
-  dC->nnz = nnz;
-  rowptr = nullptr;
-  ci = nullptr;
-  cv = nullptr;
+  hand_over_csr(dC, &rowptr, &ci, &cv, nnz);
 done:
   spg_tmp_free(mem, ctr, words * 8);
   om_ptr.release(rowptr, (m + 1) * 8);
@@ -995,13 +1002,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
                                &cap, P.all_at_bound ? &sums : nullptr));
       nnz_total += nnz;
       if (nbatches == 1) {
-        dC->ptr = rowptr;
-        dC->ind = ci;
-        dC->values = cv;
-        dC->nnz = nnz;
-        rowptr = nullptr;
-        ci = nullptr;
-        cv = nullptr;
+        hand_over_csr(dC, &rowptr, &ci, &cv, nnz);
       } else { /* to the host, then the device arrays go */
         if (H.nnz + nnz > H.cap) {
           int64_t c2 = 2 * H.cap > H.nnz + nnz ? 2 * H.cap : H.nnz + nnz;

@@ -43,6 +43,15 @@ static int count_rank = 0;
  * so the 64-slot bin must stay empty. */
 static int sample_pass = 0;
 
+/* entries of C not after their row's previous one: the kernels write each row's columns sorted
+ * and unique (gcoo_sparse_create_csr would sort them, so it cannot be the check) */
+static int64_t out_of_column_order(const gcoo_cuda_csr *C) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < C->nrows; i++)
+    for (int64_t q = C->ptr[i] + 1; q < C->ptr[i + 1]; q++) n += C->ind[q - 1] >= C->ind[q];
+  return n;
+}
+
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
  * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first: the first
  * bin's way (0 hash tables by a lane per A entry, the default; 1 flattened products,
@@ -74,11 +83,7 @@ static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, doubl
     TEST_CHECK(stats[4 + 1] == 0, "%s: %lld of the sample's rows took the 64-slot bin", what,
                (long long)stats[4 + 1]);
   if (rc == 0) {
-    /* sorted, unique columns as the kernels wrote them (gcoo_sparse_create_csr would sort) */
-    int64_t unsorted = 0;
-    for (int64_t i = 0; i < dC.nrows; i++)
-      for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++)
-        unsorted += dC.ind[q - 1] >= dC.ind[q];
+    const int64_t unsorted = out_of_column_order(&dC);
     TEST_CHECK(unsorted == 0, "%s: %lld entries of C out of column order", what,
                (long long)unsorted);
     TEST_CALL(
@@ -128,10 +133,7 @@ static void check_inplace(const char *what, gcoo_sparse A, gcoo_sparse B) {
     TEST_CHECK(stats[2] == 0, "%s, capacity %lld: %lld entries written past it", what,
                (long long)cap, (long long)stats[2]);
     if (rc == 0 && k < 3) {
-      int64_t unsorted = 0;
-      for (int64_t i = 0; i < dC.nrows; i++)
-        for (int64_t q = dC.ptr[i] + 1; q < dC.ptr[i + 1]; q++)
-          unsorted += dC.ind[q - 1] >= dC.ind[q];
+      const int64_t unsorted = out_of_column_order(&dC);
       TEST_CHECK(unsorted == 0, "%s: %lld entries of C out of column order", what,
                  (long long)unsorted);
       gcoo_sparse C = NULL;
@@ -364,6 +366,13 @@ int main(void) {
     sample_pass = 0;
     snprintf(what, sizeof what, "%s 5 x 6 a row, rooms at the bound", ty);
     check(what, A5, B6, 1.0, 0, 0x2u); /* the same rows by the 2/3-load rule: the 64-slot bin */
+    /* the in-place pass (check_inplace) on the products of rows of hi <= 31 of this test: the
+     * 12 x 9 and 40 x 30 meshes (4 and 38 tiles), 30 products of 4000 columns a row, one entry
+     * a row (94 tiles), an empty product */
+    snprintf(what, sizeof what, "%s Laplacian 12 x 9 squared", ty);
+    check_inplace(what, L, L);
+    snprintf(what, sizeof what, "%s 5 x 6 a row", ty);
+    check_inplace(what, A5, B6);
     gcoo_sparse_destroy(&A5);
     gcoo_sparse_destroy(&B6);
     gcoo_sparse_destroy(&L);
@@ -373,10 +382,12 @@ int main(void) {
     gcoo_sparse L2 = spgemm_check_laplacian(dt, 40, 30);
     snprintf(what, sizeof what, "%s Laplacian 40 x 30 squared", ty);
     check(what, L2, L2, 1.0, 0, 0x1u);
+    check_inplace(what, L2, L2);
     gcoo_sparse_destroy(&L2);
     gcoo_sparse D1 = spgemm_check_uniform(dt, 3000, 3000, 1, 51 + t);
     snprintf(what, sizeof what, "%s one entry a row", ty);
     check(what, D1, D1, 1.0, 0, 0x1u);
+    check_inplace(what, D1, D1);
     gcoo_sparse_destroy(&D1);
     gcoo_sparse Pe = spgemm_check_powerlaw(dt, 4000, 4000, 1, 61 + t), Pet = transpose(Pe);
     snprintf(what, sizeof what, "%s power-law, most rows empty, A A^T", ty);
@@ -402,27 +413,6 @@ int main(void) {
       check(what, Ae, Be, 1.0, 0, 0u);
       gcoo_sparse_destroy(&Ae);
       gcoo_sparse_destroy(&Be);
-    }
-    /* the in-place pass: meshes (1200 rows: 38 tiles), 30 products of 4000 columns a row, one
-     * entry a row (94 tiles), a row in four empty */
-    {
-      gcoo_sparse Lm = spgemm_check_laplacian(dt, 12, 9), Lb = spgemm_check_laplacian(dt, 40, 30);
-      gcoo_sparse A5 = spgemm_check_uniform(dt, 300, 300, 5, 71 + t),
-                  B6 = spgemm_check_uniform(dt, 300, 4000, 6, 73 + t),
-                  D1 = spgemm_check_uniform(dt, 3000, 3000, 1, 51 + t);
-      snprintf(what, sizeof what, "%s Laplacian 12 x 9 squared", ty);
-      check_inplace(what, Lm, Lm);
-      snprintf(what, sizeof what, "%s Laplacian 40 x 30 squared", ty);
-      check_inplace(what, Lb, Lb);
-      snprintf(what, sizeof what, "%s 5 x 6 a row", ty);
-      check_inplace(what, A5, B6);
-      snprintf(what, sizeof what, "%s one entry a row", ty);
-      check_inplace(what, D1, D1);
-      gcoo_sparse_destroy(&Lm);
-      gcoo_sparse_destroy(&Lb);
-      gcoo_sparse_destroy(&A5);
-      gcoo_sparse_destroy(&B6);
-      gcoo_sparse_destroy(&D1);
     }
     /* empty rows only: an empty product */
     gcoo_sparse E = spgemm_check_powerlaw(dt, 50, 50, 0, 3);

@@ -81,6 +81,18 @@ void run_bin(int b, int64_t nb, csr_in in, const T *Av, const T *Bv, const int32
   }
 }
 
+// rows_state's arrays for m rows, on the host (the emulator's device memory)
+struct host_rows {
+  std::vector<int32_t> hi, lo, room, z, cmin, w;
+  std::vector<int64_t> off;
+  std::vector<uint8_t> src;
+  explicit host_rows(int64_t m) : hi(m), lo(m), room(m), z(m + 1), cmin(m), w(m), off(m), src(m) {}
+  rows_state state() {
+    return {hi.data(),  lo.data(),  room.data(), z.data(),
+            off.data(), src.data(), cmin.data(), w.data()};
+  }
+};
+
 template <typename T>
 int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, int mode,
                    gcoo_cuda_csr *C, int64_t *stats) {
@@ -88,11 +100,9 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
   const T *Av = (const T *)A->values, *Bv = (const T *)B->values;
   const bin_rule rule = {9, (mode & 8) ? 0 : 1}; // bit 3: GCOO_SPGEMM_DENSE_REACH=0
-  std::vector<int32_t> hi(m), lo(m), room(m), z(m + 1), cmin(m), w(m);
-  std::vector<int64_t> off(m), tab_off(m);
-  std::vector<uint8_t> src(m);
-  rows_state rs = {hi.data(),  lo.data(),  room.data(), z.data(),
-                   off.data(), src.data(), cmin.data(), w.data()};
+  host_rows hr(m);
+  std::vector<int64_t> tab_off(m);
+  rows_state rs = hr.state();
   class_stats cs;
   memset(&cs, 0, sizeof cs);
   // 1. bounds (8 lanes a row, as for A with more than 6 entries a row on average)
@@ -110,17 +120,18 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
         c1 = std::max(c1, B->ind[B->ptr[k + 1] - 1]);
       }
     }
-    const bool span = bound_needs_span(hi[i]) && c1 >= c0;
-    if (cmin[i] != (span ? c0 : 0) || w[i] != (span ? c1 - c0 + 1 : 0)) return 2;
+    const bool span = bound_needs_span(hr.hi[i]) && c1 >= c0;
+    if (hr.cmin[i] != (span ? c0 : 0) || hr.w[i] != (span ? c1 - c0 + 1 : 0)) return 2;
   }
   // 2. rooms too small on purpose; every row with work is listed
   std::vector<int32_t> list, binned(m > 0 ? m : 1), ovf1(m > 0 ? m : 1), ovf2(m > 0 ? m : 1);
   for (int64_t i = 0; i < m; i++) {
-    if (hi[i] == 0) {
-      z[i] = 0;
+    if (hr.hi[i] == 0) {
+      hr.z[i] = 0;
       continue;
     }
-    room[i] = z[i] >= 0 ? z[i] : lo[i] + (int32_t)(frac * (double)(hi[i] - lo[i]));
+    hr.room[i] = hr.z[i] >= 0 ? hr.z[i]
+                              : hr.lo[i] + (int32_t)(frac * (double)(hr.hi[i] - hr.lo[i]));
     list.push_back((int32_t)i);
   }
   const unsigned long long nlist = list.size();
@@ -161,7 +172,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   gcoo_emu::launch(relist_kernel, dim3(2), dim3(256), 0, ovf1.data(), &ctr[1], rs, in,
                    tab_off.data(), &ctr[4], &ctr[3]);
   int64_t nnz = 0; // the scan the host's one wait brings (z as the first pass left it)
-  for (int64_t i = 0; i < m; i++) nnz += z[i];
+  for (int64_t i = 0; i < m; i++) nnz += hr.z[i];
   const int64_t novf = (int64_t)ctr[1], room2 = (int64_t)ctr[4], tab2 = (int64_t)ctr[5];
   const int64_t cap = novf > 0 ? recompute_cap(nnz, ctr[4], ctr[6]) : nnz;
   std::vector<int32_t> ci2(room2 + 1), gk2(tab2 + 1);
@@ -180,7 +191,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   C->ncols = n;
   C->ptr = (int64_t *)malloc((size_t)(m + 1) * 8);
   C->ptr[0] = 0;
-  for (int64_t i = 0; i < m; i++) C->ptr[i + 1] = C->ptr[i] + (z[i] > 0 ? z[i] : 0);
+  for (int64_t i = 0; i < m; i++) C->ptr[i + 1] = C->ptr[i] + (hr.z[i] > 0 ? hr.z[i] : 0);
   C->nnz = C->ptr[m];
   C->ind = (int32_t *)malloc((size_t)(cap + 1) * 4);
   C->values = malloc((size_t)(cap + 1) * sizeof(T));
@@ -191,7 +202,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   stats[2] = cap;
   stats[3] = C->nnz;
   int bad = 0;
-  for (int64_t i = 0; i < m; i++) bad |= z[i] < 0 || (hi[i] > 0 && src[i] == kSrcNone);
+  for (int64_t i = 0; i < m; i++) bad |= hr.z[i] < 0 || (hr.hi[i] > 0 && hr.src[i] == kSrcNone);
   if (bad || ctr[2] != 0 || C->nnz > cap) return 1;
   bufs<T> bb;
   bb.ci[0] = nullptr;
@@ -218,11 +229,8 @@ int inplace_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, int64_t cap,
                     gcoo_cuda_csr *C, int64_t *stats) {
   const int64_t m = A->nrows, n = B->ncols, guard = 64;
   const csr_in in = {A->ptr, A->ind, B->ptr, B->ind};
-  std::vector<int32_t> hi(m), lo(m), room(m), z(m + 1), cmin(m), w(m);
-  std::vector<int64_t> off(m);
-  std::vector<uint8_t> src(m);
-  rows_state rs = {hi.data(),  lo.data(),  room.data(), z.data(),
-                   off.data(), src.data(), cmin.data(), w.data()};
+  host_rows hr(m);
+  rows_state rs = hr.state();
   class_stats cs;
   memset(&cs, 0, sizeof cs);
   if (m > 0)
