@@ -270,6 +270,21 @@ static gcoo_status build_resident(gcoo_op op) {
 
 /* The tuned kernel's row-split layout, once (pieces from the mean row, workspace as wide as the
  * operator's N hint). */
+/* The batched kernel's row order (rows longest first), once. */
+static gcoo_status build_order(gcoo_op op) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  if (o->tuned.row_order) return GCOO_SUCCESS;
+  device_guard g;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  gcoo_status st = gcoo_cuda_tuned_build_order(&o->csr, &o->tuned, op->ctx->stream);
+  if (st >= 0) {
+    o->device_bytes += (size_t)o->csr.nrows * 8;
+    op->info.device_bytes = o->device_bytes;
+  }
+  device_leave(&g);
+  return st;
+}
+
 static gcoo_status build_split(gcoo_op op) {
   cuda_op_state *o = gcoo__cuda_op(op);
   if (o->tuned.split.item_begin) return GCOO_SUCCESS;
@@ -302,6 +317,8 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
         GCOO_CALL(build_resident(op));
       if (gcoo_cuda_tuned_variant_split((int)value) && o->alg == GCOO_ALG_GCOO)
         GCOO_CALL(build_split(op));
+      if (gcoo_cuda_tuned_variant_ordered((int)value) && o->alg == GCOO_ALG_GCOO)
+        GCOO_CALL(build_order(op));
       o->variant = (int)value;
       o->details.variant = (int)value;
       return GCOO_SUCCESS;
@@ -571,42 +588,85 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   gcoo_cuda_tuned *L = &o->tuned;
   if (o->tc_mode || L->prefer_resident || L->prefer_split || !L->entries || o->variant != 0)
     return GCOO_SUCCESS;
-  static const int32_t rows[] = {8, 32};
-  static const int32_t vpts[] = {1, 2, 4};
+  /* the candidates: the direct kernel in blocks of 8 and 32 rows at 1, 2, 4 vectors a thread;
+   * the batched kernel (batches of 16 or 32 entries at 1 vector, 16 at 2, 8 at 4) at the one
+   * width that covers N (or the widest), in blocks of 4 and 16 rows, in A's order and longest
+   * rows first */
+  typedef struct {
+    int32_t rows, vpt, batch, ordered;
+  } shape;
+  shape cand[32];
+  int nc = 0;
   const int vec = 16 / (int)gcoo_dtype_size(o->csr.dtype);
+  static const int32_t vpts[] = {1, 2, 4};
+  for (int r = 0; r < 2; r++)
+    for (int v = 0; v < 3; v++)
+      if (vpts[v] == 1 || 8 * (vpts[v] / 2) * vec < N) /* else a narrower tile covers N */
+        cand[nc++] = (shape){r ? 32 : 8, vpts[v], 0, 0};
+  const int packed = N % vec == 0 && t->dX.ld % vec == 0;
+  int bv = 1;
+  while (bv < 4 && 8 * bv * vec < N) bv *= 2;
+  static const int32_t batches[][2] = {{16, 1}, {32, 1}, {16, 2}, {8, 4}}; /* {batch, vpt} */
+  const int order_ok = packed && build_order(op) >= 0;
+  for (int b = 0; packed && b < 4; b++)
+    if (batches[b][1] == bv)
+      for (int r = 0; r < 2; r++)
+        for (int ord = 0; ord <= order_ok; ord++)
+          cand[nc++] = (shape){r ? 16 : 4, bv, batches[b][0], ord};
+  (void)cudaGetLastError();
   L->shape_n = 0;
+  L->shape_batch = 0;
+  L->shape_ordered = 0;
   float rule = -1, best = -1;
-  int32_t best_rows = 0, best_vpt = 0;
+  int bi = -1;
   if (trial_time(op, &t->dX, &t->dY, &rule) < 0) {
     (void)cudaGetLastError();
     return GCOO_SUCCESS; /* the rule's variant stands */
   }
-  for (int r = 0; r < 2; r++)
-    for (int v = 0; v < 3; v++) {
-      if (vpts[v] > 1 && 8 * (vpts[v] / 2) * vec >= N) continue; /* a narrower tile covers N */
-      L->shape_n = N;
-      L->shape_rows = rows[r];
-      L->shape_vpt = vpts[v];
-      float ms = -1;
-      if (trial_time(op, &t->dX, &t->dY, &ms) < 0) {
-        ms = -1;
-        (void)cudaGetLastError();
-      }
-      if (ms > 0 && (best < 0 || ms < best)) {
-        best = ms;
-        best_rows = rows[r];
-        best_vpt = vpts[v];
-      }
+  /* GCOO_SHAPE_TRACE=1 (developer switch): every candidate's time on stderr */
+  const char *tv = getenv("GCOO_SHAPE_TRACE");
+  const int trace = tv && tv[0] == '1';
+  if (trace)
+    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N,
+            L->prefer_direct ? "direct" : "staged", rule);
+  for (int c = 0; c < nc; c++) {
+    L->shape_n = N;
+    L->shape_rows = cand[c].rows;
+    L->shape_vpt = cand[c].vpt;
+    L->shape_batch = cand[c].batch;
+    L->shape_ordered = cand[c].ordered;
+    float ms = -1;
+    if (trial_time(op, &t->dX, &t->dY, &ms) < 0) {
+      ms = -1;
+      (void)cudaGetLastError();
     }
-  const int take = best > 0 && rule > 0 && best < SHAPE_MIN_GAIN * rule;
+    if (trace)
+      fprintf(stderr, "gcoo shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms\n",
+              (long long)N, cand[c].batch ? "batched" : "direct", cand[c].rows, cand[c].vpt,
+              cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
+    if (ms > 0 && (best < 0 || ms < best)) {
+      best = ms;
+      bi = c;
+    }
+  }
+  const int take = bi >= 0 && rule > 0 && best < SHAPE_MIN_GAIN * rule;
+  const shape none = {0, 0, 0, 0}, pick = take ? cand[bi] : none;
   L->shape_n = take ? N : 0;
-  L->shape_rows = take ? best_rows : 0;
-  L->shape_vpt = take ? best_vpt : 0;
+  L->shape_rows = pick.rows;
+  L->shape_vpt = pick.vpt;
+  L->shape_batch = pick.batch;
+  L->shape_ordered = pick.ordered;
   const size_t wl = strlen(o->details.why);
+  const shape shown = bi >= 0 ? cand[bi] : none;
+  char kind[48];
+  if (shown.batch)
+    snprintf(kind, sizeof kind, "batched %d%s", shown.batch, shown.ordered ? " ordered" : "");
+  else
+    snprintf(kind, sizeof kind, "direct");
   snprintf(o->details.why + wl, sizeof o->details.why - wl,
-           "; shape trial at N = %lld: %s %.4g ms, direct %d rows x %d vectors %.4g ms -> %s",
-           (long long)N, L->prefer_direct ? "direct" : "staged", rule, best_rows, best_vpt, best,
-           take ? "direct shape" : "rule");
+           "; shape trial at N = %lld: %s %.4g ms, %s %d rows x %d vectors %.4g ms -> %s",
+           (long long)N, L->prefer_direct ? "direct" : "staged", rule, kind, shown.rows,
+           shown.vpt, best, take ? "that shape" : "rule");
   return GCOO_SUCCESS;
 }
 

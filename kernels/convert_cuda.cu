@@ -552,9 +552,9 @@ done:
 
 extern "C" void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L) {
   if (!L) return;
-  void *const arrays[] = {L->uptr, L->ucols, L->entries};
-  gcoo__cuda_free_each(arrays, 3);
-  L->uptr = NULL, L->ucols = NULL, L->entries = NULL;
+  void *const arrays[] = {L->uptr, L->ucols, L->entries, L->row_order};
+  gcoo__cuda_free_each(arrays, 4);
+  L->uptr = NULL, L->ucols = NULL, L->entries = NULL, L->row_order = NULL;
   free_resident(&L->xres);
   free_split(&L->split);
 }
@@ -968,6 +968,40 @@ extern "C" gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gc
   gcoo_status st = A->dtype == GCOO_FLOAT64 ? build_resident<double>(A, &L->xres, s)
                                             : build_resident<float>(A, &L->xres, s);
   if (st < 0) free_resident(&L->xres);
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_tuned_build_order(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
+                                                   void *stream) {
+  GCOO_CHECK(A != NULL && L != NULL, GCOO_ERR_NULL, "CSR or layout is NULL");
+  GCOO_CHECK(A->nrows == L->m && A->ncols == L->k && A->nnz == L->nnz && A->dtype == L->dtype,
+             GCOO_ERR_INVALID_ARG, "the tuned layout was not built from this CSR");
+  if (L->row_order) return GCOO_SUCCESS;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  const int64_t m = A->nrows;
+  gcoo_status st = GCOO_SUCCESS;
+  uint64_t *kin = NULL, *kout = NULL;
+  int64_t *rin = NULL;
+  GCOO_GOTO(gcoo__cuda_alloc((void **)&L->row_order, (size_t)(m > 0 ? m : 1) * 8,
+                             "batched kernel: rows longest first"));
+  if (m > 0) {
+    GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)m * 8, "row length keys", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)m * 8, "sorted row length keys", s));
+    GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
+    GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr,
+                m, kin, rin);
+    GCOO_CHECK_LAUNCH_GOTO("row length keys");
+    GCOO_GOTO(sort_pairs(kin, kout, rin, L->row_order, m, 32, s));
+  }
+done:
+  free_async(kin, s);
+  free_async(kout, s);
+  free_async(rin, s);
+  if (st < 0) {
+    void *const arrays[] = {L->row_order};
+    gcoo__cuda_free_each(arrays, 1);
+    L->row_order = NULL;
+  }
   return st;
 }
 

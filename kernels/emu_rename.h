@@ -24,8 +24,12 @@
 #define gcoo_cuda_xres_split_base gcoo_emu_xres_split_base
 #define gcoo_cuda_spdm_resident gcoo_emu_spdm_resident
 #define gcoo_cuda_tuned_variant_split gcoo_emu_tuned_variant_split
+#define gcoo_cuda_tuned_variant_ordered gcoo_emu_tuned_variant_ordered
 #define gcoo_cuda_tuned_build_split gcoo_emu_tuned_build_split
 #define gcoo_cuda_spdm_split gcoo_emu_spdm_split
+#define gcoo_cuda_tuned_build_order gcoo_emu_tuned_build_order
+#define gcoo_cuda_spdm_batched gcoo_emu_spdm_batched
+#define gcoo_cuda_batched_supported gcoo_emu_batched_supported
 #define gcoo_cuda_tc_build gcoo_emu_tc_build
 #define gcoo_cuda_tc_free gcoo_emu_tc_free
 #define gcoo_cuda_spdm_tc gcoo_emu_spdm_tc

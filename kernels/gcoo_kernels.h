@@ -160,6 +160,11 @@ typedef struct gcoo_cuda_tuned {
    * 16-byte vectors a thread (1, 2 or 4); shape_n = 0 (or another N): the rules above. */
   int64_t shape_n;
   int32_t shape_rows, shape_vpt;
+  /* ... and with shape_batch > 0 the batched kernel (kernels/spdm_batched.cu) instead, batches
+   * of shape_batch entries, rows longest first when shape_ordered */
+  int32_t shape_batch, shape_ordered;
+  int64_t *row_order; /**< A's rows, longest first (stable): built on demand
+                                   (gcoo_cuda_tuned_build_order), NULL until then */
 } gcoo_cuda_tuned;
 
 /* ---- conversions (kernels/convert_cuda.cu) ------------------------------------------------ */
@@ -190,6 +195,11 @@ void gcoo_cuda_tuned_free(gcoo_cuda_tuned *L);
  *  same CSR; a no-op when L->xres is already built. gcoo_cuda_tuned_free frees it too. */
 gcoo_status gcoo_cuda_tuned_build_resident(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
                                            void *stream);
+
+/** Build L->row_order, A's rows longest first (a stable CUB radix sort of their lengths), for
+ *  the batched kernel's ordered variants; a no-op when already built. gcoo_cuda_tuned_free frees
+ *  it too. */
+gcoo_status gcoo_cuda_tuned_build_order(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L, void *stream);
 
 /** Build L->split, the row-split layout, with pieces of `piece` entries (0: from
  *  gcoo_cuda_split_piece) and a workspace `ncols_hint` columns wide (rounded up to 128, at most
@@ -249,6 +259,8 @@ typedef struct gcoo_cuda_tuned_launch {
   int tensor_core;   /**< 1: the tensor-core (TF32) kernel of kernels/spdm_tc.cu */
   int tc_ksplit;     /**< tensor-core kernel: warps a window (1, 2 or 4: its k-tiles split) */
   int block_rows;    /**< rows of A a block (tuned kernel: p, or the shape trial's for direct) */
+  int batch;         /**< the batched kernel: entries of a row a lane's X loads cover (0: not it) */
+  int ordered;       /**< the batched kernel ran the rows longest first */
 } gcoo_cuda_tuned_launch;
 
 /** Number of tuned variants (ids 1 .. count); id 0 lets the launcher choose: the shape trial's
@@ -259,6 +271,8 @@ int gcoo_cuda_tuned_variant_count(void);
 int gcoo_cuda_tuned_variant_resident(int variant);
 /** 1 when the variant is a row-split one (it needs L->split). */
 int gcoo_cuda_tuned_variant_split(int variant);
+/** 1 when the variant is a batched one with the rows longest first (it needs L->row_order). */
+int gcoo_cuda_tuned_variant_ordered(int variant);
 /** Short name of a variant ("staged-v4", "direct-v2", ...); "auto" for 0. */
 const char *gcoo_cuda_tuned_variant_name(int variant);
 
@@ -278,6 +292,19 @@ gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_c
                                  double alpha, const void *X, int64_t ldx, double beta, void *Y,
                                  int64_t ldy, int64_t N, void *stream,
                                  gcoo_cuda_tuned_launch *chosen);
+
+/** The batched kernel (kernels/spdm_batched.cu): the direct kernel's slots of 8 lanes a row,
+ *  but each lane issues the X loads of `batch` entries (16 or 32 at vpt 1, 16 at vpt 2, 8 at
+ *  vpt 4) before their FMAs; block_rows rows a block (1..16); rows longest first when `ordered`
+ *  (needs L->row_order). Only the 16-byte path: X aligned, ldx and N multiples of the pack
+ *  (GCOO_ERR_INVALID_ARG otherwise). gcoo_cuda_spdm_tuned reaches it through the "batch"
+ *  variants and the shape trial. */
+gcoo_status gcoo_cuda_spdm_batched(const gcoo_cuda_tuned *L, int batch, int vpt, int ordered,
+                                   int block_rows, const gcoo_cuda_devinfo *dev, double alpha,
+                                   const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
+                                   int64_t N, void *stream, gcoo_cuda_tuned_launch *chosen);
+/** 1 when the batched kernel has an instance for batches of `batch` at `vpt` vectors a lane. */
+int gcoo_cuda_batched_supported(int batch, int vpt);
 
 /** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 8
  *  rows, tnp 16-byte packs wide) in shared memory and streams its part of A's slices past it.

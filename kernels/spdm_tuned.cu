@@ -292,6 +292,8 @@ struct Variant {
   int staged, vpt, max_threads;
   int resident; // the X-resident kernel (kernels/spdm_resident.cu); vpt = its packs per row
   int rowsplit; // the row-split kernel (kernels/spdm_split.cu); vpt = its packs per lane
+  int batch;    // the batched kernel (kernels/spdm_batched.cu): entries a batch; vpt as direct's
+  int ordered;  // ... with the rows longest first (needs L->row_order)
 };
 // id 0 = auto: the X-resident kernel when L->prefer_resident, the row-split one when
 // L->prefer_split, the direct one in the shape trial's blocks and width at N = L->shape_n or
@@ -300,16 +302,33 @@ struct Variant {
 // overlaps another's FMAs). The sweep times the others one by one; the last three are what auto
 // resolves to (not listed).
 const Variant kVariants[] = {
-    {"auto", 1, 0, 512, 0, 0},           {"staged-v1", 1, 1, 512, 0, 0},
-    {"staged-v2", 1, 2, 512, 0, 0},      {"staged-v4", 1, 4, 512, 0, 0},
-    {"staged-v1-t256", 1, 1, 256, 0, 0}, {"staged-v2-t256", 1, 2, 256, 0, 0},
-    {"staged-v4-t256", 1, 4, 256, 0, 0}, {"direct-v1", 0, 1, 256, 0, 0},
-    {"direct-v2", 0, 2, 256, 0, 0},      {"direct-v4", 0, 4, 256, 0, 0},
-    {"resident-v1", 0, 1, 0, 1, 0},      {"resident-v2", 0, 2, 0, 1, 0},
-    {"resident-v4", 0, 4, 0, 1, 0},      {"resident-v8", 0, 8, 0, 1, 0},
-    {"split-v1", 0, 1, 0, 0, 1},         {"split-v2", 0, 2, 0, 0, 1},
-    {"split-v4", 0, 4, 0, 0, 1},         {"direct-auto", 0, 0, 256, 0, 0},
-    {"resident-auto", 0, 0, 0, 1, 0},    {"split-auto", 0, 0, 0, 0, 1},
+    // name, staged, vpt, max_threads, resident, rowsplit, batch, ordered
+    {"auto", 1, 0, 512, 0, 0, 0, 0},
+    {"staged-v1", 1, 1, 512, 0, 0, 0, 0},
+    {"staged-v2", 1, 2, 512, 0, 0, 0, 0},
+    {"staged-v4", 1, 4, 512, 0, 0, 0, 0},
+    {"staged-v1-t256", 1, 1, 256, 0, 0, 0, 0},
+    {"staged-v2-t256", 1, 2, 256, 0, 0, 0, 0},
+    {"staged-v4-t256", 1, 4, 256, 0, 0, 0, 0},
+    {"direct-v1", 0, 1, 256, 0, 0, 0, 0},
+    {"direct-v2", 0, 2, 256, 0, 0, 0, 0},
+    {"direct-v4", 0, 4, 256, 0, 0, 0, 0},
+    {"resident-v1", 0, 1, 0, 1, 0, 0, 0},
+    {"resident-v2", 0, 2, 0, 1, 0, 0, 0},
+    {"resident-v4", 0, 4, 0, 1, 0, 0, 0},
+    {"resident-v8", 0, 8, 0, 1, 0, 0, 0},
+    {"split-v1", 0, 1, 0, 0, 1, 0, 0},
+    {"split-v2", 0, 2, 0, 0, 1, 0, 0},
+    {"split-v4", 0, 4, 0, 0, 1, 0, 0},
+    {"batch16-v1", 0, 1, 256, 0, 0, 16, 0},
+    {"batch32-v1", 0, 1, 256, 0, 0, 32, 0},
+    {"batch16-v2", 0, 2, 256, 0, 0, 16, 0},
+    {"batch8-v4", 0, 4, 256, 0, 0, 8, 0},
+    {"batch16-v1-ord", 0, 1, 256, 0, 0, 16, 1},
+    {"batch32-v1-ord", 0, 1, 256, 0, 0, 32, 1},
+    {"direct-auto", 0, 0, 256, 0, 0, 0, 0},
+    {"resident-auto", 0, 0, 0, 1, 0, 0, 0},
+    {"split-auto", 0, 0, 0, 0, 1, 0, 0},
 };
 constexpr int kVariantTotal = (int)(sizeof kVariants / sizeof kVariants[0]);
 constexpr int kDirectAuto = kVariantTotal - 3;   // the direct kernel, vectors per thread below
@@ -425,6 +444,18 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   if (variant == 0 && L->prefer_split) variant = kSplitAuto;
   // the shape trial's choice holds at the N it was timed at (kernels/backend_cuda.c)
   const bool trial_shape = variant == 0 && L->shape_n > 0 && N == L->shape_n;
+  // the direct and batched kernels' 16-byte path needs aligned X rows and N a multiple of the pack
+  const bool packed = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0);
+  if (packed && (trial_shape ? L->shape_batch > 0 : kVariants[variant].batch > 0)) {
+    const Variant &vb = kVariants[variant];
+    GCOO_CALL(trial_shape ? gcoo_cuda_spdm_batched(L, L->shape_batch, L->shape_vpt,
+                                                   L->shape_ordered, L->shape_rows, dev, alpha, X,
+                                                   ldx, beta, Y, ldy, N, stream, out)
+                          : gcoo_cuda_spdm_batched(L, vb.batch, vb.vpt, vb.ordered, 16, dev, alpha,
+                                                   X, ldx, beta, Y, ldy, N, stream, out));
+    if (out) out->variant = trial_shape ? kDirectAuto : variant;
+    return GCOO_SUCCESS;
+  }
   if (trial_shape || (variant == 0 && L->prefer_direct)) variant = kDirectAuto;
   const Variant &vs = kVariants[variant];
   if (vs.resident) {
@@ -442,8 +473,6 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   // random rows 5-25 % faster, 2026-11-30-h200-sweep.csv).
   const int64_t p = trial_shape ? L->shape_rows : L->p;
   const int64_t blocks_x = trial_shape ? div_up(L->m, p) : L->ngroups;
-  // the direct kernel's 16-byte path (kPacked) needs aligned X rows and N a multiple of the pack
-  const bool packed = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0);
   Shape<T> shp = shape_for<T>(vs.staged, trial_shape ? L->shape_vpt : vs.vpt, vs.max_threads, p, N,
                               blocks_x, dev->sm_count, packed);
   GCOO_CHECK(shp.k != nullptr, GCOO_ERR_INTERNAL, "no tuned kernel for variant %d (vpt %d, rpt %d)",
@@ -542,6 +571,10 @@ extern "C" int gcoo_cuda_tuned_variant_split(int variant) {
   return variant >= 0 && variant < kVariantTotal && kVariants[variant].rowsplit;
 }
 
+extern "C" int gcoo_cuda_tuned_variant_ordered(int variant) {
+  return variant >= 0 && variant < kVariantTotal && kVariants[variant].ordered;
+}
+
 extern "C" const char *gcoo_cuda_tuned_variant_name(int variant) {
   if (variant < 0 || variant >= kVariantTotal) return "unknown";
   return kVariants[variant].name;
@@ -564,6 +597,12 @@ extern "C" gcoo_status gcoo_cuda_spdm_tuned(const gcoo_cuda_tuned *L, int varian
                                  (L->shape_vpt == 1 || L->shape_vpt == 2 || L->shape_vpt == 4)),
              GCOO_ERR_INVALID_ARG, "direct shape of %d rows a block, %d vectors a thread",
              L->shape_rows, L->shape_vpt);
+  GCOO_CHECK(L->shape_n <= 0 || L->shape_batch <= 0 ||
+                 (gcoo_cuda_batched_supported(L->shape_batch, L->shape_vpt) &&
+                  L->shape_rows <= 16 && (!L->shape_ordered || L->row_order)),
+             GCOO_ERR_INVALID_ARG, "batched shape of %d rows a block, batches of %d, %d vectors%s",
+             L->shape_rows, L->shape_batch, L->shape_vpt,
+             L->shape_ordered && !L->row_order ? ", rows in an order not built" : "");
   return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_tuned<decltype(z)>(L, variant, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });

@@ -25,6 +25,7 @@ if(GCOO_HAVE_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_tuned.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_resident.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_split.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_batched.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_tc.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_faithful.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_convert_cuda.cpp)

@@ -187,6 +187,7 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
 }
 
 static int max_split_passes_seen = 0;
+static int batched_seen = 0; /* products the batched kernel ran through the shape trial's choice */
 
 /* The row-split layout against A: items in row order covering every entry exactly once, each
  * at most `piece` long, whole rows with slot -1, long rows' items on consecutive workspace rows
@@ -222,6 +223,32 @@ static void check_split_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const ch
              "%lld differences)",
              name, P->piece, (long long)P->nitems, (long long)P->nlong, (long long)P->nwork,
              (long long)bad);
+}
+
+/* The batched kernel's row order against A: a permutation of the rows, lengths not increasing,
+ * rows of equal length in A's order (the sort is stable). */
+static void check_row_order(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
+  gcoo_sparse_info ai;
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_info(A, &ai));
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  char *seen = calloc((size_t)ai.nrows + 1, 1);
+  int64_t bad = 0;
+  for (int64_t r = 0; r < ai.nrows; r++) {
+    const int64_t i = L->row_order[r];
+    if (i < 0 || i >= ai.nrows || seen[i]) {
+      bad++;
+      continue;
+    }
+    seen[i] = 1;
+    if (r > 0) {
+      const int64_t h = L->row_order[r - 1];
+      const int64_t lh = a.ptr[h + 1] - a.ptr[h], li = a.ptr[i + 1] - a.ptr[i];
+      bad += lh < li || (lh == li && h > i);
+    }
+  }
+  TEST_CHECK(bad == 0, "%s: row order (%lld rows out of place)", name, (long long)bad);
+  free(seen);
 }
 
 /* Run one product through `kind` (0 faithful, 1 tuned) on the given operands and compare. */
@@ -274,6 +301,8 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
                GCOO_ERR_UNSUPPORTED, "not built");
   TEST_CALL(gcoo_cuda_tuned_build_split(&d, p % 2 ? 3 : 0, N, &L, NULL));
   check_split_layout(A, &L, name);
+  TEST_CALL(gcoo_cuda_tuned_build_order(&d, &L, NULL));
+  check_row_order(A, &L, name);
   /* the last round: variant 0 resolved to the resident kernel */
   for (int v = 0; v <= gcoo_cuda_tuned_variant_count() + 1; v++) {
     L.prefer_resident = v > gcoo_cuda_tuned_variant_count();
@@ -339,6 +368,35 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
                  L.shape_rows, L.shape_vpt, other_n ? "another" : "its",
                  gcoo_cuda_tuned_variant_name(sh.variant), sh.block_rows, sh.vpt);
   }
+  /* the shape trial's batched choice: variant 0 at N = shape_n runs the batched kernel (X
+   * aligned and N a multiple of the pack; else the direct kernel in the same shape) */
+  for (int si = 0; si < 8; si++) {
+    static const int32_t batch[] = {16, 32, 16, 8}, vpt[] = {1, 1, 2, 4}, rows[] = {16, 3};
+    L.shape_n = N;
+    L.shape_batch = batch[si % 4];
+    L.shape_vpt = vpt[si % 4];
+    L.shape_rows = rows[si / 4];
+    L.shape_ordered = si % 2;
+    for (int64_t i = 0; i < ai.nrows; i++)
+      for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(
+        gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double err = gcoo_test_relerr(&Y, &R);
+    TEST_CHECK(err <= tol, "%s batched shape %d rows, batches of %d, %d vectors%s p=%d N=%lld: "
+               "relerr %.3g > %.3g", name, L.shape_rows, L.shape_batch, L.shape_vpt,
+               L.shape_ordered ? ", ordered" : "", p, (long long)N, err, tol);
+    const int64_t vec = 16 / (int64_t)gcoo_dtype_size(ai.dtype);
+    const int packed = (uintptr_t)X.data % 16 == 0 && X.ld % vec == 0 && N % vec == 0;
+    if (ai.nrows > 0 && N > 0)
+      TEST_CHECK(sh.batch == (packed ? L.shape_batch : 0) &&
+                     (!packed || sh.ordered == L.shape_ordered),
+                 "%s: batched shape (batches of %d, ordered %d) ran batches of %d, ordered %d",
+                 name, L.shape_batch, L.shape_ordered, sh.batch, sh.ordered);
+    if (sh.batch) batched_seen++;
+  }
+  L.shape_batch = 0;
+  L.shape_ordered = 0;
   /* a shape the launcher cannot run: refused, not run */
   L.shape_n = N > 0 ? N : 1;
   L.shape_rows = 8;
@@ -665,5 +723,6 @@ int main(void) {
              "no row-split launch with long rows ran several column "
              "passes (most: %d)",
              max_split_passes_seen);
+  TEST_CHECK(batched_seen > 0, "no product ran through the batched kernel");
   return gcoo_test_finish("t309-kernels-emulated");
 }
