@@ -3,7 +3,7 @@
 # of the SpDM targets, the SpDM GPU tests (t302, t303, t305), memcheck of t303 --quick (every tuned
 # variant, the batched ones included), then spdm_bench --lean at one width N (default 32) over the
 # real and large sections, float and double, with GCOO_SHAPE_TRACE=1 (each shape-trial candidate's
-# time in the log). From the repository root, after `source .device-kit/setup.sh`.
+# time in the log). N = all: 32, 128 and 512. From the repository root, after `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS [N] [SECTIONS]}; mats=${2:?}; n=${3:-32}
 secs=${4:-real,large,real-f64,large-f64}
@@ -18,7 +18,8 @@ rc=$?; grep -E "Test +#|tests passed|FAIL" "$out/tests.log" | cut -c1-160 | head
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 bg/tests/gpu/t303-cuda-tuned --quick >"$out/memcheck-t303.log" 2>&1
 mrc=$?; grep "ERROR SUMMARY" "$out/memcheck-t303.log"; echo "$(el) memcheck t303 rc $mrc"
 [ "$rc" = 0 ] && [ "$mrc" = 0 ] || { tail -40 "$out/tests.log"; }
-GCOO_SHAPE_TRACE=1 bg/bench/spdm_bench --out "$out/b" --matrices "$mats" --lean --budget 100 --n "$n" \
+nopt=(--n "$n"); [ "$n" = all ] && nopt=()
+GCOO_SHAPE_TRACE=1 bg/bench/spdm_bench --out "$out/b" --matrices "$mats" --lean --budget 150 "${nopt[@]}" \
   --sections "$secs" >"$out/bench.txt" 2>&1
 echo "$(el) bench rc $?"; cp "$out/b/spdm.csv" "$out/spdm.csv" 2>/dev/null
 sed -n '/== summary/,$p' "$out/bench.txt" | grep -v "^  " | head -40

@@ -30,6 +30,7 @@
 #define gcoo_cuda_tuned_build_order gcoo_emu_tuned_build_order
 #define gcoo_cuda_spdm_batched gcoo_emu_spdm_batched
 #define gcoo_cuda_batched_supported gcoo_emu_batched_supported
+#define gcoo_cuda_batched_fits gcoo_emu_batched_fits
 #define gcoo_cuda_tc_build gcoo_emu_tc_build
 #define gcoo_cuda_tc_free gcoo_emu_tc_free
 #define gcoo_cuda_spdm_tc gcoo_emu_spdm_tc

@@ -305,6 +305,9 @@ gcoo_status gcoo_cuda_spdm_batched(const gcoo_cuda_tuned *L, int batch, int vpt,
                                    int64_t N, void *stream, gcoo_cuda_tuned_launch *chosen);
 /** 1 when the batched kernel has an instance for batches of `batch` at `vpt` vectors a lane. */
 int gcoo_cuda_batched_supported(int batch, int vpt);
+/** 1 when X (k rows, leading dimension ldx, elements of elem_size bytes) is small enough for the
+ *  batched kernel's 32-bit offsets (k x ldx / elements a 16-byte pack < 2^31). */
+int gcoo_cuda_batched_fits(int64_t k, int64_t ldx, int elem_size);
 
 /** The X-resident variant (kernels/spdm_resident.cu): a block holds a column tile of X (k + 8
  *  rows, tnp 16-byte packs wide) in shared memory and streams its part of A's slices past it.

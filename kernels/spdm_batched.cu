@@ -52,8 +52,10 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
   constexpr int VEC = P::N;
   constexpr int Q = B / 8; // entries a lane loads a batch
   static_assert(B % 8 == 0 && B <= 32, "batches of 8, 16, 24 or 32 entries");
-  __shared__ int32_t scol[kMaxThreads / 8][B];
-  __shared__ T sval[kMaxThreads / 8][B];
+  // a slot's strip: its batch's X row offsets (in 16-byte packs: column x ldx / VEC, so that a
+  // lane's address is one 32-bit add to its own base) and values, read back 4 at a time
+  __shared__ __align__(16) uint32_t soff[kMaxThreads / 8][B];
+  __shared__ __align__(16) T sval[kMaxThreads / 8][B];
   const int tid = threadIdx.x;
   const int slot = tid >> 3, lane = tid & 7;
   const unsigned slot_mask = 0xffu << (tid & 24);
@@ -62,16 +64,28 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
   const int64_t row = a.order ? a.order[r] : r;
   const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(8 * VPT * VEC);
   const int64_t e0 = a.rowptr[row], e1 = a.rowptr[row + 1];
-  int32_t *const mycol = scol[slot];
+  const uint32_t ldp = (uint32_t)(a.ldx / VEC); // the launcher checked k x ldx / VEC < 2^31
+  // this lane's pack v of an X row at xlane[v] + offset; a pack past N (the tile's last may reach
+  // past it) reads the tile's first instead, so that every load is valid and none is predicated
+  // (its sums are not stored)
+  const V *xlane[VPT];
+#pragma unroll
+  for (int v = 0; v < VPT; v++)
+    xlane[v] = reinterpret_cast<const V *>(a.X + col0) +
+               (col0 + (int64_t)(v * 8 + lane) * VEC < a.N ? v * 8 + lane : 0);
+  uint32_t *const myoff = soff[slot];
   T *const myval = sval[slot];
 
-  // this lane's entries of the first batch (column 0, value 0 past the row's end)
-  int32_t cq[Q];
+  // this lane's entries of the first batch (X row 0, value 0 past the row's end). Every offset
+  // the strip ever holds is a row of X, so the strip is read whole, without tests; entries past
+  // the row's end are loaded (row 0, or a row of the previous batch) but not accumulated, so an
+  // Inf in X cannot turn into a NaN through them.
+  uint32_t oq[Q];
   T wq[Q];
 #pragma unroll
   for (int q = 0; q < Q; q++) {
     const int64_t idx = e0 + q * 8 + lane;
-    cq[q] = idx < e1 ? a.colind[idx] : 0;
+    oq[q] = idx < e1 ? (uint32_t)a.colind[idx] * ldp : 0u;
     wq[q] = idx < e1 ? a.vals[idx] : T(0);
   }
   P acc[VPT];
@@ -83,7 +97,7 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
     __syncwarp(slot_mask); // the slot is done reading the previous batch
 #pragma unroll
     for (int q = 0; q < Q; q++) {
-      mycol[q * 8 + lane] = cq[q];
+      myoff[q * 8 + lane] = oq[q];
       myval[q * 8 + lane] = wq[q];
     }
     __syncwarp(slot_mask); // the batch is in the strip
@@ -92,7 +106,7 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
     for (int q = 0; q < Q; q++) {
       const int64_t idx = e + B + q * 8 + lane;
       if (idx < e1) {
-        cq[q] = a.colind[idx];
+        oq[q] = (uint32_t)a.colind[idx] * ldp;
         wq[q] = a.vals[idx];
       }
     }
@@ -100,35 +114,28 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
 #pragma unroll
     for (int g = 0; g < B; g += 8) {
       if (g >= n) break;
+      uint32_t o[8];
+      memcpy(o, myoff + g, sizeof o); // two 16-byte shared loads
 #pragma unroll
-      for (int j = g; j < g + 8; j++) {
-        // entries past the row's end read X row 0 (valid: A has entries, so k >= 1) and are
-        // not accumulated, so an Inf in X cannot turn into a NaN through them
-        const int c = j < n ? mycol[j] : 0;
-        const T *xr = a.X + (int64_t)c * a.ldx;
+      for (int j = 0; j < 8; j++)
 #pragma unroll
         for (int v = 0; v < VPT; v++) {
-          const int64_t jc = col0 + (int64_t)(v * 8 + lane) * VEC;
-          if (jc < a.N) {
-            const V q = __ldg(reinterpret_cast<const V *>(xr + jc));
-            memcpy(&x[j][v], &q, sizeof q);
-          } else {
-            x[j][v] = pack_zero<T>();
-          }
+          const V q = __ldg(xlane[v] + o[j]);
+          memcpy(&x[g + j][v], &q, sizeof q);
         }
-      }
     }
 #pragma unroll
     for (int g = 0; g < B; g += 8) {
       if (g >= n) break;
+      T w[8];
+      memcpy(w, myval + g, sizeof w);
 #pragma unroll
-      for (int j = g; j < g + 8; j++)
-        if (j < n) {
-          const T w = myval[j];
+      for (int j = 0; j < 8; j++)
+        if (g + j < n) {
 #pragma unroll
           for (int v = 0; v < VPT; v++)
 #pragma unroll
-            for (int i = 0; i < VEC; i++) acc[v].e[i] += w * x[j][v].e[i];
+            for (int i = 0; i < VEC; i++) acc[v].e[i] += w[j] * x[g + j][v].e[i];
         }
     }
   }
@@ -167,6 +174,10 @@ gcoo_status launch_batched(const gcoo_cuda_tuned *L, int batch, int vpt, int ord
              "the batched kernel's row order is not built (gcoo_cuda_tuned_build_order)");
   GCOO_CHECK(((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0), GCOO_ERR_INVALID_ARG,
              "the batched kernel needs 16-byte X rows and N a multiple of %d", VEC);
+  GCOO_CHECK(gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T)), GCOO_ERR_TOO_LARGE,
+             "the batched kernel addresses X in 32-bit pack offsets: k = %lld rows of leading "
+             "dimension %lld are too many",
+             (long long)L->k, (long long)ldx);
   const int threads = (int)div_up((int64_t)block_rows * 8, 32) * 32;
   const int64_t slots = threads / 8;
   const int64_t blocks_x = div_up(L->m, slots);
@@ -212,6 +223,10 @@ gcoo_status launch_batched(const gcoo_cuda_tuned *L, int batch, int vpt, int ord
 }
 
 } // namespace
+
+extern "C" int gcoo_cuda_batched_fits(int64_t k, int64_t ldx, int elem_size) {
+  return k >= 0 && ldx >= 0 && elem_size > 0 && k * (ldx / (16 / elem_size)) < INT32_MAX;
+}
 
 extern "C" int gcoo_cuda_batched_supported(int batch, int vpt) {
   return batched_for<float>(batch, vpt) != nullptr;
