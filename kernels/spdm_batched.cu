@@ -5,17 +5,12 @@
 // Y (m x N) = alpha A X + beta Y, X and Y row-major, read from A's CSR. As in the direct kernel
 // (kernels/spdm_tuned.cu) a row belongs to a slot of 8 lanes and lane `lane` owns packs lane,
 // lane + 8, ... (VPT of them) of a tile of 8 * VPT 16-byte packs of columns. What differs is how
-// many X rows a lane has in flight. At N = 32 every kernel here (cuSPARSE's too) runs 4-12x above
-// the DRAM floor and under half of L2's throughput: it waits on the dependent loads (row pointer,
-// then columns, then the X rows they name). The direct kernel issues 8 packs of X loads a lane
-// before their FMAs; Sputnik's N = 32 kernel (Gale et al., SC20), 1.2-1.76x faster than
-// cuSPARSE on the shared matrices' regular rows, issues 32. Here a slot takes its row's entries
-// B at a time (B = 16 or 32): its lanes load them coalesced (B / 8 each), put them in the slot's
-// shared-memory strip, and every lane then issues the X loads of all B entries (in groups of 8,
-// a group skipped when the row has no entry in it) before the FMAs; the next batch's entries load
-// during this batch's X loads. Optionally the rows run longest first (L->row_order), so that the
-// long rows start early and the slots of a warp have rows of similar length (fewer idle lanes in
-// a group).
+// many X rows a lane has in flight: the direct kernel issues 8 packs of X loads a lane before
+// their FMAs; Sputnik's N = 32 kernel (Gale et al., SC20), 1.2-1.76x faster than cuSPARSE on the
+// shared matrices' regular rows, issues 32; here each slot runs batched_sum (kernels/
+// spdm_batch.cuh): B = 16 or 32 entries' X loads in flight a lane. Optionally the rows run
+// longest first (L->row_order), so that the long rows start early and the slots of a warp have
+// rows of similar length (fewer idle lanes in a group).
 //
 // Only the 16-byte path: X aligned, its leading dimension and N multiples of the pack (the
 // launcher sends anything else to the direct kernel's element-wise path).
@@ -24,6 +19,7 @@
 
 #include "cuda_check.h"
 #include "gcoo_kernels.h"
+#include "spdm_batch.cuh"
 #include "spdm_common.cuh"
 
 namespace {
@@ -48,97 +44,17 @@ struct BatchedArgs {
 template <typename T, int B, int VPT>
 __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<T> a) {
   using P = Pack<T>;
-  using V = typename NativeVec<T>::type;
   constexpr int VEC = P::N;
-  constexpr int Q = B / 8; // entries a lane loads a batch
-  static_assert(B % 8 == 0 && B <= 32, "batches of 8, 16, 24 or 32 entries");
-  // a slot's strip: its batch's X row offsets (in 16-byte packs: column x ldx / VEC, so that a
-  // lane's address is one 32-bit add to its own base) and values, read back 4 at a time
-  __shared__ __align__(16) uint32_t soff[kMaxThreads / 8][B];
-  __shared__ __align__(16) T sval[kMaxThreads / 8][B];
+  __shared__ BatchStrip<T, B> strips[kMaxThreads / 8];
   const int tid = threadIdx.x;
   const int slot = tid >> 3, lane = tid & 7;
-  const unsigned slot_mask = 0xffu << (tid & 24);
   const int64_t r = (int64_t)blockIdx.x * (blockDim.x >> 3) + slot;
-  if (r >= a.m) return; // the whole slot leaves together: its warp barriers below stay matched
+  if (r >= a.m) return; // the whole slot leaves together: its warp barriers stay matched
   const int64_t row = a.order ? a.order[r] : r;
   const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(8 * VPT * VEC);
-  const int64_t e0 = a.rowptr[row], e1 = a.rowptr[row + 1];
-  const uint32_t ldp = (uint32_t)(a.ldx / VEC); // the launcher checked k x ldx / VEC < 2^31
-  // this lane's pack v of an X row at xlane[v] + offset; a pack past N (the tile's last may reach
-  // past it) reads the tile's first instead, so that every load is valid and none is predicated
-  // (its sums are not stored)
-  const V *xlane[VPT];
-#pragma unroll
-  for (int v = 0; v < VPT; v++)
-    xlane[v] = reinterpret_cast<const V *>(a.X + col0) +
-               (col0 + (int64_t)(v * 8 + lane) * VEC < a.N ? v * 8 + lane : 0);
-  uint32_t *const myoff = soff[slot];
-  T *const myval = sval[slot];
-
-  // this lane's entries of the first batch (X row 0, value 0 past the row's end). Every offset
-  // the strip ever holds is a row of X, so the strip is read whole, without tests; entries past
-  // the row's end are loaded (row 0, or a row of the previous batch) but not accumulated, so an
-  // Inf in X cannot turn into a NaN through them.
-  uint32_t oq[Q];
-  T wq[Q];
-#pragma unroll
-  for (int q = 0; q < Q; q++) {
-    const int64_t idx = e0 + q * 8 + lane;
-    oq[q] = idx < e1 ? (uint32_t)a.colind[idx] * ldp : 0u;
-    wq[q] = idx < e1 ? a.vals[idx] : T(0);
-  }
   P acc[VPT];
-#pragma unroll
-  for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
-
-  for (int64_t e = e0; e < e1; e += B) {
-    const int n = e1 - e < B ? (int)(e1 - e) : B; // the same for the slot's 8 lanes
-    __syncwarp(slot_mask); // the slot is done reading the previous batch
-#pragma unroll
-    for (int q = 0; q < Q; q++) {
-      myoff[q * 8 + lane] = oq[q];
-      myval[q * 8 + lane] = wq[q];
-    }
-    __syncwarp(slot_mask); // the batch is in the strip
-    // the next batch's entries, in flight with this batch's X loads
-#pragma unroll
-    for (int q = 0; q < Q; q++) {
-      const int64_t idx = e + B + q * 8 + lane;
-      if (idx < e1) {
-        oq[q] = (uint32_t)a.colind[idx] * ldp;
-        wq[q] = a.vals[idx];
-      }
-    }
-    P x[B][VPT];
-#pragma unroll
-    for (int g = 0; g < B; g += 8) {
-      if (g >= n) break;
-      uint32_t o[8];
-      memcpy(o, myoff + g, sizeof o); // two 16-byte shared loads
-#pragma unroll
-      for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int v = 0; v < VPT; v++) {
-          const V q = __ldg(xlane[v] + o[j]);
-          memcpy(&x[g + j][v], &q, sizeof q);
-        }
-    }
-#pragma unroll
-    for (int g = 0; g < B; g += 8) {
-      if (g >= n) break;
-      T w[8];
-      memcpy(w, myval + g, sizeof w);
-#pragma unroll
-      for (int j = 0; j < 8; j++)
-        if (g + j < n) {
-#pragma unroll
-          for (int v = 0; v < VPT; v++)
-#pragma unroll
-            for (int i = 0; i < VEC; i++) acc[v].e[i] += w[j] * x[g + j][v].e[i];
-        }
-    }
-  }
+  batched_sum<T, B, VPT>(a.colind, a.vals, a.rowptr[row], a.rowptr[row + 1], a.X, a.ldx, col0,
+                         a.N, strips[slot], acc);
   T *yr = a.Y + row * a.ldy;
 #pragma unroll
   for (int v = 0; v < VPT; v++) {

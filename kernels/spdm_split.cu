@@ -20,6 +20,7 @@
 
 #include "cuda_check.h"
 #include "gcoo_kernels.h"
+#include "spdm_batch.cuh"
 #include "spdm_common.cuh"
 
 namespace {
@@ -44,19 +45,12 @@ struct SplitArgs {
   int64_t col0, jend; // this pass: columns [col0, jend)
 };
 
+// The element-wise path of an item's sum (X unaligned, or N not a multiple of the pack).
 template <typename T, int VPT>
-__global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T> a) {
+__device__ __forceinline__ void split_item_sum(const SplitArgs<T> &a, int64_t e0, int64_t e1,
+                                               int64_t tcol, int lane, Pack<T> (&acc)[VPT]) {
   using P = Pack<T>;
   constexpr int VEC = P::N;
-  const int slot = threadIdx.x >> 3, lane = threadIdx.x & 7;
-  const int64_t it = (int64_t)blockIdx.x * kSlots + slot;
-  if (it >= a.nitems) return; // no barrier follows
-  const int64_t row = a.item_row[it];
-  const int64_t e0 = a.item_begin[it];
-  const int64_t rend = a.rowptr[row + 1];
-  const int64_t e1 = e0 + a.piece < rend ? e0 + a.piece : rend;
-  const int64_t tcol = a.col0 + (int64_t)blockIdx.y * (8 * VPT * VEC);
-  P acc[VPT];
 #pragma unroll
   for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
   // Four entries at a time: their indices, values and X rows are all loaded before the FMAs,
@@ -93,6 +87,36 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
 #pragma unroll
       for (int i = 0; i < VEC; i++) acc[v].e[i] += val * x.e[i];
     }
+  }
+}
+
+// Entries a batch of the 16-byte path (batched_sum, kernels/spdm_batch.cuh): 16 at 1 vector a
+// lane, 8 at 2 (16 X loads in flight; 16 entries at 2 vectors took 170 registers, one block of
+// 256 an SM).
+template <int VPT>
+struct SplitBatch {
+  static constexpr int B = VPT == 1 ? 16 : 8;
+};
+
+template <typename T, int VPT, bool BATCHED>
+__global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T> a) {
+  using P = Pack<T>;
+  constexpr int VEC = P::N;
+  const int slot = threadIdx.x >> 3, lane = threadIdx.x & 7;
+  const int64_t it = (int64_t)blockIdx.x * kSlots + slot;
+  if (it >= a.nitems) return; // no barrier follows
+  const int64_t row = a.item_row[it];
+  const int64_t e0 = a.item_begin[it];
+  const int64_t rend = a.rowptr[row + 1];
+  const int64_t e1 = e0 + a.piece < rend ? e0 + a.piece : rend;
+  const int64_t tcol = a.col0 + (int64_t)blockIdx.y * (8 * VPT * VEC);
+  P acc[VPT];
+  if (BATCHED) {
+    __shared__ BatchStrip<T, SplitBatch<VPT>::B> strips[kSlots];
+    batched_sum<T, SplitBatch<VPT>::B, VPT>(a.colind, a.vals, e0, e1, a.d.X, a.d.ldx, tcol,
+                                            a.jend, strips[slot], acc);
+  } else {
+    split_item_sum<T, VPT>(a, e0, e1, tcol, lane, acc);
   }
   const int64_t ws = a.item_slot[it];
   if (ws < 0) {
@@ -165,12 +189,12 @@ __global__ void __launch_bounds__(kThreads) split_reduce_kernel(const SplitArgs<
 template <typename T>
 using SplitKernel = void (*)(const SplitArgs<T>);
 
-template <typename T>
+template <typename T, bool BATCHED>
 SplitKernel<T> items_kernel_for(int vpt) {
   switch (vpt) {
-    case 1: return split_items_kernel<T, 1>;
-    case 2: return split_items_kernel<T, 2>;
-    case 4: return split_items_kernel<T, 4>;
+    case 1: return split_items_kernel<T, 1, BATCHED>;
+    case 2: return split_items_kernel<T, 2, BATCHED>;
+    case 4: return split_items_kernel<T, 4, BATCHED>;
   }
   return nullptr;
 }
@@ -198,7 +222,12 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
     while (vpt > 1 && blocks_x * div_up(npacks, 8 * vpt) < kMinBlocksPerSM * (int64_t)dev->sm_count)
       vpt /= 2;
   }
-  SplitKernel<T> k = items_kernel_for<T>(vpt);
+  // the 16-byte path (batched_sum): X aligned, ldx and N multiples of the pack (the passes'
+  // widths, work_cols, are multiples of 128), 32-bit X offsets enough
+  // at 1 and 2 vectors a lane (at 4, 8 entries' X loads took 174-186 registers)
+  const bool batched = vpt <= 2 && ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) &&
+                       (N % VEC == 0) && gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T));
+  SplitKernel<T> k = batched ? items_kernel_for<T, true>(vpt) : items_kernel_for<T, false>(vpt);
   GCOO_CHECK(k != nullptr, GCOO_ERR_INVALID_ARG, "row-split kernel: %d packs a lane (1, 2 or 4)",
              vpt);
   const int64_t tile = 8 * vpt * VEC;
@@ -213,6 +242,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
     out->tile_cols = (int)tile;
     out->rowsplit = 1;
     out->piece = P->piece;
+    out->batch = !batched ? 0 : vpt == 1 ? SplitBatch<1>::B : SplitBatch<2>::B;
     int occ = 0;
     GCOO_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, kThreads, 0));
     out->blocks_per_sm = occ;

@@ -188,6 +188,7 @@ static void check_resident_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const
 
 static int max_split_passes_seen = 0;
 static int batched_seen = 0; /* products the batched kernel ran through the shape trial's choice */
+static int split_batched_seen = 0; /* row-split products on batched_sum (the 16-byte path) */
 
 /* The row-split layout against A: items in row order covering every entry exactly once, each
  * at most `piece` long, whole rows with slot -1, long rows' items on consecutive workspace rows
@@ -435,6 +436,7 @@ static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double 
   TEST_CHECK(sh.rowsplit && err <= tol,
              "%s: prefer_split ran %s (piece %d, vpt %d): relerr %.3g > %.3g", name,
              gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt, err, tol);
+  if (sh.batch) split_batched_seen++;
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, 0);
   gt_dense_free(&Y, 0);
@@ -653,6 +655,7 @@ int main(void) {
     check_product(A, 3, 530, -1.5, 0.5, 1, 1, 3, 0, name);
     check_split_product(A, 0, 130, 1.0, 0.0, name);
     check_split_product(A, 7, 3, 2.0, 1.0, name);
+    check_split_product(A, 19, 32, 1.0, 0.5, name); /* the 16-byte path: batches across pieces */
     if (dt == GCOO_FLOAT32) {
       check_tc_product(A, 48, 1.0, 0.0, 0, 0, 0, 0, 4, name); /* windows of very unequal length */
       check_tc_product(A, 200, 2.0, 1.0, 0, 0, 0, 0, 0, name);
@@ -724,5 +727,6 @@ int main(void) {
              "passes (most: %d)",
              max_split_passes_seen);
   TEST_CHECK(batched_seen > 0, "no product ran through the batched kernel");
+  TEST_CHECK(split_batched_seen > 0, "no row-split product ran its 16-byte (batched) path");
   return gcoo_test_finish("t309-kernels-emulated");
 }
