@@ -579,8 +579,9 @@ static void trial_operands_free(gcoo_op op, trial_operands *t) {
  * direct or staged variant (not X-resident, row-split or tensor-core) and N is known, setup
  * times, at that N, the variant its rule chose and the direct kernel in blocks of 8 and 32 rows
  * at 1, 2 and 4 vectors a thread (no tile twice as wide as N needs), and keeps the fastest shape
- * where it beats the rule's by SHAPE_MIN_GAIN. Every direct shape sums each element's terms in
- * the row's order, so the result does not depend on the choice. */
+ * where it beats the rule's by SHAPE_MIN_GAIN. Since session 10 (docs/dispatch.md, version 8) the
+ * batched kernel's shapes are candidates too. Every direct and batched shape sums each element's
+ * terms in the row's order, so the result does not depend on the choice. */
 #define SHAPE_MIN_GAIN 0.97 /* time ratio a shape must beat the rule's variant by */
 
 static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
@@ -665,8 +666,8 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
     snprintf(kind, sizeof kind, "direct");
   snprintf(o->details.why + wl, sizeof o->details.why - wl,
            "; shape trial at N = %lld: %s %.4g ms, %s %d rows x %d vectors %.4g ms -> %s",
-           (long long)N, L->prefer_direct ? "direct" : "staged", rule, kind, shown.rows,
-           shown.vpt, best, take ? "that shape" : "rule");
+           (long long)N, L->prefer_direct ? "direct" : "staged", rule, kind, shown.rows, shown.vpt,
+           best, take ? "that shape" : "rule");
   return GCOO_SUCCESS;
 }
 

@@ -79,7 +79,7 @@ __device__ __forceinline__ void batched_sum(const int32_t *__restrict__ colind,
       strip.val[q * 8 + lane] = wq[q];
     }
     __syncwarp(slot_mask); // the batch is in the strip
-    // the next batch's entries, in flight with this batch's X loads
+                           // the next batch's entries, in flight with this batch's X loads
 #pragma unroll
     for (int q = 0; q < Q; q++) {
       const int64_t idx = e + B + q * 8 + lane;

@@ -53,8 +53,8 @@ __global__ void __launch_bounds__(kMaxThreads) batched_kernel(const BatchedArgs<
   const int64_t row = a.order ? a.order[r] : r;
   const int64_t col0 = (a.tile0 + blockIdx.y) * (int64_t)(8 * VPT * VEC);
   P acc[VPT];
-  batched_sum<T, B, VPT>(a.colind, a.vals, a.rowptr[row], a.rowptr[row + 1], a.X, a.ldx, col0,
-                         a.N, strips[slot], acc);
+  batched_sum<T, B, VPT>(a.colind, a.vals, a.rowptr[row], a.rowptr[row + 1], a.X, a.ldx, col0, a.N,
+                         strips[slot], acc);
   T *yr = a.Y + row * a.ldy;
 #pragma unroll
   for (int v = 0; v < VPT; v++) {
@@ -157,7 +157,7 @@ extern "C" gcoo_status gcoo_cuda_spdm_batched(const gcoo_cuda_tuned *L, int batc
   GCOO_CHECK(L != NULL && dev != NULL, GCOO_ERR_NULL, "layout or device info is NULL");
   GCOO_CHECK(N >= 0 && N <= INT32_MAX, GCOO_ERR_TOO_LARGE, "N = %lld columns", (long long)N);
   return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
-    return launch_batched<decltype(z)>(L, batch, vpt, ordered, block_rows, dev, alpha, X, ldx,
-                                       beta, Y, ldy, N, s, chosen);
+    return launch_batched<decltype(z)>(L, batch, vpt, ordered, block_rows, dev, alpha, X, ldx, beta,
+                                       Y, ldy, N, s, chosen);
   });
 }

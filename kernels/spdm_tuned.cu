@@ -446,7 +446,8 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   const bool trial_shape = variant == 0 && L->shape_n > 0 && N == L->shape_n;
   // the direct and batched kernels' 16-byte path needs aligned X rows and N a multiple of the pack
   const bool packed = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0);
-  if (packed && gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T)) && (trial_shape ? L->shape_batch > 0 : kVariants[variant].batch > 0)) {
+  if (packed && gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T)) &&
+      (trial_shape ? L->shape_batch > 0 : kVariants[variant].batch > 0)) {
     const Variant &vb = kVariants[variant];
     GCOO_CALL(trial_shape ? gcoo_cuda_spdm_batched(L, L->shape_batch, L->shape_vpt,
                                                    L->shape_ordered, L->shape_rows, dev, alpha, X,

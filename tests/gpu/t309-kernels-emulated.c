@@ -384,9 +384,11 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
     TEST_CALL(
         gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
     double err = gcoo_test_relerr(&Y, &R);
-    TEST_CHECK(err <= tol, "%s batched shape %d rows, batches of %d, %d vectors%s p=%d N=%lld: "
-               "relerr %.3g > %.3g", name, L.shape_rows, L.shape_batch, L.shape_vpt,
-               L.shape_ordered ? ", ordered" : "", p, (long long)N, err, tol);
+    TEST_CHECK(err <= tol,
+               "%s batched shape %d rows, batches of %d, %d vectors%s p=%d N=%lld: "
+               "relerr %.3g > %.3g",
+               name, L.shape_rows, L.shape_batch, L.shape_vpt, L.shape_ordered ? ", ordered" : "",
+               p, (long long)N, err, tol);
     const int64_t vec = 16 / (int64_t)gcoo_dtype_size(ai.dtype);
     const int packed = (uintptr_t)X.data % 16 == 0 && X.ld % vec == 0 && N % vec == 0;
     if (ai.nrows > 0 && N > 0)
