@@ -613,6 +613,28 @@ __global__ void row_length_keys_kernel(const int64_t *__restrict__ ptr, int64_t 
   }
 }
 
+// rows[0 .. m): A's rows, longest first (stable: equal lengths keep A's order). One CUB radix sort
+// of 32-bit keys; the X-resident layout and the batched kernel's order both start from it.
+gcoo_status rows_by_length(const gcoo_cuda_csr *A, int64_t *rows, cudaStream_t s) {
+  const int64_t m = A->nrows;
+  if (m == 0) return GCOO_SUCCESS;
+  gcoo_status st = GCOO_SUCCESS;
+  uint64_t *kin = NULL, *kout = NULL;
+  int64_t *rin = NULL;
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)m * 8, "row length keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)m * 8, "sorted row length keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
+  GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr, m,
+              kin, rin);
+  GCOO_CHECK_LAUNCH_GOTO("row length keys");
+  GCOO_GOTO(sort_pairs(kin, kout, rin, rows, m, 32, s));
+done:
+  free_async(kin, s);
+  free_async(kout, s);
+  free_async(rin, s);
+  return st;
+}
+
 // The schedule of one quarter-warp (8 lanes = 8 rows of a slice; row -1 = none): which entry
 // each lane reads at each step. On Hopper a warp's 16-byte shared-memory loads are served a
 // quarter-warp at a time, and 8 lanes that read 8 X rows whose indices differ mod 8 hit 8
@@ -787,8 +809,7 @@ template <typename T>
 gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream_t s) {
   gcoo_status st = GCOO_SUCCESS;
   const int64_t m = A->nrows, ns = (m + 31) / 32, nq = 4 * ns;
-  uint64_t *kin = NULL, *kout = NULL;
-  int64_t *rin = NULL, *rout = NULL, *size = NULL;
+  int64_t *rout = NULL, *size = NULL;
   int32_t *qsteps = NULL;
   const int npoints = split_base(2 * GCOO_XRES_MAX_SPLITS);
   GCOO_CHECK(A->ncols + 8 <= 65536, GCOO_ERR_TOO_LARGE,
@@ -801,16 +822,10 @@ gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream
   GCOO_GOTO(gcoo__cuda_alloc(&X->splits, (size_t)npoints * 8, "resident layout: split points"));
   GCOO_CALL_CUDA_GOTO(cudaMemsetAsync(X->off, 0, 8, s));
   if (ns > 0) {
-    GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)m * 8, "row length keys", s));
-    GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)m * 8, "sorted row length keys", s));
-    GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
     GCOO_GOTO(gcoo__cuda_alloc_async(&rout, (size_t)m * 8, "rows by length", s));
     GCOO_GOTO(gcoo__cuda_alloc_async(&size, (size_t)ns * 8, "slice sizes", s));
     GCOO_GOTO(gcoo__cuda_alloc_async(&qsteps, (size_t)nq * 4, "quarter-warp steps", s));
-    GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr,
-                m, kin, rin);
-    GCOO_CHECK_LAUNCH_GOTO("row length keys");
-    GCOO_GOTO(sort_pairs(kin, kout, rin, rout, m, 32, s));
+    GCOO_GOTO(rows_by_length(A, rout, s));
     GCOO_LAUNCH(quarter_steps_kernel<T>, dim3(grid_for(nq, kThreads)), dim3(kThreads), 0, s, A->ptr,
                 A->ind, m, A->ncols, rout, nq, qsteps);
     GCOO_CHECK_LAUNCH_GOTO("quarter-warp schedules (steps)");
@@ -832,9 +847,6 @@ gcoo_status build_resident(const gcoo_cuda_csr *A, gcoo_cuda_xres *X, cudaStream
               X->off, ns, X->splits);
   GCOO_CHECK_LAUNCH_GOTO("resident split points");
 done:
-  free_async(kin, s);
-  free_async(kout, s);
-  free_async(rin, s);
   free_async(rout, s);
   free_async(size, s);
   free_async(qsteps, s);
@@ -978,25 +990,11 @@ extern "C" gcoo_status gcoo_cuda_tuned_build_order(const gcoo_cuda_csr *A, gcoo_
              GCOO_ERR_INVALID_ARG, "the tuned layout was not built from this CSR");
   if (L->row_order) return GCOO_SUCCESS;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  const int64_t m = A->nrows;
   gcoo_status st = GCOO_SUCCESS;
-  uint64_t *kin = NULL, *kout = NULL;
-  int64_t *rin = NULL;
-  GCOO_GOTO(gcoo__cuda_alloc((void **)&L->row_order, (size_t)(m > 0 ? m : 1) * 8,
+  GCOO_GOTO(gcoo__cuda_alloc((void **)&L->row_order, (size_t)(A->nrows > 0 ? A->nrows : 1) * 8,
                              "batched kernel: rows longest first"));
-  if (m > 0) {
-    GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)m * 8, "row length keys", s));
-    GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)m * 8, "sorted row length keys", s));
-    GCOO_GOTO(gcoo__cuda_alloc_async(&rin, (size_t)m * 8, "row numbers", s));
-    GCOO_LAUNCH(row_length_keys_kernel, dim3(grid_for(m, kThreads)), dim3(kThreads), 0, s, A->ptr,
-                m, kin, rin);
-    GCOO_CHECK_LAUNCH_GOTO("row length keys");
-    GCOO_GOTO(sort_pairs(kin, kout, rin, L->row_order, m, 32, s));
-  }
+  GCOO_GOTO(rows_by_length(A, L->row_order, s));
 done:
-  free_async(kin, s);
-  free_async(kout, s);
-  free_async(rin, s);
   if (st < 0) {
     void *const arrays[] = {L->row_order};
     gcoo__cuda_free_each(arrays, 1);
