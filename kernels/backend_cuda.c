@@ -268,8 +268,6 @@ static gcoo_status build_resident(gcoo_op op) {
   return st;
 }
 
-/* The tuned kernel's row-split layout, once (pieces from the mean row, workspace as wide as the
- * operator's N hint). */
 /* The batched kernel's row order (rows longest first), once. */
 static gcoo_status build_order(gcoo_op op) {
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -285,6 +283,8 @@ static gcoo_status build_order(gcoo_op op) {
   return st;
 }
 
+/* The tuned kernel's row-split layout, once (pieces from the mean row, workspace as wide as the
+ * operator's N hint). */
 static gcoo_status build_split(gcoo_op op) {
   cuda_op_state *o = gcoo__cuda_op(op);
   if (o->tuned.split.item_begin) return GCOO_SUCCESS;

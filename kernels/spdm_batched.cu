@@ -88,7 +88,7 @@ gcoo_status launch_batched(const gcoo_cuda_tuned *L, int batch, int vpt, int ord
              "batched kernel: %d rows a block (1..%d)", block_rows, kMaxThreads / 8);
   GCOO_CHECK(!ordered || L->row_order != NULL, GCOO_ERR_UNSUPPORTED,
              "the batched kernel's row order is not built (gcoo_cuda_tuned_build_order)");
-  GCOO_CHECK(((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0), GCOO_ERR_INVALID_ARG,
+  GCOO_CHECK(packed_operand<T>(X, ldx, N), GCOO_ERR_INVALID_ARG,
              "the batched kernel needs 16-byte X rows and N a multiple of %d", VEC);
   GCOO_CHECK(gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T)), GCOO_ERR_TOO_LARGE,
              "the batched kernel addresses X in 32-bit pack offsets: k = %lld rows of leading "

@@ -69,6 +69,14 @@ struct NativeVec<double> {
   using type = double2;
 };
 
+/** X's rows allow the 16-byte path of the direct, batched and row-split kernels: aligned base,
+ *  leading dimension and N multiples of the pack. */
+template <typename T>
+inline bool packed_operand(const void *X, int64_t ldx, int64_t N) {
+  constexpr int64_t vec = Pack<T>::N;
+  return ((uintptr_t)X % 16 == 0) && (ldx % vec == 0) && (N % vec == 0);
+}
+
 template <typename T>
 __device__ __forceinline__ Pack<T> pack_zero() {
   Pack<T> r;

@@ -225,7 +225,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
   // the 16-byte path (batched_sum): X aligned, ldx and N multiples of the pack (the passes'
   // widths, work_cols, are multiples of 128), 32-bit X offsets enough
   // at 1 and 2 vectors a lane (at 4, 8 entries' X loads took 174-186 registers)
-  const bool batched = vpt <= 2 && ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0) &&
+  const bool batched = vpt <= 2 && packed_operand<T>(X, ldx, N) &&
                        gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T));
   SplitKernel<T> k = batched ? items_kernel_for<T, true>(vpt) : items_kernel_for<T, false>(vpt);
   GCOO_CHECK(k != nullptr, GCOO_ERR_INVALID_ARG, "row-split kernel: %d packs a lane (1, 2 or 4)",

@@ -445,7 +445,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   // the shape trial's choice holds at the N it was timed at (kernels/backend_cuda.c)
   const bool trial_shape = variant == 0 && L->shape_n > 0 && N == L->shape_n;
   // the direct and batched kernels' 16-byte path needs aligned X rows and N a multiple of the pack
-  const bool packed = ((uintptr_t)X % 16 == 0) && (ldx % VEC == 0) && (N % VEC == 0);
+  const bool packed = packed_operand<T>(X, ldx, N);
   if (packed && gcoo_cuda_batched_fits(L->k, ldx, (int)sizeof(T)) &&
       (trial_shape ? L->shape_batch > 0 : kVariants[variant].batch > 0)) {
     const Variant &vb = kVariants[variant];
