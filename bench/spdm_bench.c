@@ -123,12 +123,14 @@ static void print_case(bench_env *E, const bench_case *c) {
   const double flop = 2.0 * (double)c->nnz * (double)c->N;
   bench_printf(E,
                "%-24.24s %9lld %5lld | fa %s tu %s p%-4d | de %s a2 %s a3 %s | sg %s tf %s | "
-               "auto %-5s %s | x%5.2f x%5.2f | tc %s x%5.2f %4.2fb | %6.0f GF/s %5.1fx floor | "
+               "auto %-5s %s | x%5.2f x%5.2f | tc %s %c x%5.2f %4.2fb | %6.0f GF/s %5.1fx floor | "
                "best %s\n",
                c->name, (long long)c->nnz, (long long)c->N, t[M_FAITHFUL], t[M_TUNED], c->tuned.p,
                t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
                alg_short(c->autod.alg), t[M_AUTO], ratio(bc, c->r[M_TUNED].ms),
-               ratio(bc, c->r[M_AUTO].ms), t[M_TC], ratio(bc, c->r[M_TC].ms), c->r[M_TC].bound,
+               ratio(bc, c->r[M_AUTO].ms), t[M_TC],
+               c->r[M_TC].ms <= 0 ? ' ' : c->tcd.tensor_cores ? 'T' : 'e', ratio(bc, c->r[M_TC].ms),
+               c->r[M_TC].bound,
                c->r[M_TUNED].ms > 0 ? flop / (c->r[M_TUNED].ms * 1e6) : 0.0,
                ratio(c->r[M_TUNED].ms, c->floor_ms),
                best_method(c) >= 0 ? bench_method_names[best_method(c)] : "-");
@@ -141,7 +143,14 @@ static void csv_header(FILE *f) {
   fprintf(f, ",auto_alg,auto_p,best_csp,best_csp_ms,best_method,best_ms,speedup_tuned,"
              "speedup_auto,speedup_faithful,gflops_tuned,floor_ms,tuned_over_floor");
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",relerr_%s", bench_method_names[m]);
-  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why,dtype,tc_bound_ratio\n");
+  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why,dtype,tc_bound_ratio,tc_tensor_cores,tc_why\n");
+}
+
+/* A reason as one CSV field: its commas and quotes become semicolons. */
+static void csv_text(char *dst, size_t n, const char *src) {
+  snprintf(dst, n, "%s", src);
+  for (char *q = dst; *q; q++)
+    if (*q == ',' || *q == '"') *q = ';';
 }
 
 static void csv_row(FILE *f, const bench_case *c) {
@@ -161,12 +170,12 @@ static void csv_row(FILE *f, const bench_case *c) {
                                : 0.0,
           c->floor_ms, ratio(c->r[M_TUNED].ms, c->floor_ms));
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%.3g", c->r[m].relerr);
-  char why[sizeof c->autod.why];
-  snprintf(why, sizeof why, "%s", c->autod.why);
-  for (char *q = why; *q; q++)
-    if (*q == ',' || *q == '"') *q = ';';
-  fprintf(f, ",%.4g,%.4g,%s,%s,%.3g\n", c->tuned_setup_ms, c->auto_setup_ms, why,
-          c->dtype == GCOO_FLOAT64 ? "f64" : "f32", c->r[M_TC].bound);
+  char why[sizeof c->autod.why], tcwhy[sizeof c->tcd.why];
+  csv_text(why, sizeof why, c->autod.why);
+  csv_text(tcwhy, sizeof tcwhy, c->tcd.why);
+  fprintf(f, ",%.4g,%.4g,%s,%s,%.3g,%d,%s\n", c->tuned_setup_ms, c->auto_setup_ms, why,
+          c->dtype == GCOO_FLOAT64 ? "f64" : "f32", c->r[M_TC].bound,
+          c->r[M_TC].ms > 0 && c->tcd.tensor_cores, tcwhy);
   fflush(f);
 }
 
@@ -667,7 +676,7 @@ static void print_target(bench_env *E, const char *name, double value, int n, do
  * per-element bound, every TC case of those sections), *unchecked (TC cases without a finite
  * bound ratio). */
 static double tc_geomean(const summary *S, const char *a, const char *b, int *count,
-                         double *worst_bound, int *unchecked) {
+                         int *on_tensor_cores, double *worst_bound, int *unchecked) {
   double l = 0;
   int n = 0;
   for (int i = 0; i < S->n; i++) {
@@ -679,7 +688,9 @@ static double tc_geomean(const summary *S, const char *a, const char *b, int *co
       *worst_bound = c->r[M_TC].bound;
     if (c->N < 128 || c->nnz < 100000) continue;
     const double r = ratio(c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, c->r[M_TC].ms);
-    if (isfinite(r)) l += log(r), n++;
+    if (!isfinite(r)) continue;
+    l += log(r), n++;
+    *on_tensor_cores += c->tcd.tensor_cores;
   }
   *count = n;
   return n ? exp(l / n) : NAN;
@@ -693,28 +704,31 @@ static void print_tc_target(bench_env *E, const summary *S) {
                                  {"structured", NULL},
                                  {"random", NULL}};
   for (int k = 0; k < 4; k++) {
-    int n = 0, bad = 0;
+    int n = 0, ntc = 0, bad = 0;
     double wb = 0;
-    const double g = tc_geomean(S, secs[k][0], secs[k][1], &n, &wb, &bad);
+    const double g = tc_geomean(S, secs[k][0], secs[k][1], &n, &ntc, &wb, &bad);
     if (n)
-      bench_printf(E, "  %-10s %.2fx over %d cases; worst error %.2f of the bound, %d unchecked\n",
-                   secs[k][0], g, n, wb, bad);
+      bench_printf(E,
+                   "  %-10s %.2fx over %d cases (%d on tensor cores); worst error %.2f of the "
+                   "bound, %d unchecked\n",
+                   secs[k][0], g, n, ntc, wb, bad);
   }
-  int n = 0, bad = 0, nall = 0, badall = 0;
+  int n = 0, ntc = 0, bad = 0, nall = 0, ntcall = 0, badall = 0;
   double wb = 0, wball = 0;
-  const double g = tc_geomean(S, "real", NULL, &n, &wb, &bad);
+  const double g = tc_geomean(S, "real", NULL, &n, &ntc, &wb, &bad);
   /* the bound must hold on every TC case measured, any section */
-  for (int k = 0; k < 4; k++) (void)tc_geomean(S, secs[k][0], NULL, &nall, &wball, &badall);
+  for (int k = 0; k < 4; k++)
+    (void)tc_geomean(S, secs[k][0], NULL, &nall, &ntcall, &wball, &badall);
   if (!n || !isfinite(g)) {
     bench_printf(E, "target tc-speedup: not measured (no real float case with N >= 128 and nnz >= "
                     "1e5 ran) (goal >= 2x) missed\n");
     return;
   }
   bench_printf(E,
-               "target tc-speedup: %.2fx over %d real float cases with N >= 128, nnz >= 1e5; "
-               "error bound %s (worst %.2f of it, %d unchecked) (goal >= 2x, bound met on every "
-               "case) %s\n",
-               g, n, wball <= 1.0 && badall == 0 ? "met on every case" : "NOT met", wball, badall,
+               "target tc-speedup: %.2fx over %d real float cases with N >= 128, nnz >= 1e5 "
+               "(%d on tensor cores); error bound %s (worst %.2f of it, %d unchecked) (goal >= "
+               "2x, bound met on every case) %s\n",
+               g, n, ntc, wball <= 1.0 && badall == 0 ? "met on every case" : "NOT met", wball, badall,
                g >= 2.0 && wball <= 1.0 && badall == 0 ? "met" : "missed");
 }
 

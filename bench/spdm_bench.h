@@ -24,8 +24,10 @@ typedef enum bench_method {
   M_SGEMM,        /* cuBLAS FP32 GEMM on the densified A */
   M_TF32,         /* cuBLAS TF32 GEMM */
   M_AUTO,         /* GCOO_ALG_AUTO */
-  M_TC,           /* the tensor-core mode (GCOO_MATH_TF32; float only; not an exact method:
-                     never a case's "best", compared with the best FP32 cuSPARSE) */
+  M_TC,           /* the tensor-core mode as a user runs it: AUTO with math = GCOO_MATH_TF32
+                     (float only; not an exact method: never a case's "best", compared with the
+                     best FP32 cuSPARSE). Since session 11 its trial keeps the tensor-core kernel
+                     only where it beat AUTO's exact choice (details.tensor_cores says which) */
   M_COUNT
 } bench_method;
 
@@ -61,7 +63,7 @@ typedef struct bench_case {
   int64_t m, k, nnz, N;
   double sparsity; /* random sweep only */
   bench_result r[M_COUNT];
-  gcoo_cuda_op_details tuned, autod; /* what the tuned and AUTO operators chose */
+  gcoo_cuda_op_details tuned, autod, tcd; /* what the tuned, AUTO and TF32 operators chose */
   double tuned_setup_ms, auto_setup_ms;
   int best_csp; /* index of the fastest cuSPARSE method, -1 if none ran */
   double floor_ms;

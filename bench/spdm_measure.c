@@ -366,7 +366,7 @@ static gcoo_spdm_alg method_alg(bench_method m) {
     case M_CSP_ALG3: return GCOO_ALG_CUSPARSE_CSR_ALG3;
     case M_SGEMM: return GCOO_ALG_DENSE;
     case M_TF32: return GCOO_ALG_DENSE_TF32;
-    case M_TC: return GCOO_ALG_GCOO; /* with math = GCOO_MATH_TF32 */
+    case M_TC: return GCOO_ALG_AUTO; /* with math = GCOO_MATH_TF32 */
     default: return GCOO_ALG_AUTO;
   }
 }
@@ -415,14 +415,9 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   const double first = time_once(E, op, &X[0], &Y[0]);
   int reps = 0;
   res->ms = first < 0 ? -1 : time_applies(E, op, X, Y, o->R, first, &reps);
-  if (m == M_TUNED || m == M_AUTO) {
+  if (m == M_TUNED || m == M_AUTO || m == M_TC) {
     gcoo_cuda_op_details d;
-    if (gcoo_cuda_op_get_details(op, &d) >= 0) {
-      if (m == M_TUNED)
-        c->tuned = d;
-      else
-        c->autod = d;
-    }
+    if (gcoo_cuda_op_get_details(op, &d) >= 0) *(m == M_TUNED ? &c->tuned : m == M_AUTO ? &c->autod : &c->tcd) = d;
   }
 }
 
@@ -479,10 +474,11 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "budget");
       continue;
     }
-    /* AUTO and the tuned kernel choose from the operator's N hint (their documented contract:
+    /* AUTO (also in the TF32 mode) and the tuned kernel choose from the operator's N hint (their
+     * documented contract:
      * docs/dispatch.md), so each case gets its own operator made with its N; the others are
      * made once for every case (hint: the middle N) */
-    const int per_case = m == M_AUTO || m == M_TUNED;
+    const int per_case = m == M_AUTO || m == M_TUNED || m == M_TC;
     for (int i0 = 0; i0 < nc; i0 += per_case ? 1 : nc) {
       const int i1 = per_case ? i0 + 1 : nc;
       gcoo_op_options opt = GCOO_OP_OPTIONS_INIT;

@@ -283,6 +283,21 @@ static gcoo_status build_order(gcoo_op op) {
   return st;
 }
 
+/* The row-split items longest first, once (the shape trial's candidate for skewed rows). */
+static gcoo_status build_split_order(gcoo_op op) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  if (o->tuned.split.item_order) return GCOO_SUCCESS;
+  device_guard g;
+  GCOO_CALL(device_enter(op->ctx, &g));
+  gcoo_status st = gcoo_cuda_tuned_build_split_order(&o->csr, &o->tuned, op->ctx->stream);
+  if (st >= 0) {
+    o->device_bytes += (size_t)o->tuned.split.nitems * 8;
+    op->info.device_bytes = o->device_bytes;
+  }
+  device_leave(&g);
+  return st;
+}
+
 /* The tuned kernel's row-split layout, once (pieces from the mean row, workspace as wide as the
  * operator's N hint). */
 static gcoo_status build_split(gcoo_op op) {
@@ -307,7 +322,7 @@ gcoo_status gcoo_cuda_op_set_option(gcoo_op op, gcoo_cuda_op_option key, int64_t
   cuda_op_state *o = gcoo__cuda_op(op);
   switch (key) {
     case GCOO_CUDA_OPT_TUNED_VARIANT:
-      GCOO_CHECK(!o->tc_mode || value == 0, GCOO_ERR_UNSUPPORTED,
+      GCOO_CHECK(!o->tc_active || value == 0, GCOO_ERR_UNSUPPORTED,
                  "the operator runs the tensor-core mode (GCOO_MATH_TF32), which has no tuned "
                  "variants");
       GCOO_CHECK(value >= 0 && value <= gcoo_cuda_tuned_variant_count(), GCOO_ERR_INVALID_ARG,
@@ -364,9 +379,9 @@ static int64_t max_row_nnz(gcoo_sparse A) {
 }
 
 /* The tuned layout at width p, its direct/staged preference from the reuse and the row skew. */
-static size_t tuned_bytes(const cuda_op_state *o) {
-  return (size_t)(o->tuned.ngroups + 1) * 8 + (size_t)o->tuned.ndistinct * 4 +
-         (size_t)o->csr.nnz * 2 * gcoo_dtype_size(o->csr.dtype);
+static size_t tuned_bytes(const gcoo_cuda_tuned *L, const gcoo_cuda_csr *A) {
+  return (size_t)(L->ngroups + 1) * 8 + (size_t)L->ndistinct * 4 +
+         (size_t)A->nnz * 2 * gcoo_dtype_size(A->dtype);
 }
 static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
   cuda_op_state *o = gcoo__cuda_op(op);
@@ -375,7 +390,7 @@ static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
   const double avg = o->csr.nrows > 0 ? (double)o->csr.nnz / (double)o->csr.nrows : 0.0;
   const double skew = avg > 0 ? (double)max_row_nnz / avg : 0.0;
   o->tuned.prefer_direct = gcoo__dispatch_tuned_direct(o->details.reuse, skew);
-  o->device_bytes += tuned_bytes(o);
+  o->device_bytes += tuned_bytes(&o->tuned, &o->csr);
   op->info.device_bytes = o->device_bytes;
   return GCOO_SUCCESS;
 }
@@ -392,7 +407,7 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
  * kernel writes each of its rows to the row of Y it came from (tc.rowmap). */
 #define TC_REORDER_MAX_TILES 0.9
 
-static gcoo_status tc_setup(gcoo_op op, int64_t max_row_nnz) {
+static gcoo_status tc_setup(gcoo_op op) {
   cuda_op_state *o = gcoo__cuda_op(op);
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   gcoo_sparse_arrays a;
@@ -425,12 +440,14 @@ static gcoo_status tc_setup(gcoo_op op, int64_t max_row_nnz) {
     }
     GCOO_GOTO(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
     GCOO_GOTO(gcoo_cuda_csr_upload(B, &o->tc_csr, s));
-    GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tuned, NULL, s));
-    o->device_bytes += csr_bytes(&o->tc_csr) + tuned_bytes(o) + (size_t)ai.nrows * 4;
+    GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tc_tuned, NULL, s));
+    o->device_bytes += csr_bytes(&o->tc_csr) + tuned_bytes(&o->tc_tuned, &o->tc_csr) +
+                       (size_t)ai.nrows * 4;
   } else {
-    GCOO_GOTO(tuned_setup(op, GCOO_TC_ROWS, max_row_nnz));
+    GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, GCOO_TC_ROWS, &o->tc_tuned, NULL, s));
+    o->device_bytes += tuned_bytes(&o->tc_tuned, &o->csr);
   }
-  GCOO_GOTO(gcoo_cuda_tc_build(&o->tuned, &o->tc, s));
+  GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
   o->tc.force_ksplit = env_tc_ksplit();
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
@@ -587,23 +604,26 @@ static void trial_operands_free(gcoo_op op, trial_operands *t) {
 static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   cuda_op_state *o = gcoo__cuda_op(op);
   gcoo_cuda_tuned *L = &o->tuned;
-  if (o->tc_mode || L->prefer_resident || L->prefer_split || !L->entries || o->variant != 0)
-    return GCOO_SUCCESS;
+  if (o->tc_active || L->prefer_resident || !L->entries || o->variant != 0) return GCOO_SUCCESS;
+  /* skewed rows (the rule chose the row-split kernel, version 9): its items longest first and the
+   * batched kernel's shapes against it; no direct shape (a long row holds its block back) */
+  const int split = L->prefer_split;
   /* the candidates: the direct kernel in blocks of 8 and 32 rows at 1, 2, 4 vectors a thread;
    * the batched kernel (batches of 16 or 32 entries at 1 vector, 16 at 2, 8 at 4) at the one
    * width that covers N (or the widest), in blocks of 4 and 16 rows, in A's order and longest
-   * rows first */
+   * rows first; for skewed rows, the row-split items longest first */
   typedef struct {
-    int32_t rows, vpt, batch, ordered;
+    int32_t rows, vpt, batch, ordered, split;
   } shape;
   shape cand[32];
   int nc = 0;
   const int vec = 16 / (int)gcoo_dtype_size(o->csr.dtype);
   static const int32_t vpts[] = {1, 2, 4};
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < 2 && !split; r++)
     for (int v = 0; v < 3; v++)
       if (vpts[v] == 1 || 8 * (vpts[v] / 2) * vec < N) /* else a narrower tile covers N */
-        cand[nc++] = (shape){r ? 32 : 8, vpts[v], 0, 0};
+        cand[nc++] = (shape){r ? 32 : 8, vpts[v], 0, 0, 0};
+  if (split && build_split_order(op) >= 0) cand[nc++] = (shape){0, 0, 0, 1, 1};
   const int packed = N % vec == 0 && t->dX.ld % vec == 0;
   int bv = 1;
   while (bv < 4 && 8 * bv * vec < N) bv *= 2;
@@ -613,29 +633,33 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
     if (batches[b][1] == bv)
       for (int r = 0; r < 2; r++)
         for (int ord = 0; ord <= order_ok; ord++)
-          cand[nc++] = (shape){r ? 16 : 4, bv, batches[b][0], ord};
+          cand[nc++] = (shape){r ? 16 : 4, bv, batches[b][0], ord, 0};
   (void)cudaGetLastError();
   L->shape_n = 0;
   L->shape_batch = 0;
   L->shape_ordered = 0;
+  L->split.ordered = 0;
   float rule = -1, best = -1;
   int bi = -1;
   if (trial_time(op, &t->dX, &t->dY, &rule) < 0) {
     (void)cudaGetLastError();
     return GCOO_SUCCESS; /* the rule's variant stands */
   }
+  const char *rule_name = split ? "row-split" : L->prefer_direct ? "direct" : "staged";
   /* GCOO_SHAPE_TRACE=1 (developer switch): every candidate's time on stderr */
   const char *tv = getenv("GCOO_SHAPE_TRACE");
   const int trace = tv && tv[0] == '1';
   if (trace)
-    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N,
-            L->prefer_direct ? "direct" : "staged", rule);
+    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N, rule_name,
+            rule);
   for (int c = 0; c < nc; c++) {
-    L->shape_n = N;
+    L->prefer_split = cand[c].split;
+    L->split.ordered = cand[c].split;
+    L->shape_n = cand[c].split ? 0 : N;
     L->shape_rows = cand[c].rows;
     L->shape_vpt = cand[c].vpt;
     L->shape_batch = cand[c].batch;
-    L->shape_ordered = cand[c].ordered;
+    L->shape_ordered = cand[c].split ? 0 : cand[c].ordered;
     float ms = -1;
     if (trial_time(op, &t->dX, &t->dY, &ms) < 0) {
       ms = -1;
@@ -643,31 +667,38 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
     }
     if (trace)
       fprintf(stderr, "gcoo shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms\n",
-              (long long)N, cand[c].batch ? "batched" : "direct", cand[c].rows, cand[c].vpt,
-              cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
+              (long long)N,
+              cand[c].split   ? "row-split"
+              : cand[c].batch ? "batched"
+                              : "direct",
+              cand[c].rows, cand[c].vpt, cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
     if (ms > 0 && (best < 0 || ms < best)) {
       best = ms;
       bi = c;
     }
   }
   const int take = bi >= 0 && rule > 0 && best < SHAPE_MIN_GAIN * rule;
-  const shape none = {0, 0, 0, 0}, pick = take ? cand[bi] : none;
-  L->shape_n = take ? N : 0;
+  const shape none = {0, 0, 0, 0, 0}, pick = take ? cand[bi] : none;
+  L->prefer_split = split && (!take || pick.split);
+  L->split.ordered = pick.split;
+  L->shape_n = take && !pick.split ? N : 0;
   L->shape_rows = pick.rows;
   L->shape_vpt = pick.vpt;
   L->shape_batch = pick.batch;
-  L->shape_ordered = pick.ordered;
+  L->shape_ordered = pick.split ? 0 : pick.ordered;
   const size_t wl = strlen(o->details.why);
   const shape shown = bi >= 0 ? cand[bi] : none;
   char kind[48];
-  if (shown.batch)
-    snprintf(kind, sizeof kind, "batched %d%s", shown.batch, shown.ordered ? " ordered" : "");
+  if (shown.split)
+    snprintf(kind, sizeof kind, "row-split, items longest first");
+  else if (shown.batch)
+    snprintf(kind, sizeof kind, "batched %d%s %d rows x %d vectors", shown.batch,
+             shown.ordered ? " ordered" : "", shown.rows, shown.vpt);
   else
-    snprintf(kind, sizeof kind, "direct");
+    snprintf(kind, sizeof kind, "direct %d rows x %d vectors", shown.rows, shown.vpt);
   snprintf(o->details.why + wl, sizeof o->details.why - wl,
-           "; shape trial at N = %lld: %s %.4g ms, %s %d rows x %d vectors %.4g ms -> %s",
-           (long long)N, L->prefer_direct ? "direct" : "staged", rule, kind, shown.rows, shown.vpt,
-           best, take ? "that shape" : "rule");
+           "; shape trial at N = %lld: %s %.4g ms, %s %.4g ms -> %s", (long long)N, rule_name,
+           rule, kind, best, take ? "that shape" : "rule");
   return GCOO_SUCCESS;
 }
 
@@ -775,6 +806,77 @@ done:
   return st;
 }
 
+/* ---- the tensor-core mode under AUTO (docs/dispatch.md, version 9) ---------------------------
+ * TF32 math allows the tensor-core kernel; it does not oblige the library to run it where it is
+ * slower, as cuBLAS's TF32 mode does not. The kernel wins where windows of 16 rows are dense
+ * (bcsstk24, bcsstk33, cavity19, TSOPF: 1.1-1.3x faster than the exact kernel at N >= 128) and
+ * loses where its tiles are mostly padding (cage11, ct2010, wiki-Vote: 1.4-2.5x slower;
+ * 2026-12-02-h200-spdm-s10-final.txt). So once AUTO's exact choice is set up, the tensor-core
+ * layout is built beside it and both are timed at the N hint; the slower one is freed. Without a
+ * trial (operands too large, GCOO_AUTO_TRIAL=0) the tensor-core kernel serves, as asked. */
+static void tc_release(cuda_op_state *o) {
+  gcoo_cuda_tc_free(&o->tc);
+  gcoo_cuda_tuned_free(&o->tc_tuned);
+  memset(&o->tc_tuned, 0, sizeof o->tc_tuned);
+  gcoo_cuda_csr_free(&o->tc_csr);
+  o->tc_active = 0;
+}
+
+static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p) {
+  cuda_op_state *o = gcoo__cuda_op(op);
+  const gcoo_spdm_alg exact = o->alg;
+  const size_t bytes_exact = o->device_bytes;
+  if (tc_setup(op) < 0) { /* memory, say: the exact choice serves, and says why */
+    (void)cudaGetLastError();
+    tc_release(o);
+    o->device_bytes = bytes_exact;
+    const size_t wl = strlen(o->details.why);
+    snprintf(o->details.why + wl, sizeof o->details.why - wl,
+             "; TF32: the tensor-core layout failed (%s) -> exact", gcoo_last_error());
+    return GCOO_SUCCESS;
+  }
+  const size_t bytes_tc = o->device_bytes - bytes_exact;
+  const int64_t N = din->n > 0 ? din->n : GCOO_DISPATCH_DEFAULT_N;
+  int64_t ld;
+  size_t xb, yb;
+  float ms_exact = -1, ms_tc = -1;
+  if (trial_fits(o, N, &ld, &xb, &yb)) {
+    trial_operands t;
+    if (trial_operands_make(op, N, ld, xb, yb, &t) >= 0) {
+      o->tc_active = 0;
+      if (trial_time(op, &t.dX, &t.dY, &ms_exact) < 0) ms_exact = -1;
+      o->alg = GCOO_ALG_GCOO;
+      o->tc_active = 1;
+      if (trial_time(op, &t.dX, &t.dY, &ms_tc) < 0) ms_tc = -1;
+      o->alg = exact;
+    }
+    (void)cudaGetLastError();
+    trial_operands_free(op, &t);
+  }
+  const int use_tc = ms_tc > 0 ? ms_exact <= 0 || ms_tc < ms_exact : ms_exact <= 0;
+  if (use_tc) {
+    /* the exact choice's tuned layout goes (cuSPARSE's handles stay: they serve the layouts the
+     * GCOO kernels do not) */
+    gcoo_cuda_tuned_free(&o->tuned);
+    memset(&o->tuned, 0, sizeof o->tuned);
+    o->device_bytes = csr_bytes(&o->csr) + bytes_tc;
+    o->alg = GCOO_ALG_GCOO;
+    o->tc_active = 1;
+    *p = GCOO_TC_ROWS;
+  } else {
+    tc_release(o);
+    o->device_bytes = bytes_exact;
+    o->alg = exact;
+    o->tc_active = 0;
+  }
+  op->info.device_bytes = o->device_bytes;
+  const size_t wl = strlen(o->details.why);
+  snprintf(o->details.why + wl, sizeof o->details.why - wl,
+           "; TF32 trial at N = %lld: exact (%s) %.4g ms, tensor cores %.4g ms -> %s", (long long)N,
+           gcoo_spdm_alg_name(exact), ms_exact, ms_tc, use_tc ? "tensor cores" : "exact");
+  return GCOO_SUCCESS;
+}
+
 static gcoo_status cuda_op_setup(gcoo_op op) {
   gcoo_status st = GCOO_SUCCESS;
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
@@ -793,11 +895,12 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   int resident = 0; /* AUTO chose the tuned kernel's X-resident variant */
   int rowsplit = 0; /* ... or its row-split variant */
   snprintf(o->details.why, sizeof o->details.why, "forced");
-  /* the tensor-core mode (opt-in, float): AUTO and GCOO run it, on windows of 16 rows */
+  /* the tensor-core mode (opt-in, float), on windows of 16 rows: GCOO runs it; AUTO makes its
+   * exact choice and then times the tensor-core kernel against it (tc_trial) */
   o->tc_mode = op->opts.math == GCOO_MATH_TF32 && o->csr.dtype == GCOO_FLOAT32 &&
                (alg == GCOO_ALG_AUTO || alg == GCOO_ALG_GCOO);
-  if (o->tc_mode) {
-    alg = GCOO_ALG_GCOO;
+  if (o->tc_mode && alg == GCOO_ALG_GCOO) {
+    o->tc_active = 1;
     p = GCOO_TC_ROWS;
     snprintf(o->details.why, sizeof o->details.why,
              "tensor-core mode (GCOO_MATH_TF32): TF32 tiles of windows of %d rows", GCOO_TC_ROWS);
@@ -850,8 +953,8 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
       }
       if (p == 0) p = gcoo__dispatch_choose_p(&din, NULL);
       if (p == 0) p = GCOO_DEFAULT_P; /* nnz = 0: any width */
-      if (o->tc_mode)
-        GCOO_GOTO(tc_setup(op, din.max_row_nnz));
+      if (o->tc_active)
+        GCOO_GOTO(tc_setup(op));
       else
         GCOO_GOTO(tuned_setup(op, p, din.max_row_nnz));
       if (resident) {
@@ -885,12 +988,14 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
   }
   o->alg = alg;
   /* GCOO with its width left to the library (or AUTO's rule choosing it): its shape at N */
-  if (alg == GCOO_ALG_GCOO && op->opts.p == 0 && op->opts.ncols_hint > 0 && !o->tc_mode)
+  if (alg == GCOO_ALG_GCOO && op->opts.p == 0 && op->opts.ncols_hint > 0 && !o->tc_active)
     GCOO_GOTO(shape_trial_alone(op, op->opts.ncols_hint));
-  if (op->opts.alg == GCOO_ALG_AUTO && !o->tc_mode) {
+  if (op->opts.alg == GCOO_ALG_AUTO) {
     GCOO_GOTO(auto_trial(op, &din, &p));
+    if (o->tc_mode) GCOO_GOTO(tc_trial(op, &din, &p));
     alg = o->alg;
   }
+  o->details.tensor_cores = o->tc_active;
   o->details.alg = alg;
   o->details.p = p;
   op->info.alg = alg;
@@ -915,6 +1020,7 @@ static gcoo_status cuda_op_destroy(gcoo_op op) {
   gcoo__dense_destroy(op);
   gcoo_cuda_gcoo_free(&o->gcoo);
   gcoo_cuda_tc_free(&o->tc);
+  gcoo_cuda_tuned_free(&o->tc_tuned);
   gcoo_cuda_tuned_free(&o->tuned);
   gcoo_cuda_csr_free(&o->tc_csr);
   gcoo_cuda_csr_free(&o->csr);
@@ -1041,7 +1147,7 @@ static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double b
           gcoo_cuda_spdm_faithful(&o->gcoo, alpha, X->data, X->ld, beta, Y->data, Y->ld, N, s));
       break;
     case GCOO_ALG_GCOO:
-      if (o->tc_mode)
+      if (o->tc_active)
         GCOO_CALL(gcoo_cuda_spdm_tc(&o->tc, &c->dev, alpha, X->data, X->ld, beta, Y->data, Y->ld, N,
                                     s, &o->details.last));
       else

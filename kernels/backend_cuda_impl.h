@@ -49,8 +49,11 @@ typedef struct cuda_op_state {
   gcoo_cuda_gcoo gcoo;   /* faithful: the GCOO of S */
   gcoo_cuda_tuned tuned; /* tuned: the layout derived from it */
   int variant;           /* GCOO_CUDA_OPT_TUNED_VARIANT */
-  int tc_mode;           /* GCOO_MATH_TF32 on a float operator: the tensor-core kernel */
-  gcoo_cuda_tc tc;       /* its tiles (built from tuned at p = GCOO_TC_ROWS) */
+  int tc_mode;           /* GCOO_MATH_TF32 asked on a float operator (AUTO or GCOO) */
+  int tc_active;         /* ... and the tensor-core kernel serves the applies: always for GCOO,
+                            for AUTO where its trial was faster than the exact choice */
+  gcoo_cuda_tuned tc_tuned; /* the layout at p = GCOO_TC_ROWS whose column lists tc borrows */
+  gcoo_cuda_tc tc;          /* the tensor-core tiles */
   gcoo_cuda_csr tc_csr;  /* A with its rows in the tensor-core order, where one was taken */
   /* dense */
   void *dense; /* A densified, row-major m x k */

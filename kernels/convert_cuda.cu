@@ -514,9 +514,9 @@ void free_resident(gcoo_cuda_xres *X) {
 }
 
 void free_split(gcoo_cuda_split *P) {
-  void *const arrays[] = {P->item_begin, P->item_row, P->item_slot,
-                          P->long_row,   P->long_ptr, P->work};
-  gcoo__cuda_free_each(arrays, 6);
+  void *const arrays[] = {P->item_begin, P->item_row, P->item_slot, P->long_row,
+                          P->long_ptr,   P->work,     P->item_order};
+  gcoo__cuda_free_each(arrays, 7);
   memset(P, 0, sizeof *P);
 }
 
@@ -961,6 +961,42 @@ done:
   return st;
 }
 
+// Sort keys that put long items first (as row_length_keys_kernel for rows).
+__global__ void item_length_keys_kernel(const int64_t *__restrict__ ptr,
+                                        const int64_t *__restrict__ item_begin,
+                                        const int64_t *__restrict__ item_row, int64_t n,
+                                        int32_t piece, uint64_t *__restrict__ keys,
+                                        int64_t *__restrict__ items) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t left = ptr[item_row[i] + 1] - item_begin[i];
+    keys[i] = (uint64_t)(INT32_MAX - (left < piece ? left : piece));
+    items[i] = i;
+  }
+}
+
+gcoo_status build_split_order(const gcoo_cuda_csr *A, gcoo_cuda_split *P, cudaStream_t s) {
+  const int64_t n = P->nitems;
+  gcoo_status st = GCOO_SUCCESS;
+  uint64_t *kin = NULL, *kout = NULL;
+  int64_t *iin = NULL;
+  GCOO_GOTO(gcoo__cuda_alloc((void **)&P->item_order, (size_t)(n > 0 ? n : 1) * 8,
+                             "row-split items, longest first"));
+  if (n == 0) return GCOO_SUCCESS;
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kin, (size_t)n * 8, "item length keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&kout, (size_t)n * 8, "sorted item length keys", s));
+  GCOO_GOTO(gcoo__cuda_alloc_async(&iin, (size_t)n * 8, "item numbers", s));
+  GCOO_LAUNCH(item_length_keys_kernel, dim3(grid_for(n, kThreads)), dim3(kThreads), 0, s, A->ptr,
+              P->item_begin, P->item_row, n, P->piece, kin, iin);
+  GCOO_CHECK_LAUNCH_GOTO("item length keys");
+  GCOO_GOTO(sort_pairs(kin, kout, iin, P->item_order, n, 32, s));
+done:
+  free_async(kin, s);
+  free_async(kout, s);
+  free_async(iin, s);
+  return st;
+}
+
 } // namespace
 
 extern "C" int gcoo_cuda_xres_split_base(int R) { return split_base(R); }
@@ -1017,6 +1053,22 @@ extern "C" gcoo_status gcoo_cuda_tuned_build_split(const gcoo_cuda_csr *A, int32
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   gcoo_status st = build_split(A, piece, ncols_hint, &L->split, s);
   if (st < 0) free_split(&L->split);
+  return st;
+}
+
+extern "C" gcoo_status gcoo_cuda_tuned_build_split_order(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
+                                                         void *stream) {
+  GCOO_CHECK(A != NULL && L != NULL, GCOO_ERR_NULL, "CSR or layout is NULL");
+  GCOO_CHECK(L->split.item_begin != NULL, GCOO_ERR_UNSUPPORTED,
+             "the row-split layout is not built (gcoo_cuda_tuned_build_split)");
+  if (L->split.item_order) return GCOO_SUCCESS;
+  gcoo_status st = build_split_order(A, &L->split, static_cast<cudaStream_t>(stream));
+  if (st < 0) {
+    void *const arrays[] = {L->split.item_order};
+    gcoo__cuda_free_each(arrays, 1);
+    L->split.item_order = NULL;
+    L->split.ordered = 0;
+  }
   return st;
 }
 

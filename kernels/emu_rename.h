@@ -26,6 +26,7 @@
 #define gcoo_cuda_tuned_variant_split gcoo_emu_tuned_variant_split
 #define gcoo_cuda_tuned_variant_ordered gcoo_emu_tuned_variant_ordered
 #define gcoo_cuda_tuned_build_split gcoo_emu_tuned_build_split
+#define gcoo_cuda_tuned_build_split_order gcoo_emu_tuned_build_split_order
 #define gcoo_cuda_spdm_split gcoo_emu_spdm_split
 #define gcoo_cuda_tuned_build_order gcoo_emu_tuned_build_order
 #define gcoo_cuda_spdm_batched gcoo_emu_spdm_batched

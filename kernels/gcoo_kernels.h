@@ -110,6 +110,9 @@ typedef struct gcoo_cuda_split {
   int64_t work_cols;   /**< workspace columns (a multiple of 128) */
   void *work;          /**< nwork x work_cols values (float or double) */
   int64_t max_row;     /**< longest row of A */
+  int64_t *item_order; /**< nitems: the items longest first (stable), built on demand
+                            (gcoo_cuda_tuned_build_split_order); NULL until then */
+  int ordered;         /**< the kernel takes the items in item_order (needs it) */
 } gcoo_cuda_split;
 
 /** Bounds of the row-split layout: pieces of 32 .. 1024 entries, a workspace of at most
@@ -208,6 +211,13 @@ gcoo_status gcoo_cuda_tuned_build_order(const gcoo_cuda_csr *A, gcoo_cuda_tuned 
  *  same CSR; a no-op when L->split is already built. gcoo_cuda_tuned_free frees it too. */
 gcoo_status gcoo_cuda_tuned_build_split(const gcoo_cuda_csr *A, int32_t piece, int64_t ncols_hint,
                                         gcoo_cuda_tuned *L, void *stream);
+
+/** Build L->split.item_order, the row-split items longest first (a stable CUB radix sort of
+ *  their lengths), so that a warp's slots and the grid's first blocks take items of one length
+ *  and the longest start first; L->split.ordered then makes the kernel use it. Needs L->split
+ *  built; a no-op when the order is already built. */
+gcoo_status gcoo_cuda_tuned_build_split_order(const gcoo_cuda_csr *A, gcoo_cuda_tuned *L,
+                                              void *stream);
 
 /** 1 when the X-resident kernel can hold a tile of X (k + 8 rows, at least 16 bytes wide) in one
  *  block's shared memory on this device: k + 8 <= smem_per_block_optin / 16 (k <= 14 520 on an
@@ -402,6 +412,7 @@ typedef struct gcoo_cuda_op_details {
   double reuse;      /**< nnz / distinct columns of the groups at p (0 when not built) */
   int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
+  int tensor_cores;  /**< the tensor-core kernel (GCOO_MATH_TF32) serves the applies */
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
   char why[640];               /**< the dispatch rule's reason (and the trials'), or "forced" */
 } gcoo_cuda_op_details;

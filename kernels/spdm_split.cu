@@ -36,6 +36,7 @@ struct SplitArgs {
   const int32_t *colind;
   const T *vals;
   const int64_t *item_begin, *item_row, *item_slot;
+  const int64_t *item_order; // NULL: the items in row order; else item_order[i] is the i-th
   int64_t nitems, piece;
   const int64_t *long_row, *long_ptr;
   int64_t nlong;
@@ -103,8 +104,9 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
   using P = Pack<T>;
   constexpr int VEC = P::N;
   const int slot = threadIdx.x >> 3, lane = threadIdx.x & 7;
-  const int64_t it = (int64_t)blockIdx.x * kSlots + slot;
-  if (it >= a.nitems) return; // no barrier follows
+  const int64_t pos = (int64_t)blockIdx.x * kSlots + slot;
+  if (pos >= a.nitems) return; // no barrier follows
+  const int64_t it = a.item_order ? a.item_order[pos] : pos;
   const int64_t row = a.item_row[it];
   const int64_t e0 = a.item_begin[it];
   const int64_t rend = a.rowptr[row + 1];
@@ -254,6 +256,7 @@ gcoo_status launch_split(const gcoo_cuda_tuned *L, int vpt, const gcoo_cuda_devi
   a.item_begin = P->item_begin;
   a.item_row = P->item_row;
   a.item_slot = P->item_slot;
+  a.item_order = P->ordered ? P->item_order : nullptr;
   a.nitems = P->nitems;
   a.piece = P->piece;
   a.long_row = P->long_row;
@@ -291,6 +294,8 @@ extern "C" gcoo_status gcoo_cuda_spdm_split(const gcoo_cuda_tuned *L, int vpt,
              "the row-split layout is not built (gcoo_cuda_tuned_build_split)");
   GCOO_CHECK(vpt == 0 || vpt == 1 || vpt == 2 || vpt == 4, GCOO_ERR_INVALID_ARG,
              "row-split kernel: %d packs a lane (0, 1, 2 or 4)", vpt);
+  GCOO_CHECK(!L->split.ordered || L->split.item_order != NULL, GCOO_ERR_UNSUPPORTED,
+             "the row-split items' order is not built (gcoo_cuda_tuned_build_split_order)");
   return spdm_enter(L->dtype, L->m, L->k, X, ldx, Y, ldy, N, stream, chosen, [&](auto z, auto s) {
     return launch_split<decltype(z)>(L, vpt, dev, alpha, X, ldx, beta, Y, ldy, N, s, chosen);
   });

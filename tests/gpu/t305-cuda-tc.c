@@ -18,6 +18,7 @@
 static double worst_ratio = 0, worst_rel = 0;
 static int ncases = 0;
 static int nreordered = 0; /* cases whose windows took the row order of kernels/tc_order.c */
+static int nauto_tc = 0, nauto_exact = 0; /* AUTO's TF32 trial: which side won */
 
 /* One product with TF32 allowed: operands on the device (dev) or the host. */
 static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, gcoo_spdm_alg alg, int64_t N,
@@ -68,9 +69,20 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, gcoo_spdm_alg a
   if (ai.dtype == GCOO_FLOAT32) {
     double rel = 0;
     const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
-    TEST_CHECK(d.alg == GCOO_ALG_GCOO && strstr(d.why, "tensor-core") && d.last.tensor_core,
-               "%s %s: TF32 allowed but the operator ran %s (%s)", name, gcoo_spdm_alg_name(alg),
-               gcoo_spdm_alg_name(d.alg), d.why);
+    if (alg == GCOO_ALG_GCOO || getenv("GCOO_AUTO_TRIAL"))
+      /* GCOO, and AUTO without a trial: the tensor-core kernel, as asked */
+      TEST_CHECK(d.alg == GCOO_ALG_GCOO && strstr(d.why, "tensor-core") && d.tensor_cores &&
+                     d.last.tensor_core,
+                 "%s %s: TF32 asked but the operator ran %s (%s)", name, gcoo_spdm_alg_name(alg),
+                 gcoo_spdm_alg_name(d.alg), d.why);
+    else /* AUTO: the faster of its exact choice and the tensor-core kernel, and it says which */
+      TEST_CHECK(strstr(d.why, d.tensor_cores ? "-> tensor cores" : "-> exact") &&
+                     d.tensor_cores == d.last.tensor_core &&
+                     (!d.tensor_cores || d.alg == GCOO_ALG_GCOO),
+                 "%s AUTO with TF32: the trial's choice (%s) is not what ran (tensor cores %d, "
+                 "last launch %d, %s)",
+                 name, d.why, d.tensor_cores, d.last.tensor_core, gcoo_spdm_alg_name(d.alg));
+    if (alg == GCOO_ALG_AUTO) nauto_tc += d.tensor_cores, nauto_exact += !d.tensor_cores;
     TEST_CHECK(ratio <= 1.0,
                "%s %s N=%lld pad=%lld off=%d beta=%g %s: error %.3g of the bound (relerr %.3g, "
                "tile %d columns)",
@@ -152,9 +164,18 @@ int main(int argc, char **argv) {
     check(ctx, A, files[f], GCOO_ALG_AUTO, fN[f], 0, 0, 1.0, 0.0, 1);
     gcoo_sparse_destroy(&A);
   }
+  /* AUTO without its trial (GCOO_AUTO_TRIAL=0): the tensor-core kernel serves, as asked */
+  {
+    gcoo_sparse A = NULL;
+    TEST_CALL(gcoo_mtx_read(gcoo_test_data(files[1]), GCOO_FLOAT32, 0, &A));
+    setenv("GCOO_AUTO_TRIAL", "0", 1);
+    check(ctx, A, "bcsstk21 no trial", GCOO_ALG_AUTO, 64, 0, 0, 1.0, 0.0, 1);
+    unsetenv("GCOO_AUTO_TRIAL");
+    gcoo_sparse_destroy(&A);
+  }
   TEST_CALL(gcoo_ctx_destroy(&ctx));
-  printf("t305-cuda-tc: %d cases (%d with rows reordered), worst error %.3g of the bound, "
-         "worst relerr %.3g\n",
-         ncases, nreordered, worst_ratio, worst_rel);
+  printf("t305-cuda-tc: %d cases (%d with rows reordered; AUTO's trial kept tensor cores on %d, "
+         "exact on %d), worst error %.3g of the bound, worst relerr %.3g\n",
+         ncases, nreordered, nauto_tc, nauto_exact, worst_ratio, worst_rel);
   return gcoo_test_finish("t305-cuda-tc");
 }

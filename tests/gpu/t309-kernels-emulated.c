@@ -226,6 +226,33 @@ static void check_split_layout(gcoo_sparse A, const gcoo_cuda_tuned *L, const ch
              (long long)bad);
 }
 
+/* The row-split items longest first: a permutation of the items, their lengths (at most a
+ * piece) not increasing, items of equal length in the layout's order (the sort is stable). */
+static int split_ordered_seen = 0;
+static void check_split_order(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
+  gcoo_sparse_arrays a;
+  TEST_CALL(gcoo_sparse_get_arrays(A, &a));
+  const gcoo_cuda_split *P = &L->split;
+  char *seen = calloc((size_t)P->nitems + 1, 1);
+  int64_t bad = 0, prev_len = INT64_MAX, prev_item = -1;
+  for (int64_t r = 0; r < P->nitems; r++) {
+    const int64_t it = P->item_order[r];
+    if (it < 0 || it >= P->nitems || seen[it]) {
+      bad++;
+      continue;
+    }
+    seen[it] = 1;
+    const int64_t left = a.ptr[P->item_row[it] + 1] - P->item_begin[it];
+    const int64_t len = left < P->piece ? left : P->piece;
+    bad += len > prev_len || (len == prev_len && it < prev_item);
+    prev_len = len;
+    prev_item = it;
+  }
+  free(seen);
+  TEST_CHECK(bad == 0, "%s: row-split items longest first: %lld of %lld out of place", name,
+             (long long)bad, (long long)P->nitems);
+}
+
 /* The batched kernel's row order against A: a permutation of the rows, lengths not increasing,
  * rows of equal length in A's order (the sort is stable). */
 static void check_row_order(gcoo_sparse A, const gcoo_cuda_tuned *L, const char *name) {
@@ -429,19 +456,37 @@ static void check_split_product(gcoo_sparse A, int32_t piece, int64_t N, double 
   gcoo_dense Y = gt_dense_padded(ai.dtype, ai.nrows, N, N, 0, 22);
   if (beta == 0.0) TEST_CALL(gcoo_dense_fill(&Y, NAN));
   gcoo_dense R = reference(A, alpha, &X, beta, &Y);
+  gcoo_dense Y0 = gcoo_test_copy(&Y);
   gcoo_cuda_tuned L;
   TEST_CALL(gcoo_cuda_tuned_build(&d, 32, &L, NULL, NULL));
   TEST_CALL(gcoo_cuda_tuned_build_split(&d, piece, N, &L, NULL));
   check_split_layout(A, &L, name);
   L.prefer_split = 1;
-  gcoo_cuda_tuned_launch sh;
-  TEST_CALL(
-      gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
-  const double err = gcoo_test_relerr(&Y, &R), tol = gt_tolerance(A);
-  TEST_CHECK(sh.rowsplit && err <= tol,
-             "%s: prefer_split ran %s (piece %d, vpt %d): relerr %.3g > %.3g", name,
-             gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt, err, tol);
-  if (sh.batch) split_batched_seen++;
+  /* the items in row order, then longest first (ordered before its order exists: refused) */
+  L.split.ordered = 1;
+  TEST_FAILS(gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL,
+                                  NULL),
+             GCOO_ERR_UNSUPPORTED, "order is not built");
+  for (int ordered = 0; ordered <= 1; ordered++) {
+    if (ordered) {
+      TEST_CALL(gcoo_cuda_tuned_build_split_order(&d, &L, NULL));
+      check_split_order(A, &L, name);
+      for (int64_t i = 0; i < ai.nrows; i++)
+        for (int64_t j = 0; j < N; j++) gcoo_dense_set(&Y, i, j, gcoo_dense_get(&Y0, i, j));
+    }
+    L.split.ordered = ordered;
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(
+        gcoo_cuda_spdm_tuned(&L, 0, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    const double err = gcoo_test_relerr(&Y, &R), tol = gt_tolerance(A);
+    TEST_CHECK(sh.rowsplit && err <= tol,
+               "%s: prefer_split ran %s (piece %d, vpt %d, items %s): relerr %.3g > %.3g", name,
+               gcoo_cuda_tuned_variant_name(sh.variant), sh.piece, sh.vpt,
+               ordered ? "longest first" : "in row order", err, tol);
+    if (sh.batch) split_batched_seen++;
+    split_ordered_seen += ordered;
+  }
+  gcoo_dense_destroy(&Y0);
   gcoo_cuda_tuned_free(&L);
   gt_dense_free(&X, 0);
   gt_dense_free(&Y, 0);
@@ -733,5 +778,6 @@ int main(void) {
              max_split_passes_seen);
   TEST_CHECK(batched_seen > 0, "no product ran through the batched kernel");
   TEST_CHECK(split_batched_seen > 0, "no row-split product ran its 16-byte (batched) path");
+  TEST_CHECK(split_ordered_seen > 0, "no row-split product ran its items longest first");
   return gcoo_test_finish("t309-kernels-emulated");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/gpu_spdm_s10.sh OUT MATS [N] [SECTIONS]: issue 15, session 10, one GPU call: Release build
-# of the SpDM targets, the SpDM GPU tests (t302, t303, t305), memcheck of t303 --quick (every tuned
-# variant, the batched ones included), then spdm_bench --lean at one width N (default 32) over the
+# bench/gpu_spdm_call.sh OUT MATS [N] [SECTIONS]: issue 15 (sessions 10-11), one GPU call: Release
+# build of the SpDM targets, the SpDM GPU tests (t302, t303, t305), memcheck of t303 and t305
+# --quick (every tuned variant, the batched ones included; the tensor-core mode and its trial),
+# then spdm_bench --lean at one width N (default 32) over the
 # real and large sections, float and double, with GCOO_SHAPE_TRACE=1 (each shape-trial candidate's
 # time in the log). N = all: 32, 128 and 512. From the repository root, after `source .device-kit/setup.sh`.
 set -u
@@ -17,6 +18,8 @@ ctest --test-dir bg -R "t30[235]" --output-on-failure --timeout 120 >"$out/tests
 rc=$?; grep -E "Test +#|tests passed|FAIL" "$out/tests.log" | cut -c1-160 | head -20; echo "$(el) ctest rc $rc"
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 bg/tests/gpu/t303-cuda-tuned --quick >"$out/memcheck-t303.log" 2>&1
 mrc=$?; grep "ERROR SUMMARY" "$out/memcheck-t303.log"; echo "$(el) memcheck t303 rc $mrc"
+timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 bg/tests/gpu/t305-cuda-tc --quick >"$out/memcheck-t305.log" 2>&1
+m5=$?; grep "ERROR SUMMARY" "$out/memcheck-t305.log"; echo "$(el) memcheck t305 rc $m5"; [ "$m5" = 0 ] || mrc=$m5
 [ "$rc" = 0 ] && [ "$mrc" = 0 ] || { tail -40 "$out/tests.log"; }
 nopt=(--n "$n"); [ "$n" = all ] && nopt=()
 GCOO_SHAPE_TRACE=1 bg/bench/spdm_bench --out "$out/b" --matrices "$mats" --lean --budget 150 "${nopt[@]}" \
