@@ -129,8 +129,10 @@ static void print_case(bench_env *E, const bench_case *c) {
                t[M_CSP_DEFAULT], t[M_CSP_ALG2], t[M_CSP_ALG3], t[M_SGEMM], t[M_TF32],
                alg_short(c->autod.alg), t[M_AUTO], ratio(bc, c->r[M_TUNED].ms),
                ratio(bc, c->r[M_AUTO].ms), t[M_TC],
-               c->r[M_TC].ms <= 0 ? ' ' : c->tcd.tensor_cores ? 'T' : 'e', ratio(bc, c->r[M_TC].ms),
-               c->r[M_TC].bound,
+               c->r[M_TC].ms <= 0    ? ' '
+               : c->tcd.tensor_cores ? 'T'
+                                     : 'e',
+               ratio(bc, c->r[M_TC].ms), c->r[M_TC].bound,
                c->r[M_TUNED].ms > 0 ? flop / (c->r[M_TUNED].ms * 1e6) : 0.0,
                ratio(c->r[M_TUNED].ms, c->floor_ms),
                best_method(c) >= 0 ? bench_method_names[best_method(c)] : "-");
@@ -143,7 +145,8 @@ static void csv_header(FILE *f) {
   fprintf(f, ",auto_alg,auto_p,best_csp,best_csp_ms,best_method,best_ms,speedup_tuned,"
              "speedup_auto,speedup_faithful,gflops_tuned,floor_ms,tuned_over_floor");
   for (int m = 0; m < M_COUNT; m++) fprintf(f, ",relerr_%s", bench_method_names[m]);
-  fprintf(f, ",tuned_setup_ms,auto_setup_ms,auto_why,dtype,tc_bound_ratio,tc_tensor_cores,tc_why\n");
+  fprintf(f,
+          ",tuned_setup_ms,auto_setup_ms,auto_why,dtype,tc_bound_ratio,tc_tensor_cores,tc_why\n");
 }
 
 /* A reason as one CSV field: its commas and quotes become semicolons. */
@@ -728,8 +731,8 @@ static void print_tc_target(bench_env *E, const summary *S) {
                "target tc-speedup: %.2fx over %d real float cases with N >= 128, nnz >= 1e5 "
                "(%d on tensor cores); error bound %s (worst %.2f of it, %d unchecked) (goal >= "
                "2x, bound met on every case) %s\n",
-               g, n, ntc, wball <= 1.0 && badall == 0 ? "met on every case" : "NOT met", wball, badall,
-               g >= 2.0 && wball <= 1.0 && badall == 0 ? "met" : "missed");
+               g, n, ntc, wball <= 1.0 && badall == 0 ? "met on every case" : "NOT met", wball,
+               badall, g >= 2.0 && wball <= 1.0 && badall == 0 ? "met" : "missed");
 }
 
 static void print_targets(bench_env *E, const summary *S) {

@@ -417,7 +417,8 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
   res->ms = first < 0 ? -1 : time_applies(E, op, X, Y, o->R, first, &reps);
   if (m == M_TUNED || m == M_AUTO || m == M_TC) {
     gcoo_cuda_op_details d;
-    if (gcoo_cuda_op_get_details(op, &d) >= 0) *(m == M_TUNED ? &c->tuned : m == M_AUTO ? &c->autod : &c->tcd) = d;
+    if (gcoo_cuda_op_get_details(op, &d) >= 0)
+      *(m == M_TUNED ? &c->tuned : m == M_AUTO ? &c->autod : &c->tcd) = d;
   }
 }
 

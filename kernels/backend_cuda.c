@@ -650,8 +650,7 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   const char *tv = getenv("GCOO_SHAPE_TRACE");
   const int trace = tv && tv[0] == '1';
   if (trace)
-    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N, rule_name,
-            rule);
+    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N, rule_name, rule);
   for (int c = 0; c < nc; c++) {
     L->prefer_split = cand[c].split;
     L->split.ordered = cand[c].split;
@@ -697,8 +696,8 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   else
     snprintf(kind, sizeof kind, "direct %d rows x %d vectors", shown.rows, shown.vpt);
   snprintf(o->details.why + wl, sizeof o->details.why - wl,
-           "; shape trial at N = %lld: %s %.4g ms, %s %.4g ms -> %s", (long long)N, rule_name,
-           rule, kind, best, take ? "that shape" : "rule");
+           "; shape trial at N = %lld: %s %.4g ms, %s %.4g ms -> %s", (long long)N, rule_name, rule,
+           kind, best, take ? "that shape" : "rule");
   return GCOO_SUCCESS;
 }
 

@@ -46,15 +46,15 @@ typedef struct cuda_op_state {
   int cusparse_no_clear; /* GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR */
   int cusparse_fallback; /* the layout's algorithm was refused: ALG_DEFAULT from then on */
   /* GCOOSpDM */
-  gcoo_cuda_gcoo gcoo;   /* faithful: the GCOO of S */
-  gcoo_cuda_tuned tuned; /* tuned: the layout derived from it */
-  int variant;           /* GCOO_CUDA_OPT_TUNED_VARIANT */
-  int tc_mode;           /* GCOO_MATH_TF32 asked on a float operator (AUTO or GCOO) */
-  int tc_active;         /* ... and the tensor-core kernel serves the applies: always for GCOO,
+  gcoo_cuda_gcoo gcoo;      /* faithful: the GCOO of S */
+  gcoo_cuda_tuned tuned;    /* tuned: the layout derived from it */
+  int variant;              /* GCOO_CUDA_OPT_TUNED_VARIANT */
+  int tc_mode;              /* GCOO_MATH_TF32 asked on a float operator (AUTO or GCOO) */
+  int tc_active;            /* ... and the tensor-core kernel serves the applies: always for GCOO,
                             for AUTO where its trial was faster than the exact choice */
   gcoo_cuda_tuned tc_tuned; /* the layout at p = GCOO_TC_ROWS whose column lists tc borrows */
   gcoo_cuda_tc tc;          /* the tensor-core tiles */
-  gcoo_cuda_csr tc_csr;  /* A with its rows in the tensor-core order, where one was taken */
+  gcoo_cuda_csr tc_csr;     /* A with its rows in the tensor-core order, where one was taken */
   /* dense */
   void *dense; /* A densified, row-major m x k */
   int64_t lda;

@@ -412,7 +412,7 @@ typedef struct gcoo_cuda_op_details {
   double reuse;      /**< nnz / distinct columns of the groups at p (0 when not built) */
   int nstats;        /**< entries of distinct_by_log2p (0: statistics not computed) */
   int64_t distinct_by_log2p[16];
-  int tensor_cores;  /**< the tensor-core kernel (GCOO_MATH_TF32) serves the applies */
+  int tensor_cores;            /**< the tensor-core kernel (GCOO_MATH_TF32) serves the applies */
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
   char why[640];               /**< the dispatch rule's reason (and the trials'), or "forced" */
 } gcoo_cuda_op_details;
