@@ -811,8 +811,11 @@ done:
  * (bcsstk24, bcsstk33, cavity19, TSOPF: 1.1-1.3x faster than the exact kernel at N >= 128) and
  * loses where its tiles are mostly padding (cage11, ct2010, wiki-Vote: 1.4-2.5x slower;
  * 2026-12-02-h200-spdm-s10-final.txt). So once AUTO's exact choice is set up, the tensor-core
- * layout is built beside it and both are timed at the N hint; the slower one is freed. Without a
- * trial (operands too large, GCOO_AUTO_TRIAL=0) the tensor-core kernel serves, as asked. */
+ * layout is built beside it and both are timed at the N hint (narrower where the operands at the
+ * hint are too large to time); the slower one is freed. Without a trial (GCOO_AUTO_TRIAL=0, or
+ * too large even at N = TC_TRIAL_MIN_N) the tensor-core kernel serves, as asked. */
+#define TC_TRIAL_MIN_N 64 /* the narrowest N the TF32 trial times at */
+
 static void tc_release(cuda_op_state *o) {
   gcoo_cuda_tc_free(&o->tc);
   gcoo_cuda_tuned_free(&o->tc_tuned);
@@ -825,6 +828,9 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   cuda_op_state *o = gcoo__cuda_op(op);
   const gcoo_spdm_alg exact = o->alg;
   const size_t bytes_exact = o->device_bytes;
+  /* the trial's launches must not stand as the operator's last launch: where the exact choice
+   * is cuSPARSE no later apply overwrites it */
+  const gcoo_cuda_tuned_launch last_before = o->details.last;
   if (tc_setup(op) < 0) { /* memory, say: the exact choice serves, and says why */
     (void)cudaGetLastError();
     tc_release(o);
@@ -839,9 +845,18 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   int64_t ld;
   size_t xb, yb;
   float ms_exact = -1, ms_tc = -1;
-  if (trial_fits(o, N, &ld, &xb, &yb)) {
+  /* operands at N too large to time: at a narrower N, halved until they fit (both kernels run
+   * 16-column slabs of X there alike). Untimed, the tensor-core kernel ran the random sweep's
+   * large products 1.5-3.5x slower than the exact choice (2026-12-03-h200-spdm-s11-final.txt) */
+  int64_t Nt = N;
+  int timed = trial_fits(o, Nt, &ld, &xb, &yb);
+  while (!timed && !env_trial_off() && Nt > TC_TRIAL_MIN_N) {
+    Nt = (Nt / 2 + 15) / 16 * 16;
+    timed = trial_fits(o, Nt, &ld, &xb, &yb);
+  }
+  if (timed) {
     trial_operands t;
-    if (trial_operands_make(op, N, ld, xb, yb, &t) >= 0) {
+    if (trial_operands_make(op, Nt, ld, xb, yb, &t) >= 0) {
       o->tc_active = 0;
       if (trial_time(op, &t.dX, &t.dY, &ms_exact) < 0) ms_exact = -1;
       o->alg = GCOO_ALG_GCOO;
@@ -867,12 +882,21 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
     o->device_bytes = bytes_exact;
     o->alg = exact;
     o->tc_active = 0;
+    o->details.last = last_before;
   }
   op->info.device_bytes = o->device_bytes;
   const size_t wl = strlen(o->details.why);
-  snprintf(o->details.why + wl, sizeof o->details.why - wl,
-           "; TF32 trial at N = %lld: exact (%s) %.4g ms, tensor cores %.4g ms -> %s", (long long)N,
-           gcoo_spdm_alg_name(exact), ms_exact, ms_tc, use_tc ? "tensor cores" : "exact");
+  if (timed)
+    snprintf(o->details.why + wl, sizeof o->details.why - wl,
+             "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms -> %s",
+             (long long)Nt, Nt < N ? " (the hint's N too large to time)" : "",
+             gcoo_spdm_alg_name(exact), ms_exact, ms_tc, use_tc ? "tensor cores" : "exact");
+  else
+    snprintf(o->details.why + wl, sizeof o->details.why - wl,
+             "; TF32 untimed (GCOO_AUTO_TRIAL=0, or operands too large to time even at N = %lld): "
+             "the "
+             "tensor-core kernel, as asked -> tensor cores",
+             (long long)Nt);
   return GCOO_SUCCESS;
 }
 

@@ -414,7 +414,7 @@ typedef struct gcoo_cuda_op_details {
   int64_t distinct_by_log2p[16];
   int tensor_cores;            /**< the tensor-core kernel (GCOO_MATH_TF32) serves the applies */
   gcoo_cuda_tuned_launch last; /**< shape of the last tuned launch */
-  char why[640];               /**< the dispatch rule's reason (and the trials'), or "forced" */
+  char why[1024];              /**< the dispatch rule's reason (and the trials'), or "forced" */
 } gcoo_cuda_op_details;
 gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d);
 

@@ -7,6 +7,7 @@
  * normwise error printed. Also: the mode is what the operator reports, a double operator with
  * TF32 allowed stays exact (the FP64 tolerance), the exact default is unchanged, a bad math value
  * is refused. Small enough for compute-sanitizer (--quick: fewer cases). Exit 77 without a GPU. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,8 +72,9 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, gcoo_spdm_alg a
     const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
     if (alg == GCOO_ALG_GCOO || getenv("GCOO_AUTO_TRIAL"))
       /* GCOO, and AUTO without a trial: the tensor-core kernel, as asked */
-      TEST_CHECK(d.alg == GCOO_ALG_GCOO && strstr(d.why, "tensor-core") && d.tensor_cores &&
-                     d.last.tensor_core,
+      TEST_CHECK(d.alg == GCOO_ALG_GCOO &&
+                     strstr(d.why, alg == GCOO_ALG_GCOO ? "tensor-core mode" : "-> tensor cores") &&
+                     d.tensor_cores && d.last.tensor_core,
                  "%s %s: TF32 asked but the operator ran %s (%s)", name, gcoo_spdm_alg_name(alg),
                  gcoo_spdm_alg_name(d.alg), d.why);
     else /* AUTO: the faster of its exact choice and the tensor-core kernel, and it says which */
@@ -162,6 +164,26 @@ int main(int argc, char **argv) {
     gcoo_sparse A = NULL;
     TEST_CALL(gcoo_mtx_read(gcoo_test_data(files[f]), GCOO_FLOAT32, 0, &A));
     check(ctx, A, files[f], GCOO_ALG_AUTO, fN[f], 0, 0, 1.0, 0.0, 1);
+    gcoo_sparse_destroy(&A);
+  }
+  /* a hint too large to time (nnz x N above the trial's work limit): the TF32 trial runs at a
+   * narrower N and says so; the choice it states is what serves */
+  if (!quick) {
+    gcoo_sparse A = NULL;
+    TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT32, GCOO_FORMAT_CSR, 4000, 4000, 0.9, 12, 0));
+    gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
+    o.math = GCOO_MATH_TF32;
+    o.ncols_hint = 4000;
+    gcoo_op op = NULL;
+    TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
+    gcoo_cuda_op_details d;
+    TEST_CALL(gcoo_cuda_op_get_details(op, &d));
+    TEST_CHECK(strstr(d.why, "TF32 trial at N = ") && strstr(d.why, "too large to time") &&
+                   strstr(d.why, d.tensor_cores ? "-> tensor cores" : "-> exact"),
+               "large hint: the TF32 trial did not run at a narrower N (%s)", d.why);
+    const char *tail = strstr(d.why, "; TF32 trial");
+    printf("t305-cuda-tc: hint N = 4000 on 1.6e6 entries: %s\n", tail ? tail + 2 : d.why);
+    gcoo_op_destroy(&op);
     gcoo_sparse_destroy(&A);
   }
   /* AUTO without its trial (GCOO_AUTO_TRIAL=0): the tensor-core kernel serves, as asked */
