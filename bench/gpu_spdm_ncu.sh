@@ -18,9 +18,11 @@ for c in "large kron4:ca-CondMat" "large kron8:rajat01" "large kron4:cage11" "re
   set -- $c
   for m in tuned csp_alg3; do
     echo "## ncu $2 ($1) N=$n $m"
-    timeout 60 ncu --clock-control none -k "$K" --metrics "$M" --launch-count 150 --csv --page raw \
-      bg/bench/spdm_bench --out /tmp/ncu-b --matrices "$mats" --sections "$1" --match "$2" --quick --lean \
-      --n "$n" --methods "$m" 2>"$out/ncu-err.log" | grep '^"' >/tmp/ncu.csv
+    raw="$out/raw-${2//:/_}-$m.log"
+    timeout 60 ncu --clock-control none --kernel-name-base mangled -k "$K" --metrics "$M" --launch-count 150 \
+      --csv --page raw bg/bench/spdm_bench --out /tmp/ncu-b --matrices "$mats" --sections "$1" --match "$2" \
+      --quick --lean --n "$n" --methods "$m" >"$raw" 2>&1
+    grep '^"' "$raw" >/tmp/ncu.csv || { echo "  (ncu printed no rows; its other lines:)"; grep -v '^"' "$raw" | tail -8; }
     python3 bench/ncu_group.py /tmp/ncu.csv
   done
 done >"$out/ncu.txt" 2>&1
