@@ -286,9 +286,10 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick, g
     if (strstr(de->d_name, ".mtx")) names[nn++] = strdup(de->d_name);
   closedir(d);
   qsort(names, (size_t)nn, sizeof *names, cmp_str);
+  int listed = 0; /* --quick: the first 4 of the matched inputs (not of the whole list) */
   for (int f = 0; f < nn; f++) {
     if (!name_matches(names[f])) continue;
-    if (quick && f >= 4) break;
+    if (quick && listed++ >= 4) break;
     if (bench_over_budget(E, f64 ? 0.62 : 0.45)) {
       bench_printf(E, "  budget: real matrices stopped before %s\n", names[f]);
       break;
@@ -414,9 +415,10 @@ static void section_large(bench_env *E, summary *S, const char *dir, int quick, 
                "\n== large%s: Kronecker products with dense blocks and block-diagonal copies "
                "of the real matrices, N = 32, 128, 512 (%.0f s so far)\n",
                f64 ? " (double)" : "", bench_elapsed(E));
+  int listed = 0; /* --quick: the first 2 of the matched inputs */
   for (int i = 0; i < n; i++) {
     if (!name_matches(large_inputs[i].name)) continue;
-    if (quick && i >= 2) break;
+    if (quick && listed++ >= 2) break;
     if (bench_over_budget(E, f64 ? 0.86 : 0.74)) {
       bench_printf(E, "  budget: large inputs stopped before %s\n", large_inputs[i].name);
       break;
