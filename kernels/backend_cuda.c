@@ -609,7 +609,7 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
    * batched kernel's shapes against it; no direct shape (a long row holds its block back) */
   const int split = L->prefer_split;
   /* the candidates: the direct kernel in blocks of 8 and 32 rows at 1, 2, 4 vectors a thread;
-   * the batched kernel (batches of 8, 16 or 32 entries at 1 vector, 16 at 2, 8 at 4) at the one
+   * the batched kernel (batches of 8, 16 or 32 entries at 1 vector, 8 or 16 at 2, 8 at 4) at the one
    * width that covers N (or the widest), in blocks of 4 and 16 rows, in A's order and longest
    * rows first; for skewed rows, the row-split items longest first */
   typedef struct {
@@ -627,13 +627,10 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   const int packed = N % vec == 0 && t->dX.ld % vec == 0;
   int bv = 1;
   while (bv < 4 && 8 * bv * vec < N) bv *= 2;
-  static const int32_t batches[][2] = {{8, 1},
-                                       {16, 1},
-                                       {32, 1},
-                                       {16, 2},
-                                       {8, 4}}; /* {batch, vpt} */
+  /* {batch, vpt} */
+  static const int32_t batches[][2] = {{8, 1}, {16, 1}, {32, 1}, {8, 2}, {16, 2}, {8, 4}};
   const int order_ok = packed && build_order(op) >= 0;
-  for (int b = 0; packed && b < 5; b++)
+  for (int b = 0; packed && b < 6; b++)
     if (batches[b][1] == bv)
       for (int r = 0; r < 2; r++)
         for (int ord = 0; ord <= order_ok; ord++)

@@ -41,13 +41,15 @@ struct BatchedArgs {
   bool yvec;
 };
 
-/* Blocks an SM must hold (the register cap that follows): batches of 8 at 1 vector are the
- * short-row shape, where the slots resident, not the loads in flight a slot, set the pace (at
- * most 8 entries a row to load), so they are held to 64 registers (62, no spills, sm_90: 32 warps
- * an SM, against 18 at the 112 registers of batches of 16). The others keep nvcc's count. */
+/* Blocks an SM must hold (the register cap that follows): batches of 8 are the shape where the
+ * slots resident, not the loads in flight a slot, set the pace, so at 1 vector they are held to
+ * 64 registers (62 float, 64 double, no spills, sm_90: 32 warps an SM, against 18 at the 112
+ * registers of batches of 16; measured, docs/kernels.md §12) and at 2 vectors to 102 (96, no
+ * spills: 20 warps, against 10 at the 187 of double batches of 16). At 4 vectors the X loads
+ * alone take 128 registers: nvcc's count stands, as for the others. */
 template <int B, int VPT>
 constexpr int batched_min_blocks() {
-  return B == 8 && VPT == 1 ? 8 : 0;
+  return B == 8 && VPT == 1 ? 8 : B == 8 && VPT == 2 ? 5 : 0;
 }
 
 template <typename T, int B, int VPT>
@@ -81,6 +83,7 @@ BatchedKernel<T> batched_for(int batch, int vpt) {
   if (batch == 8 && vpt == 1) return batched_kernel<T, 8, 1>;
   if (batch == 16 && vpt == 1) return batched_kernel<T, 16, 1>;
   if (batch == 32 && vpt == 1) return batched_kernel<T, 32, 1>;
+  if (batch == 8 && vpt == 2) return batched_kernel<T, 8, 2>;
   if (batch == 16 && vpt == 2) return batched_kernel<T, 16, 2>;
   if (batch == 8 && vpt == 4) return batched_kernel<T, 8, 4>;
   return nullptr;

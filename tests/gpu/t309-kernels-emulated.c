@@ -405,12 +405,13 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
   }
   /* the shape trial's batched choice: variant 0 at N = shape_n runs the batched kernel (X
    * aligned and N a multiple of the pack; else the direct kernel in the same shape) */
-  for (int si = 0; si < 10; si++) {
-    static const int32_t batch[] = {16, 32, 16, 8, 8}, vpt[] = {1, 1, 2, 4, 1}, rows[] = {16, 3};
+  for (int si = 0; si < 12; si++) {
+    static const int32_t batch[] = {16, 32, 16, 8, 8, 8}, vpt[] = {1, 1, 2, 4, 1, 2},
+                         rows[] = {16, 3};
     L.shape_n = N;
-    L.shape_batch = batch[si % 5];
-    L.shape_vpt = vpt[si % 5];
-    L.shape_rows = rows[si / 5];
+    L.shape_batch = batch[si % 6];
+    L.shape_vpt = vpt[si % 6];
+    L.shape_rows = rows[si / 6];
     L.shape_ordered = si % 2;
     gcoo_cuda_tuned_launch sh;
     const double err = run_variant0(&L, &dev, alpha, &X, beta, &Y, &Y0, &R, &sh);
