@@ -4,34 +4,14 @@ and launch shape (name, grid, block), one line each with the count and the media
 L1/L2/DRAM traffic, throughput (% of peak), hit rates, occupancy and registers; the group of the
 last launch (the operator's final choice, after its trials) is marked '*'. The set-up kernels
 (conversions, sorts, the benchmark's delay kernel) are left out as in ncu_brief.py."""
-import csv
 import statistics
 import sys
 
-from ncu_brief_skip import SKIP  # noqa: E402  (the one list of set-up kernel names)
+from ncu_common import SKIP, metric, read_launches  # noqa: E402
 
-rows = list(csv.reader(open(sys.argv[1])))
-if not rows:
-    print("  (no ncu rows)")
-    sys.exit(0)
-head = rows[0]
-col = {n: i for i, n in enumerate(head)}
-
-
-def g(r, name):
-    i = col.get(name)
-    if i is None or i >= len(r):
-        return float("nan")
-    try:
-        return float(r[i].replace(",", ""))
-    except ValueError:
-        return float("nan")
-
-
+launches, col = read_launches(sys.argv[1])
 groups, last = {}, None
-for r in rows[1:]:
-    if len(r) < len(head) or not r[0].isdigit():
-        continue
+for r in launches:
     name = r[col["Kernel Name"]].replace("(anonymous namespace)::", "")
     if any(s in name for s in SKIP) and "split_" not in name:  # the row-split reduce stays
         continue
@@ -50,7 +30,7 @@ METRICS = [("gpu__time_duration.sum", 1e-3, "us %7.1f"),
            ("sm__warps_active.avg.pct_of_peak_sustained_active", 1, "occ %4.1f%%"),
            ("launch__registers_per_thread", 1, "regs %3.0f")]
 for key, rs in sorted(groups.items(), key=lambda kv: statistics.median(
-        g(r, "gpu__time_duration.sum") for r in kv[1])):
-    parts = [fmt % (statistics.median(g(r, m) for r in rs) * s) for m, s, fmt in METRICS]
+        metric(r, col, "gpu__time_duration.sum") for r in kv[1])):
+    parts = [fmt % (statistics.median(metric(r, col, m) for r in rs) * s) for m, s, fmt in METRICS]
     print("  %s %-60s grid %7s x %4s n %3d  %s" % ("*" if key == last else " ", key[0], key[1],
                                                    key[2], len(rs), "  ".join(parts)))
