@@ -14,7 +14,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 echo "$(el) built"
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_bytes.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size
 K='regex:batched_kernel|split_items|split_reduce|direct_kernel|staged_kernel|resident_kernel|csrmm'
-for c in "large kron4:ca-CondMat" "large kron8:rajat01" "large kron4:cage11" "real ct2010"; do
+# --match reads the base name of a large input (ca-CondMat, not kron4:ca-CondMat)
+for c in "large ca-CondMat" "large rajat01" "large cage11" "real ct2010"; do
   set -- $c
   for m in tuned csp_alg3; do
     echo "## ncu $2 ($1) N=$n $m"
