@@ -19,7 +19,7 @@ for c in "large ca-CondMat" "large rajat01" "large cage11" "real ct2010"; do
   set -- $c
   for m in tuned csp_alg3; do
     echo "## ncu $2 ($1) N=$n $m"
-    raw="$out/raw-${2//:/_}-$m.log"
+    raw="$out/raw-$2-$m.log"
     timeout 60 ncu --clock-control none --kernel-name-base mangled -k "$K" --metrics "$M" --launch-count 150 \
       --csv --page raw bg/bench/spdm_bench --out /tmp/ncu-b --matrices "$mats" --sections "$1" --match "$2" \
       --quick --lean --n "$n" --methods "$m" >"$raw" 2>&1

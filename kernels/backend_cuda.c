@@ -627,14 +627,14 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   const int packed = N % vec == 0 && t->dX.ld % vec == 0;
   int bv = 1;
   while (bv < 4 && 8 * bv * vec < N) bv *= 2;
-  /* {batch, vpt} */
-  static const int32_t batches[][2] = {{8, 1}, {16, 1}, {32, 1}, {8, 2}, {16, 2}, {8, 4}};
+  /* every batch size the batched kernel has an instance for at this width (kernels/
+   * spdm_batched.cu, batched_for: the one list of them) */
   const int order_ok = packed && build_order(op) >= 0;
-  for (int b = 0; packed && b < 6; b++)
-    if (batches[b][1] == bv)
+  for (int batch = 8; packed && batch <= 32; batch *= 2)
+    if (gcoo_cuda_batched_supported(batch, bv))
       for (int r = 0; r < 2; r++)
         for (int ord = 0; ord <= order_ok; ord++)
-          cand[nc++] = (shape){r ? 16 : 4, bv, batches[b][0], ord, 0};
+          cand[nc++] = (shape){r ? 16 : 4, bv, batch, ord, 0};
   (void)cudaGetLastError();
   L->shape_n = 0;
   L->shape_batch = 0;

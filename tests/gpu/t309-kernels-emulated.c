@@ -406,13 +406,14 @@ static void check_product(gcoo_sparse A, int32_t p, int64_t N, double alpha, dou
   /* the shape trial's batched choice: variant 0 at N = shape_n runs the batched kernel (X
    * aligned and N a multiple of the pack; else the direct kernel in the same shape) */
   for (int si = 0; si < 12; si++) {
+    /* each shape in blocks of 16 and 3 rows, in A's order in one and longest first in the other */
     static const int32_t batch[] = {16, 32, 16, 8, 8, 8}, vpt[] = {1, 1, 2, 4, 1, 2},
                          rows[] = {16, 3};
     L.shape_n = N;
     L.shape_batch = batch[si % 6];
     L.shape_vpt = vpt[si % 6];
     L.shape_rows = rows[si / 6];
-    L.shape_ordered = si % 2;
+    L.shape_ordered = (si + si / 6) % 2;
     gcoo_cuda_tuned_launch sh;
     const double err = run_variant0(&L, &dev, alpha, &X, beta, &Y, &Y0, &R, &sh);
     TEST_CHECK(err <= tol,
