@@ -363,6 +363,14 @@ static int env_tc_ksplit(void) {
   return k == 1 || k == 2 || k == 4 ? k : 0;
 }
 
+/* GCOO_TC_COLS=32|64|128: the tensor-core kernel's tile of Y columns, forced (the same kind of
+ * developer's switch; 0 or unset: the launcher picks). */
+static int env_tc_cols(void) {
+  const char *v = getenv("GCOO_TC_COLS");
+  const int c = v ? atoi(v) : 0;
+  return c == 32 || c == 64 || c == 128 ? c : 0;
+}
+
 static size_t csr_bytes(const gcoo_cuda_csr *A) {
   return (size_t)(A->nrows + 1) * 8 + (size_t)A->nnz * (4 + gcoo_dtype_size(A->dtype));
 }
@@ -449,6 +457,7 @@ static gcoo_status tc_setup(gcoo_op op) {
   }
   GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
   o->tc.force_ksplit = env_tc_ksplit();
+  o->tc.force_cols = env_tc_cols();
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
   if (reorder) {

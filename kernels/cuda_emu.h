@@ -65,6 +65,7 @@ struct Block {
   std::function<void()> body;
   std::vector<uint64_t> post; // a lane's value posted for a warp collective (by thread)
   std::vector<int> site;      // the source line of the lane's warp collective (0: not known)
+  std::vector<uint32_t> mma;  // a lane's mma fragments, posted (mma_m16n8k8_tf32)
 };
 
 inline thread_local Block *block_ = nullptr;
@@ -162,6 +163,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
   b.fibers.resize(nthreads);
   b.post.assign(nthreads, 0);
   b.site.assign(nthreads, 0);
+  b.mma.assign((size_t)nthreads * (4 + 2 * 16), 0); // kMmaMaxTiles, defined below
   for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
   b.body = [&] { kernel(args...); };
   Block *outer_block = block_;
@@ -413,36 +415,13 @@ inline int __syncthreads_count(int p) {
   return c;
 }
 
-// ---- wmma (kernels/spdm_tc.cu): the TF32 m16n16k8 subset, one whole tile in every lane -------
-// The emulator runs a warp's lanes one after another (switching only at barriers), so a
-// warp-wide operation is modelled by each lane doing all of it: a fragment holds the whole tile
-// in every lane, load/store/mma act on the whole tile, and the lanes' stores write the same
-// values. A kernel must therefore put a __syncthreads() (not only a warp barrier) between the
-// shared-memory writes a fragment load reads, and between a fragment store and its readers.
-// Rounding as on the GPU: __float_to_tf32 rounds to nearest, ties away (cvt.rna.tf32.f32); the
-// mma reads only the TF32 bits of its inputs (the low 13 mantissa bits ignored), multiplies
-// exactly and adds in FP32 (the tensor core's own adder order and rounding differ slightly:
-// the error bound of docs/kernels.md §10 covers both).
+// ---- TF32 rounding (kernels/spdm_tc.cu): nvcuda::wmma::__float_to_tf32 and the mma's reading -
+// __float_to_tf32 rounds to nearest, ties away (cvt.rna.tf32.f32); the mma reads only the TF32
+// bits of its inputs (the low 13 mantissa bits ignored), multiplies exactly and adds in FP32
+// (the tensor core's own adder order and rounding differ slightly: the error bound of
+// docs/kernels.md §10 covers both).
 namespace nvcuda {
 namespace wmma {
-struct row_major {};
-struct col_major {};
-struct matrix_a {};
-struct matrix_b {};
-struct accumulator {};
-namespace precision {
-struct tf32 {};
-} // namespace precision
-enum layout_t { mem_row_major, mem_col_major };
-
-template <typename Use, int M, int N, int K, typename T, typename Layout = void>
-struct fragment {
-  static constexpr int rows = std::is_same<Use, matrix_b>::value ? K : M;
-  static constexpr int cols = std::is_same<Use, matrix_a>::value ? K : N;
-  static constexpr int num_elements = rows * cols;
-  float x[rows * cols];
-};
-
 inline float tf32_bits(float v) {
   uint32_t b;
   std::memcpy(&b, &v, 4);
@@ -457,41 +436,49 @@ inline float __float_to_tf32(float v) {
   std::memcpy(&v, &b, 4);
   return v;
 }
-template <typename Use, int M, int N, int K, typename T, typename L>
-inline void fill_fragment(fragment<Use, M, N, K, T, L> &f, float v) {
-  for (int i = 0; i < f.num_elements; i++) f.x[i] = v;
-}
-template <typename Use, int M, int N, int K, typename T, typename L>
-inline void load_matrix_sync(fragment<Use, M, N, K, T, L> &f, const float *p, unsigned ldm) {
-  using Fr = fragment<Use, M, N, K, T, L>;
-  for (int r = 0; r < Fr::rows; r++)
-    for (int c = 0; c < Fr::cols; c++)
-      f.x[r * Fr::cols + c] = std::is_same<L, col_major>::value ? p[(size_t)c * ldm + r]
-                                                                : p[(size_t)r * ldm + c];
-}
-template <int M, int N, int K, typename T>
-inline void store_matrix_sync(float *p, const fragment<accumulator, M, N, K, T> &f, unsigned ldm,
-                              layout_t l) {
-  for (int r = 0; r < M; r++)
-    for (int c = 0; c < N; c++)
-      (l == mem_row_major ? p[(size_t)r * ldm + c] : p[(size_t)c * ldm + r]) = f.x[r * N + c];
-}
-template <int M, int N, int K, typename LA, typename LB, typename T>
-inline void mma_sync(fragment<accumulator, M, N, K, T> &d,
-                     const fragment<matrix_a, M, N, K, precision::tf32, LA> &a,
-                     const fragment<matrix_b, M, N, K, precision::tf32, LB> &b,
-                     const fragment<accumulator, M, N, K, T> &c) {
-  float out[M * N];
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      float s = c.x[i * N + j];
-      for (int k = 0; k < K; k++) s += tf32_bits(a.x[i * K + k]) * tf32_bits(b.x[k * N + j]);
-      out[i * N + j] = s;
-    }
-  std::memcpy(d.x, out, sizeof out);
-}
 } // namespace wmma
 } // namespace nvcuda
+
+// ---- mma.sync m16n8k8 TF32 (kernels/spdm_tc.cu): the PTX fragment layout, lane by lane ------
+// Lane l = 4 g + t holds A's a0..a3 = (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4), each
+// n-tile's B b0, b1 = (t, g), (t + 4, g) and its accumulator c0..c3 = (g, 2t), (g, 2t + 1),
+// (g + 8, 2t), (g + 8, 2t + 1). Every lane posts its fragments, the warp meets, each lane
+// computes its own accumulators from the posted ones (TF32 bits only, exact products, FP32
+// sums), and the warp meets again before anyone posts the next. All 32 lanes must take part,
+// as on the GPU.
+namespace gcoo_emu {
+constexpr int kMmaMaxTiles = 16;
+inline void mma_m16n8k8_tf32(float *acc, const uint32_t *a, const uint32_t *b, int ntiles) {
+  Block &blk = *block_;
+  const unsigned me = self_index(), w0 = me - me % 32, lane = me % 32;
+  constexpr size_t per = 4 + 2 * kMmaMaxTiles;
+  if (ntiles > kMmaMaxTiles || blk.mma.size() < blk.fibers.size() * per) std::abort();
+  uint32_t *mine = blk.mma.data() + me * per;
+  for (int i = 0; i < 4; i++) mine[i] = a[i];
+  for (int i = 0; i < 2 * ntiles; i++) mine[4 + i] = b[i];
+  post_site();
+  sync_warp(0xffffffffu);
+  check_sites(0xffffffffu);
+  auto val = [&](unsigned l, int i) {
+    float v;
+    std::memcpy(&v, blk.mma.data() + (w0 + l) * per + i, 4);
+    return nvcuda::wmma::tf32_bits(v);
+  };
+  const unsigned g = lane / 4, t = lane % 4;
+  float out[4 * kMmaMaxTiles];
+  for (int j = 0; j < ntiles; j++)
+    for (int h = 0; h < 4; h++) {
+      const unsigned row = g + 8 * (h / 2), col = 2 * t + h % 2;
+      float s = acc[4 * j + h];
+      for (unsigned k = 0; k < 8; k++)
+        s += val((row % 8) * 4 + k % 4, (int)(row / 8 + 2 * (k / 4))) *
+             val(col * 4 + k % 4, 4 + 2 * j + (int)(k / 4));
+      out[4 * j + h] = s;
+    }
+  sync_warp(0xffffffffu); // nobody posts again before every lane has read
+  std::memcpy(acc, out, sizeof(float) * 4 * (size_t)ntiles);
+}
+} // namespace gcoo_emu
 
 // ---- runtime calls used by the kernel files (host memory stands in for device memory) --------
 namespace gcoo_emu {

@@ -331,14 +331,19 @@ gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp, const gco
 
 /* ---- the tensor-core mode (kernels/spdm_tc.cu; GCOO_MATH_TF32, float only) ------------------ */
 
-/** Rows of a window (a GCOO group at p = 16) and columns of a k-tile: the wmma TF32 shape
- *  m16n16k8. */
+/** Rows of a window (a GCOO group at p = 16) and columns of a k-tile: the A operand of the
+ *  TF32 mma m16n8k8. */
 #define GCOO_TC_ROWS 16
 #define GCOO_TC_K 8
+/** Where entry (row r, column c) of a 16 x 8 tile is stored: in the mma's A-fragment order, lane
+ *  (r % 8) * 4 + c % 4 holding 4 consecutive values (registers a0..a3: rows r, r + 8 at columns
+ *  c, c + 4), so that a lane loads its fragment with one 16-byte load. */
+#define GCOO_TC_SLOT(r, c) (((((r) % 8) * 4 + (c) % 4) * 4) + (r) / 8 + 2 * ((c) / 4))
 
 /** The tensor-core layout (docs/kernels.md §10): for each window of 16 rows of A, its distinct
  *  columns (borrowed from the tuned layout at p = 16) cut into k-tiles of 8, each stored as a
- *  dense 16 x 8 row-major tile of A's values rounded to TF32, zeros where a row has no entry. */
+ *  dense 16 x 8 tile of A's values rounded to TF32 (in fragment order, GCOO_TC_SLOT), zeros
+ *  where a row has no entry. */
 typedef struct gcoo_cuda_tc {
   int64_t m, k;
   int64_t nwin;         /**< windows: ceil(m / 16) */
@@ -351,6 +356,7 @@ typedef struct gcoo_cuda_tc {
    *  the grid, and the longest block's; the launcher picks the warps a window from them */
   int64_t ks_iters[3], ks_longest[3];
   int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
+  int force_cols;   /**< 0: the launcher picks; tiles of 32, 64 or 128 columns of Y (tests) */
   int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
                            Device memory, owned (gcoo_cuda_tc_free frees it) */
 } gcoo_cuda_tc;

@@ -46,130 +46,158 @@
 
 namespace {
 
-namespace wm = nvcuda::wmma;
+namespace wm = nvcuda::wmma; // __float_to_tf32 (cvt.rna.tf32.f32), also emulated
 
 constexpr int kRows = GCOO_TC_ROWS; // rows of a window (the mma's M)
 constexpr int kK = GCOO_TC_K;       // columns of a k-tile (the mma's K for TF32)
-constexpr int kTile = kRows * kK;   // values of a tile
-constexpr int kWarps = 4;           // windows a block
+constexpr int kTile = kRows * kK;   // values of a tile: 4 a lane, in fragment order
+constexpr int kWarps = 4;           // warps a block
 constexpr int kThreads = 32 * kWarps;
+constexpr int kWidestCols = 64; // the launcher's widest tile of Y columns (32, 64 or 128)
 
 struct TcArgs {
   const int64_t *uptr; // window w's distinct columns: ucols[uptr[w] .. uptr[w + 1])
   const int32_t *ucols;
   const int64_t *tile_off; // window w's tiles: tile_off[w] .. tile_off[w + 1]
-  const float *tiles;      // 16 x 8 row-major TF32 values each
+  const float *tiles;      // 16 x 8 TF32 values each, lane by lane (GCOO_TC_SLOT)
   const int32_t *rowmap;   // the layout's row r is row rowmap[r] of Y (NULL: row r)
   int64_t nwin, m, N;
   DenseOps<float> d; // X, Y, their leading dimensions, alpha, beta
 };
 
-template <int NF, int KS>
+__device__ __forceinline__ uint32_t f32_bits(float v) {
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+// acc[j] += A (16 x 8, the fragment a) x B_j (8 x 8, the fragment b[j]) for the NJ n-tiles:
+// mma.sync m16n8k8, TF32 inputs, FP32 accumulate (on the CPU emulator: the same fragment
+// layout, lane by lane).
+template <int NJ>
+__device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&a)[4],
+                                          const uint32_t (&b)[NJ][2]) {
+#ifdef GCOO_CUDA_EMULATE
+  gcoo_emu::mma_m16n8k8_tf32(&acc[0][0], a, &b[0][0], NJ);
+#else
+#pragma unroll
+  for (int j = 0; j < NJ; j++)
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[j][0]), "r"(b[j][1]));
+#endif
+}
+
+// A warp computes a window (16 rows) x BC = 8 NJ columns of Y as NJ mma n-tiles of 8 columns.
+// Lane (g = lane / 4, t = lane % 4) holds, per n-tile j, the B fragment's column g (rows t and
+// t + 4 of the k-tile) and the accumulator's columns 2t, 2t + 1 (rows g, g + 8). The n-tiles'
+// columns are interleaved: column n of n-tile j is column col0 + n NJ + j of Y, so that a lane's
+// B values over the n-tiles are NJ consecutive columns of one X row (16-byte loads, straight
+// from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
+// Nothing goes through shared memory but the split-K sum at the end.
+template <int NJ, int KS>
 __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
-  constexpr int BC = 16 * NF; // columns of Y a warp computes
-  constexpr int LD = BC + 4;  // padded leading dimension (16-byte multiple, as wmma needs)
+  static_assert(NJ % 4 == 0, "a lane's X columns are whole 16-byte packs");
+  constexpr int BC = 8 * NJ;     // columns of Y a warp computes
+  constexpr int kPacks = NJ / 4; // packs of an X row a lane loads
   constexpr int kTeams = kWarps / KS;
-  // per warp: two 8 x LD staging buffers during the loop, then the 16 x LD output tile
-  __shared__ __align__(128) float smem[kWarps * kRows * LD];
-  __shared__ int64_t ntiles_s[kWarps];
+  // the split-K partial sums, lane-fastest (no bank conflicts); one float when KS = 1
+  __shared__ float part[KS > 1 ? kWarps * 4 * NJ * 32 : 1];
   const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
   const int team = warp / KS, ks = warp % KS;
-  float *ws = smem + warp * kRows * LD;
+  const int g = lane >> 2, t = lane & 3;
   const int64_t win = (int64_t)blockIdx.x * kTeams + team;
   const bool live = win < a.nwin;
   const int64_t col0 = (int64_t)blockIdx.y * BC;
+  const int64_t xcol = col0 + (int64_t)g * NJ; // this lane's X columns: xcol .. xcol + NJ - 1
   const int64_t t0 = live ? a.tile_off[win] : 0;
   const int64_t ntw = live ? a.tile_off[win + 1] - t0 : 0;    // the window's k-tiles
   const int64_t nt = ntw > ks ? (ntw - ks + KS - 1) / KS : 0; // this warp's: ks, ks + KS, ..
   const int64_t u0 = live ? a.uptr[win] : 0;
   const int64_t ulen = live ? a.uptr[win + 1] - u0 : 0;
-  if (lane == 0) ntiles_s[warp] = nt;
-  __syncthreads();
-  int64_t ntmax = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; w++) ntmax = ntiles_s[w] > ntmax ? ntiles_s[w] : ntmax;
 
-  wm::fragment<wm::accumulator, 16, 16, 8, float> acc[NF];
+  float acc[NJ][4];
 #pragma unroll
-  for (int f = 0; f < NF; f++) wm::fill_fragment(acc[f], 0.0f);
+  for (int j = 0; j < NJ; j++) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.0f;
 
-  // staging: lane -> row r of the k-tile, quarter q; it loads packs q, q + 4, .. of the row.
-  // Software pipeline, three deep: while k-tile t's mma runs, k-tile t + 1's X values and A
-  // tile are loading into registers and k-tile t + 2's column index (which names the X row) is
-  // loading too, so that no load waits on another inside one k-tile (session 2's kernel loaded
-  // the index and then the X row in the same k-tile, and the A tile just before its mma: ncu on
-  // wiki-Vote, H200, 2026-12-01 session 3: 21 % achieved occupancy, 11 % SM throughput, i.e.
-  // latency). One barrier a k-tile.
-  const int r = lane >> 2, q = lane & 3;
-  using AFrag = wm::fragment<wm::matrix_a, 16, 16, 8, wm::precision::tf32, wm::row_major>;
-  auto col_of = [&](int64_t i) -> int64_t {    // X row of this lane in the warp's i-th k-tile
-    const int64_t li = (ks + i * KS) * kK + r; // the window's k-tile ks + i KS
-    return i < nt && li < ulen ? (int64_t)a.ucols[u0 + li] : -1;
+  // The X rows of the warp's i-th k-tile this lane needs: the window's columns t and t + 4 of
+  // it (-1 past the list: zeros, since the tile's zeros times an X value must stay 0).
+  auto cols_of = [&](int64_t i, int64_t &c0, int64_t &c1) {
+    const int64_t li = (ks + i * KS) * kK + t;
+    c0 = i < nt && li < ulen ? (int64_t)a.ucols[u0 + li] : -1;
+    c1 = i < nt && li + 4 < ulen ? (int64_t)a.ucols[u0 + li + 4] : -1;
   };
-  Pack<float> v[NF];
-  auto load_x = [&](int64_t c) {
+  auto load_x = [&](int64_t c, Pack<float>(&x)[kPacks]) {
     const float *xr = c >= 0 ? a.d.X + c * a.d.ldx : nullptr;
 #pragma unroll
-    for (int f = 0; f < NF; f++)
-      v[f] = xr ? load_pack(xr, col0 + f * 16 + q * 4, a.N, a.d.xvec) : pack_zero<float>();
+    for (int p = 0; p < kPacks; p++)
+      x[p] = xr ? load_pack(xr, xcol + 4 * p, a.N, a.d.xvec) : pack_zero<float>();
   };
-  AFrag af_next;
-  int64_t c_next = col_of(0);
+  auto load_a = [&](int64_t i) {
+    return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
+  };
+  // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
+  // fragment load into registers and k-tile i + 2's column indices (which name the X rows) too.
+  Pack<float> xn0[kPacks], xn1[kPacks];
+  float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
+  int64_t c0, c1;
+  cols_of(0, c0, c1);
   if (nt > 0) {
-    load_x(c_next);
-    wm::load_matrix_sync(af_next, a.tiles + (t0 + ks) * kTile, kK);
+    load_x(c0, xn0);
+    load_x(c1, xn1);
+    an = load_a(0);
   }
-  c_next = col_of(1);
-  for (int64_t t = 0; t < ntmax; t++) {
-    float *xb = ws + (int)(t & 1) * kK * LD;
-    AFrag af;
-    if (t < nt) {
+  cols_of(1, c0, c1);
+  for (int64_t i = 0; i < nt; i++) {
+    const uint32_t af[4] = {f32_bits(an.x), f32_bits(an.y), f32_bits(an.z), f32_bits(an.w)};
+    uint32_t bf[NJ][2];
 #pragma unroll
-      for (int f = 0; f < NF; f++) {
-        Pack<float> w = v[f];
-#pragma unroll
-        for (int i = 0; i < 4; i++) w.e[i] = wm::__float_to_tf32(w.e[i]);
-        *reinterpret_cast<Pack<float> *>(xb + r * LD + f * 16 + q * 4) = w;
-      }
-      af = af_next;
+    for (int j = 0; j < NJ; j++) {
+      bf[j][0] = f32_bits(wm::__float_to_tf32(xn0[j / 4].e[j % 4]));
+      bf[j][1] = f32_bits(wm::__float_to_tf32(xn1[j / 4].e[j % 4]));
     }
+    if (i + 1 < nt) {
+      load_x(c0, xn0);
+      load_x(c1, xn1);
+      an = load_a(i + 1);
+      cols_of(i + 2, c0, c1);
+    }
+    mma_tiles<NJ>(acc, af, bf);
+  }
+  if (KS > 1) { // the team's partial sums: warps 1 .. KS - 1 of it post theirs
+    if (ks > 0)
+#pragma unroll
+      for (int j = 0; j < NJ; j++)
+#pragma unroll
+        for (int h = 0; h < 4; h++) part[((warp * NJ + j) * 4 + h) * 32 + lane] = acc[j][h];
     __syncthreads();
-    if (t + 1 < nt) {
-      load_x(c_next);
-      wm::load_matrix_sync(af_next, a.tiles + (t0 + ks + (t + 1) * KS) * kTile, kK);
-      c_next = col_of(t + 2);
-    }
-    if (t < nt) {
+    if (ks > 0) return;
+    for (int s = 1; s < KS; s++) // in warp order: the result does not depend on timing
 #pragma unroll
-      for (int f = 0; f < NF; f++) {
-        wm::fragment<wm::matrix_b, 16, 16, 8, wm::precision::tf32, wm::row_major> bf;
-        wm::load_matrix_sync(bf, xb + f * 16, LD);
-        wm::mma_sync(acc[f], af, bf, acc[f]);
-      }
-    }
+      for (int j = 0; j < NJ; j++)
+#pragma unroll
+        for (int h = 0; h < 4; h++) acc[j][h] += part[(((warp + s) * NJ + j) * 4 + h) * 32 + lane];
   }
-  __syncthreads(); // every warp is done with its staging buffers: they become the output tile
-#pragma unroll
-  for (int f = 0; f < NF; f++) wm::store_matrix_sync(ws + f * 16, acc[f], LD, wm::mem_row_major);
-  __syncthreads(); // (a warp's own barrier would do for KS = 1; the emulator needs the block's)
   if (!live) return;
-  // the team's KS partial tiles, added in warp order; warp s of the team takes rows s, s + KS, ..
-  const float *team_ws = smem + team * KS * kRows * LD;
-  const int64_t row0 = win * kRows;
-  for (int idx = ks * 32 + lane; idx < kRows * (BC / 4); idx += 32 * KS) {
-    const int rr = idx / (BC / 4), pc = idx % (BC / 4);
-    const int64_t row = row0 + rr;
+    // rows g and g + 8 of the window; this lane's columns col0 + 2t NJ + (0 .. 2 NJ - 1): the
+    // first NJ are the accumulators' column 2t of each n-tile, the next NJ their column 2t + 1
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int64_t row = win * kRows + g + 8 * h;
     if (row >= a.m) continue;
-    Pack<float> v = *reinterpret_cast<const Pack<float> *>(team_ws + rr * LD + pc * 4);
-#pragma unroll
-    for (int j = 1; j < KS; j++) {
-      const Pack<float> w = *reinterpret_cast<const Pack<float> *>(team_ws + j * kRows * LD +
-                                                                   rr * LD + pc * 4);
-#pragma unroll
-      for (int i = 0; i < 4; i++) v.e[i] += w.e[i];
-    }
     const int64_t yrow = a.rowmap ? (int64_t)a.rowmap[row] : row;
-    store_pack(a.d.Y + yrow * a.d.ldy, col0 + pc * 4, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
+    float *yr = a.d.Y + yrow * a.d.ldy;
+#pragma unroll
+    for (int p = 0; p < 2 * kPacks; p++) {
+      Pack<float> v;
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int o = 4 * p + e; // < NJ: column 2t of n-tile o; else column 2t + 1 of o - NJ
+        v.e[e] = o < NJ ? acc[o][2 * h] : acc[o - NJ][2 * h + 1];
+      }
+      store_pack(yr, col0 + 2 * (int64_t)t * NJ + 4 * p, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
+    }
   }
 }
 
@@ -184,25 +212,25 @@ __global__ void tc_fill_kernel(const int64_t *__restrict__ rowptr,
     const int rr = (int)(i % kRows);
     for (int64_t e = rowptr[i]; e < rowptr[i + 1]; e++) {
       const Entry<float> en = ent[e + i]; // row i's entries start at rowptr[i] + i
-      tiles[(base + en.u / kK) * kTile + rr * kK + en.u % kK] = wm::__float_to_tf32(en.v);
+      tiles[(base + en.u / kK) * kTile + GCOO_TC_SLOT(rr, en.u % kK)] = wm::__float_to_tf32(en.v);
     }
   }
 }
 
-template <int NF, int KS>
+template <int NJ, int KS>
 gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
-  const dim3 grid((unsigned)div_up(a.nwin, kWarps / KS), (unsigned)div_up(a.N, 16 * NF));
-  void (*k)(const TcArgs) = tc_kernel<NF, KS>;
+  const dim3 grid((unsigned)div_up(a.nwin, kWarps / KS), (unsigned)div_up(a.N, 8 * NJ));
+  void (*k)(const TcArgs) = tc_kernel<NJ, KS>;
   GCOO_LAUNCH(k, grid, dim3(kThreads), 0, s, a);
   GCOO_CALL_CUDA(cudaGetLastError());
   return GCOO_SUCCESS;
 }
 
-template <int NF>
+template <int NJ>
 gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
-  if (ks == 4) return launch_tc<NF, 4>(a, s);
-  if (ks == 2) return launch_tc<NF, 2>(a, s);
-  return launch_tc<NF, 1>(a, s);
+  if (ks == 4) return launch_tc<NJ, 4>(a, s);
+  if (ks == 2) return launch_tc<NJ, 2>(a, s);
+  return launch_tc<NJ, 1>(a, s);
 }
 
 /* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
@@ -308,31 +336,36 @@ namespace {
 gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev, double alpha,
                               const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
                               int64_t N, cudaStream_t s, gcoo_cuda_tuned_launch *chosen) {
-  GCOO_CHECK(div_up(N, 16) <= 65535, GCOO_ERR_UNSUPPORTED,
-             "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 16, (long long)N);
+  GCOO_CHECK(div_up(N, 32) <= 65535, GCOO_ERR_UNSUPPORTED,
+             "the tensor-core kernel takes N <= %d columns, not %lld", 65535 * 32, (long long)N);
+  GCOO_CHECK(T->force_cols == 0 || T->force_cols == 32 || T->force_cols == 64 ||
+                 T->force_cols == 128,
+             GCOO_ERR_INVALID_ARG, "tensor-core kernel: tiles of %d columns (32, 64 or 128)",
+             T->force_cols);
   const TcArgs a = {T->uptr,  T->ucols,  T->tile_off,
                     T->tiles, T->rowmap, T->nwin,
                     T->m,     N,         dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
-  /* the widest tile (4 fragments, 64 columns) unless N is narrower or the grid would leave
-   * fewer than 4 blocks a multiprocessor; the warps a window for that tile, then the tile again
-   * for the grid that gives */
-  int nf = N <= 16 ? 1 : N <= 32 ? 2 : 4;
+  /* the widest tile (kWidestCols) unless N is narrower or the grid would leave fewer than 4
+   * blocks a multiprocessor; the warps a window for that tile, then the tile again for the grid
+   * that gives */
+  int cols = T->force_cols > 0 ? T->force_cols : N <= 32 ? 32 : N <= 64 ? 64 : kWidestCols;
   const int ks = T->force_ksplit > 0 ? T->force_ksplit
-                                     : choose_ksplit(T, div_up(N, 16 * nf), dev->sm_count);
+                                     : choose_ksplit(T, div_up(N, cols), dev->sm_count);
   GCOO_CHECK(ks == 1 || ks == 2 || ks == 4, GCOO_ERR_INVALID_ARG,
              "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
   const int64_t bx = div_up(a.nwin, kWarps / ks);
-  while (nf > 1 && bx * div_up(N, 16 * nf) < 4 * (int64_t)dev->sm_count) nf /= 2;
-  if (nf == 4)
-    GCOO_CALL(launch_tc_ks<4>(a, ks, s));
-  else if (nf == 2)
-    GCOO_CALL(launch_tc_ks<2>(a, ks, s));
+  while (T->force_cols == 0 && cols > 32 && bx * div_up(N, cols) < 4 * (int64_t)dev->sm_count)
+    cols /= 2;
+  if (cols == 128)
+    GCOO_CALL(launch_tc_ks<16>(a, ks, s));
+  else if (cols == 64)
+    GCOO_CALL(launch_tc_ks<8>(a, ks, s));
   else
-    GCOO_CALL(launch_tc_ks<1>(a, ks, s));
+    GCOO_CALL(launch_tc_ks<4>(a, ks, s));
   if (chosen) {
     chosen->variant = 0;
     chosen->threads = kThreads;
-    chosen->tile_cols = 16 * nf;
+    chosen->tile_cols = cols;
     chosen->tensor_core = 1;
     chosen->tc_ksplit = ks;
   }

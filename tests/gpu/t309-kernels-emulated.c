@@ -508,7 +508,7 @@ static float tf32_round(float v) {
  * per-element bound (gt_tc_bound_ratio), Y poisoned with NaN for beta = 0. */
 static int tc_checked = 0;
 static int tc_reordered = 0;    /* tensor-core cases where the window order had fewer tiles */
-static int tc_widths_seen = 0;  /* bit f: a launch with f accumulator fragments a warp */
+static int tc_widths_seen = 0;  /* bit c / 32: a launch with tiles of c columns of Y */
 static int tc_ksplits_seen = 0; /* bit s: a launch with s warps a window */
 /* Y before a tensor-core product: NaN where beta = 0 (it must not be read), else Y0. */
 static void reset_y(gcoo_dense *Y, const gcoo_dense *Y0, double beta) {
@@ -556,7 +556,7 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
         continue;
       }
       const float got = T.tiles[(T.tile_off[w] + li / GCOO_TC_K) * GCOO_TC_ROWS * GCOO_TC_K +
-                                (i % GCOO_TC_ROWS) * GCOO_TC_K + li % GCOO_TC_K];
+                                GCOO_TC_SLOT(i % GCOO_TC_ROWS, li % GCOO_TC_K)];
       if (got != tf32_round(v[e])) bad++;
       placed += v[e] != 0.0f;
     }
@@ -581,9 +581,25 @@ static void check_tc_product(gcoo_sparse A, int64_t N, double alpha, double beta
                "%s tensor-core N=%lld (tile %d columns, %d warps a window): error %.3g of the "
                "bound (relerr %.3g)",
                name, (long long)N, sh.tile_cols, sh.tc_ksplit, ratio, rel);
-    tc_widths_seen |= sh.tile_cols / 16;
+    tc_widths_seen |= sh.tile_cols / 32;
     tc_ksplits_seen |= sh.tc_ksplit;
   }
+  /* every tile width forced (32, 64 and 128 columns: 4, 8 and 16 mma n-tiles a warp) */
+  for (int q = 0; q < 3; q++) {
+    T.force_ksplit = 0;
+    T.force_cols = 32 << q;
+    reset_y(&Y, &Y0, beta);
+    gcoo_cuda_tuned_launch sh;
+    TEST_CALL(gcoo_cuda_spdm_tc(&T, &dev, alpha, X.data, X.ld, beta, Y.data, Y.ld, N, NULL, &sh));
+    double rel = 0;
+    const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
+    TEST_CHECK(sh.tensor_core && ratio <= 1.0 && sh.tile_cols == 32 << q,
+               "%s tensor-core N=%lld, tile of %d columns forced (%d ran, %d warps a window): "
+               "error %.3g of the bound (relerr %.3g)",
+               name, (long long)N, 32 << q, sh.tile_cols, sh.tc_ksplit, ratio, rel);
+    tc_widths_seen |= sh.tile_cols / 32;
+  }
+  T.force_cols = 0;
   /* the same product with A's rows in the tensor-core order (gcoo__tc_row_order): the layout
    * of the reordered rows, each written back to its own row of Y through the row map; the order
    * is a permutation and its tile count the one a recount gives */
@@ -769,7 +785,7 @@ int main(void) {
     gcoo_sparse_destroy(&A);
   }
   TEST_CHECK(tc_checked == 9 && tc_widths_seen == 7 && tc_ksplits_seen == 7,
-             "tensor-core cases checked: %d of 9, tile widths seen (bits of 1, 2, 4 fragments): "
+             "tensor-core cases checked: %d of 9, tile widths seen (bits of 32, 64, 128 columns): "
              "%d, warps a window seen (bits of 1, 2, 4): %d",
              tc_checked, tc_widths_seen, tc_ksplits_seen);
   TEST_CHECK(max_splits_seen > 1, "no resident launch cut its slices into parts (most: %d)",
