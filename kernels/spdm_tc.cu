@@ -96,14 +96,14 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // B values over the n-tiles are NJ consecutive columns of one X row (16-byte loads, straight
 // from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
 // Nothing goes through shared memory but the split-K sum at the end.
-template <int NJ, int KS>
-__global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
+template <int NJ, int KS, int W>
+__global__ void __launch_bounds__(32 * W) tc_kernel(const TcArgs a) {
   static_assert(NJ % 4 == 0, "a lane's X columns are whole 16-byte packs");
   constexpr int BC = 8 * NJ;     // columns of Y a warp computes
   constexpr int kPacks = NJ / 4; // packs of an X row a lane loads
-  constexpr int kTeams = kWarps / KS;
+  constexpr int kTeams = W / KS;
   // the split-K partial sums, lane-fastest (no bank conflicts); one float when KS = 1
-  __shared__ float part[KS > 1 ? kWarps * 4 * NJ * 32 : 1];
+  __shared__ float part[KS > 1 ? W * 4 * NJ * 32 : 1];
   const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
   const int team = warp / KS, ks = warp % KS;
   const int g = lane >> 2, t = lane & 3;
@@ -217,20 +217,27 @@ __global__ void tc_fill_kernel(const int64_t *__restrict__ rowptr,
   }
 }
 
-template <int NJ, int KS>
+template <int NJ, int KS, int W>
 gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
-  const dim3 grid((unsigned)div_up(a.nwin, kWarps / KS), (unsigned)div_up(a.N, 8 * NJ));
-  void (*k)(const TcArgs) = tc_kernel<NJ, KS>;
-  GCOO_LAUNCH(k, grid, dim3(kThreads), 0, s, a);
+  const dim3 grid((unsigned)div_up(a.nwin, W / KS), (unsigned)div_up(a.N, 8 * NJ));
+  void (*k)(const TcArgs) = tc_kernel<NJ, KS, W>;
+  GCOO_LAUNCH(k, grid, dim3(32 * W), 0, s, a);
   GCOO_CALL_CUDA(cudaGetLastError());
   return GCOO_SUCCESS;
 }
 
-template <int NJ>
+template <int NJ, int W>
 gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
-  if (ks == 4) return launch_tc<NJ, 4>(a, s);
-  if (ks == 2) return launch_tc<NJ, 2>(a, s);
-  return launch_tc<NJ, 1>(a, s);
+  if (ks == 4) return launch_tc<NJ, 4, W>(a, s);
+  if (ks == 2) return launch_tc<NJ, 2, W>(a, s);
+  return launch_tc<NJ, 1, W>(a, s);
+}
+
+template <int NJ>
+gcoo_status launch_tc_w(const TcArgs &a, int ks, int w, cudaStream_t s) {
+  if constexpr (NJ <= 8) // 8 warps of 128 columns would need more than 48 KB for split-K
+    if (w == 8) return launch_tc_ks<NJ, 8>(a, ks, s);
+  return launch_tc_ks<NJ, 4>(a, ks, s);
 }
 
 /* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
@@ -353,18 +360,19 @@ gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
                                      : choose_ksplit(T, div_up(N, cols), dev->sm_count);
   GCOO_CHECK(ks == 1 || ks == 2 || ks == 4, GCOO_ERR_INVALID_ARG,
              "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
-  const int64_t bx = div_up(a.nwin, kWarps / ks);
+  const int w = T->force_warps == 8 && cols <= 64 ? 8 : kWarps; /* 8: up to 64 columns */
+  const int64_t bx = div_up(a.nwin, w / ks);
   while (T->force_cols == 0 && cols > 32 && bx * div_up(N, cols) < 4 * (int64_t)dev->sm_count)
     cols /= 2;
   if (cols == 128)
-    GCOO_CALL(launch_tc_ks<16>(a, ks, s));
+    GCOO_CALL(launch_tc_w<16>(a, ks, w, s));
   else if (cols == 64)
-    GCOO_CALL(launch_tc_ks<8>(a, ks, s));
+    GCOO_CALL(launch_tc_w<8>(a, ks, w, s));
   else
-    GCOO_CALL(launch_tc_ks<4>(a, ks, s));
+    GCOO_CALL(launch_tc_w<4>(a, ks, w, s));
   if (chosen) {
     chosen->variant = 0;
-    chosen->threads = kThreads;
+    chosen->threads = 32 * w;
     chosen->tile_cols = cols;
     chosen->tensor_core = 1;
     chosen->tc_ksplit = ks;
