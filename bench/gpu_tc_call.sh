@@ -3,18 +3,22 @@
 # on mma.sync m16n8k8: bench/gpu_spdm_call.sh (Release build, the SpDM GPU tests, memcheck, the
 # benchmark over N = 32, 128, 512 on the random, real and large sections, float and double), then
 # the tc-speedup target's 9 real matrices at N = 128 and 512 with the tensor-core kernel serving
-# untimed (GCOO_AUTO_TRIAL=0) at each forced tile width (GCOO_TC_COLS = 64, 128), beside the
-# best cuSPARSE algorithm. From the repository root, after `source .device-kit/setup.sh`.
+# untimed (GCOO_AUTO_TRIAL=0) with the launcher's warps a window and with 1, 2 and 4 forced
+# (GCOO_TC_KSPLIT), beside the best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu of the
+# tensor-core kernel). (Its first run, tree 35f26f9, compared tiles of 64 and 128 columns,
+# GCOO_TC_COLS: 64 faster on all 18 cases.) From the repository root, after
+# `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
 bash bench/gpu_spdm_call.sh "$out" "$mats" all random,real,real-f64,large,large-f64 || exit 1
 target=TSOPF_RS_b39_c30,bcsstk24,bcsstk33,cavity19,cage11,ct2010,delaunay_n16,wiki-Vote,ca-CondMat
-for cols in 64 128; do
+for ks in 0 1 2 4; do
   for n in 128 512; do
-    GCOO_AUTO_TRIAL=0 GCOO_TC_COLS=$cols bg/bench/spdm_bench --out "$out/w$cols-$n" --matrices "$mats" \
+    GCOO_AUTO_TRIAL=0 GCOO_TC_KSPLIT=$ks bg/bench/spdm_bench --out "$out/k$ks-$n" --matrices "$mats" \
       --lean --budget 60 --n $n --sections real --match "$target" \
-      --methods tuned,csp_default,csp_alg2,csp_alg3,tc >"$out/w$cols-$n.txt" 2>&1
-    echo "== tiles of $cols columns, N = $n (tc untimed: GCOO_AUTO_TRIAL=0) rc $?"
-    grep -E "^[A-Za-z]" "$out/w$cols-$n.txt" | grep " $n |" | cut -c1-26,150-210
+      --methods tuned,csp_default,csp_alg2,csp_alg3,tc >"$out/k$ks-$n.txt" 2>&1
+    echo "== warps a window $ks (0: the launcher's), N = $n (tc untimed: GCOO_AUTO_TRIAL=0) rc $?"
+    grep -E "^[A-Za-z]" "$out/k$ks-$n.txt" | grep " $n |" | cut -c1-26,180-206
   done
 done
+bash bench/gpu_tc_ncu.sh "$out/ncu" "$mats"

@@ -3,8 +3,8 @@
 # ncu (--clock-control none) of the tensor-core kernel (untimed: GCOO_AUTO_TRIAL=0) on the FEM
 # matrices of the tc-speedup target where it serves (bcsstk33 and cavity19 at N = 512, bcsstk24
 # at N = 128) and of the tuned kernel on bcsstk33 at N = 512: bytes, throughputs, occupancy and
-# warp stall reasons (bench/ncu_stalls.py); then the target's 9 matrices timed with 8 warps a
-# block (GCOO_TC_WARPS=8) against 4, at N = 128 and 512.
+# warp stall reasons (bench/ncu_stalls.py). (Its first run, tree 0dc43d9, also timed 8 warps a
+# block against 4: slower on 17 of the 18 cases, dropped.)
 # From the repository root, after `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
@@ -14,7 +14,6 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   cmake --build bg -j"$(nproc)" --target spdm_bench t305-cuda-tc; } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "$(el) built"
 ctest --test-dir bg -R t305 --output-on-failure --timeout 120 >"$out/tests.log" 2>&1; echo "$(el) t305 rc $?"
-GCOO_TC_WARPS=8 bg/tests/gpu/t305-cuda-tc >"$out/t305-w8.log" 2>&1; echo "$(el) t305 with 8 warps a block rc $?"
 SECS=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis)
 K='regex:tc_kernel|batched_kernel|direct_kernel|staged_kernel|resident_kernel|split_items'
 for c in "bcsstk33 512 tc" "cavity19 512 tc" "bcsstk24 128 tc" "bcsstk33 512 tuned"; do
@@ -28,14 +27,4 @@ for c in "bcsstk33 512 tc" "cavity19 512 tc" "bcsstk24 128 tc" "bcsstk33 512 tun
   python3 bench/ncu_stalls.py /tmp/ncu.csv
 done >"$out/ncu.txt" 2>&1
 echo "$(el) ncu"; grep -E "^##|kernel |gpu__time_duration.sum|sector_hit_rate.pct |long_scoreboard|warps_active.avg.pct|lts__throughput.avg.pct|l1tex__throughput.avg.pct" "$out/ncu.txt" | cut -c1-140 | head -70
-target=TSOPF_RS_b39_c30,bcsstk24,bcsstk33,cavity19,cage11,ct2010,delaunay_n16,wiki-Vote,ca-CondMat
-for w in 4 8; do
-  for n in 128 512; do
-    GCOO_AUTO_TRIAL=0 GCOO_TC_WARPS=$w bg/bench/spdm_bench --out "$out/w$w-$n" --matrices "$mats" \
-      --lean --budget 60 --n $n --sections real --match "$target" \
-      --methods tuned,csp_default,csp_alg2,csp_alg3,tc >"$out/w$w-$n.txt" 2>&1
-    echo "== $w warps a block, N = $n (tc untimed: GCOO_AUTO_TRIAL=0) rc $?"
-    grep -E "^[A-Za-z]" "$out/w$w-$n.txt" | grep " $n |" | cut -c1-26,180-206
-  done
-done
 echo "$(el) done"

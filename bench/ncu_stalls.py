@@ -20,7 +20,8 @@ for name, r in last.items():
                                              r[col["launch__block_size"]]))
     for c in names:
         v = metric(r, col, c)
-        if v == v and not c.startswith("launch__grid") and not c.startswith("launch__block"):
+        if v == v and not c.startswith("launch__grid") and not c.startswith("launch__block") \
+                and ".max" not in c and ".min" not in c:
             print("    %-78s %12.4g" % (c, v))
 if not last:
     print("  (no SpDM kernel among the profiled launches)")

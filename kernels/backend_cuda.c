@@ -458,7 +458,6 @@ static gcoo_status tc_setup(gcoo_op op) {
   GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
   o->tc.force_ksplit = env_tc_ksplit();
   o->tc.force_cols = env_tc_cols();
-  o->tc.force_warps = getenv("GCOO_TC_WARPS") && atoi(getenv("GCOO_TC_WARPS")) == 8 ? 8 : 0;
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
   if (reorder) {

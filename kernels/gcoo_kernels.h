@@ -357,7 +357,6 @@ typedef struct gcoo_cuda_tc {
   int64_t ks_iters[3], ks_longest[3];
   int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
   int force_cols;   /**< 0: the launcher picks; tiles of 32, 64 or 128 columns of Y (tests) */
-  int force_warps;  /**< 0: 4 warps a block; 8 (an experiment: GCOO_TC_WARPS) */
   int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
                            Device memory, owned (gcoo_cuda_tc_free frees it) */
 } gcoo_cuda_tc;

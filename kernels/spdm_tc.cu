@@ -96,14 +96,14 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // B values over the n-tiles are NJ consecutive columns of one X row (16-byte loads, straight
 // from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
 // Nothing goes through shared memory but the split-K sum at the end.
-template <int NJ, int KS, int W>
-__global__ void __launch_bounds__(32 * W) tc_kernel(const TcArgs a) {
+template <int NJ, int KS>
+__global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
   static_assert(NJ % 4 == 0, "a lane's X columns are whole 16-byte packs");
   constexpr int BC = 8 * NJ;     // columns of Y a warp computes
   constexpr int kPacks = NJ / 4; // packs of an X row a lane loads
-  constexpr int kTeams = W / KS;
+  constexpr int kTeams = kWarps / KS;
   // the split-K partial sums, lane-fastest (no bank conflicts); one float when KS = 1
-  __shared__ float part[KS > 1 ? W * 4 * NJ * 32 : 1];
+  __shared__ float part[KS > 1 ? kWarps * 4 * NJ * 32 : 1];
   const int warp = (int)(threadIdx.x >> 5), lane = (int)(threadIdx.x & 31);
   const int team = warp / KS, ks = warp % KS;
   const int g = lane >> 2, t = lane & 3;
@@ -134,36 +134,54 @@ __global__ void __launch_bounds__(32 * W) tc_kernel(const TcArgs a) {
     for (int p = 0; p < kPacks; p++)
       x[p] = xr ? load_pack(xr, xcol + 4 * p, a.N, a.d.xvec) : pack_zero<float>();
   };
-  auto load_a = [&](int64_t i) {
-    return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
+  // A k-tile's operands as loaded: the lane's X values of its two rows, and its A fragment.
+  struct Stage {
+    Pack<float> x0[kPacks], x1[kPacks];
+    float4 af;
   };
-  // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
-  // fragment load into registers and k-tile i + 2's column indices (which name the X rows) too.
-  Pack<float> xn0[kPacks], xn1[kPacks];
-  float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
-  int64_t c0, c1;
-  cols_of(0, c0, c1);
-  if (nt > 0) {
-    load_x(c0, xn0);
-    load_x(c1, xn1);
-    an = load_a(0);
-  }
-  cols_of(1, c0, c1);
-  for (int64_t i = 0; i < nt; i++) {
-    const uint32_t af[4] = {f32_bits(an.x), f32_bits(an.y), f32_bits(an.z), f32_bits(an.w)};
+  // Fill st with the warp's i-th k-tile, whose X rows are c0, c1 (nothing past the warp's
+  // k-tiles: a uniform condition over the warp).
+  auto load_stage = [&](Stage &st, int64_t i, int64_t c0, int64_t c1) {
+    if (i >= nt) return;
+    load_x(c0, st.x0);
+    load_x(c1, st.x1);
+    st.af = __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
+  };
+  auto mma_stage = [&](const Stage &st) {
+    const uint32_t af[4] = {f32_bits(st.af.x), f32_bits(st.af.y), f32_bits(st.af.z),
+                            f32_bits(st.af.w)};
     uint32_t bf[NJ][2];
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
-      bf[j][0] = f32_bits(wm::__float_to_tf32(xn0[j / 4].e[j % 4]));
-      bf[j][1] = f32_bits(wm::__float_to_tf32(xn1[j / 4].e[j % 4]));
-    }
-    if (i + 1 < nt) {
-      load_x(c0, xn0);
-      load_x(c1, xn1);
-      an = load_a(i + 1);
-      cols_of(i + 2, c0, c1);
+      bf[j][0] = f32_bits(wm::__float_to_tf32(st.x0[j / 4].e[j % 4]));
+      bf[j][1] = f32_bits(wm::__float_to_tf32(st.x1[j / 4].e[j % 4]));
     }
     mma_tiles<NJ>(acc, af, bf);
+  };
+  // Software pipeline, three k-tiles deep, in registers: while k-tile i's mma runs, k-tiles
+  // i + 1 and i + 2 are loading (X values and A fragment) and k-tile i + 3's column indices,
+  // which name its X rows, too. Two stages, the loop unrolled by two so that each stays in
+  // registers. (One stage in flight left the kernel latency-bound: ncu on bcsstk33, N = 512,
+  // H200, session 14: 22 % warps active at 100 registers, L2 at 38 % of its peak, 2.7 cycles
+  // of long-scoreboard stall an issue.)
+  Stage s0, s1;
+  int64_t c0, c1;
+  cols_of(0, c0, c1);
+  load_stage(s0, 0, c0, c1);
+  cols_of(1, c0, c1);
+  load_stage(s1, 1, c0, c1);
+  cols_of(2, c0, c1);
+  for (int64_t i = 0; i < nt; i += 2) {
+    const Stage cur0 = s0;
+    load_stage(s0, i + 2, c0, c1);
+    cols_of(i + 3, c0, c1);
+    mma_stage(cur0);
+    if (i + 1 < nt) {
+      const Stage cur1 = s1;
+      load_stage(s1, i + 3, c0, c1);
+      cols_of(i + 4, c0, c1);
+      mma_stage(cur1);
+    }
   }
   if (KS > 1) { // the team's partial sums: warps 1 .. KS - 1 of it post theirs
     if (ks > 0)
@@ -217,27 +235,20 @@ __global__ void tc_fill_kernel(const int64_t *__restrict__ rowptr,
   }
 }
 
-template <int NJ, int KS, int W>
+template <int NJ, int KS>
 gcoo_status launch_tc(const TcArgs &a, cudaStream_t s) {
-  const dim3 grid((unsigned)div_up(a.nwin, W / KS), (unsigned)div_up(a.N, 8 * NJ));
-  void (*k)(const TcArgs) = tc_kernel<NJ, KS, W>;
-  GCOO_LAUNCH(k, grid, dim3(32 * W), 0, s, a);
+  const dim3 grid((unsigned)div_up(a.nwin, kWarps / KS), (unsigned)div_up(a.N, 8 * NJ));
+  void (*k)(const TcArgs) = tc_kernel<NJ, KS>;
+  GCOO_LAUNCH(k, grid, dim3(kThreads), 0, s, a);
   GCOO_CALL_CUDA(cudaGetLastError());
   return GCOO_SUCCESS;
 }
 
-template <int NJ, int W>
-gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
-  if (ks == 4) return launch_tc<NJ, 4, W>(a, s);
-  if (ks == 2) return launch_tc<NJ, 2, W>(a, s);
-  return launch_tc<NJ, 1, W>(a, s);
-}
-
 template <int NJ>
-gcoo_status launch_tc_w(const TcArgs &a, int ks, int w, cudaStream_t s) {
-  if constexpr (NJ <= 8) // 8 warps of 128 columns would need more than 48 KB for split-K
-    if (w == 8) return launch_tc_ks<NJ, 8>(a, ks, s);
-  return launch_tc_ks<NJ, 4>(a, ks, s);
+gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
+  if (ks == 4) return launch_tc<NJ, 4>(a, s);
+  if (ks == 2) return launch_tc<NJ, 2>(a, s);
+  return launch_tc<NJ, 1>(a, s);
 }
 
 /* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
@@ -360,19 +371,18 @@ gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
                                      : choose_ksplit(T, div_up(N, cols), dev->sm_count);
   GCOO_CHECK(ks == 1 || ks == 2 || ks == 4, GCOO_ERR_INVALID_ARG,
              "tensor-core kernel: %d warps a window (1, 2 or 4)", ks);
-  const int w = T->force_warps == 8 && cols <= 64 ? 8 : kWarps; /* 8: up to 64 columns */
-  const int64_t bx = div_up(a.nwin, w / ks);
+  const int64_t bx = div_up(a.nwin, kWarps / ks);
   while (T->force_cols == 0 && cols > 32 && bx * div_up(N, cols) < 4 * (int64_t)dev->sm_count)
     cols /= 2;
   if (cols == 128)
-    GCOO_CALL(launch_tc_w<16>(a, ks, w, s));
+    GCOO_CALL(launch_tc_ks<16>(a, ks, s));
   else if (cols == 64)
-    GCOO_CALL(launch_tc_w<8>(a, ks, w, s));
+    GCOO_CALL(launch_tc_ks<8>(a, ks, s));
   else
-    GCOO_CALL(launch_tc_w<4>(a, ks, w, s));
+    GCOO_CALL(launch_tc_ks<4>(a, ks, s));
   if (chosen) {
     chosen->variant = 0;
-    chosen->threads = 32 * w;
+    chosen->threads = kThreads;
     chosen->tile_cols = cols;
     chosen->tensor_core = 1;
     chosen->tc_ksplit = ks;
