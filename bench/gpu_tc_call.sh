@@ -3,22 +3,28 @@
 # on mma.sync m16n8k8: bench/gpu_spdm_call.sh (Release build, the SpDM GPU tests, memcheck, the
 # benchmark over N = 32, 128, 512 on the random, real and large sections, float and double), then
 # the tc-speedup target's 9 real matrices at N = 128 and 512 with the tensor-core kernel serving
-# untimed (GCOO_AUTO_TRIAL=0) with the launcher's warps a window and with 1, 2 and 4 forced
-# (GCOO_TC_KSPLIT), beside the best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu of the
-# tensor-core kernel). (Its first run, tree 35f26f9, compared tiles of 64 and 128 columns,
-# GCOO_TC_COLS: 64 faster on all 18 cases.) From the repository root, after
+# untimed (GCOO_AUTO_TRIAL=0) at 1 and 2 warps a window forced (GCOO_TC_KSPLIT), built with
+# the registers capped for 5-8 blocks a multiprocessor (bg) and without the cap (bg-free,
+# -DGCOO_TC_FREE_REGISTERS), beside the best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu
+# of the tensor-core kernel). (Its earlier runs: tree 35f26f9 compared tiles of 64 and 128
+# columns, GCOO_TC_COLS: 64 faster on all 18 cases; tree d6c4f99 swept the warps a window.) From the repository root, after
 # `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
 bash bench/gpu_spdm_call.sh "$out" "$mats" all random,real,real-f64,large,large-f64 || exit 1
 target=TSOPF_RS_b39_c30,bcsstk24,bcsstk33,cavity19,cage11,ct2010,delaunay_n16,wiki-Vote,ca-CondMat
-for ks in 0 1 2 4; do
-  for n in 128 512; do
-    GCOO_AUTO_TRIAL=0 GCOO_TC_KSPLIT=$ks bg/bench/spdm_bench --out "$out/k$ks-$n" --matrices "$mats" \
-      --lean --budget 60 --n $n --sections real --match "$target" \
-      --methods tuned,csp_default,csp_alg2,csp_alg3,tc >"$out/k$ks-$n.txt" 2>&1
-    echo "== warps a window $ks (0: the launcher's), N = $n (tc untimed: GCOO_AUTO_TRIAL=0) rc $?"
-    grep -E "^[A-Za-z]" "$out/k$ks-$n.txt" | grep " $n |" | cut -c1-26,180-206
+cmake -S . -B bg-free -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_CUDA_FLAGS=-DGCOO_TC_FREE_REGISTERS >"$out/build-free.log" 2>&1 &&
+  cmake --build bg-free -j"$(nproc)" --target spdm_bench >>"$out/build-free.log" 2>&1 || tail -20 "$out/build-free.log"
+for b in bg bg-free; do
+  for ks in 1 2; do
+    for n in 128 512; do
+      GCOO_AUTO_TRIAL=0 GCOO_TC_KSPLIT=$ks $b/bench/spdm_bench --out "$out/$b-k$ks-$n" --matrices "$mats" \
+        --lean --budget 60 --n $n --sections real --match "$target" \
+        --methods tuned,csp_default,csp_alg2,csp_alg3,tc >"$out/$b-k$ks-$n.txt" 2>&1
+      echo "== $b, warps a window $ks, N = $n (tc untimed: GCOO_AUTO_TRIAL=0) rc $?"
+      grep -E "^[A-Za-z]" "$out/$b-k$ks-$n.txt" | grep " $n |" | cut -c1-26,180-206
+    done
   done
 done
 bash bench/gpu_tc_ncu.sh "$out/ncu" "$mats"

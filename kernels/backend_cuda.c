@@ -854,7 +854,8 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   const int64_t N = din->n > 0 ? din->n : GCOO_DISPATCH_DEFAULT_N;
   int64_t ld;
   size_t xb, yb;
-  float ms_exact = -1, ms_tc = -1;
+  float ms_exact = -1, ms_tc = -1, ms_ks[3] = {-1, -1, -1};
+  int ks_best = o->tc.force_ksplit; /* 0: the launcher's estimate (untimed) */
   /* operands at N too large to time: at a narrower N, halved until they fit (both kernels run
    * 16-column slabs of X there alike). Untimed, the tensor-core kernel ran the random sweep's
    * large products 1.5-3.5x slower than the exact choice (2026-12-03-h200-spdm-s11-final.txt) */
@@ -871,7 +872,23 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
       if (trial_time(op, &t.dX, &t.dY, &ms_exact) < 0) ms_exact = -1;
       o->alg = GCOO_ALG_GCOO;
       o->tc_active = 1;
-      if (trial_time(op, &t.dX, &t.dY, &ms_tc) < 0) ms_tc = -1;
+      /* the warps a window timed too (1, 2, 4; unless GCOO_TC_KSPLIT forces one): the
+       * launcher's estimate from the tile counts picked 4 where 1 or 2 ran up to 1.4x faster
+       * (2026-12-04-h200-spdm-s14-deep.txt) */
+      const int forced = o->tc.force_ksplit;
+      for (int i = 0; i < 3; i++) {
+        const int ks = forced ? forced : 1 << i;
+        float ms = -1;
+        o->tc.force_ksplit = ks;
+        if (trial_time(op, &t.dX, &t.dY, &ms) < 0) ms = -1;
+        ms_ks[i] = ms;
+        if (ms > 0 && (ms_tc <= 0 || ms < ms_tc)) {
+          ms_tc = ms;
+          ks_best = ks;
+        }
+        if (forced) break;
+      }
+      o->tc.force_ksplit = ks_best;
       o->alg = exact;
     }
     (void)cudaGetLastError();
@@ -898,9 +915,11 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   const size_t wl = strlen(o->details.why);
   if (timed)
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
-             "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms -> %s",
+             "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms (%d warps a "
+             "window; 1, 2, 4: %.4g, %.4g, %.4g ms) -> %s",
              (long long)Nt, Nt < N ? " (the hint's N too large to time)" : "",
-             gcoo_spdm_alg_name(exact), ms_exact, ms_tc, use_tc ? "tensor cores" : "exact");
+             gcoo_spdm_alg_name(exact), ms_exact, ms_tc, ks_best, ms_ks[0], ms_ks[1], ms_ks[2],
+             use_tc ? "tensor cores" : "exact");
   else
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
              "; TF32 untimed (GCOO_AUTO_TRIAL=0, or operands too large to time even at N = %lld): "

@@ -355,7 +355,8 @@ typedef struct gcoo_cuda_tc {
   /** for 1, 2, 4 warps a window (its k-tiles split between them): block iterations summed over
    *  the grid, and the longest block's; the launcher picks the warps a window from them */
   int64_t ks_iters[3], ks_longest[3];
-  int force_ksplit; /**< 0: the launcher picks; 1, 2 or 4 warps a window (tests, sweeps) */
+  int force_ksplit; /**< 0: the launcher's estimate; 1, 2 or 4 warps a window (AUTO's TF32
+                         trial times the three and keeps the fastest; tests, GCOO_TC_KSPLIT) */
   int force_cols;   /**< 0: the launcher picks; tiles of 32, 64 or 128 columns of Y (tests) */
   int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
                            Device memory, owned (gcoo_cuda_tc_free frees it) */

@@ -96,8 +96,19 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // B values over the n-tiles are NJ consecutive columns of one X row (16-byte loads, straight
 // from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
 // Nothing goes through shared memory but the split-K sum at the end.
+// Blocks a multiprocessor the registers must allow: 8 at 32 columns (64 registers), 5 at 64 (96
+// registers; 6 would spill), the compiler's choice at 128.
+template <int NJ>
+constexpr int tc_min_blocks() {
+#ifdef GCOO_TC_FREE_REGISTERS // the uncapped build, for bench/gpu_tc_call.sh's comparison
+  return 1;
+#else
+  return NJ == 4 ? 8 : NJ == 8 ? 5 : 1;
+#endif
+}
+
 template <int NJ, int KS>
-__global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
+__global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const TcArgs a) {
   static_assert(NJ % 4 == 0, "a lane's X columns are whole 16-byte packs");
   constexpr int BC = 8 * NJ;     // columns of Y a warp computes
   constexpr int kPacks = NJ / 4; // packs of an X row a lane loads
@@ -134,54 +145,36 @@ __global__ void __launch_bounds__(kThreads) tc_kernel(const TcArgs a) {
     for (int p = 0; p < kPacks; p++)
       x[p] = xr ? load_pack(xr, xcol + 4 * p, a.N, a.d.xvec) : pack_zero<float>();
   };
-  // A k-tile's operands as loaded: the lane's X values of its two rows, and its A fragment.
-  struct Stage {
-    Pack<float> x0[kPacks], x1[kPacks];
-    float4 af;
+  auto load_a = [&](int64_t i) {
+    return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
   };
-  // Fill st with the warp's i-th k-tile, whose X rows are c0, c1 (nothing past the warp's
-  // k-tiles: a uniform condition over the warp).
-  auto load_stage = [&](Stage &st, int64_t i, int64_t c0, int64_t c1) {
-    if (i >= nt) return;
-    load_x(c0, st.x0);
-    load_x(c1, st.x1);
-    st.af = __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
-  };
-  auto mma_stage = [&](const Stage &st) {
-    const uint32_t af[4] = {f32_bits(st.af.x), f32_bits(st.af.y), f32_bits(st.af.z),
-                            f32_bits(st.af.w)};
+  // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
+  // fragment load into registers and k-tile i + 2's column indices (which name the X rows) too.
+  Pack<float> xn0[kPacks], xn1[kPacks];
+  float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
+  int64_t c0, c1;
+  cols_of(0, c0, c1);
+  if (nt > 0) {
+    load_x(c0, xn0);
+    load_x(c1, xn1);
+    an = load_a(0);
+  }
+  cols_of(1, c0, c1);
+  for (int64_t i = 0; i < nt; i++) {
+    const uint32_t af[4] = {f32_bits(an.x), f32_bits(an.y), f32_bits(an.z), f32_bits(an.w)};
     uint32_t bf[NJ][2];
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
-      bf[j][0] = f32_bits(wm::__float_to_tf32(st.x0[j / 4].e[j % 4]));
-      bf[j][1] = f32_bits(wm::__float_to_tf32(st.x1[j / 4].e[j % 4]));
+      bf[j][0] = f32_bits(wm::__float_to_tf32(xn0[j / 4].e[j % 4]));
+      bf[j][1] = f32_bits(wm::__float_to_tf32(xn1[j / 4].e[j % 4]));
+    }
+    if (i + 1 < nt) {
+      load_x(c0, xn0);
+      load_x(c1, xn1);
+      an = load_a(i + 1);
+      cols_of(i + 2, c0, c1);
     }
     mma_tiles<NJ>(acc, af, bf);
-  };
-  // Software pipeline, three k-tiles deep, in registers: while k-tile i's mma runs, k-tiles
-  // i + 1 and i + 2 are loading (X values and A fragment) and k-tile i + 3's column indices,
-  // which name its X rows, too. Two stages, the loop unrolled by two so that each stays in
-  // registers. (One stage in flight left the kernel latency-bound: ncu on bcsstk33, N = 512,
-  // H200, session 14: 22 % warps active at 100 registers, L2 at 38 % of its peak, 2.7 cycles
-  // of long-scoreboard stall an issue.)
-  Stage s0, s1;
-  int64_t c0, c1;
-  cols_of(0, c0, c1);
-  load_stage(s0, 0, c0, c1);
-  cols_of(1, c0, c1);
-  load_stage(s1, 1, c0, c1);
-  cols_of(2, c0, c1);
-  for (int64_t i = 0; i < nt; i += 2) {
-    const Stage cur0 = s0;
-    load_stage(s0, i + 2, c0, c1);
-    cols_of(i + 3, c0, c1);
-    mma_stage(cur0);
-    if (i + 1 < nt) {
-      const Stage cur1 = s1;
-      load_stage(s1, i + 3, c0, c1);
-      cols_of(i + 4, c0, c1);
-      mma_stage(cur1);
-    }
   }
   if (KS > 1) { // the team's partial sums: warps 1 .. KS - 1 of it post theirs
     if (ks > 0)
