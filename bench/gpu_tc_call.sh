@@ -3,20 +3,17 @@
 # on mma.sync m16n8k8: bench/gpu_spdm_call.sh (Release build, the SpDM GPU tests, memcheck, the
 # benchmark over N = 32, 128, 512 on the random, real and large sections, float and double), then
 # the tc-speedup target's 9 real matrices at N = 128 and 512 with the tensor-core kernel serving
-# untimed (GCOO_AUTO_TRIAL=0) at 1 and 2 warps a window forced (GCOO_TC_KSPLIT), built with
-# the registers capped for 5-8 blocks a multiprocessor (bg) and without the cap (bg-free,
-# -DGCOO_TC_FREE_REGISTERS), beside the best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu
-# of the tensor-core kernel). (Its earlier runs: tree 35f26f9 compared tiles of 64 and 128
-# columns, GCOO_TC_COLS: 64 faster on all 18 cases; tree d6c4f99 swept the warps a window.) From the repository root, after
+# untimed (GCOO_AUTO_TRIAL=0) at 1 and 2 warps a window forced (GCOO_TC_KSPLIT), beside the
+# best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu of the tensor-core kernel). (Its
+# earlier runs: tree 35f26f9 compared tiles of 64 and 128 columns, GCOO_TC_COLS: 64 faster on
+# all 18 cases; tree d6c4f99 swept the warps a window; tree 44a4a7f compared a build without the
+# register cap, -DGCOO_TC_FREE_REGISTERS, since removed.) From the repository root, after
 # `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
 bash bench/gpu_spdm_call.sh "$out" "$mats" all random,real,real-f64,large,large-f64 || exit 1
 target=TSOPF_RS_b39_c30,bcsstk24,bcsstk33,cavity19,cage11,ct2010,delaunay_n16,wiki-Vote,ca-CondMat
-cmake -S . -B bg-free -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_CUDA_FLAGS=-DGCOO_TC_FREE_REGISTERS >"$out/build-free.log" 2>&1 &&
-  cmake --build bg-free -j"$(nproc)" --target spdm_bench >>"$out/build-free.log" 2>&1 || tail -20 "$out/build-free.log"
-for b in bg bg-free; do
+for b in bg; do
   for ks in 1 2; do
     for n in 128 512; do
       GCOO_AUTO_TRIAL=0 GCOO_TC_KSPLIT=$ks $b/bench/spdm_bench --out "$out/$b-k$ks-$n" --matrices "$mats" \

@@ -97,14 +97,13 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
 // Nothing goes through shared memory but the split-K sum at the end.
 // Blocks a multiprocessor the registers must allow: 8 at 32 columns (64 registers), 5 at 64 (96
-// registers; 6 would spill), the compiler's choice at 128.
+// registers, 104 uncapped; 6 would spill), the compiler's choice at 128. Against the uncapped
+// build, the same run (2026-12-04-h200-spdm-s14-final.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
+// 2.00x of the best FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24
+// 2.68 -> 2.43x at 512 (one warp a window).
 template <int NJ>
 constexpr int tc_min_blocks() {
-#ifdef GCOO_TC_FREE_REGISTERS // the uncapped build, for bench/gpu_tc_call.sh's comparison
-  return 1;
-#else
   return NJ == 4 ? 8 : NJ == 8 ? 5 : 1;
-#endif
 }
 
 template <int NJ, int KS>
