@@ -5,26 +5,25 @@
 // Y (m x N) = alpha A X + beta Y, X and Y row-major. A "window" is a GCOO group of 16 rows of A;
 // its list of distinct columns (the tuned layout's ucols, ascending) is cut into k-tiles of 8
 // columns, and each k-tile is stored as a dense 16 x 8 tile of A's values (zeros where a row
-// has no entry in that column), row-major, rounded to TF32 once at setup. The product of a
-// window is then a dense one: for each k-tile, the 8 X rows its columns name (gathered into
-// shared memory, rounded to TF32) times the tile, accumulated in FP32 by mma (wmma m16n16k8,
-// TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the GCOO
-// group the project already builds; padding costs 16 x 8 - (entries in the tile) multiplies.
-// The windows may hold A's rows in another order (kernels/tc_order.c: rows sharing columns in
-// one window, fewer tiles): the layout is then built from the reordered rows and the kernel
-// writes each row to its own row of Y through rowmap.
+// has no entry in that column), in the mma's A-fragment order (GCOO_TC_SLOT), rounded to TF32
+// once at setup. The product of a window is then a dense one: for each k-tile, the tile times
+// the 8 X rows its columns name (rounded to TF32), accumulated in FP32 by mma.sync m16n8k8
+// (TF32 in, FP32 accumulate). This is the row-window condensing of TC-GNN / DTC-SpMM on the
+// GCOO group the project already builds; padding costs 16 x 8 - (entries in the tile)
+// multiplies. The windows may hold A's rows in another order (kernels/tc_order.c: rows sharing
+// columns in one window, fewer tiles): the layout is then built from the reordered rows and the
+// kernel writes each row to its own row of Y through rowmap.
 //
 // Thread layout: a block is kWarps warps in kWarps / KS teams of KS warps; team g owns window
-// blockIdx.x * (kWarps / KS) + g and a tile of BC = 16 NF columns starting at blockIdx.y * BC (NF
-// accumulator fragments); warp s of a team takes the window's k-tiles s, s + KS, ... (split-K),
-// and at the end the team's KS accumulators are added in shared memory in a fixed order (the
-// result does not depend on timing). KS = 1 is a window a warp; KS = 4 a window a block, for
-// long or unequal windows (session 3: one warp a window left the longest window of a power-law
-// matrix as the grid's critical path; the launcher picks KS from the windows' tile counts).
-// Every warp of a block runs the block's longest k-tile count, so that the barriers are uniform
-// (a warp past its own count only waits). The 8 x BC staging buffer is double-buffered (one
-// barrier a k-tile), and the next k-tile's X rows are loaded into registers during the current
-// one's mma.
+// blockIdx.x * (kWarps / KS) + g and a tile of BC = 8 NJ columns starting at blockIdx.y * BC
+// (NJ mma n-tiles); warp s of a team takes the window's k-tiles s, s + KS, ... (split-K), and
+// at the end the team's KS accumulators are added in shared memory in a fixed order (the result
+// does not depend on timing). KS = 1 is a window a warp; KS = 4 a window a block, for long or
+// unequal windows (a power-law window is otherwise the grid's critical path); AUTO's TF32 trial
+// times 1, 2 and 4 (kernels/backend_cuda.c, tc_trial), else the launcher estimates it from the
+// windows' tile counts. The warps load X and A straight into registers and run independently
+// (no barrier in the loop; session 13's wmma kernel staged X in shared memory, a barrier a
+// k-tile, which ncu showed latency-bound).
 //
 // Error (derived in docs/kernels.md §10, checked by tests/gpu/t305, t309 and the benchmark): A
 // and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 + 2^-22), products
@@ -244,8 +243,11 @@ gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
 }
 
 /* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
- * a warp, a barrier): the block iterations summed over the grid, spread over kResidentBlocks a
- * multiprocessor, or the longest block when that is longer (a small grid waits for it). */
+ * a warp; a block holds its resources until its slowest warp is done): the block iterations
+ * summed over the grid, spread over kResidentBlocks a multiprocessor, or the longest block when
+ * that is longer (a small grid waits for it). Only the fallback where nothing is timed: it
+ * picked 4 where 1 or 2 ran up to 1.4x faster (2026-12-04-h200-spdm-s14-deep.txt), so AUTO's
+ * TF32 trial times the three instead. */
 constexpr int64_t kResidentBlocks = 8;
 int choose_ksplit(const gcoo_cuda_tc *T, int64_t col_tiles, int sm_count) {
   int best = 1;
