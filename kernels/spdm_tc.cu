@@ -91,10 +91,13 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // A warp computes a window (16 rows) x BC = 8 NJ columns of Y as NJ mma n-tiles of 8 columns.
 // Lane (g = lane / 4, t = lane % 4) holds, per n-tile j, the B fragment's column g (rows t and
 // t + 4 of the k-tile) and the accumulator's columns 2t, 2t + 1 (rows g, g + 8). The n-tiles'
-// columns are interleaved: column n of n-tile j is column col0 + n NJ + j of Y, so that a lane's
-// B values over the n-tiles are NJ consecutive columns of one X row (16-byte loads, straight
-// from global memory into registers) and its results 2 NJ consecutive columns of a Y row.
-// Nothing goes through shared memory but the split-K sum at the end.
+// columns are interleaved in groups of 4: column n of n-tile j = 4q + e is column
+// col0 + 32 q + 4 n + e of Y, so that a lane's B values of n-tiles 4q .. 4q + 3 are 4
+// consecutive floats of an X row (a 16-byte load, straight from global memory into registers;
+// the 8 lanes of a row read 128 consecutive bytes) and its results 8 consecutive floats of a Y
+// row. (Session 14's first kernel gave a lane NJ consecutive columns: at NJ = 8 each 16-byte load
+// of the 8 lanes spanned 256 bytes, every sector half used.) Nothing goes through shared memory
+// but the split-K sum at the end.
 // Blocks a multiprocessor the registers must allow: 8 at 32 columns (64 registers), 5 at 64 (96
 // registers, 104 uncapped; 6 would spill), the compiler's choice at 128. Against the uncapped
 // build, the same run (2026-12-04-h200-spdm-s14-final.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
@@ -119,7 +122,7 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
   const int64_t win = (int64_t)blockIdx.x * kTeams + team;
   const bool live = win < a.nwin;
   const int64_t col0 = (int64_t)blockIdx.y * BC;
-  const int64_t xcol = col0 + (int64_t)g * NJ; // this lane's X columns: xcol .. xcol + NJ - 1
+  const int64_t xcol = col0 + 4 * (int64_t)g; // this lane's X columns: xcol + 32 q + (0 .. 3)
   const int64_t t0 = live ? a.tile_off[win] : 0;
   const int64_t ntw = live ? a.tile_off[win + 1] - t0 : 0;    // the window's k-tiles
   const int64_t nt = ntw > ks ? (ntw - ks + KS - 1) / KS : 0; // this warp's: ks, ks + KS, ..
@@ -141,7 +144,7 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
     const float *xr = c >= 0 ? a.d.X + c * a.d.ldx : nullptr;
 #pragma unroll
     for (int p = 0; p < kPacks; p++)
-      x[p] = xr ? load_pack(xr, xcol + 4 * p, a.N, a.d.xvec) : pack_zero<float>();
+      x[p] = xr ? load_pack(xr, xcol + 32 * p, a.N, a.d.xvec) : pack_zero<float>();
   };
   auto load_a = [&](int64_t i) {
     return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
@@ -189,8 +192,9 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
         for (int h = 0; h < 4; h++) acc[j][h] += part[(((warp + s) * NJ + j) * 4 + h) * 32 + lane];
   }
   if (!live) return;
-    // rows g and g + 8 of the window; this lane's columns col0 + 2t NJ + (0 .. 2 NJ - 1): the
-    // first NJ are the accumulators' column 2t of each n-tile, the next NJ their column 2t + 1
+    // rows g and g + 8 of the window; for each group q of 4 n-tiles, this lane's columns
+    // col0 + 32 q + 8 t + (0 .. 7): the accumulators' column 2t of n-tiles 4q .. 4q + 3, then
+    // their column 2t + 1
 #pragma unroll
   for (int h = 0; h < 2; h++) {
     const int64_t row = win * kRows + g + 8 * h;
@@ -198,15 +202,15 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
     const int64_t yrow = a.rowmap ? (int64_t)a.rowmap[row] : row;
     float *yr = a.d.Y + yrow * a.d.ldy;
 #pragma unroll
-    for (int p = 0; p < 2 * kPacks; p++) {
-      Pack<float> v;
+    for (int q = 0; q < kPacks; q++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const int o = 4 * p + e; // < NJ: column 2t of n-tile o; else column 2t + 1 of o - NJ
-        v.e[e] = o < NJ ? acc[o][2 * h] : acc[o - NJ][2 * h + 1];
+      for (int c = 0; c < 2; c++) {
+        Pack<float> v;
+#pragma unroll
+        for (int e = 0; e < 4; e++) v.e[e] = acc[4 * q + e][2 * h + c];
+        store_pack(yr, col0 + 32 * q + 8 * (int64_t)t + 4 * c, a.N, a.d.yvec, v, a.d.alpha,
+                   a.d.beta);
       }
-      store_pack(yr, col0 + 2 * (int64_t)t * NJ + 4 * p, a.N, a.d.yvec, v, a.d.alpha, a.d.beta);
-    }
   }
 }
 
