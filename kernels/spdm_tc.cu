@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "cuda_check.h"
 #include "gcoo_kernels.h"
 #include "spdm_common.cuh"
@@ -98,14 +100,15 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // row. (Session 14's first kernel gave a lane NJ consecutive columns: at NJ = 8 each 16-byte load
 // of the 8 lanes spanned 256 bytes, every sector half used.) Nothing goes through shared memory
 // but the split-K sum at the end.
-// Blocks a multiprocessor the registers must allow: 8 at 32 columns (64 registers), 5 at 64 (96
-// registers, 104 uncapped; 6 would spill), the compiler's choice at 128. Against the uncapped
+// Blocks a multiprocessor the registers must allow: 7 at 32 columns (72 registers; 8 spilled once
+// the loop had its two builds), 5 at 64 (96 registers, 104 uncapped; 6 would spill), the
+// compiler's choice at 128. Against the uncapped
 // build, the same run (2026-12-04-h200-spdm-s14-final.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
 // 2.00x of the best FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24
 // 2.68 -> 2.43x at 512 (one warp a window).
 template <int NJ>
 constexpr int tc_min_blocks() {
-  return NJ == 4 ? 8 : NJ == 8 ? 5 : 1;
+  return NJ == 4 ? 7 : NJ == 8 ? 5 : 1;
 }
 
 template <int NJ, int KS>
@@ -140,43 +143,66 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
     c0 = i < nt && li < ulen ? (int64_t)a.ucols[u0 + li] : -1;
     c1 = i < nt && li + 4 < ulen ? (int64_t)a.ucols[u0 + li + 4] : -1;
   };
-  auto load_x = [&](int64_t c, Pack<float>(&x)[kPacks]) {
-    const float *xr = c >= 0 ? a.d.X + c * a.d.ldx : nullptr;
+  // The loop, in two builds: kFull where every 16-byte pack of the block's column tile is inside
+  // N and X's rows allow 16-byte loads (no bounds test a pack: ncu on bcsstk33 at N = 512 counted
+  // about 260 instructions a warp's k-tile for its 8 mma, the ALU pipe at 55 % of its peak), else
+  // load_pack's tested loads (the last column tile, or a misaligned X).
+  auto main_loop = [&](auto full_tag) {
+    constexpr bool kFull = decltype(full_tag)::value;
+    auto load_x = [&](int64_t c, Pack<float>(&x)[kPacks]) {
+      if (c < 0) {
 #pragma unroll
-    for (int p = 0; p < kPacks; p++)
-      x[p] = xr ? load_pack(xr, xcol + 32 * p, a.N, a.d.xvec) : pack_zero<float>();
-  };
-  auto load_a = [&](int64_t i) {
-    return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
-  };
-  // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
-  // fragment load into registers and k-tile i + 2's column indices (which name the X rows) too.
-  Pack<float> xn0[kPacks], xn1[kPacks];
-  float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
-  int64_t c0, c1;
-  cols_of(0, c0, c1);
-  if (nt > 0) {
-    load_x(c0, xn0);
-    load_x(c1, xn1);
-    an = load_a(0);
-  }
-  cols_of(1, c0, c1);
-  for (int64_t i = 0; i < nt; i++) {
-    const uint32_t af[4] = {f32_bits(an.x), f32_bits(an.y), f32_bits(an.z), f32_bits(an.w)};
-    uint32_t bf[NJ][2];
+        for (int p = 0; p < kPacks; p++) x[p] = pack_zero<float>();
+        return;
+      }
+      const float *xr = a.d.X + c * a.d.ldx;
 #pragma unroll
-    for (int j = 0; j < NJ; j++) {
-      bf[j][0] = f32_bits(wm::__float_to_tf32(xn0[j / 4].e[j % 4]));
-      bf[j][1] = f32_bits(wm::__float_to_tf32(xn1[j / 4].e[j % 4]));
-    }
-    if (i + 1 < nt) {
+      for (int p = 0; p < kPacks; p++) {
+        if constexpr (kFull) {
+          const float4 v = __ldg(reinterpret_cast<const float4 *>(xr + xcol + 32 * p));
+          memcpy(&x[p], &v, sizeof v);
+        } else {
+          x[p] = load_pack(xr, xcol + 32 * p, a.N, a.d.xvec);
+        }
+      }
+    };
+    auto load_a = [&](int64_t i) {
+      return __ldg(reinterpret_cast<const float4 *>(a.tiles + (t0 + ks + i * KS) * kTile) + lane);
+    };
+    // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
+    // fragment load into registers and k-tile i + 2's column indices (which name the X rows)
+    // too. (Three deep, two stages in registers, measured slower: 2026-12-04-h200-spdm-s14-deep.)
+    Pack<float> xn0[kPacks], xn1[kPacks];
+    float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
+    int64_t c0, c1;
+    cols_of(0, c0, c1);
+    if (nt > 0) {
       load_x(c0, xn0);
       load_x(c1, xn1);
-      an = load_a(i + 1);
-      cols_of(i + 2, c0, c1);
+      an = load_a(0);
     }
-    mma_tiles<NJ>(acc, af, bf);
-  }
+    cols_of(1, c0, c1);
+    for (int64_t i = 0; i < nt; i++) {
+      const uint32_t af[4] = {f32_bits(an.x), f32_bits(an.y), f32_bits(an.z), f32_bits(an.w)};
+      uint32_t bf[NJ][2];
+#pragma unroll
+      for (int j = 0; j < NJ; j++) {
+        bf[j][0] = f32_bits(wm::__float_to_tf32(xn0[j / 4].e[j % 4]));
+        bf[j][1] = f32_bits(wm::__float_to_tf32(xn1[j / 4].e[j % 4]));
+      }
+      if (i + 1 < nt) {
+        load_x(c0, xn0);
+        load_x(c1, xn1);
+        an = load_a(i + 1);
+        cols_of(i + 2, c0, c1);
+      }
+      mma_tiles<NJ>(acc, af, bf);
+    }
+  };
+  if (a.d.xvec && col0 + BC <= a.N)
+    main_loop(std::integral_constant<bool, true>{});
+  else
+    main_loop(std::integral_constant<bool, false>{});
   if (KS > 1) { // the team's partial sums: warps 1 .. KS - 1 of it post theirs
     if (ks > 0)
 #pragma unroll
