@@ -103,7 +103,7 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // Blocks a multiprocessor the registers must allow: 7 at 32 columns (72 registers; 8 spilled once
 // the loop had its two builds), 5 at 64 (96 registers, 104 uncapped; 6 would spill), the
 // compiler's choice at 128. Against the uncapped
-// build, the same run (2026-12-04-h200-spdm-s14-final.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
+// build, the same run (2026-12-04-h200-spdm-s14-ks-trial.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
 // 2.00x of the best FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24
 // 2.68 -> 2.43x at 512 (one warp a window).
 template <int NJ>
