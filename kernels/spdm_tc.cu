@@ -90,6 +90,17 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 #endif
 }
 
+// Blocks a multiprocessor the registers must allow: 7 at 32 columns (72 registers; 8 spilled
+// once the loop had its two builds), 5 at 64 (96 registers, 104 uncapped; 6 would spill), the
+// compiler's choice at 128. Against the uncapped build, in the same run
+// (2026-12-04-h200-spdm-s14-ks-trial.txt): TSOPF 1.78 -> 1.94x and 1.85 -> 2.00x of the best
+// FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24 2.68 -> 2.43x at
+// 512 (one warp a window; the cap was 8 and 5 blocks then).
+template <int NJ>
+constexpr int tc_min_blocks() {
+  return NJ == 4 ? 7 : NJ == 8 ? 5 : 1;
+}
+
 // A warp computes a window (16 rows) x BC = 8 NJ columns of Y as NJ mma n-tiles of 8 columns.
 // Lane (g = lane / 4, t = lane % 4) holds, per n-tile j, the B fragment's column g (rows t and
 // t + 4 of the k-tile) and the accumulator's columns 2t, 2t + 1 (rows g, g + 8). The n-tiles'
@@ -100,17 +111,6 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 // row. (Session 14's first kernel gave a lane NJ consecutive columns: at NJ = 8 each 16-byte load
 // of the 8 lanes spanned 256 bytes, every sector half used.) Nothing goes through shared memory
 // but the split-K sum at the end.
-// Blocks a multiprocessor the registers must allow: 7 at 32 columns (72 registers; 8 spilled once
-// the loop had its two builds), 5 at 64 (96 registers, 104 uncapped; 6 would spill), the
-// compiler's choice at 128. Against the uncapped
-// build, the same run (2026-12-04-h200-spdm-s14-ks-trial.txt): TSOPF 1.78 -> 1.94x and 1.85 ->
-// 2.00x of the best FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24
-// 2.68 -> 2.43x at 512 (one warp a window).
-template <int NJ>
-constexpr int tc_min_blocks() {
-  return NJ == 4 ? 7 : NJ == 8 ? 5 : 1;
-}
-
 template <int NJ, int KS>
 __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const TcArgs a) {
   static_assert(NJ % 4 == 0, "a lane's X columns are whole 16-byte packs");
