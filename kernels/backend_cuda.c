@@ -913,12 +913,17 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   }
   op->info.device_bytes = o->device_bytes;
   const size_t wl = strlen(o->details.why);
+  char ks_note[96];
+  if (env_tc_ksplit())
+    snprintf(ks_note, sizeof ks_note, "%d warps a window, GCOO_TC_KSPLIT", ks_best);
+  else
+    snprintf(ks_note, sizeof ks_note, "%d warps a window; 1, 2, 4: %.4g, %.4g, %.4g ms", ks_best,
+             ms_ks[0], ms_ks[1], ms_ks[2]);
   if (timed)
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
-             "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms (%d warps a "
-             "window; 1, 2, 4: %.4g, %.4g, %.4g ms) -> %s",
+             "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms (%s) -> %s",
              (long long)Nt, Nt < N ? " (the hint's N too large to time)" : "",
-             gcoo_spdm_alg_name(exact), ms_exact, ms_tc, ks_best, ms_ks[0], ms_ks[1], ms_ks[2],
+             gcoo_spdm_alg_name(exact), ms_exact, ms_tc, ks_note,
              use_tc ? "tensor cores" : "exact");
   else
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
