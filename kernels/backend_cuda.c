@@ -856,6 +856,8 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   size_t xb, yb;
   float ms_exact = -1, ms_tc = -1, ms_ks[3] = {-1, -1, -1};
   int ks_best = o->tc.force_ksplit; /* 0: the launcher's estimate (untimed) */
+  int cols_best = o->tc.force_cols; /* 0: the launcher's width (untimed) */
+  int tc_timings = 0;
   /* operands at N too large to time: at a narrower N, halved until they fit (both kernels run
    * 16-column slabs of X there alike). Untimed, the tensor-core kernel ran the random sweep's
    * large products 1.5-3.5x slower than the exact choice (2026-12-03-h200-spdm-s11-final.txt) */
@@ -872,22 +874,32 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
       if (trial_time(op, &t.dX, &t.dY, &ms_exact) < 0) ms_exact = -1;
       o->alg = GCOO_ALG_GCOO;
       o->tc_active = 1;
-      /* the warps a window timed too (1, 2, 4; unless GCOO_TC_KSPLIT forces one): the
-       * launcher's estimate from the tile counts picked 4 where 1 or 2 ran up to 1.4x faster
+      /* the warps a window (1, 2, 4) and the tile of columns (32, 64, 128, no wider than Nt
+       * needs) timed too, unless GCOO_TC_KSPLIT / GCOO_TC_COLS force them: the launcher's
+       * estimate from the tile counts picked 4 warps where 1 or 2 ran up to 1.4x faster
        * (2026-12-04-h200-spdm-s14-deep.txt) */
-      const int forced = o->tc.force_ksplit;
-      for (int i = 0; i < 3; i++) {
-        const int ks = forced ? forced : 1 << i;
-        float ms = -1;
-        o->tc.force_ksplit = ks;
-        if (trial_time(op, &t.dX, &t.dY, &ms) < 0) ms = -1;
-        ms_ks[i] = ms;
-        if (ms > 0 && (ms_tc <= 0 || ms < ms_tc)) {
-          ms_tc = ms;
-          ks_best = ks;
+      const int forced_ks = o->tc.force_ksplit, forced_cols = o->tc.force_cols;
+      for (int wi = 0; wi < 3; wi++) {
+        const int cols = forced_cols ? forced_cols : 32 << wi;
+        if (!forced_cols && wi > 0 && (32 << (wi - 1)) >= Nt) break; /* wider than Nt needs */
+        for (int i = 0; i < 3; i++) {
+          const int ks = forced_ks ? forced_ks : 1 << i;
+          float ms = -1;
+          o->tc.force_ksplit = ks;
+          o->tc.force_cols = cols;
+          if (trial_time(op, &t.dX, &t.dY, &ms) < 0) ms = -1;
+          if (cols == 64 || forced_cols) ms_ks[i] = ms;
+          tc_timings++;
+          if (ms > 0 && (ms_tc <= 0 || ms < ms_tc)) {
+            ms_tc = ms;
+            ks_best = ks;
+            cols_best = cols;
+          }
+          if (forced_ks) break;
         }
-        if (forced) break;
+        if (forced_cols) break;
       }
+      o->tc.force_cols = cols_best;
       o->tc.force_ksplit = ks_best;
       o->alg = exact;
     }
@@ -913,12 +925,12 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   }
   op->info.device_bytes = o->device_bytes;
   const size_t wl = strlen(o->details.why);
-  char ks_note[96];
-  if (env_tc_ksplit())
-    snprintf(ks_note, sizeof ks_note, "%d warps a window, GCOO_TC_KSPLIT", ks_best);
-  else
-    snprintf(ks_note, sizeof ks_note, "%d warps a window; 1, 2, 4: %.4g, %.4g, %.4g ms", ks_best,
-             ms_ks[0], ms_ks[1], ms_ks[2]);
+  char ks_note[256];
+  snprintf(ks_note, sizeof ks_note,
+           "tiles of %d columns, %d warps a window: the fastest of %d timings; at 64 columns, 1, "
+           "2, 4 warps: %.4g, %.4g, %.4g ms%s",
+           cols_best, ks_best, tc_timings, ms_ks[0], ms_ks[1], ms_ks[2],
+           env_tc_ksplit() || env_tc_cols() ? " (GCOO_TC_KSPLIT / GCOO_TC_COLS forced)" : "");
   if (timed)
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
              "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms (%s) -> %s",

@@ -357,7 +357,8 @@ typedef struct gcoo_cuda_tc {
   int64_t ks_iters[3], ks_longest[3];
   int force_ksplit; /**< 0: the launcher's estimate; 1, 2 or 4 warps a window (AUTO's TF32
                          trial times the three and keeps the fastest; tests, GCOO_TC_KSPLIT) */
-  int force_cols;   /**< 0: the launcher picks; tiles of 32, 64 or 128 columns of Y (tests) */
+  int force_cols;   /**< 0: the launcher picks; tiles of 32, 64 or 128 columns of Y, no wider
+                         than N needs (AUTO's TF32 trial times them; tests, GCOO_TC_COLS) */
   int32_t *rowmap;  /**< m: row r of the layout is row rowmap[r] of A and Y; NULL: row r.
                            Device memory, owned (gcoo_cuda_tc_free frees it) */
 } gcoo_cuda_tc;

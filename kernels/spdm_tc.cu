@@ -390,7 +390,12 @@ gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
   /* the widest tile (kWidestCols) unless N is narrower or the grid would leave fewer than 4
    * blocks a multiprocessor; the warps a window for that tile, then the tile again for the grid
    * that gives */
-  int cols = T->force_cols > 0 ? T->force_cols : N <= 32 ? 32 : N <= 64 ? 64 : kWidestCols;
+  /* a forced width (the TF32 trial's, a test's, GCOO_TC_COLS) is never wider than N needs */
+  const int need = N <= 32 ? 32 : N <= 64 ? 64 : 128;
+  int cols = T->force_cols > 0 ? (T->force_cols < need ? T->force_cols : need)
+             : N <= 32         ? 32
+             : N <= 64         ? 64
+                               : kWidestCols;
   const int ks = T->force_ksplit > 0 ? T->force_ksplit
                                      : choose_ksplit(T, div_up(N, cols), dev->sm_count);
   GCOO_CHECK(ks == 1 || ks == 2 || ks == 4, GCOO_ERR_INVALID_ARG,
