@@ -387,10 +387,10 @@ gcoo_status launch_tc_product(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
   const TcArgs a = {T->uptr,  T->ucols,  T->tile_off,
                     T->tiles, T->rowmap, T->nwin,
                     T->m,     N,         dense_ops<float>(X, ldx, Y, ldy, alpha, beta)};
-  /* the widest tile (kWidestCols) unless N is narrower or the grid would leave fewer than 4
-   * blocks a multiprocessor; the warps a window for that tile, then the tile again for the grid
-   * that gives */
-  /* a forced width (the TF32 trial's, a test's, GCOO_TC_COLS) is never wider than N needs */
+  /* the width: a forced one (the TF32 trial's, a test's, GCOO_TC_COLS), never wider than N
+   * needs; else the widest tile (kWidestCols) unless N is narrower or the grid would leave fewer
+   * than 4 blocks a multiprocessor: the warps a window for that tile, then the tile again for
+   * the grid that gives */
   const int need = N <= 32 ? 32 : N <= 64 ? 64 : 128;
   int cols = T->force_cols > 0 ? (T->force_cols < need ? T->force_cols : need)
              : N <= 32         ? 32
