@@ -85,17 +85,26 @@ __device__ __forceinline__ Pack<T> pack_zero() {
   return r;
 }
 
+/** Elements j .. j+N-1 of a read-only row xr in one 16-byte load through the read-only path,
+ *  untested: the caller knows xr + j is 16-byte aligned and the pack inside the row. */
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack_whole(const T *__restrict__ xr, int64_t j) {
+  using V = typename NativeVec<T>::type;
+  const V v = __ldg(reinterpret_cast<const V *>(xr + j));
+  Pack<T> r;
+  memcpy(&r, &v, sizeof r); // a register move, without type punning
+  return r;
+}
+
 /** Elements j .. j+N-1 of a read-only row xr: one 16-byte load through the read-only path when
  *  `vec` (row start and leading dimension 16-byte aligned) and the pack is inside the row;
  *  element by element otherwise, with zeros past ncols. */
 template <typename T>
 __device__ __forceinline__ Pack<T> load_pack(const T *__restrict__ xr, int64_t j, int64_t ncols,
                                              bool vec) {
-  using V = typename NativeVec<T>::type;
   Pack<T> r;
   if (vec && j + Pack<T>::N <= ncols) {
-    const V v = __ldg(reinterpret_cast<const V *>(xr + j));
-    memcpy(&r, &v, sizeof r); // a register move, without type punning
+    r = load_pack_whole(xr, j);
   } else {
 #pragma unroll
     for (int i = 0; i < Pack<T>::N; i++) r.e[i] = j + i < ncols ? xr[j + i] : T(0);
