@@ -355,20 +355,13 @@ static int env_allows_tf32(void) {
   return v && (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"));
 }
 
-/* GCOO_TC_KSPLIT=1|2|4: the tensor-core kernel's warps a window, forced (a developer's switch
- * for measuring the launcher's choice against a fixed one; 0 or unset: the launcher picks). */
-static int env_tc_ksplit(void) {
-  const char *v = getenv("GCOO_TC_KSPLIT");
+/* The tensor-core kernel's developer switches, each a value forced for measuring against the
+ * trial's or the launcher's choice (0 or unset: not forced): GCOO_TC_KSPLIT=1|2|4 warps a window,
+ * GCOO_TC_COLS=32|64|128 columns a tile. Accepted: base, 2 base, 4 base. */
+static int env_tc_forced(const char *name, int base) {
+  const char *v = getenv(name);
   const int k = v ? atoi(v) : 0;
-  return k == 1 || k == 2 || k == 4 ? k : 0;
-}
-
-/* GCOO_TC_COLS=32|64|128: the tensor-core kernel's tile of Y columns, forced (the same kind of
- * developer's switch; 0 or unset: the launcher picks). */
-static int env_tc_cols(void) {
-  const char *v = getenv("GCOO_TC_COLS");
-  const int c = v ? atoi(v) : 0;
-  return c == 32 || c == 64 || c == 128 ? c : 0;
+  return k == base || k == 2 * base || k == 4 * base ? k : 0;
 }
 
 static size_t csr_bytes(const gcoo_cuda_csr *A) {
@@ -456,8 +449,8 @@ static gcoo_status tc_setup(gcoo_op op) {
     o->device_bytes += tuned_bytes(&o->tc_tuned, &o->csr);
   }
   GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
-  o->tc.force_ksplit = env_tc_ksplit();
-  o->tc.force_cols = env_tc_cols();
+  o->tc.force_ksplit = env_tc_forced("GCOO_TC_KSPLIT", 1);
+  o->tc.force_cols = env_tc_forced("GCOO_TC_COLS", 32);
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
   if (reorder) {
@@ -854,9 +847,11 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   const int64_t N = din->n > 0 ? din->n : GCOO_DISPATCH_DEFAULT_N;
   int64_t ld;
   size_t xb, yb;
-  float ms_exact = -1, ms_tc = -1, ms_ks[3] = {-1, -1, -1};
-  int ks_best = o->tc.force_ksplit; /* 0: the launcher's estimate (untimed) */
-  int cols_best = o->tc.force_cols; /* 0: the launcher's width (untimed) */
+  float ms_exact = -1, ms_tc = -1;
+  float ms_tab[3][3] = {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}; /* [32, 64, 128 columns][ks] */
+  /* GCOO_TC_KSPLIT / GCOO_TC_COLS (tc_setup); 0: timed here, or the launcher's where untimed */
+  const int forced_ks = o->tc.force_ksplit, forced_cols = o->tc.force_cols;
+  int ks_best = forced_ks, cols_best = forced_cols;
   int tc_timings = 0;
   /* operands at N too large to time: at a narrower N, halved until they fit (both kernels run
    * 16-column slabs of X there alike). Untimed, the tensor-core kernel ran the random sweep's
@@ -878,7 +873,6 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
        * needs) timed too, unless GCOO_TC_KSPLIT / GCOO_TC_COLS force them: the launcher's
        * estimate from the tile counts picked 4 warps where 1 or 2 ran up to 1.4x faster
        * (2026-12-04-h200-spdm-s14-deep.txt) */
-      const int forced_ks = o->tc.force_ksplit, forced_cols = o->tc.force_cols;
       for (int wi = 0; wi < 3; wi++) {
         const int cols = forced_cols ? forced_cols : 32 << wi;
         if (!forced_cols && wi > 0 && (32 << (wi - 1)) >= Nt) break; /* wider than Nt needs */
@@ -888,7 +882,7 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
           o->tc.force_ksplit = ks;
           o->tc.force_cols = cols;
           if (trial_time(op, &t.dX, &t.dY, &ms) < 0) ms = -1;
-          if (cols == 64 || forced_cols) ms_ks[i] = ms;
+          ms_tab[cols == 32 ? 0 : cols == 64 ? 1 : 2][ks == 1 ? 0 : ks == 2 ? 1 : 2] = ms;
           tc_timings++;
           if (ms > 0 && (ms_tc <= 0 || ms < ms_tc)) {
             ms_tc = ms;
@@ -925,12 +919,13 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   }
   op->info.device_bytes = o->device_bytes;
   const size_t wl = strlen(o->details.why);
+  const float *row = ms_tab[cols_best == 128 ? 2 : cols_best == 64 ? 1 : 0];
   char ks_note[256];
   snprintf(ks_note, sizeof ks_note,
-           "tiles of %d columns, %d warps a window: the fastest of %d timings; at 64 columns, 1, "
+           "tiles of %d columns, %d warps a window: the fastest of %d timings; at %d columns, 1, "
            "2, 4 warps: %.4g, %.4g, %.4g ms%s",
-           cols_best, ks_best, tc_timings, ms_ks[0], ms_ks[1], ms_ks[2],
-           env_tc_ksplit() || env_tc_cols() ? " (GCOO_TC_KSPLIT / GCOO_TC_COLS forced)" : "");
+           cols_best, ks_best, tc_timings, cols_best, row[0], row[1], row[2],
+           forced_ks || forced_cols ? " (GCOO_TC_KSPLIT / GCOO_TC_COLS forced)" : "");
   if (timed)
     snprintf(o->details.why + wl, sizeof o->details.why - wl,
              "; TF32 trial at N = %lld%s: exact (%s) %.4g ms, tensor cores %.4g ms (%s) -> %s",
