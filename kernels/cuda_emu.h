@@ -68,6 +68,9 @@ struct Block {
   std::vector<uint32_t> mma;  // a lane's mma fragments, posted (mma_m16n8k8_tf32)
 };
 
+// Most mma n-tiles one emulated mma_m16n8k8_tf32 call takes (a lane posts 4 + 2 of them values).
+constexpr int kMmaMaxTiles = 16;
+
 inline thread_local Block *block_ = nullptr;
 // The source line of the warp collective being called (set by the macros at the end of the
 // collectives' section, read and cleared when the lane posts; fibers switch only at barriers).
@@ -163,7 +166,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, A &&...arg
   b.fibers.resize(nthreads);
   b.post.assign(nthreads, 0);
   b.site.assign(nthreads, 0);
-  b.mma.assign((size_t)nthreads * (4 + 2 * 16), 0); // kMmaMaxTiles, defined below
+  b.mma.assign((size_t)nthreads * (4 + 2 * kMmaMaxTiles), 0);
   for (unsigned t = 0; t < nthreads; t++) b.fibers[t].stack = stack_pool(t);
   b.body = [&] { kernel(args...); };
   Block *outer_block = block_;
@@ -447,7 +450,6 @@ inline float __float_to_tf32(float v) {
 // sums), and the warp meets again before anyone posts the next. All 32 lanes must take part,
 // as on the GPU.
 namespace gcoo_emu {
-constexpr int kMmaMaxTiles = 16;
 inline void mma_m16n8k8_tf32(float *acc, const uint32_t *a, const uint32_t *b, int ntiles) {
   Block &blk = *block_;
   const unsigned me = self_index(), w0 = me - me % 32, lane = me % 32;

@@ -158,12 +158,10 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
       const float *xr = a.d.X + c * a.d.ldx;
 #pragma unroll
       for (int p = 0; p < kPacks; p++) {
-        if constexpr (kFull) {
-          const float4 v = __ldg(reinterpret_cast<const float4 *>(xr + xcol + 32 * p));
-          memcpy(&x[p], &v, sizeof v);
-        } else {
+        if constexpr (kFull)
+          x[p] = load_pack_whole(xr, xcol + 32 * p);
+        else
           x[p] = load_pack(xr, xcol + 32 * p, a.N, a.d.xvec);
-        }
       }
     };
     auto load_a = [&](int64_t i) {
@@ -217,10 +215,10 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
 #pragma unroll
         for (int h = 0; h < 4; h++) acc[j][h] += part[(((warp + s) * NJ + j) * 4 + h) * 32 + lane];
   }
+  // rows g and g + 8 of the window; for each group q of 4 n-tiles, this lane's columns
+  // col0 + 32 q + 8 t + (0 .. 7): the accumulators' column 2t of n-tiles 4q .. 4q + 3, then
+  // their column 2t + 1
   if (!live) return;
-    // rows g and g + 8 of the window; for each group q of 4 n-tiles, this lane's columns
-    // col0 + 32 q + 8 t + (0 .. 7): the accumulators' column 2t of n-tiles 4q .. 4q + 3, then
-    // their column 2t + 1
 #pragma unroll
   for (int h = 0; h < 2; h++) {
     const int64_t row = win * kRows + g + 8 * h;
