@@ -413,9 +413,7 @@ static gcoo_status tc_setup(gcoo_op op) {
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   gcoo_sparse_arrays a;
   gcoo_sparse_info ai;
-  int32_t *order = NULL, *ind2 = NULL;
-  int64_t *ptr2 = NULL;
-  float *val2 = NULL;
+  int32_t *order = NULL;
   gcoo_sparse B = NULL;
   int64_t t_nat = 0, t_ord = 0;
   gcoo_status st = GCOO_SUCCESS;
@@ -428,18 +426,7 @@ static gcoo_status tc_setup(gcoo_op op) {
   }
   const int reorder = t_nat > 0 && (double)t_ord <= TC_REORDER_MAX_TILES * (double)t_nat;
   if (reorder) {
-    const float *v = (const float *)a.values;
-    GCOO_GOTO(GCOO_MALLOC(ptr2, ai.nrows + 1, "reordered row offsets"));
-    GCOO_GOTO(GCOO_MALLOC(ind2, ai.nnz, "reordered columns"));
-    if (v) GCOO_GOTO(GCOO_MALLOC(val2, ai.nnz, "reordered values"));
-    ptr2[0] = 0;
-    for (int64_t r = 0; r < ai.nrows; r++) {
-      const int64_t i = order[r], len = a.ptr[i + 1] - a.ptr[i];
-      memcpy(ind2 + ptr2[r], a.ind + a.ptr[i], (size_t)len * sizeof *ind2);
-      if (v) memcpy(val2 + ptr2[r], v + a.ptr[i], (size_t)len * sizeof *val2);
-      ptr2[r + 1] = ptr2[r] + len;
-    }
-    GCOO_GOTO(gcoo_sparse_create_csr(&B, GCOO_FLOAT32, ai.nrows, ai.ncols, ptr2, ind2, val2, 0));
+    GCOO_GOTO(gcoo__csr_rows_permuted(op->A_csr, order, &B));
     GCOO_GOTO(gcoo_cuda_csr_upload(B, &o->tc_csr, s));
     GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tc_tuned, NULL, s));
     o->device_bytes += csr_bytes(&o->tc_csr) + tuned_bytes(&o->tc_tuned, &o->tc_csr) +
@@ -468,9 +455,6 @@ static gcoo_status tc_setup(gcoo_op op) {
 done:
   cudaStreamSynchronize(s); /* the copies above read the host arrays freed here */
   free(order);
-  free(ptr2);
-  free(ind2);
-  free(val2);
   gcoo_sparse_destroy(&B);
   return st;
 }

@@ -242,6 +242,9 @@ gcoo_status gcoo__sparse_flip_compressed(gcoo_sparse A);
 gcoo_status gcoo__csr_to_gcoo_of_transpose(gcoo_sparse *A, int32_t p, gcoo_sparse *S);
 /** GCOO of S (k x m) -> CSR of A = S^T (m x k), a new matrix: one counting pass per group. */
 gcoo_status gcoo__gcoo_to_csr_of_transpose(gcoo_sparse S, gcoo_sparse *A);
+/** Row r of the new CSR *B is row order[r] of the CSR A (order: a permutation of 0 .. m - 1,
+ *  checked; entries inside a row unchanged). */
+gcoo_status gcoo__csr_rows_permuted(gcoo_sparse A, const int32_t *order, gcoo_sparse *B);
 /** A caller's matrix (A for GCOO_SPARSE_DENSE, S for GCOO_DENSE_SPARSE, any format) as an owned
  *  copy in one of an operator's two frames, with at most one conversion: the CSR of A, or the
  *  GCOO of S as given. */

@@ -226,6 +226,49 @@ done:
   return st;
 }
 
+/* Rows of A in another order: row r of B is row order[r] of A (entries and their order within
+ * the row unchanged), so B X is A X with its rows permuted. The tensor-core mode's window order
+ * (kernels/tc_order.c) builds its layout from such a copy, and the benchmark times the exact
+ * kernels on one. One pass; order is checked to be a permutation of 0 .. m - 1. */
+gcoo_status gcoo__csr_rows_permuted(gcoo_sparse A, const int32_t *order, gcoo_sparse *B) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__csr_arrays a = {NULL, NULL, NULL};
+  unsigned char *seen = NULL;
+  GCOO_VALID_OBJECT(A, GCOO_MAGIC_SPARSE, "sparse matrix");
+  GCOO_CHECK(B != NULL && (order != NULL || A->nrows == 0), GCOO_ERR_NULL,
+             "rows_permuted: NULL output or order");
+  *B = NULL;
+  GCOO_CHECK(A->format == GCOO_FORMAT_CSR, GCOO_ERR_INVALID_ARG,
+             "rows_permuted takes a CSR matrix");
+  const int64_t m = A->nrows, nnz = A->nnz;
+  const size_t es = gcoo_dtype_size(A->dtype);
+  GCOO_GOTO(gcoo__calloc((void **)&seen, (size_t)m + 1, 1, "row marks"));
+  for (int64_t r = 0; r < m; r++) {
+    GCOO_CHECK_GOTO(order[r] >= 0 && order[r] < m && !seen[order[r]], GCOO_ERR_INVALID_ARG,
+                    "rows_permuted: order[%lld] = %lld is %s", (long long)r, (long long)order[r],
+                    order[r] < 0 || order[r] >= m ? "outside the rows" : "a repeated row");
+    seen[order[r]] = 1;
+  }
+  GCOO_GOTO(gcoo__malloc_n((void **)&a.ptr, m + 1, sizeof *a.ptr, "row pointer"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&a.ind, nnz, sizeof *a.ind, "column indices"));
+  GCOO_GOTO(gcoo__malloc_n(&a.values, nnz, es, "values"));
+  a.ptr[0] = 0;
+  for (int64_t r = 0; r < m; r++) {
+    const int64_t i = order[r], len = A->ptr[i + 1] - A->ptr[i];
+    if (len) {
+      memcpy(a.ind + a.ptr[r], A->ind + A->ptr[i], (size_t)len * sizeof *a.ind);
+      memcpy((char *)a.values + (size_t)a.ptr[r] * es,
+             (const char *)A->values + (size_t)A->ptr[i] * es, (size_t)len * es);
+    }
+    a.ptr[r + 1] = a.ptr[r] + len;
+  }
+  GCOO_GOTO(gcoo__csr_arrays_adopt(&a, B, A->dtype, m, A->ncols, nnz));
+done:
+  gcoo__csr_arrays_free(&a);
+  free(seen);
+  return st;
+}
+
 /* The caller's matrix, in the reading the options name, as an owned copy in one of the two
  * frames with at most one conversion (docs/datapath.md):
  *   SPARSE_DENSE: A in CSR (a copy) or any other format converted to CSR;

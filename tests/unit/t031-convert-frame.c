@@ -3,10 +3,11 @@
  * (src/convert_frame.c) against arrays built by plain scans of a dense matrix (unit_util):
  *   CSR of A -> GCOO of S = A^T in place (groups of p rows of A), for p = 1, 3, 32, 1000 and
  *   shapes with empty rows, empty groups, a last narrow group, a dense row and an empty matrix;
- *   GCOO of S -> CSR of A; CSC of S flipped into the CSR of A; a clone; every array bit for bit,
- *   float and double. And the product the CPU backend computes from each frame is the same, bit
+ *   GCOO of S -> CSR of A; CSC of S flipped into the CSR of A; a clone; the rows of A in a random
+ *   order (and a non-permutation refused); every array bit for bit, float and double. And the product the CPU backend computes from each frame is the same, bit
  *   for bit, as from the general path (the summation order of a row of Y does not change). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit_util.h"
@@ -20,6 +21,53 @@ static gcoo_dense transposed_copy(const gcoo_dense *D) {
   return T;
 }
 
+/* gcoo__csr_rows_permuted against the CSR scanned from D with its rows in the same random order;
+ * an order that repeats a row or leaves the rows, and a matrix that is not CSR, refused. */
+static void check_rows_permuted(const gcoo_dense *D, gcoo_sparse A, uint64_t seed,
+                                const char *what) {
+  const int64_t m = D->nrows, k = D->ncols;
+  int32_t *order = malloc((size_t)(m > 0 ? m : 1) * sizeof *order);
+  TEST_CHECK(order != NULL, "%s: out of memory", what);
+  if (!order) return;
+  ut_rng g = {seed * 7919u + 17u};
+  for (int64_t i = 0; i < m; i++) order[i] = (int32_t)i;
+  for (int64_t i = m - 1; i > 0; i--) { /* Fisher-Yates */
+    const int64_t j = (int64_t)ut_below(&g, (uint64_t)i + 1);
+    const int32_t t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  gcoo_dense Dp;
+  TEST_CALL(gcoo_dense_create(&Dp, D->dtype, GCOO_ROW_MAJOR, m, k));
+  for (int64_t r = 0; r < m; r++)
+    for (int64_t j = 0; j < k; j++) gcoo_dense_set(&Dp, r, j, gcoo_dense_get(D, order[r], j));
+  ut_expect ep = ut_expect_from_dense(&Dp, GCOO_FORMAT_CSR, 0);
+  char w2[240];
+  snprintf(w2, sizeof w2, "%s rows permuted", what);
+  gcoo_sparse B = NULL;
+  TEST_CALL(gcoo__csr_rows_permuted(A, order, &B));
+  ut_check_arrays(B, &ep, w2);
+  gcoo_sparse_destroy(&B);
+  if (m >= 2) {
+    const int32_t keep = order[1];
+    order[1] = order[0];
+    TEST_CHECK(gcoo__csr_rows_permuted(A, order, &B) == GCOO_ERR_INVALID_ARG && B == NULL,
+               "%s: an order with a repeated row was not refused", w2);
+    order[1] = (int32_t)m;
+    TEST_CHECK(gcoo__csr_rows_permuted(A, order, &B) == GCOO_ERR_INVALID_ARG && B == NULL,
+               "%s: an order naming row m was not refused", w2);
+    order[1] = keep;
+    gcoo_sparse C = NULL;
+    TEST_CALL(gcoo_sparse_convert(&C, A, GCOO_FORMAT_COO, 0));
+    TEST_CHECK(gcoo__csr_rows_permuted(C, order, &B) == GCOO_ERR_INVALID_ARG && B == NULL,
+               "%s: a COO matrix was not refused", w2);
+    gcoo_sparse_destroy(&C);
+  }
+  ut_expect_free(&ep);
+  gcoo_dense_destroy(&Dp);
+  free(order);
+}
+
 static void check_shape(gcoo_dtype dt, int64_t m, int64_t k, double density, int dense_row,
                         uint64_t seed) {
   static const int32_t ps[] = {1, 3, 32, 1000};
@@ -29,6 +77,14 @@ static void check_shape(gcoo_dtype dt, int64_t m, int64_t k, double density, int
     for (int64_t j = 0; j < k; j++) gcoo_dense_set(&D, 2, j, 0.25 + (double)j / (double)(k + 1));
   gcoo_dense Dt = transposed_copy(&D); /* S = A^T, k x m */
   ut_expect ecsr = ut_expect_from_dense(&D, GCOO_FORMAT_CSR, 0);
+  {
+    gcoo_sparse A = NULL;
+    snprintf(what, sizeof what, "%s A %lldx%lld d=%.2f", dt ? "f64" : "f32", (long long)m,
+             (long long)k, density);
+    TEST_CALL(gcoo_sparse_from_dense(&A, &D, GCOO_FORMAT_CSR, 0, 0));
+    check_rows_permuted(&D, A, seed, what);
+    gcoo_sparse_destroy(&A);
+  }
   for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
     const int32_t p = ps[pi];
     snprintf(what, sizeof what, "%s A %lldx%lld d=%.2f%s p=%d", dt ? "f64" : "f32", (long long)m,
