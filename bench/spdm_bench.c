@@ -5,7 +5,7 @@
  *              [--lean] [--quick] [--methods LIST] [--n N]
  *   spdm_bench --out DIR --sweep [--matrices DIR] [--budget SECONDS]
  *
- * Sections (LIST: random,real,real-f64,large,large-f64,structured,convert; all by default):
+ * Sections (LIST: random,real,real-f64,large,large-f64,structured,convert by default; reordered):
  *   random      the paper's sweep: n in {1000, 2000, 4000, 8000, 14000} x sparsity in
  *               {0.9, ..., 0.9995}, N = n;
  *   real        the Matrix Market files of --matrices with N = 32, 128, 512;
@@ -17,6 +17,9 @@
  *   large-f64   the same in double;
  *   structured  3-D 7- and 27-point stencils (100^3, 160^3), an R-MAT graph (2^20 nodes), a
  *               block-diagonal tiling and a Kronecker product of real matrices, N = 32, 128, 512;
+ *   reordered   (not by default; in no target) the real matrices with nnz >= 10^5, rows in the
+ *               tensor-core window order and in reverse Cuthill-McKee (bench/spdm_order.c), each
+ *               read against its real case: would the exact kernels gain from the order?
  *   convert     conversion times (CSR -> GCOO, the tuned layout, dense -> GCOO on the GPU; the
  *               CPU conversion beside them), separate from kernel times.
  * Every method sees identical operands; Y = A X in float, beta = 0. Columns: faithful and tuned
@@ -36,6 +39,7 @@
 #include <string.h>
 
 #include "spdm_bench.h"
+#include "spdm_order.h"
 
 #define MAX_CASES 640
 
@@ -269,23 +273,37 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void section_real(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
-  const int64_t Ns[] = {32, 128, 512};
-  const int f64 = dt == GCOO_FLOAT64;
-  bench_printf(E, "\n== real%s: %s, N = 32, 128, 512 (%.0f s so far)\n", f64 ? " (double)" : "",
-               dir, bench_elapsed(E));
+/* The Matrix Market files of dir, sorted by name (at most 256; the caller frees them); -1 (and
+ * a line saying so) when dir cannot be opened. */
+static int list_matrices(bench_env *E, const char *dir, char *names[256]) {
   DIR *d = opendir(dir);
   if (!d) {
     bench_printf(E, "  cannot open %s\n", dir);
-    return;
+    return -1;
   }
-  char *names[256];
   int nn = 0;
   struct dirent *de;
   while ((de = readdir(d)) && nn < 256)
     if (strstr(de->d_name, ".mtx")) names[nn++] = strdup(de->d_name);
   closedir(d);
   qsort(names, (size_t)nn, sizeof *names, cmp_str);
+  return nn;
+}
+
+/* A file's name without its directory and ".mtx..." (the case name). */
+static void case_base(char *base, size_t n, const char *file) {
+  snprintf(base, n, "%s", file);
+  char *dot = strstr(base, ".mtx");
+  if (dot) *dot = '\0';
+}
+
+static void section_real(bench_env *E, summary *S, const char *dir, int quick, gcoo_dtype dt) {
+  const int64_t Ns[] = {32, 128, 512};
+  const int f64 = dt == GCOO_FLOAT64;
+  bench_printf(E, "\n== real%s: %s, N = 32, 128, 512 (%.0f s so far)\n", f64 ? " (double)" : "",
+               dir, bench_elapsed(E));
+  char *names[256];
+  const int nn = list_matrices(E, dir, names);
   int listed = 0; /* --quick: the first 4 of the matched inputs (not of the whole list) */
   for (int f = 0; f < nn; f++) {
     if (!name_matches(names[f])) continue;
@@ -302,11 +320,70 @@ static void section_real(bench_env *E, summary *S, const char *dir, int quick, g
       continue;
     }
     char base[64];
-    snprintf(base, sizeof base, "%s", names[f]);
-    char *dot = strstr(base, ".mtx");
-    if (dot) *dot = '\0';
+    case_base(base, sizeof base, names[f]);
     one_case(E, S, f64 ? "real-f64" : "real", base, A, Ns, 3, 0,
              f64 ? target_methods : all_methods);
+    gcoo_sparse_destroy(&A);
+  }
+  for (int f = 0; f < nn; f++) free(names[f]);
+}
+
+/* Section "reordered" (an experiment, in no target; bench/spdm_order.c says why): the real
+ * matrices of the tc-speedup target (nnz >= 10^5) with their rows in the tensor-core window order
+ * and in reverse Cuthill-McKee, as cases "win:NAME" and "rcm:NAME", float, N = 32, 128, 512. What
+ * each order gives the exact kernels is read against the real section's case of the same matrix
+ * and N, in the same run (print_reordered). */
+#define REORDERED_MIN_NNZ 100000
+
+static void section_reordered(bench_env *E, summary *S, const char *dir, int quick) {
+  const int64_t Ns[] = {32, 128, 512};
+  static const bench_order kinds[] = {BENCH_ORDER_WINDOW, BENCH_ORDER_RCM};
+  bench_printf(E,
+               "\n== reordered: the real matrices with nnz >= %d, rows in the window order (win:) "
+               "and reverse Cuthill-McKee (rcm:), N = 32, 128, 512; in no target (%.0f s so far)\n",
+               REORDERED_MIN_NNZ, bench_elapsed(E));
+  char *names[256];
+  const int nn = list_matrices(E, dir, names);
+  int listed = 0; /* --quick: the first 2 of the matched inputs */
+  for (int f = 0; f < nn; f++) {
+    if (!name_matches(names[f])) continue;
+    if (bench_over_budget(E, 0.97)) {
+      bench_printf(E, "  budget: reordered inputs stopped before %s\n", names[f]);
+      break;
+    }
+    char path[4096], base[64];
+    snprintf(path, sizeof path, "%s/%s", dir, names[f]);
+    case_base(base, sizeof base, names[f]);
+    gcoo_sparse A = NULL;
+    gcoo_sparse_info ai;
+    int32_t *order = NULL;
+    if (gcoo_mtx_read(path, GCOO_FLOAT32, 0, &A) < 0 || gcoo_sparse_get_info(A, &ai) < 0) {
+      bench_printf(E, "  %s: %s\n", names[f], gcoo_last_error());
+      gcoo_sparse_destroy(&A);
+      continue;
+    }
+    if (ai.nnz < REORDERED_MIN_NNZ || (quick && listed++ >= 2) ||
+        !(order = malloc((size_t)(ai.nrows > 0 ? ai.nrows : 1) * sizeof *order))) {
+      gcoo_sparse_destroy(&A);
+      continue;
+    }
+    for (int k = 0; k < 2; k++) {
+      gcoo_sparse B = NULL;
+      double reuse[2] = {0, 0};
+      char name[96];
+      snprintf(name, sizeof name, "%s:%s", bench_order_name(kinds[k]), base);
+      if (bench_row_order(A, kinds[k], order) < 0 ||
+          bench_block_reuse(A, NULL, 16, &reuse[0]) < 0 ||
+          bench_block_reuse(A, order, 16, &reuse[1]) < 0 ||
+          gcoo__csr_rows_permuted(A, order, &B) < 0) {
+        bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
+        continue;
+      }
+      bench_printf(E, "  %s: reuse in blocks of 16 rows %.2f -> %.2f\n", name, reuse[0], reuse[1]);
+      one_case(E, S, "reordered", name, B, Ns, 3, 0, target_methods);
+      gcoo_sparse_destroy(&B);
+    }
+    free(order);
     gcoo_sparse_destroy(&A);
   }
   for (int f = 0; f < nn; f++) free(names[f]);
@@ -650,6 +727,9 @@ static double auto_ratio(const bench_case *c) {
   return ratio(c->best_csp >= 0 ? c->r[c->best_csp].ms : -1, c->r[M_AUTO].ms);
 }
 
+/* The "reordered" section is an experiment on copies of the real matrices: in no target. */
+static int in_no_target(const bench_case *c) { return !strcmp(c->section, "reordered"); }
+
 /* Geometric mean of AUTO over the best cuSPARSE on the cases of sections a/b with nnz x N >=
  * 10^7 and the given N (0: any); *count receives how many. */
 static double target_geomean(const summary *S, const char *a, const char *b, int64_t N,
@@ -737,14 +817,63 @@ static void print_tc_target(bench_env *E, const summary *S) {
                badall, g >= 2.0 && wball <= 1.0 && badall == 0 ? "met" : "missed");
 }
 
+/* The reordered section against the real section's case of the same matrix and N (same run):
+ * the tuned kernel (its default choice), AUTO, the best cuSPARSE algorithm and the tensor-core
+ * mode, on A's order -> on the reordered rows. Then, over the tc-speedup target's cases (N >= 128,
+ * nnz >= 10^5), the target as measured and what it would read if the tensor-core mode could also
+ * run AUTO's exact choice on the reordered rows (best FP32 cuSPARSE on A's order over the faster
+ * of the two): an estimate, since an operator that reordered would also write each row of Y back
+ * to its place (the tensor-core kernel's row map: one 4-byte load a row). */
+static void print_reordered(bench_env *E, const summary *S) {
+  double l[3] = {0, 0, 0};
+  int n[3] = {0, 0, 0}, header = 0;
+  for (int i = 0; i < S->n; i++) {
+    const bench_case *c = &S->cases[i];
+    const char *colon = strchr(c->name, ':');
+    if (!in_no_target(c) || !colon) continue;
+    const bench_case *o = NULL;
+    for (int j = 0; j < S->n && !o; j++)
+      if (!strcmp(S->cases[j].section, "real") && S->cases[j].N == c->N &&
+          !strcmp(S->cases[j].name, colon + 1))
+        o = &S->cases[j];
+    if (!o) continue;
+    if (!header++)
+      bench_printf(E, "\nreordered rows against A's order (ms, A's -> reordered; x: A's / "
+                      "reordered):\n");
+    const double bo = o->best_csp >= 0 ? o->r[o->best_csp].ms : -1,
+                 br = c->best_csp >= 0 ? c->r[c->best_csp].ms : -1;
+    bench_printf(E,
+                 "  %-28.28s N=%-4lld tuned %.4f -> %.4f (x%.2f) | auto %s %.4f -> %s %.4f "
+                 "(x%.2f) | best cuSPARSE %.4f -> %.4f (x%.2f) | tc %.4f -> %.4f\n",
+                 c->name, (long long)c->N, o->r[M_TUNED].ms, c->r[M_TUNED].ms,
+                 ratio(o->r[M_TUNED].ms, c->r[M_TUNED].ms), alg_short(o->autod.alg),
+                 o->r[M_AUTO].ms, alg_short(c->autod.alg), c->r[M_AUTO].ms,
+                 ratio(o->r[M_AUTO].ms, c->r[M_AUTO].ms), bo, br, ratio(bo, br), o->r[M_TC].ms,
+                 c->r[M_TC].ms);
+    if (o->N < 128 || o->nnz < 100000 || o->r[M_TC].ms <= 0 || bo <= 0) continue;
+    const int k = !strncmp(c->name, "win:", 4) ? 1 : 2;
+    const double alt = c->r[M_AUTO].ms > 0 && c->r[M_AUTO].ms < o->r[M_TC].ms ? c->r[M_AUTO].ms
+                                                                              : o->r[M_TC].ms;
+    l[k] += log(bo / alt), n[k]++;
+    if (k == 1) l[0] += log(bo / o->r[M_TC].ms), n[0]++;
+  }
+  if (n[0])
+    bench_printf(E,
+                 "  tc-speedup's cases (N >= 128, nnz >= 1e5; %d): %.2fx as measured; with AUTO's "
+                 "exact choice on the window order beside it %.2fx, on RCM %.2fx (estimates, not "
+                 "the target)\n",
+                 n[0], exp(l[0] / n[0]), exp(l[1] / n[1]), n[2] ? exp(l[2] / n[2]) : NAN);
+}
+
 static void print_targets(bench_env *E, const summary *S) {
   /* where AUTO lost: to the best cuSPARSE by more than 10 %, and to the best method measured */
   bench_printf(E, "\nAUTO below 0.9x of the best cuSPARSE algorithm:\n");
-  int nlow = 0, nlost = 0;
+  int nlow = 0, nlost = 0, ncases = 0;
   for (int i = 0; i < S->n; i++) {
     const bench_case *c = &S->cases[i];
     const double r = auto_ratio(c);
-    if (isfinite(r) && r < 0.9) {
+    ncases += !in_no_target(c);
+    if (isfinite(r) && r < 0.9 && !in_no_target(c)) {
       nlow++;
       bench_printf(E,
                    "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best cuSPARSE %s %.4f ms: %.2fx "
@@ -756,11 +885,12 @@ static void print_targets(bench_env *E, const summary *S) {
   bench_printf(E,
                "  %d of %d cases\nAUTO's choice more than 10%% slower than the best method "
                "measured:\n",
-               nlow, S->n);
+               nlow, ncases);
   for (int i = 0; i < S->n; i++) {
     const bench_case *c = &S->cases[i];
     const int b = best_method(c), am = auto_method(c);
-    if (b < 0 || am < 0 || c->r[am].ms <= 0 || c->r[am].ms <= 1.1 * c->r[b].ms) continue;
+    if (b < 0 || am < 0 || c->r[am].ms <= 0 || c->r[am].ms <= 1.1 * c->r[b].ms || in_no_target(c))
+      continue;
     nlost++;
     bench_printf(E, "  %-10s %-34.34s N=%-5lld auto %-5s %.4f ms, best %s %.4f ms\n", c->section,
                  c->name, (long long)c->N, alg_short(c->autod.alg), c->r[am].ms,
@@ -790,7 +920,7 @@ static void print_targets(bench_env *E, const summary *S) {
     int n = 0;
     for (int i = 0; i < S->n; i++) {
       const double r = auto_ratio(&S->cases[i]);
-      if (!isfinite(r)) continue;
+      if (!isfinite(r) || in_no_target(&S->cases[i])) continue;
       n++;
       if (r < lo) lo = r, w = &S->cases[i];
     }
@@ -976,7 +1106,7 @@ int main(int argc, char **argv) {
     else {
       fprintf(stderr,
               "usage: %s --out DIR [--matrices DIR] [--budget SECONDS] [--sections "
-              "random,real,real-f64,large,large-f64,structured,convert] [--match "
+              "random,real,real-f64,large,large-f64,structured,reordered,convert] [--match "
               "NAME,...] [--lean] [--quick] [--methods LIST] [--n N] [--sweep]\n",
               argv[0]);
       return 2;
@@ -1016,6 +1146,7 @@ int main(int argc, char **argv) {
   if (has_section(sections, "large") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT32);
   if (has_section(sections, "large-f64") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT64);
   if (has_section(sections, "structured")) section_structured(&E, &S, mdir, quick);
+  if (has_section(sections, "reordered") && mdir) section_reordered(&E, &S, mdir, quick);
   if (has_section(sections, "convert")) section_convert(&E, mdir);
   /* the summary, last (the end of the output is what one sees) */
   print_random_table(&E, &S);
@@ -1023,10 +1154,11 @@ int main(int argc, char **argv) {
                "\n== summary (%d cases, %.0f s; ceilings: copy %.0f GB/s, SGEMM %.1f TFLOP/s; "
                "CSV: %s/spdm.csv)\n",
                S.n, bench_elapsed(&E), E.copy_gbs, E.sgemm_tflops, out);
-  const char *const secs[] = {"real", "real-f64", "large", "large-f64", "structured"};
-  for (int i = 0; i < 5; i++) print_by_n(&E, &S, secs[i]);
+  const char *const secs[] = {"real", "real-f64", "large", "large-f64", "structured", "reordered"};
+  for (int i = 0; i < 6; i++) print_by_n(&E, &S, secs[i]);
   summarize(&E, &S, "random");
-  for (int i = 0; i < 5; i++) summarize(&E, &S, secs[i]);
+  for (int i = 0; i < 6; i++) summarize(&E, &S, secs[i]);
+  print_reordered(&E, &S);
   print_targets(&E, &S);
   free(S.cases);
   bench_env_fini(&E);
