@@ -367,19 +367,19 @@ static void section_reordered(bench_env *E, summary *S, const char *dir, int qui
       gcoo_sparse_destroy(&A);
       continue;
     }
+    double reuse_a = 0;
+    (void)bench_block_reuse(A, NULL, 16, &reuse_a);
     for (int k = 0; k < 2; k++) {
       gcoo_sparse B = NULL;
-      double reuse[2] = {0, 0};
+      double reuse = 0;
       char name[96];
       snprintf(name, sizeof name, "%s:%s", bench_order_name(kinds[k]), base);
-      if (bench_row_order(A, kinds[k], order) < 0 ||
-          bench_block_reuse(A, NULL, 16, &reuse[0]) < 0 ||
-          bench_block_reuse(A, order, 16, &reuse[1]) < 0 ||
+      if (bench_row_order(A, kinds[k], order) < 0 || bench_block_reuse(A, order, 16, &reuse) < 0 ||
           gcoo__csr_rows_permuted(A, order, &B) < 0) {
         bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
         continue;
       }
-      bench_printf(E, "  %s: reuse in blocks of 16 rows %.2f -> %.2f\n", name, reuse[0], reuse[1]);
+      bench_printf(E, "  %s: reuse in blocks of 16 rows %.2f -> %.2f\n", name, reuse_a, reuse);
       one_case(E, S, "reordered", name, B, Ns, 3, 0, target_methods);
       gcoo_sparse_destroy(&B);
     }
@@ -851,7 +851,8 @@ static void print_reordered(bench_env *E, const summary *S) {
                  ratio(o->r[M_AUTO].ms, c->r[M_AUTO].ms), bo, br, ratio(bo, br), o->r[M_TC].ms,
                  c->r[M_TC].ms);
     if (o->N < 128 || o->nnz < 100000 || o->r[M_TC].ms <= 0 || bo <= 0) continue;
-    const int k = !strncmp(c->name, "win:", 4) ? 1 : 2;
+    const char *win = bench_order_name(BENCH_ORDER_WINDOW);
+    const int k = !strncmp(c->name, win, strlen(win)) && c->name[strlen(win)] == ':' ? 1 : 2;
     const double alt = c->r[M_AUTO].ms > 0 && c->r[M_AUTO].ms < o->r[M_TC].ms ? c->r[M_AUTO].ms
                                                                               : o->r[M_TC].ms;
     l[k] += log(bo / alt), n[k]++;

@@ -88,9 +88,9 @@ static gcoo_status rcm_order(const gcoo_sparse_arrays *a, int64_t m, int32_t *or
           order[out++] = adj[e];
         }
       for (int64_t x = first + 1; x < out; x++) /* by degree, then row */
-        for (int64_t y = x; y > first && (deg[order[y]] < deg[order[y - 1]] ||
-                                          (deg[order[y]] == deg[order[y - 1]] &&
-                                           order[y] < order[y - 1]));
+        for (int64_t y = x;
+             y > first && (deg[order[y]] < deg[order[y - 1]] ||
+                           (deg[order[y]] == deg[order[y - 1]] && order[y] < order[y - 1]));
              y--) {
           const int32_t t = order[y];
           order[y] = order[y - 1];
