@@ -371,6 +371,12 @@ gcoo_status gcoo__tc_row_order(const int64_t *ptr, const int32_t *ind, int64_t m
                                int rows, int kcols, int32_t *order, int64_t *tiles_natural,
                                int64_t *tiles_ordered);
 
+/** *tiles: ceil(distinct columns / kcols) summed over the windows of `rows` rows of A taken in
+ *  `order` (NULL: A's own), the count gcoo__tc_row_order compares; kcols = 1 gives the distinct
+ *  columns themselves (the benchmark's reuse of a block of rows, bench/spdm_order.c). */
+gcoo_status gcoo__tc_window_tiles(const int64_t *ptr, const int32_t *ind, int64_t m, int64_t k,
+                                  const int32_t *order, int rows, int kcols, int64_t *tiles);
+
 /** Build T from L (the tuned layout of a float A at p = GCOO_TC_ROWS; T borrows its column
  *  lists, so L must outlive T). Synchronises the stream (the tile count comes to the host).
  *  L may be the layout of A's rows in another order (gcoo__tc_row_order): T->rowmap then maps

@@ -143,3 +143,17 @@ done:
   free(win);
   return st;
 }
+
+gcoo_status gcoo__tc_window_tiles(const int64_t *ptr, const int32_t *ind, int64_t m, int64_t k,
+                                  const int32_t *order, int rows, int kcols, int64_t *tiles) {
+  GCOO_CHECK(ptr != NULL && tiles != NULL, GCOO_ERR_NULL, "window tiles: NULL argument");
+  GCOO_CHECK(m >= 0 && k >= 0 && rows >= 1 && kcols >= 1, GCOO_ERR_INVALID_ARG,
+             "window tiles: m = %lld, k = %lld, windows of %d rows, tiles %d wide", (long long)m,
+             (long long)k, rows, kcols);
+  int64_t *mark = NULL;
+  GCOO_CALL(gcoo__malloc_n((void **)&mark, (size_t)(k > 0 ? k : 1), sizeof *mark, "column marks"));
+  for (int64_t j = 0; j < k; j++) mark[j] = -1;
+  *tiles = count_tiles(ptr, ind, m, order, rows, kcols, mark);
+  free(mark);
+  return GCOO_SUCCESS;
+}
