@@ -78,6 +78,11 @@ submit() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   envs=("$@")
+  # its own TMPDIR: jobs that start in the same instant on one host otherwise race to create and
+  # remove Open MPI's per-user session directory (open-mpi/ompi#8510), as a site's per-job TMPDIR
+  # would prevent
+  mkdir -p "$run/tmp.$name"
+  envs+=("TMPDIR=$run/tmp.$name")
   id=$(cd "$run" && env "${envs[@]}" sbatch --parsable --cpus-per-task=1 --time=4 "${opts[@]}" \
        "$top/jobs/$script") || fail "sbatch of $name ($script) refused"
   id="${id%%;*}"
