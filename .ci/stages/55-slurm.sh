@@ -7,7 +7,9 @@
 # CI nodes cannot give: --cpus-per-task=1 and a short --time. Checks every job's final state and
 # exit code (scontrol show job: there is no accounting daemon for sacct), its log and its output
 # files (JSON objects parse, HDF5 outputs hold their dataset), and that a job given a broken
-# input FAILS. Stops every daemon it started, on any exit. Budget: well under 4 minutes.
+# input FAILS. A job that fails only because Open MPI could not wire up TCP between the two
+# "nodes" of this one host is resubmitted once (see below). Stops every daemon it started, on any
+# exit. Budget: well under 4 minutes.
 #   GCOO_BUILD_DIR  the built tree whose gcoo_dist the jobs run (default: build/)
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -69,12 +71,15 @@ export BACKEND=cpu
 if [ "$build" != "$top/build" ]; then export GCOO_DIST="$build/cli/gcoo_dist"; fi
 [ -x "${GCOO_DIST:-$top/build/cli/gcoo_dist}" ] || fail "no gcoo_dist in $build: build first"
 
-declare -A job_script job_expect
+declare -A job_script job_expect job_args
 job_names=()
 # submit <name> <expect: ok|fail> <script> [sbatch options] -- [env assignments]
+# (again with the same name: a resubmission, which replaces the job checked under that name)
 submit() {
   local name="$1" expect="$2" script="$3" opts=() envs=() id
-  shift 3
+  shift
+  job_args[$name]="$(printf '%q ' "$@")"
+  shift 2
   while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   envs=("$@")
@@ -86,7 +91,7 @@ submit() {
   id=$(cd "$run" && env "${envs[@]}" sbatch --parsable --cpus-per-task=1 --time=4 "${opts[@]}" \
        "$top/jobs/$script") || fail "sbatch of $name ($script) refused"
   id="${id%%;*}"
-  job_names+=("$name")
+  [ -n "${job_script[$name]:-}" ] || job_names+=("$name")
   job_script[$name]="$script:$id"
   job_expect[$name]="$expect"
   echo "55-slurm: submitted $name: job $id = ${envs[*]} sbatch ${opts[*]} jobs/$script"
@@ -103,20 +108,43 @@ submit solve-srun ok solve.sbatch -- INPUT="$run/lap.mtx" K=2 TOL=1e-8 MAXIT=500
 submit spdm-bad-input fail spdm-node.sbatch -- INPUT="$run/bad.mtx" NCOLS=2 REPEAT=1
 
 # ---- wait ------------------------------------------------------------------------------------
-ids=()
-for name in "${job_names[@]}"; do ids+=("${job_script[$name]#*:}"); done
-idlist="$(IFS=,; echo "${ids[*]}")"
-while [ -n "$(squeue -h -j "$idlist" -o %i 2>/dev/null)" ]; do
-  if [ "$(date +%s)" -ge "$deadline" ]; then
-    squeue -j "$idlist" >&2 || true
-    fail "jobs still queued or running at the deadline (${GCOO_CI_SLURM_BUDGET:-200} s)"
-  fi
-  sleep 2
-done
-
-# ---- check -----------------------------------------------------------------------------------
+# wait_jobs <name>...: until the named jobs have left the queue (fails at the stage's deadline)
+wait_jobs() {
+  local ids=() name idlist
+  for name in "$@"; do ids+=("${job_script[$name]#*:}"); done
+  idlist="$(IFS=,; echo "${ids[*]}")"
+  while [ -n "$(squeue -h -j "$idlist" -o %i 2>/dev/null)" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      squeue -j "$idlist" >&2 || true
+      fail "jobs still queued or running at the deadline (${GCOO_CI_SLURM_BUDGET:-200} s)"
+    fi
+    sleep 2
+  done
+}
 # field <job id> <Name>: a field of `scontrol show job`
 field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+job_log() { local s="${job_script[$1]%%:*}"; echo "$run/gcoo-${s%.sbatch}-${job_script[$1]#*:}.out"; }
+wait_jobs "${job_names[@]}"
+
+# ---- Open MPI's TCP wire-up between the CI cluster's nodes -------------------------------------
+# The nodes n1 and n2 are this one host, so the ranks of a two-node job talk over TCP (env.sh:
+# btl self,tcp), some 50 ranks on 2 cores. Under that load Open MPI 4.1's TCP transport now and
+# then fails a connection while wiring up ("Open MPI failed to TCP connect to a peer MPI
+# process", the socket's error EINPROGRESS or EAGAIN) and the rank then crashes (SIGSEGV): CI
+# lost spdm-2nodes-gen so once. It is neither gcoo's code nor a real cluster's situation, so a
+# job that was to succeed and failed with that message is resubmitted once, and says so.
+again=()
+for name in "${job_names[@]}"; do
+  [ "${job_expect[$name]}" = ok ] && [ "$(field "${job_script[$name]#*:}" JobState)" != COMPLETED ] || continue
+  grep -q "Open MPI failed to TCP connect to a peer MPI process" "$(job_log "$name")" 2>/dev/null || continue
+  echo "55-slurm: $name (job ${job_script[$name]#*:}) lost Open MPI's TCP wire-up between the CI nodes; resubmitted once:"
+  sed 's/^/    /' "$(job_log "$name")" | grep -m3 "connect() to\|Signal:" || true
+  eval "submit $name ${job_args[$name]}"
+  again+=("$name")
+done
+[ "${#again[@]}" -eq 0 ] || wait_jobs "${again[@]}"
+
+# ---- check -----------------------------------------------------------------------------------
 json_object() { "$py" -c 'import json, sys; o = json.load(open(sys.argv[1])); assert isinstance(o, dict) and o, "not a non-empty JSON object"' "$1"; }
 h5_has() { h5ls "$1" 2>/dev/null | grep -q "^$2 "; }
 
@@ -128,9 +156,8 @@ bad() {
 for name in "${job_names[@]}"; do
   script="${job_script[$name]%%:*}"
   id="${job_script[$name]#*:}"
-  base="gcoo-${script%.sbatch}"
-  log="$run/$base-$id.out"
-  out="$run/$base-$id"
+  log="$(job_log "$name")"
+  out="${log%.out}"
   state="$(field "$id" JobState)"
   code="$(field "$id" ExitCode)"
   echo "===== $name: job $id, $state, exit $code ($log)"
