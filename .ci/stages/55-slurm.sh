@@ -123,22 +123,30 @@ wait_jobs() {
 }
 # field <job id> <Name>: a field of `scontrol show job`
 field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
-job_log() { local s="${job_script[$1]%%:*}"; echo "$run/gcoo-${s%.sbatch}-${job_script[$1]#*:}.out"; }
+# job_log <name>: the log of the job last submitted under that name (#SBATCH --output of jobs/)
+job_log() {
+  local s="${job_script[$1]%%:*}"
+  echo "$run/gcoo-${s%.sbatch}-${job_script[$1]#*:}.out"
+}
 wait_jobs "${job_names[@]}"
 
-# ---- Open MPI's TCP wire-up between the CI cluster's nodes -------------------------------------
+# ---- Open MPI's TCP wire-up between the CI cluster's nodes -----------------------------------
 # The nodes n1 and n2 are this one host, so the ranks of a two-node job talk over TCP (env.sh:
 # btl self,tcp), some 50 ranks on 2 cores. Under that load Open MPI 4.1's TCP transport now and
 # then fails a connection while wiring up ("Open MPI failed to TCP connect to a peer MPI
-# process", the socket's error EINPROGRESS or EAGAIN) and the rank then crashes (SIGSEGV): CI
-# lost spdm-2nodes-gen so once. It is neither gcoo's code nor a real cluster's situation, so a
-# job that was to succeed and failed with that message is resubmitted once, and says so.
+# process", the socket's error EINPROGRESS or EAGAIN) and the rank then crashes (SIGSEGV): a
+# CI run here lost spdm-2nodes-gen so once. It is neither gcoo's code nor a real cluster's
+# situation, so a job that was to succeed and failed with that message is resubmitted once, and
+# says so.
 again=()
 for name in "${job_names[@]}"; do
-  [ "${job_expect[$name]}" = ok ] && [ "$(field "${job_script[$name]#*:}" JobState)" != COMPLETED ] || continue
-  grep -q "Open MPI failed to TCP connect to a peer MPI process" "$(job_log "$name")" 2>/dev/null || continue
-  echo "55-slurm: $name (job ${job_script[$name]#*:}) lost Open MPI's TCP wire-up between the CI nodes; resubmitted once:"
-  sed 's/^/    /' "$(job_log "$name")" | grep -m3 "connect() to\|Signal:" || true
+  id="${job_script[$name]#*:}"
+  log="$(job_log "$name")"
+  [ "${job_expect[$name]}" = ok ] && [ "$(field "$id" JobState)" != COMPLETED ] || continue
+  grep -q "Open MPI failed to TCP connect to a peer MPI process" "$log" 2>/dev/null || continue
+  echo "55-slurm: $name (job $id) lost Open MPI's TCP wire-up between the CI nodes;" \
+    "resubmitted once:"
+  sed 's/^/    /' "$log" | grep -m3 "connect() to\|Signal:" || true
   eval "submit $name ${job_args[$name]}"
   again+=("$name")
 done

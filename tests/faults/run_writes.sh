@@ -108,8 +108,8 @@ concurrent | concurrent-overwrite)
   # before gcoo runs at all. That is the launcher's race, not the one this test is about.
   for s in 7 8; do
     mkdir -p "$work/session$s"
-    TMPDIR="$work/session$s" "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 30 --ncols 16 --seed $s --repeat 1 \
-      --backend cpu --out "y.h5:$obj" $ow --json >out$s.txt 2>err$s.txt &
+    TMPDIR="$work/session$s" "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 30 --ncols 16 \
+      --seed $s --repeat 1 --backend cpu --out "y.h5:$obj" $ow --json >out$s.txt 2>err$s.txt &
   done
   wait %1; rc7=$?
   wait %2; rc8=$?

@@ -4,8 +4,9 @@
  *   CSR of A -> GCOO of S = A^T in place (groups of p rows of A), for p = 1, 3, 32, 1000 and
  *   shapes with empty rows, empty groups, a last narrow group, a dense row and an empty matrix;
  *   GCOO of S -> CSR of A; CSC of S flipped into the CSR of A; a clone; the rows of A in a random
- *   order (and a non-permutation refused); every array bit for bit, float and double. And the product the CPU backend computes from each frame is the same, bit
- *   for bit, as from the general path (the summation order of a row of Y does not change). */
+ *   order (and a non-permutation refused); every array bit for bit, float and double. And the
+ *   product the CPU backend computes from each frame is the same, bit for bit, as from the
+ *   general path (the summation order of a row of Y does not change). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
