@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist_access.h"
 #include "dist_impl.h"
 
 /* Copy of the caller's options with their size checked (the gcoo_op_options pattern). */
@@ -385,25 +386,51 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   gcoo_dist d = op->d;
   gcoo_status st = check_operands(op, X, Y_slab);
+  if (st >= 0 && op->opts.xmode == GCOO_DIST_X_PARTITIONED && d->size > 1) {
+    /* the halo columns: X in the A frame is this rank's rows of X, or the rows of B^T */
+    const int64_t N = op->opts.local.reading == GCOO_DENSE_SPARSE ? X->nrows : X->ncols;
+    st = gcoo__halo_reserve(d, &op->halo, op->dtype, N, X->mem);
+  }
+  GCOO_CALL(gcoo__dist_agree(d, st));
+  st = gcoo__dist_op_apply_checked(op, alpha, X, beta, Y_slab);
+  GCOO_CALL(gcoo__dist_agree(d, st));
+  return GCOO_SUCCESS;
+}
+
+gcoo_op gcoo__dist_op_local(gcoo_dist_op op) { return op ? op->local : NULL; }
+
+int gcoo__dist_op_has_halo(gcoo_dist_op op) { return op && op->offd != NULL; }
+
+gcoo_op gcoo__dist_op_swap_local(gcoo_dist_op op, gcoo_op local) {
+  gcoo_op old = op->local;
+  op->local = local;
+  return old;
+}
+
+gcoo_status gcoo__dist_op_reserve(gcoo_dist_op op, int64_t N, gcoo_memspace mem) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  gcoo_status st = GCOO_SUCCESS;
+  if (op->opts.xmode == GCOO_DIST_X_PARTITIONED && op->d->size > 1)
+    st = gcoo__halo_reserve(op->d, &op->halo, op->dtype, N, mem);
+  GCOO_CALL(gcoo__dist_agree(op->d, st));
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo__dist_op_apply_checked(gcoo_dist_op op, double alpha, const gcoo_dense *X,
+                                        double beta, gcoo_dense *Y_slab) {
+  gcoo_dist d = op->d;
   if (op->opts.xmode == GCOO_DIST_X_REPLICATED || d->size == 1) {
-    if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
-    GCOO_CALL(gcoo__dist_agree(d, st));
+    if (op->local) GCOO_CALL(gcoo_op_apply(op->local, alpha, X, beta, Y_slab));
     return GCOO_SUCCESS;
   }
-  /* PARTITIONED: X in the A frame is this rank's rows of X, or the rows of B^T */
   const int ds = op->opts.local.reading == GCOO_DENSE_SPARSE;
-  gcoo_dense Xa = st >= 0 && ds ? gcoo__dense_transposed(X) : *X;
-  if (st >= 0) st = gcoo__halo_reserve(d, &op->halo, op->dtype, Xa.ncols, X->mem);
-  GCOO_CALL(gcoo__dist_agree(d, st));
-
+  gcoo_dense Xa = ds ? gcoo__dense_transposed(X) : *X;
   void *stream = gcoo_ctx_stream(d->ctx);
-  st = gcoo__halo_begin(d, &op->halo, &Xa, stream);
-  /* the own-rows product runs while the halo travels */
+  gcoo_status st = gcoo__halo_begin(d, &op->halo, &Xa, stream);
   if (st >= 0 && op->local) st = gcoo_op_apply(op->local, alpha, X, beta, Y_slab);
   gcoo_status st_end = gcoo__halo_end(d, &op->halo, stream);
   if (st >= 0) st = st_end;
   if (st >= 0 && op->offd) {
-    /* received rows: nrecv x N row-major (A frame), i.e. B's halo columns M x nrecv */
     gcoo_dense H = gcoo_dense_wrap(op->halo.recvbuf, op->dtype, GCOO_ROW_MAJOR, op->halo.nrecv,
                                    Xa.ncols, 0);
     H.mem = X->mem;
@@ -411,6 +438,6 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
     if (ds) H = gcoo__dense_transposed(&H);
     st = gcoo_op_apply(op->offd, alpha, &H, 1.0, Y_slab);
   }
-  GCOO_CALL(gcoo__dist_agree(d, st));
+  GCOO_CALL(st);
   return GCOO_SUCCESS;
 }

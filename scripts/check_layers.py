@@ -4,14 +4,16 @@
 # (ctest: arch-layers, label arch). The library is one object library, so the compiler would
 # let any file include any folder's header; this check is what makes an upward include fail.
 #
-#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- cli/        (a layer uses those left of it)
+#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- solver/ <- cli/
+#                                                               (a layer uses those left of it)
 #
 # 1. Includes: every #include "..." or <gcoo/...> of a file in src/, kernels/, io/, dist/, cli/
 #    is resolved the way the build resolves it (the including file's folder, then include/,
 #    then the layer folders, which are all on the object library's include path) and must
 #    name a header of the same or a lower layer. Public headers belong to the layer that
-#    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h and
-#    gcoo/solver.h are dist, the umbrella gcoo/gcoo.h is for programs (cli).
+#    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h is
+#    dist, gcoo/ksp.h, gcoo/pc.h and gcoo/solver.h are solver, the umbrella gcoo/gcoo.h is for
+#    programs (cli).
 #    The command (cli/) is an application of the library: besides its own headers it
 #    includes only the public API (include/gcoo/, not backend.h).
 # 2. The CUDA runtime: outside kernels/ no file includes the CUDA runtime or calls its memory,
@@ -26,7 +28,7 @@ import os
 import re
 import sys
 
-LAYERS = ["include", "src", "kernels", "io", "dist", "cli"]
+LAYERS = ["include", "src", "kernels", "io", "dist", "solver", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
 # The layer of each public header: the layer whose code implements what it declares.
@@ -34,7 +36,9 @@ PUBLIC_LAYER = {
     "gcoo/mtx.h": "io",
     "gcoo/h5.h": "io",
     "gcoo/dist.h": "dist",
-    "gcoo/solver.h": "dist",
+    "gcoo/ksp.h": "solver",
+    "gcoo/pc.h": "solver",
+    "gcoo/solver.h": "solver",
     "gcoo/gcoo.h": "cli",
 }
 # every other gcoo/*.h (status, types, template, backend, ctx, dense, sparse, spdm, blas,

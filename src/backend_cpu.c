@@ -42,6 +42,24 @@ static gcoo_status cpu_ctx_synchronize(gcoo_ctx ctx) {
   return GCOO_SUCCESS;
 }
 
+/* CSR of A kept as the kernel's layout (converted from the GCOO of S when it came so). */
+static gcoo_status cpu_csr_setup(gcoo_op op) {
+  op->info.alg = GCOO_ALG_CSR;
+  op->info.p = 0;
+  if (!op->A_csr) {
+    GCOO_CALL(gcoo__gcoo_to_csr_of_transpose(op->S, &op->A_csr));
+    gcoo_sparse_destroy(&op->S);
+  }
+  return GCOO_SUCCESS;
+}
+
+/* AUTO on the CPU: CSR for narrow dense operands (ncols_hint <= GCOO_CPU_CSR_MAX_N, unknown
+ * counting as narrow), where a row's sum in registers beats the GCOO kernel's scatter into Y's
+ * rows; GCOO for wider ones, and whenever the caller chose a group width p. */
+static int cpu_prefers_csr(gcoo_op op) {
+  return op->opts.p == 0 && op->opts.ncols_hint <= GCOO_CPU_CSR_MAX_N;
+}
+
 /* The kernel's layout, the GCOO of S = A^T with groups of p rows of A, from what the operator
  * came with: taken as it is (a GCOO of S with groups of p), regrouped, or built in
  * place from the CSR of A (src/convert_frame.c), which is then gone. */
@@ -50,10 +68,12 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
     case GCOO_ALG_AUTO:
     case GCOO_ALG_GCOO:
     case GCOO_ALG_GCOO_FAITHFUL: break;
+    case GCOO_ALG_CSR: return cpu_csr_setup(op);
     default:
       return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "algorithm %s needs the CUDA backend",
                         gcoo_spdm_alg_name(op->opts.alg));
   }
+  if (op->opts.alg == GCOO_ALG_AUTO && cpu_prefers_csr(op)) return cpu_csr_setup(op);
   const int faithful = op->opts.alg == GCOO_ALG_GCOO_FAITHFUL;
   gcoo_sparse_info si = {0};
   if (op->S) GCOO_CALL(gcoo_sparse_get_info(op->S, &si));
@@ -75,6 +95,12 @@ static gcoo_status cpu_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, d
   gcoo_gcoo_view S;
   GCOO_CHECK(X->mem == GCOO_MEM_HOST && Y->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the CPU backend needs host operands");
+  if (op->info.alg == GCOO_ALG_CSR) {
+    gcoo_csr_view A;
+    GCOO_CALL(gcoo__sparse_csr_view(op->A_csr, &A));
+    GCOO_DISPATCH(A.dtype, spdm_csr_cpu, &A, alpha, X, beta, Y);
+    return GCOO_SUCCESS;
+  }
   GCOO_CALL(gcoo__sparse_gcoo_view(op->S, &S));
   GCOO_DISPATCH(S.dtype, spdm_gcoo_cpu, &S, alpha, X, beta, Y);
   return GCOO_SUCCESS;

@@ -44,6 +44,10 @@ static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
  *  `#pragma omp parallel ... if(work > GCOO_OMP_MIN_WORK)`. */
 #define GCOO_OMP_MIN_WORK 32768
 
+/** Widest dense operand (columns) for which the CPU backend's AUTO picks the CSR kernel over
+ *  the GCOO one (src/backend_cpu.c); measured on 3-D Poisson and SuiteSparse matrices. */
+#define GCOO_CPU_CSR_MAX_N 64
+
 /** Group width of the faithful kernel (GCOO_ALG_GCOO_FAITHFUL), as published; the others
  *  default to GCOO_DEFAULT_P (gcoo/sparse.h). */
 #define GCOO_FAITHFUL_P 4

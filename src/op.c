@@ -25,7 +25,8 @@ static const char *alg_names[] = {"auto",
                                   "cusparse_csr_alg3",
                                   "dense",
                                   "dense_tf32",
-                                  "reference"};
+                                  "reference",
+                                  "csr"};
 
 const char *gcoo_spdm_alg_name(gcoo_spdm_alg alg) {
   return gcoo__name_of(alg_names, GCOO_COUNT_OF(alg_names), (int)alg);
@@ -41,7 +42,7 @@ static gcoo_status read_options(const gcoo_op_options *opts, gcoo_op_options *o)
   GCOO_CALL(gcoo__options_read(opts, o, sizeof *o, "GCOO_OP_OPTIONS_INIT"));
   GCOO_CHECK(o->reading == GCOO_SPARSE_DENSE || o->reading == GCOO_DENSE_SPARSE,
              GCOO_ERR_INVALID_ARG, "unknown reading %d", (int)o->reading);
-  GCOO_CHECK((int)o->alg >= 0 && o->alg <= GCOO_ALG_REFERENCE, GCOO_ERR_INVALID_ARG,
+  GCOO_CHECK((int)o->alg >= 0 && o->alg <= GCOO_ALG_CSR, GCOO_ERR_INVALID_ARG,
              "unknown algorithm %d", (int)o->alg);
   GCOO_CHECK(o->p >= 0, GCOO_ERR_INVALID_ARG, "group width p = %d must be >= 0", o->p);
   GCOO_CHECK(o->ncols_hint >= 0, GCOO_ERR_INVALID_ARG, "ncols_hint must be >= 0");

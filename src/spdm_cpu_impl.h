@@ -38,3 +38,84 @@ static void GCOO_FN(spdm_gcoo_cpu)(const gcoo_gcoo_view *S, double alpha_d, cons
     }
   }
 }
+
+/* First row of thread t's share of an nnz-balanced split of the m rows (the rows' entries plus
+ * one for each row, so that empty rows spread too). */
+static inline int64_t GCOO_FN(csr_split)(const int64_t *ptr, int64_t m, int t, int nt) {
+  if (t <= 0) return 0;
+  if (t >= nt) return m;
+  const double goal = (double)(ptr[m] + m) * t / nt;
+  int64_t lo = 0, hi = m;
+  while (lo < hi) { /* first row i with ptr[i] + i >= goal */
+    const int64_t mid = lo + (hi - lo) / 2;
+    if ((double)(ptr[mid] + mid) < goal)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Y = alpha A X + beta Y from the CSR of A, rows split over the threads by entries: each row of Y
+ * is a sum over its row of A, written once (no atomics, no zeroing pass). One column (SpMV) and
+ * contiguous rows of X and Y (SpMM, row-major) have loops of their own. */
+static void GCOO_FN(spdm_csr_cpu)(const gcoo_csr_view *A, double alpha, const gcoo_dense *X,
+                                  double beta, gcoo_dense *Y) {
+  const GCOO_T *restrict x = X->data, *restrict vals = A->values;
+  GCOO_T *restrict y = Y->data;
+  const int64_t *restrict ptr = A->ptr;
+  const int32_t *restrict ind = A->ind;
+  const int64_t m = A->nrows, N = X->ncols;
+  const int64_t xrs = X->layout == GCOO_ROW_MAJOR ? X->ld : 1;
+  const int64_t xcs = X->layout == GCOO_ROW_MAJOR ? 1 : X->ld;
+  const int64_t yrs = Y->layout == GCOO_ROW_MAJOR ? Y->ld : 1;
+  const int64_t ycs = Y->layout == GCOO_ROW_MAJOR ? 1 : Y->ld;
+#pragma omp parallel if ((double)(A->nnz + m) * (double)N > GCOO_OMP_MIN_WORK)
+  {
+#ifdef _OPENMP
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+    const int t = 0, nt = 1;
+#endif
+    const int64_t r0 = GCOO_FN(csr_split)(ptr, m, t, nt),
+                  r1 = GCOO_FN(csr_split)(ptr, m, t + 1, nt);
+    if (N == 1 && xrs == 1 && yrs == 1 && beta == 0.0) { /* SpMV on vectors: the solvers' case */
+      for (int64_t i = r0; i < r1; i++) {
+        double s = 0.0;
+        for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) s += (double)vals[e] * x[ind[e]];
+        y[i] = (GCOO_T)(alpha * s);
+      }
+    } else if (N == 1) {
+      for (int64_t i = r0; i < r1; i++) {
+        double s = 0.0;
+        for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) s += (double)vals[e] * x[ind[e] * xrs];
+        GCOO_T *yi = &y[i * yrs];
+        *yi = (GCOO_T)(beta == 0.0 ? alpha * s : alpha * s + beta * (double)*yi);
+      }
+    } else if (xcs == 1 && ycs == 1) {
+      for (int64_t i = r0; i < r1; i++) {
+        GCOO_T *restrict yi = &y[i * yrs];
+        if (beta == 0.0) {
+          for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)0;
+        } else if (beta != 1.0) {
+          for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)(beta * yi[j]);
+        }
+        for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) {
+          const GCOO_T a = (GCOO_T)(alpha * vals[e]);
+          const GCOO_T *restrict xr = &x[(int64_t)ind[e] * xrs];
+#pragma omp simd
+          for (int64_t j = 0; j < N; j++) yi[j] += a * xr[j];
+        }
+      }
+    } else {
+      for (int64_t i = r0; i < r1; i++)
+        for (int64_t j = 0; j < N; j++) {
+          double s = 0.0;
+          for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
+            s += (double)vals[e] * x[ind[e] * xrs + j * xcs];
+          GCOO_T *yij = &y[i * yrs + j * ycs];
+          *yij = (GCOO_T)(beta == 0.0 ? alpha * s : alpha * s + beta * (double)*yij);
+        }
+    }
+  }
+}

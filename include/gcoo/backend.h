@@ -191,6 +191,58 @@ typedef struct gcoo_device_ops {
   gcoo_status (*pci_bus_id)(int device, char *buf, size_t len);
 } gcoo_device_ops;
 
+/* ---- block vectors of the solver layer -----------------------------------------------------
+ * The passes Krylov methods and smoothers make over n x k row-major blocks of vectors, with one
+ * scalar per column (k right-hand sides in lockstep). Scalars and sums are host doubles; sums
+ * are this rank's (the solver layer adds them over ranks). Host blocks are served by
+ * gcoo__vec_host on every backend; a backend with device memory may serve device blocks with its
+ * own table (gcoo_backend_ops.vec). Operands of one call share an element type and a memory
+ * space; blocks passed together share their row count and column count k. */
+typedef struct gcoo_vec_ops {
+  /** Y = v everywhere (first touch of a new block). */
+  gcoo_status (*fill)(gcoo_ctx ctx, gcoo_dense *Y, double v);
+  /** Y(:, j) = a[j] X(:, j) + b[j] Y(:, j); where every b[j] is 0 Y's old values are not read. */
+  gcoo_status (*axpby)(gcoo_ctx ctx, const double *a, const gcoo_dense *X, const double *b,
+                       gcoo_dense *Y);
+  /** out[p k + j] = X_p(:, j) . Y_p(:, j) for the m pairs (p < m), one pass, in double. */
+  gcoo_status (*dots)(gcoo_ctx ctx, int m, const gcoo_dense *const *X, const gcoo_dense *const *Y,
+                      double *out);
+  /** Y(:, j) += sum_p c[p k + j] X_p(:, j) over the m blocks X_p. */
+  gcoo_status (*maxpy)(gcoo_ctx ctx, int m, const double *c, const gcoo_dense *const *X,
+                       gcoo_dense *Y);
+  /** acc[3 j .. 3 j + 2] = Blue's accumulators of column j (small, mid-range and big values,
+   *  scaled so that no square under- or overflows); gcoo__blue_norm makes the 2-norm of them.
+   *  They are sums: add them over ranks before combining. */
+  gcoo_status (*norm_acc)(gcoo_ctx ctx, const gcoo_dense *X, double *acc);
+  /** Y = diag(d) X (d: n x 1); Y may be X. */
+  gcoo_status (*diag_scale)(gcoo_ctx ctx, const gcoo_dense *d, const gcoo_dense *X, gcoo_dense *Y);
+  /** CG's update in one pass: X += P diag(alpha), R -= Q diag(alpha); out[j] = R_j^T D R_j with
+   *  D = diag(dinv) (0 when dinv is NULL) and out[k + j] = R_j^T R_j. One leading dimension. */
+  gcoo_status (*cg_update)(gcoo_ctx ctx, const double *alpha, const gcoo_dense *P,
+                           const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                           const gcoo_dense *dinv, double *out);
+  /** CG's next direction: P = diag(dinv) Z + P diag(beta), or P = Z + P diag(beta) (dinv NULL). */
+  gcoo_status (*cg_direction)(gcoo_ctx ctx, const double *beta, const gcoo_dense *dinv,
+                              const gcoo_dense *Z, gcoo_dense *P);
+  /** Pipelined CG's recurrences with v = {z, q, s, p, x, r, u, w, n, m}: z = n + b z,
+   *  q = m + b q, s = w + b s, p = u + b p, x += a p, r -= a s, u -= a q, w -= a z (a = alpha[j],
+   *  b = beta[j] per column), and out = {r^T u, w^T u, r^T r} (3 k values) of the new vectors. */
+  gcoo_status (*pipecg_update)(gcoo_ctx ctx, const double *alpha, const double *beta,
+                               gcoo_dense *const *v, double *out);
+} gcoo_vec_ops;
+
+/** The host table (src/vec_cpu.c, OpenMP). */
+extern const gcoo_vec_ops gcoo__vec_host;
+/** The 2-norm from Blue's three accumulators (gcoo_vec_ops.norm_acc), as LAPACK's dnrm2
+ *  combines them: correct from the smallest subnormal to the largest finite values. */
+double gcoo__blue_norm(const double *acc);
+/* Blue's thresholds and scales for double (LAPACK's la_constants): squares of values in
+ * [TSML, TBIG] neither under- nor overflow; values outside are scaled by SSML or SBIG first. */
+#define GCOO_BLUE_TSML 0x1p-511
+#define GCOO_BLUE_TBIG 0x1p486
+#define GCOO_BLUE_SSML 0x1p537
+#define GCOO_BLUE_SBIG 0x1p-538
+
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
@@ -241,6 +293,9 @@ typedef struct gcoo_backend_ops {
   gcoo_status (*dense_block_sums)(gcoo_ctx ctx, const gcoo_dense *D, double *part);
   /** Device memory, copies, streams, events and binding; NULL on backends without a device. */
   const gcoo_device_ops *device;
+  /** Block-vector operations on device blocks (solver layer); NULL where the backend has none
+   *  (host blocks always go to gcoo__vec_host). */
+  const gcoo_vec_ops *vec;
 } gcoo_backend_ops;
 
 /* ---- precision templates in C ----------------------------------------------------------------

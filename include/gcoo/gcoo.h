@@ -15,7 +15,9 @@
  *   gcoo/h5.h      HDF5 files (scipy/h5py/anndata layouts), parallel through MPI-IO
  * With MPI (GCOO_HAVE_MPI):
  *   gcoo/dist.h    ranks, GPUs, partitions, distributed operators and products
- *   gcoo/solver.h  block conjugate gradients on the distributed operator
+ *   gcoo/ksp.h     solvers: Krylov methods with a preconditioner on the distributed operator
+ *   gcoo/pc.h      preconditioners: Jacobi, algebraic multigrid, a direct solve
+ *   gcoo/solver.h  block conjugate gradients (the first solver interface, a call of gcoo/ksp.h)
  */
 #ifndef GCOO_GCOO_H
 #define GCOO_GCOO_H
@@ -38,6 +40,8 @@
 #endif
 #if GCOO_HAVE_MPI
 #include "gcoo/dist.h"
+#include "gcoo/pc.h"
+#include "gcoo/ksp.h"
 #include "gcoo/solver.h"
 #endif
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* gcoo/solver.h: block conjugate gradients on the distributed GCOO operator.
+/* gcoo/solver.h: block conjugate gradients on the distributed GCOO operator, the first interface
+ * of the solver layer, kept as a thin call of the solver object of gcoo/ksp.h (the cg method;
+ * new code uses gcoo/ksp.h, which has every method and preconditioner).
  *
  * Solves A X = B for symmetric positive definite A (m x m) and k right-hand sides at once.
  * Method: O'Leary's block CG in the breakdown-free form of Ji and Li (BIT 2017): the search
@@ -11,14 +13,11 @@
 #ifndef GCOO_SOLVER_H
 #define GCOO_SOLVER_H
 
-#include "gcoo/dist.h"
+#include "gcoo/ksp.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** The preconditioner of block CG: none, or Jacobi (the inverse of A's diagonal). */
-typedef enum gcoo_pc_type { GCOO_PC_NONE = 0, GCOO_PC_JACOBI = 1 } gcoo_pc_type;
 
 /** Called after every iteration (iteration 0: the initial residual) on every rank, with the same
  *  arguments there: the k relative residuals ||R_j|| / ||B_j|| (recursive), valid during the
@@ -31,7 +30,7 @@ typedef struct gcoo_bcg_options {
   size_t size;     /**< sizeof(gcoo_bcg_options) */
   double rtol;     /**< stop column j when ||B_j - A X_j|| <= rtol ||B_j|| (recursive residual) */
   int64_t maxit;   /**< iteration limit */
-  gcoo_pc_type pc; /**< preconditioner */
+  gcoo_pc_type pc; /**< preconditioner: GCOO_PC_NONE or GCOO_PC_JACOBI (gcoo/pc.h) */
   int record_history;       /**< keep every iteration's relative residuals */
   double rank_tol;          /**< relative pivot below which a direction is dropped; 0: by dtype */
   gcoo_bcg_monitor monitor; /**< optional (NULL: none); see gcoo_bcg_monitor */

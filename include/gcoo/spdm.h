@@ -46,7 +46,8 @@ typedef enum gcoo_spdm_alg {
   GCOO_ALG_CUSPARSE_CSR_ALG3 = 6, /**< cuSPARSE CUSPARSE_SPMM_CSR_ALG3 */
   GCOO_ALG_DENSE = 7,             /**< cuBLAS GEMM on the densified matrix, full FP32/FP64 */
   GCOO_ALG_DENSE_TF32 = 8,        /**< cuBLAS GEMM with TF32 tensor cores (float only) */
-  GCOO_ALG_REFERENCE = 9          /**< the CPU reference (host operands) */
+  GCOO_ALG_REFERENCE = 9,         /**< the CPU reference (host operands) */
+  GCOO_ALG_CSR = 10               /**< CSR rows split over threads by entries (CPU backend) */
 } gcoo_spdm_alg;
 
 /** Name of an algorithm ("gcoo", "cusparse_csr_alg2", ...): a static string, "unknown" for a

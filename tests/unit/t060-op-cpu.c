@@ -2,7 +2,7 @@
 /* tests/unit/t060-op-cpu.c: persistent operators on the CPU backend (ctx "cpu") and the
  * one-shot gcoo_spdm / gcoo_dnsp, against the CPU reference, in both readings, for several group
  * widths p (1, not dividing, larger than the matrix, the default) and algorithms (AUTO, GCOO,
- * GCOO_FAITHFUL, REFERENCE), all layouts, both element types; reading equivalence (the paper's
+ * GCOO_FAITHFUL, REFERENCE, CSR), all layouts, both element types; reading equivalence (the paper's
  * C = B S on column-major buffers is bit-identical to Y = A X with A = S^T on the same buffers
  * read row-major); every argument error of the operator API; contexts.
  * Error bound: ||op - reference||_F / ||reference||_F <= gcoo_test_tolerance(dtype, k)
@@ -17,7 +17,7 @@
 
 static const int32_t ps[] = {0, 1, 3, 4, 32, 1000};
 static const gcoo_spdm_alg algs[] = {GCOO_ALG_AUTO, GCOO_ALG_GCOO, GCOO_ALG_GCOO_FAITHFUL,
-                                     GCOO_ALG_REFERENCE};
+                                     GCOO_ALG_REFERENCE, GCOO_ALG_CSR};
 enum { NPS = sizeof ps / sizeof ps[0], NALGS = sizeof algs / sizeof algs[0] };
 
 static double worst = 0.0;
@@ -58,8 +58,11 @@ static void check_operator(gcoo_ctx ctx, gcoo_reading reading, gcoo_dtype dtype,
   TEST_CHECK(info.reading == reading && info.nrows == rows && info.ncols == cols &&
                  info.nnz == ai.nnz && info.setup_seconds >= 0.0 && info.device_bytes == 0,
              "operator info");
-  gcoo_spdm_alg want_alg = alg == GCOO_ALG_AUTO ? GCOO_ALG_GCOO : alg;
-  int32_t want_p = alg == GCOO_ALG_REFERENCE ? 0 : p ? p : (alg == GCOO_ALG_GCOO_FAITHFUL ? 4 : 32);
+  /* AUTO on the CPU: CSR unless a group width was asked for (no width hint: narrow) */
+  gcoo_spdm_alg want_alg = alg == GCOO_ALG_AUTO ? (p ? GCOO_ALG_GCOO : GCOO_ALG_CSR) : alg;
+  int32_t want_p = want_alg == GCOO_ALG_REFERENCE || want_alg == GCOO_ALG_CSR ? 0
+                   : p                                                        ? p
+                       : (alg == GCOO_ALG_GCOO_FAITHFUL ? 4 : 32);
   TEST_CHECK(info.alg == want_alg && info.p == want_p, "alg %s p %d, expected %s p %d",
              gcoo_spdm_alg_name(info.alg), info.p, gcoo_spdm_alg_name(want_alg), want_p);
   static const double ab[][2] = {{1.0, 0.0}, {-2.0, 0.5}};
@@ -208,7 +211,8 @@ static void check_op_errors(gcoo_ctx ctx) {
   /* an older, shorter options struct (size up to `alg`) is accepted, the rest defaulted */
   o = (gcoo_op_options)GCOO_OP_OPTIONS_INIT;
   o.size = offsetof(gcoo_op_options, p);
-  o.p = 77; /* beyond size: must be ignored */
+  o.alg = GCOO_ALG_GCOO; /* within size: taken */
+  o.p = 77;              /* beyond size: must be ignored */
   TEST_CALL(gcoo_op_create(&op, ctx, A, &o));
   gcoo_op_info info;
   TEST_CALL(gcoo_op_get_info(op, &info));
@@ -284,7 +288,7 @@ static void check_op_errors(gcoo_ctx ctx) {
 }
 
 static void check_names(void) {
-  for (int a = 0; a <= GCOO_ALG_REFERENCE; a++) {
+  for (int a = 0; a <= GCOO_ALG_CSR; a++) {
     const char *n = gcoo_spdm_alg_name((gcoo_spdm_alg)a);
     TEST_CHECK(gcoo_spdm_alg_from_name(n) == a, "algorithm %d (%s) does not round-trip", a, n);
   }
@@ -345,7 +349,8 @@ int main(void) {
       for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int pi = 0; pi < NPS; pi++)
           for (int a = 0; a < NALGS; a++) {
-            if (algs[a] == GCOO_ALG_REFERENCE && pi > 0) continue; /* p means nothing to it */
+            if ((algs[a] == GCOO_ALG_REFERENCE || algs[a] == GCOO_ALG_CSR) && pi > 0)
+              continue; /* p means nothing to them */
             /* the threaded shape: a few widths are enough, and keep the suite fast */
             if (shapes[s][0] >= 300 && (algs[a] == GCOO_ALG_REFERENCE || (pi != 0 && pi != 3)))
               continue;

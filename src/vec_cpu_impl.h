@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* src/vec_cpu_impl.h: the block-vector operations of the solver layer on the host, a C template
+ * (gcoo/template.h). Blocks are n x k row-major (element (i, j) at data[i * ld + j]) with one
+ * scalar per column. Every loop runs over the same static split of the rows into one range per
+ * thread (vec_range), so a thread touches the same pages in every pass (vec_fill's first touch
+ * places them), and sums are added per thread, then over threads in thread order: the same bits
+ * on every run with the same thread count. The kernels take k as a parameter and are inlined
+ * into callers that pass a literal 1, so the one-vector case compiles to plain vector loops;
+ * raw restrict pointers tell the compiler that the sums do not alias the blocks. */
+
+#define VT GCOO_T
+
+static GCOO_VEC_INLINE void GCOO_FN(vfill_k)(int64_t i0, int64_t i1, int64_t k, VT *restrict y,
+                                             int64_t ly, double v) {
+  for (int64_t i = i0; i < i1; i++)
+    for (int64_t j = 0; j < k; j++) y[i * ly + j] = (VT)v;
+}
+
+static gcoo_status GCOO_FN(vec_fill)(gcoo_dense *Y, double v) {
+  const int64_t n = Y->nrows, k = Y->ncols, ly = Y->ld;
+  VT *y = Y->data;
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    if (k == 1)
+      GCOO_FN(vfill_k)(i0, i1, 1, y, ly, v);
+    else
+      GCOO_FN(vfill_k)(i0, i1, k, y, ly, v);
+  }
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vaxpby_k)(int64_t i0, int64_t i1, int64_t k,
+                                              const double *restrict a, const VT *restrict x,
+                                              int64_t lx, const double *restrict b,
+                                              VT *restrict y, int64_t ly) {
+  for (int64_t i = i0; i < i1; i++)
+    for (int64_t j = 0; j < k; j++)
+      y[i * ly + j] = (VT)(a[j] * (double)x[i * lx + j] + b[j] * (double)y[i * ly + j]);
+}
+
+/* Y = a X + b Y; where every b[j] is 0, Y's old values (NaN included) are not read. */
+static gcoo_status GCOO_FN(vec_axpby)(const double *a, const gcoo_dense *X, const double *b,
+                                      gcoo_dense *Y) {
+  const int64_t n = Y->nrows, k = Y->ncols, lx = X->ld, ly = Y->ld;
+  const VT *x = X->data;
+  VT *y = Y->data;
+  int zero_b = 1;
+  for (int64_t j = 0; j < k; j++) zero_b &= b[j] == 0.0;
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    if (zero_b) {
+      for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = 0; j < k; j++) y[i * ly + j] = (VT)(a[j] * (double)x[i * lx + j]);
+    } else if (k == 1) {
+      GCOO_FN(vaxpby_k)(i0, i1, 1, a, x, lx, b, y, ly);
+    } else {
+      GCOO_FN(vaxpby_k)(i0, i1, k, a, x, lx, b, y, ly);
+    }
+  }
+  return GCOO_SUCCESS;
+}
+
+/* out[p * k + j] = sum_i X_p(i, j) Y_p(i, j) for the m pairs, in one pass over the rows. */
+static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gcoo_dense *const *Y,
+                                     double *out) {
+  const int64_t n = X[0]->nrows, k = X[0]->ncols, mk = (int64_t)m * k;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, mk));
+#pragma omp parallel if (VEC_PAR(n, k * m))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *restrict acc = vec_partials_slot(&part, t);
+    if (k == 1 && m == 1) {
+      const VT *restrict x = X[0]->data, *restrict y = Y[0]->data;
+      const int64_t lx = X[0]->ld, ly = Y[0]->ld;
+      double s = 0.0;
+      for (int64_t i = i0; i < i1; i++) s += (double)x[i * lx] * (double)y[i * ly];
+      acc[0] = s;
+    } else {
+      for (int p = 0; p < m; p++) {
+        const VT *restrict x = X[p]->data, *restrict y = Y[p]->data;
+        const int64_t lx = X[p]->ld, ly = Y[p]->ld;
+        if (k == 1) {
+          double s = 0.0;
+          for (int64_t i = i0; i < i1; i++) s += (double)x[i * lx] * (double)y[i * ly];
+          acc[p] = s;
+        } else {
+          for (int64_t i = i0; i < i1; i++)
+            for (int64_t j = 0; j < k; j++)
+              acc[p * k + j] += (double)x[i * lx + j] * (double)y[i * ly + j];
+        }
+      }
+    }
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+/* Y(:, j) += sum_p c[p * k + j] X_p(:, j). */
+static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *const *X,
+                                      gcoo_dense *Y) {
+  const int64_t n = Y->nrows, k = Y->ncols, ly = Y->ld;
+  VT *y = Y->data;
+#pragma omp parallel if (VEC_PAR(n, k * m))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    /* a few columns of the sum at a time, so Y's rows are read and written once per group */
+    for (int p0 = 0; p0 < m; p0 += 4) {
+      const int pm = m - p0 < 4 ? m - p0 : 4;
+      for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = 0; j < k; j++) {
+          double s = (double)y[i * ly + j];
+          for (int p = p0; p < p0 + pm; p++)
+            s += c[p * k + j] * (double)((const VT *)X[p]->data)[i * X[p]->ld + j];
+          y[i * ly + j] = (VT)s;
+        }
+    }
+  }
+  return GCOO_SUCCESS;
+}
+
+/* Blue's three accumulators of column j: out[3j] small values (scaled up), out[3j+1] the
+ * mid-range, out[3j+2] big values (scaled down). They are sums, so they add over threads and
+ * ranks; gcoo__blue_norm combines them. */
+static gcoo_status GCOO_FN(vec_norm_acc)(const gcoo_dense *X, double *out) {
+  const int64_t n = X->nrows, k = X->ncols, lx = X->ld;
+  const VT *x = X->data;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, 3 * k));
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *restrict acc = vec_partials_slot(&part, t);
+    for (int64_t i = i0; i < i1; i++)
+      for (int64_t j = 0; j < k; j++) {
+        const double ax = fabs((double)x[i * lx + j]);
+        if (ax > GCOO_BLUE_TBIG) {
+          const double s = ax * GCOO_BLUE_SBIG;
+          acc[3 * j + 2] += s * s;
+        } else if (ax < GCOO_BLUE_TSML) {
+          const double s = ax * GCOO_BLUE_SSML;
+          acc[3 * j] += s * s;
+        } else {
+          acc[3 * j + 1] += ax * ax; /* NaN lands here and stays NaN */
+        }
+      }
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+/* Y = d .* X row by row (d: n x 1); Y may be X. */
+static gcoo_status GCOO_FN(vec_diag_scale)(const gcoo_dense *d, const gcoo_dense *X,
+                                           gcoo_dense *Y) {
+  const int64_t n = Y->nrows, k = Y->ncols, lx = X->ld, ly = Y->ld, dl = d->ld;
+  const VT *dv = d->data, *x = X->data;
+  VT *y = Y->data;
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    for (int64_t i = i0; i < i1; i++)
+      for (int64_t j = 0; j < k; j++) y[i * ly + j] = dv[i * dl] * x[i * lx + j];
+  }
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vcg_update_k)(int64_t i0, int64_t i1, int64_t k,
+                                                  const double *restrict alpha,
+                                                  const VT *restrict p, const VT *restrict q,
+                                                  VT *restrict x, VT *restrict r,
+                                                  const VT *restrict dv, int64_t dl, int64_t ld,
+                                                  double *restrict acc) {
+  for (int64_t i = i0; i < i1; i++) {
+    const double di = dv ? (double)dv[i * dl] : 0.0;
+    for (int64_t j = 0; j < k; j++) {
+      const int64_t e = i * ld + j;
+      x[e] = (VT)(x[e] + alpha[j] * p[e]);
+      const VT ri = (VT)(r[e] - alpha[j] * q[e]);
+      r[e] = ri;
+      acc[j] += di * (double)ri * (double)ri;
+      acc[k + j] += (double)ri * (double)ri;
+    }
+  }
+}
+
+/* CG's update in one pass: X += alpha P, R -= alpha Q, and the local sums out[j] = r^T D^-1 r
+ * (dinv given; 0 otherwise) and out[k + j] = r^T r. P, Q, X, R share one leading dimension. */
+static gcoo_status GCOO_FN(vec_cg_update)(const double *alpha, const gcoo_dense *P,
+                                          const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                                          const gcoo_dense *dinv, double *out) {
+  const int64_t n = R->nrows, k = R->ncols, ld = R->ld;
+  const VT *dv = dinv ? dinv->data : NULL;
+  const int64_t dl = dinv ? dinv->ld : 0;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, 2 * k));
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *acc = vec_partials_slot(&part, t);
+    if (k == 1)
+      GCOO_FN(vcg_update_k)(i0, i1, 1, alpha, P->data, Q->data, X->data, R->data, dv, dl, ld, acc);
+    else
+      GCOO_FN(vcg_update_k)(i0, i1, k, alpha, P->data, Q->data, X->data, R->data, dv, dl, ld, acc);
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vcg_direction_k)(int64_t i0, int64_t i1, int64_t k,
+                                                     const double *restrict beta,
+                                                     const VT *restrict dv, int64_t dl,
+                                                     const VT *restrict z, VT *restrict p,
+                                                     int64_t ld) {
+  for (int64_t i = i0; i < i1; i++) {
+    const double di = dv ? (double)dv[i * dl] : 1.0;
+    for (int64_t j = 0; j < k; j++)
+      p[i * ld + j] = (VT)(di * (double)z[i * ld + j] + beta[j] * (double)p[i * ld + j]);
+  }
+}
+
+/* CG's next direction: P = D^-1 Z + beta P (dinv given: Z is the residual, the preconditioned
+ * one never stored) or P = Z + beta P. */
+static gcoo_status GCOO_FN(vec_cg_direction)(const double *beta, const gcoo_dense *dinv,
+                                             const gcoo_dense *Z, gcoo_dense *P) {
+  const int64_t n = P->nrows, k = P->ncols, ld = P->ld;
+  const VT *dv = dinv ? dinv->data : NULL;
+  const int64_t dl = dinv ? dinv->ld : 0;
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    if (k == 1)
+      GCOO_FN(vcg_direction_k)(i0, i1, 1, beta, dv, dl, Z->data, P->data, ld);
+    else
+      GCOO_FN(vcg_direction_k)(i0, i1, k, beta, dv, dl, Z->data, P->data, ld);
+  }
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vpipecg_k)(int64_t i0, int64_t i1, int64_t k, int64_t ld,
+                                               const double *restrict alpha,
+                                               const double *restrict beta, VT *restrict zv,
+                                               VT *restrict qv, VT *restrict sv, VT *restrict pv,
+                                               VT *restrict xv, VT *restrict rv, VT *restrict uv,
+                                               VT *restrict wv, const VT *restrict nv,
+                                               const VT *restrict mv, double *restrict acc) {
+  for (int64_t i = i0; i < i1; i++)
+    for (int64_t j = 0; j < k; j++) {
+      const int64_t e = i * ld + j;
+      const double a = alpha[j], b = beta[j];
+      const VT z = (VT)(nv[e] + b * zv[e]);
+      const VT q = (VT)(mv[e] + b * qv[e]);
+      const VT s = (VT)(wv[e] + b * sv[e]);
+      const VT p = (VT)(uv[e] + b * pv[e]);
+      zv[e] = z;
+      qv[e] = q;
+      sv[e] = s;
+      pv[e] = p;
+      xv[e] = (VT)(xv[e] + a * p);
+      const VT r = (VT)(rv[e] - a * s);
+      const VT u = (VT)(uv[e] - a * q);
+      const VT w = (VT)(wv[e] - a * z);
+      rv[e] = r;
+      uv[e] = u;
+      wv[e] = w;
+      acc[j] += (double)r * (double)u;         /* gamma = r^T u */
+      acc[k + j] += (double)w * (double)u;     /* delta = w^T u */
+      acc[2 * k + j] += (double)r * (double)r; /* ||r||^2 */
+    }
+}
+
+/* Pipelined CG's recurrences and its next sums in one pass (gcoo_vec_ops.pipecg_update). */
+static gcoo_status GCOO_FN(vec_pipecg_update)(const double *alpha, const double *beta,
+                                              gcoo_dense *const *v, double *out) {
+  const int64_t n = v[0]->nrows, k = v[0]->ncols, ld = v[0]->ld;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, 3 * k));
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *acc = vec_partials_slot(&part, t);
+    if (k == 1)
+      GCOO_FN(vpipecg_k)(i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
+                         v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
+                         v[9]->data, acc);
+    else
+      GCOO_FN(vpipecg_k)(i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
+                         v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
+                         v[9]->data, acc);
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+#undef VT
