@@ -32,8 +32,7 @@ gcoo_status gcoo__ksp_options_check(const gcoo_ksp_options *o) {
   GCOO_CHECK(o->rtol > 0.0 || o->atol > 0.0, GCOO_ERR_INVALID_ARG,
              "rtol and atol are both 0: no residual could ever be small enough");
   GCOO_CHECK(o->dtol > 1.0, GCOO_ERR_INVALID_ARG, "dtol = %g must be > 1", o->dtol);
-  GCOO_CHECK(o->maxit >= 0, GCOO_ERR_INVALID_ARG, "maxit = %lld must be >= 0",
-             (long long)o->maxit);
+  GCOO_CHECK(o->maxit >= 0, GCOO_ERR_INVALID_ARG, "maxit = %lld must be >= 0", (long long)o->maxit);
   GCOO_CHECK(o->restart >= 1 && o->restart <= 1000, GCOO_ERR_INVALID_ARG,
              "restart = %d: the Krylov space's dimension is 1 .. 1000", o->restart);
   GCOO_CHECK(o->block == 0 || o->block == 1, GCOO_ERR_INVALID_ARG, "block = %d: 0 or 1", o->block);
@@ -121,20 +120,19 @@ gcoo_status gcoo_ksp_get_pc(gcoo_ksp ksp, gcoo_pc *pc) {
 /* Every rank must run the same method with the same preconditioner: the methods' collectives
  * differ. One all-reduce of the choices (min and max) tells. */
 static gcoo_status agree_choices(gcoo_ksp ksp, int64_t k) {
-  int64_t v[8] = {ksp->o.type, ksp->pc->type, ksp->o.restart, ksp->o.block, k,
-                  ksp->o.maxit, 0, 0};
+  int64_t v[8] = {ksp->o.type, ksp->pc->type, ksp->o.restart, ksp->o.block, k, ksp->o.maxit, 0, 0};
   int64_t mm[16];
   for (int i = 0; i < 8; i++) {
     mm[i] = -v[i];
     mm[8 + i] = v[i];
   }
-  GCOO_CALL(GCOO_MPI(
-      MPI_Allreduce(MPI_IN_PLACE, mm, 16, MPI_INT64_T, MPI_MAX, gcoo_dist_comm(ksp->d))));
+  GCOO_CALL(
+      GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, mm, 16, MPI_INT64_T, MPI_MAX, gcoo_dist_comm(ksp->d))));
   static const char *what[] = {"method", "preconditioner", "restart", "block", "k", "maxit"};
   for (int i = 0; i < 6; i++)
     GCOO_CHECK(-mm[i] == mm[8 + i], GCOO_ERR_INVALID_ARG,
-               "the ranks passed different %s (%lld .. %lld): every rank must solve alike",
-               what[i], (long long)-mm[i], (long long)mm[8 + i]);
+               "the ranks passed different %s (%lld .. %lld): every rank must solve alike", what[i],
+               (long long)-mm[i], (long long)mm[8 + i]);
   return GCOO_SUCCESS;
 }
 
@@ -198,7 +196,8 @@ static gcoo_status check_operands(gcoo_ksp ksp, const gcoo_dense *B, const gcoo_
   GCOO_CALL(gcoo_dense_check(B));
   GCOO_CALL(gcoo_dense_check(X));
   GCOO_CHECK(B->nrows == ksp->n && X->nrows == ksp->n && B->ncols == X->ncols && B->ncols >= 1,
-             GCOO_ERR_SHAPE, "B (%lld x %lld) and X (%lld x %lld) must be this rank's %lld rows x k",
+             GCOO_ERR_SHAPE,
+             "B (%lld x %lld) and X (%lld x %lld) must be this rank's %lld rows x k",
              (long long)B->nrows, (long long)B->ncols, (long long)X->nrows, (long long)X->ncols,
              (long long)ksp->n);
   GCOO_CHECK(B->layout == GCOO_ROW_MAJOR && X->layout == GCOO_ROW_MAJOR, GCOO_ERR_INVALID_ARG,

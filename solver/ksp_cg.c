@@ -45,8 +45,7 @@ gcoo_status gcoo__ksp_cg(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X) {
     GCOO_GOTO(gcoo__run_residual(r, B, X, &R));
   }
   for (int64_t j = 0; j < k; j++) beta[j] = 0.0;
-  if (general)
-    GCOO_GOTO(gcoo__run_apply_pc(r, &R, &Z));
+  if (general) GCOO_GOTO(gcoo__run_apply_pc(r, &R, &Z));
   GCOO_GOTO(vo->cg_direction(r->ctx, beta, dinv, general ? &Z : &R, &P));
   {
     const gcoo_dense *x[2] = {&R, &R}, *y[2] = {&P, &R};

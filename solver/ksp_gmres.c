@@ -32,7 +32,7 @@ typedef struct gmres {
   gcoo_dense W;  /* GMRES: V y */
   double *H;     /* per column: (m + 1) x m, H[j][i * m + c] */
   double *cs, *sn, *g, *y, *scal, *red;
-  int *dim;      /* steps column j's update uses: -1 while it is iterating */
+  int *dim; /* steps column j's update uses: -1 while it is iterating */
 } gmres;
 
 static double *hcol(gmres *s, int64_t j) { return s->H + (size_t)j * (size_t)((s->m + 1) * s->m); }

@@ -161,7 +161,8 @@ static gcoo_status set_one(parsed *p, const char *name, const char *v) {
     GCOO_CALL(int_value(name, v, 0, INT64_MAX / 2, &p->amg.min_rows_per_rank));
   } else {
     return GCOO_ERROR(GCOO_ERR_INVALID_ARG,
-                      "unknown option %s (the -ksp_ and -pc_ names are listed in gcoo/ksp.h)", name);
+                      "unknown option %s (the -ksp_ and -pc_ names are listed in gcoo/ksp.h)",
+                      name);
   }
   return GCOO_SUCCESS;
 }
@@ -188,7 +189,8 @@ gcoo_status gcoo_ksp_set_from_string(gcoo_ksp ksp, const char *options) {
   GCOO_GOTO(gcoo__ksp_options_check(&p.o));
   GCOO_GOTO(gcoo__amg_options_check(&p.amg));
   GCOO_GOTO(gcoo_ksp_set_options(ksp, &p.o));
-  if (memcmp(&p.amg, &ksp->pc->amg, sizeof p.amg)) GCOO_GOTO(gcoo_pc_set_amg_options(ksp->pc, &p.amg));
+  if (memcmp(&p.amg, &ksp->pc->amg, sizeof p.amg))
+    GCOO_GOTO(gcoo_pc_set_amg_options(ksp->pc, &p.amg));
   GCOO_GOTO(gcoo_pc_set_type(ksp->pc, p.pc));
 done:
   free(copy);

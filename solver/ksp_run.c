@@ -33,8 +33,7 @@ int64_t gcoo__run_check(gcoo__run *r, int64_t it, const double *rnorm) {
     if (!isfinite(v))
       gcoo__run_stop(r, j, it, GCOO_KSP_DIVERGED_NANORINF);
     else if (v <= r->tol[j])
-      gcoo__run_stop(r, j, it,
-                     v <= o->rtol ? GCOO_KSP_CONVERGED_RTOL : GCOO_KSP_CONVERGED_ATOL);
+      gcoo__run_stop(r, j, it, v <= o->rtol ? GCOO_KSP_CONVERGED_RTOL : GCOO_KSP_CONVERGED_ATOL);
     else if (v > r->dtol)
       gcoo__run_stop(r, j, it, GCOO_KSP_DIVERGED_DTOL);
   }
@@ -67,7 +66,8 @@ gcoo_status gcoo__run_apply_pc(gcoo__run *r, const gcoo_dense *R, gcoo_dense *Z)
 gcoo_status gcoo__run_allreduce(gcoo__run *r, double *buf, int64_t count) {
   if (gcoo_dist_size(r->ksp->d) == 1 || count == 0) return GCOO_SUCCESS;
   const double t0 = gcoo__wtime();
-  GCOO_CHECK(count <= INT32_MAX, GCOO_ERR_TOO_LARGE, "a reduction of %lld values", (long long)count);
+  GCOO_CHECK(count <= INT32_MAX, GCOO_ERR_TOO_LARGE, "a reduction of %lld values",
+             (long long)count);
   GCOO_CALL(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, MPI_DOUBLE, MPI_SUM,
                                    gcoo_dist_comm(r->ksp->d))));
   r->out->t_reduce += gcoo__wtime() - t0;
@@ -78,7 +78,8 @@ gcoo_status gcoo__run_iallreduce_begin(gcoo__run *r, double *buf, int64_t count,
                                        gcoo__iallreduce *h) {
   h->pending = 0;
   if (gcoo_dist_size(r->ksp->d) == 1 || count == 0) return GCOO_SUCCESS;
-  GCOO_CHECK(count <= INT32_MAX, GCOO_ERR_TOO_LARGE, "a reduction of %lld values", (long long)count);
+  GCOO_CHECK(count <= INT32_MAX, GCOO_ERR_TOO_LARGE, "a reduction of %lld values",
+             (long long)count);
   GCOO_CALL(GCOO_MPI(MPI_Iallreduce(MPI_IN_PLACE, buf, (int)count, MPI_DOUBLE, MPI_SUM,
                                     gcoo_dist_comm(r->ksp->d), &h->req)));
   h->pending = 1;

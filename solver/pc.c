@@ -85,8 +85,8 @@ gcoo_status gcoo__amg_options_check(const gcoo_amg_options *o) {
   GCOO_CHECK(o->cheby_lower > 0.0 && o->cheby_lower < o->cheby_upper && o->cheby_upper <= 4.0,
              GCOO_ERR_INVALID_ARG, "Chebyshev interval [%g, %g] x rho: 0 < lower < upper <= 4",
              o->cheby_lower, o->cheby_upper);
-  GCOO_CHECK(o->min_rows_per_rank >= 0, GCOO_ERR_INVALID_ARG,
-             "AMG rows per rank %lld must be >= 0", (long long)o->min_rows_per_rank);
+  GCOO_CHECK(o->min_rows_per_rank >= 0, GCOO_ERR_INVALID_ARG, "AMG rows per rank %lld must be >= 0",
+             (long long)o->min_rows_per_rank);
   return GCOO_SUCCESS;
 }
 

@@ -33,8 +33,7 @@ static void none_describe(gcoo_pc pc, char *buf, size_t len) {
   snprintf(buf, len, "none");
 }
 
-const gcoo_pc_ops gcoo__pc_none_ops = {"none", none_setup, none_apply, none_destroy,
-                                       none_describe};
+const gcoo_pc_ops gcoo__pc_none_ops = {"none", none_setup, none_apply, none_destroy, none_describe};
 
 static gcoo_status jacobi_setup(gcoo_pc pc) {
   gcoo_status st = GCOO_SUCCESS;
@@ -88,8 +87,8 @@ static gcoo_status jacobi_apply(gcoo_pc pc, const gcoo_dense *R, gcoo_dense *Z) 
     return GCOO_SUCCESS;
   }
   if (!J->dinv_dev.data) {
-    GCOO_CALL(gcoo_ctx_dense_create(ctx, &J->dinv_dev, J->dinv.dtype, GCOO_ROW_MAJOR,
-                                    J->dinv.nrows, 1, GCOO_MEM_DEVICE));
+    GCOO_CALL(gcoo_ctx_dense_create(ctx, &J->dinv_dev, J->dinv.dtype, GCOO_ROW_MAJOR, J->dinv.nrows,
+                                    1, GCOO_MEM_DEVICE));
     GCOO_CALL(gcoo_ctx_dense_copy(ctx, &J->dinv_dev, &J->dinv));
   }
   GCOO_CALL(gcoo_blas_dgmm(ctx, &J->dinv_dev, R, Z));

@@ -39,16 +39,16 @@ struct gcoo_pc_s {
   uint64_t magic;
   gcoo_pc_type type;
   const gcoo_pc_ops *ops;
-  gcoo_dist_op A;         /* the operator it is built on */
-  int built;              /* set up on A */
-  int stale;              /* A's values changed since (gcoo_ksp_set_operator): set up again */
-  int same_pattern;       /* the next set-up may reuse what depends on A's pattern alone */
-  gcoo_amg_options amg;   /* AMG options */
-  gcoo_dense nullspace;   /* AMG near-null space (host copy; data NULL: constants) */
-  gcoo_dense coords;      /* AMG nodal coordinates (host copy; data NULL: none) */
-  int block_size;         /* with coords: unknowns per node */
-  void *data;             /* the type's own state */
-  double setup_seconds;   /* of the last set-up */
+  gcoo_dist_op A;       /* the operator it is built on */
+  int built;            /* set up on A */
+  int stale;            /* A's values changed since (gcoo_ksp_set_operator): set up again */
+  int same_pattern;     /* the next set-up may reuse what depends on A's pattern alone */
+  gcoo_amg_options amg; /* AMG options */
+  gcoo_dense nullspace; /* AMG near-null space (host copy; data NULL: constants) */
+  gcoo_dense coords;    /* AMG nodal coordinates (host copy; data NULL: none) */
+  int block_size;       /* with coords: unknowns per node */
+  void *data;           /* the type's own state */
+  double setup_seconds; /* of the last set-up */
 };
 
 /* The preconditioners' tables: pc_jacobi.c (none, jacobi), pc_amg.c, pc_lu.c. */
@@ -105,21 +105,21 @@ typedef struct gcoo__run {
   gcoo_memspace mem;
   gcoo_dtype dtype;
   int64_t n, k;
-  const double *tol;   /* k: stop column j when its residual norm <= tol[j] (scaled units) */
-  double dtol;         /* divergence threshold on the scaled residual norm */
-  int64_t maxit;       /* iterations this call may take */
-  int64_t it0;         /* iterations taken by earlier calls of this solve (restarts) */
+  const double *tol;       /* k: stop column j when its residual norm <= tol[j] (scaled units) */
+  double dtol;             /* divergence threshold on the scaled residual norm */
+  int64_t maxit;           /* iterations this call may take */
+  int64_t it0;             /* iterations taken by earlier calls of this solve (restarts) */
   gcoo_ksp_reason *reason; /* k: ITERATING while active */
-  int64_t *its;        /* k: iteration at which the column stopped (counting it0) */
-  double *res;         /* k: last residual norm (scaled units = relative residual) */
-  double *history;     /* history_cap x k, or NULL */
-  int64_t history_cap; /* rows history holds */
-  int64_t history_len; /* rows of history recorded (iterations + 1) */
-  int64_t iterations;  /* iterations this call took */
-  int x_zero;          /* X is zero on entry: the initial residual is B, no product needed */
-  gcoo_ksp_result *out; /* timers and counters */
-  gcoo_bcg_stats *bcg;  /* block CG's figures (or NULL) */
-  double rank_tol;      /* block CG's pivot threshold (0: by dtype) */
+  int64_t *its;            /* k: iteration at which the column stopped (counting it0) */
+  double *res;             /* k: last residual norm (scaled units = relative residual) */
+  double *history;         /* history_cap x k, or NULL */
+  int64_t history_cap;     /* rows history holds */
+  int64_t history_len;     /* rows of history recorded (iterations + 1) */
+  int64_t iterations;      /* iterations this call took */
+  int x_zero;              /* X is zero on entry: the initial residual is B, no product needed */
+  gcoo_ksp_result *out;    /* timers and counters */
+  gcoo_bcg_stats *bcg;     /* block CG's figures (or NULL) */
+  double rank_tol;         /* block CG's pivot threshold (0: by dtype) */
 } gcoo__run;
 
 /** Record iteration it's residual norms rnorm[k] (scaled) of the active columns: a column whose

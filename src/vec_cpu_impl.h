@@ -33,8 +33,8 @@ static gcoo_status GCOO_FN(vec_fill)(gcoo_dense *Y, double v) {
 
 static GCOO_VEC_INLINE void GCOO_FN(vaxpby_k)(int64_t i0, int64_t i1, int64_t k,
                                               const double *restrict a, const VT *restrict x,
-                                              int64_t lx, const double *restrict b,
-                                              VT *restrict y, int64_t ly) {
+                                              int64_t lx, const double *restrict b, VT *restrict y,
+                                              int64_t ly) {
   for (int64_t i = i0; i < i1; i++)
     for (int64_t j = 0; j < k; j++)
       y[i * ly + j] = (VT)(a[j] * (double)x[i * lx + j] + b[j] * (double)y[i * ly + j]);
@@ -290,13 +290,13 @@ static gcoo_status GCOO_FN(vec_pipecg_update)(const double *alpha, const double 
     const int t = vec_range(n, &i0, &i1);
     double *acc = vec_partials_slot(&part, t);
     if (k == 1)
-      GCOO_FN(vpipecg_k)(i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
-                         v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
-                         v[9]->data, acc);
+      GCOO_FN(vpipecg_k)
+      (i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
+       v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
     else
-      GCOO_FN(vpipecg_k)(i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
-                         v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
-                         v[9]->data, acc);
+      GCOO_FN(vpipecg_k)
+      (i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
+       v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
   }
   vec_partials_sum(&part, out);
   return GCOO_SUCCESS;

@@ -32,7 +32,7 @@ int gcoo_pc_type_from_name(const char *name);
 /** Smoother of the AMG V-cycle. */
 typedef enum gcoo_amg_smoother {
   GCOO_AMG_CHEBYSHEV = 0, /**< Chebyshev polynomial in D^{-1} A (bounds from rho(D^{-1} A)) */
-  GCOO_AMG_L1_JACOBI = 1  /**< l1-Jacobi: x += D_l1^{-1} (b - A x), D_l1 = diag of row sums |a_ij| */
+  GCOO_AMG_L1_JACOBI = 1 /**< l1-Jacobi: x += D_l1^{-1} (b - A x), D_l1 = diag of row sums |a_ij| */
 } gcoo_amg_smoother;
 
 /** Cycle of the AMG preconditioner. */
@@ -63,22 +63,22 @@ typedef struct gcoo_amg_options {
  *  Chebyshev of degree 2, one pre- and one post-sweep, V-cycle, coarsest level at most 500 rows,
  *  at most 25 levels, damping 4/3, Chebyshev on [0.3, 1.1] x rho, coarse levels on fewer ranks
  *  below 2000 rows a rank. */
-#define GCOO_AMG_OPTIONS_INIT                                                               \
-  {                                                                                         \
+#define GCOO_AMG_OPTIONS_INIT                                                              \
+  {                                                                                        \
     sizeof(gcoo_amg_options), 0.0, GCOO_AMG_CHEBYSHEV, 2, 1, 1, GCOO_AMG_V_CYCLE, 500, 25, \
-        4.0 / 3.0, 0.3, 1.1, 2000                                                           \
+        4.0 / 3.0, 0.3, 1.1, 2000                                                          \
   }
 
 /** One level of an AMG hierarchy, for reports. */
 typedef struct gcoo_amg_level_info {
-  int64_t rows;               /**< rows of the level's operator (global) */
-  int64_t nnz;                /**< entries of the level's operator (global) */
-  int ranks;                  /**< ranks holding the level */
-  int64_t nnz_p;              /**< entries of the prolongator to this level from the next finer */
-  int64_t nnz_predicted_ap;   /**< SpGEMM A P: the predictor's nnz (sum over ranks) */
-  int64_t nnz_ap;             /**< SpGEMM A P: the exact nnz */
-  int64_t nnz_predicted_rap;  /**< SpGEMM P^T (A P): the predictor's nnz */
-  double rho;                 /**< the estimate of rho(D^{-1} A) on this level */
+  int64_t rows;              /**< rows of the level's operator (global) */
+  int64_t nnz;               /**< entries of the level's operator (global) */
+  int ranks;                 /**< ranks holding the level */
+  int64_t nnz_p;             /**< entries of the prolongator to this level from the next finer */
+  int64_t nnz_predicted_ap;  /**< SpGEMM A P: the predictor's nnz (sum over ranks) */
+  int64_t nnz_ap;            /**< SpGEMM A P: the exact nnz */
+  int64_t nnz_predicted_rap; /**< SpGEMM P^T (A P): the predictor's nnz */
+  double rho;                /**< the estimate of rho(D^{-1} A) on this level */
 } gcoo_amg_level_info;
 
 /** What an AMG set-up built and what it cost (gcoo_pc_get_amg_info). */
