@@ -132,6 +132,7 @@ gcoo_status gcoo_dist_create_unbound(gcoo_dist *out, MPI_Comm comm, const char *
       MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &d->node)));
   GCOO_GOTO(GCOO_MPI(MPI_Comm_rank(d->node, &d->local_rank)));
   GCOO_GOTO(GCOO_MPI(MPI_Comm_size(d->node, &d->local_size)));
+  d->threads = gcoo__rank_threads(d->local_size);
   if (gethostname(d->host, sizeof d->host) != 0) snprintf(d->host, sizeof d->host, "unknown");
   d->host[sizeof d->host - 1] = '\0';
   {
@@ -183,9 +184,10 @@ gcoo_status gcoo_dist_bind(gcoo_dist d) {
   if (d->use_cuda && !d->shared_gpu && d->size > 1 && env_flag("GCOO_NCCL", 1))
     GCOO_GOTO(gcoo__dist_nccl_init(d));
 #endif
-  GCOO_LOG(GCOO_LOG_INFO, "INIT", "rank %d of %d on %s (local %d of %d), backend %s, NCCL %s",
-           d->rank, d->size, d->host, d->local_rank, d->local_size, resource,
-           gcoo__dist_uses_nccl(d) ? "on" : "off");
+  GCOO_LOG(GCOO_LOG_INFO, "INIT",
+           "rank %d of %d on %s (local %d of %d), backend %s, NCCL %s, %d CPU thread(s)", d->rank,
+           d->size, d->host, d->local_rank, d->local_size, resource,
+           gcoo__dist_uses_nccl(d) ? "on" : "off", d->threads);
   d->bound = 1;
   d->bind_seconds = gcoo__wtime() - t0;
 done:

@@ -26,6 +26,7 @@ struct gcoo_dist_s {
   MPI_Comm comm; /* duplicate of the caller's communicator, errors returned */
   MPI_Comm node; /* the ranks of this node (MPI_COMM_TYPE_SHARED) */
   int rank, size, local_rank, local_size;
+  int threads; /* OpenMP threads of this rank (gcoo__rank_threads) */
   char host[64];
   gcoo_ctx ctx;        /* this rank's backend context */
   int device;          /* CUDA ordinal or -1 */

@@ -266,13 +266,15 @@ static gcoo_status scale_columns(gcoo__run *r, const gcoo_vec_ops *vo, const dou
   return GCOO_SUCCESS;
 }
 
-/* The host solve of the scaled system (see the file comment). */
-static gcoo_status solve_host(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *X, gcoo__run *r) {
+/* The host solve of the scaled system (see the file comment). The methods' fused passes take
+ * blocks of one leading dimension: a strided X (columns of a wider block) is solved in a
+ * contiguous copy. */
+static gcoo_status solve_host(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *Xuser, gcoo__run *r) {
   gcoo_status st = GCOO_SUCCESS;
   const int64_t k = r->k;
   const gcoo_vec_ops *vo = &gcoo__vec_host;
   double *bn = NULL, *inv = NULL, *tol = NULL, *tn = NULL;
-  gcoo_dense Bs = {0}, R = {0};
+  gcoo_dense Bs = {0}, R = {0}, Xc = {0}, *X = Xuser;
   gcoo_ksp_result *res = r->out;
   GCOO_GOTO(gcoo__malloc_n((void **)&bn, 4 * k, sizeof *bn, "column norms"));
   inv = bn + k;
@@ -293,9 +295,13 @@ static gcoo_status solve_host(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *X, 
   GCOO_GOTO(gcoo__dist_op_reserve(ksp->A, k, r->mem));
   GCOO_GOTO(gcoo__block_create(r, k, &Bs));
   GCOO_GOTO(gcoo__block_create(r, k, &R));
+  if (Xuser->ld != k) {
+    GCOO_GOTO(gcoo__block_create(r, k, &Xc));
+    X = &Xc;
+  }
   GCOO_GOTO(scale_columns(r, vo, inv, B, &Bs));
   if (ksp->o.initial_guess_nonzero)
-    GCOO_GOTO(scale_columns(r, vo, inv, X, X));
+    GCOO_GOTO(scale_columns(r, vo, inv, Xuser, X));
   else
     GCOO_GOTO(vo->fill(r->ctx, X, 0.0));
   r->x_zero = !ksp->o.initial_guess_nonzero;
@@ -344,11 +350,12 @@ static gcoo_status solve_host(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *X, 
     res->column_reason[j] = r->reason[j];
     res->column_iterations[j] = r->its[j];
   }
-  GCOO_GOTO(scale_columns(r, vo, bn, X, X)); /* back to the caller's units */
+  GCOO_GOTO(scale_columns(r, vo, bn, X, Xuser)); /* back to the caller's units */
   res->t_solve = gcoo__wtime() - t0;
 done:
   gcoo__block_destroy(r, &Bs);
   gcoo__block_destroy(r, &R);
+  gcoo__block_destroy(r, &Xc);
   free(bn);
   return st;
 }

@@ -55,6 +55,11 @@ static inline gcoo_dense gcoo__dense_transposed(const gcoo_dense *D) {
 /** Largest value a row or column index may take (int32). */
 #define GCOO_INDEX_MAX INT32_MAX
 
+/** Set this process's OpenMP thread count for a rank sharing its node with ranks_on_node - 1
+ *  others (src/threads.c) unless OMP_NUM_THREADS or the application chose one; returns the
+ *  count in force. */
+int gcoo__rank_threads(int ranks_on_node);
+
 /** Prefix for log lines of a rank ("rank 3 [gpu 1]"); set by dist/. */
 void gcoo__log_set_prefix(const char *prefix);
 

@@ -8,6 +8,26 @@
 #include "gcoo/blas.h"
 #include "gcoo/generate.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "blas_lib.h"
+
+#if GCOO_HAVE_LAPACK
+/* OpenBLAS's, when the BLAS is OpenBLAS (weak: absent with another BLAS). */
+void openblas_set_num_threads(int num_threads) __attribute__((weak));
+
+int gcoo__blas_serial(void) {
+  static int serial = -1;
+  if (serial < 0) {
+    serial = openblas_set_num_threads != NULL;
+    if (serial) openblas_set_num_threads(1);
+  }
+  return serial;
+}
+#endif
+
 #define GCOO_TEMPLATE "blas_cpu_impl.h"
 #include "gcoo/template.h"
 

@@ -289,14 +289,12 @@ static gcoo_status GCOO_FN(vec_pipecg_update)(const double *alpha, const double 
     int64_t i0, i1;
     const int t = vec_range(n, &i0, &i1);
     double *acc = vec_partials_slot(&part, t);
-    if (k == 1)
-      GCOO_FN(vpipecg_k)
-      (i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
-       v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
-    else
-      GCOO_FN(vpipecg_k)
-      (i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
-       v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
+    if (k == 1) GCOO_FN(vpipecg_k)
+    (i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
+     v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
+    else GCOO_FN(vpipecg_k)(i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
+                            v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
+                            v[9]->data, acc);
   }
   vec_partials_sum(&part, out);
   return GCOO_SUCCESS;

@@ -243,8 +243,8 @@ static gcoo_status run_case(gcoo_dist d, const mat *M, gcoo_dtype dt, int64_t k,
       const double tr = sqrt(sums[j] / sums[k + j]), fe = sqrt(sums[2 * k + j] / sums[3 * k + j]);
       /* the float32 residual is recomputed here in float arithmetic: a few ulps of room */
       const double rbound = ro->rtol * (dt == GCOO_FLOAT32 ? 1.5 : 1.0) + 1e-14;
-      TEST_CHECK(tr <= rbound, "%s: column %lld true residual %.3e > %.3e (solver said %.3e)",
-                 name, (long long)j, tr, rbound, res.true_residual[j]);
+      TEST_CHECK(tr <= rbound, "%s: column %lld true residual %.3e > %.3e (solver said %.3e)", name,
+                 (long long)j, tr, rbound, res.true_residual[j]);
       TEST_CHECK(fe <= 1e3 * ro->rtol, "%s: column %lld forward error %.3e > %.3e", name,
                  (long long)j, fe, 1e3 * ro->rtol);
       TEST_CHECK(fabs(res.true_residual[j] - tr) <= 0.1 * tr + 1e-7,
@@ -272,9 +272,12 @@ static gcoo_status run_case(gcoo_dist d, const mat *M, gcoo_dtype dt, int64_t k,
 
 static void methods(gcoo_dist d) {
   mat spd = spd_matrix(9, 11), ns = nonsym_matrix(9, 12);
-  static const char *spd_methods[] = {"-ksp_type cg", "-ksp_type cg -ksp_cg_block 0",
-                                      "-ksp_type pipecg", "-ksp_type gmres",
-                                      "-ksp_type gmres -ksp_gmres_restart 5", "-ksp_type fgmres",
+  static const char *spd_methods[] = {"-ksp_type cg",
+                                      "-ksp_type cg -ksp_cg_block 0",
+                                      "-ksp_type pipecg",
+                                      "-ksp_type gmres",
+                                      "-ksp_type gmres -ksp_gmres_restart 5",
+                                      "-ksp_type fgmres",
                                       "-ksp_type bicgstab"};
   static const char *ns_methods[] = {"-ksp_type gmres", "-ksp_type gmres -ksp_gmres_restart 7",
                                      "-ksp_type fgmres", "-ksp_type bicgstab"};
@@ -458,8 +461,8 @@ static void others(gcoo_dist d) {
   for (int rep = 0; rep < 2; rep++) {
     TEST_CALL(gcoo_dense_fill(&X, NAN));
     TEST_CALL(gcoo_ksp_solve(ksp, &B, &X, &res));
-    TEST_CHECK(res.converged && res.t_setup == 0.0, "solve %d after set-up: converged %d, set-up %g",
-               rep, res.converged, res.t_setup);
+    TEST_CHECK(res.converged && res.t_setup == 0.0,
+               "solve %d after set-up: converged %d, set-up %g", rep, res.converged, res.t_setup);
     gcoo_ksp_result_free(&res);
   }
   o.initial_guess_nonzero = 1;
