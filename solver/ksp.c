@@ -36,6 +36,8 @@ gcoo_status gcoo__ksp_options_check(const gcoo_ksp_options *o) {
   GCOO_CHECK(o->restart >= 1 && o->restart <= 1000, GCOO_ERR_INVALID_ARG,
              "restart = %d: the Krylov space's dimension is 1 .. 1000", o->restart);
   GCOO_CHECK(o->block == 0 || o->block == 1, GCOO_ERR_INVALID_ARG, "block = %d: 0 or 1", o->block);
+  GCOO_CHECK(o->cgs_refinement == 0 || o->cgs_refinement == 1, GCOO_ERR_INVALID_ARG,
+             "cgs_refinement = %d: 0 (where needed) or 1 (always)", o->cgs_refinement);
   return GCOO_SUCCESS;
 }
 

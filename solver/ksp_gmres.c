@@ -7,12 +7,13 @@
  *     for c = 0 .. m-1:
  *       Z_c = M^{-1} V_c  (FGMRES keeps every Z_c; GMRES only V)
  *       w = A Z_c
- *       h = V^T w; w -= V h; h' = V^T w; w -= V h'; h += h'    classical Gram-Schmidt, twice
+ *       h = V^T w; w -= V h  (again where that lost too much)  classical Gram-Schmidt
  *       h_{c+1,c} = ||w||;  V_{c+1} = w / h_{c+1,c}
  *       rotate column c of H into triangular form; |g_{c+1}| is ||b - A x_c||
  *     X += Z y (FGMRES) or X += M^{-1} V y (GMRES), y from H y = g over the column's own steps
  *
- * Two reductions of the projections and one of ||w|| an iteration, all k columns in each. Each
+ * One reduction an iteration (the projections and ||w||, all k columns), three where the
+ * projections are taken twice. Each
  * iteration's estimate |g_{c+1}| is checked; a column that meets its tolerance stops there and
  * takes its update from its own number of steps when the cycle ends. A cycle that ends where it
  * began (no reduction at all over m steps, twice in a row) is stagnation. */
@@ -72,35 +73,54 @@ static gcoo_status gmres_alloc(gmres *s) {
   return GCOO_SUCCESS;
 }
 
-/* Orthogonalise w = V[c+1] against V[0..c] twice (CGS2); H's column c gets the projections and
- * ||w||, and V[c+1] = w / ||w||. */
+/* Orthogonalise w = V[c+1] against V[0..c] by classical Gram-Schmidt: one pass of projections
+ * h = V^T w with ||w||^2 in the same reduction, w -= V h; a second pass (h' = V^T w, w -= V h',
+ * h += h', then ||w|| summed) where the first lost too much (||w - V h|| < ||w|| / sqrt 2, the
+ * criterion of Daniel, Gragg, Kaufman and Stewart; every iteration with cgs_refinement = 1,
+ * CGS2). Without the second pass ||w - V h||^2 = ||w||^2 - ||h||^2, exact in exact arithmetic and
+ * within a few ulps where the criterion holds. H's column c gets the projections and ||w||, and
+ * V[c+1] = w / ||w||. */
 static gcoo_status arnoldi(gmres *s, int c) {
   gcoo__run *r = s->r;
   const int64_t k = s->k;
-  const gcoo_dense *x[GCOO_GMRES_MAX_M + 1], *yv[GCOO_GMRES_MAX_M + 1];
+  const gcoo_dense *x[GCOO_GMRES_MAX_M + 2], *yv[GCOO_GMRES_MAX_M + 2];
   gcoo_dense *w = &s->V[c + 1];
   for (int i = 0; i <= c; i++) {
     x[i] = &s->V[i];
     yv[i] = w;
   }
+  x[c + 1] = yv[c + 1] = w;
+  int refine = r->ksp->o.cgs_refinement == 1;
   for (int pass = 0; pass < 2; pass++) {
-    GCOO_CALL(s->vo->dots(r->ctx, c + 1, x, yv, s->red));
-    GCOO_CALL(gcoo__run_allreduce(r, s->red, (int64_t)(c + 1) * k));
+    /* the first pass also sums ||w||^2 (pair c + 1) */
+    const int pairs = pass == 0 ? c + 2 : c + 1;
+    GCOO_CALL(s->vo->dots(r->ctx, pairs, x, yv, s->red));
+    GCOO_CALL(gcoo__run_allreduce(r, s->red, (int64_t)pairs * k));
     for (int64_t j = 0; j < k; j++) {
-      double *h = hcol(s, j);
+      double *h = hcol(s, j), hh = 0.0;
+      const int on = r->reason[j] == GCOO_KSP_ITERATING;
       for (int i = 0; i <= c; i++) {
-        const double p = r->reason[j] == GCOO_KSP_ITERATING ? s->red[i * k + j] : 0.0;
+        const double p = on ? s->red[i * k + j] : 0.0;
         h[i * s->m + c] = (pass ? h[i * s->m + c] : 0.0) + p;
         s->red[i * k + j] = -p;
+        hh += p * p;
+      }
+      if (pass == 0) {
+        const double wn2 = on ? s->red[(c + 1) * k + j] : 0.0, left = wn2 - hh;
+        s->scal[j] = left;                    /* ||w - V h||^2 */
+        if (!(left >= 0.5 * wn2)) refine = 1; /* NaN too: the second pass then shows it */
       }
     }
     GCOO_CALL(s->vo->maxpy(r->ctx, c + 1, s->red, x, w));
+    if (!refine) break;
   }
-  const gcoo_dense *ww[1] = {w};
-  GCOO_CALL(s->vo->dots(r->ctx, 1, ww, ww, s->red));
-  GCOO_CALL(gcoo__run_allreduce(r, s->red, k));
+  if (refine) { /* the norm after the second pass, summed */
+    const gcoo_dense *ww[1] = {w};
+    GCOO_CALL(s->vo->dots(r->ctx, 1, ww, ww, s->scal));
+    GCOO_CALL(gcoo__run_allreduce(r, s->scal, k));
+  }
   for (int64_t j = 0; j < k; j++) {
-    const double hn = sqrt(fmax(s->red[j], 0.0));
+    const double hn = sqrt(fmax(s->scal[j], 0.0)) + (isnan(s->scal[j]) ? s->scal[j] : 0.0);
     hcol(s, j)[(c + 1) * s->m + c] = r->reason[j] == GCOO_KSP_ITERATING ? hn : 0.0;
     s->scal[j] = r->reason[j] == GCOO_KSP_ITERATING && hn > 0.0 ? 1.0 / hn : 0.0;
     s->scal[k + j] = 0.0;

@@ -122,6 +122,10 @@ static gcoo_status set_one(parsed *p, const char *name, const char *v) {
   } else if (!strcmp(name, "-ksp_gmres_restart")) {
     GCOO_CALL(int_value(name, v, 1, GCOO_GMRES_MAX_M, &i));
     p->o.restart = (int)i;
+  } else if (!strcmp(name, "-ksp_gmres_cgs_refinement_type")) {
+    static const char *const refine[] = {"refine_ifneeded", "refine_always"};
+    GCOO_CALL(choice_value(name, v, refine, 2, &c));
+    p->o.cgs_refinement = c;
   } else if (!strcmp(name, "-ksp_cg_block")) {
     GCOO_CALL(bool_value(name, v, &p->o.block));
   } else if (!strcmp(name, "-ksp_initial_guess_nonzero")) {

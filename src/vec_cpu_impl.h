@@ -55,8 +55,8 @@ static gcoo_status GCOO_FN(vec_axpby)(const double *a, const gcoo_dense *X, cons
     if (zero_b) {
       for (int64_t i = i0; i < i1; i++)
         for (int64_t j = 0; j < k; j++) y[i * ly + j] = (VT)(a[j] * (double)x[i * lx + j]);
-    } else if (k == 1) {
-      GCOO_FN(vaxpby_k)(i0, i1, 1, a, x, lx, b, y, ly);
+    } else if (k == 1 && lx == 1 && ly == 1) {
+      GCOO_FN(vaxpby_k)(i0, i1, 1, a, x, 1, b, y, 1);
     } else {
       GCOO_FN(vaxpby_k)(i0, i1, k, a, x, lx, b, y, ly);
     }
@@ -64,7 +64,9 @@ static gcoo_status GCOO_FN(vec_axpby)(const double *a, const gcoo_dense *X, cons
   return GCOO_SUCCESS;
 }
 
-/* out[p * k + j] = sum_i X_p(i, j) Y_p(i, j) for the m pairs, in one pass over the rows. */
+/* out[p * k + j] = sum_i X_p(i, j) Y_p(i, j) for the m pairs, in one pass over the rows: the rows
+ * go in chunks small enough for L1, and every pair takes its turn on a chunk, so a block that
+ * several pairs share (GMRES's w against each basis vector) is read from memory once. */
 static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gcoo_dense *const *Y,
                                      double *out) {
   const int64_t n = X[0]->nrows, k = X[0]->ncols, mk = (int64_t)m * k;
@@ -75,22 +77,22 @@ static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gc
     int64_t i0, i1;
     const int t = vec_range(n, &i0, &i1);
     double *restrict acc = vec_partials_slot(&part, t);
-    if (k == 1 && m == 1) {
-      const VT *restrict x = X[0]->data, *restrict y = Y[0]->data;
-      const int64_t lx = X[0]->ld, ly = Y[0]->ld;
-      double s = 0.0;
-      for (int64_t i = i0; i < i1; i++) s += (double)x[i * lx] * (double)y[i * ly];
-      acc[0] = s;
-    } else {
+    const int64_t chunk = k == 1 ? 512 : (512 + k - 1) / k;
+    for (int64_t c0 = i0; c0 < i1; c0 += chunk) {
+      const int64_t c1 = c0 + chunk < i1 ? c0 + chunk : i1;
       for (int p = 0; p < m; p++) {
         const VT *restrict x = X[p]->data, *restrict y = Y[p]->data;
         const int64_t lx = X[p]->ld, ly = Y[p]->ld;
-        if (k == 1) {
-          double s = 0.0;
-          for (int64_t i = i0; i < i1; i++) s += (double)x[i * lx] * (double)y[i * ly];
-          acc[p] = s;
+        double s = 0.0;
+        if (k == 1 && lx == 1 && ly == 1) {
+#pragma omp simd reduction(+ : s)
+          for (int64_t i = c0; i < c1; i++) s += (double)x[i] * (double)y[i];
+          acc[p] += s;
+        } else if (k == 1) {
+          for (int64_t i = c0; i < c1; i++) s += (double)x[i * lx] * (double)y[i * ly];
+          acc[p] += s;
         } else {
-          for (int64_t i = i0; i < i1; i++)
+          for (int64_t i = c0; i < c1; i++)
             for (int64_t j = 0; j < k; j++)
               acc[p * k + j] += (double)x[i * lx + j] * (double)y[i * ly + j];
         }
@@ -101,7 +103,8 @@ static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gc
   return GCOO_SUCCESS;
 }
 
-/* Y(:, j) += sum_p c[p * k + j] X_p(:, j). */
+/* Y(:, j) += sum_p c[p * k + j] X_p(:, j): chunks of rows of Y stay in L1 while every X_p adds
+ * its part, so Y is read and written once. */
 static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *const *X,
                                       gcoo_dense *Y) {
   const int64_t n = Y->nrows, k = Y->ncols, ly = Y->ld;
@@ -110,16 +113,28 @@ static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *
   {
     int64_t i0, i1;
     vec_range(n, &i0, &i1);
-    /* a few columns of the sum at a time, so Y's rows are read and written once per group */
-    for (int p0 = 0; p0 < m; p0 += 4) {
-      const int pm = m - p0 < 4 ? m - p0 : 4;
-      for (int64_t i = i0; i < i1; i++)
-        for (int64_t j = 0; j < k; j++) {
-          double s = (double)y[i * ly + j];
-          for (int p = p0; p < p0 + pm; p++)
-            s += c[p * k + j] * (double)((const VT *)X[p]->data)[i * X[p]->ld + j];
-          y[i * ly + j] = (VT)s;
+    const int64_t chunk = k == 1 ? 512 : (512 + k - 1) / k;
+    for (int64_t c0 = i0; c0 < i1; c0 += chunk) {
+      const int64_t c1 = c0 + chunk < i1 ? c0 + chunk : i1;
+      for (int p = 0; p < m; p++) {
+        const VT *restrict x = X[p]->data;
+        const int64_t lx = X[p]->ld;
+        VT *restrict yy = y;
+        if (k == 1) {
+          const double cp = c[p];
+          if (cp == 0.0) continue;
+          if (lx == 1 && ly == 1) {
+#pragma omp simd
+            for (int64_t i = c0; i < c1; i++) yy[i] = (VT)(yy[i] + cp * x[i]);
+          } else {
+            for (int64_t i = c0; i < c1; i++) yy[i * ly] = (VT)(yy[i * ly] + cp * x[i * lx]);
+          }
+        } else {
+          for (int64_t i = c0; i < c1; i++)
+            for (int64_t j = 0; j < k; j++)
+              yy[i * ly + j] = (VT)(yy[i * ly + j] + c[p * k + j] * x[i * lx + j]);
         }
+      }
     }
   }
   return GCOO_SUCCESS;
@@ -206,7 +221,32 @@ static gcoo_status GCOO_FN(vec_cg_update)(const double *alpha, const gcoo_dense 
     int64_t i0, i1;
     const int t = vec_range(n, &i0, &i1);
     double *acc = vec_partials_slot(&part, t);
-    if (k == 1)
+    if (k == 1 && ld == 1 && (!dv || dl == 1)) { /* vectors: sums in registers */
+      const VT *restrict p = P->data, *restrict q = Q->data, *restrict d = dv;
+      VT *restrict x = X->data, *restrict r = R->data;
+      const double a = alpha[0];
+      double rz = 0.0, rr = 0.0;
+      if (d) {
+#pragma omp simd reduction(+ : rz, rr)
+        for (int64_t i = i0; i < i1; i++) {
+          x[i] = (VT)(x[i] + a * p[i]);
+          const VT ri = (VT)(r[i] - a * q[i]);
+          r[i] = ri;
+          rz += (double)d[i] * (double)ri * (double)ri;
+          rr += (double)ri * (double)ri;
+        }
+      } else {
+#pragma omp simd reduction(+ : rr)
+        for (int64_t i = i0; i < i1; i++) {
+          x[i] = (VT)(x[i] + a * p[i]);
+          const VT ri = (VT)(r[i] - a * q[i]);
+          r[i] = ri;
+          rr += (double)ri * (double)ri;
+        }
+      }
+      acc[0] = rz;
+      acc[1] = rr;
+    } else if (k == 1)
       GCOO_FN(vcg_update_k)(i0, i1, 1, alpha, P->data, Q->data, X->data, R->data, dv, dl, ld, acc);
     else
       GCOO_FN(vcg_update_k)(i0, i1, k, alpha, P->data, Q->data, X->data, R->data, dv, dl, ld, acc);
@@ -238,7 +278,18 @@ static gcoo_status GCOO_FN(vec_cg_direction)(const double *beta, const gcoo_dens
   {
     int64_t i0, i1;
     vec_range(n, &i0, &i1);
-    if (k == 1)
+    if (k == 1 && ld == 1 && (!dv || dl == 1)) {
+      const VT *restrict z = Z->data, *restrict d = dv;
+      VT *restrict p = P->data;
+      const double b = beta[0];
+      if (d) {
+#pragma omp simd
+        for (int64_t i = i0; i < i1; i++) p[i] = (VT)((double)d[i] * z[i] + b * p[i]);
+      } else {
+#pragma omp simd
+        for (int64_t i = i0; i < i1; i++) p[i] = (VT)(z[i] + b * p[i]);
+      }
+    } else if (k == 1)
       GCOO_FN(vcg_direction_k)(i0, i1, 1, beta, dv, dl, Z->data, P->data, ld);
     else
       GCOO_FN(vcg_direction_k)(i0, i1, k, beta, dv, dl, Z->data, P->data, ld);
@@ -289,12 +340,38 @@ static gcoo_status GCOO_FN(vec_pipecg_update)(const double *alpha, const double 
     int64_t i0, i1;
     const int t = vec_range(n, &i0, &i1);
     double *acc = vec_partials_slot(&part, t);
-    if (k == 1) GCOO_FN(vpipecg_k)
-    (i0, i1, 1, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
-     v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
-    else GCOO_FN(vpipecg_k)(i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data,
-                            v[3]->data, v[4]->data, v[5]->data, v[6]->data, v[7]->data, v[8]->data,
-                            v[9]->data, acc);
+    if (k == 1 && ld == 1) { /* vectors: sums in registers */
+      VT *restrict zv = v[0]->data, *restrict qv = v[1]->data, *restrict sv = v[2]->data,
+                   *restrict pv = v[3]->data, *restrict xv = v[4]->data, *restrict rv = v[5]->data,
+                   *restrict uv = v[6]->data, *restrict wv = v[7]->data;
+      const VT *restrict nv = v[8]->data, *restrict mv = v[9]->data;
+      const double a = alpha[0], b = beta[0];
+      double g = 0.0, dl = 0.0, rr = 0.0;
+#pragma omp simd reduction(+ : g, dl, rr)
+      for (int64_t i = i0; i < i1; i++) {
+        const VT z = (VT)(nv[i] + b * zv[i]), q = (VT)(mv[i] + b * qv[i]);
+        const VT s = (VT)(wv[i] + b * sv[i]), p = (VT)(uv[i] + b * pv[i]);
+        zv[i] = z;
+        qv[i] = q;
+        sv[i] = s;
+        pv[i] = p;
+        xv[i] = (VT)(xv[i] + a * p);
+        const VT r = (VT)(rv[i] - a * s), u = (VT)(uv[i] - a * q), w = (VT)(wv[i] - a * z);
+        rv[i] = r;
+        uv[i] = u;
+        wv[i] = w;
+        g += (double)r * (double)u;
+        dl += (double)w * (double)u;
+        rr += (double)r * (double)r;
+      }
+      acc[0] = g;
+      acc[1] = dl;
+      acc[2] = rr;
+    } else {
+      GCOO_FN(vpipecg_k)
+      (i0, i1, k, ld, alpha, beta, v[0]->data, v[1]->data, v[2]->data, v[3]->data, v[4]->data,
+       v[5]->data, v[6]->data, v[7]->data, v[8]->data, v[9]->data, acc);
+    }
   }
   vec_partials_sum(&part, out);
   return GCOO_SUCCESS;

@@ -13,8 +13,8 @@
  *             CGs in lockstep (one reduction for all k);
  *   pipecg    pipelined CG (Ghysels and Vanroose 2014): one non-blocking reduction an
  *             iteration, overlapped with the operator and the preconditioner (many ranks);
- *   gmres     restarted GMRES(m) with right preconditioning and classical Gram-Schmidt with
- *             reorthogonalisation (CGS2), any nonsingular A;
+ *   gmres     restarted GMRES(m) with right preconditioning and classical Gram-Schmidt,
+ *             reorthogonalised where one pass lost too much (or always: CGS2), any nonsingular A;
  *   fgmres    flexible GMRES(m): the preconditioner may change between iterations (AMG with
  *             Chebyshev smoothing, inner iterations);
  *   bicgstab  BiCGStab with right preconditioning, any nonsingular A (short recurrences: less
@@ -31,7 +31,8 @@
  *
  * Options may also be given as a string of PETSc-like names (gcoo_ksp_set_from_string):
  *   -ksp_type cg|pipecg|gmres|fgmres|bicgstab|preonly   -ksp_rtol R   -ksp_atol A   -ksp_dtol D
- *   -ksp_max_it N   -ksp_gmres_restart M   -ksp_cg_block 0|1   -ksp_initial_guess_nonzero 0|1
+ *   -ksp_max_it N   -ksp_gmres_restart M   -ksp_gmres_cgs_refinement_type refine_ifneeded|refine_always
+ *   -ksp_cg_block 0|1   -ksp_initial_guess_nonzero 0|1
  *   -pc_type none|jacobi|amg|lu   -pc_amg_theta T   -pc_amg_smoother chebyshev|jacobi
  *   -pc_amg_degree D   -pc_amg_sweeps S   -pc_amg_cycle v|w   -pc_amg_coarse_size N
  *   -pc_amg_max_levels L   -pc_amg_min_rows_per_rank N
@@ -99,6 +100,8 @@ typedef struct gcoo_ksp_options {
   double dtol;               /**< divergence: stop when ||r|| > dtol ||b|| */
   int64_t maxit;             /**< iteration limit (GMRES: inner iterations over all restarts) */
   int restart;               /**< GMRES and FGMRES: the Krylov space's dimension m */
+  int cgs_refinement;        /**< GMRES and FGMRES: 0 orthogonalise again where one classical
+                                  Gram-Schmidt pass lost too much (DGKS), 1 always (CGS2) */
   int block;                 /**< CG with k > 1: 1 block CG, 0 k CGs in lockstep */
   int initial_guess_nonzero; /**< 1: X holds the initial guess on entry; 0: start from 0 */
   int record_history;        /**< keep every iteration's relative residuals */
@@ -106,10 +109,11 @@ typedef struct gcoo_ksp_options {
   void *monitor_ctx;         /**< passed to monitor */
 } gcoo_ksp_options;
 
-/** The defaults: CG, rtol 1e-8, atol 0, dtol 1e10, at most 10000 iterations, restart 30, block
- *  CG for k > 1, initial guess zero, no history, no monitor. */
+/** The defaults: CG, rtol 1e-8, atol 0, dtol 1e10, at most 10000 iterations, restart 30 with
+ *  reorthogonalisation where needed, block CG for k > 1, initial guess zero, no history, no
+ *  monitor. */
 #define GCOO_KSP_OPTIONS_INIT \
-  { sizeof(gcoo_ksp_options), GCOO_KSP_CG, 1e-8, 0.0, 1e10, 10000, 30, 1, 0, 0, NULL, NULL }
+  { sizeof(gcoo_ksp_options), GCOO_KSP_CG, 1e-8, 0.0, 1e10, 10000, 30, 0, 1, 0, 0, NULL, NULL }
 
 /** What a solve did. The arrays are allocated by the solver; free with gcoo_ksp_result_free.
  *  The same on every rank. */
