@@ -62,7 +62,7 @@ struct Sparse {
 };
 struct Context {
   gcoo_ctx ctx = nullptr;
-  explicit Context(const std::optional<std::string> &resource);  // nullopt: GCOO_BACKEND
+  explicit Context(const std::optional<std::string> &resource); // nullopt: GCOO_BACKEND
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;
   ~Context() { gcoo_ctx_destroy(&ctx); }
@@ -73,4 +73,4 @@ void bind_spgemm(nb::module_ &m);
 void bind_dist(nb::module_ &m);
 void bind_solver(nb::module_ &m);
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

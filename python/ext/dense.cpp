@@ -15,17 +15,19 @@ template <typename Arr>
 gcoo_dense view(const Arr &a, const char *what) {
   const size_t nd = a.ndim();
   if (nd != 1 && nd != 2)
-    fail(GCOO_ERR_SHAPE, std::string(what) + ": a 1-D or 2-D array is needed, not " +
-                             std::to_string(nd) + "-D");
+    fail(GCOO_ERR_SHAPE,
+         std::string(what) + ": a 1-D or 2-D array is needed, not " + std::to_string(nd) + "-D");
   gcoo_dense d{};
   d.dtype = dtype_of(a.dtype(), what);
   if (a.device_type() == nb::device::cpu::value)
     d.mem = GCOO_MEM_HOST;
-  else if (a.device_type() == nb::device::cuda::value || a.device_type() == nb::device::cuda_managed::value)
+  else if (a.device_type() == nb::device::cuda::value ||
+           a.device_type() == nb::device::cuda_managed::value)
     d.mem = GCOO_MEM_DEVICE;
   else
     fail(GCOO_ERR_UNSUPPORTED, std::string(what) + ": memory of DLPack device type " +
-                                   std::to_string(a.device_type()) + " (gcoo reads host and CUDA memory)");
+                                   std::to_string(a.device_type()) +
+                                   " (gcoo reads host and CUDA memory)");
   const int64_t rows = static_cast<int64_t>(a.shape(0));
   const int64_t cols = nd == 2 ? static_cast<int64_t>(a.shape(1)) : 1;
   const int64_t s0 = a.stride(0), s1 = nd == 2 ? a.stride(1) : 1;
@@ -46,11 +48,12 @@ gcoo_dense view(const Arr &a, const char *what) {
          std::string(what) + ": strides (" + std::to_string(s0) + ", " + std::to_string(s1) +
              ") elements: gcoo reads a matrix in place only with unit stride along rows or "
              "columns and the other stride at least the row (column) length; gcoo copies no "
-             "operand behind the caller's back: pass numpy.ascontiguousarray(...) if a copy is meant");
+             "operand behind the caller's back: pass numpy.ascontiguousarray(...) if a copy is "
+             "meant");
   }
   return d;
 }
-}  // namespace
+} // namespace
 
 gcoo_dtype dtype_of(const nb::dlpack::dtype &t, const char *what) {
   if (t == nb::dtype<float>()) return GCOO_FLOAT32;
@@ -90,4 +93,4 @@ void bind_dense(nb::module_ &m) {
       "How gcoo reads an array in place: (layout, rows, columns, leading dimension, memory).");
 }
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

@@ -40,7 +40,7 @@ gcoo_dist_op_options dist_options(const std::string &xmode, const std::string &a
   o.local.alg = static_cast<gcoo_spdm_alg>(a);
   return o;
 }
-}  // namespace
+} // namespace
 
 bool mpi_finalized() {
   int fin = 0;
@@ -73,7 +73,7 @@ Dist::Dist(const std::string &which, int64_t fortran_handle,
 void Dist::close() {
   if (!d) return;
   if (mpi_finalized())
-    d = nullptr;  // MPI is gone: nothing can be freed any more, and the process is ending
+    d = nullptr; // MPI is gone: nothing can be freed any more, and the process is ending
   else
     gcoo_dist_destroy(&d);
 }
@@ -115,7 +115,9 @@ void bind_dist(nb::module_ &m) {
       .def_prop_ro("rank", [](const Dist &x) { return gcoo_dist_rank(x.live()); })
       .def_prop_ro("size", [](const Dist &x) { return gcoo_dist_size(x.live()); })
       .def_prop_ro("backend",
-                   [](const Dist &x) { return std::string(gcoo_ctx_backend(gcoo_dist_ctx(x.live()))); })
+                   [](const Dist &x) {
+                     return std::string(gcoo_ctx_backend(gcoo_dist_ctx(x.live())));
+                   })
       .def_prop_ro("device", [](const Dist &x) { return gcoo_ctx_device(gcoo_dist_ctx(x.live())); })
       .def(
           "exscan",
@@ -126,7 +128,7 @@ void bind_dist(nb::module_ &m) {
             if (MPI_Exscan(mine, all, 1, MPI_INT64_T, MPI_SUM, c) != MPI_SUCCESS ||
                 MPI_Allreduce(&local, &mine[1], 1, MPI_INT64_T, MPI_SUM, c) != MPI_SUCCESS)
               fail(GCOO_ERR_MPI, "MPI_Exscan/MPI_Allreduce of the slab sizes failed");
-            if (gcoo_dist_rank(x.d) == 0) all[0] = 0;  // MPI leaves rank 0's result undefined
+            if (gcoo_dist_rank(x.d) == 0) all[0] = 0; // MPI leaves rank 0's result undefined
             return nb::make_tuple(all[0], mine[1]);
           },
           nb::arg("local"), "(sum of local over the lower ranks, sum over all ranks). Collective.")
@@ -209,8 +211,9 @@ void bind_dist(nb::module_ &m) {
           nb::arg("X").noconvert(), nb::arg("out").noconvert(), nb::arg("alpha") = 1.0,
           nb::arg("beta") = 0.0, nb::arg("stream") = 0,
           "gcoo_dist_op_apply: this rank's rows of alpha A X + beta out. Collective.")
-      .def("close", [](DistOp &o) { gcoo_dist_op_destroy(&o.op); },
-           "gcoo_dist_op_destroy (before its distributed context is closed).")
+      .def(
+          "close", [](DistOp &o) { gcoo_dist_op_destroy(&o.op); },
+          "gcoo_dist_op_destroy (before its distributed context is closed).")
       .def(
           "local_matrix",
           [](DistOp &o) {
@@ -240,10 +243,10 @@ void bind_dist(nb::module_ &m) {
       });
 }
 
-#else  // gcoo built without MPI: the package works on one process, without Dist and solvers
+#else // gcoo built without MPI: the package works on one process, without Dist and solvers
 
 void bind_dist(nb::module_ &m) { m.attr("have_mpi") = false; }
 
 #endif
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

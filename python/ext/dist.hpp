@@ -17,7 +17,7 @@ struct Dist {
   Dist &operator=(const Dist &) = delete;
   ~Dist() { close(); }
   void close();
-  gcoo_dist live() const;  // d, or a Failure when closed
+  gcoo_dist live() const; // d, or a Failure when closed
 };
 
 // A gcoo_dist_op on a Dist (which it keeps alive).
@@ -28,10 +28,10 @@ struct DistOp {
   DistOp &operator=(const DistOp &) = delete;
   ~DistOp() { gcoo_dist_op_destroy(&op); }
   gcoo_dist_op_info info() const;
-  gcoo_dist_op live() const;  // op, or a Failure when closed
+  gcoo_dist_op live() const; // op, or a Failure when closed
 };
 
 bool mpi_finalized();
 
-}  // namespace gcoo_py
+} // namespace gcoo_py
 #endif

@@ -21,8 +21,8 @@ void bind_failure(nb::module_ &m) {
     try {
       std::rethrow_exception(p);
     } catch (const Failure &f) {
-      nb::object exc =
-          nb::module_::import_("gcoo._errors").attr("from_status")(int(f.status), f.message);
+      nb::object exc = nb::module_::import_("gcoo._errors")
+                           .attr("from_status")(int(f.status), f.message);
       PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc.ptr())), exc.ptr());
     }
   });
@@ -34,10 +34,12 @@ void bind_failure(nb::module_ &m) {
       statuses[name] = nb::make_tuple(s, gcoo_strerror(static_cast<gcoo_status>(s)));
   }
   m.attr("statuses") = statuses;
-  m.def("last_error", [] { return std::string(gcoo_last_error()); },
-        "Message of the calling thread's last gcoo error (gcoo_last_error()).");
-  m.def("version", [] { return std::string(gcoo_version_string()); },
-        "gcoo_version_string(): the library's version and what it was built with.");
+  m.def(
+      "last_error", [] { return std::string(gcoo_last_error()); },
+      "Message of the calling thread's last gcoo error (gcoo_last_error()).");
+  m.def(
+      "version", [] { return std::string(gcoo_version_string()); },
+      "gcoo_version_string(): the library's version and what it was built with.");
 }
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

@@ -48,7 +48,7 @@ struct Op {
 void use_stream(gcoo_ctx ctx, const gcoo_dense &X, uintptr_t stream) {
   if (X.mem == GCOO_MEM_DEVICE) check(gcoo_ctx_set_stream(ctx, reinterpret_cast<void *>(stream)));
 }
-}  // namespace
+} // namespace
 
 void bind_op(nb::module_ &m) {
   nb::class_<Context>(m, "Context", "A gcoo_ctx: the CPU backend or one GPU.")
@@ -57,11 +57,12 @@ void bind_op(nb::module_ &m) {
            "None ($GCOO_BACKEND, else 'auto').")
       .def_prop_ro("backend", [](const Context &c) { return std::string(gcoo_ctx_backend(c.ctx)); })
       .def_prop_ro("device", [](const Context &c) { return gcoo_ctx_device(c.ctx); })
-      .def("describe", [](const Context &c) {
-        char buf[256];
-        check(gcoo_ctx_describe(c.ctx, buf, sizeof buf));
-        return std::string(buf);
-      })
+      .def("describe",
+           [](const Context &c) {
+             char buf[256];
+             check(gcoo_ctx_describe(c.ctx, buf, sizeof buf));
+             return std::string(buf);
+           })
       .def("synchronize", [](Context &c) {
         gcoo_status st;
         {
@@ -89,8 +90,8 @@ void bind_op(nb::module_ &m) {
             }
             check(st);
           },
-          nb::arg("ctx"), nb::arg("X").noconvert(), nb::arg("out").noconvert(), nb::arg("alpha") = 1.0,
-          nb::arg("beta") = 0.0, nb::arg("stream") = 0,
+          nb::arg("ctx"), nb::arg("X").noconvert(), nb::arg("out").noconvert(),
+          nb::arg("alpha") = 1.0, nb::arg("beta") = 0.0, nb::arg("stream") = 0,
           "gcoo_op_apply: out = alpha A X + beta out, operands read and written in place.")
       .def_prop_ro("alg", [](const Op &o) { return std::string(gcoo_spdm_alg_name(o.info().alg)); })
       .def_prop_ro("p", [](const Op &o) { return o.info().p; })
@@ -98,4 +99,4 @@ void bind_op(nb::module_ &m) {
       .def_prop_ro("device_bytes", [](const Op &o) { return o.info().device_bytes; });
 }
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

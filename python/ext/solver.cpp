@@ -66,7 +66,8 @@ struct Solver {
     d["residuals"] = doubles(r.true_residual, k);
     d["recursive_residuals"] = doubles(r.residual, k);
     std::vector<double> its(k);
-    for (size_t j = 0; j < k; ++j) its[j] = r.column_iterations ? double(r.column_iterations[j]) : -1.0;
+    for (size_t j = 0; j < k; ++j)
+      its[j] = r.column_iterations ? double(r.column_iterations[j]) : -1.0;
     d["column_iterations"] = doubles(its.data(), k);
     if (r.history) {
       const size_t n = static_cast<size_t>(r.iterations + 1) * k;
@@ -82,7 +83,7 @@ struct Solver {
     return d;
   }
 };
-}  // namespace
+} // namespace
 
 void bind_solver(nb::module_ &m) {
   nb::dict names;
@@ -106,4 +107,4 @@ void bind_solver(nb::module_ &m) { m.attr("solver_names") = nb::dict(); }
 
 #endif
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

@@ -38,14 +38,16 @@ void need_length(size_t have, int64_t want, const char *what) {
 // values: float32 or float64 of the requested dtype (the caller converts explicitly)
 const void *values_of(const Values &v, gcoo_dtype dtype, int64_t nnz) {
   need_length(v.shape(0), nnz, "data");
-  if (dtype_of(v.dtype(), "data") != dtype) fail(GCOO_ERR_DTYPE, "data: element type differs from dtype");
+  if (dtype_of(v.dtype(), "data") != dtype)
+    fail(GCOO_ERR_DTYPE, "data: element type differs from dtype");
   return v.data();
 }
 
 Sparse *compressed(bool rows, const std::string &dtype, int64_t nrows, int64_t ncols, I64 ptr,
                    I32 ind, Values val) {
   const gcoo_dtype t = dtype_from_name(dtype);
-  need_length(ptr.shape(0), (rows ? nrows : ncols) + 1, rows ? "indptr (rows + 1)" : "indptr (columns + 1)");
+  need_length(ptr.shape(0), (rows ? nrows : ncols) + 1,
+              rows ? "indptr (rows + 1)" : "indptr (columns + 1)");
   const int64_t nnz = ptr.shape(0) ? ptr.data()[ptr.shape(0) - 1] : 0;
   need_length(ind.shape(0), nnz, "indices");
   const void *v = values_of(val, t, nnz);
@@ -59,7 +61,7 @@ Sparse *compressed(bool rows, const std::string &dtype, int64_t nrows, int64_t n
   check(st);
   return new Sparse(A);
 }
-}  // namespace
+} // namespace
 
 void bind_sparse(nb::module_ &m) {
   nb::class_<Sparse>(m, "Sparse", "A gcoo_sparse matrix (the library's own copy of a matrix).")
@@ -79,7 +81,8 @@ void bind_sparse(nb::module_ &m) {
           "gcoo_sparse_create_csc: rows sorted, duplicates summed.")
       .def_static(
           "from_coo",
-          [](const std::string &dtype, int64_t nrows, int64_t ncols, I32 row, I32 col, Values data) {
+          [](const std::string &dtype, int64_t nrows, int64_t ncols, I32 row, I32 col,
+             Values data) {
             const gcoo_dtype t = dtype_from_name(dtype);
             const int64_t nnz = static_cast<int64_t>(row.shape(0));
             need_length(col.shape(0), nnz, "col");
@@ -103,27 +106,34 @@ void bind_sparse(nb::module_ &m) {
                    })
       .def_prop_ro("nnz", [](const Sparse &s) { return s.info().nnz; })
       .def_prop_ro("dtype",
-                   [](const Sparse &s) { return s.info().dtype == GCOO_FLOAT32 ? "float32" : "float64"; })
+                   [](const Sparse &s) {
+                     return s.info().dtype == GCOO_FLOAT32 ? "float32" : "float64";
+                   })
       .def_prop_ro("format", [](const Sparse &s) { return format_name(s.info().format); })
       .def(
           "csr_arrays",
           [](Sparse &s) {
             gcoo_sparse_info i = s.info();
-            if (i.format != GCOO_FORMAT_CSR) fail(GCOO_ERR_INVALID_ARG, "csr_arrays: the matrix is not CSR");
+            if (i.format != GCOO_FORMAT_CSR)
+              fail(GCOO_ERR_INVALID_ARG, "csr_arrays: the matrix is not CSR");
             gcoo_sparse_arrays a;
             check(gcoo_sparse_get_arrays(s.A, &a));
             nb::handle owner = nb::find(&s);
             const size_t np1 = static_cast<size_t>(i.nrows + 1), nnz = static_cast<size_t>(i.nnz);
             // writable views: the matrix is referenced by nothing but the object they keep alive
-            auto ptr = nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(const_cast<int64_t *>(a.ptr), {np1}, owner);
-            auto ind = nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(const_cast<int32_t *>(a.ind), {nnz}, owner);
+            auto ptr = nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(const_cast<int64_t *>(a.ptr),
+                                                                    {np1}, owner);
+            auto ind = nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(const_cast<int32_t *>(a.ind),
+                                                                    {nnz}, owner);
             size_t shape[1] = {nnz};
-            auto val = nb::ndarray<nb::numpy>(const_cast<void *>(a.values), 1, shape, owner, nullptr,
-                                              i.dtype == GCOO_FLOAT32 ? nb::dtype<float>() : nb::dtype<double>());
+            auto val = nb::ndarray<nb::numpy>(const_cast<void *>(a.values), 1, shape, owner,
+                                              nullptr,
+                                              i.dtype == GCOO_FLOAT32 ? nb::dtype<float>()
+                                                                      : nb::dtype<double>());
             return nb::make_tuple(ptr, ind, val);
           },
           "(indptr int64, indices int32, data) of a CSR matrix: views of the library's arrays "
           "(no copy), valid while they are referenced.");
 }
 
-}  // namespace gcoo_py
+} // namespace gcoo_py

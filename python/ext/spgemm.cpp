@@ -21,7 +21,7 @@ gcoo_predict_options predict_options(const std::string &method, int64_t samples,
   o.max_cost = max_cost;
   return o;
 }
-}  // namespace
+} // namespace
 
 void bind_spgemm(nb::module_ &m) {
   m.def(
@@ -102,4 +102,4 @@ void bind_spgemm(nb::module_ &m) {
       "gcoo_predict: what the prediction of nnz(A B) found, as a dict.");
 }
 
-}  // namespace gcoo_py
+} // namespace gcoo_py
