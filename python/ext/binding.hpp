@@ -45,9 +45,28 @@ gcoo_dense dense_view(const nb::ndarray<nb::ro> &a, const char *what);
 gcoo_dense dense_view(const nb::ndarray<> &a, const char *what);
 gcoo_dtype dtype_of(const nb::dlpack::dtype &t, const char *what);
 gcoo_dtype dtype_from_name(const std::string &name);
+void bind_dense(nb::module_ &m);
+
+// ---- library calls (probe.cpp) --------------------------------------------------------------
+// Run f, a call of the library, with the GIL released (other Python threads run meanwhile) and
+// its wall time added to the probe's clock; returns f's status. Every library call that may
+// take time goes through here, so the benchmark can tell the binding's time from the library's.
+double monotonic_seconds();
+void add_library_seconds(double s);
+template <typename F>
+gcoo_status call(F &&f) {
+  gcoo_status st;
+  const double t0 = monotonic_seconds();
+  {
+    nb::gil_scoped_release unlocked;
+    st = f();
+  }
+  add_library_seconds(monotonic_seconds() - t0);
+  return st;
+}
 // Where the last operands handed to the library lay (for the zero-copy tests).
 void record_operands(const void *x, const void *y);
-void bind_dense(nb::module_ &m);
+void bind_probe(nb::module_ &m);
 
 // ---- sparse matrices, contexts and operators (sparse.cpp, op.cpp) ---------------------------
 // Owning wrappers of the library's opaque handles (destroyed with their Python object).
@@ -57,7 +76,8 @@ struct Sparse {
   explicit Sparse(gcoo_sparse a) : A(a) {}
   Sparse(const Sparse &) = delete;
   Sparse &operator=(const Sparse &) = delete;
-  ~Sparse() { gcoo_sparse_destroy(&A); }
+  ~Sparse() { destroy(); }  // freeing a large matrix takes time: a library call like the others
+  void destroy();
   gcoo_sparse_info info() const;
 };
 struct Context {

@@ -9,8 +9,6 @@
 namespace gcoo_py {
 
 namespace {
-const void *last_x = nullptr, *last_y = nullptr;
-
 template <typename Arr>
 gcoo_dense view(const Arr &a, const char *what) {
   const size_t nd = a.ndim();
@@ -72,16 +70,7 @@ gcoo_dtype dtype_from_name(const std::string &name) {
 gcoo_dense dense_view(const nb::ndarray<nb::ro> &a, const char *what) { return view(a, what); }
 gcoo_dense dense_view(const nb::ndarray<> &a, const char *what) { return view(a, what); }
 
-void record_operands(const void *x, const void *y) {
-  last_x = x;
-  last_y = y;
-}
-
 void bind_dense(nb::module_ &m) {
-  m.def(
-      "last_operands", [] { return nb::make_tuple(uintptr_t(last_x), uintptr_t(last_y)); },
-      "Addresses of the input and output buffers of the last product handed to the library "
-      "(tests use them to check that no operand was copied).");
   m.def(
       "describe_array",
       [](Array a) {

@@ -62,11 +62,8 @@ Dist::Dist(const std::string &which, int64_t fortran_handle,
     comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_handle));
   else
     fail(GCOO_ERR_INVALID_ARG, "communicator '" + which + "'");
-  gcoo_status st;
-  {
-    nb::gil_scoped_release unlocked;
-    st = gcoo_dist_create(&d, comm, backend ? backend->c_str() : nullptr);
-  }
+  const gcoo_status st = call(
+      [&] { return gcoo_dist_create(&d, comm, backend ? backend->c_str() : nullptr); });
   check(st);
 }
 
@@ -142,11 +139,8 @@ void bind_dist(nb::module_ &m) {
               full = dense_view(F, "out");
               pf = &full;
             }
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_dist_gather_rows(x.live(), &y, root, pf);
-            }
+            const gcoo_status st = call(
+                [&] { return gcoo_dist_gather_rows(x.live(), &y, root, pf); });
             check(st);
           },
           nb::arg("Y_local").noconvert(), nb::arg("root"), nb::arg("out").none(),
@@ -160,11 +154,8 @@ void bind_dist(nb::module_ &m) {
              const std::string &alg) {
             gcoo_dist_op_options o = dist_options(xmode, alg);
             auto *r = new DistOp();
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_dist_op_create(x.live(), A.A, row0, m_global, &o, &r->op);
-            }
+            const gcoo_status st = call(
+                [&] { return gcoo_dist_op_create(x.live(), A.A, row0, m_global, &o, &r->op); });
             if (st < 0) delete r;
             check(st);
             return r;
@@ -179,11 +170,9 @@ void bind_dist(nb::module_ &m) {
             gcoo_dist_op_options o = dist_options(xmode, alg);
             const gcoo_dtype t = dtype_from_name(dtype);
             auto *r = new DistOp();
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_dist_op_create_from_file(x.live(), path.c_str(), t, &o, &r->op);
-            }
+            const gcoo_status st = call([&] {
+              return gcoo_dist_op_create_from_file(x.live(), path.c_str(), t, &o, &r->op);
+            });
             if (st < 0) delete r;
             check(st);
             return r;
@@ -201,11 +190,8 @@ void bind_dist(nb::module_ &m) {
               check(gcoo_ctx_set_stream(gcoo_dist_ctx(gcoo_dist_op_get_dist(o.op)),
                                         reinterpret_cast<void *>(stream)));
             record_operands(x.data, y.data);
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_dist_op_apply(o.op, alpha, &x, beta, &y);
-            }
+            const gcoo_status st = call(
+                [&] { return gcoo_dist_op_apply(o.op, alpha, &x, beta, &y); });
             check(st);
           },
           nb::arg("X").noconvert(), nb::arg("out").noconvert(), nb::arg("alpha") = 1.0,

@@ -7,6 +7,7 @@ NB_MODULE(_core, m) {
   m.doc() = "gcoo's C API for the gcoo package (use the package, not this module).";
   gcoo_py::bind_failure(m);
   gcoo_py::bind_dense(m);
+  gcoo_py::bind_probe(m);
   gcoo_py::bind_sparse(m);
   gcoo_py::bind_op(m);
   gcoo_py::bind_spgemm(m);

@@ -7,11 +7,8 @@
 namespace gcoo_py {
 
 Context::Context(const std::optional<std::string> &resource) {
-  gcoo_status st;
-  {
-    nb::gil_scoped_release unlocked;
-    st = gcoo_ctx_create(&ctx, resource ? resource->c_str() : nullptr);
-  }
+  const gcoo_status st = call(
+      [&] { return gcoo_ctx_create(&ctx, resource ? resource->c_str() : nullptr); });
   check(st);
 }
 
@@ -25,11 +22,7 @@ struct Op {
     o.alg = static_cast<gcoo_spdm_alg>(a);
     o.p = p;
     o.ncols_hint = ncols_hint;
-    gcoo_status st;
-    {
-      nb::gil_scoped_release unlocked;
-      st = gcoo_op_create(&op, c.ctx, A.A, &o);
-    }
+    const gcoo_status st = call([&] { return gcoo_op_create(&op, c.ctx, A.A, &o); });
     check(st);
   }
   Op(const Op &) = delete;
@@ -64,11 +57,7 @@ void bind_op(nb::module_ &m) {
              return std::string(buf);
            })
       .def("synchronize", [](Context &c) {
-        gcoo_status st;
-        {
-          nb::gil_scoped_release unlocked;
-          st = gcoo_ctx_synchronize(c.ctx);
-        }
+        const gcoo_status st = call([&] { return gcoo_ctx_synchronize(c.ctx); });
         check(st);
       });
   m.def("cuda_device_count", &gcoo_cuda_device_count, "Usable CUDA devices (0 without CUDA).");
@@ -83,11 +72,7 @@ void bind_op(nb::module_ &m) {
             gcoo_dense x = dense_view(X, "X"), y = dense_view(Y, "out");
             use_stream(c.ctx, x, stream);
             record_operands(x.data, y.data);
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_op_apply(o.op, alpha, &x, beta, &y);
-            }
+            const gcoo_status st = call([&] { return gcoo_op_apply(o.op, alpha, &x, beta, &y); });
             check(st);
           },
           nb::arg("ctx"), nb::arg("X").noconvert(), nb::arg("out").noconvert(),

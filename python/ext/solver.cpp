@@ -51,11 +51,7 @@ struct Solver {
     gcoo_dense b = dense_view(B, "B"), x = dense_view(X, "X");
     record_operands(b.data, x.data);
     gcoo_bcg_result r{};
-    gcoo_status st;
-    {
-      nb::gil_scoped_release unlocked;
-      st = gcoo_dist_bcg_solve(A.live(), &b, &x, &o, &r);
-    }
+    const gcoo_status st = call([&] { return gcoo_dist_bcg_solve(A.live(), &b, &x, &o, &r); });
     if (st < 0) gcoo_bcg_result_free(&r);
     check(st);
     const size_t k = static_cast<size_t>(r.k);

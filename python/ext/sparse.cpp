@@ -12,6 +12,13 @@ using I64 = nb::ndarray<nb::ro, const int64_t, nb::ndim<1>, nb::c_contig, nb::de
 using I32 = nb::ndarray<nb::ro, const int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using Values = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
+void Sparse::destroy() {
+  if (!A) return;
+  const double t0 = monotonic_seconds();  // with the GIL held: this may run at exit
+  gcoo_sparse_destroy(&A);
+  add_library_seconds(monotonic_seconds() - t0);
+}
+
 gcoo_sparse_info Sparse::info() const {
   gcoo_sparse_info inf;
   check(gcoo_sparse_get_info(A, &inf));
@@ -52,12 +59,10 @@ Sparse *compressed(bool rows, const std::string &dtype, int64_t nrows, int64_t n
   need_length(ind.shape(0), nnz, "indices");
   const void *v = values_of(val, t, nnz);
   gcoo_sparse A = nullptr;
-  gcoo_status st;
-  {
-    nb::gil_scoped_release unlocked;
-    st = rows ? gcoo_sparse_create_csr(&A, t, nrows, ncols, ptr.data(), ind.data(), v, 0)
-              : gcoo_sparse_create_csc(&A, t, nrows, ncols, ptr.data(), ind.data(), v, 0);
-  }
+  const gcoo_status st = call([&] {
+    return rows ? gcoo_sparse_create_csr(&A, t, nrows, ncols, ptr.data(), ind.data(), v, 0)
+                : gcoo_sparse_create_csc(&A, t, nrows, ncols, ptr.data(), ind.data(), v, 0);
+  });
   check(st);
   return new Sparse(A);
 }
@@ -88,11 +93,9 @@ void bind_sparse(nb::module_ &m) {
             need_length(col.shape(0), nnz, "col");
             const void *v = values_of(data, t, nnz);
             gcoo_sparse A = nullptr;
-            gcoo_status st;
-            {
-              nb::gil_scoped_release unlocked;
-              st = gcoo_sparse_create_coo(&A, t, nrows, ncols, nnz, row.data(), col.data(), v, 0);
-            }
+            const gcoo_status st = call([&] {
+              return gcoo_sparse_create_coo(&A, t, nrows, ncols, nnz, row.data(), col.data(), v, 0);
+            });
             check(st);
             return new Sparse(A);
           },

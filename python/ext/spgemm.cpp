@@ -36,11 +36,7 @@ void bind_spgemm(nb::module_ &m) {
         o.safety = safety;
         gcoo_sparse C = nullptr;
         gcoo_spgemm_info i;
-        gcoo_status st;
-        {
-          nb::gil_scoped_release unlocked;
-          st = gcoo_spgemm(c.ctx, A.A, B.A, &o, &C, &i);
-        }
+        const gcoo_status st = call([&] { return gcoo_spgemm(c.ctx, A.A, B.A, &o, &C, &i); });
         check(st);
         nb::dict info;
         info["alg"] = gcoo_spgemm_alg_name(i.alg);
@@ -66,11 +62,7 @@ void bind_spgemm(nb::module_ &m) {
         gcoo_predict_options o = predict_options(method, samples, seed, rel_error, max_cost);
         o.want_row_nnz = row_nnz;
         gcoo_prediction p{};
-        gcoo_status st;
-        {
-          nb::gil_scoped_release unlocked;
-          st = gcoo_predict(A.A, B.A, &o, &p);
-        }
+        const gcoo_status st = call([&] { return gcoo_predict(A.A, B.A, &o, &p); });
         check(st);
         nb::dict r;
         r["method"] = gcoo_predict_method_name(p.method);
