@@ -76,7 +76,7 @@ struct Sparse {
   explicit Sparse(gcoo_sparse a) : A(a) {}
   Sparse(const Sparse &) = delete;
   Sparse &operator=(const Sparse &) = delete;
-  ~Sparse() { destroy(); }  // freeing a large matrix takes time: a library call like the others
+  ~Sparse() { destroy(); } // freeing a large matrix takes time: a library call like the others
   void destroy();
   gcoo_sparse_info info() const;
 };

@@ -14,7 +14,7 @@ using Values = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 void Sparse::destroy() {
   if (!A) return;
-  const double t0 = monotonic_seconds();  // with the GIL held: this may run at exit
+  const double t0 = monotonic_seconds(); // with the GIL held: this may run at exit
   gcoo_sparse_destroy(&A);
   add_library_seconds(monotonic_seconds() - t0);
 }
