@@ -66,3 +66,13 @@ def test_spgemm_result_holds_library_arrays():
     A = sp.random(200, 200, density=0.02, format="csr", random_state=3)
     C = gcoo.spgemm(A, A)
     assert not C.data.flags.owndata and abs(C - A @ A).max() <= 1e-15
+
+
+def test_layouts_read_in_place():
+    big = np.zeros((70, 12))
+    assert _core.describe_array(big) == ("row", 70, 12, 12, "host")
+    assert _core.describe_array(big[:, 2:8]) == ("row", 70, 6, 12, "host")  # ld 12
+    assert _core.describe_array(np.asfortranarray(big)) == ("col", 70, 12, 70, "host")
+    assert _core.describe_array(np.asfortranarray(big)[5:40, :]) == ("col", 35, 12, 70, "host")
+    assert _core.describe_array(big[:, 3]) == ("row", 70, 1, 12, "host")  # a column: n x 1
+    assert _core.describe_array(np.zeros(5)) == ("row", 5, 1, 1, "host")

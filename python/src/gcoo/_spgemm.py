@@ -40,7 +40,8 @@ def spgemm(
     The output is preallocated from the predicted number of nonzeros (the sampled predictor of
     :func:`predict_nnz`); a row that turns out larger than its space is detected and recomputed,
     so the result is always exact. C is structural: entries whose products cancel to 0.0 are
-    kept (as scipy and cuSPARSE do). Columns are sorted in every row, without duplicates.
+    kept (as cuSPARSE does; scipy's ``A @ B`` drops them, so its nnz may be smaller). Columns
+    are sorted in every row, without duplicates.
     Values accumulate in the element type of A and B, which must agree. Backends: the CPU
     (OpenMP, one hash accumulator a row) and CUDA (rows binned by their products).
 
