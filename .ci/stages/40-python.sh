@@ -14,17 +14,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/gcoo-python.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-fail() { echo "40-python: FAILED: $*" >&2; exit 1; }
-
-# run_expect <pattern> <command...>: run, show the output, require exit 0 and <pattern> in it.
-run_expect() {
-  local pattern="$1" out rc=0
-  shift
-  out="$("$@" 2>&1)" || rc=$?
-  printf '%s\n' "$out" | sed 's/^/    /'
-  [ "$rc" -eq 0 ] || fail "exit status $rc from: $*"
-  grep -qE "$pattern" <<<"$out" || fail "no line matching '$pattern' from: $*"
-}
+# shellcheck source=../stage_lib.sh
+source "$top/.ci/stage_lib.sh"  # fail, run_expect
 
 # the README's set-up, word for word but for the venv's place
 echo "--- /usr/bin/python3 -m venv --system-site-packages; pip install ./python"
