@@ -233,7 +233,6 @@ def bench_vs_scipy(folder: Path, repeat: int, quick: bool) -> tuple[float, float
         name = path.name[: -len(".mtx.gz")]
         print(f"  {name:28s} {A.shape[0]:8d} {A.nnz:9d}  {ts_mm * 1e3:8.2f}ms {tg_mm * 1e3:6.2f}ms "
               f"{r_mm[-1]:5.2f}x  {ts_g * 1e3:10.2f}ms {tg_g * 1e3:6.2f}ms {r_gemm[-1]:5.2f}x")
-        del op
     g_mm = math.exp(sum(map(math.log, r_mm)) / len(r_mm))
     g_gemm = math.exp(sum(map(math.log, r_gemm)) / len(r_gemm))
     print(f"  geometric mean: Operator @ X {g_mm:.2f}x scipy's speed, spgemm {g_gemm:.2f}x")

@@ -47,8 +47,11 @@ struct Solver {
   }
 
   // X holds the initial guess and receives the solution; B and X are this rank's rows.
-  nb::dict solve(Array B, MutArray X) {
+  nb::dict solve(Array B, MutArray X, uintptr_t stream) {
     gcoo_dense b = dense_view(B, "B"), x = dense_view(X, "X");
+    if (b.mem == GCOO_MEM_DEVICE) // the solver's work on the caller's stream, after its own
+      check(gcoo_ctx_set_stream(gcoo_dist_ctx(gcoo_dist_op_get_dist(A.live())),
+                                reinterpret_cast<void *>(stream)));
     record_operands(b.data, x.data);
     gcoo_bcg_result r{};
     const gcoo_status st = call([&] { return gcoo_dist_bcg_solve(A.live(), &b, &x, &o, &r); });
@@ -94,6 +97,7 @@ void bind_solver(nb::module_ &m) {
            nb::arg("A"), nb::arg("ksp") = "cg", nb::arg("pc") = "jacobi", nb::arg("rtol") = 1e-8,
            nb::arg("maxiter") = 1000, nb::arg("history") = false, nb::keep_alive<1, 2>())
       .def("solve", &Solver::solve, nb::arg("B").noconvert(), nb::arg("X").noconvert(),
+           nb::arg("stream") = 0,
            "Solve A X = B for this rank's rows; X holds the initial guess. Collective.");
 }
 

@@ -23,10 +23,12 @@ def test_status_classes_follow_the_library():
     assert gcoo.ShapeError.status == -4 and gcoo.ShapeError.status_name == "GCOO_ERR_SHAPE"
     from gcoo import _core, _errors
 
-    # every error status the library names has its class
+    # every error status the library names has its class, exported by the package
     for name, (value, _) in _core.statuses.items():
         if value < 0:
-            assert _errors.error_class(value).status_name == name
+            cls = _errors.error_class(value)
+            assert cls.status_name == name and getattr(gcoo, cls.__name__) is cls
+    assert set(_errors.__all__) <= set(gcoo.__all__)
 
 
 def test_wrong_shapes(op):

@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import gcoo
-from conftest import REAL, random_matrix, real_matrix
+from conftest import random_matrix, real_matrix
 
 METHODS = ["adaptive", "paper", "reference", "pps", "upper", "exact", "classes"]
 

@@ -18,8 +18,34 @@ from __future__ import annotations
 
 from . import _core
 from ._dist import Dist, DistOperator
-from ._errors import *  # noqa: F401,F403  (Error and one subclass per status)
-from ._errors import Error, __all__ as _error_names
+from ._errors import (  # Error and one subclass per status of gcoo/types.h
+    Error,
+    NullError,
+    InvalidObjectError,
+    InvalidArgError,
+    ShapeError,
+    DTypeError,
+    UnsupportedError,
+    TooLargeError,
+    IndexRangeError,
+    UnsortedError,
+    DuplicateError,
+    NotFiniteError,
+    FormatError,
+    ExistsError,
+    NoMemoryError,
+    FileError,
+    CudaError,
+    CusparseError,
+    CublasError,
+    NoDeviceError,
+    MPIError,
+    NCCLError,
+    HDF5Error,
+    RemoteError,
+    BreakdownError,
+    InternalError,
+)
 from ._operator import Operator, spmm
 from ._solve import Solver, SolveInfo, solve
 from ._spgemm import Prediction, predict_nnz, spgemm
@@ -44,5 +70,30 @@ __all__ = [
     "Dist",
     "DistOperator",
     "version",
-    *_error_names,
+    "Error",
+    "NullError",
+    "InvalidObjectError",
+    "InvalidArgError",
+    "ShapeError",
+    "DTypeError",
+    "UnsupportedError",
+    "TooLargeError",
+    "IndexRangeError",
+    "UnsortedError",
+    "DuplicateError",
+    "NotFiniteError",
+    "FormatError",
+    "ExistsError",
+    "NoMemoryError",
+    "FileError",
+    "CudaError",
+    "CusparseError",
+    "CublasError",
+    "NoDeviceError",
+    "MPIError",
+    "NCCLError",
+    "HDF5Error",
+    "RemoteError",
+    "BreakdownError",
+    "InternalError",
 ]

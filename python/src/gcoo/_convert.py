@@ -35,17 +35,45 @@ def is_cupy(obj: Any) -> bool:
     return type(obj).__module__.split(".")[0] in ("cupy", "cupyx")
 
 
+def is_torch(obj: Any) -> bool:
+    """True for PyTorch tensors (without importing PyTorch)."""
+    return type(obj).__module__.split(".")[0] == "torch"
+
+
 def on_device(arr: Any) -> bool:
     """True for arrays in GPU memory (CuPy, PyTorch CUDA tensors, anything DLPack on CUDA)."""
-    if hasattr(arr, "__cuda_array_interface__"):
-        return True
     dev = getattr(arr, "__dlpack_device__", None)
-    return dev is not None and dev()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
+    if dev is not None:
+        return dev()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
+    return hasattr(arr, "__cuda_array_interface__")
 
 
-def cuda_stream() -> int:
-    """CuPy's current stream (0: CUDA's default stream), on which gcoo queues device work."""
-    import cupy  # only reached with CuPy operands
+def element_type(arr: Any) -> np.dtype:
+    """An array's element type as NumPy names it (PyTorch's torch.float32 -> float32)."""
+    try:
+        return np.dtype(arr.dtype)
+    except TypeError:
+        return np.dtype(str(arr.dtype).rsplit(".", 1)[-1])
+
+
+def importable(arr: Any) -> Any:
+    """arr as the extension reads it (the buffer protocol or DLPack): arrays that offer only
+    __cuda_array_interface__ (Numba's, say) are viewed through CuPy, without a copy."""
+    if hasattr(arr, "__cuda_array_interface__") and not hasattr(arr, "__dlpack__"):
+        import cupy
+
+        return cupy.asarray(arr)  # a view of the same device memory
+    return arr
+
+
+def cuda_stream(arr: Any) -> int:
+    """The stream the caller's framework queues its work on (0: CUDA's default stream), on which
+    gcoo queues its own work on arr."""
+    if is_torch(arr):
+        import torch
+
+        return int(torch.cuda.current_stream(arr.device).cuda_stream)
+    import cupy
 
     return int(cupy.cuda.get_current_stream().ptr)
 

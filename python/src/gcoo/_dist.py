@@ -8,7 +8,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
-from ._convert import cuda_stream, dtype_name, on_device, to_gcoo
+from ._convert import cuda_stream, dtype_name, importable, on_device, to_gcoo
 from ._mpi import comm_handle, require_mpi, track
 from ._operator import check_operands
 
@@ -175,8 +175,9 @@ class DistOperator:
         operator's dtype, arrays read and written in place, nothing copied.
         """
         n_in = self.shape[1] if self.x == "replicated" else self.nrows_local
+        X = importable(X)
         out = check_operands("DistOperator.apply", self.nrows_local, n_in, self.dtype, X, out, beta)
-        self._op.apply(X, out, alpha, beta, cuda_stream() if on_device(X) else 0)
+        self._op.apply(X, importable(out), alpha, beta, cuda_stream(X) if on_device(X) else 0)
         return out
 
     def __matmul__(self, X: Any) -> Any:

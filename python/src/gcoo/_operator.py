@@ -9,7 +9,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from . import _core
 from ._context import context
-from ._convert import cuda_stream, is_cupy, on_device, to_gcoo
+from ._convert import cuda_stream, element_type, importable, is_cupy, is_torch, on_device, to_gcoo
 from ._errors import DTypeError, InvalidArgError, ShapeError
 
 
@@ -21,10 +21,15 @@ def is_dense(x: Any) -> bool:
 
 
 def _empty(like: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    if on_device(like):
-        import cupy  # device operands: the output is a CuPy array on the same device
+    """A new C-order array of like's kind and memory: NumPy, CuPy, or a PyTorch tensor."""
+    if is_torch(like):
+        import torch
 
-        with cupy.cuda.Device(like.device.id if hasattr(like, "device") else None):
+        return torch.empty(shape, dtype=getattr(torch, dtype.name), device=like.device)
+    if on_device(like):
+        import cupy
+
+        with cupy.cuda.Device(like.device.id):
             return cupy.empty(shape, dtype=dtype)
     return np.empty(shape, dtype=dtype)
 
@@ -43,11 +48,11 @@ def check_operands(
         raise ShapeError(f"{what}: X must be 1-D or 2-D, not {X.ndim}-D")
     if X.shape[0] != ncols:
         raise ShapeError(f"{what}: X has {X.shape[0]} rows, the operator {ncols} columns")
-    if np.dtype(X.dtype) != dtype:
+    if element_type(X) != dtype:
         raise DTypeError(
-            f"{what}: X is {np.dtype(X.dtype)}, the operator {dtype}; gcoo converts nothing "
+            f"{what}: X is {element_type(X)}, the operator {dtype}; gcoo converts nothing "
             f"implicitly: pass X.astype({dtype.name}) or make the operator with dtype="
-            f"'{np.dtype(X.dtype).name}'"
+            f"'{element_type(X).name}'"
         )
     shape = (nrows,) + tuple(X.shape[1:])
     if out is None:
@@ -58,8 +63,8 @@ def check_operands(
         raise TypeError(f"{what}: out must be a NumPy or device array, not {type(out).__name__}")
     if tuple(out.shape) != shape:
         raise ShapeError(f"{what}: out has shape {tuple(out.shape)}, the product {shape}")
-    if np.dtype(out.dtype) != dtype:
-        raise DTypeError(f"{what}: out is {np.dtype(out.dtype)}, the operator {dtype}")
+    if element_type(out) != dtype:
+        raise DTypeError(f"{what}: out is {element_type(out)}, the operator {dtype}")
     if isinstance(out, np.ndarray) and isinstance(X, np.ndarray) and np.shares_memory(X, out):
         raise InvalidArgError(f"{what}: out overlaps X (the product cannot be computed in place)")
     return out
@@ -131,9 +136,10 @@ class Operator(LinearOperator):
             Error: any failure of the library, with its message.
         """
         m, n = self.shape
+        X = importable(X)
         out = check_operands("Operator.apply", m, n, self.dtype, X, out, beta)
-        stream = cuda_stream() if on_device(X) else 0
-        self._op.apply(self._ctx, X, out, alpha, beta, stream)
+        stream = cuda_stream(X) if on_device(X) else 0
+        self._op.apply(self._ctx, X, importable(out), alpha, beta, stream)
         return out
 
     def dot(self, x: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
+from ._convert import cuda_stream, importable, on_device
 from ._dist import Dist, DistOperator
 from ._errors import InvalidArgError, ShapeError
 from ._operator import check_operands
@@ -108,6 +109,7 @@ class Solver:
         Collective for a DistOperator.
         """
         n = self.operator.nrows_local
+        B = importable(B)
         X = check_operands("Solver.solve", n, n, self.dtype, B, out, 0.0)
         if x0 is None:
             X[...] = 0
@@ -115,7 +117,7 @@ class Solver:
             if tuple(x0.shape) != tuple(B.shape):
                 raise ShapeError(f"x0 has shape {tuple(x0.shape)}, B {tuple(B.shape)}")
             X[...] = x0
-        r = self._solver.solve(B, X)
+        r = self._solver.solve(B, importable(X), cuda_stream(B) if on_device(B) else 0)
         k = 1 if B.ndim == 1 else int(B.shape[1])
         hist = r["history"]
         info = SolveInfo(
