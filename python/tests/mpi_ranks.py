@@ -81,6 +81,12 @@ assert info.converged, info
 Xs = d.gather(X_local, root=None)
 res = np.linalg.norm(B - L @ Xs, axis=0) / np.linalg.norm(B, axis=0)
 assert np.all(res <= 1e-8), res
+with gcoo.Solver(opp, "gmres", options="-ksp_gmres_restart 20", rtol=1e-10) as g:
+    assert g.description == "gmres(20) + jacobi"
+    X_local, info = g.solve(np.ascontiguousarray(B[lo:hi, 0]))
+    assert info.converged and info.reason == "converged_rtol", info
+    x = d.gather(X_local, root=None)
+    assert np.linalg.norm(B[:, 0] - L @ x) <= 2e-10 * np.linalg.norm(B[:, 0])
 
 # ---- errors are agreed: a slab that does not tile the rows fails on every rank ----------------
 try:
@@ -91,6 +97,7 @@ except gcoo.Error as e:
 else:
     raise AssertionError("a bad tiling was accepted")
 
+s.close()
 for o in (op, opf, opf32, opp):
     o.close()
 d.close()

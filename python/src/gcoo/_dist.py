@@ -159,6 +159,7 @@ class DistOperator:
         self.row0 = int(info["row0"])
         self.nrows_local = int(info["nrows_local"])
         self.x = str(info["x"])
+        self._solvers: "weakref.WeakSet[Any]" = weakref.WeakSet()  # closed before the operator
         dist._ops.add(self)
         track(self)
 
@@ -191,7 +192,9 @@ class DistOperator:
         return like(sp.csr_matrix((0, 0)), self._op.local_matrix())
 
     def close(self) -> None:
-        """Free the operator (not collective)."""
+        """Free the operator, and the solvers made on it first (collective if there are any)."""
+        for s in list(self._solvers):
+            s.close()
         self._op.close()
 
     def __repr__(self) -> str:
