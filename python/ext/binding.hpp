@@ -87,6 +87,8 @@ struct Context {
   Context &operator=(const Context &) = delete;
   ~Context() { gcoo_ctx_destroy(&ctx); }
 };
+// The product algorithm named name (gcoo_spdm_alg_from_name), or a Failure naming it.
+gcoo_spdm_alg spdm_alg(const std::string &name);
 void bind_sparse(nb::module_ &m);
 void bind_op(nb::module_ &m);
 void bind_spgemm(nb::module_ &m);

@@ -35,9 +35,7 @@ gcoo_dist_op_options dist_options(const std::string &xmode, const std::string &a
     o.xmode = GCOO_DIST_X_PARTITIONED;
   else
     fail(GCOO_ERR_INVALID_ARG, "x must be 'replicated' or 'partitioned', not '" + xmode + "'");
-  const int a = gcoo_spdm_alg_from_name(alg.c_str());
-  if (a < 0) fail(GCOO_ERR_INVALID_ARG, "unknown product algorithm '" + alg + "'");
-  o.local.alg = static_cast<gcoo_spdm_alg>(a);
+  o.local.alg = spdm_alg(alg);
   return o;
 }
 } // namespace

@@ -12,14 +12,18 @@ Context::Context(const std::optional<std::string> &resource) {
   check(st);
 }
 
+gcoo_spdm_alg spdm_alg(const std::string &name) {
+  const int a = gcoo_spdm_alg_from_name(name.c_str());
+  if (a < 0) fail(GCOO_ERR_INVALID_ARG, "unknown product algorithm '" + name + "'");
+  return static_cast<gcoo_spdm_alg>(a);
+}
+
 namespace {
 struct Op {
   gcoo_op op = nullptr;
   Op(Context &c, Sparse &A, const std::string &alg, int32_t p, int64_t ncols_hint) {
     gcoo_op_options o = GCOO_OP_OPTIONS_INIT;
-    const int a = gcoo_spdm_alg_from_name(alg.c_str());
-    if (a < 0) fail(GCOO_ERR_INVALID_ARG, "unknown product algorithm '" + alg + "'");
-    o.alg = static_cast<gcoo_spdm_alg>(a);
+    o.alg = spdm_alg(alg);
     o.p = p;
     o.ncols_hint = ncols_hint;
     const gcoo_status st = call([&] { return gcoo_op_create(&op, c.ctx, A.A, &o); });

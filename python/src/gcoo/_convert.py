@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Sparse matrices between scipy (or CuPy) and gcoo, and the checks on dense operands.
+"""Sparse matrices between scipy (or CuPy) and gcoo, and what a dense operand is (its element
+type, its memory, the stream its framework works on).
 
 gcoo's matrices are its own: making one copies the caller's index and value arrays once (the
 library converts them to its formats anyway). The conversions here add nothing larger than
