@@ -7,7 +7,8 @@
 # into the extension, with the CUDA backend when nvcc is found, as the C build does), then the
 # package's tests (python/tests: results against scipy, zero copies, errors, 2 MPI ranks with and
 # without mpi4py) and the README's two Python programs run as written, the second on 2 ranks.
-# Fails on any error. 2.5 minutes on 2 shared, busy cores (load 4-5), most of it compiling libgcoo.
+# Fails on any error. About 2 CPU-minutes, most of it compiling libgcoo with its CUDA kernels:
+# 2.5 minutes on 2 cores at load 4-5 (others building beside it).
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/gcoo-python.XXXXXX")"
