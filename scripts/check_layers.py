@@ -4,7 +4,7 @@
 # (ctest: arch-layers, label arch). The library is one object library, so the compiler would
 # let any file include any folder's header; this check is what makes an upward include fail.
 #
-#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- solver/ <- cli/
+#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- solver/ <- cli/, python/
 #                                                               (a layer uses those left of it)
 #
 # 1. Includes: every #include "..." or <gcoo/...> of a file in src/, kernels/, io/, dist/, cli/
@@ -14,8 +14,8 @@
 #    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h is
 #    dist, gcoo/ksp.h, gcoo/pc.h and gcoo/solver.h are solver, the umbrella gcoo/gcoo.h is for
 #    programs (cli).
-#    The command (cli/) is an application of the library: besides its own headers it
-#    includes only the public API (include/gcoo/, not backend.h).
+#    The command (cli/) and the Python extension (python/) are applications of the library:
+#    besides their own headers they include only the public API (include/gcoo/, not backend.h).
 # 2. The CUDA runtime: outside kernels/ no file includes the CUDA runtime or calls its memory,
 #    copy, stream, event or device functions; device memory, copies, streams, events and the
 #    device binding go through the backend interface (gcoo/backend.h, gcoo_device_ops). Files still waiting for their owner's conversion
@@ -28,7 +28,8 @@ import os
 import re
 import sys
 
-LAYERS = ["include", "src", "kernels", "io", "dist", "solver", "cli"]
+LAYERS = ["include", "src", "kernels", "io", "dist", "solver", "cli", "python"]
+APPLICATIONS = ("cli", "python")  # users of the public API only
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
 # The layer of each public header: the layer whose code implements what it declares.
@@ -129,11 +130,12 @@ def check(root):
                         if tl and RANK[tl] > RANK[layer]:
                             problems.append(f"{rel}:{lineno}: {layer}/ includes {m.group(2)} "
                                             f"({target}, layer {tl}/): an upward include")
-                        elif (layer == "cli" and target and not target.startswith("cli/") and
+                        elif (layer in APPLICATIONS and target and
+                              not target.startswith(layer + "/") and
                               (not target.startswith("include/") or
                                target == "include/gcoo/backend.h")):
-                            problems.append(f"{rel}:{lineno}: cli/ includes {m.group(2)} "
-                                            f"({target}): the command sees the public API only")
+                            problems.append(f"{rel}:{lineno}: {layer}/ includes {m.group(2)} "
+                                            f"({target}): applications see the public API only")
                     if layer == "kernels" or rel in CUDA_PENDING:
                         continue
                     if CUDA_INCLUDE_RE.match(code[lineno - 1]):

@@ -22,17 +22,8 @@ export GCOO_BACKEND="$backend"
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 
-fail() { echo "50-install-example: FAILED: $*" >&2; exit 1; }
-
-# run_expect <pattern> <command...>: run, show the output, require exit 0 and <pattern> in it.
-run_expect() {
-  local pattern="$1" out rc=0
-  shift
-  out="$("$@" 2>&1)" || rc=$?
-  printf '%s\n' "$out" | sed 's/^/    /'
-  [ "$rc" -eq 0 ] || fail "exit status $rc from: $*"
-  grep -qE "$pattern" <<<"$out" || fail "no line matching '$pattern' from: $*"
-}
+# shellcheck source=../stage_lib.sh
+source "$top/.ci/stage_lib.sh"  # fail, run_expect
 
 # ---- 1. install and look at what was installed -----------------------------------------------
 echo "--- cmake --install $build --prefix $prefix"

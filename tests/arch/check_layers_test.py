@@ -3,7 +3,7 @@
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
 # through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
-# private header), CUDA
+# private header, the Python extension -> backend.h), CUDA
 # runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
 # headers, commented out), and checks that exactly the violations are reported.
 import os
@@ -31,10 +31,12 @@ tree = {
     "cli/cli.h": '#include "gcoo/gcoo.h"\n#include "dist_impl.h"\n',
     "cli/cmd.c": '#include "cli.h"\n#include <mpi.h>\n#include "backend_impl.h"\n'
                  '#include "gcoo/backend.h"\n',
+    "python/ext/binding.hpp": '#include <nanobind/nanobind.h>\n#include "gcoo/gcoo.h"\n',
+    "python/ext/m.cpp": '#include "binding.hpp"\n#include "gcoo/backend.h"\n',
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
-    "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4",
+    "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "python/ext/m.cpp:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -50,7 +52,7 @@ with tempfile.TemporaryDirectory() as root:
         sys.exit(1)
     # and the clean part alone passes
     for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
-                "dist/d.c", "cli/cmd.c", "cli/cli.h"):
+                "dist/d.c", "cli/cmd.c", "cli/cli.h", "python/ext/m.cpp"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
     if r.returncode != 0:
