@@ -322,6 +322,94 @@ done:
   return st;
 }
 
+/* The host block iteration in three fused passes over the blocks (gcoo_vec_ops.bcg_*), for no
+ * preconditioner or Jacobi (whose D^-1 R is formed inside the passes, never stored) and k <= 64:
+ *   gram2      [P^T Q | P^T R]                              reduction 1
+ *   update     X += P alpha, R -= Q alpha, [||R||^2 | Q^T Z]  reduction 2, the convergence test
+ *   direction  W = Z + P beta, W^T W                        reduction 3, then P = W T
+ * the same algebra as bcg_loop, in four passes over n x k blocks an iteration instead of eleven. */
+static gcoo_status bcg_loop_fused(bcg *s, const gcoo_dense *B, gcoo_dense *X, const double *b2,
+                                  const gcoo_dense *dinv) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__run *run = s->run;
+  const gcoo_vec_ops *vo = &gcoo__vec_host;
+  const int64_t k = s->k;
+  const double rank_tol = rank_tol_of(s);
+  double *rel = NULL, *ptq = NULL, *red = NULL, *zero = NULL;
+  int64_t width = 0, it = 0;
+  GCOO_GOTO(gcoo__malloc_n((void **)&rel, k, sizeof *rel, "norms"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&ptq, k * k, sizeof *ptq, "P^T A P"));
+  GCOO_GOTO(gcoo__malloc_n((void **)&red, 2 * k * k + k, sizeof *red, "reductions"));
+  GCOO_GOTO(gcoo__calloc((void **)&zero, (size_t)(k * k), sizeof *zero, "coefficients"));
+  GCOO_GOTO(initial_residual(s, B, X));
+  GCOO_GOTO(colnorms2(s, &s->R));
+  int64_t active = record(s, 0, s->hred, b2, rel);
+  /* the first direction block W = M R (a direction pass with beta = 0) and its orthonormal P */
+  if (active > 0) {
+    GCOO_GOTO(vo->bcg_direction(s->ctx, 0, zero, &s->P, &s->R, dinv, &s->W, red));
+    GCOO_GOTO(gcoo__run_allreduce(run, red, k * k));
+    GCOO_GOTO(gcoo__orth_transform(k, red, rank_tol, s->hcoef, &width));
+    if (width > 0) {
+      gcoo_dense T, Pr = cols(&s->P, width);
+      GCOO_GOTO(upload_coef(s, s->hcoef, k, width, &T));
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
+    }
+  }
+  run->out->min_block_rank = width > 0 ? width : k;
+  while (active > 0 && width > 0 && it < run->maxit) {
+    it++;
+    if (width < run->out->min_block_rank) run->out->min_block_rank = width;
+    gcoo_dense P = cols(&s->P, width), Q = cols(&s->Q, width);
+    GCOO_GOTO(apply_A(s, &P, &Q));
+    double t0 = gcoo__wtime();
+    GCOO_GOTO(vo->bcg_gram2(s->ctx, width, &s->P, &s->Q, &s->R, red));
+    s->t_blas += gcoo__wtime() - t0;
+    GCOO_GOTO(gcoo__run_allreduce(run, red, width * width + width * k));
+    memcpy(ptq, red, (size_t)(width * width) * sizeof *ptq);
+    for (int64_t i = 0; i < width; i++) /* symmetrise: rounding makes P^T Q slightly asymmetric */
+      for (int64_t j = 0; j < i; j++)
+        ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
+    if (gcoo__chol(width, ptq) < 0) { /* P^T A P not positive definite: A is not SPD */
+      stop_all(s, it, GCOO_KSP_DIVERGED_INDEFINITE);
+      break;
+    }
+    double *alpha = red + width * width; /* s x k, solved in place */
+    gcoo__chol_solve(width, ptq, k, alpha);
+    memcpy(s->hcoef, alpha, (size_t)(width * k) * sizeof *alpha);
+    t0 = gcoo__wtime();
+    GCOO_GOTO(vo->bcg_update(s->ctx, width, s->hcoef, &s->P, &s->Q, X, &s->R, dinv, NULL, red));
+    s->t_blas += gcoo__wtime() - t0;
+    GCOO_GOTO(gcoo__run_allreduce(run, red, k + width * k));
+    active = record(s, it, red, b2, rel);
+    if (active == 0) break;
+    /* beta = -(P^T Q)^{-1} Q^T Z;  W = Z + P beta;  P = orth(W) */
+    double *beta = red + k;
+    gcoo__chol_solve(width, ptq, k, beta);
+    for (int64_t i = 0; i < width * k; i++) beta[i] = -beta[i];
+    memcpy(s->hcoef, beta, (size_t)(width * k) * sizeof *beta);
+    t0 = gcoo__wtime();
+    GCOO_GOTO(vo->bcg_direction(s->ctx, width, s->hcoef, &s->P, &s->R, dinv, &s->W, red));
+    s->t_blas += gcoo__wtime() - t0;
+    GCOO_GOTO(gcoo__run_allreduce(run, red, k * k));
+    GCOO_GOTO(gcoo__orth_transform(k, red, rank_tol, s->hcoef, &width));
+    if (width > 0) {
+      gcoo_dense T, Pr = cols(&s->P, width);
+      GCOO_GOTO(upload_coef(s, s->hcoef, k, width, &T));
+      t0 = gcoo__wtime();
+      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
+      s->t_blas += gcoo__wtime() - t0;
+    }
+  }
+  if (active > 0 && width == 0) stop_all(s, it, GCOO_KSP_DIVERGED_BREAKDOWN);
+  run->iterations = it;
+done:
+  free(rel);
+  free(ptq);
+  free(red);
+  free(zero);
+  return st;
+}
+
 gcoo_status gcoo__ksp_bcg(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X) {
   gcoo_status st = GCOO_SUCCESS;
   bcg s;
@@ -333,7 +421,13 @@ gcoo_status gcoo__ksp_bcg(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X) {
    * computed norms, a zero initial guess reads exactly 1 */
   GCOO_GOTO(colnorms2(&s, B));
   memcpy(b2, s.hred, (size_t)r->k * sizeof *b2);
-  GCOO_GOTO(bcg_loop(&s, B, X, b2));
+  {
+    const gcoo_pc_type pt = r->ksp->pc->type;
+    if (r->k <= 64 && (pt == GCOO_PC_NONE || pt == GCOO_PC_JACOBI))
+      GCOO_GOTO(bcg_loop_fused(&s, B, X, b2, gcoo__pc_jacobi_dinv(r->ksp->pc)));
+    else
+      GCOO_GOTO(bcg_loop(&s, B, X, b2));
+  }
 done:
   if (r->bcg) r->bcg->t_blas += s.t_blas;
   free(b2);

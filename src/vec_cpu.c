@@ -18,6 +18,16 @@
 #define GCOO_VEC_INLINE inline
 #endif
 
+/* Kernels whose work per element is more than a memory access (block CG's k x k products per
+ * row) are compiled for AVX2 and AVX-512F beside the baseline, the CPU's features choosing at load
+ * time (GCC's function multi-versioning); the rest are memory-bound and gain nothing from it. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GCOO_SANITIZE_BUILD)
+#define GCOO_VEC_CLONES \
+  __attribute__((target_clones("default", "avx2", "avx512f")))
+#else
+#define GCOO_VEC_CLONES
+#endif
+
 /* A pass runs on several threads when it has at least this many elements: below it, waking the
  * threads costs more than the loop (a few microseconds). */
 #define VEC_PAR(n, k) ((n) * (k) >= 32768)
@@ -138,6 +148,29 @@ static gcoo_status host_pipecg_update(gcoo_ctx ctx, const double *alpha, const d
   return GCOO_DISPATCH(v[0]->dtype, vec_pipecg_update, alpha, beta, v, out);
 }
 
+static gcoo_status host_bcg_gram2(gcoo_ctx ctx, int64_t s, const gcoo_dense *P, const gcoo_dense *Q,
+                                  const gcoo_dense *R, double *out) {
+  (void)ctx;
+  return GCOO_DISPATCH(R->dtype, vec_bcg_gram2, s, P, Q, R, out);
+}
+static gcoo_status host_bcg_update(gcoo_ctx ctx, int64_t s, const double *alpha,
+                                   const gcoo_dense *P, const gcoo_dense *Q, gcoo_dense *X,
+                                   gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *Z,
+                                   double *out) {
+  (void)ctx;
+  GCOO_CHECK(R->ncols <= 64, GCOO_ERR_INTERNAL, "fused block update of %lld > 64 columns",
+             (long long)R->ncols);
+  return GCOO_DISPATCH(R->dtype, vec_bcg_update, s, alpha, P, Q, X, R, dinv, Z, out);
+}
+static gcoo_status host_bcg_direction(gcoo_ctx ctx, int64_t s, const double *beta,
+                                      const gcoo_dense *P, const gcoo_dense *Z,
+                                      const gcoo_dense *dinv, gcoo_dense *W, double *out) {
+  (void)ctx;
+  GCOO_CHECK(W->ncols <= 64, GCOO_ERR_INTERNAL, "fused block direction of %lld > 64 columns",
+             (long long)W->ncols);
+  return GCOO_DISPATCH(W->dtype, vec_bcg_direction, s, beta, P, Z, dinv, W, out);
+}
+
 const gcoo_vec_ops gcoo__vec_host = {
     .fill = host_fill,
     .axpby = host_axpby,
@@ -148,4 +181,7 @@ const gcoo_vec_ops gcoo__vec_host = {
     .cg_update = host_cg_update,
     .cg_direction = host_cg_direction,
     .pipecg_update = host_pipecg_update,
+    .bcg_gram2 = host_bcg_gram2,
+    .bcg_update = host_bcg_update,
+    .bcg_direction = host_bcg_direction,
 };

@@ -377,4 +377,182 @@ static gcoo_status GCOO_FN(vec_pipecg_update)(const double *alpha, const double 
   return GCOO_SUCCESS;
 }
 
+/* ---- block CG's fused passes (s directions, k columns: P and Q are n x s views of n x k
+ * blocks, alpha and beta s x k row-major, one leading dimension ld for every block) ---------- */
+
+static GCOO_VEC_INLINE void GCOO_FN(vbcg_gram2_k)(int64_t i0, int64_t i1, int64_t s, int64_t k,
+                                                  int64_t ld, const VT *restrict p,
+                                                  const VT *restrict q, const VT *restrict r,
+                                                  double *restrict acc) {
+  double *restrict pq = acc, *restrict pr = acc + s * s;
+  for (int64_t i = i0; i < i1; i++) {
+    const VT *restrict pi = p + i * ld, *restrict qi = q + i * ld, *restrict ri = r + i * ld;
+    for (int64_t a = 0; a < s; a++) {
+      const double pa = pi[a];
+      for (int64_t b = 0; b < s; b++) pq[a * s + b] += pa * (double)qi[b];
+      for (int64_t b = 0; b < k; b++) pr[a * k + b] += pa * (double)ri[b];
+    }
+  }
+}
+
+/* The kernel on rows [i0, i1), compiled for the common widths and for each instruction set. */
+GCOO_VEC_CLONES static void GCOO_FN(vbcg_gram2_rows)(int64_t i0, int64_t i1, int64_t s, int64_t k,
+                                                     int64_t ld, const VT *p, const VT *q,
+                                                     const VT *r, double *acc) {
+  if (s == 8 && k == 8)
+    GCOO_FN(vbcg_gram2_k)(i0, i1, 8, 8, ld, p, q, r, acc);
+  else if (s == 16 && k == 16)
+    GCOO_FN(vbcg_gram2_k)(i0, i1, 16, 16, ld, p, q, r, acc);
+  else if (s == 4 && k == 4)
+    GCOO_FN(vbcg_gram2_k)(i0, i1, 4, 4, ld, p, q, r, acc);
+  else
+    GCOO_FN(vbcg_gram2_k)(i0, i1, s, k, ld, p, q, r, acc);
+}
+
+/* out = [P^T Q (s x s) | P^T R (s x k)]: one pass over P, Q and R. */
+static gcoo_status GCOO_FN(vec_bcg_gram2)(int64_t s, const gcoo_dense *P, const gcoo_dense *Q,
+                                          const gcoo_dense *R, double *out) {
+  const int64_t n = R->nrows, k = R->ncols, ld = R->ld, cnt = s * s + s * k;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, cnt));
+#pragma omp parallel if (VEC_PAR(n, k * s))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *acc = vec_partials_slot(&part, t);
+    GCOO_FN(vbcg_gram2_rows)(i0, i1, s, k, ld, P->data, Q->data, R->data, acc);
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vbcg_update_k)(int64_t i0, int64_t i1, int64_t s, int64_t k,
+                                                   int64_t ld, const double *restrict alpha,
+                                                   const VT *restrict p, const VT *restrict q,
+                                                   VT *restrict x, VT *restrict r,
+                                                   const VT *restrict dv, int64_t dl,
+                                                   VT *restrict z, double *restrict acc) {
+  double *restrict nr = acc, *restrict qz = acc + k;
+  double dx[64], dr[64], zz[64];
+  for (int64_t i = i0; i < i1; i++) {
+    const VT *restrict pi = p + i * ld, *restrict qi = q + i * ld;
+    VT *restrict xi = x + i * ld, *restrict ri = r + i * ld;
+    for (int64_t b = 0; b < k; b++) dx[b] = dr[b] = 0.0;
+    for (int64_t a = 0; a < s; a++) {
+      const double pa = pi[a], qa = qi[a];
+      for (int64_t b = 0; b < k; b++) {
+        dx[b] += pa * alpha[a * k + b];
+        dr[b] += qa * alpha[a * k + b];
+      }
+    }
+    const double di = dv ? (double)dv[i * dl] : 1.0;
+    for (int64_t b = 0; b < k; b++) {
+      xi[b] = (VT)(xi[b] + dx[b]);
+      const VT rb = (VT)(ri[b] - dr[b]);
+      ri[b] = rb;
+      nr[b] += (double)rb * (double)rb;
+      zz[b] = (double)(VT)(di * (double)rb);
+      if (z) z[i * ld + b] = (VT)zz[b];
+    }
+    for (int64_t a = 0; a < s; a++) {
+      const double qa = qi[a];
+      for (int64_t b = 0; b < k; b++) qz[a * k + b] += qa * zz[b];
+    }
+  }
+}
+
+GCOO_VEC_CLONES static void GCOO_FN(vbcg_update_rows)(int64_t i0, int64_t i1, int64_t s, int64_t k,
+                                                      int64_t ld, const double *alpha, const VT *p,
+                                                      const VT *q, VT *x, VT *r, const VT *dv,
+                                                      int64_t dl, VT *z, double *acc) {
+  if (s == 8 && k == 8)
+    GCOO_FN(vbcg_update_k)(i0, i1, 8, 8, ld, alpha, p, q, x, r, dv, dl, z, acc);
+  else if (s == 16 && k == 16)
+    GCOO_FN(vbcg_update_k)(i0, i1, 16, 16, ld, alpha, p, q, x, r, dv, dl, z, acc);
+  else
+    GCOO_FN(vbcg_update_k)(i0, i1, s, k, ld, alpha, p, q, x, r, dv, dl, z, acc);
+}
+
+/* X += P alpha, R -= Q alpha, Z = D^-1 R (dinv NULL: Z = R; Z NULL: not stored), and
+ * out = [||R_j||^2 (k) | Q^T Z (s x k)]: one pass. k <= 64. */
+static gcoo_status GCOO_FN(vec_bcg_update)(int64_t s, const double *alpha, const gcoo_dense *P,
+                                           const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                                           const gcoo_dense *dinv, gcoo_dense *Z, double *out) {
+  const int64_t n = R->nrows, k = R->ncols, ld = R->ld, cnt = k + s * k;
+  const VT *dv = dinv ? dinv->data : NULL;
+  const int64_t dl = dinv ? dinv->ld : 0;
+  VT *z = Z ? Z->data : NULL;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, cnt));
+#pragma omp parallel if (VEC_PAR(n, k * s))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *acc = vec_partials_slot(&part, t);
+    GCOO_FN(vbcg_update_rows)
+    (i0, i1, s, k, ld, alpha, P->data, Q->data, X->data, R->data, dv, dl, z, acc);
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
+static GCOO_VEC_INLINE void GCOO_FN(vbcg_direction_k)(int64_t i0, int64_t i1, int64_t s, int64_t k,
+                                                      int64_t ld, const double *restrict beta,
+                                                      const VT *restrict p, const VT *restrict zr,
+                                                      const VT *restrict dv, int64_t dl,
+                                                      VT *restrict w, double *restrict acc) {
+  double ww[64];
+  for (int64_t i = i0; i < i1; i++) {
+    const VT *restrict pi = p + i * ld, *restrict zi = zr + i * ld;
+    VT *restrict wi = w + i * ld;
+    const double di = dv ? (double)dv[i * dl] : 1.0;
+    for (int64_t b = 0; b < k; b++) ww[b] = di * (double)zi[b];
+    for (int64_t a = 0; a < s; a++) {
+      const double pa = pi[a];
+      for (int64_t b = 0; b < k; b++) ww[b] += pa * beta[a * k + b];
+    }
+    for (int64_t b = 0; b < k; b++) {
+      wi[b] = (VT)ww[b];
+      ww[b] = (double)wi[b];
+    }
+    for (int64_t a = 0; a < k; a++) {
+      const double wa = ww[a];
+      for (int64_t b = 0; b < k; b++) acc[a * k + b] += wa * ww[b];
+    }
+  }
+}
+
+GCOO_VEC_CLONES static void GCOO_FN(vbcg_direction_rows)(int64_t i0, int64_t i1, int64_t s,
+                                                         int64_t k, int64_t ld, const double *beta,
+                                                         const VT *p, const VT *zr, const VT *dv,
+                                                         int64_t dl, VT *w, double *acc) {
+  if (s == 8 && k == 8)
+    GCOO_FN(vbcg_direction_k)(i0, i1, 8, 8, ld, beta, p, zr, dv, dl, w, acc);
+  else if (s == 16 && k == 16)
+    GCOO_FN(vbcg_direction_k)(i0, i1, 16, 16, ld, beta, p, zr, dv, dl, w, acc);
+  else
+    GCOO_FN(vbcg_direction_k)(i0, i1, s, k, ld, beta, p, zr, dv, dl, w, acc);
+}
+
+/* W = D^-1 Z + P beta (dinv NULL: Z + P beta; with dinv, Z is the residual R) and
+ * out = W^T W (k x k): one pass. k <= 64. */
+static gcoo_status GCOO_FN(vec_bcg_direction)(int64_t s, const double *beta, const gcoo_dense *P,
+                                              const gcoo_dense *Z, const gcoo_dense *dinv,
+                                              gcoo_dense *W, double *out) {
+  const int64_t n = W->nrows, k = W->ncols, ld = W->ld;
+  const VT *dv = dinv ? dinv->data : NULL;
+  const int64_t dl = dinv ? dinv->ld : 0;
+  vec_partials part;
+  GCOO_CALL(vec_partials_make(&part, k * k));
+#pragma omp parallel if (VEC_PAR(n, k * s))
+  {
+    int64_t i0, i1;
+    const int t = vec_range(n, &i0, &i1);
+    double *acc = vec_partials_slot(&part, t);
+    GCOO_FN(vbcg_direction_rows)(i0, i1, s, k, ld, beta, P->data, Z->data, dv, dl, W->data, acc);
+  }
+  vec_partials_sum(&part, out);
+  return GCOO_SUCCESS;
+}
+
 #undef VT

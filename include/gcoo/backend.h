@@ -229,6 +229,20 @@ typedef struct gcoo_vec_ops {
    *  b = beta[j] per column), and out = {r^T u, w^T u, r^T r} (3 k values) of the new vectors. */
   gcoo_status (*pipecg_update)(gcoo_ctx ctx, const double *alpha, const double *beta,
                                gcoo_dense *const *v, double *out);
+  /* Block CG's passes (k columns, s <= k search directions: P and Q are the first s columns of
+   * their n x k blocks; alpha and beta s x k row-major; one leading dimension; k <= 64). */
+  /** out = [P^T Q (s x s) | P^T R (s x k)]. */
+  gcoo_status (*bcg_gram2)(gcoo_ctx ctx, int64_t s, const gcoo_dense *P, const gcoo_dense *Q,
+                           const gcoo_dense *R, double *out);
+  /** X += P alpha, R -= Q alpha, Z = diag(dinv) R (dinv NULL: R; Z NULL: not stored), and
+   *  out = [||R_j||^2 (k) | Q^T Z (s x k)]. */
+  gcoo_status (*bcg_update)(gcoo_ctx ctx, int64_t s, const double *alpha, const gcoo_dense *P,
+                            const gcoo_dense *Q, gcoo_dense *X, gcoo_dense *R,
+                            const gcoo_dense *dinv, gcoo_dense *Z, double *out);
+  /** W = diag(dinv) Z + P beta (dinv NULL: Z + P beta) and out = W^T W (k x k). */
+  gcoo_status (*bcg_direction)(gcoo_ctx ctx, int64_t s, const double *beta, const gcoo_dense *P,
+                               const gcoo_dense *Z, const gcoo_dense *dinv, gcoo_dense *W,
+                               double *out);
 } gcoo_vec_ops;
 
 /** The host table (src/vec_cpu.c, OpenMP). */
