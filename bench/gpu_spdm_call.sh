@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/gpu_spdm_call.sh OUT MATS [N] [SECTIONS]: issue 15 (sessions 10-11), one GPU call: Release
+# bench/gpu_spdm_call.sh OUT MATS [N] [SECTIONS]: issue 15, one GPU call: Release
 # build of the SpDM targets, the SpDM GPU tests (t302, t303, t305), memcheck of t303 and t305
 # --quick (every tuned variant, the batched ones included; the tensor-core mode and its trial),
 # then spdm_bench --lean at one width N (default 32) over the

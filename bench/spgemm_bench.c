@@ -7,8 +7,8 @@
  * check of every result against cuSPARSE's (on the device: same pattern, values within a
  * tolerance). Inputs start on the device for gcoo and cuSPARSE, and both take their buffers (and a
  * C of at most a quarter of what the pool keeps) from one stream-ordered pool, warm after the
- * warm-up run, as a user who keeps a pool would (until session 4 cuSPARSE's buffers and C were
- * cudaMalloc'd inside its clock); each time is the host clock from the call's first cuSPARSE or
+ * warm-up run, as a user who keeps a pool would (no side pays a cudaMalloc inside its clock that
+ * the other does not); each time is the host clock from the call's first cuSPARSE or
  * gcoo call to its stream's end, C complete on the device. The last lines are the issue's
  * targets, computed from what was measured. One CSV row per (product, algorithm) goes to
  * <outdir>/spgemm.csv.
@@ -19,8 +19,8 @@
  * runs in DIR/work, which is where it looks for them; its own timing (mean of 10 runs after a
  * warm-up, whole pipeline with C's allocation) is parsed from its last line. Its time is the
  * fastest of --opsparse-runs N processes (default 3), so that one slow process does not count
- * against the peer. (Its time for the 2-D Laplacian still moved from 1.30 to 1.61 ms between
- * calls on different H200 machines in session 7, the processes of one call agreeing.) It is
+ * against the peer. (Its time for the 2-D Laplacian can still differ by 1.2x between H200
+ * machines, the processes of one machine agreeing.) It is
  * built for double only; operands above --opsparse-max-nnz entries are not passed (text
  * files).
  *
@@ -36,20 +36,18 @@
  * gcoo behind an environment switch (docs/spgemm.md), in the same process, checked against the
  * same reference, and printed beside the default ("variant" lines, CSV alg gcoo_NAME):
  * recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with no host
- * plan), rank-count GCOO_SPGEMM_RANK=count (rows of more than 32 entries ordered as in session
- * 4: counting ranks in the warp bins, a bitonic network in the block bins), bound-off
- * GCOO_SPGEMM_BOUND_ENTRIES=0 (small products sampled and predicted like the others, not
+ * plan), rank-count GCOO_SPGEMM_RANK=count (rows of more than 32 entries ordered by
+ * counting ranks in the warp bins and a bitonic network in the block bins, not bucket ranks),
+ * bound-off GCOO_SPGEMM_BOUND_ENTRIES=0 (small products sampled and predicted like the others, not
  * computed at their bounds), bound-4M the same limit at 2^22 entries instead of 2^24, pool-256M
- * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth
- * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4),
- * first-flat GCOO_SPGEMM_FIRST=flat (the first bin's rows, at most 31 products, hashed with their
- * products flattened over the group's lanes as in session 5, instead of a lane per A entry),
- * inplace-off GCOO_SPGEMM_INPLACE=off (products whose rows all have hi <= 31 take the rooms and
- * the layout, as before session 8, instead of the in-place pass), dense-0 and dense-2
- * GCOO_SPGEMM_DENSE_REACH=0, 2 (a block row of many products per column of its span is hashed as
- * in session 7, or may go up to 2 bins past its hash table's to be accumulated densely, instead
- * of 1).
- * The summary gives each side by side with the default and what the targets would be with it.
+ * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth of
+ * the device's memory, and C comes from it up to 64 MiB), first-flat GCOO_SPGEMM_FIRST=flat (the
+ * first bin's rows, at most 31 products, hashed with their products flattened over the group's
+ * lanes instead of a lane per A entry), inplace-off GCOO_SPGEMM_INPLACE=off (products whose rows
+ * all have hi <= 31 take the rooms and the layout instead of the in-place pass), dense-0 and
+ * dense-2 GCOO_SPGEMM_DENSE_REACH=0, 2 (a block row of many products per column of its span is
+ * always hashed, or may go up to 2 bins past its hash table's to be accumulated densely, instead of
+ * 1). The summary gives each side by side with the default and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>

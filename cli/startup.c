@@ -128,8 +128,8 @@ int cli_startup_end(int rc) {
  * Open MPI binds each rank to one core when it starts two or fewer (to a socket above that), so
  * `OMP_NUM_THREADS=8 mpirun -np 2 gcoo_dist ...` on a 16-core node runs each rank's 8 threads on
  * one core. On an H200 node, 2 ranks started so (8 threads each, sharing the one GPU) read a 906
- * MB file 2.6x and set it up 7.5x slower than one unbound rank
- * (bench/results/2026-12-01-h200-data-s3.txt; the benchmark now passes --bind-to none). Rank 0
+ * MB file 2.6x and set it up 7.5x slower than one unbound rank (bench/datapath.sh passes
+ * --bind-to none for that reason). Rank 0
  * says so, once, on stderr, with the launcher options that fix it. */
 static void check_binding(void) {
 #if defined(_OPENMP) && defined(__linux__)
@@ -149,8 +149,8 @@ static void check_binding(void) {
  * environment (Open MPI and PMIx setenv dozens of variables while they start) and the CUDA
  * driver reads it while it starts (getenv): glibc's setenv may move the environment's array
  * while another thread's getenv walks it, which is undefined behaviour and can crash. One warm
- * `gcoo_dist spgemm` on the H200 VM died of SIGSEGV 21 ms after exec with the two overlapped
- * (bench/results/2026-12-01-h200-data-s5.txt); the prefetch's thread reads no environment. A
+ * `gcoo_dist spgemm` on an H200 machine died of SIGSEGV 21 ms after exec with the two
+ * overlapped; the prefetch's thread reads no environment. A
  * singleton's MPI_Init takes ~0.1 s beside the input's prefetch (io/prefetch.c), so the context,
  * ready ~0.3 s after it starts, is still made while the input is read. */
 void cli_startup_mpi_done(void) {

@@ -4,14 +4,14 @@
  *
  * A cudaMemcpy from or to pageable memory goes through the driver's own pinned staging buffer,
  * which one CPU thread fills (or empties) while the DMA engine moves the previous piece: 4.8 GB/s
- * for the 525 MB dense operand on the H200 VM (bench/results/2026-12-01-h200-data-s3.txt), the
+ * for the 525 MB dense operand on an H200 machine, the
  * matrix's 906 MB took most of the set-up's 0.2 s, where the link moves pinned memory at tens of
  * GB/s. Here the host side is copied into (or out of) pinned chunks of CHUNK bytes by the OpenMP
  * threads, NBUF chunks in turn: while the DMA engine moves one, the threads fill the next (H2D)
  * or empty the last (D2H); a chunk is reused once the event recorded after its DMA has passed.
  * The pinned chunks are allocated per copy (a few ms for NBUF x CHUNK, against ~0.1 s saved per
  * 500 MB) and freed before it returns, so nothing outlives the call; where they cannot be
- * allocated (a pinned-memory limit), the copy goes through cudaMemcpy2DAsync as before. */
+ * allocated (a pinned-memory limit), the copy goes through cudaMemcpy2DAsync. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -243,18 +243,17 @@ bool recompute_direct() {
 
 // How rows of more than 32 entries are ordered in the shared tables. Default: ranked through
 // buckets of the row's column span (bucket_rank_write, kernels/spgemm_kernels.cuh; the 64-slot
-// warp bin keeps the counting ranks). GCOO_SPGEMM_RANK=count takes session 4's default instead
-// (counting ranks in the warp bins, 1.08x the bitonic network there, and the bitonic network in
-// the block bins), for comparison; its register sort (0.95x of the counting ranks on the H200)
-// and the warp bins' network are gone. Read at every call (the benchmark times both).
+// warp bin keeps the counting ranks). GCOO_SPGEMM_RANK=count takes counting ranks in the warp bins
+// and the bitonic network in the block bins instead, for comparison (a register sort ran at 0.95x
+// of the counting ranks on the H200). Read at every call (the benchmark times both).
 bool bucket_rank_mode() {
   const char *v = getenv("GCOO_SPGEMM_RANK");
   return !(v && strcmp(v, "count") == 0);
 }
 
 // How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
-// A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes session
-// 5's products flattened over the group's lanes (scan, search, shuffles a product), for
+// A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes the
+// products flattened over the group's lanes (scan, search, shuffles a product), for
 // comparison. Read at every call (the benchmark times both).
 int first_bin_mode() {
   const char *v = getenv("GCOO_SPGEMM_FIRST");
@@ -263,7 +262,7 @@ int first_bin_mode() {
 
 // How many bins past its hash table's a block row of many products per column of its span may go
 // to be accumulated densely (bin_of, which says what was measured): GCOO_SPGEMM_DENSE_REACH=N,
-// default 1 (0: session 7's bins). Read at every call (the benchmark times 0 and 2 beside it).
+// default 1 (0: hashed in its own bin). Read at every call (the benchmark times 0 and 2 beside it).
 int dense_reach() {
   const char *v = getenv("GCOO_SPGEMM_DENSE_REACH");
   const int r = v && *v ? atoi(v) : 1;
@@ -285,10 +284,10 @@ bool in_place_mode() {
 // takes every row into a room of hi, so no row can overflow and the product needs two host
 // waits instead of three to five (the second plan, the second pass and the recomputation's plan,
 // pass and scan go). These are the products whose time is host overhead (add32 0.29 ms, of which
-// the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms, session 3's trace);
+// the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms in a trace);
 // the memory is at most 2 sum hi entries, 384 MiB. 2^24 rather than 2^22: wiki-Vote A A^T 1.84x,
 // rajat01 1.14-1.16x, cage11 1.06-1.11x, the others the same, peak memory 0.46x of ALG1's in
-// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200, the s4 run 1).
+// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200).
 // GCOO_SPGEMM_BOUND_ENTRIES=N sets the limit (0: never), for comparison. Only with safety >= 1
 // and no memory budget.
 constexpr unsigned long long kBoundEntries = 1ull << 24;
@@ -1160,13 +1159,13 @@ done:
 // SpGEMM's own stream-ordered pool, one per device, keeps what a call freed for the next call (no
 // cudaMalloc per call); after each call it is trimmed back to pool_keep() bytes: an eighth of
 // the device's memory (17.6 GiB of an H200), so that the next product of a similar size maps no
-// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its
-// 1.2 GB buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-
-// run1), and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep
-// nothing). The pool is gcoo's, not the device's default pool: an application's own
-// cudaMallocAsync keeps the release policy it set (session 4 set the default pool's threshold,
-// which changed it for everyone in the process). It lives as long as the process, as a cached
-// library handle does; where it cannot be created, the default pool serves, untouched.
+// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x on an
+// H200: its 1.2 GB buffer and C were mapped afresh by every call), and the rest stays free for
+// others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing). The pool is gcoo's, not the
+// device's default pool: an application's own cudaMallocAsync keeps the release policy it set
+// (setting the default pool's threshold would change it for everyone in the process). It lives as
+// long as the process, as a cached library handle does; where it cannot be created, the default
+// pool serves, untouched.
 static size_t device_total_bytes() {
   static size_t total[16];
   int d = 0;

@@ -3,10 +3,11 @@
  * the public operator on the GPU: fresh random and real matrices (tests/data), device and host
  * operands, N = 1 .. 300 (tails of the 16-column fragments), padded and misaligned rows, beta = 0
  * over NaN and beta != 0, each result checked element by element against the stated bound
- * (docs/kernels.md §10: |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij), and its
- * normwise error printed. Also: the mode is what the operator reports, a double operator with
- * TF32 allowed stays exact (the FP64 tolerance), the exact default is unchanged, a bad math value
- * is refused. Small enough for compute-sanitizer (--quick: fewer cases). Exit 77 without a GPU. */
+ * (docs/kernels.md, "The tensor-core mode": |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha|
+ * (|A||X|)_ij), and its normwise error printed. Also: the mode is what the operator reports, a
+ * double operator with TF32 allowed stays exact (the FP64 tolerance), the exact default is
+ * unchanged, a bad math value is refused. Small enough for compute-sanitizer (--quick: fewer
+ * cases). Exit 77 without a GPU. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime_api.h>
 #include <math.h>
