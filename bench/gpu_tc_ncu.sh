@@ -10,7 +10,7 @@ set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
 mkdir -p "$out"; t0=$(date +%s); el() { echo "[$(( $(date +%s) - t0 )) s]"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-{ cmake -S . -B bg -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
+{ cmake -S . -B bg -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGCOO_DEVELOPER=ON &&
   cmake --build bg -j"$(nproc)" --target spdm_bench t305-cuda-tc; } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "$(el) built"
 ctest --test-dir bg -R t305 --output-on-failure --timeout 120 >"$out/tests.log" 2>&1; echo "$(el) t305 rc $?"

@@ -29,7 +29,8 @@ static int gpu_prestarted, input_prefetched, may_gpu;
 static int may_use_gpu(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") && strcmp(argv[1], "solve"))
     return 0;
-  const char *b = getenv("GCOO_BACKEND");
+  const char *b = NULL;
+  (void)gcoo_param_get("GCOO_BACKEND", &b);
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--backend") && i + 1 < argc) b = argv[i + 1];
     if (!strncmp(argv[i], "--backend=", 10)) b = argv[i] + 10;
@@ -94,8 +95,9 @@ static void prefetch_input(int argc, char **argv) {
 bool cli_input_prefetched(void) { return input_prefetched; }
 
 bool cli_fast_startup(void) {
-  const char *e = getenv("GCOO_FAST_STARTUP");
-  return !(e && e[0] == '0');
+  int64_t on = 1; /* GCOO_FAST_STARTUP (gcoo/params.h) */
+  (void)gcoo_param_get_int("GCOO_FAST_STARTUP", &on);
+  return on != 0;
 }
 
 void cli_startup_begin(int argc, char **argv) {

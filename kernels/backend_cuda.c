@@ -18,6 +18,7 @@
 #include "dense_random.h"
 #include "dense_sums.h"
 #include "dispatch.h"
+#include "params.h"
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
 enum { STATS_NLOG = 11 };
@@ -350,18 +351,12 @@ gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d) {
 }
 
 /* ---- operator setup ------------------------------------------------------------------------ */
-static int env_allows_tf32(void) {
-  const char *v = getenv("GCOO_ALLOW_TF32");
-  return v && (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"));
-}
-
-/* The tensor-core kernel's developer switches, each a value forced for measuring against the
- * trial's or the launcher's choice (0 or unset: not forced): GCOO_TC_KSPLIT=1|2|4 warps a window,
+/* The tensor-core kernel's developer parameters, each a value forced for measuring against the
+ * trial's or the launcher's choice (0: not forced): GCOO_TC_KSPLIT=1|2|4 warps a window,
  * GCOO_TC_COLS=32|64|128 columns a tile. Accepted: base, 2 base, 4 base. */
-static int env_tc_forced(const char *name, int base) {
-  const char *v = getenv(name);
-  const int k = v ? atoi(v) : 0;
-  return k == base || k == 2 * base || k == 4 * base ? k : 0;
+static int tc_forced(gcoo__param p, int base) {
+  const int64_t k = gcoo__param_int(p);
+  return k == base || k == 2 * base || k == 4 * base ? (int)k : 0;
 }
 
 static size_t csr_bytes(const gcoo_cuda_csr *A) {
@@ -436,8 +431,8 @@ static gcoo_status tc_setup(gcoo_op op) {
     o->device_bytes += tuned_bytes(&o->tc_tuned, &o->csr);
   }
   GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
-  o->tc.force_ksplit = env_tc_forced("GCOO_TC_KSPLIT", 1);
-  o->tc.force_cols = env_tc_forced("GCOO_TC_COLS", 32);
+  o->tc.force_ksplit = tc_forced(GCOO__P_TC_KSPLIT, 1);
+  o->tc.force_cols = tc_forced(GCOO__P_TC_COLS, 32);
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
   if (reorder) {
@@ -475,10 +470,7 @@ done:
 #define TRIAL_REPS 5                        /* timed applies per candidate (the median) */
 #define TRIAL_MIN_GAIN 0.93                 /* time ratio an alternative must beat */
 
-static int env_trial_off(void) {
-  const char *v = getenv("GCOO_AUTO_TRIAL");
-  return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false"));
-}
+static int env_trial_off(void) { return !gcoo__param_bool(GCOO__P_AUTO_TRIAL); }
 
 /* Median GPU time of TRIAL_REPS applies, queued back to back behind a spin kernel (as the
  * benchmark times): host launch gaps, which differ between cuSPARSE and the GCOO kernels, stay
@@ -633,11 +625,9 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
     return GCOO_SUCCESS; /* the rule's variant stands */
   }
   const char *rule_name = split ? "row-split" : L->prefer_direct ? "direct" : "staged";
-  /* GCOO_SHAPE_TRACE=1 (developer switch): every candidate's time on stderr */
-  const char *tv = getenv("GCOO_SHAPE_TRACE");
-  const int trace = tv && tv[0] == '1';
-  if (trace)
-    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N, rule_name, rule);
+  /* every candidate's time in the log (GCOO_DEBUG=TRACE, subsystem TRIAL) */
+  GCOO_LOG(GCOO_LOG_TRACE, "TRIAL", "shape trial: N %lld rule (%s): %.4g ms", (long long)N,
+           rule_name, rule);
   for (int c = 0; c < nc; c++) {
     L->prefer_split = cand[c].split;
     L->split.ordered = cand[c].split;
@@ -651,13 +641,12 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
       ms = -1;
       (void)cudaGetLastError();
     }
-    if (trace)
-      fprintf(stderr, "gcoo shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms\n",
-              (long long)N,
-              cand[c].split   ? "row-split"
-              : cand[c].batch ? "batched"
-                              : "direct",
-              cand[c].rows, cand[c].vpt, cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
+    GCOO_LOG(GCOO_LOG_TRACE, "TRIAL",
+             "shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms", (long long)N,
+             cand[c].split   ? "row-split"
+             : cand[c].batch ? "batched"
+                             : "direct",
+             cand[c].rows, cand[c].vpt, cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
     if (ms > 0 && (best < 0 || ms < best)) {
       best = ms;
       bi = c;
@@ -965,7 +954,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
                           o->csr.nnz,
                           o->details.nstats,
                           o->details.distinct_by_log2p,
-                          env_allows_tf32(),
+                          gcoo__param_bool(GCOO__P_ALLOW_TF32),
                           0,
                           c->dev.sm_count,
                           max_row_nnz(op->A_csr),

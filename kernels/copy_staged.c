@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "copy_staged.h"
+#include "params.h"
 
 enum { CHUNK = 8 << 20, NBUF = 3, PIECE = 1 << 20 };
 
@@ -145,17 +146,9 @@ done:
 }
 
 size_t gcoo__staged_min_bytes(void) {
-  static size_t min_bytes; /* 0: not read yet; SIZE_MAX: never */
-  if (!min_bytes) {
-    const char *v = getenv("GCOO_STAGED_COPY_MIN_MB");
-    char *end = NULL;
-    const long long mb = v && *v ? strtoll(v, &end, 10) : -1;
-    if (mb < 0 || (end && *end)) /* unset or not a count of MiB: the default */
-      min_bytes = (size_t)256 << 20;
-    else
-      min_bytes = mb == 0 ? SIZE_MAX : (size_t)mb << 20;
-  }
-  return min_bytes;
+  const int64_t mb = gcoo__param_int(GCOO__P_STAGED_COPY_MIN_MB);
+  if (mb < 0) return (size_t)256 << 20; /* not a count of MiB: the default */
+  return mb == 0 ? SIZE_MAX : (size_t)mb << 20;
 }
 
 gcoo_status gcoo__cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,

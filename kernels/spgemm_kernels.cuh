@@ -123,15 +123,7 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
-                    // false (GCOO_SPGEMM_RANK=count): counting ranks in the warp bins and a
-                    // bitonic network in the block bins
-  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat)
 };
-
-// The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
-// A entry (the default), or by products flattened over the group.
-constexpr int kFirstLanes = 0, kFirstFlat = 1;
 
 struct csr_in {
   const int64_t *Ap;
@@ -170,7 +162,7 @@ __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_
 // ---- sorting ---------------------------------------------------------------------------------
 
 // Bitonic sort of keys/vals[0, P) (P a power of two) by the block's `nthreads` threads (tid
-// among them): the global bin's tables, and the block bins' with GCOO_SPGEMM_RANK=count.
+// among them): the global bin's tables, and a block bin's whose buckets' counters do not fit.
 template <typename T>
 __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nthreads) {
   for (int64_t k = 2; k <= P; k <<= 1)
@@ -194,8 +186,8 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
-// Rank z > 32 distinct keys of a warp's table by counting (the 64-slot bin's rows, and every
-// warp bin's with GCOO_SPGEMM_RANK=count; 1.08x faster in geomean than a bitonic network there):
+// Rank z > 32 distinct keys of a warp's table by counting (the 64-slot bin's rows, and a larger
+// bin's whose buckets' counters do not fit; 1.08x faster in geomean than a bitonic network):
 // lane l holds entries l, l + 32, ... in registers (K = TS / 32 at
 // most), reads every key once from shared memory (a broadcast: no bank conflicts) and counts the
 // smaller ones; entry s goes straight to its rank. z x ceil(z / 32) compares a lane.
@@ -333,12 +325,11 @@ __device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, 
 }
 // Order the first z (<= TS) dense entries of a warp's table by column and write them at ci/cv:
 // z <= 32 by counting in registers; more through buckets (tables of 128 slots or more; the
-// counting ranks when GCOO_SPGEMM_RANK=count, or for the 64-slot bin's <= 42 entries, where
-// z x ceil(z / 32) compares are few). [c0, c0 + w) holds the row's columns.
+// counting ranks for the 64-slot bin's <= 42 entries, where z x ceil(z / 32) compares are few,
+// and where the buckets' counters do not fit). [c0, c0 + w) holds the row's columns.
 template <typename T, int TS>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv, bool bucket, int32_t c0,
-                                                int32_t w) {
+                                                int32_t *ci, T *cv, int32_t c0, int32_t w) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -352,7 +343,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
   }
   if constexpr (TS >= 128) {
     constexpr int NB = TS / 8 > 32 ? TS / 8 : 32, J = (2 * TS / 3 + 31) / 32;
-    if (bucket && bucket_rank_fits<NB, 32, J>(z, TS)) {
+    if (bucket_rank_fits<NB, 32, J>(z, TS)) {
       bucket_rank_write<T, NB, 32, J, true>(keys, vals, z, TS, c0, w, lane, ci, cv, nullptr);
       return;
     }
@@ -602,8 +593,8 @@ __global__ void __launch_bounds__(WARPS * 32)
     if (ok) { // uniform over the group (over the warp when G = 32)
       const int64_t off = rs.off[row];
       if constexpr (G == 32) {
-        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
-                               rs.cmin[row], rs.w[row]);
+        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, rs.cmin[row],
+                               rs.w[row]);
       } else {
         group_count_write<G>(keys, vals, z, g, out.ci + off, out.cv + off);
       }
@@ -878,9 +869,9 @@ __global__ void __launch_bounds__(TPB)
       __syncthreads();
     }
     // a shared table's entries ranked through buckets (NB = TPB: S / 8 or S / 16 of its slots),
-    // else (the global table, GCOO_SPGEMM_RANK=count) sorted by the bitonic network
+    // else (the global table, or counters that do not fit) sorted by the bitonic network
     constexpr int J = TPB >= 1024 ? 11 : 6; // z <= 2/3 S, S / TPB = 8 (16 for 16384 slots)
-    if (!GLOBAL && out.bucket_rank && bucket_rank_fits<TPB, TPB, J>(z, slots)) {
+    if (!GLOBAL && bucket_rank_fits<TPB, TPB, J>(z, slots)) {
       bucket_rank_write<T, TPB, TPB, J, false>(keys, vals, z, (int)slots, rs.cmin[row], rs.w[row],
                                                threadIdx.x, oci, ocv, swarp);
     } else {
