@@ -148,7 +148,7 @@ run_json() { # label np mode args...
     local shared=0
     [ "$backend" = gpu ] && [ "$np" -gt "$ngpus" ] && shared=1
     # --bind-to none: Open MPI binds each of 2 or fewer ranks to one core by default, which
-    # would run each rank's $th threads on one core (session 3's first H200 run did)
+    # would run each rank's $th threads on one core
     out=$(OMP_NUM_THREADS=$th GCOO_ALLOW_SHARED_GPU=$shared measured timeout 120 mpirun -np "$np" --bind-to none \
       -x OMP_NUM_THREADS -x GCOO_ALLOW_SHARED_GPU "$bin" "$@" --json 2>"$dir/err.txt")
   fi
@@ -236,8 +236,8 @@ for spec in "${files[@]}"; do
     echo "  process start-up alone (gcoo_dist --version): cold $vc s, warm $vw s"
     echo "{\"label\": \"version\", \"cold\": $vc, \"warm\": $vw}" >>"$log"
     # the null MPI + CUDA command: without gcoo_dist's environment defaults, as gcoo_dist starts
-    # (its defaults; MPI_Init, then the context), with the context beside MPI_Init (sessions
-    # 3-4), without the cuSPARSE handle, and as gcoo_dist reading the file whole from main() on:
+    # (its defaults; MPI_Init, then the context), with the context on a thread beside
+    # MPI_Init, without the cuSPARSE handle, and as gcoo_dist reading the file whole from main() on:
     # the least any MPI + CUDA job that reads this file can take here
     null_json "null-plain" --plain
     null_json "null"
@@ -246,7 +246,7 @@ for spec in "${files[@]}"; do
     null_json "null-read:$spec" --read "$file"
     GCOO_FAST_STARTUP=0 GCOO_H5_DIRECT=0 run_json "spdm-off:$spec" 1 cold spdm --a "$spec" \
       --ncols "$ncols" --backend "$backend" --repeat 5 --check
-    # cuBLAS loaded at start-up as when libgcoo was linked with it (session 2): preloaded
+    # cuBLAS loaded at start-up as when libgcoo is linked with it: preloaded
     [ "${DATAPATH_CUBLAS:-1}" = 0 ] && cublas_skip=1 || cublas_skip=0
     cublas=$(ldd "$bin" 2>/dev/null | awk '/libcudart/ {print $3}' | xargs -r dirname)
     cublas=$(ls "$cublas"/libcublas.so.[0-9]* /usr/local/cuda/lib64/libcublas.so.[0-9]* 2>/dev/null | head -1)
@@ -359,7 +359,7 @@ for r in nulls:
     teardown = r["exit_epoch"] - r["report_epoch_us"] * 1e-6
     name = {"null-plain": "null MPI + CUDA command, plain (no environment defaults)",
             "null": "null MPI + CUDA command as gcoo_dist starts (defaults; MPI_Init, then the context)",
-            "null-overlap": "the same with the context on a thread beside MPI_Init (sessions 3-4)",
+            "null-overlap": "the same with the context on a thread beside MPI_Init",
             "null-nocusparse": "the same as gcoo_dist, without the cuSPARSE handle"}.get(
         r["label"], "the same as gcoo_dist, reading " + r["label"].split(":", 1)[-1].split("/")[-1] + " whole from main()")
     print(f"  {name}: exec->main {r['exec_to_main']:.3f}, MPI_Init {r['mpi_init']:.3f}, context "

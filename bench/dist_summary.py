@@ -13,7 +13,7 @@ import sys
 
 out, gpus = sys.argv[1], int(sys.argv[2])
 # why a target needs more GPUs than this machine has: GCOO_BENCH_WHY overrides the default
-# ("this machine has N GPUs; needs M"), e.g. "only one-GPU machines were lent on 2026-12-01"
+# ("this machine has N GPUs; needs M"), e.g. "only one-GPU machines are available"
 why_env = os.environ.get("GCOO_BENCH_WHY")
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -186,7 +186,7 @@ if gpus >= 2 and any(d.get("ranks") == 2 for d in spdm):
     model += ["--measured", out]
     print(f"model-error against this run's 2-GPU measurements ({out})")
 else:
-    print("model-error against the committed 2-GPU measurements (bench/results/2026-11-30-h200x2-dist*): this run has none")
+    print("model-error against the committed 2-GPU measurements (bench/results/h200x2-dist*): this run has none")
 try:
     res = subprocess.run(model, capture_output=True, text=True, timeout=600)
     lines = res.stdout.splitlines()

@@ -13,8 +13,8 @@
 #
 # GCOO_BENCH_SMOKE=1 runs the same steps on the CPU backend with tiny cases and the existing
 # CPU build in build/ (no GPU, no PyTorch), GCOO_BENCH_GPUS ranks at most: to check the script
-# itself where there is no GPU machine. GCOO_BENCH_WHY (e.g. "only one-GPU machines were lent on
-# 2026-12-01") replaces the default reason of each target line printed as not measured.
+# itself where there is no GPU machine. GCOO_BENCH_WHY (e.g. "only one-GPU machines are
+# available") replaces the default reason of each target line printed as not measured.
 set -u
 out=${1:?usage: $0 OUT_DIR [MATRICES_DIR]}
 mats=${2:-.mats}
@@ -69,7 +69,7 @@ if [ "$smoke" = 1 ]; then
          "--stencil 27 --grid 12 --ncols 16")
   grid1m=10; grid8m=20; sgrid=10; maxit=5; weak_spdm=(8 16); weak_bcg=(10 20)
 else
-  # as in the committed 2-GPU run (2026-11-30-h200x2-dist.txt), so the two can be compared
+  # as in the committed 2-GPU run (bench/results/h200x2-dist.txt), so the two can be compared
   cases=("--rows 14000 --cols 14000 --sparsity 0.99 --ncols 14000"
          "--rows 14000 --cols 14000 --sparsity 0.999 --ncols 14000"
          "--stencil 27 --grid 128 --ncols 128"

@@ -4,7 +4,7 @@
 # (random sweep, real matrices at N = 32/128/512 in float and double, the larger Kronecker and
 # block-diagonal constructions in both, structured inputs, conversions; the issue-15 target
 # lines last), archived into OUT_DIR.tgz. Extra arguments go to spdm_bench (e.g. --lean, which
-# the 2026-12-01 results used). Run from the repository root after `source .device-kit/setup.sh`.
+# bench/results/h200-spdm.txt used). Run from the repository root after `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT_DIR [MATRICES_DIR [spdm_bench options]]}
 mats=${2:-.mats}

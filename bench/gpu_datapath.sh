@@ -11,7 +11,7 @@
 # --checks: also the command's checks of scripts/gpu_check.sh (its step 4: the default job,
 # spdm --check in both readings, solve) after the tests; --no-profile: without the profile.
 #   usage: bench/gpu_datapath.sh [--grid N] [--real FILE.mtx.gz] [--spgemm N] [--nps "1 2"]
-#                                [--tests-timeout S (default 60: 30 s stopped the 13th GPU test in session 3)]
+#                                [--tests-timeout S (default 60: 30 s is too short for the slowest GPU test)]
 #                                [--checks] [--no-profile] [--tests REGEX (ctest -R instead of -L gpu)]
 #                                [--targets "T1 T2" (build only these, and what they need)]
 #                                [--starts N (N warm starts of a small spgemm job: any that dies of a signal)]

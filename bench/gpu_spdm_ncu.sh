@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/gpu_spdm_ncu.sh OUT MATS [N]: issue 15 (session 12), one GPU call: Release build of
+# bench/gpu_spdm_ncu.sh OUT MATS [N]: issue 15, one GPU call: Release build of
 # spdm_bench, then an ncu profile (--clock-control none) of the tuned kernel (GCOO without p: its
 # shape trial's candidates, then its choice) and of cuSPARSE CSR_ALG3 on the float N = 32 cases
 # where AUTO trails or stays level (kron4:ca-CondMat, kron8:rajat01, kron4:cage11,

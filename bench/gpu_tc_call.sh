@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# bench/gpu_tc_call.sh OUT MATS: issue 15 (session 14), one GPU call for the tensor-core kernel
+# bench/gpu_tc_call.sh OUT MATS: issue 15, one GPU call for the tensor-core kernel
 # on mma.sync m16n8k8: bench/gpu_spdm_call.sh (Release build, the SpDM GPU tests, memcheck, the
 # benchmark over N = 32, 128, 512 on the random, real and large sections, float and double), then
 # the tc-speedup target's 9 real matrices at N = 128 and 512 with the tensor-core kernel serving
 # untimed (GCOO_AUTO_TRIAL=0) at 1 and 2 warps a window forced (GCOO_TC_KSPLIT), beside the
-# best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu of the tensor-core kernel). (Its
-# earlier runs: tree 35f26f9 compared tiles of 64 and 128 columns, GCOO_TC_COLS: 64 faster on
-# all 18 cases; tree d6c4f99 swept the warps a window; tree 44a4a7f compared a build without the
-# register cap, -DGCOO_TC_FREE_REGISTERS, since removed.) From the repository root, after
+# best cuSPARSE algorithm; then bench/gpu_tc_ncu.sh (ncu of the tensor-core kernel). From the
+# repository root, after
 # `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# bench/gpu_tc_ncu.sh OUT MATS: issue 15 (session 14), one GPU call: Release build of spdm_bench,
+# bench/gpu_tc_ncu.sh OUT MATS: issue 15, one GPU call: Release build of spdm_bench,
 # ncu (--clock-control none) of the tensor-core kernel (untimed: GCOO_AUTO_TRIAL=0) on the FEM
 # matrices of the tc-speedup target where it serves (bcsstk33 and cavity19 at N = 512, bcsstk24
 # at N = 128) and of the tuned kernel on bcsstk33 at N = 512: bytes, throughputs, occupancy and
-# warp stall reasons (bench/ncu_stalls.py). (Its first run, tree 0dc43d9, also timed 8 warps a
-# block against 4: slower on 17 of the 18 cases, dropped.)
+# warp stall reasons (bench/ncu_stalls.py). Blocks of 4 warps: 8 were slower on 17 of the 18
+# cases.
 # From the repository root, after `source .device-kit/setup.sh`.
 set -u
 out=${1:?usage: $0 OUT MATS}; mats=${2:?}
 mkdir -p "$out"; t0=$(date +%s); el() { echo "[$(( $(date +%s) - t0 )) s]"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-{ cmake -S . -B bg -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
+{ cmake -S . -B bg -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGCOO_DEVELOPER=ON &&
   cmake --build bg -j"$(nproc)" --target spdm_bench t305-cuda-tc; } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "$(el) built"
 ctest --test-dir bg -R t305 --output-on-failure --timeout 120 >"$out/tests.log" 2>&1; echo "$(el) t305 rc $?"

@@ -49,7 +49,7 @@ variant_env() {
   pform) echo "GCOO_BCG_WFORM=0" ;;                                      # P = W T formed every iteration
   wr4) echo "GCOO_BCG_WFORM_RATIO=1e-4" ;;                               # W form: explicit P sooner
   wr8) echo "GCOO_BCG_WFORM_RATIO=1e-8" ;;                               # ... later
-  s334) echo "GCOO_BCG_STAGES=3,3,4 GCOO_BCG_GRAM2=async" ;;            # session 3's stages
+  s334) echo "GCOO_BCG_STAGES=3,3,4 GCOO_BCG_GRAM2=async" ;;            # deeper staging of the passes
   nomarks) echo "GCOO_BCG_PHASE_MARKS=0" ;;                              # no events between the phases
   kk512) echo "GCOO_BCG_KK_THREADS=512" ;;
   cudacore) echo "GCOO_BCG_MMA=0" ;;                                     # CUDA-core X, R, W updates

@@ -3,8 +3,8 @@
 """bench/scaling_model.py: the scaling model of docs/scaling.md.
 
 Time per phase = compute + communication + per-call costs:
-  compute        per-GPU times measured on ONE GPU (the 1-GPU rows of 2026-11-30-h200x2-dist*, and
-                 2026-11-30-h200-*), scaled with what a rank's slab holds (entries, rows of Y,
+  compute        per-GPU times measured on ONE GPU (the 1-GPU rows of bench/results/h200x2-dist*,
+                 and one-GPU results of the same commit), scaled with what a rank's slab holds (entries, rows of Y,
                  rows of X it touches);
   communication  latency + bytes / bandwidth: NCCL's latencies from NCCL's own tuning model,
                  NVLink and InfiniBand from cited figures (docs/scaling.md);
@@ -12,14 +12,14 @@ Time per phase = compute + communication + per-call costs:
                  makes, counted from the code that was measured (5d7b607), priced from one-GPU
                  measurements (c_sync), the code (50 us naps) and the OS's documented timer slack.
 Nothing is fitted to a 2-GPU number: the model is CHECKED against every 2-GPU measurement
-committed (2026-11-30-h200x2-dist*.jsonl), the errors are printed, never used to adjust
+committed (bench/results/h200x2-dist*.jsonl), the errors are printed, never used to adjust
 anything. Everything past 2 GPUs is a PREDICTION.
 
 Usage: python3 bench/scaling_model.py [--results DIR] [--matrices DIR] [--measured DIR]
                                       [--plot out.png] [--targets-only]
   --measured DIR   check against spdm.jsonl / solve.jsonl of a new run (the benchmark's output
                    directory: its 1-GPU rows fit, its 2-GPU rows check) instead of the committed
-                   2026-11-30 files.
+                   h200x2-dist files.
 Pure Python 3 (json, gzip, math); matplotlib only for --plot.
 """
 import argparse
@@ -35,9 +35,9 @@ import sys
 # docs/scaling.md (section "Parameters"); the few assumptions say so.
 # ---------------------------------------------------------------------------------------------
 HW = {
-    # one H200, 2026-11-30-h200-spdm.txt header: device-to-device copy, bytes read + written
+    # one H200, bench/results/h200-spdm-full.txt header: device-to-device copy, bytes read + written
     "hbm": 4249.1e9,
-    # smallest product time measured on one H200 (Pd, N = 32, cuSPARSE ALG3, 2026-11-30-h200-spdm.txt):
+    # smallest product time measured on one H200 (Pd, N = 32, cuSPARSE ALG3, h200-spdm-full.txt):
     # the floor of one launch + synchronisation, used as every kernel's fixed cost
     "t_launch": 6.5e-6,
     # NVLink 4 between two H200s, a direction: 18 links, 900 GB/s both ways = 450 a way [1]; what a
@@ -73,12 +73,13 @@ HW = {
     "gpus_per_node": 8,
 }
 MEASURED_1GPU = {
-    # block CG at k = 1 on one H200 (2026-11-30-h200-solver.txt: 0.484 s, 281 iterations, BLAS
+    # block CG at k = 1 on one H200 (h200-solver-block-vs-separate.txt: 0.484 s, 281 iterations, BLAS
     # 31.6 %): BLAS time per iteration at k = 1, where the vectors are too small to matter, is
     # its per-call floor (six synchronised windows of one or two cuBLAS calls)
     "bcg_blas_floor_per_iter": 0.484 * 0.316 / 281,
-    # smallest cuSPARSE SpMM measured on one H200 (CSR ALG3, N = 32, Pd: 8.2 us,
-    # /work/shared/notes/h200-baselines.md): the GPU-side floor of one more sparse product call
+    # the GPU-side floor of one more sparse product call: 8.2 us, an assumption a little above the
+    # smallest cuSPARSE SpMM measured on one H200 (CSR ALG3, N = 32, Pd: 6.5 us with its launch and
+    # synchronisation, h200-spdm-full.txt)
     "spmm_call_floor": 8.2e-6,
 }
 
@@ -288,7 +289,7 @@ def gather_root(A, N, es, M, P, t_copy1, overlap_own):
     """Y gathered on rank 0: the root receives every other slab; NVLink peers and off-node peers
     come in on different paths (NVLink ports, the GPU's NIC). The root's own slab is a device
     copy (the one-GPU gather: a copy of all of Y, scaled); at the measured commit it ran after
-    the receives on the same stream, since 2026-12-01 on a side stream during them.
+    the receives on the same stream; dist/gather.c now runs it on a side stream during them.
     Per-call costs (dist/gather.c): two agreements and the table exchange (three small MPI
     collectives), the group's NCCL latency, the polled wait for the stream, the skew between
     the ranks' polls."""
@@ -550,7 +551,7 @@ def limits_at_64(p, fits, bcg_pred, M, P=64):
             rd = bcg_iteration(rows_total, kk, P, dev, M, slab_halo_rows(n, P))
             p(f"  block CG strong, {label}: {r['total'] * 1e3:.3f} ms ({t1i / r['total']:.1f}x); limit: {lim} {parts[lim] * 1e3:.3f} ms"
               f" (host work outside the phases, per-call synchronisations: Amdahl); queued on the device with no host"
-              f" round trip (the device-resident iteration of dist/bcg.c since 2026-12-01): {rd['total'] * 1e3:.3f} ms"
+              f" round trip (the device-resident iteration of dist/bcg.c): {rd['total'] * 1e3:.3f} ms"
               f" ({t1d / rd['total']:.1f}x over the same on 1 GPU)")
         c = round((8 * m) ** (1 / 3))
         nw = round((8 * m * P) ** (1 / 3))
@@ -716,10 +717,10 @@ def main():
         peer = peer_copy_from(os.path.join(a.measured, "peer.txt"))
         src = a.measured
     else:
-        spdm_rows = load_jsonl(os.path.join(R, "2026-11-30-h200x2-dist-spdm.jsonl"))
-        solve_rows = load_jsonl(os.path.join(R, "2026-11-30-h200x2-dist-solve.jsonl"))
-        peer = peer_copy_from(os.path.join(R, "2026-11-30-h200x2-dist.txt"))
-        src = os.path.join(os.path.relpath(R), "2026-11-30-h200x2-dist*")
+        spdm_rows = load_jsonl(os.path.join(R, "h200x2-dist-spdm.jsonl"))
+        solve_rows = load_jsonl(os.path.join(R, "h200x2-dist-solve.jsonl"))
+        peer = peer_copy_from(os.path.join(R, "h200x2-dist.txt"))
+        src = os.path.join(os.path.relpath(R), "h200x2-dist*")
     M = Machine(HW, HW["nvl_bw"])
     out = []
     p = out.append
@@ -727,9 +728,9 @@ def main():
     p(f"# measurements checked: {src}")
     p("")
     p("== parameters (every one from a one-GPU measurement, a vendor document or the code; none from a 2-GPU run)")
-    p(f"HBM (device copy, read + write)        {HW['hbm'] / 1e9:8.1f} GB/s   measured, 1 H200 (2026-11-30-h200-spdm.txt)")
+    p(f"HBM (device copy, read + write)        {HW['hbm'] / 1e9:8.1f} GB/s   measured, 1 H200 (h200-spdm-full.txt)")
     p(f"kernel floor (launch + sync)           {HW['t_launch'] * 1e6:8.1f} us     measured, 1 H200 (smallest product, Pd N = 32)")
-    p(f"sparse call floor (GPU side)           {MEASURED_1GPU['spmm_call_floor'] * 1e6:8.1f} us     measured, 1 H200 (cuSPARSE ALG3 Pd N = 32, h200-baselines.md)")
+    p(f"sparse call floor (GPU side)           {MEASURED_1GPU['spmm_call_floor'] * 1e6:8.1f} us     assumed, above the smallest cuSPARSE call measured (ALG3 Pd N = 32: 6.5 us)")
     p(f"NVLink GPU to GPU, a direction         {M.nvl_bw / 1e9:8.1f} GB/s   cited: H100 SXM peer copy of NVIDIA/nccl#1264 (NVLink 4, 18 links; peak 450 a direction)")
     p(f"NCCL small all-reduce, 2 GPUs          {M.allreduce_lat(2) * 1e6:8.1f} us     NCCL's tuning model (src/graph/tuning.cc): Ring/LL base {HW['nccl_base_ring_ll'] * 1e6:.1f} + 2 x {HW['nccl_hw_nvl_ll'] * 1e6:.1f} us a step")
     p(f"NCCL small all-reduce, 8 / 64 GPUs     {M.allreduce_lat(8) * 1e6:5.1f} / {M.allreduce_lat(64) * 1e6:5.1f} us  same model (tree across nodes: network step {HW['nccl_hw_net_tree_ll'] * 1e6:.1f} us)")
@@ -807,8 +808,9 @@ def main():
             curves["weak: SpDM kernel, 27-point, 2.1M rows a GPU"] = wk
             curves["weak: SpDM kernel + gather to rank 0"] = wg
 
-        # SpGEMM: the largest products gcoo measured on one GPU (2026-11-30-h200-spgemm.txt)
-        p("SpGEMM A*A strong scaling [PREDICTION] (compute: gcoo on 1 H200, 2026-11-30-h200-spgemm.txt; B rows fetched once)")
+        # SpGEMM: the largest products gcoo measured on one GPU at the model's commit (5d7b607; its
+        # SpGEMM has been made much faster since: bench/results/h200-spgemm.txt)
+        p("SpGEMM A*A strong scaling [PREDICTION] (compute: gcoo on 1 H200 at 5d7b607; B rows fetched once)")
         t0 = 0.461e-3  # smallest gcoo SpGEMM measured (bcsstk21): the pipeline's fixed cost
         cases = [("2-D Laplacian 1500^2 (5-point), 130.4 ms", 130.378e-3, "stencil2d", 1500, 5),
                  ("random 400k x 400k, 16 a row, 51.4 ms", 51.413e-3, "random", 400000, 16)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # bench/solver_next_call.sh [BUILD_DIR]: one GPU call that checks and times block CG's device
-# path (issue 14): session 4's W form (GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO) and the fused
+# path (issue 14): the W form (GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO) and the fused
 # kernels' defaults per element type and width. Run from the repository root on the GPU machine:
 #   1. build (Release, sm_90) gcoo_dist and t610-bcg                                       ~35 s
 #   2. ctest t610 cuda np1 + np2 (device vs host for every variant, bad switches refused)  ~45 s

@@ -1,5 +1,5 @@
 # bench/spdm.cmake: the SpDM benchmark (helper kernels); included from bench/CMakeLists.txt.
-# spdm_bench needs the CUDA backend; bench/run_spdm.sh and bench/gpu_session.sh drive it.
+# spdm_bench needs the CUDA backend; bench/run_spdm.sh and bench/gpu_spdm_call.sh drive it.
 if(GCOO_HAVE_CUDA)
   add_executable(spdm_bench
     ${CMAKE_CURRENT_LIST_DIR}/spdm_bench.c

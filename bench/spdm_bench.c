@@ -49,8 +49,8 @@ static const char *g_match = NULL;
 /* --lean: only the tuned kernel, cuSPARSE and AUTO (what the targets compare), everywhere */
 static int g_lean = 0;
 /* --methods LIST (method names as in the CSV, e.g. tuned,csp_alg3) and --n N (one width of the
- * real, large and structured sections): narrow a run to a few kernels, for profiling with ncu
- * (session 5). NULL / 0: no restriction. */
+ * real, large and structured sections): narrow a run to a few kernels, for profiling with ncu.
+ * NULL / 0: no restriction. */
 static const char *g_methods = NULL;
 static int64_t g_only_n = 0;
 
@@ -241,7 +241,8 @@ static void section_random(bench_env *E, summary *S, int quick) {
   const double ss[] = {0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9995};
   bench_printf(E, "\n== random: n x n, sparsity s, N = n (%.0f s so far)\n", bench_elapsed(E));
   /* --lean leaves out cuSPARSE's column-major ALG_DEFAULT here: the slowest method of the sweep
-   * (800 ms at 14000 x 0.9), never its best cuSPARSE algorithm (2026-11-30-h200-spdm.txt) */
+   * (800 ms at 14000 x 0.9), never its best cuSPARSE algorithm (bench/results/h200-spdm-full.txt)
+   * */
   int run[M_COUNT];
   memcpy(run, all_methods, sizeof run);
   if (g_lean) {

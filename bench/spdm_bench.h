@@ -26,7 +26,7 @@ typedef enum bench_method {
   M_AUTO,         /* GCOO_ALG_AUTO */
   M_TC,           /* the tensor-core mode as a user runs it: AUTO with math = GCOO_MATH_TF32
                      (float only; not an exact method: never a case's "best", compared with the
-                     best FP32 cuSPARSE). Since session 11 its trial keeps the tensor-core kernel
+                     best FP32 cuSPARSE). Its trial keeps the tensor-core kernel
                      only where it beat AUTO's exact choice (details.tensor_cores says which) */
   M_COUNT
 } bench_method;

@@ -276,7 +276,8 @@ static void checker_free(checker *ck) {
 
 /* ||Y - ref|| / ||ref|| over the sampled rows of Y (row- or column-major on the device).
  * *bound (optional): the worst |y - ref| / ((2^-10 + (n_i + 4) 2^-23) (|A||X|)_ij + 1e-30), the
- * tensor-core mode's per-element bound (docs/kernels.md §10; alpha = 1, beta = 0 here). */
+ * tensor-core mode's per-element bound (docs/kernels.md, "The tensor-core mode"; alpha = 1, beta =
+ * 0 here). */
 static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64_t m, int64_t N,
                          double *bound) {
   double e = 0, r = 0, worst = 0;

@@ -2,7 +2,7 @@
 /* bench/spdm_order.c: row orders of a matrix and the column reuse they give a block of
  * consecutive rows, for the benchmark's "reordered" section and bench/order_stats.c.
  *
- * Why (docs/kernels.md §10, session 15): on the graph matrices of the tc-speedup target (cage11,
+ * Why (docs/kernels.md, "Row order"): on the graph matrices of the tc-speedup target (cage11,
  * ct2010, delaunay_n16, wiki-Vote) the exact kernels gather about one X row per stored entry;
  * a block of the direct kernel holds 8 or 32 consecutive rows, and its L1 can only serve an X row
  * twice when two of its rows share that column. The tensor-core mode's window order

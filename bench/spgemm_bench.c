@@ -7,8 +7,8 @@
  * check of every result against cuSPARSE's (on the device: same pattern, values within a
  * tolerance). Inputs start on the device for gcoo and cuSPARSE, and both take their buffers (and a
  * C of at most a quarter of what the pool keeps) from one stream-ordered pool, warm after the
- * warm-up run, as a user who keeps a pool would (until session 4 cuSPARSE's buffers and C were
- * cudaMalloc'd inside its clock); each time is the host clock from the call's first cuSPARSE or
+ * warm-up run, as a user who keeps a pool would (no side pays a cudaMalloc inside its clock that
+ * the other does not); each time is the host clock from the call's first cuSPARSE or
  * gcoo call to its stream's end, C complete on the device. The last lines are the issue's
  * targets, computed from what was measured. One CSV row per (product, algorithm) goes to
  * <outdir>/spgemm.csv.
@@ -19,8 +19,8 @@
  * runs in DIR/work, which is where it looks for them; its own timing (mean of 10 runs after a
  * warm-up, whole pipeline with C's allocation) is parsed from its last line. Its time is the
  * fastest of --opsparse-runs N processes (default 3), so that one slow process does not count
- * against the peer. (Its time for the 2-D Laplacian still moved from 1.30 to 1.61 ms between
- * calls on different H200 machines in session 7, the processes of one call agreeing.) It is
+ * against the peer. (Its time for the 2-D Laplacian can still differ by 1.2x between H200
+ * machines, the processes of one machine agreeing.) It is
  * built for double only; operands above --opsparse-max-nnz entries are not passed (text
  * files).
  *
@@ -33,23 +33,17 @@
  *                     file.mtx[.gz] ...
  *
  * --variant NAME (repeatable; "all": every one): every product is also timed with a variant of
- * gcoo behind an environment switch (docs/spgemm.md), in the same process, checked against the
- * same reference, and printed beside the default ("variant" lines, CSV alg gcoo_NAME):
- * recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct (overflowed rows recomputed with no host
- * plan), rank-count GCOO_SPGEMM_RANK=count (rows of more than 32 entries ordered as in session
- * 4: counting ranks in the warp bins, a bitonic network in the block bins), bound-off
- * GCOO_SPGEMM_BOUND_ENTRIES=0 (small products sampled and predicted like the others, not
- * computed at their bounds), bound-4M the same limit at 2^22 entries instead of 2^24, pool-256M
- * GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory pool keeps 256 MiB between calls instead of an eighth
- * of the device's memory, and C comes from it up to 64 MiB: the setting before session 4),
- * first-flat GCOO_SPGEMM_FIRST=flat (the first bin's rows, at most 31 products, hashed with their
- * products flattened over the group's lanes as in session 5, instead of a lane per A entry),
- * inplace-off GCOO_SPGEMM_INPLACE=off (products whose rows all have hi <= 31 take the rooms and
- * the layout, as before session 8, instead of the in-place pass), dense-0 and dense-2
- * GCOO_SPGEMM_DENSE_REACH=0, 2 (a block row of many products per column of its span is hashed as
- * in session 7, or may go up to 2 bins past its hash table's to be accumulated densely, instead
- * of 1).
- * The summary gives each side by side with the default and what the targets would be with it.
+ * gcoo, one of its parameters set with gcoo_param_set (docs/spgemm.md, docs/parameters.md), in
+ * the same process, checked against the same reference, and printed beside the default
+ * ("variant" lines, CSV alg gcoo_NAME): recompute-direct is GCOO_SPGEMM_RECOMPUTE=direct
+ * (overflowed rows recomputed with no host plan), bound-off GCOO_SPGEMM_BOUND_ENTRIES=0 (small
+ * products sampled and predicted like the others, not computed at their bounds), bound-4M the
+ * same limit at 2^22 entries instead of 2^24, pool-256M GCOO_SPGEMM_POOL_KEEP_MB=256 (the memory
+ * pool keeps 256 MiB between calls instead of an eighth of the device's memory, and C comes from
+ * it up to 64 MiB), dense-0 and dense-2 GCOO_SPGEMM_DENSE_REACH=0, 2 (a block row of many
+ * products per column of its span is always hashed, or may go up to 2 bins past its hash table's
+ * to be accumulated densely, instead of 1). The summary gives each side by side with the default
+ * and what the targets would be with it.
  * The target lines stay the default's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -237,24 +231,19 @@ static int json_number(const char *text, const char *key, double *v) {
   return s && sscanf(s + 1, "%lf", v) == 1;
 }
 
-/* gcoo's variants behind environment switches (the library reads them at every call). */
+/* gcoo's variants: a parameter of the registry set for their runs (gcoo_param_set). */
 typedef struct variant {
-  const char *name, *csv, *env, *value;
+  const char *name, *csv, *param, *value;
 } variant;
-enum { NVAR = 9 };
+enum { NVAR = 6 };
 static const variant variants[NVAR] =
     {{"recompute-direct", "gcoo_recompute_direct", "GCOO_SPGEMM_RECOMPUTE", "direct"},
-     {"rank-count", "gcoo_rank_count", "GCOO_SPGEMM_RANK", "count"},
      {"bound-off", "gcoo_bound_off", "GCOO_SPGEMM_BOUND_ENTRIES", "0"},
      {"bound-4M", "gcoo_bound_4M", "GCOO_SPGEMM_BOUND_ENTRIES", "4194304"},
      {"pool-256M", "gcoo_pool_256M", "GCOO_SPGEMM_POOL_KEEP_MB", "256"},
-     {"first-flat", "gcoo_first_flat", "GCOO_SPGEMM_FIRST", "flat"},
-     {"inplace-off", "gcoo_inplace_off", "GCOO_SPGEMM_INPLACE", "off"},
      {"dense-0", "gcoo_dense_0", "GCOO_SPGEMM_DENSE_REACH", "0"},
      {"dense-2", "gcoo_dense_2", "GCOO_SPGEMM_DENSE_REACH", "2"}};
-#define VARIANT_NAMES                                                                       \
-  "recompute-direct, rank-count, bound-off, bound-4M, pool-256M, first-flat, inplace-off, " \
-  "dense-1, dense-2, all"
+#define VARIANT_NAMES "recompute-direct, bound-off, bound-4M, pool-256M, dense-0, dense-2, all"
 
 typedef struct product_rec {
   char name[64], op[4];
@@ -263,18 +252,19 @@ typedef struct product_rec {
   result var[NVAR]; /* --variant: gcoo with each variant (ok = 0 when not run or failed) */
 } product_rec;
 
-/* gcoo with variant v's switch set for these runs only. */
+/* gcoo with variant v's parameter set for these runs only. */
 static void run_variant(const variant *v, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                         int reps, result *r, gcoo_cuda_csr *keep) {
-  const char *was = getenv(v->env);
+  const char *was = NULL;
   char saved[64] = "";
-  if (was) snprintf(saved, sizeof saved, "%s", was);
-  setenv(v->env, v->value, 1);
+  if (gcoo_param_get(v->param, &was) >= 0) snprintf(saved, sizeof saved, "%s", was);
+  if (gcoo_param_set(v->param, v->value) < 0) {
+    fprintf(stderr, "spgemm_bench: variant %s: %s\n", v->name, gcoo_last_error());
+    memset(r, 0, sizeof *r);
+    return;
+  }
   run_alg(GCOO_SPGEMM_GCOO, dA, dB, reps, 0, r, keep);
-  if (was)
-    setenv(v->env, saved, 1);
-  else
-    unsetenv(v->env);
+  (void)gcoo_param_set(v->param, saved);
 }
 
 int main(int argc, char **argv) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # bench/spgemm_gpu_call.sh OUTDIR: one GPU call that checks and times gcoo's SpGEMM (docs/spgemm.md)
 # on one H200, from the repository root (about 2 minutes):
-#   1. build (Release, sm_90): t503-spgemm-gpu, spgemm_bench;
+#   1. build (Release, sm_90, -DGCOO_DEVELOPER=ON: the variants' parameters read from the
+#      environment): t503-spgemm-gpu, spgemm_bench;
 #   2. t503 with the defaults and with --sampled (every product predicted, none computed at its
 #      bounds), and compute-sanitizer memcheck of both (alongside, before any timing); t503 with
-#      the switch of each variant timed (rank-count, first-flat; left out of the benchmark if it fails);
+#      the parameter of each variant timed (dense-0, dense-2; left out of the benchmark if it fails);
 #   3. the benchmark (8 matrices of shared/matrices, the 2-D Laplacian 1500^2, random 400k x 16;
 #      A A and A A^T; double and float) beside cuSPARSE ALG1/2/3 and OpSparse, with the variants
 #      named in VARIANTS (default none) timed beside the default in the same process; the target
@@ -42,7 +43,7 @@ if [ -z "$mats" ]; then
 fi
 
 # 1. build
-{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGCOO_DEVELOPER=ON \
     -DCMAKE_CUDA_FLAGS=-lineinfo &&
   timeout 240 cmake --build "$build" -j "$(nproc)" --target t503-spgemm-gpu spgemm_bench; } \
   >"$out/build.log" 2>&1 || { grep -B2 -A8 -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
@@ -73,9 +74,6 @@ echo "t503 --sampled rc $r_smp $(el) s: $(tail -1 "$out/t503-sampled.log")"
 r_rs=-
 for v in $variants; do
   case "$v" in
-    rank-count) env_v="GCOO_SPGEMM_RANK=count" ;;
-    first-flat) env_v="GCOO_SPGEMM_FIRST=flat" ;;
-    inplace-off) env_v="GCOO_SPGEMM_INPLACE=off" ;;
     dense-0) env_v="GCOO_SPGEMM_DENSE_REACH=0" ;;
     dense-2) env_v="GCOO_SPGEMM_DENSE_REACH=2" ;;
     *) continue ;;

@@ -4,14 +4,14 @@
  * linked like gcoo_dist (libgcoo and through it MPI, HDF5, the CUDA runtime, cuSPARSE, NCCL: the
  * same shared objects are mapped at exec), sets gcoo_dist's environment defaults before MPI_Init
  * (cli/startup_env.c, compiled in), makes the CUDA context and a cuSPARSE handle after MPI_Init
- * (as gcoo_dist does since session 5: MPI_Init's setenv calls must not race the driver's getenv,
+ * (as gcoo_dist does: MPI_Init's setenv calls must not race the driver's getenv,
  * cli/startup.c), optionally reads a file whole from main() on (the disk's part of any job that
  * reads it), then MPI_Finalize and the same quick exit as gcoo_dist. It does nothing else.
  * bench/datapath.sh runs it cold beside the real job.
  *
  *   startup_null [--overlap] [--plain] [--no-cusparse] [--read FILE]
- *     --overlap      the context on a thread started before MPI_Init, beside it (sessions 3-4's
- *                    gcoo_dist; racy, for the measurement only)
+ *     --overlap      the context on a thread started before MPI_Init, beside it (racy: MPI_Init's
+ *                    setenv calls against the driver's getenv; for the measurement only)
  *     --plain        without gcoo_dist's environment defaults (singleton, hwloc plugins)
  *     --no-cusparse  the context only, no cuSPARSE handle
  *     --read FILE    also read FILE whole (16 MiB read()s into one buffer) on a thread from main()

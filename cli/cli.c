@@ -100,13 +100,9 @@ static int interactive_detect(void) {
 bool cli_interactive(void) {
   static int cached = -1;
   if (cached < 0) {
-    const char *force = getenv("GCOO_PROGRESS");
-    if (force && *force == '1')
-      cached = 1;
-    else if (force && *force == '0')
-      cached = 0;
-    else
-      cached = interactive_detect();
+    int64_t force = -1; /* GCOO_PROGRESS (gcoo/params.h): 1, 0, or -1 to detect */
+    (void)gcoo_param_get_int("GCOO_PROGRESS", &force);
+    cached = force == 1 ? 1 : force == 0 ? 0 : interactive_detect();
   }
   return cached == 1;
 }

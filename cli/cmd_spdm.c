@@ -784,7 +784,7 @@ static int check(job *j) {
   double u = j->dtype == GCOO_FLOAT64 ? 0x1p-53 : 0x1p-24;
   if (j->alg == GCOO_ALG_DENSE_TF32) u = 0x1p-11;
   /* the tensor-core mode: both inputs rounded, |y - ref| <= (2^-10 + (n + 4) 2^-23) |A||X|
-   * (docs/kernels.md §10), within the tolerance below with u = 2^-11 */
+   * (docs/kernels.md, "The tensor-core mode"), within the tolerance below with u = 2^-11 */
   if (j->math == GCOO_MATH_TF32 && j->dtype == GCOO_FLOAT32 &&
       (j->alg == GCOO_ALG_AUTO || j->alg == GCOO_ALG_GCOO))
     u = 0x1p-11;

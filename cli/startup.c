@@ -29,7 +29,8 @@ static int gpu_prestarted, input_prefetched, may_gpu;
 static int may_use_gpu(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "spdm") && strcmp(argv[1], "spgemm") && strcmp(argv[1], "solve"))
     return 0;
-  const char *b = getenv("GCOO_BACKEND");
+  const char *b = NULL;
+  (void)gcoo_param_get("GCOO_BACKEND", &b);
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--backend") && i + 1 < argc) b = argv[i + 1];
     if (!strncmp(argv[i], "--backend=", 10)) b = argv[i] + 10;
@@ -94,8 +95,9 @@ static void prefetch_input(int argc, char **argv) {
 bool cli_input_prefetched(void) { return input_prefetched; }
 
 bool cli_fast_startup(void) {
-  const char *e = getenv("GCOO_FAST_STARTUP");
-  return !(e && e[0] == '0');
+  int64_t on = 1; /* GCOO_FAST_STARTUP (gcoo/params.h) */
+  (void)gcoo_param_get_int("GCOO_FAST_STARTUP", &on);
+  return on != 0;
 }
 
 void cli_startup_begin(int argc, char **argv) {
@@ -128,8 +130,8 @@ int cli_startup_end(int rc) {
  * Open MPI binds each rank to one core when it starts two or fewer (to a socket above that), so
  * `OMP_NUM_THREADS=8 mpirun -np 2 gcoo_dist ...` on a 16-core node runs each rank's 8 threads on
  * one core. On an H200 node, 2 ranks started so (8 threads each, sharing the one GPU) read a 906
- * MB file 2.6x and set it up 7.5x slower than one unbound rank
- * (bench/results/2026-12-01-h200-data-s3.txt; the benchmark now passes --bind-to none). Rank 0
+ * MB file 2.6x and set it up 7.5x slower than one unbound rank (bench/datapath.sh passes
+ * --bind-to none for that reason). Rank 0
  * says so, once, on stderr, with the launcher options that fix it. */
 static void check_binding(void) {
 #if defined(_OPENMP) && defined(__linux__)
@@ -149,8 +151,8 @@ static void check_binding(void) {
  * environment (Open MPI and PMIx setenv dozens of variables while they start) and the CUDA
  * driver reads it while it starts (getenv): glibc's setenv may move the environment's array
  * while another thread's getenv walks it, which is undefined behaviour and can crash. One warm
- * `gcoo_dist spgemm` on the H200 VM died of SIGSEGV 21 ms after exec with the two overlapped
- * (bench/results/2026-12-01-h200-data-s5.txt); the prefetch's thread reads no environment. A
+ * `gcoo_dist spgemm` on an H200 machine died of SIGSEGV 21 ms after exec with the two
+ * overlapped; the prefetch's thread reads no environment. A
  * singleton's MPI_Init takes ~0.1 s beside the input's prefetch (io/prefetch.c), so the context,
  * ready ~0.3 s after it starts, is still made while the input is read. */
 void cli_startup_mpi_done(void) {

@@ -116,7 +116,7 @@ static void hwloc_defaults(void) {
  * the basic collectives (libnbc: the nonblocking ones), no one-sided transport (gcoo uses none:
  * pt2pt, the lightest, stands in), the application's error manager and state machine, one
  * shared-memory and one reachability component: 23 component files instead of 43 on the CPU
- * machine (23 loaded on the H200 VM too, bench/results/2026-12-01-h200-data-s4.txt). */
+ * machine (23 loaded on an H200 machine too). */
 static void singleton_mpi_defaults(void) {
   char dir[4096];
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);

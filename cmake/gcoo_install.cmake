@@ -12,7 +12,7 @@
 #   lib/pkgconfig/gcoo.pc                pkg-config file (Requires mpi-c, Requires.private HDF5 and
 #                                        zlib, Libs.private CUDA/NCCL/OpenMP; rpath in Libs)
 #   lib/pkgconfig/gcoo-static.pc         the same for libgcoo.a, named by its path
-#   share/gcoo/jobs/, share/doc/gcoo/    SLURM batch scripts, examples and docs
+#   share/gcoo/jobs/, share/doc/gcoo/    SLURM batch scripts, examples, docs and LICENSE
 # Included at the end of the root CMakeLists.txt, once every target exists.
 include(CMakePackageConfigHelpers)
 
@@ -67,3 +67,4 @@ install(DIRECTORY jobs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gcoo/jobs COMPONENT
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT devel)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT devel
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "*.svg")
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dist_impl.h"
+#include "params.h"
 
 gcoo_status gcoo__check_gpu_table(const gcoo__gpu_slot *slots, int n, int allow_shared,
                                   int *shared) {
@@ -38,16 +39,10 @@ gcoo_status gcoo__check_gpu_table(const gcoo__gpu_slot *slots, int n, int allow_
   return GCOO_SUCCESS;
 }
 
-static int env_flag(const char *name, int def) {
-  const char *v = getenv(name);
-  if (!v || !*v) return def;
-  return !(v[0] == '0' || !strcmp(v, "off") || !strcmp(v, "OFF") || !strcmp(v, "no"));
-}
-
 /* "cpu" / "cuda" from the caller's backend string, agreed by all ranks. */
 static gcoo_status resolve_backend(gcoo_dist d, const char *backend, int *use_cuda) {
-  if (!backend) backend = getenv("GCOO_BACKEND");
-  if (!backend || !*backend) backend = "auto";
+  if (!backend) backend = gcoo__param_str(GCOO__P_BACKEND);
+  if (!*backend) backend = "auto";
   gcoo_status st = GCOO_SUCCESS;
   int want = -1; /* 0 cpu, 1 cuda, -1 auto */
   if (!strcmp(backend, "cpu"))
@@ -100,8 +95,8 @@ static gcoo_status bind_gpu(gcoo_dist d) {
   GCOO_GOTO(GCOO_MPI(
       MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, d->comm)));
   /* every rank checks the same table: every rank reports the same error */
-  GCOO_GOTO(
-      gcoo__check_gpu_table(all, d->size, env_flag("GCOO_ALLOW_SHARED_GPU", 0), &d->shared_gpu));
+  GCOO_GOTO(gcoo__check_gpu_table(all, d->size, gcoo__param_bool(GCOO__P_ALLOW_SHARED_GPU),
+                                  &d->shared_gpu));
   if (d->shared_gpu && d->rank == 0)
     GCOO_LOG(GCOO_LOG_WARN, "INIT",
              "ranks share GPUs (GCOO_ALLOW_SHARED_GPU=1): NCCL is not used in this run");
@@ -136,8 +131,8 @@ gcoo_status gcoo_dist_create_unbound(gcoo_dist *out, MPI_Comm comm, const char *
   if (gethostname(d->host, sizeof d->host) != 0) snprintf(d->host, sizeof d->host, "unknown");
   d->host[sizeof d->host - 1] = '\0';
   {
-    const char *t = getenv("GCOO_NCCL_TIMEOUT");
-    d->nccl_timeout = t && atof(t) > 0 ? atof(t) : 300.0;
+    const double t = gcoo__param_number(GCOO__P_NCCL_TIMEOUT);
+    d->nccl_timeout = t > 0 ? t : 300.0;
   }
   GCOO_GOTO(resolve_backend(d, backend, &d->use_cuda));
   *out = d;
@@ -181,7 +176,7 @@ gcoo_status gcoo_dist_bind(gcoo_dist d) {
   gcoo__log_set_prefix(prefix);
 
 #if GCOO_HAVE_NCCL
-  if (d->use_cuda && !d->shared_gpu && d->size > 1 && env_flag("GCOO_NCCL", 1))
+  if (d->use_cuda && !d->shared_gpu && d->size > 1 && gcoo__param_bool(GCOO__P_NCCL))
     GCOO_GOTO(gcoo__dist_nccl_init(d));
 #endif
   GCOO_LOG(GCOO_LOG_INFO, "INIT",

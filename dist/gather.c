@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dist_impl.h"
+#include "params.h"
 
 enum { G_ROWS, G_COLS, G_DTYPE, G_LAYOUT, G_MEM, G_FULL_ROWS, G_FULL_COLS, G_COUNT };
 
@@ -124,8 +125,7 @@ gcoo_status gcoo__gather_plan(int rank, int size, int root, const int64_t *rows,
 }
 
 int64_t gcoo__gather_chunk_rows(size_t row_bytes) {
-  const char *e = getenv("GCOO_GATHER_CHUNK_MB");
-  const double mb = e ? atof(e) : 0.0;
+  const double mb = gcoo__param_number(GCOO__P_GATHER_CHUNK_MB);
   if (!(mb > 0) || row_bytes == 0) return 0;
   const double r = mb * 1048576.0 / (double)row_bytes;
   return r < 1 ? 1 : r > 9e18 ? 0 : (int64_t)r;

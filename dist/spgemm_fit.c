@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* dist/spgemm_fit.c: refuse an SpGEMM whose output cannot exist. The predictor (gcoo/predict.h)
  * counts nnz(C) in a fraction of a second; a product like a 10^7 x 1 column times a 1 x 10^7 row
- * (10^14 entries, 1.2 PB in CSR) used to compute for a minute until an unrelated allocation
- * failed. The output of every backend ends in host memory (the GPU path copies its slabs back),
- * and gcoo has no out-of-core SpGEMM (nothing batches C to disk), so C must fit the memory the
- * job can have: at most the ranks times this host's physical memory, whatever the device
- * budget (which only batches the rows on the device). That bound never refuses a product that
- * could fit; one that fits it but not the real machine still fails at allocation, as before. */
+ * (10^14 entries, 1.2 PB in CSR) would otherwise compute for a minute until an unrelated
+ * allocation failed. The output of every backend ends in host memory (the GPU path copies its slabs
+ * back), and gcoo has no out-of-core SpGEMM (nothing batches C to disk), so C must fit the memory
+ * the job can have: at most the ranks times this host's physical memory, whatever the device budget
+ * (which only batches the rows on the device). That bound never refuses a product that could fit;
+ * one that fits it but not the real machine still fails at allocation. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <unistd.h>

@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include "h5_impl.h"
+#include "params.h"
 #include "publish.h"
 
 /* ---- paths ------------------------------------------------------------------------------------ */
@@ -185,8 +186,7 @@ gcoo_status gcoo__h5_comm_dup(gcoo__h5_comm *c, MPI_Comm comm, int for_writing) 
    * (tests/faults, docs/reliability.md §5). Every rank takes the same path. */
   int mpio = 0;
 #ifdef H5_HAVE_PARALLEL
-  const char *e = getenv("GCOO_H5_MPIO");
-  mpio = e && e[0] == '1';
+  mpio = gcoo__param_bool(GCOO__P_H5_MPIO);
 #endif
   (void)for_writing;
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &mpio, 1, MPI_INT, MPI_MIN, c->comm));
@@ -342,13 +342,8 @@ gcoo_status gcoo__h5_same_on_all(const gcoo__h5_comm *c, const int64_t *v, int n
 /* ---- files ------------------------------------------------------------------------------------ */
 
 int64_t gcoo__h5_chunk_bytes(void) {
-  const char *e = getenv("GCOO_H5_CHUNK_BYTES");
-  if (e && *e) {
-    char *end = NULL;
-    long long v = strtoll(e, &end, 10);
-    if (end && *end == '\0' && v >= 1) return (int64_t)v;
-  }
-  return (int64_t)64 << 20;
+  const int64_t v = gcoo__param_int(GCOO__P_H5_CHUNK_BYTES);
+  return v >= 1 ? v : (int64_t)64 << 20;
 }
 
 /* A missing or foreign file gets a precise status before HDF5 is asked to open it. */

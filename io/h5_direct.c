@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "h5_impl.h"
+#include "params.h"
 
 enum { PIECE_BYTES = 8 << 20 };
 
 int gcoo__h5_direct_find(const gcoo__h5_dset *d, gcoo__h5_kind tkind, gcoo__h5_direct *w) {
-  const char *env = getenv("GCOO_H5_DIRECT");
-  if (env && env[0] == '0') return 0;
+  if (!gcoo__param_bool(GCOO__P_H5_DIRECT)) return 0;
   if (d->kind != tkind) return 0;
   int ok = 0;
   hid_t type = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, fid = H5I_INVALID_HID,

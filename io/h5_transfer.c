@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "h5_impl.h"
+#include "params.h"
 
 int64_t gcoo__h5_rounds(const gcoo__h5_comm *c, int64_t mine) {
   return c->mpio ? gcoo__h5_max_i64(c, mine) : mine;
@@ -44,8 +45,7 @@ static int by_lo(const void *a, const void *b) {
 /* The bounding extent of this rank's selection (row-major element offsets). */
 static extent selection_extent(hid_t fspace, int64_t n) {
   extent e = {0, 0, 1};
-  const char *env = getenv("GCOO_H5_COLLECTIVE");
-  e.allow = !(env && env[0] == '0');
+  e.allow = gcoo__param_bool(GCOO__P_H5_COLLECTIVE);
   hsize_t s[2] = {0, 0}, t[2] = {0, 0}, dims[2] = {1, 1};
   int nd = H5Sget_simple_extent_ndims(fspace);
   if (n <= 0 || nd < 1 || nd > 2 || H5Sget_simple_extent_dims(fspace, dims, NULL) < 0 ||

@@ -3,16 +3,15 @@
  * does other start-up (MPI_Init, the GPU's context) and the read later finds the bytes in memory.
  *
  * A detached thread reads the ranges in order, 1 MiB at a time into one scratch buffer, which
- * the kernel's sequential readahead turns into a few read-ahead windows in flight. Sessions 3-4
- * asked with posix_fadvise(WILLNEED) instead, in 128 KiB pieces (one call starts at most one
- * readahead window, whatever the length): the calls returned at once and queued the whole
- * input's reads, and every page fault of the start-up that ran meanwhile (MPI_Init's plugins,
- * the CUDA driver) waited behind them, even with the thread's I/O class set to idle: on the
- * H200 VM a singleton's MPI_Init took 0.50 s beside the 906 MB prefetch and 0.135 s beside a
- * plain read of the same file (bench/results/2026-12-01-h200-data-s5.txt, the null command);
- * on the CPU VM, cold 221 MB spdm jobs, 7 runs each alternated: MPI_Init 0.09-0.16 s against
- * 0.14-0.51 s, wall median 1.12 s against 1.31 s. The copy into the scratch buffer costs the
- * thread ~0.1 s of one core per GB. */
+ * the kernel's sequential readahead turns into a few read-ahead windows in flight. Not
+ * posix_fadvise(WILLNEED), in 128 KiB pieces (one call starts at most one readahead window,
+ * whatever the length): the calls return at once and queue the whole input's reads, and every
+ * page fault of the start-up that runs meanwhile (MPI_Init's plugins, the CUDA driver) waits
+ * behind them, even with the thread's I/O class set to idle: on an H200 machine a singleton's
+ * MPI_Init took 0.50 s beside the 906 MB fadvise prefetch and 0.135 s beside a plain read of the
+ * same file; on the CPU machine, cold 221 MB spdm jobs, 7 runs each alternated: MPI_Init 0.09-0.16
+ * s against 0.14-0.51 s, wall median 1.12 s against 1.31 s. The copy into the scratch buffer costs
+ * the thread ~0.1 s of one core per GB. */
 #define _GNU_SOURCE /* posix_fadvise, pread, O_CLOEXEC */
 #include <errno.h>
 #include <fcntl.h>

@@ -18,6 +18,7 @@
 #include "dense_random.h"
 #include "dense_sums.h"
 #include "dispatch.h"
+#include "params.h"
 
 /* Reuse statistics cover p = 1, 2, 4, ..., 1024. */
 enum { STATS_NLOG = 11 };
@@ -350,18 +351,12 @@ gcoo_status gcoo_cuda_op_get_details(gcoo_op op, gcoo_cuda_op_details *d) {
 }
 
 /* ---- operator setup ------------------------------------------------------------------------ */
-static int env_allows_tf32(void) {
-  const char *v = getenv("GCOO_ALLOW_TF32");
-  return v && (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"));
-}
-
-/* The tensor-core kernel's developer switches, each a value forced for measuring against the
- * trial's or the launcher's choice (0 or unset: not forced): GCOO_TC_KSPLIT=1|2|4 warps a window,
+/* The tensor-core kernel's developer parameters, each a value forced for measuring against the
+ * trial's or the launcher's choice (0: not forced): GCOO_TC_KSPLIT=1|2|4 warps a window,
  * GCOO_TC_COLS=32|64|128 columns a tile. Accepted: base, 2 base, 4 base. */
-static int env_tc_forced(const char *name, int base) {
-  const char *v = getenv(name);
-  const int k = v ? atoi(v) : 0;
-  return k == base || k == 2 * base || k == 4 * base ? k : 0;
+static int tc_forced(gcoo__param p, int base) {
+  const int64_t k = gcoo__param_int(p);
+  return k == base || k == 2 * base || k == 4 * base ? (int)k : 0;
 }
 
 static size_t csr_bytes(const gcoo_cuda_csr *A) {
@@ -399,11 +394,11 @@ static gcoo_status tuned_setup(gcoo_op op, int32_t p, int64_t max_row_nnz) {
 static gcoo_status run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
                        const cuda_operand *Y);
 
-/* ---- the tensor-core layout (docs/kernels.md §10) ---------------------------------------------
+/* ---- the tensor-core layout (docs/kernels.md, "The tensor-core mode") -----------------------
  * Windows of GCOO_TC_ROWS rows of A in A's order, or in the order of gcoo__tc_row_order (rows
  * sharing columns in one window) where that needs at most TC_REORDER_MAX_TILES of the tiles: the
- * padding, not the schedule, was what the tensor-core kernel lost to on the real matrices
- * (session 3: 9-15 tile slots a stored entry on cage11, ct2010, wiki-Vote, ca-CondMat,
+ * padding, not the schedule, is what the tensor-core kernel loses to on the real matrices
+ * (9-15 tile slots a stored entry in A's order on cage11, ct2010, wiki-Vote, ca-CondMat,
  * delaunay_n16). Then the layout is built from a copy of A with its rows in that order, and the
  * kernel writes each of its rows to the row of Y it came from (tc.rowmap). */
 #define TC_REORDER_MAX_TILES 0.9
@@ -436,8 +431,8 @@ static gcoo_status tc_setup(gcoo_op op) {
     o->device_bytes += tuned_bytes(&o->tc_tuned, &o->csr);
   }
   GCOO_GOTO(gcoo_cuda_tc_build(&o->tc_tuned, &o->tc, s));
-  o->tc.force_ksplit = env_tc_forced("GCOO_TC_KSPLIT", 1);
-  o->tc.force_cols = env_tc_forced("GCOO_TC_COLS", 32);
+  o->tc.force_ksplit = tc_forced(GCOO__P_TC_KSPLIT, 1);
+  o->tc.force_cols = tc_forced(GCOO__P_TC_COLS, 32);
   o->device_bytes += (size_t)(o->tc.nwin + 1) * 8 +
                      (size_t)o->tc.ntiles * GCOO_TC_ROWS * GCOO_TC_K * sizeof(float);
   if (reorder) {
@@ -459,15 +454,15 @@ done:
   return st;
 }
 
-/* ---- AUTO's plan-time trial (docs/dispatch.md, version 5) ------------------------------------
- * The rule's misjudgements on the 2026-12-01 runs were scattered (zenios at N = 128 tuned 0.74x,
- * delaunay_n16 in double at N = 512, kron4:ca-CondMat at N = 128 ALG2 0.89x) and the tuned
- * kernel won 40 cases the rule gave to cuSPARSE (mostly N = 32): no threshold separates them.
+/* ---- AUTO's plan-time trial (docs/dispatch.md, "The plan-time trial") -----------------------
+ * The rule's misjudgements are scattered (zenios at N = 128 tuned 0.74x, delaunay_n16 in double
+ * at N = 512, kron4:ca-CondMat at N = 128 ALG2 0.89x of the best cuSPARSE) and the tuned kernel
+ * wins about 40 cases the rule gives to cuSPARSE (mostly N = 32): no threshold separates them.
  * So AUTO times its candidates once, at setup, on the hint's N: the rule's choice, CSR_ALG2,
  * CSR_ALG3, and the tuned kernel (p = 32): where rows are not skewed its own variant, where they
  * are and the longest row spans enough pieces (gcoo__dispatch_split) its row-split variant
- * (session 3: it ran kron8:rajat01 at 1.40x and 1.05x of the best cuSPARSE at N = 512 and 128,
- * where the rule's ALG2/ALG3 stood); an alternative replaces the rule's choice only when
+ * (kron8:rajat01 at 1.40x and 1.05x of the best cuSPARSE at N = 512 and 128, where the rule's
+ * ALG2/ALG3 stand); an alternative replaces the rule's choice only when
  * TRIAL_MIN_GAIN faster. Skipped for dense choices, for products too
  * large to time cheaply, and with GCOO_AUTO_TRIAL=0. A failed trial leaves the rule's choice. */
 #define TRIAL_MAX_WORK 4.0e9                /* nnz x N above which the rule stands untimed */
@@ -475,10 +470,7 @@ done:
 #define TRIAL_REPS 5                        /* timed applies per candidate (the median) */
 #define TRIAL_MIN_GAIN 0.93                 /* time ratio an alternative must beat */
 
-static int env_trial_off(void) {
-  const char *v = getenv("GCOO_AUTO_TRIAL");
-  return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false"));
-}
+static int env_trial_off(void) { return !gcoo__param_bool(GCOO__P_AUTO_TRIAL); }
 
 /* Median GPU time of TRIAL_REPS applies, queued back to back behind a spin kernel (as the
  * benchmark times): host launch gaps, which differ between cuSPARSE and the GCOO kernels, stay
@@ -573,25 +565,25 @@ static void trial_operands_free(gcoo_op op, trial_operands *t) {
   memset(t, 0, sizeof *t);
 }
 
-/* ---- the tuned kernel's shape trial (docs/dispatch.md, version 6) ----------------------------
- * The direct kernel's blocks were GCOO groups (p rows) and its vectors a thread came from a
- * rule fitted to five inputs; the H200 sweep (2026-11-30-h200-sweep.csv) found 8-row blocks at 2
+/* ---- the tuned kernel's shape trial (docs/dispatch.md, "The shape trial") -------------------
+ * The rule gives the direct kernel GCOO groups (p rows) as blocks and its vectors a thread from
+ * five inputs; the H200 sweep (bench/results/h200-spdm-sweep.csv) found 8-row blocks at 2
  * vectors a thread 5-25 % faster on short random rows (random 2000-14000 at sparsity
  * 0.999-0.9995, where CSR_ALG2 stood level with the tuned kernel), and the rule's width 2-17 %
  * off the best on delaunay_n16, kron:cage11 and stencil7. So where the tuned kernel runs its
  * direct or staged variant (not X-resident, row-split or tensor-core) and N is known, setup
  * times, at that N, the variant its rule chose and the direct kernel in blocks of 8 and 32 rows
  * at 1, 2 and 4 vectors a thread (no tile twice as wide as N needs), and keeps the fastest shape
- * where it beats the rule's by SHAPE_MIN_GAIN. Since session 10 (docs/dispatch.md, version 8) the
- * batched kernel's shapes are candidates too. Every direct and batched shape sums each element's
- * terms in the row's order, so the result does not depend on the choice. */
+ * where it beats the rule's by SHAPE_MIN_GAIN. The batched kernel's shapes are candidates too.
+ * Every direct and batched shape sums each element's terms in the row's order, so the result does
+ * not depend on the choice. */
 #define SHAPE_MIN_GAIN 0.97 /* time ratio a shape must beat the rule's variant by */
 
 static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
   cuda_op_state *o = gcoo__cuda_op(op);
   gcoo_cuda_tuned *L = &o->tuned;
   if (o->tc_active || L->prefer_resident || !L->entries || o->variant != 0) return GCOO_SUCCESS;
-  /* skewed rows (the rule chose the row-split kernel, version 9): its items longest first and the
+  /* skewed rows (the rule chose the row-split kernel): its items longest first and the
    * batched kernel's shapes against it; no direct shape (a long row holds its block back) */
   const int split = L->prefer_split;
   /* the candidates: the direct kernel in blocks of 8 and 32 rows at 1, 2, 4 vectors a thread;
@@ -633,11 +625,9 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
     return GCOO_SUCCESS; /* the rule's variant stands */
   }
   const char *rule_name = split ? "row-split" : L->prefer_direct ? "direct" : "staged";
-  /* GCOO_SHAPE_TRACE=1 (developer switch): every candidate's time on stderr */
-  const char *tv = getenv("GCOO_SHAPE_TRACE");
-  const int trace = tv && tv[0] == '1';
-  if (trace)
-    fprintf(stderr, "gcoo shape trial: N %lld rule (%s): %.4g ms\n", (long long)N, rule_name, rule);
+  /* every candidate's time in the log (GCOO_DEBUG=TRACE, subsystem TRIAL) */
+  GCOO_LOG(GCOO_LOG_TRACE, "TRIAL", "shape trial: N %lld rule (%s): %.4g ms", (long long)N,
+           rule_name, rule);
   for (int c = 0; c < nc; c++) {
     L->prefer_split = cand[c].split;
     L->split.ordered = cand[c].split;
@@ -651,13 +641,12 @@ static gcoo_status shape_trial(gcoo_op op, const trial_operands *t, int64_t N) {
       ms = -1;
       (void)cudaGetLastError();
     }
-    if (trace)
-      fprintf(stderr, "gcoo shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms\n",
-              (long long)N,
-              cand[c].split   ? "row-split"
-              : cand[c].batch ? "batched"
-                              : "direct",
-              cand[c].rows, cand[c].vpt, cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
+    GCOO_LOG(GCOO_LOG_TRACE, "TRIAL",
+             "shape trial: N %lld %s %d rows x %d vectors, batch %d%s: %.4g ms", (long long)N,
+             cand[c].split   ? "row-split"
+             : cand[c].batch ? "batched"
+                             : "direct",
+             cand[c].rows, cand[c].vpt, cand[c].batch, cand[c].ordered ? " ordered" : "", ms);
     if (ms > 0 && (best < 0 || ms < best)) {
       best = ms;
       bi = c;
@@ -722,10 +711,10 @@ static gcoo_status auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *
                        (gcoo__dispatch_choose_p(din, NULL) > 0 && avg > 0 &&
                         (double)din->max_row_nnz / avg < GCOO_DISPATCH_TRIAL_MAX_ROW_SKEW);
   /* skewed rows: the tuned kernel through its row-split variant where the longest row spans
-   * enough pieces, else (version 7, session 5) as GCOO without p runs it: the rule's variant
-   * against the direct kernel's shapes (shape_trial). With its entries taken 8 at a time the
-   * direct kernel ran ct2010, FA, add32 and their Kronecker tilings 1.2-1.7x faster than the
-   * cuSPARSE algorithm the trial kept, which never saw it (2026-12-01-h200-spdm-s5.txt). */
+   * enough pieces, else as GCOO without p runs it: the rule's variant against the direct
+   * kernel's shapes (shape_trial). On moderately skewed rows the direct kernel runs ct2010, FA,
+   * add32 and their Kronecker tilings 1.2-1.7x faster than the cuSPARSE algorithm a trial
+   * without it keeps (H200). */
   const int split_ok = !tuned_ok && gcoo__dispatch_choose_p(din, NULL) > 0 &&
                        gcoo__dispatch_split(din);
   const int skewed_ok = !tuned_ok && !split_ok && gcoo__dispatch_choose_p(din, NULL) > 0;
@@ -792,12 +781,12 @@ done:
   return st;
 }
 
-/* ---- the tensor-core mode under AUTO (docs/dispatch.md, version 9) ---------------------------
+/* ---- the tensor-core mode under AUTO (docs/dispatch.md, "The tensor-core mode") ------------
  * TF32 math allows the tensor-core kernel; it does not oblige the library to run it where it is
  * slower, as cuBLAS's TF32 mode does not. The kernel wins where windows of 16 rows are dense
  * (bcsstk24, bcsstk33, cavity19, TSOPF: 1.1-1.3x faster than the exact kernel at N >= 128) and
- * loses where its tiles are mostly padding (cage11, ct2010, wiki-Vote: 1.4-2.5x slower;
- * 2026-12-02-h200-spdm-s10-final.txt). So once AUTO's exact choice is set up, the tensor-core
+ * loses where its tiles are mostly padding (cage11, ct2010, wiki-Vote: 1.4-2.5x slower on an
+ * H200). So once AUTO's exact choice is set up, the tensor-core
  * layout is built beside it and both are timed at the N hint (narrower where the operands at the
  * hint are too large to time); the slower one is freed. Without a trial (GCOO_AUTO_TRIAL=0, or
  * too large even at N = TC_TRIAL_MIN_N) the tensor-core kernel serves, as asked. */
@@ -838,8 +827,8 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
   int ks_best = forced_ks, cols_best = forced_cols;
   int tc_timings = 0;
   /* operands at N too large to time: at a narrower N, halved until they fit (both kernels run
-   * 16-column slabs of X there alike). Untimed, the tensor-core kernel ran the random sweep's
-   * large products 1.5-3.5x slower than the exact choice (2026-12-03-h200-spdm-s11-final.txt) */
+   * 16-column slabs of X there alike). Untimed, the tensor-core kernel runs the random sweep's
+   * large products 1.5-3.5x slower than the exact choice (H200) */
   int64_t Nt = N;
   int timed = trial_fits(o, Nt, &ld, &xb, &yb);
   while (!timed && !env_trial_off() && Nt > TC_TRIAL_MIN_N) {
@@ -855,8 +844,8 @@ static gcoo_status tc_trial(gcoo_op op, const gcoo_dispatch_in *din, int32_t *p)
       o->tc_active = 1;
       /* the warps a window (1, 2, 4) and the tile of columns (32, 64, 128, no wider than Nt
        * needs) timed too, unless GCOO_TC_KSPLIT / GCOO_TC_COLS force them: the launcher's
-       * estimate from the tile counts picked 4 warps where 1 or 2 ran up to 1.4x faster
-       * (2026-12-04-h200-spdm-s14-deep.txt) */
+       * estimate from the tile counts can pick 4 warps where 1 or 2 run up to 1.4x faster
+       * (H200) */
       for (int wi = 0; wi < 3; wi++) {
         const int cols = forced_cols ? forced_cols : 32 << wi;
         if (!forced_cols && wi > 0 && (32 << (wi - 1)) >= Nt) break; /* wider than Nt needs */
@@ -965,7 +954,7 @@ static gcoo_status cuda_op_setup(gcoo_op op) {
                           o->csr.nnz,
                           o->details.nstats,
                           o->details.distinct_by_log2p,
-                          env_allows_tf32(),
+                          gcoo__param_bool(GCOO__P_ALLOW_TF32),
                           0,
                           c->dev.sm_count,
                           max_row_nnz(op->A_csr),

@@ -9,7 +9,7 @@
 // passes: 13 passes instead of 19 an iteration. Each block takes a contiguous range of rows in
 // tiles of kTile rows: the rows of P (and Q, R, ...) are copied into shared memory
 // asynchronously (cp.async) in a pipeline of 3-4 tile buffers, so that two or three tiles are in
-// flight while one is computed (the stage counts, gram2's 16-byte copies or session 2's register
+// flight while one is computed (the stage counts, gram2's 16-byte copies or a register
 // prefetch, the update's W over R's tile are template arguments, which kernels/solver_cuda.cu
 // picks from GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R for measurements; unset: the
 // defaults); a thread owns column j = t % K of kTile / (256 / K) rows of a tile, with its column
@@ -170,7 +170,7 @@ __device__ void tile_pipeline(int64_t r0, int64_t r1, Issue issue, Body body) {
   }
 }
 
-// The register-prefetch form of the tile loop (session 2's, kept for gram2: 337 us against the
+// The register-prefetch form of the tile loop (kept for gram2: 337 us against the
 // cp.async pipeline's 352-361 at K = 32 double, H200): a tile of K-column rows [b0, b0 + nt) of
 // M (ld ldm) in registers, PER values a thread (element e = t + 256 q: row e / K, column e % K;
 // rows past nt read as zero), stored into one staged tile.
@@ -518,9 +518,9 @@ enum gram2_form { kGram2Async = 0, kGram2Async16 = 1, kGram2Regs = 2 };
 template <typename T, int K>
 struct fused_shape {
   static constexpr int V = staged<K>::VALUES;
-  // measured on the H200 (Poisson 10^6 rows, bench/results/2026-12-01-h200-solver-s4-next.txt):
+  // measured on the H200 (Poisson 10^6 rows, bench/results/h200-solver-stages.txt):
   // double K = 32 fastest with gram2 2 stages of 16-byte copies, update 2 (two blocks an SM),
-  // direction 3 (1.061x the "3,3,4" of session 3); double K = 16 with update 2, direction 3
+  // direction 3 (1.061x "3,3,4"); double K = 16 with update 2, direction 3
   // (1.013x); float and K = 8 keep "3,3,4" (element copies)
   static constexpr bool D = sizeof(T) == 8;
   static constexpr int GRAM2_STAGES = D && K == 32 ? 2 : 3;

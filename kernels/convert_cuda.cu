@@ -601,7 +601,7 @@ done:
 
 namespace {
 
-// ---- the X-resident layout (docs/kernels.md §8) -----------------------------------------
+// ---- the X-resident layout (docs/kernels.md, "The X-resident variant") -------------------
 
 // Sort keys that put long rows first: INT32_MAX - length (a row holds at most k < 2^31 entries).
 __global__ void row_length_keys_kernel(const int64_t *__restrict__ ptr, int64_t m,
@@ -853,7 +853,7 @@ done:
   return st;
 }
 
-// ---- the row-split layout (docs/kernels.md §9) ------------------------------------------
+// ---- the row-split layout (docs/kernels.md, "The row-split variant") ---------------------
 
 // Per row: its items (1, or ceil(length / piece) for a long row), whether it is long, and its
 // workspace rows (its items when long, else 0).

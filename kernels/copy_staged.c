@@ -4,19 +4,20 @@
  *
  * A cudaMemcpy from or to pageable memory goes through the driver's own pinned staging buffer,
  * which one CPU thread fills (or empties) while the DMA engine moves the previous piece: 4.8 GB/s
- * for the 525 MB dense operand on the H200 VM (bench/results/2026-12-01-h200-data-s3.txt), the
+ * for the 525 MB dense operand on an H200 machine, the
  * matrix's 906 MB took most of the set-up's 0.2 s, where the link moves pinned memory at tens of
  * GB/s. Here the host side is copied into (or out of) pinned chunks of CHUNK bytes by the OpenMP
  * threads, NBUF chunks in turn: while the DMA engine moves one, the threads fill the next (H2D)
  * or empty the last (D2H); a chunk is reused once the event recorded after its DMA has passed.
  * The pinned chunks are allocated per copy (a few ms for NBUF x CHUNK, against ~0.1 s saved per
  * 500 MB) and freed before it returns, so nothing outlives the call; where they cannot be
- * allocated (a pinned-memory limit), the copy goes through cudaMemcpy2DAsync as before. */
+ * allocated (a pinned-memory limit), the copy goes through cudaMemcpy2DAsync. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "copy_staged.h"
+#include "params.h"
 
 enum { CHUNK = 8 << 20, NBUF = 3, PIECE = 1 << 20 };
 
@@ -145,17 +146,9 @@ done:
 }
 
 size_t gcoo__staged_min_bytes(void) {
-  static size_t min_bytes; /* 0: not read yet; SIZE_MAX: never */
-  if (!min_bytes) {
-    const char *v = getenv("GCOO_STAGED_COPY_MIN_MB");
-    char *end = NULL;
-    const long long mb = v && *v ? strtoll(v, &end, 10) : -1;
-    if (mb < 0 || (end && *end)) /* unset or not a count of MiB: the default */
-      min_bytes = (size_t)256 << 20;
-    else
-      min_bytes = mb == 0 ? SIZE_MAX : (size_t)mb << 20;
-  }
-  return min_bytes;
+  const int64_t mb = gcoo__param_int(GCOO__P_STAGED_COPY_MIN_MB);
+  if (mb < 0) return (size_t)256 << 20; /* not a count of MiB: the default */
+  return mb == 0 ? SIZE_MAX : (size_t)mb << 20;
 }
 
 gcoo_status gcoo__cuda_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,

@@ -20,10 +20,10 @@ gcoo_status gcoo__cuda_copy_rows(void *dst, size_t dpitch, const void *src, size
                                  size_t rowbytes, int64_t nrows, cudaStream_t s);
 
 /** The size from which pageable copies are staged: GCOO_STAGED_COPY_MIN_MB (MiB; 0 = never),
- *  else 256 MiB. Why 256: on the H200 (bench/results/2026-12-01-h200-data-s4.txt, t307) staged
- *  copies of 72-80 MB ran at 2.2-4.5 GB/s including their pinned chunks' allocation, against
- *  7.4-12.8 GB/s for the driver's own copy of 36 MB; only the job's ~0.9 GB upload was seen
- *  faster staged (set-up 0.10-0.12 s against 0.20 s unstaged, on another VM). Read once. */
+ *  else 256 MiB. Why 256: on the H200 (tests/gpu/t307) staged copies of 72-80 MB ran at
+ *  2.2-4.5 GB/s including their pinned chunks' allocation, against 7.4-12.8 GB/s for the
+ *  driver's own copy of 36 MB; only gcoo_dist's ~0.9 GB upload ran faster staged (set-up
+ *  0.10-0.12 s against 0.20 s unstaged). Read once. */
 size_t gcoo__staged_min_bytes(void);
 
 #ifdef __cplusplus

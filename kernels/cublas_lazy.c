@@ -9,6 +9,7 @@
  * cuBLAS or reports the same error at every use. */
 #define _GNU_SOURCE
 #include "cublas_lazy.h"
+#include "params.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,8 +42,8 @@ static const char *loader_says(void) {
 }
 
 static void *open_library(void) {
-  const char *chosen = getenv("GCOO_CUBLAS_LIBRARY");
-  if (chosen && *chosen) { /* the user's choice, alone */
+  const char *chosen = gcoo__param_str(GCOO__P_CUBLAS_LIBRARY);
+  if (*chosen) { /* the user's choice, alone */
     void *h = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
     if (!h)
       snprintf(failure, sizeof failure,

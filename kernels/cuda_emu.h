@@ -422,7 +422,7 @@ inline int __syncthreads_count(int p) {
 // __float_to_tf32 rounds to nearest, ties away (cvt.rna.tf32.f32); the mma reads only the TF32
 // bits of its inputs (the low 13 mantissa bits ignored), multiplies exactly and adds in FP32
 // (the tensor core's own adder order and rounding differ slightly: the error bound of
-// docs/kernels.md §10 covers both).
+// docs/kernels.md, "The tensor-core mode" covers both).
 namespace nvcuda {
 namespace wmma {
 inline float tf32_bits(float v) {

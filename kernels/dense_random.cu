@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/dense_random.cu: the random dense operands of gcoo_dense_fill_random_rows made on the
  * GPU, so that a generated X never exists on the host: gcoo_dist spdm's 4.1M x 32 operand took
- * 0.12 s to make on an H200 node's host and 0.11 s to upload (bench/results/...-data-s3.txt).
+ * 0.12 s to make on an H200 node's host and 0.11 s to upload.
  * One thread per row runs that row's own stream with the host's own functions
  * (gcoo__dense_row_rng / gcoo__dense_row_next of src/backend_impl.h, compiled for both sides):
  * integer arithmetic, an exact conversion of 53 bits to double and 2u - 1 (exact as well), then

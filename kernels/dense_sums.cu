@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/dense_sums.cu: the sums of a device dense matrix (gcoo_ctx_dense_sums) without copying
  * it back: gcoo_dist spdm reports the sum and the absolute sum of Y, and copying its 4.1M x 32
- * product to the host for them took ~0.15 s on an H200 node (bench/results/...-data-s4.txt).
+ * product to the host for them took ~0.15 s on an H200 node.
  * One thread per block of GCOO_DENSE_SUM_BLOCK storage vectors runs the host's own loop
  * (gcoo__dense_block_sum_*, src/backend_impl.h, compiled for both sides), so each block's sums
  * are the host's bit for bit; the 16 bytes per block come back and src/blas.c adds them in

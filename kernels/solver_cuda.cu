@@ -580,8 +580,7 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
 //                            or 4); default "2,2,3" for double K = 32, "3,2,3" for double
 //                            K = 16, "3,3,4" otherwise
 //   GCOO_BCG_GRAM2=async|async16|regs  gram2's copies: cp.async of elements, of 16 bytes (the
-//                            default for double K = 32), or session 2's register prefetch of one
-//                            tile
+//                            default for double K = 32), or a register prefetch of one tile
 //   GCOO_BCG_W_IN_R=0|1      update: W staged over R's tile (one tile less: at 2 stages 72.5 KiB,
 //                            three blocks an SM at k = 32 double); default 0
 struct fused_variant {
@@ -721,7 +720,7 @@ static gcoo_status kk_threads_from_env(int *threads) {
 
 static gcoo_status fused_setup(gcoo__bcg_device *h, int64_t n) {
   const int64_t k = h->k;
-  // k = 8: 2.2x faster than the GEMM path (H200, Poisson 10^6 rows, float64, 2026-12-01); k = 32
+  // k = 8: 2.2x faster than the GEMM path (H200, Poisson 10^6 rows, float64); k = 32
   // with CUDA-core K x K sums: 1.3x slower (7168 FP64 FMAs a row), hence the tensor-core sums of
   // double (gram_mma); float at k = 32 keeps the GEMM path (its sums would run on FP64 cores).
   h->fused = k == 8 || k == 16 ? 1 : k == 32 ? (h->dt == GCOO_FLOAT64 ? 1 : 2) : 0;

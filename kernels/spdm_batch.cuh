@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kernels/spdm_batch.cuh: one row's (or one row piece's) sum A(row, :) X(:, tile) with many X
-// loads in flight, for a slot of 8 lanes (docs/kernels.md §12). Shared by the batched kernel
-// (kernels/spdm_batched.cu) and the row-split kernel's 16-byte path (kernels/spdm_split.cu).
+// loads in flight, for a slot of 8 lanes (docs/kernels.md, "The batched kernel"). Shared by the
+// batched kernel (kernels/spdm_batched.cu) and the row-split kernel's 16-byte path
+// (kernels/spdm_split.cu).
 //
 // At N = 32 every SpMM kernel on these GPUs waits on the dependent loads (row pointer, columns,
 // the X rows they name), not on bandwidth: what matters is how many X rows a lane has in flight.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kernels/spdm_batched.cu: the batched variant of the tuned GCOOSpDM's direct kernel
-// (docs/kernels.md §12), for narrow products (N = 32 and so) on rows of ordinary length.
+// (docs/kernels.md, "The batched kernel"), for narrow products (N = 32 and so) on rows of ordinary
+// length.
 //
 // Y (m x N) = alpha A X + beta Y, X and Y row-major, read from A's CSR. As in the direct kernel
 // (kernels/spdm_tuned.cu) a row belongs to a slot of 8 lanes and lane `lane` owns packs lane,
@@ -44,9 +45,9 @@ struct BatchedArgs {
 /* Blocks an SM must hold (the register cap that follows): batches of 8 are the shape where the
  * slots resident, not the loads in flight a slot, set the pace, so at 1 vector they are held to
  * 64 registers (62 float, 64 double, no spills, sm_90: 32 warps an SM, against 18 at the 112
- * registers of batches of 16; measured, docs/kernels.md §12) and at 2 vectors to 102 (96, no
- * spills: 20 warps, against 10 at the 187 of double batches of 16). At 4 vectors the X loads
- * alone take 128 registers: nvcc's count stands, as for the others. */
+ * registers of batches of 16; measured, docs/kernels.md, "The batched kernel") and at 2 vectors to
+ * 102 (96, no spills: 20 warps, against 10 at the 187 of double batches of 16). At 4 vectors the X
+ * loads alone take 128 registers: nvcc's count stands, as for the others. */
 template <int B, int VPT>
 constexpr int batched_min_blocks() {
   return B == 8 && VPT == 1 ? 8 : B == 8 && VPT == 2 ? 5 : 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// kernels/spdm_faithful.cu: GCOOSpDM as published (Shi et al., ICPADS 2020; DESIGN.md §1;
-// notes/spmm-prior-work.md §1 for the original code), kept as the baseline the tuned kernel is
+// kernels/spdm_faithful.cu: GCOOSpDM as published (Shi et al., ICPADS 2020;
+// docs/kernels.md), kept as the baseline the tuned kernel is
 // measured against.
 //
 // In the SPARSE_DENSE frame: block (g, t) computes rows g*p .. g*p+p-1 of Y (the p columns of

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// kernels/spdm_resident.cu: the X-resident variant of the tuned GCOOSpDM (docs/kernels.md §8).
+// kernels/spdm_resident.cu: the X-resident variant of the tuned GCOOSpDM (docs/kernels.md, "The
+// X-resident variant").
 //
 // Y (m x N) = alpha A X + beta Y, X and Y row-major. Where A has little reuse (random matrices:
 // a group of 32 rows shares almost no columns), every kernel that walks A once and fetches X per

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// kernels/spdm_split.cu: the row-split variant of the tuned GCOOSpDM (docs/kernels.md §9), for
-// matrices whose rows differ wildly in length (power-law graphs, circuit matrices).
+// kernels/spdm_split.cu: the row-split variant of the tuned GCOOSpDM (docs/kernels.md, "The
+// row-split variant"), for matrices whose rows differ wildly in length (power-law graphs, circuit
+// matrices).
 //
 // Y (m x N) = alpha A X + beta Y, X and Y row-major. The other tuned variants give a row to one
 // slot of 8 lanes: one row of thousands of entries then holds its block (and the tail of the
@@ -55,8 +56,8 @@ __device__ __forceinline__ void split_item_sum(const SplitArgs<T> &a, int64_t e0
 #pragma unroll
   for (int v = 0; v < VPT; v++) acc[v] = pack_zero<T>();
   // Four entries at a time: their indices, values and X rows are all loaded before the FMAs,
-  // so that a lane has four independent X loads in flight (one at a time left the first
-  // version latency-bound: 0.45-0.85x of cuSPARSE on power-law rows, H200, 2026-12-01).
+  // so that a lane has four independent X loads in flight (one at a time leaves the kernel
+  // latency-bound: 0.45-0.85x of cuSPARSE on power-law rows, H200).
   constexpr int U = 4;
   int64_t e = e0;
   for (; e + U <= e1; e += U) {
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(kThreads) split_items_kernel(const SplitArgs<T
 // The partials are read kReduceBatch at a time into independent sums (combined in a fixed order
 // at the end, so the result is still the same from run to run): one at a time, the longest row's
 // chain of dependent L2 reads (rajat01: 46 partials, 23 long rows, one block) was the variant's
-// critical path at small N (0.0192 ms at N = 32, 0.0406 at N = 512, H200, 2026-12-01).
+// critical path at small N (0.0192 ms at N = 32, 0.0406 at N = 512, H200).
 constexpr int kReduceBatch = 8;
 
 template <typename T>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kernels/spdm_tc.cu: the tensor-core mode of GCOOSpDM (opt-in: GCOO_MATH_TF32, float only;
-// docs/kernels.md §10): the tile layout built from the tuned layout at p = 16, and its kernel.
+// docs/kernels.md, "The tensor-core mode"): the tile layout built from the tuned layout at p = 16,
+// and its kernel.
 //
 // Y (m x N) = alpha A X + beta Y, X and Y row-major. A "window" is a GCOO group of 16 rows of A;
 // its list of distinct columns (the tuned layout's ucols, ascending) is cut into k-tiles of 8
@@ -22,13 +23,13 @@
 // unequal windows (a power-law window is otherwise the grid's critical path); AUTO's TF32 trial
 // times 1, 2 and 4 (kernels/backend_cuda.c, tc_trial), else the launcher estimates it from the
 // windows' tile counts. The warps load X and A straight into registers and run independently
-// (no barrier in the loop; session 13's wmma kernel staged X in shared memory, a barrier a
-// k-tile, which ncu showed latency-bound).
+// (no barrier in the loop: staging X in shared memory with a barrier a k-tile, as a wmma kernel
+// must, left the kernel latency-bound under ncu).
 //
-// Error (derived in docs/kernels.md §10, checked by tests/gpu/t305, t309 and the benchmark): A
-// and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 + 2^-22), products
-// exact in FP32, n_i nonzero terms summed in FP32 (<= 2^-23 each, truncating adders included),
-// alpha applied in FP32: per element, with beta = 0,
+// Error (derived in docs/kernels.md, "The tensor-core mode", checked by tests/gpu/t305, t309 and
+// the benchmark): A and X rounded to TF32 (relative 2^-11 each, so a product is off by <= 2^-10 +
+// 2^-22), products exact in FP32, n_i nonzero terms summed in FP32 (<= 2^-23 each, truncating
+// adders included), alpha applied in FP32: per element, with beta = 0,
 //   |y - y_exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A| |X|)_ij   (n_i: entries of row i),
 // and 2^-24 |beta y| more for beta != 0.
 #include <stdint.h>
@@ -92,10 +93,9 @@ __device__ __forceinline__ void mma_tiles(float (&acc)[NJ][4], const uint32_t (&
 
 // Blocks a multiprocessor the registers must allow: 7 at 32 columns (72 registers; 8 spilled
 // once the loop had its two builds), 5 at 64 (96 registers, 104 uncapped; 6 would spill), the
-// compiler's choice at 128. Against the uncapped build, in the same run
-// (2026-12-04-h200-spdm-s14-ks-trial.txt): TSOPF 1.78 -> 1.94x and 1.85 -> 2.00x of the best
-// FP32 cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24 2.68 -> 2.43x at
-// 512 (one warp a window; the cap was 8 and 5 blocks then).
+// compiler's choice at 128. Against an uncapped build in the same run (H200, one warp a
+// window, a cap of 8 and 5 blocks): TSOPF 1.78 -> 1.94x and 1.85 -> 2.00x of the best FP32
+// cuSPARSE at N = 128 and 512, cavity19 1.93 -> 2.24x at 512, bcsstk24 2.68 -> 2.43x at 512.
 template <int NJ>
 constexpr int tc_min_blocks() {
   return NJ == 4 ? 7 : NJ == 8 ? 5 : 1;
@@ -108,8 +108,8 @@ constexpr int tc_min_blocks() {
 // col0 + 32 q + 4 n + e of Y, so that a lane's B values of n-tiles 4q .. 4q + 3 are 4
 // consecutive floats of an X row (a 16-byte load, straight from global memory into registers;
 // the 8 lanes of a row read 128 consecutive bytes) and its results 8 consecutive floats of a Y
-// row. (Session 14's first kernel gave a lane NJ consecutive columns: at NJ = 8 each 16-byte load
-// of the 8 lanes spanned 256 bytes, every sector half used.) Nothing goes through shared memory
+// row. (Giving a lane NJ consecutive columns instead would make each 16-byte load of the 8 lanes
+// span 256 bytes at NJ = 8, every sector half used.) Nothing goes through shared memory
 // but the split-K sum at the end.
 template <int NJ, int KS>
 __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const TcArgs a) {
@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(kThreads, tc_min_blocks<NJ>()) tc_kernel(const
     };
     // Software pipeline, two deep: while k-tile i's mma runs, k-tile i + 1's X values and A
     // fragment load into registers and k-tile i + 2's column indices (which name the X rows)
-    // too. (Three deep, two stages in registers, measured slower: 2026-12-04-h200-spdm-s14-deep.)
+    // too. (Three deep, two stages in registers, measured slower on the H200.)
     Pack<float> xn0[kPacks], xn1[kPacks];
     float4 an = make_float4(0.f, 0.f, 0.f, 0.f);
     int64_t c0, c1;
@@ -273,9 +273,8 @@ gcoo_status launch_tc_ks(const TcArgs &a, int ks, cudaStream_t s) {
 /* The warps a window (1, 2 or 4) with the least estimated time, in block-iterations (one k-tile
  * a warp; a block holds its resources until its slowest warp is done): the block iterations
  * summed over the grid, spread over kResidentBlocks a multiprocessor, or the longest block when
- * that is longer (a small grid waits for it). Only the fallback where nothing is timed: it
- * picked 4 where 1 or 2 ran up to 1.4x faster (2026-12-04-h200-spdm-s14-deep.txt), so AUTO's
- * TF32 trial times the three instead. */
+ * that is longer (a small grid waits for it). Only the fallback where nothing is timed: it can
+ * pick 4 where 1 or 2 run up to 1.4x faster (H200), so AUTO's TF32 trial times the three. */
 constexpr int64_t kResidentBlocks = 8;
 int choose_ksplit(const gcoo_cuda_tc *T, int64_t col_tiles, int sm_count) {
   int best = 1;

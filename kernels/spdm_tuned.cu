@@ -35,7 +35,7 @@ struct TunedArgs {
   // The dense side is spelled out here rather than taken as a DenseOps<T> (spdm_common.cuh) as
   // the other kernels do: nested, it changed nvcc's code for the direct kernel (848 -> 520 SASS
   // instructions at VPT 4) and ran it 13-20 % slower on the H200 (cage11 and delaunay_n16 at
-  // N = 512, random 8000-14000 at sparsity 0.999; session 3, 2026-12-01-h200-spdm-s3.txt).
+  // N = 512, random 8000-14000 at sparsity 0.999).
   const T *X;
   T *Y;
   int64_t ldx, ldy, m, N, tile0;
@@ -169,23 +169,22 @@ __global__ void __launch_bounds__(512) staged_kernel(const TunedArgs<T> a) {
 enum DirectRead { kPacked, kScalar };
 
 // Whether the direct kernel loads a row's next batch of entries during the current one, capped at
-// 80 registers (3 blocks of 256 an SM): where the H200 runs of session 5 measured it faster
-// (double: large-f64 5-6 % faster at every N; float at 1 vector a thread, i.e. N = 32: 1-3 %),
-// not at 2 and 4 vectors a thread in float, where the extra registers cost a block an SM and
-// N = 128 / 512 ran 4-5 % slower (bcsstk24 N = 512 0.0272 -> 0.0347 ms;
-// bench/results/2026-12-01-h200-spdm-s5.txt against -s5b.txt).
+// 80 registers (3 blocks of 256 an SM): where it measured faster on the H200 (double: large-f64
+// 5-6 % faster at every N; float at 1 vector a thread, i.e. N = 32: 1-3 %), not at 2 and 4
+// vectors a thread in float, where the extra registers cost a block an SM and N = 128 / 512 ran
+// 4-5 % slower (bcsstk24 N = 512 0.0272 -> 0.0347 ms).
 template <typename T>
 constexpr bool direct_prefetch(int vpt) {
   return sizeof(T) == 8 || vpt == 1;
 }
 
-// One row of the direct kernel, entries taken 8 at a time (session 5). Lane l of the row's slot
+// One row of the direct kernel, entries taken 8 at a time. Lane l of the row's slot
 // loads entry e + l (column and value: one coalesced read a slot instead of every lane reading
 // every entry), the slot passes them round with shuffles, and each lane issues the X loads of U
-// entries (U * VPT = 8 packs) before the first FMA that needs them. The loop of sessions 1-4 read
-// one entry, then its X pack behind load_pack's tail/alignment branch, then did the FMAs: at one
-// vector a thread one L2 round trip in flight per row (in SASS each LDG.128 followed by its FFMAs),
-// so a row of 45 entries cost 45 latencies (bcsstk24 at N = 32: 0.015 ms, CSR_ALG3 0.009).
+// entries (U * VPT = 8 packs) before the first FMA that needs them. A loop that reads
+// one entry, then its X pack behind load_pack's tail/alignment branch, then does the FMAs has, at
+// one vector a thread, one L2 round trip in flight per row (in SASS each LDG.128 followed by its
+// FFMAs), so a row of 45 entries costs 45 latencies (bcsstk24 at N = 32: 0.015 ms, CSR_ALG3 0.009).
 // Entries past the row's end read X row 0 (valid: k >= 1 whenever A has entries) and are not
 // accumulated, so an Inf in X cannot become a NaN through them.
 template <typename T, int VPT, int READ, bool PREFETCH>
@@ -404,8 +403,8 @@ Shape<T> shape_for(int staged, int vpt_fixed, int max_threads, int64_t p, int64_
   int vpt = vpt_fixed;
   if (vpt == 0 && !staged) {
     // The direct kernel: the widest tile (fewest index loads per FMA) that still gives the grid
-    // kDirectMinBlocksPerSM blocks per SM. From the H200 sweep (bench/results, sweep.csv of
-    // 2026-11-30): cage11 (1221 groups) ran best at 1 vector per thread, its 4x4 Kronecker
+    // kDirectMinBlocksPerSM blocks per SM. From the H200 sweep (bench/results/h200-spdm-sweep.csv):
+    // cage11 (1221 groups) ran best at 1 vector per thread, its 4x4 Kronecker
     // tiling (4884 groups) at 2, the 7-point stencil (31250 groups) at 4; random n = 4000 at 1.
     const int64_t npacks = div_up(N, VEC);
     vpt = 4;
@@ -471,7 +470,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   }
   // A block owns a GCOO group (p rows) in the staged kernel; the direct kernel reads the CSR and
   // may take fewer rows a block (the shape trial's: 8-row blocks ran the H200 sweep's short
-  // random rows 5-25 % faster, 2026-11-30-h200-sweep.csv).
+  // random rows 5-25 % faster, bench/results/h200-spdm-sweep.csv).
   const int64_t p = trial_shape ? L->shape_rows : L->p;
   const int64_t blocks_x = trial_shape ? div_up(L->m, p) : L->ngroups;
   Shape<T> shp = shape_for<T>(vs.staged, trial_shape ? L->shape_vpt : vs.vpt, vs.max_threads, p, N,

@@ -24,13 +24,13 @@
 //     allocation.
 // The host waits three times: to size the sample's buffer, the product's (this wait brings the
 // class sums too), and at the end for nnz and the overflow count (twice more when rows
-// overflowed). A small product (sum hi <= kBoundEntries) is computed whole by the sample's pass,
-// every row at its bound: two waits, no prediction, no overflow. Under a memory budget the rows are cut into batches in row order; each batch goes
-// to the host.
-// A product whose rows all have hi <= 31 (bounds_kernel's hi_max; the 2-D Laplacian's 25) skips
-// steps 4-6: the in-place pass (kernels/spgemm_inplace.cuh) computes the rows in order and writes
-// them straight into C, allocated at the predictor's total room (the sample is still taken: its
-// rows are computed again there) or, for a small product, at the bounds' total (no sample).
+// overflowed). A small product (sum hi <= 2^24, bound_entries()) is computed whole by the sample's
+// pass, every row at its bound: two waits, no prediction, no overflow. Under a memory budget the
+// rows are cut into batches in row order; each batch goes to the host. A product whose rows all
+// have hi <= 31 (bounds_kernel's hi_max; the 2-D Laplacian's 25) skips steps 4-6: the in-place pass
+// (kernels/spgemm_inplace.cuh) computes the rows in order and writes them straight into C,
+// allocated at the predictor's total room (the sample is still taken: its rows are computed again
+// there) or, for a small product, at the bounds' total (no sample).
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +41,8 @@
 #include "spgemm_common.cuh"
 #include "spgemm_inplace.cuh"
 #include "spgemm_kernels.cuh"
+
+#include "params.h"
 
 namespace {
 
@@ -220,8 +222,6 @@ struct product {
   int64_t buf_len[3] = {0, 0, 0};
   int64_t allocated = 0, overflowed = 0, flop_recomputed = 0;
   bool direct_recompute = false; // GCOO_SPGEMM_RECOMPUTE=direct (recompute_direct())
-  bool bucket_rank = true;       // GCOO_SPGEMM_RANK (bucket_rank_mode())
-  int first = kFirstLanes;       // GCOO_SPGEMM_FIRST (first_bin_mode())
   bool all_at_bound = false;     // the sample's pass computed every row at its bound
   bool in_place = false;         // every row has hi <= kInplaceMaxHi: the in-place pass takes C
   unsigned long long sum_hi = 0; // sum of the rows' bounds (the sample's plan brings it)
@@ -234,67 +234,36 @@ struct product {
 // GCOO_SPGEMM_RECOMPUTE=direct (a variant until a GPU run measures it, docs/spgemm.md): the
 // listed rows are planned on the device while the host waits for nnz anyway (relist_kernel),
 // then recomputed by one launch of the global-table block kernel into C allocated at their
-// bound: one wait instead of two and one launch instead of a pass's. Read at every call (the
-// benchmark times both in one process).
-bool recompute_direct() {
-  const char *v = getenv("GCOO_SPGEMM_RECOMPUTE");
-  return v && strcmp(v, "direct") == 0;
-}
-
-// How rows of more than 32 entries are ordered in the shared tables. Default: ranked through
-// buckets of the row's column span (bucket_rank_write, kernels/spgemm_kernels.cuh; the 64-slot
-// warp bin keeps the counting ranks). GCOO_SPGEMM_RANK=count takes session 4's default instead
-// (counting ranks in the warp bins, 1.08x the bitonic network there, and the bitonic network in
-// the block bins), for comparison; its register sort (0.95x of the counting ranks on the H200)
-// and the warp bins' network are gone. Read at every call (the benchmark times both).
-bool bucket_rank_mode() {
-  const char *v = getenv("GCOO_SPGEMM_RANK");
-  return !(v && strcmp(v, "count") == 0);
-}
-
-// How the first bin (rows of at most 31 products) accumulates. Default: hash tables, a lane per
-// A entry walking its B row (group_rows_kernel<..., true>). GCOO_SPGEMM_FIRST=flat takes session
-// 5's products flattened over the group's lanes (scan, search, shuffles a product), for
-// comparison. Read at every call (the benchmark times both).
-int first_bin_mode() {
-  const char *v = getenv("GCOO_SPGEMM_FIRST");
-  return v && strcmp(v, "flat") == 0 ? kFirstFlat : kFirstLanes;
-}
+// bound: one wait instead of two and one launch instead of a pass's. A developer parameter (the
+// benchmark times both in one process, setting it with gcoo_param_set).
+bool recompute_direct() { return strcmp(gcoo__param_str(GCOO__P_SPGEMM_RECOMPUTE), "direct") == 0; }
 
 // How many bins past its hash table's a block row of many products per column of its span may go
 // to be accumulated densely (bin_of, which says what was measured): GCOO_SPGEMM_DENSE_REACH=N,
-// default 1 (0: session 7's bins). Read at every call (the benchmark times 0 and 2 beside it).
+// default 1 (0: hashed in its own bin); a developer parameter.
 int dense_reach() {
-  const char *v = getenv("GCOO_SPGEMM_DENSE_REACH");
-  const int r = v && *v ? atoi(v) : 1;
-  return r < 0 ? 0 : r > 4 ? 4 : r;
+  const int64_t r = gcoo__param_int(GCOO__P_SPGEMM_DENSE_REACH);
+  return r < 0 ? 0 : r > 4 ? 4 : (int)r;
 }
 
-// Whether a product whose rows all have hi <= kInplaceMaxHi is computed by the in-place pass
+// A product whose rows all have hi <= kInplaceMaxHi is computed by the in-place pass
 // (kernels/spgemm_inplace.cuh: rows in order, written straight into C; no rooms, no layout).
-// Default on; GCOO_SPGEMM_INPLACE=off takes the rooms and the layout instead, for comparison.
-// Read at every call (the benchmark times both).
 constexpr unsigned long long kInplaceMaxHi = 31; // the first bin's 32 slots never fill
-bool in_place_mode() {
-  const char *v = getenv("GCOO_SPGEMM_INPLACE");
-  return !(v && strcmp(v, "off") == 0);
-}
 
-// A product whose bounds total at most this many entries (sum hi <= kBoundEntries: 192 MiB of
+// A product whose bounds total at most this many entries (sum hi <= 2^24: 192 MiB of
 // double entries) is computed at its bounds, with no sample and no prediction: the sample's pass
 // takes every row into a room of hi, so no row can overflow and the product needs two host
 // waits instead of three to five (the second plan, the second pass and the recomputation's plan,
 // pass and scan go). These are the products whose time is host overhead (add32 0.29 ms, of which
-// the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms, session 3's trace);
+// the sample phase ~0.1 ms and the recomputation of 10 rows 0.09-0.17 ms in a trace);
 // the memory is at most 2 sum hi entries, 384 MiB. 2^24 rather than 2^22: wiki-Vote A A^T 1.84x,
 // rajat01 1.14-1.16x, cage11 1.06-1.11x, the others the same, peak memory 0.46x of ALG1's in
-// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200, the s4 run 1).
-// GCOO_SPGEMM_BOUND_ENTRIES=N sets the limit (0: never), for comparison. Only with safety >= 1
-// and no memory budget.
-constexpr unsigned long long kBoundEntries = 1ull << 24;
+// geomean instead of 0.41x, total room 1.13x nnz instead of 1.09x (one H200).
+// GCOO_SPGEMM_BOUND_ENTRIES=N (a developer parameter, default 2^24) sets the limit (0: never), for
+// comparison and for tests of the predictor. Only with safety >= 1 and no memory budget.
 unsigned long long bound_entries() {
-  const char *v = getenv("GCOO_SPGEMM_BOUND_ENTRIES");
-  return v && *v ? strtoull(v, nullptr, 10) : kBoundEntries;
+  const int64_t n = gcoo__param_int(GCOO__P_SPGEMM_BOUND_ENTRIES);
+  return n > 0 ? (unsigned long long)n : 0;
 }
 
 template <typename T>
@@ -309,8 +278,6 @@ void product_init(product<T> *P, cudaStream_t s, const gcoo_cuda_csr *A, const g
   P->rule = bin_rule{last_shared_bin<T>(), dense_reach()};
   P->sms = device_sm_count();
   P->direct_recompute = recompute_direct();
-  P->bucket_rank = bucket_rank_mode();
-  P->first = first_bin_mode();
 }
 
 // Plan the first *d_n (on the device, at most nmax) rows of `list`, whose room[] is set.
@@ -358,13 +325,10 @@ cudaError_t launch_group(cudaStream_t s, csr_in in, const T *Av, const T *Bv, co
   int64_t blocks = (n + per_block - 1) / per_block, cap = (int64_t)sms * per_sm;
   if (blocks > cap) blocks = cap;
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
-  if constexpr (TS == 32 && G < 32) {
-    if (out.first == kFirstLanes) {
-      group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
-      return cudaGetLastError();
-    }
-  }
-  group_rows_kernel<T, TS, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  if constexpr (TS == 32 && G < 32) // the first bin: a lane per A entry
+    group_rows_kernel<T, TS, G, WARPS, true><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
+  else
+    group_rows_kernel<T, TS, G, WARPS><<<grid, block, 0, s>>>(in, Av, Bv, rows, n, rs, out);
   return cudaGetLastError();
 }
 
@@ -443,8 +407,6 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   out.ovf_count = ovf_count;
   out.tab_off = P->tab_off_rows;
   out.cs = sample_sums;
-  out.bucket_rank = P->bucket_rank;
-  out.first = P->first;
   if (side) SPG_CUDA(cudaEventRecord(side->fork, s));
   for (int b = kNumBins - 1; b >= 0; b--) { // longest rows first: they set the critical path
     const int64_t nb = (int64_t)p->count[b];
@@ -881,7 +843,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   SPG_CUDA(cudaEventRecord(ev[0], s));
   GCOO_GOTO(product_alloc(&P));
   GCOO_GOTO(sample_phase(&P, seed, ev, safety >= 1.0 && o->memory_budget == 0 ? bound_entries() : 0,
-                         o->memory_budget == 0 && in_place_mode()));
+                         o->memory_budget == 0));
   // Every row of hi <= kInplaceMaxHi: the in-place pass computes C in row order straight into
   // its place, at the predictor's total room (or the bounds' total, when every row is at its
   // bound). A sampled product falls back to the rooms when that might not fit the device.
@@ -1160,13 +1122,13 @@ done:
 // SpGEMM's own stream-ordered pool, one per device, keeps what a call freed for the next call (no
 // cudaMalloc per call); after each call it is trimmed back to pool_keep() bytes: an eighth of
 // the device's memory (17.6 GiB of an H200), so that the next product of a similar size maps no
-// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x: its
-// 1.2 GB buffer and C were mapped afresh by every call, bench/results/2026-12-01-h200-spgemm-s4-
-// run1), and the rest stays free for others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep
-// nothing). The pool is gcoo's, not the device's default pool: an application's own
-// cudaMallocAsync keeps the release policy it set (session 4 set the default pool's threshold,
-// which changed it for everyone in the process). It lives as long as the process, as a cached
-// library handle does; where it cannot be created, the default pool serves, untouched.
+// new memory (keeping 256 MiB cost the 2-D Laplacian 1.24x and random 400k x 16 1.12-1.14x on an
+// H200: its 1.2 GB buffer and C were mapped afresh by every call), and the rest stays free for
+// others. GCOO_SPGEMM_POOL_KEEP_MB=N sets it (0: keep nothing). The pool is gcoo's, not the
+// device's default pool: an application's own cudaMallocAsync keeps the release policy it set
+// (setting the default pool's threshold would change it for everyone in the process). It lives as
+// long as the process, as a cached library handle does; where it cannot be created, the default
+// pool serves, untouched.
 static size_t device_total_bytes() {
   static size_t total[16];
   int d = 0;
@@ -1184,8 +1146,8 @@ static size_t device_total_bytes() {
   return total[d];
 }
 static size_t pool_keep() {
-  const char *v = getenv("GCOO_SPGEMM_POOL_KEEP_MB");
-  if (v && *v) return (size_t)strtoull(v, nullptr, 10) << 20;
+  const int64_t mb = gcoo__param_int(GCOO__P_SPGEMM_POOL_KEEP_MB);
+  if (mb >= 0) return (size_t)mb << 20;
   const size_t eighth = device_total_bytes() / 8;
   return eighth > ((size_t)256 << 20) ? eighth : (size_t)256 << 20;
 }

@@ -90,7 +90,7 @@ __device__ __forceinline__ void sample_note(S *cs, const rows_state &rs, int32_t
 // take many rows): gathered in shared memory and added to the product's once a block. Added
 // row by row, every sampled row of one class hit the same four words of device memory: the
 // 2-D Laplacian's 45k sampled rows, all of one class, made the sample's pass ~100 us for a
-// fiftieth of the main pass's rows (ncu, session 6).
+// fiftieth of the main pass's rows (ncu, H200).
 struct class_sums {
   unsigned long long s_rows[kClasses], s_g[kClasses], s_dz[kClasses];
   unsigned int s_umax[kClasses];
@@ -123,15 +123,7 @@ struct pass_out {
   T *gvals;
   const int64_t *tab_off; // global bin: table of row i at tab_off[i] (by row)
   class_stats *cs;        // the sample pass: its rows' sizes summed per class (else NULL)
-  bool bucket_rank; // rows of more than 32 entries ranked through buckets (bucket_rank_write);
-                    // false (GCOO_SPGEMM_RANK=count): session 4's counting ranks in the warp bins
-                    // and bitonic network in the block bins
-  int first;        // how the first bin accumulates (kFirstLanes, kFirstFlat)
 };
-
-// The first bin's ways (GCOO_SPGEMM_FIRST, kernels/spgemm.cu): hash tables filled by a lane per
-// A entry (the default), or by products flattened over the group (session 5's).
-constexpr int kFirstLanes = 0, kFirstFlat = 1;
 
 struct csr_in {
   const int64_t *Ap;
@@ -170,7 +162,7 @@ __device__ __forceinline__ int hash_add(int32_t *keys, T *vals, int bits, int32_
 // ---- sorting ---------------------------------------------------------------------------------
 
 // Bitonic sort of keys/vals[0, P) (P a power of two) by the block's `nthreads` threads (tid
-// among them): the global bin's tables, and the block bins' with GCOO_SPGEMM_RANK=count.
+// among them): the global bin's tables, and a block bin's whose buckets' counters do not fit.
 template <typename T>
 __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nthreads) {
   for (int64_t k = 2; k <= P; k <<= 1)
@@ -194,9 +186,9 @@ __device__ void bitonic_sort(int32_t *keys, T *vals, int64_t P, int tid, int nth
 
 // ---- the warp bins ----------------------------------------------------------------------------
 
-// Rank z > 32 distinct keys of a warp's table by counting (the 64-slot bin's rows, and every
-// warp bin's with GCOO_SPGEMM_RANK=count: session 4's default, 1.08x faster in geomean than the
-// bitonic network it replaced): lane l holds entries l, l + 32, ... in registers (K = TS / 32 at
+// Rank z > 32 distinct keys of a warp's table by counting (the 64-slot bin's rows, and a larger
+// bin's whose buckets' counters do not fit; 1.08x faster in geomean than a bitonic network):
+// lane l holds entries l, l + 32, ... in registers (K = TS / 32 at
 // most), reads every key once from shared memory (a broadcast: no bank conflicts) and counts the
 // smaller ones; entry s goes straight to its rank. z x ceil(z / 32) compares a lane.
 template <typename T, int TS>
@@ -333,12 +325,11 @@ __device__ __forceinline__ void bucket_rank_write(int32_t *keys, const T *vals, 
 }
 // Order the first z (<= TS) dense entries of a warp's table by column and write them at ci/cv:
 // z <= 32 by counting in registers; more through buckets (tables of 128 slots or more; the
-// counting ranks when GCOO_SPGEMM_RANK=count, or for the 64-slot bin's <= 42 entries, where
-// z x ceil(z / 32) compares are few). [c0, c0 + w) holds the row's columns.
+// counting ranks for the 64-slot bin's <= 42 entries, where z x ceil(z / 32) compares are few,
+// and where the buckets' counters do not fit). [c0, c0 + w) holds the row's columns.
 template <typename T, int TS>
 __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, int lane,
-                                                int32_t *ci, T *cv, bool bucket, int32_t c0,
-                                                int32_t w) {
+                                                int32_t *ci, T *cv, int32_t c0, int32_t w) {
   if (z <= 32) { // rank by counting, in registers
     const int32_t k = lane < z ? keys[lane] : INT_MAX;
     const T v = lane < z ? vals[lane] : T(0);
@@ -352,7 +343,7 @@ __device__ __forceinline__ void warp_sort_write(int32_t *keys, T *vals, int z, i
   }
   if constexpr (TS >= 128) {
     constexpr int NB = TS / 8 > 32 ? TS / 8 : 32, J = (2 * TS / 3 + 31) / 32;
-    if (bucket && bucket_rank_fits<NB, 32, J>(z, TS)) {
+    if (bucket_rank_fits<NB, 32, J>(z, TS)) {
       bucket_rank_write<T, NB, 32, J, true>(keys, vals, z, TS, c0, w, lane, ci, cv, nullptr);
       return;
     }
@@ -602,8 +593,8 @@ __global__ void __launch_bounds__(WARPS * 32)
     if (ok) { // uniform over the group (over the warp when G = 32)
       const int64_t off = rs.off[row];
       if constexpr (G == 32) {
-        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, out.bucket_rank,
-                               rs.cmin[row], rs.w[row]);
+        warp_sort_write<T, TS>(keys, vals, z, lane, out.ci + off, out.cv + off, rs.cmin[row],
+                               rs.w[row]);
       } else {
         group_count_write<G>(keys, vals, z, g, out.ci + off, out.cv + off);
       }
@@ -878,9 +869,9 @@ __global__ void __launch_bounds__(TPB)
       __syncthreads();
     }
     // a shared table's entries ranked through buckets (NB = TPB: S / 8 or S / 16 of its slots),
-    // else (the global table, GCOO_SPGEMM_RANK=count) sorted by the bitonic network
+    // else (the global table, or counters that do not fit) sorted by the bitonic network
     constexpr int J = TPB >= 1024 ? 11 : 6; // z <= 2/3 S, S / TPB = 8 (16 for 16384 slots)
-    if (!GLOBAL && out.bucket_rank && bucket_rank_fits<TPB, TPB, J>(z, slots)) {
+    if (!GLOBAL && bucket_rank_fits<TPB, TPB, J>(z, slots)) {
       bucket_rank_write<T, TPB, TPB, J, false>(keys, vals, z, (int)slots, rs.cmin[row], rs.w[row],
                                                threadIdx.x, oci, ocv, swarp);
     } else {
@@ -1158,17 +1149,16 @@ __host__ __device__ inline int bin_threads(int b) {
 // size is usually well below it: the 2-D Laplacian's rows have 13 entries for hi = 25), so the
 // 2/3-load rule, meant for a predicted size, is not applied in the first bin: a row of hi <= 31
 // takes it (its keys always fit, with a free slot). By that rule the Laplacian's sample took
-// the 64-slot bin, a warp a row: 95 us for its 45k rows (ncu s5), against 11 us in the first
+// the 64-slot bin, a warp a row: 95 us for its 45k rows (ncu, H200), against 11 us in the first
 // bin for the sample's smaller rows. The passes over the other rows keep the rule.
 // rule.dense_reach (GCOO_SPGEMM_DENSE_REACH, default 1): a row hashed in a block bin whose FLOP
 // bound is at least 1.5 times its span goes instead to the first of the next dense_reach bins
 // whose slots hold the span, to be accumulated densely there: no hashing, probing or ranking,
 // for more slots to clear and scan, which pays where many products fall on each slot. Measured
-// on the H200 (bench/results/2026-12-02-h200-spgemm-s8-run3.txt, reach 1 without the FLOP
-// condition): bcsstk33 A A (5184 products over spans of 1792 columns, medians; 6689 of 8738 rows
-// move from the hashed 1024-slot bin to the dense 2048-slot one) 1.19-1.26x faster; rajat01
-// 0.89-0.93x and wiki-Vote 0.91-0.96x slower: their moved rows have FLOP bounds of 0.26 and 0.4-1.2
-// times their spans, and the condition keeps them hashed.
+// on the H200 (reach 1 without the FLOP condition): bcsstk33 A A (5184 products over spans of 1792
+// columns, medians; 6689 of 8738 rows move from the hashed 1024-slot bin to the dense 2048-slot
+// one) 1.19-1.26x faster; rajat01 0.89-0.93x and wiki-Vote 0.91-0.96x slower: their moved rows have
+// FLOP bounds of 0.26 and 0.4-1.2 times their spans, and the condition keeps them hashed.
 constexpr int32_t kWarpMaxHi = 2048;
 struct bin_rule {
   int last_shared; // the largest shared bin for the element type
@@ -1397,8 +1387,8 @@ struct bufs {
 // memory, every non-empty row that starts inside the block marks its first entry (head), and
 // each warp walks its slice of the entries 32 at a time, an entry's row being the last head at
 // or before it (a max-scan over the warp, carried from round to round; the slice's first row by
-// one binary search). A binary search per entry instead (session 5) took the 2-D Laplacian's
-// layout to 0.39 ms for 29.2M entries, twice its bytes' time (ncu s5). With more rows than
+// one binary search). A binary search per entry instead takes the 2-D Laplacian's layout to
+// 0.39 ms for 29.2M entries, twice its bytes' time (ncu, H200). With more rows than
 // that (empty or one-entry rows) each entry searches rowptr itself. An entry is copied from the
 // pass buffer that holds its row; C is written contiguously, 32 consecutive entries a warp.
 // Nothing is written when *guard (the pass's overflow count) is not 0: then the sizes are not

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* kernels/tc_order.c: a row order for the tensor-core mode (docs/kernels.md §10): rows that share
- * columns put into the same window of GCOO_TC_ROWS rows, so that a window's distinct columns,
- * and with them its 16 x 8 tiles (padding included), are fewer. On the host, once at setup.
+/* kernels/tc_order.c: a row order for the tensor-core mode (docs/kernels.md, "The tensor-core
+ * mode"): rows that share columns put into the same window of GCOO_TC_ROWS rows, so that a window's
+ * distinct columns, and with them its 16 x 8 tiles (padding included), are fewer. On the host, once
+ * at setup.
  *
  * Greedy, window by window (the affinity reordering of DTC-SpMM / Acc-SpMM in its simplest
  * form): the first row not yet placed opens a window; the window then takes, one at a time, the

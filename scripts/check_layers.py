@@ -20,6 +20,12 @@
 #    copy, stream, event or device functions; device memory, copies, streams, events and the
 #    device binding go through the backend interface (gcoo/backend.h, gcoo_device_ops). Files still waiting for their owner's conversion
 #    are listed in CUDA_PENDING with the reason; the list only shrinks.
+# 3. Parameters: every GCOO_* environment variable is declared once in the registry
+#    (src/params_list.h) and read only through it (src/params.c; gcoo_param_get in cli/). A
+#    getenv("GCOO_...") anywhere else in src/, kernels/, io/, dist/ or cli/ fails, and so does a
+#    GCOO_* name handed to a getenv wrapper (a function of a file that calls getenv on a
+#    variable). Code that still reads its own parameters is listed in PARAM_DIRECT with the
+#    owner; it may read only names the registry declares with the scope DIRECT.
 #
 # Usage: scripts/check_layers.py [--root DIR] [--quiet]. Exit 0 when clean, 1 with one line per
 # violation ("FILE:LINE: ..."), 2 on bad usage.
@@ -48,6 +54,21 @@ PUBLIC_LAYER = {
 # Outside kernels/, these may still touch the CUDA runtime directly; each names its owner.
 CUDA_PENDING = {}
 
+# The one reader of GCOO_* variables, and the code that still reads its own (scope DIRECT in the
+# registry) until its owner moves it to the registry; the list only shrinks.
+PARAM_REGISTRY = "src/params.c"
+PARAM_LIST = "src/params_list.h"
+PARAM_DIRECT = {
+    "solver/ksp_bcg.c": "the block CG solver (lead): GCOO_BCG_FUSED",
+    "kernels/solver_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _W_IN_R, "
+                              "_KK_THREADS, _MMA, _WFORM, _WFORM_RATIO, _PHASE_MARKS",
+}
+PARAM_DECL_RE = re.compile(r"^\s*GCOO_PARAM\(\s*([A-Z0-9_]+)\s*,\s*\w+\s*,\s*\w+\s*,\s*(\w+)", re.M)
+GETENV_LITERAL_RE = re.compile(r'\b(?:secure_)?getenv\s*\(\s*"(GCOO_[A-Z0-9_]*)"')
+GETENV_VARIABLE_RE = re.compile(r"\b(?:secure_)?getenv\s*\(\s*[A-Za-z_]")
+NAME_CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(\s*"(GCOO_[A-Z0-9_]+)"')
+PARAM_API = {"gcoo_param_get", "gcoo_param_get_int", "gcoo_param_set"}
+
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 CUDA_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*[<\"](cuda_runtime(_api)?\.h|cuda\.h)[>\"]")
 CUDA_CALL_RE = re.compile(
@@ -61,8 +82,9 @@ def layer_of_path(rel):
     return top if top in RANK else None
 
 
-def strip_comments(text):
-    """The text with C comments and string literals blanked (line breaks kept)."""
+def strip_comments(text, keep_strings=False):
+    """The text with C comments and (unless keep_strings) string literals blanked (line breaks
+    kept)."""
     out, i, n = [], 0, len(text)
     while i < n:
         c = text[i]
@@ -81,7 +103,7 @@ def strip_comments(text):
             while j < n and text[j] != c and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
             j = min(j + 1, n) if j < n and text[j] == c else j
-            out.append(c + " " * (j - i - 1))
+            out.append(text[i:j] if keep_strings else c + " " * (j - i - 1))
             i = j
         else:
             out.append(c)
@@ -109,8 +131,45 @@ def header_layer(path):
     return layer_of_path(path)
 
 
+def registry(root):
+    """{name: scope} of the parameters src/params_list.h declares."""
+    try:
+        with open(os.path.join(root, PARAM_LIST), encoding="utf-8") as fh:
+            text = strip_comments(fh.read(), keep_strings=True)
+    except OSError:
+        return {}
+    return {"GCOO_" + m.group(1): m.group(2) for m in PARAM_DECL_RE.finditer(text)}
+
+
+def check_params(rel, text, params):
+    """Rule 3 for one file: its reads of GCOO_* variables."""
+    if rel == PARAM_REGISTRY:
+        return []
+    problems = []
+    code = strip_comments(text, keep_strings=True)
+    direct = rel in PARAM_DIRECT
+    wrapper = GETENV_VARIABLE_RE.search(code) is not None
+    for lineno, line in enumerate(code.split("\n"), 1):
+        reads = [m.group(1) for m in GETENV_LITERAL_RE.finditer(line)]
+        if wrapper:
+            reads += [m.group(2) for m in NAME_CALL_RE.finditer(line) if m.group(1) not in PARAM_API]
+        for name in reads:
+            if direct and params.get(name) == "DIRECT":
+                continue
+            problems.append(f"{rel}:{lineno}: reads {name} with getenv: read it through the "
+                            f"parameter registry (src/params.h; gcoo_param_get in cli/), declared "
+                            f"in {PARAM_LIST}")
+        for m in NAME_CALL_RE.finditer(line):
+            if m.group(1) in PARAM_API and m.group(2) not in params:
+                problems.append(f"{rel}:{lineno}: {m.group(2)} is not declared in {PARAM_LIST}")
+    return problems
+
+
 def check(root):
     problems = []
+    params = registry(root)
+    if not params:
+        problems.append(f"{PARAM_LIST}: no GCOO_PARAM declarations found")
     for layer in LAYERS[1:]:
         for dirpath, _, files in os.walk(os.path.join(root, layer)):
             for f in sorted(files):
@@ -119,6 +178,7 @@ def check(root):
                 rel = os.path.relpath(os.path.join(dirpath, f), root)
                 with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
                     text = fh.read()
+                problems += check_params(rel, text, params)
                 code = strip_comments(text).split("\n")
                 for lineno, line in enumerate(text.split("\n"), 1):
                     m = INCLUDE_RE.match(line)

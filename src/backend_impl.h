@@ -239,7 +239,7 @@ gcoo_status gcoo__csr_arrays_adopt(gcoo__csr_arrays *a, gcoo_sparse *out, gcoo_d
 void gcoo__csr_arrays_free(gcoo__csr_arrays *a);
 
 /* ---- the operator's two frames (src/convert_frame.c): single passes, in place where possible
- * (DESIGN.md §1; docs/datapath.md). */
+ * (docs/readings.md; docs/datapath.md). */
 /** A copy in the same format (arrays copied, nothing re-sorted). */
 gcoo_status gcoo__sparse_clone(gcoo_sparse A, gcoo_sparse *B);
 /** A CSR matrix turned, in place, into the CSC of its transpose (or CSC into CSR): the same

@@ -2,11 +2,11 @@
 /* src/convert_frame.c: the conversions between the two frames of one operator, each a single
  * pass over the entries and, where the layouts allow it, in place.
  *
- * DESIGN.md §1: a GCOO of S with groups of p columns of S is, read the other way, the entries of
- * A = S^T in groups of p rows of A. The same set of entries occupies the same positions in the
- * CSR of A and in the GCOO of S (group q is rows q*p .. q*p + p - 1 of A in both); only their
- * order inside a group differs: CSR orders a group by (row of A, column of A), GCOO by (row of S,
- * column of S) = (column of A, row of A). So
+ * docs/readings.md: a GCOO of S with groups of p columns of S is, read the other way, the entries
+ * of A = S^T in groups of p rows of A. The same set of entries occupies the same positions in the
+ * CSR of A and in the GCOO of S (group q is rows q*p .. q*p + p - 1 of A in both); only their order
+ * inside a group differs: CSR orders a group by (row of A, column of A), GCOO by (row of S, column
+ * of S) = (column of A, row of A). So
  *   - CSR of A -> GCOO of S is a merge of the group's p sorted rows, done in the arrays
  *     themselves (the index array becomes the rows of S, the values are permuted inside each
  *     group), with one new array, the columns of S;

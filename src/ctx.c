@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "backend_impl.h"
+#include "params.h"
 
 gcoo_status gcoo_ctx_create(gcoo_ctx *out, const char *resource) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_ctx_s *ctx = NULL;
   GCOO_CHECK(out != NULL, GCOO_ERR_NULL, "output handle is NULL");
   *out = NULL;
-  if (!resource) resource = getenv("GCOO_BACKEND");
-  if (!resource || !*resource) resource = "auto";
+  if (!resource) resource = gcoo__param_str(GCOO__P_BACKEND);
+  if (!*resource) resource = "auto";
 
   const gcoo_backend_ops *ops = NULL;
   int device = -1;

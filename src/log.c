@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* src/log.c: opt-in logging (GCOO_DEBUG, GCOO_DEBUG_SUBSYS, GCOO_DEBUG_FILE), read once, and a
- * monotonic clock. The library prints nothing unless GCOO_DEBUG asks for it. */
+/* src/log.c: opt-in logging (GCOO_DEBUG, GCOO_DEBUG_SUBSYS, GCOO_DEBUG_FILE: src/params.h), read
+ * once, and a monotonic clock. The library prints nothing unless GCOO_DEBUG asks for it. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend_impl.h"
+#include "params.h"
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 static gcoo_log_level log_level = GCOO_LOG_NONE;
@@ -43,15 +44,14 @@ static void expand_path(const char *pattern, char *out, size_t len) {
 }
 
 static void log_init(void) {
-  const char *lv = getenv("GCOO_DEBUG");
+  const char *lv = gcoo__param_str(GCOO__P_DEBUG);
   static const char *const levels[] = {"NONE", "WARN", "INFO", "TRACE"}; /* gcoo_log_level */
   for (int l = GCOO_LOG_WARN; lv && l <= GCOO_LOG_TRACE; l++)
     if (!strcasecmp(lv, levels[l])) log_level = (gcoo_log_level)l;
-  const char *ss = getenv("GCOO_DEBUG_SUBSYS");
-  if (ss) snprintf(log_subsys, sizeof log_subsys, "%s", ss);
+  snprintf(log_subsys, sizeof log_subsys, "%s", gcoo__param_str(GCOO__P_DEBUG_SUBSYS));
   log_file = stderr;
-  const char *lf = getenv("GCOO_DEBUG_FILE");
-  if (lf && *lf) {
+  const char *lf = gcoo__param_str(GCOO__P_DEBUG_FILE);
+  if (*lf) {
     char path[1024];
     expand_path(lf, path, sizeof path);
     FILE *f = fopen(path, "a");

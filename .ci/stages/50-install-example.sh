@@ -32,7 +32,7 @@ pc="$(find "$prefix" -name gcoo.pc -path '*/pkgconfig/*' | head -1)"
 [ -n "$pc" ] || fail "no gcoo.pc installed"
 libdir="$(dirname "$(dirname "$pc")")"
 for f in include/gcoo/gcoo.h include/gcoo/config.h include/gcoo/spdm.h include/gcoo/backend.h \
-         bin/gcoo_dist share/gcoo/jobs/README.md; do
+         bin/gcoo_dist share/gcoo/jobs/README.md share/doc/gcoo/LICENSE; do
   [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
 done
 for f in libgcoo.so libgcoo.a pkgconfig/gcoo.pc pkgconfig/gcoo-static.pc cmake/gcoo/gcooConfig.cmake cmake/gcoo/gcooConfigVersion.cmake \

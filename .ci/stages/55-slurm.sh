@@ -84,7 +84,7 @@ submit() {
   [ $# -gt 0 ] && shift
   envs=("$@")
   # its own TMPDIR: jobs that start in the same instant on one host otherwise race to create and
-  # remove Open MPI's per-user session directory (open-mpi/ompi#8510), as a site's per-job TMPDIR
+  # remove Open MPI's per-user job directory (open-mpi/ompi#8510), as a site's per-job TMPDIR
   # would prevent
   mkdir -p "$run/tmp.$name"
   envs+=("TMPDIR=$run/tmp.$name")

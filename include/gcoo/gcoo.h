@@ -13,6 +13,7 @@
  *   gcoo/mtx.h     Matrix Market files
  *   gcoo/generate.h random and stencil matrices, any slab of rows of each
  *   gcoo/h5.h      HDF5 files (scipy/h5py/anndata layouts), parallel through MPI-IO
+ *   gcoo/params.h  the GCOO_* environment variables gcoo reads (its parameter registry)
  * With MPI (GCOO_HAVE_MPI):
  *   gcoo/dist.h    ranks, GPUs, partitions, distributed operators and products
  *   gcoo/ksp.h     solvers: Krylov methods with a preconditioner on the distributed operator
@@ -35,6 +36,7 @@
 #include "gcoo/files.h"
 #include "gcoo/mtx.h"
 #include "gcoo/generate.h"
+#include "gcoo/params.h"
 #if GCOO_HAVE_HDF5
 #include "gcoo/h5.h"
 #endif

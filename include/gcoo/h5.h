@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gcoo/h5.h: HDF5 files in the layout of DESIGN.md §3 (what scipy/h5py/anndata users write),
- * read and written in parallel through MPI-IO. docs/hdf5.md has the details and Python snippets.
+/* gcoo/h5.h: HDF5 files in the layouts scipy/h5py/anndata users write, read and written in
+ * parallel through MPI-IO. docs/hdf5.md has the details and Python snippets.
  *
  * Objects are named "file.h5:/group/path" ("file.h5" alone means the root group "/"). The split
  * is made after a known extension (.h5 .hdf5 .hdf .he5 .h5ad .nc) followed by ':', otherwise at

@@ -2,7 +2,7 @@
 /* gcoo/predict.h: predict the number of nonzeros of C = A B (and of each row of C) before
  * computing it, from the exact FLOP of every row and the exact NNZ of a sample of rows.
  *
- * Terms (DESIGN.md §1, docs/predictor.md). For A (M x K) and B (K x N), both CSR:
+ * Terms (docs/predictor.md). For A (M x K) and B (K x N), both CSR:
  *   flop(i) = sum over k in row i of A of nnz(B row k)  (products row i of C needs; exact)
  *   nnz(i)  = number of distinct columns among them        (what row i of C holds)
  *   F = sum flop(i), Z = sum nnz(i), compression ratio r = F / Z >= 1.

@@ -2,7 +2,7 @@
 /* gcoo/sparse.h: sparse matrix objects (COO, CSR, CSC, GCOO), their creation, validation and
  * conversions on the CPU.
  *
- * GCOO (Shi et al., ICPADS 2020; DESIGN.md §1): an nrows x ncols matrix is cut into
+ * GCOO (Shi et al., ICPADS 2020; docs/readings.md): an nrows x ncols matrix is cut into
  * g = ceil(ncols / p) groups of p consecutive columns (the last may be narrower). Group q holds
  * the entries whose column is in [q*p, min((q+1)*p, ncols)) as COO, ordered by row, then column;
  * the groups' rows, cols and values arrays are concatenated; gIdxes[q] .. gIdxes[q+1] locate group

@@ -58,11 +58,11 @@ int gcoo_spdm_alg_from_name(const char *name);
 
 /** Arithmetic an operator may use. EXACT (the default) multiplies in the operator's own
  *  precision (FP32 or FP64). TF32 allows, for float operators on the CUDA backend, the GCOO
- *  tensor-core mode (TF32 inputs, FP32 accumulation; docs/kernels.md §10): per element
- *  |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij with n_i the entries of row i,
- *  i.e. about 1e-3 of |A||X| instead of n_i 6e-8. With TF32, AUTO and GCOO_ALG_GCOO run that
- *  mode; other algorithms, double operators and the CPU backend stay exact (as cuBLAS's TF32
- *  math mode leaves double alone). */
+ *  tensor-core mode (TF32 inputs, FP32 accumulation; docs/kernels.md, "The tensor-core mode"): per
+ *  element |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij with n_i the entries of row
+ *  i, i.e. about 1e-3 of |A||X| instead of n_i 6e-8. With TF32, AUTO and GCOO_ALG_GCOO run that
+ *  mode; other algorithms, double operators and the CPU backend stay exact (as cuBLAS's TF32 math
+ *  mode leaves double alone). */
 typedef enum gcoo_math {
   GCOO_MATH_EXACT = 0, /**< the operator's own precision throughout */
   GCOO_MATH_TF32 = 1   /**< float: tensor cores with TF32 inputs allowed */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gcoo/types.h: status codes, element types, layouts and the index conventions of gcoo.
  *
- * Index conventions (DESIGN.md §4): every count (nnz, FLOP, offsets such as CSR row pointers
+ * Index conventions: every count (nnz, FLOP, offsets such as CSR row pointers
  * and GCOO gIdxes) is int64_t; row and column indices are int32_t, so a dimension must fit in
  * [0, 2^31 - 1]. Larger dimensions are refused with GCOO_ERR_TOO_LARGE, never wrapped. */
 #ifndef GCOO_TYPES_H

@@ -5,7 +5,10 @@
 # through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
 # private header, the Python extension -> backend.h), CUDA
 # runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
-# headers, commented out), and checks that exactly the violations are reported.
+# headers, commented out), reads of GCOO_* variables outside the parameter registry (a getenv, a
+# getenv wrapper, a solver file reading a name it may not, a name the registry does not declare)
+# beside lawful ones (the registry itself, a DIRECT name in its file, a comment), and checks that
+# exactly the violations are reported.
 import os
 import subprocess
 import sys
@@ -33,10 +36,22 @@ tree = {
                  '#include "gcoo/backend.h"\n',
     "python/ext/binding.hpp": '#include <nanobind/nanobind.h>\n#include "gcoo/gcoo.h"\n',
     "python/ext/m.cpp": '#include "binding.hpp"\n#include "gcoo/backend.h"\n',
+    "src/params_list.h": 'GCOO_PARAM(DEBUG, STRING, USER, LIBRARY, "", "log")\n'
+                         'GCOO_PARAM(BCG_X, STRING, DEVELOPER, DIRECT, "", "x")\n',
+    "src/params.c": 'const char *p(void) { return getenv("GCOO_DEBUG"); }\n',
+    "io/env.c": '/* getenv("GCOO_DEBUG") in a comment */\n'
+                'const char *e(void) { return getenv("GCOO_DEBUG"); }\n',
+    "kernels/wrap.c": 'static int flag(const char *n) { return getenv(n) != 0; }\n'
+                      'int w(void) { return flag("GCOO_DEBUG"); }\n',
+    "dist/bcg.c": 'const char *b(void) { return getenv("GCOO_BCG_X"); }\n'
+                  'const char *c(void) { return getenv("GCOO_DEBUG"); }\n',
+    "cli/opts.c": 'void o(const char **v) { gcoo_param_get("GCOO_DEBUG", v); }\n'
+                  'void q(const char **v) { gcoo_param_get("GCOO_NOPE", v); }\n',
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
-    "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "python/ext/m.cpp:2",
+    "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "io/env.c:2",
+    "kernels/wrap.c:2", "dist/bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -52,7 +67,8 @@ with tempfile.TemporaryDirectory() as root:
         sys.exit(1)
     # and the clean part alone passes
     for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
-                "dist/d.c", "cli/cmd.c", "cli/cli.h", "python/ext/m.cpp"):
+                "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/wrap.c", "dist/bcg.c",
+                "cli/opts.c", "python/ext/m.cpp"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
     if r.returncode != 0:

@@ -103,12 +103,12 @@ concurrent | concurrent-overwrite)
   obj=/Z
   [ -n "$ow" ] && obj=/Y
   # Each job gets its own TMPDIR: two mpirun started in the same instant race to create Open
-  # MPI's per-user session directory (TMPDIR/ompi.HOST.UID) and the loser dies with "A call to
+  # MPI's per-user job directory (TMPDIR/ompi.HOST.UID) and the loser dies with "A call to
   # mkdir was unable to create the desired directory ... File exists" (open-mpi/ompi#8510)
   # before gcoo runs at all. That is the launcher's race, not the one this test is about.
   for s in 7 8; do
-    mkdir -p "$work/session$s"
-    TMPDIR="$work/session$s" "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 30 --ncols 16 \
+    mkdir -p "$work/tmp$s"
+    TMPDIR="$work/tmp$s" "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 30 --ncols 16 \
       --seed $s --repeat 1 --backend cpu --out "y.h5:$obj" $ow --json >out$s.txt 2>err$s.txt &
   done
   wait %1; rc7=$?

@@ -126,7 +126,7 @@ cli = {
 for k, v in cli.items():
     put("cli", k, v)
 
-# HDF5 files in the layouts of gcoo/h5.h (DESIGN.md section 3), as h5py/anndata write them
+# HDF5 files in the layouts of gcoo/h5.h (docs/hdf5.md), as h5py/anndata write them
 try:
     import h5py
     import numpy as np

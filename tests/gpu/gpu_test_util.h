@@ -37,12 +37,12 @@ int64_t gt_max_row(gcoo_sparse A);
  *  long ones, at most k), every fifth row empty, random values in [-1, 1]. */
 gcoo_sparse gt_power_law(gcoo_dtype dtype, int64_t m, int64_t k, int64_t longest, uint64_t seed);
 
-/** The tensor-core mode's bound (docs/kernels.md §10) checked element by element: for a float
- *  CSR A, host row-major X (k x N), Y0 (m x N, what Y held before) and the result Y,
- *  max over (i, j) of |Y - ref| / bound_ij with ref = alpha A X + beta Y0 in double and
- *  bound_ij = (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij + 2^-24 |beta Y0_ij| + 1e-30
- *  (n_i: entries of row i). <= 1: the bound holds everywhere; NaN anywhere gives INFINITY.
- *  *relerr (optional) receives ||Y - ref|| / ||ref||. Y0 is not read when beta = 0. */
+/** The tensor-core mode's bound (docs/kernels.md, "The tensor-core mode") checked element by
+ *  element: for a float CSR A, host row-major X (k x N), Y0 (m x N, what Y held before) and the
+ *  result Y, max over (i, j) of |Y - ref| / bound_ij with ref = alpha A X + beta Y0 in double and
+ *  bound_ij = (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij + 2^-24 |beta Y0_ij| + 1e-30 (n_i:
+ *  entries of row i). <= 1: the bound holds everywhere; NaN anywhere gives INFINITY. *relerr
+ *  (optional) receives ||Y - ref|| / ||ref||. Y0 is not read when beta = 0. */
 double gt_tc_bound_ratio(gcoo_sparse A, double alpha, const gcoo_dense *X, double beta,
                          const gcoo_dense *Y0, const gcoo_dense *Y, double *relerr);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t303-cuda-tuned.c: every variant of the tuned GCOOSpDM kernel (and the faithful one)
  * on small problems with device operands, small enough to run under compute-sanitizer
- * (memcheck, racecheck: bench/gpu_session.sh runs both on this binary with --quick, float only
- * and a smaller wide matrix): staged chunks smaller
+ * (bench/gpu_spdm_call.sh runs memcheck on this binary with --quick: float only and a
+ * smaller wide matrix): staged chunks smaller
  * than the group's column list, several row passes, tails in N, unaligned rows, beta = 0 over
  * NaN and beta != 0; power-law rows for the row-split variants. Bound: gcoo_test_tolerance(dtype, longest row). Exit 77 without a GPU. */
 #include <cuda_runtime_api.h>

@@ -2,7 +2,7 @@
 /* tests/gpu/t304-dispatch.c: GCOO_ALG_AUTO's rule (kernels/dispatch.c) on synthetic inputs: its
  * branches in the documented order (docs/dispatch.md), TF32 only when allowed, dense only when
  * it fits, narrow N to cuSPARSE, structured reuse to the tuned kernel, random and skewed rows to
- * cuSPARSE (version 2, fitted to the H200 sweep), the tuned width p = 32 and the direct/staged
+ * cuSPARSE (fitted to the H200 sweep), the tuned width p = 32 and the direct/staged
  * split. Pure functions: runs without a GPU. */
 #include <math.h>
 #include <string.h>
@@ -96,7 +96,7 @@ int main(void) {
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg != GCOO_ALG_GCOO && !o.rowsplit, "skewed rows: %s (%s)",
                gcoo_spdm_alg_name(o.alg), o.why);
-    /* the row-split variant (version 4): what a forced GCOO takes where the longest row spans
+    /* the row-split variant: what a forced GCOO takes where the longest row spans
      * 8 pieces (32 entries each here) and rows are skewed; AUTO leaves such rows to cuSPARSE */
     TEST_CHECK(gcoo__dispatch_split(&in), "skewed rows, the longest 280: not row-split");
     in.max_row_nnz = 255;
@@ -108,7 +108,7 @@ int main(void) {
                gcoo_spdm_alg_name(o.alg), o.why);
   }
   {
-    /* cuSPARSE in double (version 4): ALG3 up to m N = 2^21 unless rows are very skewed */
+    /* cuSPARSE in double: ALG3 up to m N = 2^21 unless rows are very skewed */
     gcoo_dispatch_in in;
     memset(&in, 0, sizeof in);
     in.dtype = GCOO_FLOAT64;
@@ -134,7 +134,7 @@ int main(void) {
     gcoo__dispatch(&in, &o);
     TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "double, very skewed rows: %s",
                gcoo_spdm_alg_name(o.alg));
-    /* version 4.1: not where rows are long on average (kron8:rajat01) or the matrix is tiny */
+    /* the skew rule: not where rows are long on average (kron8:rajat01) or the matrix is tiny */
     in.nnz = 500000;
     in.max_row_nnz = 5000; /* row skew 100, 50 entries a row */
     gcoo__dispatch(&in, &o);
@@ -155,7 +155,7 @@ int main(void) {
     TEST_CHECK(o.alg == GCOO_ALG_CUSPARSE_CSR_ALG2, "float, m N = 1.02e7: %s",
                gcoo_spdm_alg_name(o.alg));
   }
-  /* the X-resident variant (version 3): float, N >= 1000, X tiles that fit, enough entries per
+  /* the X-resident variant: float, N >= 1000, X tiles that fit, enough entries per
    * column (8 where an 8-float tile fits, 32 where only a 4-float one does); nowhere else */
   TEST_CHECK(!o.resident, "no resident without the device's limit");
   resident_smem = 232448;

@@ -3,11 +3,12 @@
  * the public operator on the GPU: fresh random and real matrices (tests/data), device and host
  * operands, N = 1 .. 300 (tails of the 16-column fragments), padded and misaligned rows, beta = 0
  * over NaN and beta != 0, each result checked element by element against the stated bound
- * (docs/kernels.md §10: |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha| (|A||X|)_ij), and its
- * normwise error printed. Also: the mode is what the operator reports, a double operator with
- * TF32 allowed stays exact (the FP64 tolerance), the exact default is unchanged, a bad math value
- * is refused. Small enough for compute-sanitizer (--quick: fewer cases). Exit 77 without a GPU. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+ * (docs/kernels.md, "The tensor-core mode": |y - exact| <= (2^-10 + (n_i + 4) 2^-23) |alpha|
+ * (|A||X|)_ij), and its normwise error printed. Also: the mode is what the operator reports, a
+ * double operator with TF32 allowed stays exact (the FP64 tolerance), the exact default is
+ * unchanged, a bad math value is refused. Small enough for compute-sanitizer (--quick: fewer
+ * cases). Exit 77 without a GPU. */
+#define _POSIX_C_SOURCE 200809L
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdlib.h>
@@ -70,7 +71,9 @@ static void check(gcoo_ctx ctx, gcoo_sparse A, const char *name, gcoo_spdm_alg a
   if (ai.dtype == GCOO_FLOAT32) {
     double rel = 0;
     const double ratio = gt_tc_bound_ratio(A, alpha, &X, beta, &Y0, &Y, &rel);
-    if (alg == GCOO_ALG_GCOO || getenv("GCOO_AUTO_TRIAL"))
+    int64_t trial = 1;
+    TEST_CALL(gcoo_param_get_int("GCOO_AUTO_TRIAL", &trial));
+    if (alg == GCOO_ALG_GCOO || !trial)
       /* GCOO, and AUTO without a trial: the tensor-core kernel, as asked */
       TEST_CHECK(d.alg == GCOO_ALG_GCOO &&
                      strstr(d.why, alg == GCOO_ALG_GCOO ? "tensor-core mode" : "-> tensor cores") &&
@@ -190,9 +193,9 @@ int main(int argc, char **argv) {
   {
     gcoo_sparse A = NULL;
     TEST_CALL(gcoo_mtx_read(gcoo_test_data(files[1]), GCOO_FLOAT32, 0, &A));
-    setenv("GCOO_AUTO_TRIAL", "0", 1);
+    TEST_CALL(gcoo_param_set("GCOO_AUTO_TRIAL", "0"));
     check(ctx, A, "bcsstk21 no trial", GCOO_ALG_AUTO, 64, 0, 0, 1.0, 0.0, 1);
-    unsetenv("GCOO_AUTO_TRIAL");
+    TEST_CALL(gcoo_param_set("GCOO_AUTO_TRIAL", NULL));
     gcoo_sparse_destroy(&A);
   }
   TEST_CALL(gcoo_ctx_destroy(&ctx));

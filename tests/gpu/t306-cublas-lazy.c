@@ -5,7 +5,7 @@
  * that does not exist gives GCOO_ERR_CUBLAS naming it, at every call. With a GPU: a CUDA context
  * and a sparse product leave cuBLAS unloaded; a dense-algorithm operator (cuBLAS GEMM) and
  * gcoo_blas_gemm then load it and agree with the CPU reference, float and double. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +24,7 @@ static int mapped(const char *lib) {
 }
 
 static void check_missing(void) {
-  setenv("GCOO_CUBLAS_LIBRARY", "/nonexistent/libcublas-for-t306.so", 1);
+  TEST_CALL(gcoo_param_set("GCOO_CUBLAS_LIBRARY", "/nonexistent/libcublas-for-t306.so"));
   for (int i = 0; i < 2; i++) /* the same clear error at every use */
     TEST_FAILS(gcoo__cublas_load(), GCOO_ERR_CUBLAS, "libcublas-for-t306.so");
   printf("the error: %s\n", gcoo_last_error());

@@ -142,7 +142,7 @@ static void random_rows(gcoo_ctx gpu, gcoo_dtype dt, gcoo_layout lay, int64_t r,
 int main(void) {
   /* stage from 32 MiB (the default is 256 MiB, kernels/copy_staged.h), so that these copies of
    * 36-80 MB and the 10M-entry operator go through the pinned chunks */
-  setenv("GCOO_STAGED_COPY_MIN_MB", "32", 1);
+  TEST_CALL(gcoo_param_set("GCOO_STAGED_COPY_MIN_MB", "32"));
   if (gcoo_cuda_device_count() <= 0) {
     printf("t307-staged-copy: no GPU\n");
     return 77;

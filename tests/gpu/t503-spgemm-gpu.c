@@ -16,7 +16,7 @@
  * SpGEMM pool is not reachable from here, but it hands each product what earlier products
  * left in it). And the device's default pool keeps the release threshold the application had:
  * SpGEMM's pool is its own. Exit 77 without a GPU. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -217,7 +217,7 @@ static gcoo_sparse identity_shift(gcoo_dtype dt, int64_t n) {
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--sampled")) {
     sampled = 1;
-    setenv("GCOO_SPGEMM_BOUND_ENTRIES", "0", 1);
+    TEST_CALL(gcoo_param_set("GCOO_SPGEMM_BOUND_ENTRIES", "0"));
   }
   if (gcoo__cuda_free_bytes() == 0) {
     printf("t503-spgemm-gpu: no GPU, skipped\n");

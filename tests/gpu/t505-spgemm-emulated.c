@@ -9,9 +9,9 @@
  * (tests/common/spgemm_check.h: same pattern, sorted columns, ||C - ref|| / ||ref|| <=
  * gcoo_test_tolerance), rows did overflow (so the path ran), no recomputed row overflowed, and
  * nnz(C) <= the bound C was allocated at; float and double, random, power-law, mesh, empty rows
- * and an empty product; both rankings of rows of more than 32 entries (through buckets, the
- * default, and GCOO_SPGEMM_RANK=count) in the warp bins of 128, 256 and 512 slots and the hashed
- * block bins of 1024 to 16384 slots, and keys crowded into one bucket; the layout's two ways of
+ * and an empty product; rows of more than 32 entries ranked through buckets in the warp bins of
+ * 128, 256 and 512 slots and the hashed block bins of 1024 to 16384 slots, and keys crowded into
+ * one bucket; the layout's two ways of
  * finding an entry's row (heads, or a search per entry), with empty rows; the sample's plan (rooms
  * at the bound: the first bin takes rows of hi <= 31 at any load). The in-place pass
  * (kernels/spgemm_inplace.cuh) on products of rows of hi <= 31: C against the yardstick at
@@ -35,9 +35,6 @@ unsigned long long gcoo_emu_spgemm_lookback(const unsigned long long *value, con
                                             int64_t ntiles, unsigned long long total,
                                             unsigned long long *published);
 
-/* The ranking of rows of more than 32 entries: 0 through buckets (the library's default), 1
- * GCOO_SPGEMM_RANK=count. */
-static int count_rank = 0;
 /* 1: the pass is planned as the sample's (its rooms are bounds: bin_of puts every row of
  * hi <= 31 in the first bin, whatever the load); the cases using it have no row of hi 32..63,
  * so the 64-slot bin must stay empty. */
@@ -53,20 +50,16 @@ static int64_t out_of_column_order(const gcoo_cuda_csr *C) {
 }
 
 /* C = A B on the emulator with rooms lo + frac (hi - lo); checked against the yardstick.
- * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. first: the first
- * bin's way (0 hash tables by a lane per A entry, the default; 1 flattened products,
- * GCOO_SPGEMM_FIRST=flat); 2: the default's way with no dense reach (GCOO_SPGEMM_DENSE_REACH=0;
- * the library's default is 1). */
-static int64_t check_first(const char *what, gcoo_sparse A, gcoo_sparse B, double frac,
-                           int must_overflow, unsigned want_bins, int first) {
+ * want_bins: bins that must have rows (a bit per bin), so that each kernel ran. no_reach: no
+ * dense reach (GCOO_SPGEMM_DENSE_REACH=0; the library's default is 1). */
+static int64_t check_reach(const char *what, gcoo_sparse A, gcoo_sparse B, double frac,
+                           int must_overflow, unsigned want_bins, int no_reach) {
   gcoo_sparse Ac = spgemm_check_csr(A), Bc = spgemm_check_csr(B), C = NULL;
   gcoo_cuda_csr dA = emu_host_csr(Ac), dB = emu_host_csr(Bc), dC;
   int64_t stats[4 + 11];
   memset(&dC, 0, sizeof dC);
   memset(stats, 0, sizeof stats);
-  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac,
-                                        count_rank | (sample_pass ? 2 : 0) | ((first & 1) << 2) |
-                                            ((first & 2) << 2),
+  const int rc = gcoo_emu_spgemm_direct(&dA, &dB, frac, (sample_pass ? 2 : 0) | (no_reach ? 8 : 0),
                                         &dC, stats);
   TEST_CHECK(rc != 2, "%s: bounds_kernel's column span (cmin, w) of a row is wrong", what);
   TEST_CHECK(rc == 0 || rc == 2,
@@ -192,13 +185,10 @@ static void check_lookback(void) {
   }
 }
 
-/* Every case with the first bin's default way, and the other where it had rows. */
+/* A case with the library's dense reach. */
 static void check(const char *what, gcoo_sparse A, gcoo_sparse B, double frac, int must_overflow,
                   unsigned want_bins) {
-  char w[128];
-  if (check_first(what, A, B, frac, must_overflow, want_bins, 0) == 0) return;
-  snprintf(w, sizeof w, "%s, first bin flat", what);
-  check_first(w, A, B, frac, must_overflow, want_bins, 1);
+  (void)check_reach(what, A, B, frac, must_overflow, want_bins, 0);
 }
 
 static gcoo_sparse transpose(gcoo_sparse A) {
@@ -227,32 +217,22 @@ int main(void) {
     gcoo_sparse S = spgemm_check_uniform(dt, 200, 200, 16, 17 + t), St = transpose(S);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms half-way", ty);
     check(what, S, St, 0.5, 1, 0x8u);
-    count_rank = 1; /* the same with the warp bins' counting ranks */
-    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9, count", ty);
-    check(what, S, St, 0.9, 0, 0u);
-    snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7, count", ty);
-    check(what, U, Ut, 0.7, 1, 0x10u);
-    count_rank = 0;
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.9", ty);
     check(what, S, St, 0.9, 0, 0u);
     /* rows of about 49, 100, 224 and 324 distinct entries at rooms of their bounds: the 128-,
-     * 256- and 512-slot warp bins, full to 2/3 (both rankings) */
+     * 256- and 512-slot warp bins, full to 2/3 */
     {
       const int64_t da[4] = {7, 10, 16, 18}, db[4] = {7, 10, 14, 18};
       for (int c = 0; c < 4; c++) {
         gcoo_sparse X = spgemm_check_uniform(dt, 200, 300, da[c], 31 + c + t),
                     Y = spgemm_check_uniform(dt, 300, 5000, db[c], 41 + c + t);
-        for (int mode = 0; mode <= 1; mode++) {
-          count_rank = mode;
-          snprintf(what, sizeof what, "%s uniform %lld x %lld products a row, %s", ty,
-                   (long long)da[c], (long long)db[c], mode == 1 ? "count" : "bucket");
-          check(what, X, Y, 1.0, 0, 0u);
-        }
+        snprintf(what, sizeof what, "%s uniform %lld x %lld products a row", ty, (long long)da[c],
+                 (long long)db[c]);
+        check(what, X, Y, 1.0, 0, 0u);
         gcoo_sparse_destroy(&X);
         gcoo_sparse_destroy(&Y);
       }
     }
-    count_rank = 0;
     gcoo_sparse_destroy(&St);
     gcoo_sparse_destroy(&S);
     snprintf(what, sizeof what, "%s uniform 16 a row A A^T, rooms 0.7", ty);
@@ -287,9 +267,9 @@ int main(void) {
       }
       gcoo_sparse Bb = spgemm_check_from_coo(dt, 60, 4000, k, r, c, v);
       snprintf(what, sizeof what, "%s banded long rows, rooms at lo", ty);
-      check_first(what, A8, Bb, 0.0, 1, 0x40u, 0);
+      check_reach(what, A8, Bb, 0.0, 1, 0x40u, 0);
       snprintf(what, sizeof what, "%s banded long rows, rooms at lo, no dense reach", ty);
-      check_first(what, A8, Bb, 0.0, 1, 0x20u, 2);
+      check_reach(what, A8, Bb, 0.0, 1, 0x20u, 1);
       gcoo_sparse_destroy(&Bb);
     }
     gcoo_sparse_destroy(&A8);
@@ -300,23 +280,17 @@ int main(void) {
     snprintf(what, sizeof what, "%s wide long rows, rooms 0.9 (global)", ty);
     check(what, A40, Bw, 0.9, 0, 0x400u);
     /* hashed block-bin rows that fit their rooms (rooms at the bound): ~600 entries in 1024
-     * slots (128 threads), ~1600 in 4096 (512), ~9200 in 16384 (1024: two counters a thread),
-     * both rankings */
+     * slots (128 threads), ~1600 in 4096 (512), ~9200 in 16384 (1024: two counters a thread) */
     {
       gcoo_sparse A2 = spgemm_check_uniform(dt, 8, 60, 2, 19 + t),
                   A25 = spgemm_check_uniform(dt, 2, 60, 25, 23 + t),
                   B3 = spgemm_check_uniform(dt, 60, 60000, 300, 29 + t);
-      for (int mode = 0; mode <= 1; mode++) {
-        count_rank = mode;
-        const char *how = mode == 1 ? "count" : "bucket";
-        snprintf(what, sizeof what, "%s block bin 1024 slots, %s", ty, how);
-        check(what, A2, B3, 1.0, 0, 0x20u);
-        snprintf(what, sizeof what, "%s block bin 4096 slots, %s", ty, how);
-        check(what, A4, Bw, 1.0, 0, 0x80u);
-        snprintf(what, sizeof what, "%s block bin 16384 slots, %s", ty, how);
-        check(what, A25, Bw, 1.0, 0, 0x200u);
-      }
-      count_rank = 0;
+      snprintf(what, sizeof what, "%s block bin 1024 slots", ty);
+      check(what, A2, B3, 1.0, 0, 0x20u);
+      snprintf(what, sizeof what, "%s block bin 4096 slots", ty);
+      check(what, A4, Bw, 1.0, 0, 0x80u);
+      snprintf(what, sizeof what, "%s block bin 16384 slots", ty);
+      check(what, A25, Bw, 1.0, 0, 0x200u);
       gcoo_sparse_destroy(&A2);
       gcoo_sparse_destroy(&A25);
       gcoo_sparse_destroy(&B3);

@@ -120,12 +120,12 @@ int main(void) {
   dir = io_make_dir("t400");
   all_cases(1, 1);
   /* the same through rounds of a few elements (every offset and remainder path) */
-  setenv("GCOO_H5_CHUNK_BYTES", "24", 1);
+  TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", "24"));
   all_cases(2, 0);
-  setenv("GCOO_H5_CHUNK_BYTES", "1", 1);
+  TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", "1"));
   roundtrip_sparse(GCOO_FORMAT_GCOO, GCOO_FLOAT64, 20, 30, 0.7, 4, 3);
   roundtrip_dense(GCOO_FLOAT32, GCOO_COL_MAJOR, 9, 4, 1, 3);
-  unsetenv("GCOO_H5_CHUNK_BYTES");
+  TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
 
   /* the root group: "file.h5" alone */
   {

@@ -396,10 +396,10 @@ int main(int argc, char **argv) {
    * one round even with default rounds. */
   for (int variant = 0; variant < 3; variant++) {
     double t0 = MPI_Wtime();
-    if (variant == 1) setenv("GCOO_H5_CHUNK_BYTES", "400", 1);
+    if (variant == 1) TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", "400"));
     if (variant == 2) {
-      unsetenv("GCOO_H5_CHUNK_BYTES");
-      setenv("GCOO_H5_MPIO", "0", 1);
+      TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
+      TEST_CALL(gcoo_param_set("GCOO_H5_MPIO", "0"));
     }
     sparse_reads(variant);
     double t1 = MPI_Wtime();
@@ -407,7 +407,7 @@ int main(int argc, char **argv) {
     if (rank == 0)
       printf("variant %d: sparse %.2f s, dense %.2f s\n", variant, t1 - t0, MPI_Wtime() - t1);
   }
-  unsetenv("GCOO_H5_MPIO");
+  TEST_CALL(gcoo_param_set("GCOO_H5_MPIO", NULL));
   bad_entry_reaches_everyone();
 
   int failures = gcoo_test_failures, all = 0;

@@ -320,17 +320,17 @@ int main(int argc, char **argv) {
   /* 0: MPI-IO (GCOO_H5_MPIO=1); 1: MPI-IO in rounds of 64 bytes; 2: the default, ranks one
    * after the other through their own POSIX handles */
   for (int variant = 0; variant < 3; variant++) {
-    if (variant == 0) setenv("GCOO_H5_MPIO", "1", 1);
-    if (variant == 1) setenv("GCOO_H5_CHUNK_BYTES", "64", 1);
+    if (variant == 0) TEST_CALL(gcoo_param_set("GCOO_H5_MPIO", "1"));
+    if (variant == 1) TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", "64"));
     if (variant == 2) {
-      unsetenv("GCOO_H5_CHUNK_BYTES");
-      unsetenv("GCOO_H5_MPIO");
+      TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
+      TEST_CALL(gcoo_param_set("GCOO_H5_MPIO", NULL));
     }
     dense_writes(variant);
     csr_writes(variant);
     update_writes(variant);
   }
-  unsetenv("GCOO_H5_MPIO");
+  TEST_CALL(gcoo_param_set("GCOO_H5_MPIO", NULL));
 
   /* h5py + scipy read what the ranks wrote together */
   int py = 0;

@@ -36,17 +36,17 @@ static void dense(const char *chunk_write, const char *chunk_read) {
   for (int64_t i = 0; i < mloc; i++)
     for (int64_t j = 0; j < n; j++) d[i * n + j] = value_at(row0 + i, j);
   if (chunk_write)
-    setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", chunk_write));
   else
-    unsetenv("GCOO_H5_CHUNK_BYTES");
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   double t = MPI_Wtime();
   TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path, m, row0, &D));
   double tw = MPI_Wtime() - t;
   gcoo_dense_destroy(&D);
   if (chunk_read)
-    setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", chunk_read));
   else
-    unsetenv("GCOO_H5_CHUNK_BYTES");
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   t = MPI_Wtime();
   TEST_CALL(
       gcoo_h5_read_dense_rows(MPI_COMM_WORLD, path, GCOO_FLOAT64, row0, mloc, GCOO_ROW_MAJOR, &R));
@@ -82,16 +82,16 @@ static void sparse(const char *chunk_write, const char *chunk_read) {
   TEST_CALL(gcoo_sparse_create_csr(&S, GCOO_FLOAT64, mloc, n, ptr, ind, val, 0));
   free(ptr), free(ind), free(val);
   if (chunk_write)
-    setenv("GCOO_H5_CHUNK_BYTES", chunk_write, 1);
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", chunk_write));
   else
-    unsetenv("GCOO_H5_CHUNK_BYTES");
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   double t = MPI_Wtime();
   TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path, mloc * size, row0, S));
   double tw = MPI_Wtime() - t;
   if (chunk_read)
-    setenv("GCOO_H5_CHUNK_BYTES", chunk_read, 1);
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", chunk_read));
   else
-    unsetenv("GCOO_H5_CHUNK_BYTES");
+    TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   gcoo_h5_sparse_file f = NULL;
   t = MPI_Wtime();
   TEST_CALL(gcoo_h5_sparse_open(MPI_COMM_WORLD, path, &f));

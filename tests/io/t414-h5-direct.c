@@ -25,13 +25,13 @@ static const char *dir;
 
 static gcoo_status read_both(const char *path, gcoo_dtype dt, gcoo_sparse *direct,
                              gcoo_sparse *rounds, char *msg_direct, char *msg_rounds) {
-  unsetenv("GCOO_H5_DIRECT");
+  TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", NULL));
   gcoo_status a = gcoo_h5_read_sparse(path, dt, direct);
   snprintf(msg_direct, 1024, "%s", a < 0 ? gcoo_last_error() : "");
-  setenv("GCOO_H5_DIRECT", "0", 1);
+  TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", "0"));
   gcoo_status b = gcoo_h5_read_sparse(path, dt, rounds);
   snprintf(msg_rounds, 1024, "%s", b < 0 ? gcoo_last_error() : "");
-  unsetenv("GCOO_H5_DIRECT");
+  TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", NULL));
   TEST_CHECK(a == b, "%s: direct read status %d, rounds %d (%s | %s)", path, (int)a, (int)b,
              msg_direct, msg_rounds);
   return a;
@@ -72,11 +72,11 @@ static void same_slabs(gcoo_dtype dt) {
   TEST_CALL(gcoo_h5_sparse_open(MPI_COMM_SELF, path, &f));
   const int64_t cuts[][2] = {{0, 1}, {12345, 250001}, {299999, 300000}, {77, 77}};
   for (int c = 0; c < 4; c++) {
-    unsetenv("GCOO_H5_DIRECT");
+    TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", NULL));
     TEST_CALL(gcoo_h5_sparse_read_slab(f, dt, cuts[c][0], cuts[c][1], &D));
-    setenv("GCOO_H5_DIRECT", "0", 1);
+    TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", "0"));
     TEST_CALL(gcoo_h5_sparse_read_slab(f, dt, cuts[c][0], cuts[c][1], &R));
-    unsetenv("GCOO_H5_DIRECT");
+    TEST_CALL(gcoo_param_set("GCOO_H5_DIRECT", NULL));
     TEST_CHECK(io_compare_sparse(D, R, "slab") == 0, "%s: slab [%lld, %lld) differs", what,
                (long long)cuts[c][0], (long long)cuts[c][1]);
     gcoo_sparse_destroy(&D);

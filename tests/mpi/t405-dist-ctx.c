@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
     MPI_TEST_CALL(gcoo_dist_destroy(&d));
   }
   unbound(rank, size);
-  setenv("GCOO_BACKEND", "cpu", 1);
+  TEST_CALL(gcoo_param_set("GCOO_BACKEND", "cpu"));
   MPI_TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, NULL));
   gcoo_dist_info info;
   MPI_TEST_CALL(gcoo_dist_get_info(d, &info));

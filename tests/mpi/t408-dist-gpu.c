@@ -151,7 +151,8 @@ int main(int argc, char **argv) {
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_size(node, &local_size);
   MPI_Comm_free(&node);
-  if (local_size > gcoo_cuda_device_count()) setenv("GCOO_ALLOW_SHARED_GPU", "1", 1);
+  if (local_size > gcoo_cuda_device_count())
+    TEST_CALL(gcoo_param_set("GCOO_ALLOW_SHARED_GPU", "1"));
   gcoo_dist d = NULL;
   MPI_TEST_CALL(gcoo_dist_create(&d, MPI_COMM_WORLD, "cuda"));
   gcoo_dist_info info;
@@ -160,8 +161,10 @@ int main(int argc, char **argv) {
     printf("t408-dist-gpu: %d ranks, device of rank 0: %d, NCCL %s, shared GPUs %s\n", info.size,
            info.device, info.nccl ? "on" : "off", info.shared_gpu ? "yes" : "no");
 #if GCOO_HAVE_NCCL
-  TEST_CHECK(info.nccl == (info.size > 1 && !info.shared_gpu && !getenv("GCOO_NCCL")),
-             "NCCL in use: %d", info.nccl);
+  int64_t nccl = 1;
+  TEST_CALL(gcoo_param_get_int("GCOO_NCCL", &nccl));
+  TEST_CHECK(info.nccl == (info.size > 1 && !info.shared_gpu && nccl), "NCCL in use: %d",
+             info.nccl);
 #endif
   for (int dt = 0; dt < 2; dt++)
     for (int rd = 0; rd < 2; rd++)

@@ -93,14 +93,14 @@ int main(int argc, char **argv) {
   rows[0] = -1;
   TEST_FAILS(gcoo__gather_plan(0, 1, 0, rows, 0, &plan, &n), GCOO_ERR_INVALID_ARG, "-1 rows");
   /* the chunk size option: MiB over the row's bytes, at least one row, 0 = whole slabs */
-  setenv("GCOO_GATHER_CHUNK_MB", "1", 1);
+  TEST_CALL(gcoo_param_set("GCOO_GATHER_CHUNK_MB", "1"));
   TEST_CHECK(gcoo__gather_chunk_rows(1024) == 1024, "1 MiB of 1 KiB rows: %lld",
              (long long)gcoo__gather_chunk_rows(1024));
   TEST_CHECK(gcoo__gather_chunk_rows(4u << 20) == 1, "a row larger than a chunk: %lld",
              (long long)gcoo__gather_chunk_rows(4u << 20));
-  setenv("GCOO_GATHER_CHUNK_MB", "0", 1);
+  TEST_CALL(gcoo_param_set("GCOO_GATHER_CHUNK_MB", "0"));
   TEST_CHECK(gcoo__gather_chunk_rows(1024) == 0, "0: whole slabs");
-  unsetenv("GCOO_GATHER_CHUNK_MB");
+  TEST_CALL(gcoo_param_set("GCOO_GATHER_CHUNK_MB", NULL));
   TEST_CHECK(gcoo__gather_chunk_rows(1024) == 0, "unset: whole slabs");
   return mpi_test_finish("t409-gather-plan");
 }

@@ -326,13 +326,13 @@ static void check_contexts(void) {
     gcoo_ctx_destroy(&c);
   }
   /* NULL reads GCOO_BACKEND */
-  setenv("GCOO_BACKEND", "cpu", 1);
+  TEST_CALL(gcoo_param_set("GCOO_BACKEND", "cpu"));
   TEST_CALL(gcoo_ctx_create(&c, NULL));
   TEST_CHECK(!strcmp(gcoo_ctx_backend(c), "cpu"), "GCOO_BACKEND=cpu gave %s", gcoo_ctx_backend(c));
   gcoo_ctx_destroy(&c);
-  setenv("GCOO_BACKEND", "nonsense", 1);
+  TEST_CALL(gcoo_param_set("GCOO_BACKEND", "nonsense"));
   TEST_FAILS(gcoo_ctx_create(&c, NULL), GCOO_ERR_INVALID_ARG, "unknown resource \"nonsense\"");
-  unsetenv("GCOO_BACKEND");
+  TEST_CALL(gcoo_param_set("GCOO_BACKEND", NULL));
   TEST_CHECK(!strcmp(gcoo_ctx_backend(NULL), "invalid"), "backend of NULL");
 }
 

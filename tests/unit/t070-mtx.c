@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/t070-mtx.c: Matrix Market files that must be read: the real matrices of tests/data
- * (shapes and counts of /work/shared/matrices/INDEX.md, symmetric expansion, pattern values,
+ * (shapes and counts as the SuiteSparse collection lists them, symmetric expansion, pattern values,
  * values of known lines), every header variant (symmetric from either triangle, skew-symmetric,
  * integer, pattern, comments, blank lines, CRLF, mixed case, last line without newline, gzip
  * detected by content), write/read round trips (plain and .gz, both element types, bit-exact,

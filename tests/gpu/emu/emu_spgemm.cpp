@@ -7,12 +7,9 @@
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
 // C allocated at recompute_cap()), and the layout. The rooms here are not the predictor's (the
 // sample and the class rooms are checked by tests/gpu/t503 against the CPU's): they are
-// lo + frac (hi - lo), so that rows of every bin overflow. `mode` bit 0 is the pass's ranking
-// of rows of more than 32 entries: 0 through buckets (the default), 1 GCOO_SPGEMM_RANK=count
-// (counting ranks in the warp bins, the bitonic network in the block bins); bit 1 plans the
-// pass as the sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31);
-// bit 2 the first bin's way (0 kFirstLanes, 1 kFirstFlat: GCOO_SPGEMM_FIRST); bit 3 no dense reach
-// (GCOO_SPGEMM_DENSE_REACH=0; the library's default is 1). Two more entry
+// lo + frac (hi - lo), so that rows of every bin overflow. `mode` bit 1 plans the pass as the
+// sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31); bit 3 no dense
+// reach (GCOO_SPGEMM_DENSE_REACH=0; the library's default is 1); bits 0 and 2 are not used. Two more entry
 // points check the in-place pass (kernels/spgemm_inplace.cuh): the product of rows of hi <= 31
 // at a given capacity and grid, and the look-back alone over tiles that have published only
 // their totals.
@@ -49,15 +46,12 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
   int64_t blocks = (n + per_block - 1) / per_block;
   if (blocks > 2) blocks = 2; // the kernel loops over the rest
   const dim3 grid((unsigned)blocks), block(WARPS * 32);
-  if constexpr (TS == 32 && G < 32) {
-    if (out.first == kFirstLanes) {
-      gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, true>, grid, block, 0, in, Av, Bv, rows,
-                       n, rs, out);
-      return;
-    }
-  }
-  gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, grid, block, 0, in, Av, Bv, rows, n, rs,
-                   out);
+  if constexpr (TS == 32 && G < 32) // the first bin: a lane per A entry
+    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS, true>, grid, block, 0, in, Av, Bv, rows, n,
+                     rs, out);
+  else
+    gcoo_emu::launch(group_rows_kernel<T, TS, G, WARPS>, grid, block, 0, in, Av, Bv, rows, n, rs,
+                     out);
 }
 
 // As kernels/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
@@ -159,8 +153,6 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   out.gkeys = gk1.data();
   out.gvals = gv1.data();
   out.tab_off = tab_off.data();
-  out.bucket_rank = (mode & 1) == 0;
-  out.first = (mode >> 2) & 1; // kFirstLanes, kFirstFlat
   int64_t start = 0;
   for (int b = 0; b < kNumBins; b++) {
     const int64_t nb = (int64_t)pc[b];
