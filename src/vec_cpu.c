@@ -22,8 +22,7 @@
  * row) are compiled for AVX2 and AVX-512F beside the baseline, the CPU's features choosing at load
  * time (GCC's function multi-versioning); the rest are memory-bound and gain nothing from it. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GCOO_SANITIZE_BUILD)
-#define GCOO_VEC_CLONES \
-  __attribute__((target_clones("default", "avx2", "avx512f")))
+#define GCOO_VEC_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
 #else
 #define GCOO_VEC_CLONES
 #endif

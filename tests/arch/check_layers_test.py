@@ -43,7 +43,7 @@ tree = {
                 'const char *e(void) { return getenv("GCOO_DEBUG"); }\n',
     "kernels/wrap.c": 'static int flag(const char *n) { return getenv(n) != 0; }\n'
                       'int w(void) { return flag("GCOO_DEBUG"); }\n',
-    "dist/bcg.c": 'const char *b(void) { return getenv("GCOO_BCG_X"); }\n'
+    "solver/ksp_bcg.c": 'const char *b(void) { return getenv("GCOO_BCG_X"); }\n'
                   'const char *c(void) { return getenv("GCOO_DEBUG"); }\n',
     "cli/opts.c": 'void o(const char **v) { gcoo_param_get("GCOO_DEBUG", v); }\n'
                   'void q(const char **v) { gcoo_param_get("GCOO_NOPE", v); }\n',
@@ -51,7 +51,7 @@ tree = {
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
     "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "io/env.c:2",
-    "kernels/wrap.c:2", "dist/bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
+    "kernels/wrap.c:2", "solver/ksp_bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -67,7 +67,7 @@ with tempfile.TemporaryDirectory() as root:
         sys.exit(1)
     # and the clean part alone passes
     for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
-                "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/wrap.c", "dist/bcg.c",
+                "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/wrap.c", "solver/ksp_bcg.c",
                 "cli/opts.c", "python/ext/m.cpp"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
