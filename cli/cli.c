@@ -518,9 +518,7 @@ int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO
 bool cli_mtx_output_allowed(cli_command *cmd, const char *out) {
   int ok = 1;
   if (out && cli_rank() == 0) {
-    size_t n = strlen(out);
-    bool mtx = (n >= 4 && !strcmp(out + n - 4, ".mtx")) ||
-               (n >= 7 && !strcmp(out + n - 7, ".mtx.gz"));
+    bool mtx = gcoo_file_kind_of(out) == GCOO_FILE_MTX; /* the same test as the writers' */
     if (mtx && !cli_flag(cmd, "overwrite") && access(out, F_OK) == 0) {
       fprintf(stderr, "gcoo_dist %s: --out %s exists; nothing was done (--overwrite replaces it)\n",
               cmd->name, out);

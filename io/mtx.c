@@ -62,11 +62,6 @@ static const char *errno_text(int e, char *buf, size_t len) {
   return buf;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static void reader_close(mtx_reader *r) {
   if (r->gz) gzclose(r->gz);
   free(r->buf);
@@ -100,7 +95,7 @@ static gcoo_status reader_open(mtx_reader *r, const char *path) {
   struct stat sb;
   r->file_bytes = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
   r->gzip = gzip;
-  if (ends_with(path, ".gz") && !gzip) {
+  if (gcoo__mtx_gzip_name(path) && !gzip) {
     close(fd);
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s: named .gz but not gzip-compressed (starts with bytes %02x %02x, gzip "

@@ -2,7 +2,7 @@
 /* io/mtx_write.c: Matrix Market writers: a sparse matrix as "coordinate real general" (1-based,
  * row by row), a dense one as "array real general" (column-major, as the format says). Values
  * are written with %.17g (float64) or %.9g (float32): enough digits that reading the file back
- * gives the same bits. gzip-compressed when the path ends in .gz.
+ * gives the same bits. gzip-compressed when the path ends in .gz (any case).
  *
  * A file is written to "<path>.tmp.<job>.<random>" (io/publish.c) and published onto <path>
  * only when every byte has been written and the file closed without error (synced; refused if
@@ -52,8 +52,7 @@ static gcoo_status writer_open(mtx_writer *w, const char *path) {
   GCOO_CALL(gcoo__target_snapshot(path, &w->target));
   w->slot = gcoo__tmp_register(w->tmp);
   GCOO_CALL(gcoo__malloc((void **)&w->buf, MTX_OUT_BUF, "write buffer"));
-  size_t n = strlen(path);
-  if (n >= 3 && !strcmp(path + n - 3, ".gz")) {
+  if (gcoo__mtx_gzip_name(path)) {
     errno = 0;
     w->gz = gzopen(w->tmp, "wb");
     GCOO_CHECK(w->gz != NULL, GCOO_ERR_IO, "cannot create %s: %s", w->tmp,

@@ -266,6 +266,20 @@ Xs = sio.mmread('$tmp/Xs.mtx'); B = L['B'][...]
 assert Xs.shape == B.shape and np.abs(La @ Xs - B).max() <= 1e-9 * np.abs(B).max()
 G = sio.mmread('$tmp/G.mtx'); assert G.shape == (40, 30), G.shape
 " || fail "a Matrix Market output is not what was asked"
+  # the suffix in capitals: the same formats (gzip too), and an existing file is still refused
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/YU.MTX.GZ" --dtype float64
+  expect_rc 0 "spdm --out YU.MTX.GZ"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/CU.Mtx.Gz"; expect_rc 0 "spgemm --out CU.Mtx.Gz"
+  "$py" -c "
+import gzip
+for a, b in (('YU.MTX.GZ', 'Y.mtx.gz'), ('CU.Mtx.Gz', 'C.mtx.gz')):
+  assert open('$tmp/' + a, 'rb').read(2) == b'\x1f\x8b', a + ' is not gzip'
+  x, y = gzip.open('$tmp/' + a).read().split(b'\n'), gzip.open('$tmp/' + b).read().split(b'\n')
+  assert x[0] == y[0] and x[2:] == y[2:], a" || fail "an output named .GZ is not gzip-compressed"
+  cp "$tmp/YU.MTX.GZ" "$tmp/YU.saved"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/YU.MTX.GZ"
+  [ "$rc" != 0 ] || fail "an existing YU.MTX.GZ without --overwrite: exit 0"; expect_err "exists" "YU.MTX.GZ exists"
+  cmp -s "$tmp/YU.MTX.GZ" "$tmp/YU.saved" || fail "an existing YU.MTX.GZ was replaced without --overwrite"
   # other suffixes: refused before any work, with the formats there are
   for args in "spdm --a $tmp/R.h5:/A --ncols 2 --out $tmp/Y.txt" "spgemm --a $tmp/R.h5:/A --out $tmp/C.csv" \
               "solve --a $tmp/L.h5:/A --k 1 --out $tmp/X.npy" "gen --rows 4 --cols 4 --out $tmp/G.dat"; do
