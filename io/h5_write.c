@@ -3,7 +3,8 @@
  *   1. agree on the ranks' own argument checks; rank 0 looks at the target: a new file, or an
  *      HDF5 file to update (its other objects are kept; an existing object at the path is
  *      replaced only with GCOO_H5_OVERWRITE), and remembers it as it is (io/publish.c);
- *   2. rank 0 names the temporary file "<file>.tmp.<job>.<random>" and broadcasts the name;
+ *   2. rank 0 names the temporary file "<file>.tmp.<job>.<random>" (<file>: where the target's
+ *      symbolic links lead, so that a link is written through) and broadcasts the name;
  *      every rank registers it for the signal clean-up; an update starts from a copy of <file>;
  *   3. create the group with its attributes and datasets, or the dense dataset, marked
  *      "gcoo-incomplete"; reserve the file's whole size on disk (a full disk fails here, before
@@ -343,6 +344,20 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
   st = gcoo__h5_agree(c, st);
   if (st >= 0) st = gcoo__h5_same_on_all(c, NULL, 0, path, "HDF5 output");
   if (st < 0) goto done;
+
+  /* the file the write lands in: where the target's symbolic links lead (rank 0 decides) */
+  if (c->rank == 0) st = gcoo__target_path(p.file, tmp, sizeof tmp);
+  st = gcoo__h5_agree(c, st);
+  if (st >= 0) st = gcoo__h5_bcast(c, tmp, sizeof tmp, 0);
+  if (st >= 0 && strcmp(tmp, p.file)) {
+    free(p.file);
+    p.file = NULL;
+    st = gcoo__malloc((void **)&p.file, strlen(tmp) + 1, "HDF5 file name");
+    if (st >= 0) memcpy(p.file, tmp, strlen(tmp) + 1);
+  }
+  st = gcoo__h5_agree(c, st);
+  if (st < 0) goto done;
+  tmp[0] = '\0';
 
   /* rank 0 decides, names the temporary file and (for an update) copies the target */
   if (c->rank == 0) {

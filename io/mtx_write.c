@@ -5,6 +5,7 @@
  * gives the same bits. gzip-compressed when the path ends in .gz (any case).
  *
  * A file is written to "<path>.tmp.<job>.<random>" (io/publish.c) and published onto <path>
+ * (where its symbolic links lead, when it is one)
  * only when every byte has been written and the file closed without error (synced; refused if
  * <path> changed meanwhile), so a crash or a full disk never leaves a file that looks complete;
  * the temporary is removed on any error, and by gcoo_remove_temporaries() on a signal. */
@@ -25,13 +26,14 @@
 enum { MTX_OUT_BUF = 1 << 16 };
 
 typedef struct mtx_writer {
-  const char *path;
-  char *tmp;           /* "<path>.tmp.<job>.<random>" */
-  int slot;            /* in the temporary-file registry */
-  gcoo__target target; /* <path> as it was when the write started */
-  FILE *f;             /* plain output, or */
-  gzFile gz;           /* compressed output */
-  char *buf;           /* formatted text waiting to be written */
+  const char *path;        /* as the caller named it */
+  char *target;            /* where the file lands: path, or where its symbolic links lead */
+  char *tmp;               /* "<target>.tmp.<job>.<random>" */
+  int slot;                /* in the temporary-file registry */
+  gcoo__target target_was; /* <target> as it was when the write started */
+  FILE *f;                 /* plain output, or */
+  gzFile gz;               /* compressed output */
+  char *buf;               /* formatted text waiting to be written */
   size_t n;
 } mtx_writer;
 
@@ -44,12 +46,14 @@ static gcoo_status writer_open(mtx_writer *w, const char *path) {
   char eb[128];
   memset(w, 0, sizeof *w);
   w->slot = -1;
-  w->target = (gcoo__target)GCOO__TARGET_INIT;
+  w->target_was = (gcoo__target)GCOO__TARGET_INIT;
   GCOO_CHECK(path != NULL && *path, GCOO_ERR_NULL, "path is NULL or empty");
   w->path = path;
+  GCOO_CALL(gcoo__malloc((void **)&w->target, GCOO__TMP_NAME, "target file name"));
+  GCOO_CALL(gcoo__target_path(path, w->target, GCOO__TMP_NAME));
   GCOO_CALL(gcoo__malloc((void **)&w->tmp, GCOO__TMP_NAME, "temporary file name"));
-  GCOO_CALL(gcoo__tmp_name(path, w->tmp, GCOO__TMP_NAME));
-  GCOO_CALL(gcoo__target_snapshot(path, &w->target));
+  GCOO_CALL(gcoo__tmp_name(w->target, w->tmp, GCOO__TMP_NAME));
+  GCOO_CALL(gcoo__target_snapshot(w->target, &w->target_was));
   w->slot = gcoo__tmp_register(w->tmp);
   GCOO_CALL(gcoo__malloc((void **)&w->buf, MTX_OUT_BUF, "write buffer"));
   if (gcoo__mtx_gzip_name(path)) {
@@ -121,11 +125,13 @@ static gcoo_status writer_close(mtx_writer *w, int ok) {
   int opened = w->gz || w->f;
   w->gz = NULL;
   w->f = NULL;
-  if (ok && st >= 0 && opened) st = gcoo__publish(w->tmp, w->path, &w->target);
+  if (ok && st >= 0 && opened) st = gcoo__publish(w->tmp, w->target, &w->target_was);
   if ((!ok || st < 0) && opened && w->tmp) unlink(w->tmp);
   gcoo__tmp_unregister(w->slot);
-  gcoo__target_release(&w->target);
+  gcoo__target_release(&w->target_was);
   w->slot = -1;
+  free(w->target);
+  w->target = NULL;
   free(w->tmp);
   free(w->buf);
   w->tmp = NULL;

@@ -287,6 +287,31 @@ for a, b in (('YU.MTX.GZ', 'Y.mtx.gz'), ('CU.Mtx.Gz', 'C.mtx.gz')):
     ! ls "$tmp"/*.txt "$tmp"/*.csv "$tmp"/*.npy "$tmp"/*.dat >/dev/null 2>&1 || fail "$args wrote a file"
   done
   ;;
+links)  # an output through symbolic links lands where they lead (the links stay), and output
+        # names up to the file system's limit (255 bytes) are written
+  mkinputs
+  mkdir "$tmp/real" "$tmp/sub"
+  ln -s real/y.h5 "$tmp/y.h5"; ln -s real/c.mtx "$tmp/c.mtx"; ln -s ../c.mtx "$tmp/sub/c.mtx"
+  ln -s real/z.mtx.gz "$tmp/z.mtx.gz"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/y.h5:/Y"; expect_rc 0 "new HDF5 file through a link"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/y.h5:/C"; expect_rc 0 "update through a link"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/sub/c.mtx"; expect_rc 0 ".mtx through two links"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/sub/c.mtx" --overwrite; expect_rc 0 ".mtx --overwrite through links"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/z.mtx.gz"; expect_rc 0 ".mtx.gz through a link"
+  for l in y.h5 c.mtx sub/c.mtx z.mtx.gz; do [ -L "$tmp/$l" ] || fail "$l is no longer a symbolic link"; done
+  [ "$(h5objs "$tmp/real/y.h5")" = "C C/data C/indices C/indptr Y" ] || fail "real/y.h5 holds $(h5objs "$tmp/real/y.h5")"
+  head -c 40 "$tmp/real/c.mtx" | grep -q "^%%MatrixMarket matrix array" || fail "real/c.mtx is not the result"
+  [ "$(sed -n 3p "$tmp/real/c.mtx")" = "60 2" ] || fail "real/c.mtx is not the --overwrite result"
+  [ "$(od -An -tx1 -N2 "$tmp/real/z.mtx.gz")" = " 1f 8b" ] || fail "real/z.mtx.gz is not gzip"
+  ls "$tmp"/real/*.tmp.* "$tmp"/*.tmp.* >/dev/null 2>&1 && fail "temporary file left"
+  # names of 250-255 bytes: the temporary name must still fit the directory's limit
+  long=$(printf 'n%.0s' $(seq 250))
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/$long.h5:/Y"; expect_rc 0 "a 253-byte HDF5 name"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/${long}a.mtx"; expect_rc 0 "a 255-byte Matrix Market name"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/$long.h5:/Z"; expect_rc 0 "an update of a 253-byte name"
+  [ "$(h5objs "$tmp/$long.h5")" = "Y Z" ] || fail "the 253-byte file holds $(h5objs "$tmp/$long.h5")"
+  [ -s "$tmp/${long}a.mtx" ] || fail "the 255-byte .mtx was not written"
+  ;;
 dtype)  # spdm's element type follows the file unless told, and says so
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float64 file"
