@@ -108,6 +108,7 @@ typedef struct job {
   double check_err, check_tol;
   int64_t check_rows;
   bool check_pass;
+  bool check_failed; /* --check ran and failed: --out is not written */
 } job;
 
 /* ---- options ------------------------------------------------------------------------------ */
@@ -903,6 +904,7 @@ static void report(job *j) {
     if (j->gather != GATHER_NONE)
       cli_json_str(&js, "gather", j->gather == GATHER_ALL ? "all" : "root");
     if (j->out) cli_json_str(&js, "out", j->out);
+    if (j->out) cli_json_bool(&js, "out_written", !j->check_failed);
     if (j->check) {
       cli_json_object(&js, "check");
       cli_json_int(&js, "rows", j->check_rows);
@@ -943,7 +945,9 @@ static void report(job *j) {
              j->overlap, 1e3 * j->t_overlap, 1e3 * j->t_overlap_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
-    if (j->out)
+    if (j->out && j->check_failed)
+      printf("  not written: %s (the check failed)\n", j->out);
+    else if (j->out)
       printf("  wrote %s%s\n", j->out,
              !ds ? " (Y, m x N)"
              : cli_file_kind_of(j->out) == CLI_FILE_MTX
@@ -991,12 +995,18 @@ static int run_job(job *j) {
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
   if (!rc) rc = gather(j);
-  if (!rc) rc = write_out(j);
+  /* checked before it is written: a result that fails its check is never published */
   if (!rc) rc = check(j);
+  j->check_failed = !rc && j->check && !j->check_pass;
+  if (!rc && !j->check_failed) rc = write_out(j);
   j->t_total = MPI_Wtime() - t0;
   MPI_Allreduce(MPI_IN_PLACE, &j->t_total, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (!rc) report(j);
-  if (!rc && j->check && !j->check_pass) rc = 1;
+  if (!rc && j->check_failed) {
+    if (j->out && cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist spdm: the check failed: %s was not written\n", j->out);
+    rc = 1;
+  }
   /* a process that leaves with _exit (a GPU was used) has the driver and the kernel take back
    * its device and host memory in one go: the frees one by one, the context's stream
    * synchronisation and its handles' destruction are skipped (the report is out, every output

@@ -2,7 +2,8 @@
 /* io/mtx_write.c: Matrix Market writers: a sparse matrix as "coordinate real general" (1-based,
  * row by row), a dense one as "array real general" (column-major, as the format says). Values
  * are written with %.17g (float64) or %.9g (float32): enough digits that reading the file back
- * gives the same bits. gzip-compressed when the path ends in .gz (any case).
+ * gives the same bits. gzip-compressed when the path ends in .gz (any case). NaN and infinity
+ * are refused, as the HDF5 writers refuse them.
  *
  * A file is written to "<path>.tmp.<job>.<random>" (io/publish.c) and published onto <path>
  * (where its symbolic links lead, when it is one)
@@ -11,6 +12,7 @@
  * the temporary is removed on any error, and by gcoo_remove_temporaries() on a signal. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +147,15 @@ static gcoo_status write_value(mtx_writer *w, gcoo_dtype dtype, double v, const 
   return writer_printf(w, "%.9g%s", v, sep);
 }
 
+/* The writers' one rule for values (the HDF5 writers' too, io/h5_dense.c and io/h5_transfer.c):
+ * a NaN or an infinity is refused, before anything is written, naming the first one; gcoo's
+ * readers refuse them as well, so a file holding one could never be read back. */
+static gcoo_status refuse_nonfinite(const char *path, int64_t i, int64_t j, double v) {
+  return GCOO_ERROR(GCOO_ERR_NOT_FINITE,
+                    "%s: row %lld, column %lld is %g: refusing to write a non-finite value", path,
+                    (long long)i, (long long)j, v);
+}
+
 static gcoo_status mtx_write(const char *path, gcoo_sparse A) {
   gcoo_status st = GCOO_SUCCESS;
   mtx_writer w = {0};
@@ -157,6 +168,15 @@ static gcoo_status mtx_write(const char *path, gcoo_sparse A) {
     A = csr;
   }
   GCOO_GOTO(gcoo_sparse_get_arrays(A, &a));
+  for (int64_t i = 0; i < info.nrows; i++)
+    for (int64_t k = a.ptr[i]; k < a.ptr[i + 1]; k++) {
+      double v = info.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
+                                            : (double)((const float *)a.values)[k];
+      if (!isfinite(v)) {
+        st = refuse_nonfinite(path, i, a.ind[k], v);
+        goto done;
+      }
+    }
   GCOO_GOTO(writer_open(&w, path));
   GCOO_GOTO(writer_printf(&w,
                           "%%%%MatrixMarket matrix coordinate real general\n"
@@ -191,6 +211,10 @@ static gcoo_status mtx_write_dense(const char *path, const gcoo_dense *D) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the dense matrix must be in host memory to be written");
+  for (int64_t j = 0; j < D->ncols; j++)
+    for (int64_t i = 0; i < D->nrows; i++)
+      if (!isfinite(gcoo_dense_get(D, i, j)))
+        return refuse_nonfinite(path, i, j, gcoo_dense_get(D, i, j));
   GCOO_GOTO(writer_open(&w, path));
   GCOO_GOTO(writer_printf(&w,
                           "%%%%MatrixMarket matrix array real general\n"

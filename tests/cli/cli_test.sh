@@ -312,6 +312,32 @@ links)  # an output through symbolic links lands where they lead (the links stay
   [ "$(h5objs "$tmp/$long.h5")" = "Y Z" ] || fail "the 253-byte file holds $(h5objs "$tmp/$long.h5")"
   [ -s "$tmp/${long}a.mtx" ] || fail "the 255-byte .mtx was not written"
   ;;
+nonfinite)  # products that overflow to inf: no writer publishes them (HDF5 and Matrix Market
+            # alike), and nothing is published after a failed --check
+  "$py" -c "
+import h5py, numpy as np, scipy.sparse as sp
+A = (sp.random(50, 50, density=0.2, format='csr', random_state=1) + sp.eye(50)).tocsr().astype(np.float32)
+A.sort_indices(); A.data[:] = 3e38
+with h5py.File('$tmp/big.h5', 'w') as f:
+  g = f.create_group('A'); g.attrs['encoding-type'] = 'csr_matrix'; g.attrs['encoding-version'] = '0.1.0'
+  g.attrs['shape'] = np.array(A.shape, dtype=np.int64)
+  g['data'] = A.data; g['indices'] = A.indices.astype(np.int32); g['indptr'] = A.indptr.astype(np.int64)
+  f['X'] = np.full((50, 3), 10, dtype=np.float32)" || fail "cannot write big.h5"
+  printf 'earlier\n' >"$tmp/old.mtx"
+  # spdm and spgemm, each writer (an existing file replaced with --overwrite too), with and
+  # without --check (each refused run costs Open MPI ~2 s: one of each kind)
+  for t in "spdm Y.mtx" "spdm Y.h5:/Y --check" "spdm old.mtx --overwrite" "spgemm CY.mtx.gz" \
+           "spgemm CY.mtx --check"; do
+    set -- $t
+    if [ "$1" = spdm ]; then run "$np" spdm --a "$tmp/big.h5:/A" --b "$tmp/big.h5:/X" --out "$tmp/$2" ${3:-}
+    else run "$np" spgemm --a "$tmp/big.h5:/A" --out "$tmp/$2" ${3:-}; fi
+    expect_rc 1 "$t"
+    if [ "${3:-}" = --check ]; then expect_err "the check failed: .*$2 was not written" "$t"
+    else expect_err "is inf: refusing to write a non-finite value" "$t"; fi
+  done
+  ls "$tmp"/Y.* "$tmp"/CY.* "$tmp"/*.tmp.* >/dev/null 2>&1 && fail "an output was written: $(ls "$tmp")"
+  [ "$(cat "$tmp/old.mtx")" = earlier ] || fail "old.mtx was replaced by a product holding inf"
+  ;;
 dtype)  # spdm's element type follows the file unless told, and says so
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float64 file"
