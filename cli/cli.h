@@ -132,8 +132,11 @@ int cli_write_flags(cli_command *cmd);
 /** A Matrix Market --out that exists is refused without --overwrite (an HDF5 one is checked by
  *  the writer, object by object): false (message on rank 0) when refused. Collective. */
 bool cli_mtx_output_allowed(cli_command *cmd, const char *out);
-/** SIGINT / SIGTERM on this rank: remove the temporary file of a write in progress
- *  (gcoo_remove_temporaries), say so on stderr and exit 128 + signal. Call after MPI_Init. */
+/** Any signal that would end this rank (SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGHUP, SIGXCPU, the
+ *  real-time signals, faults, ...): remove the temporary file of a write in progress
+ *  (gcoo_remove_temporaries), say so on stderr and exit 128 + signal (a fault goes on to the
+ *  handler that was there before, or its default action). Signals ignored at start stay
+ *  ignored. Call after MPI_Init. */
 void cli_install_signal_handlers(void);
 
 /* ---- ranks and messages ------------------------------------------------------------------- */
