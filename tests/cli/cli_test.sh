@@ -338,6 +338,24 @@ with h5py.File('$tmp/big.h5', 'w') as f:
   ls "$tmp"/Y.* "$tmp"/CY.* "$tmp"/*.tmp.* >/dev/null 2>&1 && fail "an output was written: $(ls "$tmp")"
   [ "$(cat "$tmp/old.mtx")" = earlier ] || fail "old.mtx was replaced by a product holding inf"
   ;;
+debugfile)  # GCOO_DEBUG_FILE never appends to an input (or any file that is not gcoo's log)
+  mkinputs
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert R"; cp "$tmp/R.mtx" "$tmp/R.saved.mtx"
+  for f in R.h5 R.mtx; do
+    a="$tmp/$f"; [ "$f" = R.h5 ] && a="$a:/A"
+    GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/$f" run "$np" spdm --a "$a" --ncols 2
+    expect_rc 0 "GCOO_DEBUG_FILE names the input $f"
+    expect_err "GCOO_DEBUG_FILE=.*$f: not used" "the log says why it did not use $f"
+    expect_err "gcoo INFO" "the log went to stderr instead"
+  done
+  cmp -s "$tmp/R.h5" "$tmp/R.saved.h5" || fail "R.h5 got log lines"
+  cmp -s "$tmp/R.mtx" "$tmp/R.saved.mtx" || fail "R.mtx got log lines"
+  # a new file, then the same log again: appended
+  GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/log.txt" run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "a new log"
+  n1=$(grep -c "gcoo INFO" "$tmp/log.txt")
+  GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/log.txt" run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "the log again"
+  [ "$n1" -gt 0 ] && [ "$(grep -c "gcoo INFO" "$tmp/log.txt")" = $((2 * n1)) ] || fail "the log was not appended to"
+  ;;
 dtype)  # spdm's element type follows the file unless told, and says so
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float64 file"
