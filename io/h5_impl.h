@@ -178,7 +178,10 @@ typedef struct gcoo__h5_dset {
   { H5I_INVALID_HID, H5K_NONE, 0, {0, 0}, "" }
 
 /** Open a numeric dataset: name relative to loc (NULL: loc itself is the dataset). Integer or
- *  float elements only (GCOO_ERR_FORMAT otherwise, naming the type). Not collective. */
+ *  float elements only (GCOO_ERR_FORMAT otherwise, naming the type), stored in the file itself:
+ *  virtual and external-storage datasets and non-empty ones whose storage was never (or only
+ *  partly) written are GCOO_ERR_FORMAT (HDF5 would read zeros for what is missing), a filter
+ *  this HDF5 cannot load GCOO_ERR_UNSUPPORTED naming it. Not collective. */
 gcoo_status gcoo__h5_dset_open(hid_t loc, const char *name, const char *label, gcoo__h5_dset *d);
 void gcoo__h5_dset_close(gcoo__h5_dset *d);
 

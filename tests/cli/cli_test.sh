@@ -356,6 +356,40 @@ debugfile)  # GCOO_DEBUG_FILE never appends to an input (or any file that is not
   GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/log.txt" run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "the log again"
   [ "$n1" -gt 0 ] && [ "$(grep -c "gcoo INFO" "$tmp/log.txt")" = $((2 * n1)) ] || fail "the log was not appended to"
   ;;
+zerofill)  # storage HDF5 would fill with zeros is refused, never read as data: a virtual dataset
+           # whose source is missing, an external raw file that is truncated, storage never (or
+           # partly) written; and a filter HDF5 cannot load is named
+  mkinputs
+  "$py" -c "
+import h5py, numpy as np
+X = np.arange(180, dtype=np.float64).reshape(60, 3) + 1
+lay = h5py.VirtualLayout(shape=(60, 3), dtype='f8')
+lay[:] = h5py.VirtualSource('$tmp/gone.h5', 'X', shape=(60, 3))
+with h5py.File('$tmp/vds.h5', 'w') as f: f.create_virtual_dataset('X', lay)
+X.tofile('$tmp/raw.bin')
+with h5py.File('$tmp/ext.h5', 'w') as f:
+  f.create_dataset('X', shape=(60, 3), dtype='f8', external=[('$tmp/raw.bin', 0, X.nbytes)])
+with h5py.File('$tmp/never.h5', 'w') as f: f.create_dataset('X', shape=(60, 3), dtype='f8')
+with h5py.File('$tmp/part.h5', 'w') as f:
+  f.create_dataset('X', shape=(60, 3), dtype='f8', chunks=(20, 3))[:20] = X[:20]
+with h5py.File('$tmp/lzf.h5', 'w') as f: f.create_dataset('X', data=X, compression='lzf')
+src = h5py.File('$tmp/R.h5', 'r')['A']
+with h5py.File('$tmp/Rn.h5', 'w') as f:
+  g = f.create_group('A')
+  for k, v in src.attrs.items(): g.attrs[k] = v
+  g['indptr'] = src['indptr'][...]; g['indices'] = src['indices'][...]
+  g.create_dataset('data', shape=src['data'].shape, dtype='f8')" || fail "cannot write the inputs"
+  truncate -s 100 "$tmp/raw.bin"
+  for t in "vds virtual dataset" "ext external raw-data file" "never none of its storage" \
+           "part only part of its storage" "lzf filter 32000 (\"lzf\")"; do
+    f=${t%% *} why=${t#* }
+    run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/$f.h5:/X" --check; expect_rc 1 "--b $f.h5"
+    expect_err "$why" "--b $f.h5 names the cause"; no_err "PASS" "--b $f.h5"
+    [ "$(count_err "$why")" = 1 ] || fail "--b $f.h5: the cause printed $(count_err "$why") times"
+  done
+  run "$np" spdm --a "$tmp/Rn.h5:/A" --ncols 2; expect_rc 1 "--a whose data was never written"
+  expect_err "Rn.h5:/A/data holds .* none of its storage" "--a Rn.h5"
+  ;;
 dtype)  # spdm's element type follows the file unless told, and says so
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --json; expect_rc 0 "spdm float64 file"
