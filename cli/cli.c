@@ -515,22 +515,6 @@ void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n
 /* ---- writes ------------------------------------------------------------------------------- */
 int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO_H5_OVERWRITE : 0; }
 
-bool cli_mtx_output_allowed(cli_command *cmd, const char *out) {
-  int ok = 1;
-  if (out && cli_rank() == 0) {
-    bool mtx = gcoo_file_kind_of(out) == GCOO_FILE_MTX; /* the same test as the writers' */
-    if (mtx && !cli_flag(cmd, "overwrite") && access(out, F_OK) == 0) {
-      fprintf(stderr, "gcoo_dist %s: --out %s exists; nothing was done (--overwrite replaces it)\n",
-              cmd->name, out);
-      ok = 0;
-    }
-  }
-  int init = 0;
-  MPI_Initialized(&init);
-  if (init) MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return ok != 0;
-}
-
 /* Every signal that ends the process by default and can be caught: the job's temporary files
  * go with it, whatever stopped it (SIGTERM at a time limit; SIGUSR1/SIGUSR2 from Slurm's
  * --signal, which mpirun forwards; SIGHUP when the terminal goes; SIGXCPU past a CPU limit; a
@@ -570,8 +554,15 @@ static char signal_text[SIGNAL_MAX][2][200]; /* [signal][removed a file?] */
 static bool signal_fault[SIGNAL_MAX];
 static struct sigaction signal_before[SIGNAL_MAX];
 
+static volatile sig_atomic_t signal_finishing = -1; /* the job's exit code once it is decided */
+
+void cli_signals_finishing(int rc) { signal_finishing = rc; }
+
 static void on_signal(int sig) {
   int removed = gcoo_remove_temporaries();
+  /* the job is over (mpirun ends the ranks still in MPI_Finalize when one leaves non-zero):
+   * nothing was stopped, and the status is the job's */
+  if (signal_finishing >= 0 && !signal_fault[sig]) _exit(signal_finishing);
   const char *m = signal_text[sig][removed > 0];
   if (write(STDERR_FILENO, m, strlen(m)) < 0) {
     /* nothing else can be done in a handler */

@@ -57,6 +57,17 @@ gcoo_status gcoo__h5_path_parse(const char *path, gcoo__h5_path *p) {
   }
   if (k > 1 && p->object[k - 1] == '/') k--;
   p->object[k] = '\0';
+  /* HDF5 resolves neither "." nor ".." in a path: a writer would create a group named "..", a
+   * reader fail deep inside HDF5 */
+  for (const char *c = p->object; *c; c++) {
+    if (c[0] != '/') continue;
+    size_t len = strcspn(c + 1, "/");
+    GCOO_CHECK_GOTO(!((len == 1 && c[1] == '.') || (len == 2 && c[1] == '.' && c[2] == '.')),
+                    GCOO_ERR_INVALID_ARG,
+                    "HDF5 path \"%s\": \"%.*s\" is not an object name (HDF5 paths have no \".\" "
+                    "or \"..\"): name the object by its path from the root group, e.g. %s:/A",
+                    path, (int)len, c + 1, p->file);
+  }
 done:
   if (st < 0) gcoo__h5_path_free(p);
   return st;

@@ -291,6 +291,17 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
                                   const gcoo__h5_wlayout *lay, gcoo__h5_write_fn fn, void *ctx,
                                   gcoo_status local);
 
+/** What gcoo__h5_write_object checks before it writes, without writing: the path, the target's
+ *  directory, an existing object or file (GCOO_ERR_EXISTS without GCOO_H5_OVERWRITE), a path
+ *  through a dataset or an external link, a temporary name that fits. Not collective. */
+gcoo_status gcoo__h5_write_check(const char *path, int flags);
+
+/** gcoo_output_overlaps for an HDF5 input (io/h5_identity.c): out_file the output's file as the
+ *  writer resolves it, out_object its object (NULL: Matrix Market, the whole file). *hit and the
+ *  reason in why. Not collective. */
+gcoo_status gcoo__h5_overlap(const char *out_file, const char *out_object, const char *in, int *hit,
+                             char *why, size_t len);
+
 /* ---- sparse objects (io/h5_sparse.c) ---------------------------------------------------------- */
 struct gcoo_h5_sparse_file_s {
   uint64_t magic;

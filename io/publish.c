@@ -197,6 +197,30 @@ static int same_time(struct timespec a, struct timespec b) {
   return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
+gcoo_status gcoo__target_dir_check(const char *file) {
+  char dir[GCOO__TMP_NAME];
+  struct stat sb;
+  const char *slash = strrchr(file, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", slash == file ? 1 : (int)(slash - file), file);
+  GCOO_CHECK(stat(dir, &sb) == 0, GCOO_ERR_IO, "cannot write \"%s\": the directory \"%s\" %s", file,
+             dir, errno == ENOENT ? "does not exist" : strerror(errno));
+  GCOO_CHECK(S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": \"%s\" is not a directory",
+             file, dir);
+  if (access(dir, W_OK | X_OK) != 0) {
+    int e = errno;
+    return GCOO_ERROR(GCOO_ERR_IO, "cannot write \"%s\": %s", file,
+                      e == EROFS    ? "its directory is on a read-only file system"
+                      : e == EACCES ? "no permission to create files in its directory"
+                                    : strerror(e));
+  }
+  if (stat(file, &sb) == 0) /* an existing target the result would replace */
+    GCOO_CHECK(!S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": it is a directory", file);
+  return GCOO_SUCCESS;
+}
+
 /* ---- space and copies ------------------------------------------------------------------------ */
 
 gcoo_status gcoo__reserve(const char *tmp, int64_t bytes, const char *what) {

@@ -38,6 +38,11 @@ int gcoo__is_tmp_name(const char *path);
 int gcoo__tmp_register(const char *path);
 void gcoo__tmp_unregister(int slot);
 
+/** A write to file can be made: its directory exists and takes new files (not read-only, not
+ *  denied), and file, when it exists, is not a directory. GCOO_ERR_IO naming the cause
+ *  otherwise. Not collective. */
+gcoo_status gcoo__target_dir_check(const char *file);
+
 /** The target of a write as it was when the write started. */
 typedef struct gcoo__target {
   int fd; /* open on the target (its lock), -1 when it did not exist */

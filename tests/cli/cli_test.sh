@@ -238,6 +238,75 @@ clobber)  # an output never destroys an input: the same object is refused before
   # another file is fine
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.h5:/C"; expect_rc 0 "spgemm --out another file"
   ;;
+identity)  # an input reached through HDF5 links is never an output: objects compared by identity
+  mkinputs
+  "$py" -c "
+import h5py
+with h5py.File('$tmp/I.h5', 'w') as f:
+  with h5py.File('$tmp/R.h5', 'r') as r: r.copy('A', f); f['X'] = h5py.File('$tmp/X.h5', 'r')['X'][...]
+  f['alias'] = h5py.SoftLink('/A')        # a soft link
+  f['hard'] = f['A']                      # a second hard link to the same group
+  f.create_group('g')['M'] = f['A']       # the matrix inside a group ...
+  f['gl'] = h5py.SoftLink('/g')           # ... reached through a linked parent
+  f['Xl'] = h5py.SoftLink('/X')
+with h5py.File('$tmp/E.h5', 'w') as f:
+  f['A'] = h5py.ExternalLink('$tmp/I.h5', '/A')   # the same matrix from another file
+  f['ext'] = h5py.ExternalLink('$tmp/I.h5', '/g')" || fail "cannot write I.h5"
+  cp "$tmp/I.h5" "$tmp/I.saved.h5"; cp "$tmp/E.h5" "$tmp/E.saved.h5"
+  for args in "spdm --a $tmp/I.h5:/alias --ncols 2 --out $tmp/I.h5:/A" \
+              "spdm --a $tmp/E.h5:/A --ncols 2 --out $tmp/I.h5:/A" \
+              "spgemm --a $tmp/I.h5:/hard --out $tmp/I.h5:/A" \
+              "spdm --a $tmp/I.h5:/gl/M --ncols 2 --out $tmp/I.h5:/g" \
+              "spdm --a $tmp/I.h5:/A --ncols 2 --out $tmp/I.h5:/alias/Y" \
+              "spdm --a $tmp/R.h5:/A --b $tmp/I.h5:/Xl --out $tmp/I.h5:/X" \
+              "convert --in $tmp/E.h5:/A --out $tmp/I.h5:/hard"; do
+    [ "${args%% *}" = convert ] && n=1 || n="$np"
+    run "$n" $args --overwrite; expect_rc 2 "$args"; expect_err "would overwrite the input" "$args"
+  done
+  same_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "an input reached through a link"
+  cmp -s "$tmp/E.h5" "$tmp/E.saved.h5" || fail "E.h5 changed"
+  # an output through an external link would change the other file in place: refused
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/E.h5:/ext/Y"
+  [ "$rc" != 0 ] || fail "--out through an external link: exit 0"
+  expect_err "external link to another file" "--out through an external link"
+  same_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "--out through an external link"
+  # other objects of the same file are fine, whatever links the file has
+  run "$np" spdm --a "$tmp/I.h5:/alias" --ncols 2 --out "$tmp/I.h5:/Y"; expect_rc 0 "another object"
+  kept_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "another object of the input's file"
+  ;;
+early)  # what the writer would refuse is refused before the work starts (each job below would
+        # run for minutes: the 50 s limit of run turns a late refusal into a failure)
+  mkinputs
+  long="spdm --stencil 7 --grid 40 --ncols 64 --repeat 1000000"
+  mkdir "$tmp/D.h5" "$tmp/ro"
+  ro=""
+  if [ "$(id -u)" = 0 ] && mount -t tmpfs -o ro,size=1m tmpfs "$tmp/ro" 2>/dev/null; then
+    ro=mounted; trap 'umount "$tmp/ro" 2>/dev/null; rm -rf "$tmp"' EXIT
+  elif [ "$(id -u)" != 0 ]; then
+    chmod 555 "$tmp/ro"; ro=chmod
+  fi
+  printf 'earlier\n' >"$tmp/old.mtx"
+  for t in "$tmp/R.h5:/A|exists" "$tmp/none/Y.h5|directory \"$tmp/none\" does not exist" \
+           "$tmp/D.h5|it is a directory" "$tmp/Y.h5:/a/../Y|\"..\" is not an object name" \
+           "$tmp/old.mtx|exists" "$tmp/ro/Y.h5|${ro:+read-only file system}"; do
+    out=${t%%|*} why=${t#*|}
+    [ -z "$why" ] && continue # not root and no mount: no read-only file system to try
+    [ "$ro" = chmod ] && [ "${out#"$tmp/ro"}" != "$out" ] && why="no permission"
+    start=$(date +%s)
+    run "$np" $long --out "$out"
+    [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "--out $out: exit $rc (not refused before the work)"
+    expect_err "$why" "--out $out"
+    [ ! -s "$tmp/out" ] || fail "--out $out: the job ran: $(head -c 300 "$tmp/out")"
+    [ $(($(date +%s) - start)) -lt 20 ] || fail "--out $out: refused only after $(($(date +%s) - start)) s"
+  done
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/A"; expect_rc 2 "solve --out its input"
+  run "$np" solve --stencil 7 --grid 12 --k 2 --out "$tmp/R.h5:/A"
+  [ "$rc" != 0 ] || fail "solve --out an existing object: exit 0"; expect_err "exists" "solve"; [ ! -s "$tmp/out" ] || fail "solve ran before refusing its --out"
+  run "$np" gen --rows 10 --cols 10 --out "$tmp/R.h5:/A"; expect_rc 1 "gen --out an existing object"
+  expect_err "exists" "gen"
+  [ "$(cat "$tmp/old.mtx")" = earlier ] || fail "old.mtx changed"
+  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "refused outputs"
+  ;;
 outfmt)  # --out writes the format its name says: Matrix Market for .mtx/.mtx.gz, HDF5 for .h5
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/Y.mtx" --dtype float64
@@ -487,10 +556,11 @@ once)  # a failure every rank meets is printed once, by one rank; no MPI_Abort b
   mkinputs
   run "$np" spdm --a "$tmp/X.h5:/X" --ncols 2; expect_rc 1 "a dense --a"
   [ "$(count_err 'not a sparse matrix group')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'not a sparse matrix group') times"; }
-  run "$np" spdm --stencil 7 --grid 4 --out "$tmp/no/such/dir/Y.h5"; expect_rc 1 "--out in a missing directory"
-  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'cannot create') times"; }
+  run "$np" spdm --stencil 7 --grid 4 --out "$tmp/no/such/dir/Y.h5"; expect_rc 2 "--out in a missing directory"
+  [ "$(count_err 'does not exist')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'does not exist') times"; }
   run "$np" gen --rows 10 --cols 10 --out "$tmp/no/such/dir/G.h5"; expect_rc 1 "gen into a missing directory"
-  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'cannot create') times"; }
+  [ "$(count_err 'does not exist')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'does not exist') times"; }
+  no_err "stopped by" "a rank ending after the refusal is not reported as stopped"
   no_err "MPI_ABORT" "no MPI_Abort"
   ;;
 readme)  # the README's command block runs as written (from a tree like the source tree's top)
