@@ -152,6 +152,21 @@ int cli_fail(const char *what, gcoo_status st) {
 
 enum { REPORT_LINE = 2048 };
 
+/* The start and the end of a line too long for REPORT_LINE: its reason comes last, after the
+ * paths it names (a path may be 4 kB). */
+static void elide(char *dst, size_t len, const char *src) {
+  static const char gap[] = " [...] ";
+  const size_t n = strlen(src), g = sizeof gap - 1;
+  if (n < len) {
+    memcpy(dst, src, n + 1);
+    return;
+  }
+  const size_t head = (len - 1 - g) / 3, tail = len - 1 - g - head;
+  memcpy(dst, src, head);
+  memcpy(dst + head, gap, g);
+  memcpy(dst + head + g, src + n - tail, tail + 1);
+}
+
 int cli_report(const char *what, gcoo_status st) {
   /* rank 0 prints the message of every rank that failed itself, in rank order, skipping those
    * that say the same as one printed already: a failure every rank met alike (a bad file read
@@ -160,9 +175,12 @@ int cli_report(const char *what, gcoo_status st) {
   int init = 0, size = cli_size(), rank = cli_rank();
   MPI_Initialized(&init);
   char mine[REPORT_LINE] = "";
-  if (st < 0 && st != GCOO_ERR_REMOTE)
-    snprintf(mine, sizeof mine, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
+  if (st < 0 && st != GCOO_ERR_REMOTE) {
+    static char line[4 * REPORT_LINE + 8192]; /* what may be a path of PATH_MAX bytes */
+    snprintf(line, sizeof line, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
              gcoo_last_error());
+    elide(mine, sizeof mine, line);
+  }
   if (!init || size == 1) {
     if (st < 0) cli_fail(what, st);
     return 1;

@@ -116,7 +116,7 @@ typedef struct stack_walk {
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data) {
   stack_walk *w = data;
   if (n == 0) {
-    snprintf(w->inner_desc, sizeof w->inner_desc, "%s", e->desc ? e->desc : "");
+    gcoo__text_elide(w->inner_desc, sizeof w->inner_desc, e->desc); /* errno text at its end */
     snprintf(w->inner_func, sizeof w->inner_func, "%s", e->func_name ? e->func_name : "");
     if (H5Eget_msg(e->min_num, NULL, w->inner_minor, sizeof w->inner_minor) < 0)
       w->inner_minor[0] = '\0';
@@ -128,11 +128,12 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data) {
 
 gcoo_status gcoo__h5_raise(gcoo_status st, const char *file, int line, const char *func,
                            const char *fmt, ...) {
-  char context[1024];
+  char full[8192], context[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(context, sizeof context, fmt, ap);
+  vsnprintf(full, sizeof full, fmt, ap);
   va_end(ap);
+  gcoo__text_elide(context, sizeof context, full);
   stack_walk w;
   memset(&w, 0, sizeof w);
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);

@@ -545,6 +545,19 @@ messages)  # messages that say what to do
   expect_err "30 x 20" "solve names the shape"; expect_err "square" "solve says why"; no_err "GCOO_DIST_X" "no API constant"
   run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/X.h5:/X"; expect_rc 1 "solve with B of other rows"
   expect_err "B must be" "solve says what B must be"
+  # Matrix Market broken by an editor: CR-only line ends, a UTF-8 byte-order mark
+  printf '%%%%MatrixMarket matrix coordinate real general\r3 3 1\r1 1 2.0\r' >"$tmp/cr.mtx"
+  printf '\357\273\277%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 2.0\n' >"$tmp/bom.mtx"
+  run "$np" spdm --a "$tmp/cr.mtx" --ncols 2; expect_rc 1 "CR-only line ends"
+  expect_err "lines end in CR alone" "CR-only line ends named"
+  run "$np" spdm --a "$tmp/bom.mtx" --ncols 2; expect_rc 1 "a byte-order mark"
+  expect_err "UTF-8 byte-order mark" "a byte-order mark named"
+  # paths of ~4 kB: the message keeps its reason (the middle of a long line gives way)
+  deep="$tmp"; for i in $(seq 19); do deep="$deep/$(printf 'd%.0s' $(seq 200))"; done; mkdir -p "$deep"
+  run "$np" spdm --a "$deep/missing.h5:/A" --ncols 2; expect_rc 1 "a missing input under a 4 kB path"
+  expect_err "missing.h5\": No such file or directory" "a 4 kB input path"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$deep/none/C.h5"; [ "$rc" != 0 ] || fail "--out in a missing directory"
+  expect_err "/none\" does not exist" "a 4 kB output path"
   for sub in spdm spgemm solve gen convert info predict; do
     for v in --version -V; do
       timeout 20 "$gd" $sub $v >"$tmp/out" 2>"$tmp/err"; rc=$?
