@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_files.h"
 
@@ -361,6 +362,46 @@ static int is_partitioned(job *j) {
   return info.xmode == GCOO_DIST_X_PARTITIONED;
 }
 
+/* Whether the dense operands of the ranks on each host fit its memory, checked before any of
+ * them is allocated (as spgemm refuses a product predicted past the job's memory): X (all k
+ * rows, or this rank's), this rank's rows of Y, a Matrix Market --b (read whole on every rank),
+ * a gathered product (--gather, a Matrix Market --out on rank 0). An operand that fails this
+ * bound cannot be made on that host (a GPU run keeps host copies of Y and the file's X); one
+ * that passes it may still fail at allocation, as before. 0, or an exit code (reported). */
+static int dense_fits(job *j, int64_t N, int64_t b_rows_read) {
+  const double es = (double)gcoo_dtype_size(j->dtype), n = (double)N, m = (double)j->m;
+  int64_t x0, nx;
+  x_rows(j, &x0, &nx);
+  const int rank = cli_rank();
+  double mine = es * n * ((double)nx + (double)j->nrows + (double)b_rows_read);
+  if (j->gather == GATHER_ALL || (j->gather == GATHER_ROOT && rank == 0)) mine += es * m * n;
+  if (j->out && cli_file_kind_of(j->out) == CLI_FILE_MTX && rank == 0) mine += es * m * n;
+  MPI_Comm host;
+  double need = mine;
+  int nhost = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) ==
+      MPI_SUCCESS) {
+    MPI_Allreduce(&mine, &need, 1, MPI_DOUBLE, MPI_SUM, host);
+    MPI_Comm_size(host, &nhost);
+    MPI_Comm_free(&host);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+  int first = have > 0.0 && need > have ? rank : INT32_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == INT32_MAX) return 0;
+  if (rank == first)
+    fprintf(stderr,
+            "gcoo_dist: rank %d: the dense operands of %lld columns need %.3g bytes of memory on "
+            "this host (its %d rank%s: X %lld x %lld %s, rows of Y%s), more than its %.3g bytes: "
+            "refused before allocating them (use fewer columns%s, or ranks on more hosts)\n",
+            rank, (long long)N, need, nhost, nhost == 1 ? "" : "s", (long long)j->k, (long long)N,
+            nx == j->k ? "replicated on each" : "partitioned",
+            j->gather == GATHER_NONE ? "" : ", the gathered Y", have,
+            nx == j->k && j->k > j->nrows ? ", --xmode partitioned" : "");
+  return 1;
+}
+
 /* X (k x N) row-major, which is B (N x k) column-major: generated (one random stream per row of
  * X, so every rank makes exactly the rows it holds) or read from the file. Returns 0 or an exit
  * code (the failure is reported). */
@@ -370,6 +411,7 @@ static int make_x(job *j) {
   double t0 = MPI_Wtime();
   x_rows(j, &x0, &nx);
   if (!j->b_path) {
+    if (dense_fits(j, j->ncols, 0)) return 1;
     j->N = j->ncols;
     snprintf(j->b_desc, sizeof j->b_desc, "random, %lld columns, seed %llu", (long long)j->N,
              (unsigned long long)j->seed_b);
@@ -419,6 +461,7 @@ static int make_x(job *j) {
                      "replicated"))
       return 1;
     j->N = ds ? dims[0] : dims[1];
+    if (dense_fits(j, j->N, cli_file_kind_of(j->b_path) == CLI_FILE_MTX || ds ? j->k : 0)) return 1;
     snprintf(j->b_desc, sizeof j->b_desc, "%s", j->b_path);
     cli_progress("reading %s", j->b_path);
     if (ds) {

@@ -136,6 +136,9 @@ errors)  # runtime failures under mpirun: exit 1, naming the cause and the rank,
   if [ "$rc" != 0 ]; then  # no GPU here: every rank says where it looked
     expect_rc 1 "gpu without GPU"; expect_err "rank $((np - 1)) on host .* sees no CUDA device" "gpu without GPU"
   fi
+  # dense operands larger than the host's memory: refused before they are allocated
+  run "$np" spdm --stencil 7 --grid 60 --ncols 1000000; expect_rc 1 "216000 x 10^6 dense operands"
+  expect_err "refused before allocating them" "the dense operands' size"
   [ $(( $(date +%s) - start )) -lt 45 ] || fail "bad inputs took $(( $(date +%s) - start )) s"
   ;;
 gen-spdm)  # needs io/ merged: the file does not depend on the rank count; spdm reads and checks it
