@@ -54,9 +54,10 @@ bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *i
  *  absent) and the write flags of --overwrite (cli_write_flags). */
 void cli_job_files(cli_command *cmd, const char **a, const char **b, const char **out,
                    int *write_flags);
-/** The dataset a dense result gets in an HDF5 --out that names only its file: "/Y" (spdm), "/X"
- *  (solve); NULL for the others (their --out names the object as written). */
-const char *cli_dense_output_object(const char *cmdname);
+/** The dataset a dense result gets in an HDF5 output that names only its file, for the option
+ *  of cmd whose value is path: "/Y" (spdm --out), "/X" (solve --out), "/B" (solve --save-b);
+ *  NULL for the others (their outputs are written as named). */
+const char *cli_dense_output_object(cli_command *cmd, const char *path);
 /** The checks of a job's --out before any work, with --a a and --b b as its inputs: the format
  *  known from the name (cli_output_kind), none of the inputs destroyed (cli_outputs_safe), and
  *  what the writer would refuse at the end (gcoo_output_check: an existing file or object

@@ -675,7 +675,7 @@ static int write_out(job *j) {
 #if GCOO_HAVE_HDF5
     /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
     char target[4096];
-    const char *path = cli_h5_dataset(j->out, cli_dense_output_object("spdm"), target,
+    const char *path = cli_h5_dataset(j->out, cli_dense_output_object(&cmd_spdm, j->out), target,
                                       sizeof target);
     st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh,
                                         j->write_flags);

@@ -80,8 +80,16 @@ void cli_job_files(cli_command *cmd, const char **a, const char **b, const char 
   *write_flags = cli_write_flags(cmd);
 }
 
-const char *cli_dense_output_object(const char *cmdname) {
-  return !strcmp(cmdname, "spdm") ? "/Y" : !strcmp(cmdname, "solve") ? "/X" : NULL;
+const char *cli_dense_output_object(cli_command *cmd, const char *path) {
+  /* each dense output option and the dataset its result gets */
+  static const struct {
+    const char *cmd, *opt, *dataset;
+  } outputs[] = {{"spdm", "out", "/Y"}, {"solve", "out", "/X"}, {"solve", "save-b", "/B"}};
+  for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+    const char *v = strcmp(cmd->name, outputs[i].cmd) ? NULL : cli_get(cmd, outputs[i].opt);
+    if (v && path && !strcmp(v, path)) return outputs[i].dataset;
+  }
+  return NULL;
 }
 
 int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const char *b) {
@@ -89,7 +97,7 @@ int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const
   if (cli_output_kind(cmd->name, "out", out) == CLI_FILE_UNKNOWN) return 2;
   /* the path the write will take: a dense result named by its file alone gets its dataset */
   char target[PATH_MAX + 16];
-  const char *obj = cli_dense_output_object(cmd->name);
+  const char *obj = cli_dense_output_object(cmd, out);
   const char *path = obj && cli_file_kind_of(out) == CLI_FILE_H5
                          ? cli_h5_dataset(out, obj, target, sizeof target)
                          : out;
