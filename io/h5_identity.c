@@ -7,8 +7,10 @@
  * found by opening it the way a reader does (every link followed). The output is resolved the
  * way the writer resolves it (the file through its symbolic links, then each component of the
  * object path), and it overlaps the input when the object it replaces is, or holds, an object
- * the input reads, or when it would be created inside one. */
+ * the input reads (the input's object and its members, as a reader opens them), or when it
+ * would be created inside one. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,26 +24,43 @@ typedef struct obj_id {
   unsigned char addr[16]; /* haddr_t (HDF5 1.10) or H5O_token_t (1.12) */
 } obj_id;
 
-/* A set of objects: those an input reads. */
+/* A set of objects (those an input reads, or those under an output), in the order found, with
+ * a hash index so that a large group costs linear time. */
 typedef struct id_set {
   obj_id *v;
   size_t n, cap;
-  int depth;
+  size_t *index, slots; /* 0: empty, else position in v + 1; slots a power of two */
+  int depth, max_depth;
+  int truncated;  /* more than MAX_OBJECTS objects: not all of them are in the set */
   gcoo_status st; /* a failure while a group's members are listed */
 } id_set;
-#define ID_SET_INIT \
-  { NULL, 0, 0, 0, GCOO_SUCCESS }
+#define ID_SET_INIT(depth) \
+  { NULL, 0, 0, NULL, 0, 0, (depth), 0, GCOO_SUCCESS }
 
-enum { MAX_OBJECTS = 1 << 16, MAX_DEPTH = 16 };
+enum { MAX_OBJECTS = 1 << 20, MAX_DEPTH = 32 };
 
 static int same_id(const obj_id *a, const obj_id *b) {
   return a->dev == b->dev && a->ino == b->ino && !memcmp(a->addr, b->addr, sizeof a->addr);
 }
 
+static size_t hash_id(const obj_id *id) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)id->dev ^ ((uint64_t)id->ino << 17);
+  for (size_t i = 0; i < sizeof id->addr; i++) h = (h ^ id->addr[i]) * 1099511628211ull;
+  return (size_t)h;
+}
+
 static int in_set(const id_set *s, const obj_id *id) {
-  for (size_t i = 0; i < s->n; i++)
-    if (same_id(&s->v[i], id)) return 1;
+  if (!s->slots) return 0;
+  for (size_t k = hash_id(id) & (s->slots - 1); s->index[k]; k = (k + 1) & (s->slots - 1))
+    if (same_id(&s->v[s->index[k] - 1], id)) return 1;
   return 0;
+}
+
+static void set_free(id_set *s) {
+  free(s->v);
+  free(s->index);
+  s->v = NULL;
+  s->index = NULL;
 }
 
 /* The file an open object is stored in: the descriptor of HDF5's POSIX driver, else its name. */
@@ -102,7 +121,22 @@ static gcoo_status add(id_set *s, const obj_id *id) {
     s->v = v;
     s->cap = cap;
   }
-  s->v[s->n++] = *id;
+  if (2 * (s->n + 1) > s->slots) { /* at most half full: rebuild twice as large */
+    size_t slots = s->slots ? 2 * s->slots : 32, *index = calloc(slots, sizeof *index);
+    GCOO_CHECK(index != NULL, GCOO_ERR_NO_MEMORY, "cannot index %zu HDF5 objects", s->n);
+    free(s->index);
+    s->index = index;
+    s->slots = slots;
+    for (size_t i = 0; i < s->n; i++) {
+      size_t k = hash_id(&s->v[i]) & (slots - 1);
+      while (index[k]) k = (k + 1) & (slots - 1);
+      index[k] = i + 1;
+    }
+  }
+  size_t k = hash_id(id) & (s->slots - 1);
+  while (s->index[k]) k = (k + 1) & (s->slots - 1);
+  s->v[s->n] = *id;
+  s->index[k] = ++s->n;
   return GCOO_SUCCESS;
 }
 
@@ -126,7 +160,11 @@ static gcoo_status collect(hid_t obj, id_set *s) {
   H5O_type_t type = H5O_TYPE_UNKNOWN;
   if (!object_id(obj, &id, &type) || in_set(s, &id)) return GCOO_SUCCESS;
   GCOO_CALL(add(s, &id));
-  if (type != H5O_TYPE_GROUP || s->depth >= MAX_DEPTH || s->n >= MAX_OBJECTS) return GCOO_SUCCESS;
+  if (type != H5O_TYPE_GROUP || s->depth >= s->max_depth) return GCOO_SUCCESS;
+  if (s->n >= MAX_OBJECTS) {
+    s->truncated = 1;
+    return GCOO_SUCCESS;
+  }
   s->depth++;
   (void)H5Literate(obj, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, member, s);
   s->depth--;
@@ -168,7 +206,7 @@ static gcoo_status output_hits(const char *file, const char *object, const id_se
   gcoo_status st = GCOO_SUCCESS;
   hid_t fid = H5I_INVALID_HID, obj = H5I_INVALID_HID;
   char *part = NULL;
-  id_set below = ID_SET_INIT;
+  id_set below = ID_SET_INIT(MAX_DEPTH);
   *hit = 0;
   fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) goto done; /* not HDF5: handled by the caller */
@@ -194,6 +232,7 @@ static gcoo_status output_hits(const char *file, const char *object, const id_se
       GCOO_GOTO(collect(obj, &below));
       for (size_t k = 0; k < below.n && *hit < 2; k++)
         if (in_set(in, &below.v[k])) *hit = 2;
+      if (below.truncated) *hit = 2; /* too many objects to tell: the input is kept */
     }
     gcoo__h5_close(&obj);
     if (*hit || last) break;
@@ -201,7 +240,7 @@ static gcoo_status output_hits(const char *file, const char *object, const id_se
 done:
   gcoo__h5_close(&obj);
   gcoo__h5_close(&fid);
-  free(below.v);
+  set_free(&below);
   free(part);
   H5Eclear2(H5E_DEFAULT);
   return st;
@@ -211,7 +250,7 @@ static gcoo_status overlap(const char *out_file, const char *out_object, const c
                            char *why, size_t len) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo__h5_path ip = {NULL, NULL};
-  id_set objs = ID_SET_INIT;
+  id_set objs = ID_SET_INIT(1); /* the object and its members: what a reader opens */
   struct stat in_file, out;
   memset(&in_file, 0, sizeof in_file);
   *hit = 0;
@@ -237,7 +276,7 @@ static gcoo_status overlap(const char *out_file, const char *out_object, const c
              "name)",
              out_file, out_object);
 done:
-  free(objs.v);
+  set_free(&objs);
   gcoo__h5_path_free(&ip);
   return st;
 }
