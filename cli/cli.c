@@ -148,6 +148,21 @@ int cli_fail(const char *what, gcoo_status st) {
 
 enum { REPORT_LINE = 2048 };
 
+/* The start and the end of a line too long for REPORT_LINE: its reason comes last, after the
+ * paths it names (a path may be 4 kB). */
+static void elide(char *dst, size_t len, const char *src) {
+  static const char gap[] = " [...] ";
+  const size_t n = strlen(src), g = sizeof gap - 1;
+  if (n < len) {
+    memcpy(dst, src, n + 1);
+    return;
+  }
+  const size_t head = (len - 1 - g) / 3, tail = len - 1 - g - head;
+  memcpy(dst, src, head);
+  memcpy(dst + head, gap, g);
+  memcpy(dst + head + g, src + n - tail, tail + 1);
+}
+
 int cli_report(const char *what, gcoo_status st) {
   /* rank 0 prints the message of every rank that failed itself, in rank order, skipping those
    * that say the same as one printed already: a failure every rank met alike (a bad file read
@@ -156,9 +171,12 @@ int cli_report(const char *what, gcoo_status st) {
   int init = 0, size = cli_size(), rank = cli_rank();
   MPI_Initialized(&init);
   char mine[REPORT_LINE] = "";
-  if (st < 0 && st != GCOO_ERR_REMOTE)
-    snprintf(mine, sizeof mine, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
+  if (st < 0 && st != GCOO_ERR_REMOTE) {
+    static char line[4 * REPORT_LINE + 8192]; /* what may be a path of PATH_MAX bytes */
+    snprintf(line, sizeof line, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
              gcoo_last_error());
+    elide(mine, sizeof mine, line);
+  }
   if (!init || size == 1) {
     if (st < 0) cli_fail(what, st);
     return 1;
@@ -511,49 +529,95 @@ void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n
 /* ---- writes ------------------------------------------------------------------------------- */
 int cli_write_flags(cli_command *cmd) { return cli_flag(cmd, "overwrite") ? GCOO_H5_OVERWRITE : 0; }
 
-bool cli_mtx_output_allowed(cli_command *cmd, const char *out) {
-  int ok = 1;
-  if (out && cli_rank() == 0) {
-    size_t n = strlen(out);
-    bool mtx = (n >= 4 && !strcmp(out + n - 4, ".mtx")) ||
-               (n >= 7 && !strcmp(out + n - 7, ".mtx.gz"));
-    if (mtx && !cli_flag(cmd, "overwrite") && access(out, F_OK) == 0) {
-      fprintf(stderr, "gcoo_dist %s: --out %s exists; nothing was done (--overwrite replaces it)\n",
-              cmd->name, out);
-      ok = 0;
-    }
-  }
-  int init = 0;
-  MPI_Initialized(&init);
-  if (init) MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return ok != 0;
-}
+/* Every signal that ends the process by default and can be caught: the job's temporary files
+ * go with it, whatever stopped it (SIGTERM at a time limit; SIGUSR1/SIGUSR2 from Slurm's
+ * --signal, which mpirun forwards; SIGHUP when the terminal goes; SIGXCPU past a CPU limit; a
+ * crash). After the clean-up a signal goes on to the handler that was there before (Open MPI's
+ * backtrace on a fault); a fault without one to its default action (a core dump); the others
+ * end the process with 128 + the signal. A signal the job was started with ignored (nohup's
+ * SIGHUP) stays ignored. */
+typedef struct caught_signal {
+  int sig;
+  const char *name;
+  bool fault;
+} caught_signal;
+
+static const caught_signal caught[] = {
+    {SIGHUP, "SIGHUP", false},       {SIGINT, "SIGINT", false},   {SIGQUIT, "SIGQUIT", false},
+    {SIGTERM, "SIGTERM", false},     {SIGUSR1, "SIGUSR1", false}, {SIGUSR2, "SIGUSR2", false},
+    {SIGPIPE, "SIGPIPE", false},     {SIGALRM, "SIGALRM", false}, {SIGVTALRM, "SIGVTALRM", false},
+    {SIGPROF, "SIGPROF", false},     {SIGXCPU, "SIGXCPU", false}, {SIGXFSZ, "SIGXFSZ", false},
+#ifdef SIGPOLL
+    {SIGPOLL, "SIGPOLL", false},
+#endif
+#ifdef SIGPWR
+    {SIGPWR, "SIGPWR", false},
+#endif
+#ifdef SIGSTKFLT
+    {SIGSTKFLT, "SIGSTKFLT", false},
+#endif
+    {SIGSEGV, "SIGSEGV", true},      {SIGBUS, "SIGBUS", true},    {SIGILL, "SIGILL", true},
+    {SIGFPE, "SIGFPE", true},        {SIGABRT, "SIGABRT", true},  {SIGSYS, "SIGSYS", true},
+    {SIGTRAP, "SIGTRAP", true},
+};
+enum { N_NAMED = sizeof caught / sizeof caught[0], SIGNAL_MAX = 128 };
 
 /* The handler may only use async-signal-safe calls: its messages are made before, whole, so
  * that one write(2) each keeps the ranks' lines apart. */
-static char signal_text[2][2][256]; /* [SIGINT?][removed a file?] */
+static char signal_text[SIGNAL_MAX][2][200]; /* [signal][removed a file?] */
+static bool signal_fault[SIGNAL_MAX];
+static struct sigaction signal_before[SIGNAL_MAX];
+
+static volatile sig_atomic_t signal_finishing = -1; /* the job's exit code once it is decided */
+
+void cli_signals_finishing(int rc) { signal_finishing = rc; }
 
 static void on_signal(int sig) {
   int removed = gcoo_remove_temporaries();
-  const char *m = signal_text[sig == SIGINT][removed > 0];
+  /* the job is over (mpirun ends the ranks still in MPI_Finalize when one leaves non-zero):
+   * nothing was stopped, and the status is the job's */
+  if (signal_finishing >= 0 && !signal_fault[sig]) _exit(signal_finishing);
+  const char *m = signal_text[sig][removed > 0];
   if (write(STDERR_FILENO, m, strlen(m)) < 0) {
     /* nothing else can be done in a handler */
   }
-  _exit(128 + sig);
+  const struct sigaction *before = &signal_before[sig];
+  const bool was_default = !(before->sa_flags & SA_SIGINFO) && before->sa_handler == SIG_DFL;
+  if (was_default && !signal_fault[sig]) _exit(128 + sig);
+  /* a fault, or a signal someone else handled too, goes on to what was there before, once this
+   * handler returns */
+  sigaction(sig, before, NULL);
+  raise(sig);
+}
+
+static void catch_signal(int sig, const char *name, bool fault) {
+  struct sigaction sa, before;
+  if (sig <= 0 || sig >= SIGNAL_MAX || sigaction(sig, NULL, &before) != 0) return;
+  if (before.sa_handler == SIG_IGN) return;
+  for (int r = 0; r < 2; r++)
+    snprintf(signal_text[sig][r], sizeof signal_text[sig][r],
+             "gcoo_dist: rank %d: stopped by %s%s\n", cli_rank(), name,
+             r ? "; removed the temporary file of the unfinished output (the target file is "
+                 "unchanged)"
+               : "");
+  signal_fault[sig] = fault;
+  signal_before[sig] = before;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigfillset(&sa.sa_mask); /* one clean-up at a time */
+  sigaction(sig, &sa, NULL);
 }
 
 void cli_install_signal_handlers(void) {
-  for (int i = 0; i < 2; i++)
-    for (int r = 0; r < 2; r++)
-      snprintf(signal_text[i][r], sizeof signal_text[i][r], "gcoo_dist: rank %d: stopped by %s%s\n",
-               cli_rank(), i ? "SIGINT" : "SIGTERM",
-               r ? "; removed the temporary file of the unfinished output (the target file is "
-                   "unchanged)"
-                 : "");
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  for (int i = 0; i < N_NAMED; i++) catch_signal(caught[i].sig, caught[i].name, caught[i].fault);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+  /* real-time signals end the process by default too (Slurm's --signal takes any number) */
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig < SIGNAL_MAX; sig++) {
+    char name[24];
+    snprintf(name, sizeof name, "SIGRTMIN+%d", sig - SIGRTMIN);
+    struct sigaction now;
+    if (sigaction(sig, NULL, &now) == 0 && now.sa_handler == SIG_DFL)
+      catch_signal(sig, name, false);
+  }
+#endif
 }

@@ -129,12 +129,15 @@ bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
 void cli_print_help(const cli_command *cmd, FILE *f);
 /** The gcoo_h5_write_*_flags flags the options ask for (GCOO_H5_OVERWRITE with --overwrite). */
 int cli_write_flags(cli_command *cmd);
-/** A Matrix Market --out that exists is refused without --overwrite (an HDF5 one is checked by
- *  the writer, object by object): false (message on rank 0) when refused. Collective. */
-bool cli_mtx_output_allowed(cli_command *cmd, const char *out);
-/** SIGINT / SIGTERM on this rank: remove the temporary file of a write in progress
- *  (gcoo_remove_temporaries), say so on stderr and exit 128 + signal. Call after MPI_Init. */
+/** Any signal that would end this rank (SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGHUP, SIGXCPU, the
+ *  real-time signals, faults, ...): remove the temporary file of a write in progress
+ *  (gcoo_remove_temporaries), say so on stderr and exit 128 + signal (a fault goes on to the
+ *  handler that was there before, or its default action). Signals ignored at start stay
+ *  ignored. Call after MPI_Init. */
 void cli_install_signal_handlers(void);
+/** The job's work is over and rc its exit code: a signal from now on (mpirun ending the ranks
+ *  still in MPI_Finalize when another left non-zero) ends the rank with rc, without a message. */
+void cli_signals_finishing(int rc);
 
 /* ---- ranks and messages ------------------------------------------------------------------- */
 int cli_rank(void);

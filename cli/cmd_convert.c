@@ -154,7 +154,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
     fprintf(stderr, "gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
     return 2;
   }
-  if (!cli_mtx_output_allowed(cmd, out)) return 1;
+  gcoo_status ost = gcoo_output_check(out, cli_flag(cmd, "overwrite")); /* before the read */
+  if (ost < 0) return cli_fail(out, ost);
 
   cli_matrix m;
   gcoo_status st = cli_matrix_read(in, dtype, &m);

@@ -42,10 +42,9 @@ void cli_path_split(const char *path, char *file, size_t len, const char **objec
 /** The format of an output from its suffix; CLI_FILE_UNKNOWN after printing (rank 0) the
  *  formats there are. Not collective (every rank gets the same answer from the same name). */
 cli_file_kind cli_output_kind(const char *cmdname, const char *opt, const char *path);
-/** Which of inputs[0..n) the output out would destroy: the same file (compared by device and
- *  inode, so links and other spellings count) and an overlapping object, or any object of that
- *  file while an HDF5 write replaces its whole file. -1 when none; else why says it. Not
- *  collective. */
+/** Which of inputs[0..n) the output out would destroy (gcoo_output_overlaps: files by device
+ *  and inode, HDF5 objects by identity, every link followed). -1 when none; else why says it.
+ *  Not collective. */
 int cli_output_conflict(const char *out, const char *const *inputs, int n, char *why, size_t len);
 /** cli_output_conflict decided on rank 0 for every rank, printed once: true when out destroys
  *  none of the inputs (names[i]: the option of inputs[i], for the message). Collective. */
@@ -55,11 +54,16 @@ bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *i
  *  absent) and the write flags of --overwrite (cli_write_flags). */
 void cli_job_files(cli_command *cmd, const char **a, const char **b, const char **out,
                    int *write_flags);
+/** The dataset a dense result gets in an HDF5 output that names only its file, for the option
+ *  of cmd whose value is path: "/Y" (spdm --out), "/X" (solve --out), "/B" (solve --save-b);
+ *  NULL for the others (their outputs are written as named). */
+const char *cli_dense_output_object(cli_command *cmd, const char *path);
 /** The checks of a job's --out before any work, with --a a and --b b as its inputs: the format
- *  known from the name (cli_output_kind), none of the inputs destroyed (cli_outputs_safe), an
- *  existing Matrix Market file only with --overwrite (cli_mtx_output_allowed). 0 when out may
- *  be written (or is NULL), 2 for a usage error, 1 for a refused existing file; the message on
- *  rank 0. Collective. */
+ *  known from the name (cli_output_kind), none of the inputs destroyed (cli_outputs_safe), and
+ *  what the writer would refuse at the end (gcoo_output_check: an existing file or object
+ *  without --overwrite, a missing or read-only directory, a directory in its place, ...). 0
+ *  when out may be written (or is NULL), 2 for a usage error, 1 for a refused output; the
+ *  message on rank 0. Collective. */
 int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const char *b);
 /** For a read that failed with GCOO_ERR_FORMAT on "file.h5" named without an object: print (on
  *  the calling rank) which object to name and which objects the file holds; true if printed. */

@@ -79,6 +79,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   const int rank = cli_rank(), size = cli_size();
   const cli_file_kind kind = cli_output_kind("gen", "out", out);
   if (kind == CLI_FILE_UNKNOWN) return 2;
+  const int out_rc = cli_job_output_check(cmd, out, NULL, NULL);
+  if (out_rc) return out_rc;
   if (kind == CLI_FILE_MTX && gcoo) {
     if (rank == 0)
       fprintf(stderr, "gcoo_dist gen: --format gcoo needs an HDF5 output (.h5); Matrix Market "

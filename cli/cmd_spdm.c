@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_files.h"
 
@@ -108,6 +109,7 @@ typedef struct job {
   double check_err, check_tol;
   int64_t check_rows;
   bool check_pass;
+  bool check_failed; /* --check ran and failed: --out is not written */
 } job;
 
 /* ---- options ------------------------------------------------------------------------------ */
@@ -360,6 +362,46 @@ static int is_partitioned(job *j) {
   return info.xmode == GCOO_DIST_X_PARTITIONED;
 }
 
+/* Whether the dense operands of the ranks on each host fit its memory, checked before any of
+ * them is allocated (as spgemm refuses a product predicted past the job's memory): X (all k
+ * rows, or this rank's), this rank's rows of Y, a Matrix Market --b (read whole on every rank),
+ * a gathered product (--gather, a Matrix Market --out on rank 0). An operand that fails this
+ * bound cannot be made on that host (a GPU run keeps host copies of Y and the file's X); one
+ * that passes it may still fail at allocation, as before. 0, or an exit code (reported). */
+static int dense_fits(job *j, int64_t N, int64_t b_rows_read) {
+  const double es = (double)gcoo_dtype_size(j->dtype), n = (double)N, m = (double)j->m;
+  int64_t x0, nx;
+  x_rows(j, &x0, &nx);
+  const int rank = cli_rank();
+  double mine = es * n * ((double)nx + (double)j->nrows + (double)b_rows_read);
+  if (j->gather == GATHER_ALL || (j->gather == GATHER_ROOT && rank == 0)) mine += es * m * n;
+  if (j->out && cli_file_kind_of(j->out) == CLI_FILE_MTX && rank == 0) mine += es * m * n;
+  MPI_Comm host;
+  double need = mine;
+  int nhost = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) ==
+      MPI_SUCCESS) {
+    MPI_Allreduce(&mine, &need, 1, MPI_DOUBLE, MPI_SUM, host);
+    MPI_Comm_size(host, &nhost);
+    MPI_Comm_free(&host);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+  int first = have > 0.0 && need > have ? rank : INT32_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == INT32_MAX) return 0;
+  if (rank == first)
+    fprintf(stderr,
+            "gcoo_dist: rank %d: the dense operands of %lld columns need %.3g bytes of memory on "
+            "this host (its %d rank%s: X %lld x %lld %s, rows of Y%s), more than its %.3g bytes: "
+            "refused before allocating them (use fewer columns%s, or ranks on more hosts)\n",
+            rank, (long long)N, need, nhost, nhost == 1 ? "" : "s", (long long)j->k, (long long)N,
+            nx == j->k ? "replicated on each" : "partitioned",
+            j->gather == GATHER_NONE ? "" : ", the gathered Y", have,
+            nx == j->k && j->k > j->nrows ? ", --xmode partitioned" : "");
+  return 1;
+}
+
 /* X (k x N) row-major, which is B (N x k) column-major: generated (one random stream per row of
  * X, so every rank makes exactly the rows it holds) or read from the file. Returns 0 or an exit
  * code (the failure is reported). */
@@ -369,6 +411,7 @@ static int make_x(job *j) {
   double t0 = MPI_Wtime();
   x_rows(j, &x0, &nx);
   if (!j->b_path) {
+    if (dense_fits(j, j->ncols, 0)) return 1;
     j->N = j->ncols;
     snprintf(j->b_desc, sizeof j->b_desc, "random, %lld columns, seed %llu", (long long)j->N,
              (unsigned long long)j->seed_b);
@@ -418,6 +461,7 @@ static int make_x(job *j) {
                      "replicated"))
       return 1;
     j->N = ds ? dims[0] : dims[1];
+    if (dense_fits(j, j->N, cli_file_kind_of(j->b_path) == CLI_FILE_MTX || ds ? j->k : 0)) return 1;
     snprintf(j->b_desc, sizeof j->b_desc, "%s", j->b_path);
     cli_progress("reading %s", j->b_path);
     if (ds) {
@@ -631,7 +675,8 @@ static int write_out(job *j) {
 #if GCOO_HAVE_HDF5
     /* rows of Y; in the paper's reading the same bytes are rows of C^T (an n x M dataset) */
     char target[4096];
-    const char *path = cli_h5_dataset(j->out, "/Y", target, sizeof target);
+    const char *path = cli_h5_dataset(j->out, cli_dense_output_object(&cmd_spdm, j->out), target,
+                                      sizeof target);
     st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh,
                                         j->write_flags);
 #else
@@ -903,6 +948,7 @@ static void report(job *j) {
     if (j->gather != GATHER_NONE)
       cli_json_str(&js, "gather", j->gather == GATHER_ALL ? "all" : "root");
     if (j->out) cli_json_str(&js, "out", j->out);
+    if (j->out) cli_json_bool(&js, "out_written", !j->check_failed);
     if (j->check) {
       cli_json_object(&js, "check");
       cli_json_int(&js, "rows", j->check_rows);
@@ -943,7 +989,9 @@ static void report(job *j) {
              j->overlap, 1e3 * j->t_overlap, 1e3 * j->t_overlap_first);
     if (j->out) printf(", write %.3f s", j->t_write);
     printf(", total %.3f s\n", j->t_total);
-    if (j->out)
+    if (j->out && j->check_failed)
+      printf("  not written: %s (the check failed)\n", j->out);
+    else if (j->out)
       printf("  wrote %s%s\n", j->out,
              !ds ? " (Y, m x N)"
              : cli_file_kind_of(j->out) == CLI_FILE_MTX
@@ -991,12 +1039,18 @@ static int run_job(job *j) {
   if (!rc) rc = make_x(j);
   if (!rc) rc = run_products(j);
   if (!rc) rc = gather(j);
-  if (!rc) rc = write_out(j);
+  /* checked before it is written: a result that fails its check is never published */
   if (!rc) rc = check(j);
+  j->check_failed = !rc && j->check && !j->check_pass;
+  if (!rc && !j->check_failed) rc = write_out(j);
   j->t_total = MPI_Wtime() - t0;
   MPI_Allreduce(MPI_IN_PLACE, &j->t_total, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (!rc) report(j);
-  if (!rc && j->check && !j->check_pass) rc = 1;
+  if (!rc && j->check_failed) {
+    if (j->out && cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist spdm: the check failed: %s was not written\n", j->out);
+    rc = 1;
+  }
   /* a process that leaves with _exit (a GPU was used) has the driver and the kernel take back
    * its device and host memory in one go: the frees one by one, the context's stream
    * synchronisation and its handles' destruction are skipped (the report is out, every output

@@ -336,7 +336,22 @@ static int run(int argc, char **argv, cli_command *cmd) {
     rc = cli_rank() == 0 ? cli_fail_file("spgemm", opt, path, pb ? 2 : 1, "spgemm", st) : 1;
     goto done;
   }
-  if (out) {
+  /* checked before it is written: a product that fails its check is never published */
+  check_result chk;
+  memset(&chk, 0, sizeof chk);
+  if (cli_flag(cmd, "check")) {
+    cli_progress("checking sampled rows of C against the CPU reference");
+    st = check(pa, pb, dt, &info, slab, &chk);
+    if (st < 0) {
+      rc = cli_report("checking (rank 0 reads rows of A and B)", st);
+      goto done;
+    }
+    if (!chk.pass) rc = 1;
+  }
+  if (out && rc) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist spgemm: the check failed: %s was not written\n", out);
+  } else if (out) {
     cli_progress("writing %s", out);
     const double t0 = MPI_Wtime();
     if (cli_file_kind_of(out) == CLI_FILE_MTX)
@@ -354,17 +369,6 @@ static int run(int argc, char **argv, cli_command *cmd) {
       goto done;
     }
     cli_progress_rate("wrote", out, cli_file_mbytes(out), twrite);
-  }
-  check_result chk;
-  memset(&chk, 0, sizeof chk);
-  if (cli_flag(cmd, "check")) {
-    cli_progress("checking sampled rows of C against the CPU reference");
-    st = check(pa, pb, dt, &info, slab, &chk);
-    if (st < 0) {
-      rc = cli_report("checking (rank 0 reads rows of A and B)", st);
-      goto done;
-    }
-    if (!chk.pass) rc = 1;
   }
   {
     /* the slowest rank's times, and the local algorithm that ran */
@@ -406,6 +410,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
       cli_json_real(&j, "seconds_bind", bind); /* the wait for the GPU after the read */
       cli_json_real(&j, "seconds", tall[1] + tall[2]);
       if (out) cli_json_str(&j, "out", out);
+      if (out) cli_json_bool(&j, "out_written", rc == 0);
       if (cli_flag(cmd, "check")) {
         cli_json_object(&j, "check");
         cli_json_int(&j, "rows", chk.rows);
@@ -429,7 +434,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
              "s\n",
              gcoo_spgemm_alg_name(info.local.alg), gcoo_ctx_backend(gcoo_dist_ctx(d)), dev,
              info.seconds_plan, tall[0], info.seconds_compute, tall[2], tall[1] + tall[2]);
-      if (out)
+      if (out && rc)
+        printf("not written: %s (the check failed)\n", out);
+      else if (out)
         printf("written: %s (%s)\n", out,
                cli_file_kind_of(out) == CLI_FILE_MTX ? "Matrix Market coordinate"
                                                      : "HDF5 CSR group");

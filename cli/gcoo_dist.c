@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
   /* every rank leaves with the worst exit code, so mpirun reports the failure once */
   int worst = rc;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  cli_signals_finishing(worst);
   MPI_Finalize();
   return cli_startup_end(worst);
 }

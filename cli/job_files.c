@@ -34,19 +34,6 @@ void cli_path_split(const char *path, char *file, size_t len, const char **objec
   }
 }
 
-/* "/A" and "/A/data" overlap, "/A" and "/AB" do not; "/" (the root) overlaps everything. */
-static bool objects_overlap(const char *a, const char *b) {
-  while (*a == '/') a++;
-  while (*b == '/') b++;
-  size_t la = strlen(a), lb = strlen(b);
-  while (la && a[la - 1] == '/') la--;
-  while (lb && b[lb - 1] == '/') lb--;
-  size_t n = la < lb ? la : lb;
-  if (n == 0) return true;
-  if (strncmp(a, b, n)) return false;
-  return la == lb || (la > n ? a[n] : b[n]) == '/';
-}
-
 cli_file_kind cli_output_kind(const char *cmdname, const char *opt, const char *path) {
   cli_file_kind k = cli_file_kind_of(path);
   if (k == CLI_FILE_UNKNOWN && cli_rank() == 0)
@@ -57,38 +44,19 @@ cli_file_kind cli_output_kind(const char *cmdname, const char *opt, const char *
   return k;
 }
 
-/* The HDF5 writes keep a file's other objects (io/h5_write.c: a copy of the file with the
- * object added, renamed over the old one), so only an output object that overlaps an input
- * object is a conflict. */
-static bool writes_keep_other_objects(void) { return true; }
-
 int cli_output_conflict(const char *out, const char *const *inputs, int n, char *why, size_t len) {
-  char fo[PATH_MAX], fi[PATH_MAX];
-  const char *oo, *oi;
-  struct stat so, si;
   if (!out) return -1;
-  cli_path_split(out, fo, sizeof fo, &oo);
-  if (stat(fo, &so) != 0) return -1; /* a new file cannot be an input */
-  /* an overlapping object first (the stronger reason), then another object of the same file */
-  for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < n; i++) {
-      if (!inputs[i]) continue;
-      cli_path_split(inputs[i], fi, sizeof fi, &oi);
-      /* the same file under any name: a link, a relative path, "./" */
-      if (stat(fi, &si) != 0 || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
-      const bool overlap = !*oo || !*oi || objects_overlap(oo, oi);
-      if (pass == 0 && overlap) {
-        snprintf(why, len, "%s would overwrite the input %s", out, inputs[i]);
-        return i;
-      }
-      if (pass == 1 && !writes_keep_other_objects()) {
-        snprintf(why, len,
-                 "%s is in the file of the input %s, and an HDF5 output replaces the whole file: "
-                 "the input would be lost; write to another file",
-                 out, inputs[i]);
-        return i;
-      }
+  for (int i = 0; i < n; i++) {
+    if (!inputs[i]) continue;
+    int overlap = 0;
+    gcoo_status st = gcoo_output_overlaps(out, inputs[i], &overlap, why, len);
+    if (st < 0) { /* cannot tell: refuse rather than risk the input */
+      snprintf(why, len, "cannot tell whether it would overwrite the input %s: %s", inputs[i],
+               gcoo_last_error());
+      return i;
     }
+    if (overlap) return i;
+  }
   return -1;
 }
 
@@ -112,12 +80,39 @@ void cli_job_files(cli_command *cmd, const char **a, const char **b, const char 
   *write_flags = cli_write_flags(cmd);
 }
 
+const char *cli_dense_output_object(cli_command *cmd, const char *path) {
+  /* each dense output option and the dataset its result gets */
+  static const struct {
+    const char *cmd, *opt, *dataset;
+  } outputs[] = {{"spdm", "out", "/Y"}, {"solve", "out", "/X"}, {"solve", "save-b", "/B"}};
+  for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+    const char *v = strcmp(cmd->name, outputs[i].cmd) ? NULL : cli_get(cmd, outputs[i].opt);
+    if (v && path && !strcmp(v, path)) return outputs[i].dataset;
+  }
+  return NULL;
+}
+
 int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const char *b) {
-  if (out && cli_output_kind(cmd->name, "out", out) == CLI_FILE_UNKNOWN) return 2;
+  if (!out) return 0;
+  if (cli_output_kind(cmd->name, "out", out) == CLI_FILE_UNKNOWN) return 2;
+  /* the path the write will take: a dense result named by its file alone gets its dataset */
+  char target[PATH_MAX + 16];
+  const char *obj = cli_dense_output_object(cmd, out);
+  const char *path = obj && cli_file_kind_of(out) == CLI_FILE_H5
+                         ? cli_h5_dataset(out, obj, target, sizeof target)
+                         : out;
   const char *inputs[] = {a, b}, *names[] = {"a", "b"};
-  if (!cli_outputs_safe(cmd->name, out, inputs, names, 2)) return 2;
-  if (!cli_mtx_output_allowed(cmd, out)) return 1;
-  return 0;
+  if (!cli_outputs_safe(cmd->name, path, inputs, names, 2)) return 2;
+  /* what the writer would refuse at the end, refused now */
+  int st = GCOO_SUCCESS;
+  if (cli_rank() == 0) {
+    st = gcoo_output_check(path, cli_flag(cmd, "overwrite"));
+    if (st < 0)
+      fprintf(stderr, "gcoo_dist %s: --out %s: %s (%s): %s\n", cmd->name, out,
+              gcoo_strerror((gcoo_status)st), gcoo_status_name((gcoo_status)st), gcoo_last_error());
+  }
+  MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return st < 0 ? 1 : 0;
 }
 
 /* ---- messages about a file named without its object --------------------------------------- */

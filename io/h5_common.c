@@ -58,6 +58,17 @@ gcoo_status gcoo__h5_path_parse(const char *path, gcoo__h5_path *p) {
   }
   if (k > 1 && p->object[k - 1] == '/') k--;
   p->object[k] = '\0';
+  /* HDF5 resolves neither "." nor ".." in a path: a writer would create a group named "..", a
+   * reader fail deep inside HDF5 */
+  for (const char *c = p->object; *c; c++) {
+    if (c[0] != '/') continue;
+    size_t len = strcspn(c + 1, "/");
+    GCOO_CHECK_GOTO(!((len == 1 && c[1] == '.') || (len == 2 && c[1] == '.' && c[2] == '.')),
+                    GCOO_ERR_INVALID_ARG,
+                    "HDF5 path \"%s\": \"%.*s\" is not an object name (HDF5 paths have no \".\" "
+                    "or \"..\"): name the object by its path from the root group, e.g. %s:/A",
+                    path, (int)len, c + 1, p->file);
+  }
 done:
   if (st < 0) gcoo__h5_path_free(p);
   return st;
@@ -106,7 +117,7 @@ typedef struct stack_walk {
 static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data) {
   stack_walk *w = data;
   if (n == 0) {
-    snprintf(w->inner_desc, sizeof w->inner_desc, "%s", e->desc ? e->desc : "");
+    gcoo__text_elide(w->inner_desc, sizeof w->inner_desc, e->desc); /* errno text at its end */
     snprintf(w->inner_func, sizeof w->inner_func, "%s", e->func_name ? e->func_name : "");
     if (H5Eget_msg(e->min_num, NULL, w->inner_minor, sizeof w->inner_minor) < 0)
       w->inner_minor[0] = '\0';
@@ -118,11 +129,12 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data) {
 
 gcoo_status gcoo__h5_raise(gcoo_status st, const char *file, int line, const char *func,
                            const char *fmt, ...) {
-  char context[1024];
+  char full[8192], context[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(context, sizeof context, fmt, ap);
+  vsnprintf(full, sizeof full, fmt, ap);
   va_end(ap);
+  gcoo__text_elide(context, sizeof context, full);
   stack_walk w;
   memset(&w, 0, sizeof w);
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, &w);
@@ -573,6 +585,103 @@ static gcoo_status kind_of_type(hid_t t, const char *label, gcoo__h5_kind *k) {
   return GCOO_SUCCESS;
 }
 
+/* "dir1:dir2" of HDF5's plugin search path, for messages about a missing filter. */
+static const char *plugin_path(char *buf, size_t len) {
+  unsigned n = 0;
+  size_t used = 0;
+  buf[0] = '\0';
+  if (H5PLsize(&n) < 0) n = 0;
+  for (unsigned i = 0; i < n && used + 2 < len; i++) {
+    if (i) buf[used++] = ':';
+    ssize_t k = H5PLget(i, buf + used, len - used);
+    if (k < 0) break;
+    used += (size_t)k < len - used ? (size_t)k : len - used - 1;
+    buf[used] = '\0';
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return buf[0] ? buf : "(none)";
+}
+
+/* Where the elements of d come from, refused when HDF5 would make them up: a read of a virtual
+ * dataset whose source file is missing or short, of an external raw-data file that is missing
+ * or truncated, or of storage that was never written returns fill values (zeros) without an
+ * error, and a compressed dataset whose filter HDF5 cannot load fails deep inside a read with
+ * a message about a plugin directory. Data in the file itself (contiguous, chunked, compact),
+ * allocated, with filters this HDF5 has, is read. */
+static gcoo_status check_storage(const gcoo__h5_dset *d) {
+  gcoo_status st = GCOO_SUCCESS;
+  hid_t dcpl = H5I_INVALID_HID, space = H5I_INVALID_HID;
+  char names[512] = "", plugins[512];
+  H5_TRY(dcpl = H5Dget_create_plist(d->id), "%s: cannot get its creation properties", d->label);
+  const H5D_layout_t layout = H5Pget_layout(dcpl);
+  GCOO_CHECK_GOTO(layout != H5D_VIRTUAL, GCOO_ERR_FORMAT,
+                  "%s is a virtual dataset: its data lives in other files, and HDF5 reads a "
+                  "missing or short source as zeros without an error; gcoo reads only data "
+                  "stored in the file (copy it in, e.g. h5repack -l CONTI)",
+                  d->label);
+  const int next = H5Pget_external_count(dcpl);
+  for (int i = 0; i < next; i++) {
+    char fname[160] = "";
+    off_t off = 0;
+    hsize_t size = 0;
+    if (H5Pget_external(dcpl, (unsigned)i, sizeof fname, fname, &off, &size) >= 0) {
+      size_t u = strlen(names);
+      snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", fname);
+    }
+  }
+  GCOO_CHECK_GOTO(next <= 0, GCOO_ERR_FORMAT,
+                  "%s keeps its data in external raw-data file%s (%s), which HDF5 reads as zeros "
+                  "where missing or truncated, without an error; gcoo reads only data stored in "
+                  "the file (copy it in, e.g. h5repack -l CONTI)",
+                  d->label, next == 1 ? "" : "s", names);
+  const int nf = H5Pget_nfilters(dcpl);
+  for (int i = 0; i < nf; i++) {
+    unsigned flags = 0, conf = 0;
+    size_t nelem = 0;
+    char fname[80] = "";
+    H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nelem, NULL, sizeof fname, fname,
+                                     &conf);
+    if (id < 0) continue;
+    htri_t have = H5Zfilter_avail(id);
+    H5Eclear2(H5E_DEFAULT);
+    GCOO_CHECK_GOTO(have > 0, GCOO_ERR_UNSUPPORTED,
+                    "%s is compressed with HDF5 filter %d%s%s%s, which this HDF5 cannot load (no "
+                    "plugin for it in HDF5_PLUGIN_PATH: %s): install the filter's plugin (e.g. "
+                    "the hdf5plugin package's, with HDF5_PLUGIN_PATH set to its directory), or "
+                    "rewrite the file without it (h5repack -f NONE)",
+                    d->label, (int)id, fname[0] ? " (\"" : "", fname, fname[0] ? "\")" : "",
+                    plugin_path(plugins, sizeof plugins));
+  }
+  if (d->dims[0] > 0 && d->dims[1] > 0) {
+    /* chunked: every chunk must be there (H5Dget_space_status compares compressed bytes with
+     * the full size, so it calls a compressed dataset partly allocated) */
+    int whole = 1, none = 0;
+    if (layout == H5D_CHUNKED) {
+      hsize_t cdims[2] = {1, 1}, nchunks = 0, want = 1;
+      const int64_t ext[2] = {d->dims[0], d->dims[1]};
+      H5_TRY(H5Pget_chunk(dcpl, d->ndims, cdims), "%s: cannot get its chunks", d->label);
+      H5_TRY(space = H5Dget_space(d->id), "%s: cannot get its dataspace", d->label);
+      H5_TRY(H5Dget_num_chunks(d->id, space, &nchunks), "%s: cannot count its chunks", d->label);
+      for (int k = 0; k < d->ndims; k++) want *= ((hsize_t)ext[k] + cdims[k] - 1) / cdims[k];
+      whole = nchunks >= want;
+      none = nchunks == 0;
+    } else {
+      H5D_space_status_t ss = H5D_SPACE_STATUS_ERROR;
+      H5_TRY(H5Dget_space_status(d->id, &ss), "%s: cannot get its storage status", d->label);
+      whole = ss == H5D_SPACE_STATUS_ALLOCATED;
+      none = ss == H5D_SPACE_STATUS_NOT_ALLOCATED;
+    }
+    GCOO_CHECK_GOTO(whole, GCOO_ERR_FORMAT,
+                    "%s holds %lld elements, but %s of its storage was ever written: HDF5 reads "
+                    "what was not as the fill value, not as data",
+                    d->label, (long long)(d->dims[0] * d->dims[1]), none ? "none" : "only part");
+  }
+done:
+  gcoo__h5_close(&space);
+  gcoo__h5_close(&dcpl);
+  return st;
+}
+
 gcoo_status gcoo__h5_dset_open(hid_t loc, const char *name, const char *label, gcoo__h5_dset *d) {
   gcoo_status st = GCOO_SUCCESS;
   hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
@@ -603,6 +712,7 @@ gcoo_status gcoo__h5_dset_open(hid_t loc, const char *name, const char *label, g
   d->ndims = nd;
   d->dims[0] = (int64_t)dims[0];
   d->dims[1] = nd == 2 ? (int64_t)dims[1] : 1;
+  GCOO_GOTO(check_storage(d));
 done:
   gcoo__h5_close(&type);
   gcoo__h5_close(&space);

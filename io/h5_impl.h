@@ -178,7 +178,10 @@ typedef struct gcoo__h5_dset {
   { H5I_INVALID_HID, H5K_NONE, 0, {0, 0}, "" }
 
 /** Open a numeric dataset: name relative to loc (NULL: loc itself is the dataset). Integer or
- *  float elements only (GCOO_ERR_FORMAT otherwise, naming the type). Not collective. */
+ *  float elements only (GCOO_ERR_FORMAT otherwise, naming the type), stored in the file itself:
+ *  virtual and external-storage datasets and non-empty ones whose storage was never (or only
+ *  partly) written are GCOO_ERR_FORMAT (HDF5 would read zeros for what is missing), a filter
+ *  this HDF5 cannot load GCOO_ERR_UNSUPPORTED naming it. Not collective. */
 gcoo_status gcoo__h5_dset_open(hid_t loc, const char *name, const char *label, gcoo__h5_dset *d);
 void gcoo__h5_dset_close(gcoo__h5_dset *d);
 
@@ -287,6 +290,17 @@ typedef void (*gcoo__h5_write_fn)(const gcoo__h5_comm *c, const gcoo__h5_dset *d
 gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
                                   const gcoo__h5_wlayout *lay, gcoo__h5_write_fn fn, void *ctx,
                                   gcoo_status local);
+
+/** What gcoo__h5_write_object checks before it writes, without writing: the path, the target's
+ *  directory, an existing object or file (GCOO_ERR_EXISTS without GCOO_H5_OVERWRITE), a path
+ *  through a dataset or an external link, a temporary name that fits. Not collective. */
+gcoo_status gcoo__h5_write_check(const char *path, int flags);
+
+/** gcoo_output_overlaps for an HDF5 input (io/h5_identity.c): out_file the output's file as the
+ *  writer resolves it, out_object its object (NULL: Matrix Market, the whole file). *hit and the
+ *  reason in why. Not collective. */
+gcoo_status gcoo__h5_overlap(const char *out_file, const char *out_object, const char *in, int *hit,
+                             char *why, size_t len);
 
 /* ---- sparse objects (io/h5_sparse.c) ---------------------------------------------------------- */
 struct gcoo_h5_sparse_file_s {

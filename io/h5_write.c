@@ -3,7 +3,8 @@
  *   1. agree on the ranks' own argument checks; rank 0 looks at the target: a new file, or an
  *      HDF5 file to update (its other objects are kept; an existing object at the path is
  *      replaced only with GCOO_H5_OVERWRITE), and remembers it as it is (io/publish.c);
- *   2. rank 0 names the temporary file "<file>.tmp.<job>.<random>" and broadcasts the name;
+ *   2. rank 0 names the temporary file "<file>.tmp.<job>.<random>" (<file>: where the target's
+ *      symbolic links lead, so that a link is written through) and broadcasts the name;
  *      every rank registers it for the signal clean-up; an update starts from a copy of <file>;
  *   3. create the group with its attributes and datasets, or the dense dataset, marked
  *      "gcoo-incomplete"; reserve the file's whole size on disk (a full disk fails here, before
@@ -183,6 +184,19 @@ static gcoo_status object_exists(hid_t fid, const gcoo__h5_path *p, int *exists)
     htri_t ex = -1;
     H5_TRY(ex = H5Lexists(fid, part, H5P_DEFAULT), "%s: cannot look up %s", p->file, part);
     if (!ex) goto done;
+      /* through an external link the write would change the other file in place, outside the
+     * temporary copy and its rename: never atomic, and that file may be an input */
+#if H5_VERSION_GE(1, 12, 0)
+    H5L_info2_t li;
+    H5_TRY(H5Lget_info2(fid, part, &li, H5P_DEFAULT), "%s: cannot look up %s", p->file, part);
+#else
+    H5L_info_t li;
+    H5_TRY(H5Lget_info(fid, part, &li, H5P_DEFAULT), "%s: cannot look up %s", p->file, part);
+#endif
+    GCOO_CHECK_GOTO(li.type != H5L_TYPE_EXTERNAL, GCOO_ERR_INVALID_ARG,
+                    "%s:%s cannot be written: %s is an external link to another file, which the "
+                    "write would change in place; name the object in the file it links to",
+                    p->file, p->object, part);
     if (i < n) {
       H5O_info_t info;
 #if H5_VERSION_GE(1, 12, 0)
@@ -209,6 +223,7 @@ static gcoo_status inspect_target(const gcoo__h5_path *p, int flags, int *mode) 
   struct stat sb;
   const int overwrite = (flags & GCOO_H5_OVERWRITE) != 0;
   *mode = TARGET_NEW;
+  GCOO_CALL(gcoo__target_dir_check(p->file));
   if (stat(p->file, &sb) != 0) {
     GCOO_CHECK(errno == ENOENT, GCOO_ERR_IO, "cannot write \"%s\": %s", p->file, strerror(errno));
     return GCOO_SUCCESS;
@@ -344,6 +359,20 @@ gcoo_status gcoo__h5_write_object(const gcoo__h5_comm *c, const char *path,
   if (st >= 0) st = gcoo__h5_same_on_all(c, NULL, 0, path, "HDF5 output");
   if (st < 0) goto done;
 
+  /* the file the write lands in: where the target's symbolic links lead (rank 0 decides) */
+  if (c->rank == 0) st = gcoo__target_path(p.file, tmp, sizeof tmp);
+  st = gcoo__h5_agree(c, st);
+  if (st >= 0) st = gcoo__h5_bcast(c, tmp, sizeof tmp, 0);
+  if (st >= 0 && strcmp(tmp, p.file)) {
+    free(p.file);
+    p.file = NULL;
+    st = gcoo__malloc((void **)&p.file, strlen(tmp) + 1, "HDF5 file name");
+    if (st >= 0) memcpy(p.file, tmp, strlen(tmp) + 1);
+  }
+  st = gcoo__h5_agree(c, st);
+  if (st < 0) goto done;
+  tmp[0] = '\0';
+
   /* rank 0 decides, names the temporary file and (for an update) copies the target */
   if (c->rank == 0) {
     st = inspect_target(&p, c->write_flags, &mode);
@@ -414,4 +443,30 @@ done:
   gcoo__target_release(&target);
   gcoo__h5_path_free(&p);
   return st;
+}
+
+/* The checks of gcoo__h5_write_object that need no data, on the caller's process. */
+static gcoo_status write_check(const char *path, int flags) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo__h5_path p = {NULL, NULL};
+  char *file = NULL, *tmp = NULL;
+  int mode = TARGET_NEW;
+  GCOO_GOTO(gcoo__h5_path_parse(path, &p));
+  GCOO_GOTO(gcoo__malloc((void **)&file, GCOO__TMP_NAME, "file name"));
+  GCOO_GOTO(gcoo__malloc((void **)&tmp, GCOO__TMP_NAME, "temporary file name"));
+  GCOO_GOTO(gcoo__target_path(p.file, file, GCOO__TMP_NAME));
+  free(p.file);
+  p.file = file; /* where the write lands */
+  file = NULL;
+  GCOO_GOTO(inspect_target(&p, flags, &mode));
+  GCOO_GOTO(gcoo__tmp_name(p.file, tmp, GCOO__TMP_NAME));
+done:
+  free(file);
+  free(tmp);
+  gcoo__h5_path_free(&p);
+  return st;
+}
+
+gcoo_status gcoo__h5_write_check(const char *path, int flags) {
+  GCOO_H5_RETURN_QUIETLY(write_check(path, flags));
 }

@@ -62,11 +62,6 @@ static const char *errno_text(int e, char *buf, size_t len) {
   return buf;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static void reader_close(mtx_reader *r) {
   if (r->gz) gzclose(r->gz);
   free(r->buf);
@@ -100,7 +95,7 @@ static gcoo_status reader_open(mtx_reader *r, const char *path) {
   struct stat sb;
   r->file_bytes = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
   r->gzip = gzip;
-  if (ends_with(path, ".gz") && !gzip) {
+  if (gcoo__mtx_gzip_name(path) && !gzip) {
     close(fd);
     return GCOO_ERROR(GCOO_ERR_FORMAT,
                       "%s: named .gz but not gzip-compressed (starts with bytes %02x %02x, gzip "
@@ -123,6 +118,11 @@ static gcoo_status reader_open(mtx_reader *r, const char *path) {
   return GCOO_SUCCESS;
 }
 
+/* A file whose lines end in CR alone reads as one long line. */
+#define CR_ONLY                                                                                   \
+  "its lines end in CR alone (\\r, as classic Mac OS wrote text), not LF or CR LF: convert them " \
+  "(e.g. tr '\\r' '\\n' < old > new)"
+
 /* Read more bytes after r->end (growing the buffer for a long line); sets eof at the end. */
 static gcoo_status reader_fill(mtx_reader *r) {
   char eb[128];
@@ -132,6 +132,8 @@ static gcoo_status reader_fill(mtx_reader *r) {
     r->beg = 0;
   }
   if (r->cap - r->end < (size_t)MTX_CHUNK + 1) {
+    GCOO_CHECK(r->cap < (size_t)MTX_MAX_LINE || !memchr(r->buf, '\r', r->end), GCOO_ERR_FORMAT,
+               "%s, line %lld: %s", r->path, (long long)r->line + 1, CR_ONLY);
     GCOO_CHECK(r->cap < (size_t)MTX_MAX_LINE, GCOO_ERR_FORMAT,
                "%s, line %lld: line longer than %d bytes: not a Matrix Market file", r->path,
                (long long)r->line + 1, MTX_MAX_LINE);
@@ -324,6 +326,12 @@ static gcoo_status parse_banner(mtx_reader *r, char *s, mtx_banner *b) {
   int len[6], nw = 0;
   const char *t;
   int tl;
+  /* two ways a text editor breaks a good file, named as such */
+  GCOO_CHECK(strncmp(s, "\xef\xbb\xbf", 3) != 0, GCOO_ERR_FORMAT,
+             "%s, line 1: the file starts with a UTF-8 byte-order mark (bytes ef bb bf) before "
+             "%%%%MatrixMarket: remove it (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' on the file)",
+             r->path);
+  GCOO_CHECK(strchr(s, '\r') == NULL, GCOO_ERR_FORMAT, "%s, line 1: %s", r->path, CR_ONLY);
   while (nw < 6 && (t = next_token(&s, &tl)) != NULL) w[nw] = t, len[nw++] = tl;
   GCOO_CHECK(nw > 0 && word_is(w[0], len[0], "%%MatrixMarket"), GCOO_ERR_FORMAT,
              "%s, line 1: no Matrix Market banner (the file must start with \"%%%%MatrixMarket "

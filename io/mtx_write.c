@@ -2,14 +2,17 @@
 /* io/mtx_write.c: Matrix Market writers: a sparse matrix as "coordinate real general" (1-based,
  * row by row), a dense one as "array real general" (column-major, as the format says). Values
  * are written with %.17g (float64) or %.9g (float32): enough digits that reading the file back
- * gives the same bits. gzip-compressed when the path ends in .gz.
+ * gives the same bits. gzip-compressed when the path ends in .gz (any case). NaN and infinity
+ * are refused, as the HDF5 writers refuse them.
  *
  * A file is written to "<path>.tmp.<job>.<random>" (io/publish.c) and published onto <path>
+ * (where its symbolic links lead, when it is one)
  * only when every byte has been written and the file closed without error (synced; refused if
  * <path> changed meanwhile), so a crash or a full disk never leaves a file that looks complete;
  * the temporary is removed on any error, and by gcoo_remove_temporaries() on a signal. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,13 +28,14 @@
 enum { MTX_OUT_BUF = 1 << 16 };
 
 typedef struct mtx_writer {
-  const char *path;
-  char *tmp;           /* "<path>.tmp.<job>.<random>" */
-  int slot;            /* in the temporary-file registry */
-  gcoo__target target; /* <path> as it was when the write started */
-  FILE *f;             /* plain output, or */
-  gzFile gz;           /* compressed output */
-  char *buf;           /* formatted text waiting to be written */
+  const char *path;        /* as the caller named it */
+  char *target;            /* where the file lands: path, or where its symbolic links lead */
+  char *tmp;               /* "<target>.tmp.<job>.<random>" */
+  int slot;                /* in the temporary-file registry */
+  gcoo__target target_was; /* <target> as it was when the write started */
+  FILE *f;                 /* plain output, or */
+  gzFile gz;               /* compressed output */
+  char *buf;               /* formatted text waiting to be written */
   size_t n;
 } mtx_writer;
 
@@ -44,16 +48,17 @@ static gcoo_status writer_open(mtx_writer *w, const char *path) {
   char eb[128];
   memset(w, 0, sizeof *w);
   w->slot = -1;
-  w->target = (gcoo__target)GCOO__TARGET_INIT;
+  w->target_was = (gcoo__target)GCOO__TARGET_INIT;
   GCOO_CHECK(path != NULL && *path, GCOO_ERR_NULL, "path is NULL or empty");
   w->path = path;
+  GCOO_CALL(gcoo__malloc((void **)&w->target, GCOO__TMP_NAME, "target file name"));
+  GCOO_CALL(gcoo__target_path(path, w->target, GCOO__TMP_NAME));
   GCOO_CALL(gcoo__malloc((void **)&w->tmp, GCOO__TMP_NAME, "temporary file name"));
-  GCOO_CALL(gcoo__tmp_name(path, w->tmp, GCOO__TMP_NAME));
-  GCOO_CALL(gcoo__target_snapshot(path, &w->target));
+  GCOO_CALL(gcoo__tmp_name(w->target, w->tmp, GCOO__TMP_NAME));
+  GCOO_CALL(gcoo__target_snapshot(w->target, &w->target_was));
   w->slot = gcoo__tmp_register(w->tmp);
   GCOO_CALL(gcoo__malloc((void **)&w->buf, MTX_OUT_BUF, "write buffer"));
-  size_t n = strlen(path);
-  if (n >= 3 && !strcmp(path + n - 3, ".gz")) {
+  if (gcoo__mtx_gzip_name(path)) {
     errno = 0;
     w->gz = gzopen(w->tmp, "wb");
     GCOO_CHECK(w->gz != NULL, GCOO_ERR_IO, "cannot create %s: %s", w->tmp,
@@ -122,11 +127,13 @@ static gcoo_status writer_close(mtx_writer *w, int ok) {
   int opened = w->gz || w->f;
   w->gz = NULL;
   w->f = NULL;
-  if (ok && st >= 0 && opened) st = gcoo__publish(w->tmp, w->path, &w->target);
+  if (ok && st >= 0 && opened) st = gcoo__publish(w->tmp, w->target, &w->target_was);
   if ((!ok || st < 0) && opened && w->tmp) unlink(w->tmp);
   gcoo__tmp_unregister(w->slot);
-  gcoo__target_release(&w->target);
+  gcoo__target_release(&w->target_was);
   w->slot = -1;
+  free(w->target);
+  w->target = NULL;
   free(w->tmp);
   free(w->buf);
   w->tmp = NULL;
@@ -138,6 +145,15 @@ static gcoo_status writer_close(mtx_writer *w, int ok) {
 static gcoo_status write_value(mtx_writer *w, gcoo_dtype dtype, double v, const char *sep) {
   if (dtype == GCOO_FLOAT64) return writer_printf(w, "%.17g%s", v, sep);
   return writer_printf(w, "%.9g%s", v, sep);
+}
+
+/* The writers' one rule for values (the HDF5 writers' too, io/h5_dense.c and io/h5_transfer.c):
+ * a NaN or an infinity is refused, before anything is written, naming the first one; gcoo's
+ * readers refuse them as well, so a file holding one could never be read back. */
+static gcoo_status refuse_nonfinite(const char *path, int64_t i, int64_t j, double v) {
+  return GCOO_ERROR(GCOO_ERR_NOT_FINITE,
+                    "%s: row %lld, column %lld is %g: refusing to write a non-finite value", path,
+                    (long long)i, (long long)j, v);
 }
 
 static gcoo_status mtx_write(const char *path, gcoo_sparse A) {
@@ -152,6 +168,15 @@ static gcoo_status mtx_write(const char *path, gcoo_sparse A) {
     A = csr;
   }
   GCOO_GOTO(gcoo_sparse_get_arrays(A, &a));
+  for (int64_t i = 0; i < info.nrows; i++)
+    for (int64_t k = a.ptr[i]; k < a.ptr[i + 1]; k++) {
+      double v = info.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[k]
+                                            : (double)((const float *)a.values)[k];
+      if (!isfinite(v)) {
+        st = refuse_nonfinite(path, i, a.ind[k], v);
+        goto done;
+      }
+    }
   GCOO_GOTO(writer_open(&w, path));
   GCOO_GOTO(writer_printf(&w,
                           "%%%%MatrixMarket matrix coordinate real general\n"
@@ -186,6 +211,10 @@ static gcoo_status mtx_write_dense(const char *path, const gcoo_dense *D) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the dense matrix must be in host memory to be written");
+  for (int64_t j = 0; j < D->ncols; j++)
+    for (int64_t i = 0; i < D->nrows; i++)
+      if (!isfinite(gcoo_dense_get(D, i, j)))
+        return refuse_nonfinite(path, i, j, gcoo_dense_get(D, i, j));
   GCOO_GOTO(writer_open(&w, path));
   GCOO_GOTO(writer_printf(&w,
                           "%%%%MatrixMarket matrix array real general\n"

@@ -4,7 +4,10 @@
  *
  * Why each step:
  *  - unique names: two jobs writing the same target once shared "<file>.tmp" and one renamed the
- *    other's half-written file; the name now carries the job and 32 random bits.
+ *    other's half-written file; the name now carries the job and 32 random bits, and it is
+ *    shortened where it would pass the file system's name limit.
+ *  - symbolic links: the target is where the links lead, so that a link is written through,
+ *    as a shell's redirection writes, and not replaced by a regular file.
  *  - the registry: a SIGTERM (Slurm's time limit) in the middle of a write left hundreds of MB
  *    behind; gcoo_remove_temporaries() is async-signal-safe (unlink of fixed buffers only).
  *  - the reservation: with Open MPI 4.1.4 + HDF5 1.10, ENOSPC inside a collective write was
@@ -44,8 +47,21 @@ static void job_id(char *out, size_t len) {
       *c = '_';
 }
 
+/* The longest name a file may have in the directory of path (NAME_MAX where it cannot be
+ * asked). */
+static size_t name_max_of(const char *path) {
+  char dir[GCOO__TMP_NAME];
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  long m = pathconf(dir, _PC_NAME_MAX);
+  return m > 0 ? (size_t)m : 255;
+}
+
 gcoo_status gcoo__tmp_name(const char *file, char *out, size_t len) {
-  char job[64];
+  char job[40], suffix[64];
   uint32_t r = 0;
   job_id(job, sizeof job);
   int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
@@ -55,9 +71,46 @@ gcoo_status gcoo__tmp_name(const char *file, char *out, size_t len) {
     r = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^ (uint32_t)getpid();
   }
   if (fd >= 0) close(fd);
-  int n = snprintf(out, len, "%s.tmp.%s.%08x", file, job, (unsigned)r);
-  GCOO_CHECK(n > 0 && (size_t)n < len, GCOO_ERR_INVALID_ARG,
-             "the path \"%s\" is too long for a temporary name (%d bytes)", file, n);
+  snprintf(suffix, sizeof suffix, ".tmp.%s.%08x", job, (unsigned)r);
+  /* the target's own name shortened where the suffix would take the whole name past the file
+   * system's limit (a name of 236-255 bytes) or the path past len: the temporary name only has
+   * to be unique in the directory, which the job and the random part make it */
+  const char *slash = strrchr(file, '/');
+  const size_t dir = slash ? (size_t)(slash - file) + 1 : 0, base = strlen(file) - dir,
+               sl = strlen(suffix), nmax = name_max_of(file);
+  size_t keep = base;
+  if (keep + sl > nmax) keep = nmax > sl ? nmax - sl : 0;
+  if (dir + keep + sl >= len) keep = len > dir + sl + 1 ? len - dir - sl - 1 : 0;
+  while (keep > 0 && keep < base && ((unsigned char)file[dir + keep] & 0xc0) == 0x80)
+    keep--; /* not inside a UTF-8 character */
+  GCOO_CHECK(keep > 0 || base == 0, GCOO_ERR_INVALID_ARG,
+             "no temporary name fits beside \"%s\" (its directory's path is %zu bytes): use a "
+             "shorter path",
+             file, dir);
+  snprintf(out, len, "%.*s%s", (int)(dir + keep), file, suffix);
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo__target_path(const char *file, char *out, size_t len) {
+  char link[GCOO__TMP_NAME];
+  struct stat sb;
+  GCOO_CHECK(strlen(file) < len, GCOO_ERR_INVALID_ARG, "the path \"%s\" is too long (%zu bytes)",
+             file, strlen(file));
+  snprintf(out, len, "%s", file);
+  for (int hops = 0; lstat(out, &sb) == 0 && S_ISLNK(sb.st_mode); hops++) {
+    GCOO_CHECK(hops < 40, GCOO_ERR_IO, "cannot write \"%s\": too many levels of symbolic links",
+               file);
+    ssize_t n = readlink(out, link, sizeof link - 1);
+    GCOO_CHECK(n >= 0, GCOO_ERR_IO, "cannot read the symbolic link \"%s\": %s", out,
+               strerror(errno));
+    link[n] = '\0';
+    /* a relative target is relative to the link's directory */
+    const char *slash = strrchr(out, '/');
+    const size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - out) + 1;
+    GCOO_CHECK(dir + (size_t)n < len, GCOO_ERR_INVALID_ARG,
+               "cannot write \"%s\": the path its symbolic links lead to is too long", file);
+    memmove(out + dir, link, (size_t)n + 1);
+  }
   return GCOO_SUCCESS;
 }
 
@@ -142,6 +195,30 @@ void gcoo__target_release(gcoo__target *t) {
 
 static int same_time(struct timespec a, struct timespec b) {
   return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+gcoo_status gcoo__target_dir_check(const char *file) {
+  char dir[GCOO__TMP_NAME];
+  struct stat sb;
+  const char *slash = strrchr(file, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", slash == file ? 1 : (int)(slash - file), file);
+  GCOO_CHECK(stat(dir, &sb) == 0, GCOO_ERR_IO, "cannot write \"%s\": the directory \"%s\" %s", file,
+             dir, errno == ENOENT ? "does not exist" : strerror(errno));
+  GCOO_CHECK(S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": \"%s\" is not a directory",
+             file, dir);
+  if (access(dir, W_OK | X_OK) != 0) {
+    int e = errno;
+    return GCOO_ERROR(GCOO_ERR_IO, "cannot write \"%s\": %s", file,
+                      e == EROFS    ? "its directory is on a read-only file system"
+                      : e == EACCES ? "no permission to create files in its directory"
+                                    : strerror(e));
+  }
+  if (stat(file, &sb) == 0) /* an existing target the result would replace */
+    GCOO_CHECK(!S_ISDIR(sb.st_mode), GCOO_ERR_IO, "cannot write \"%s\": it is a directory", file);
+  return GCOO_SUCCESS;
 }
 
 /* ---- space and copies ------------------------------------------------------------------------ */

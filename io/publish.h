@@ -18,8 +18,15 @@ enum { GCOO__TMP_NAME = 4096 };
 
 /** "<file>.tmp.<job>.<random>" into out (GCOO__TMP_NAME bytes): <job> is $SLURM_JOB_ID
  *  (".<step>" with $SLURM_STEP_ID), else $PBS_JOBID, else "p<pid>"; <random> 8 hex digits from
- *  /dev/urandom. Two jobs, or two writes of one job, never share a name. */
+ *  /dev/urandom. Two jobs, or two writes of one job, never share a name. <file>'s own name is
+ *  cut short where the whole name would pass the directory's name limit (NAME_MAX) or the path
+ *  len bytes. */
 gcoo_status gcoo__tmp_name(const char *file, char *out, size_t len);
+
+/** Where a write to file lands: file itself, or, when it is a symbolic link, the file its chain
+ *  of links leads to (which need not exist yet), so that the result replaces the linked file and
+ *  the link stays. Not collective. */
+gcoo_status gcoo__target_path(const char *file, char *out, size_t len);
 
 /** 1 when the file name has the form gcoo__tmp_name makes ("<x>.tmp.<job>.<8 hex digits>"):
  *  the readers refuse such a file (it is never a result). */
@@ -30,6 +37,11 @@ int gcoo__is_tmp_name(const char *path);
  *  works; only the signal clean-up misses it). */
 int gcoo__tmp_register(const char *path);
 void gcoo__tmp_unregister(int slot);
+
+/** A write to file can be made: its directory exists and takes new files (not read-only, not
+ *  denied), and file, when it exists, is not a directory. GCOO_ERR_IO naming the cause
+ *  otherwise. Not collective. */
+gcoo_status gcoo__target_dir_check(const char *file);
 
 /** The target of a write as it was when the write started. */
 typedef struct gcoo__target {

@@ -15,6 +15,9 @@ extern "C" {
 
 /** Set the last error to a message received from elsewhere (another rank), verbatim. */
 void gcoo__set_error_text(const char *text);
+/** src into dst (len bytes); a text too long keeps its start and, after " [...] ", its end (a
+ *  message's reason comes after the paths it names, which may be 4 kB each). */
+void gcoo__text_elide(char *dst, size_t len, const char *src);
 
 /** Internal invariant (a bug if false): on in debug builds only, like PetscAssert. */
 #ifdef NDEBUG

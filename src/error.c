@@ -68,8 +68,23 @@ const char *gcoo_last_error(void) { return last_error; }
 
 void gcoo_clear_error(void) { last_error[0] = '\0'; }
 
+void gcoo__text_elide(char *dst, size_t len, const char *src) {
+  static const char gap[] = " [...] ";
+  const size_t n = src ? strlen(src) : 0, g = sizeof gap - 1;
+  if (!len) return;
+  if (n < len || len < 2 * g + 2) {
+    snprintf(dst, len, "%s", src ? src : "");
+    return;
+  }
+  /* a message's reason comes last, after the paths it names: keep its start and its end */
+  const size_t head = (len - 1 - g) / 3, tail = len - 1 - g - head;
+  memmove(dst, src, head);
+  memcpy(dst + head, gap, g);
+  memmove(dst + head + g, src + n - tail, tail + 1);
+}
+
 void gcoo__set_error_text(const char *text) {
-  snprintf(last_error, sizeof last_error, "%s", text ? text : "");
+  gcoo__text_elide(last_error, sizeof last_error, text);
 }
 
 /* Keep only the last path components after src/, io/, ... so messages stay short and stable. */
@@ -94,11 +109,11 @@ gcoo_status gcoo__verror(gcoo_status st, const char *file, int line, const char 
                          const char *fmt, va_list ap) {
   /* Format into a scratch buffer first: the arguments may point into last_error itself (an
    * error re-raised with gcoo_last_error() in its message). */
-  char msg[GCOO_ERROR_LEN];
+  char msg[4 * GCOO_ERROR_LEN + 4096]; /* room for a path of PATH_MAX bytes, twice */
   int n = snprintf(msg, sizeof msg, "%s:%d %s: ", short_path(file), line, func);
   if (n < 0 || n >= (int)sizeof msg) n = 0;
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-  memcpy(last_error, msg, sizeof msg);
+  gcoo__text_elide(last_error, sizeof last_error, msg);
   GCOO_LOG(GCOO_LOG_WARN, "ERROR", "%s (%s)", last_error, gcoo_status_name(st));
   return st;
 }

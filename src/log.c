@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* src/log.c: opt-in logging (GCOO_DEBUG, GCOO_DEBUG_SUBSYS, GCOO_DEBUG_FILE: src/params.h), read
- * once, and a monotonic clock. The library prints nothing unless GCOO_DEBUG asks for it. */
+ * once, and a monotonic clock. The library prints nothing unless GCOO_DEBUG asks for it, and
+ * appends to no file but a new one or its own log (open_log). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +47,45 @@ static void expand_path(const char *pattern, char *out, size_t len) {
   out[o] = '\0';
 }
 
+/* The log file, opened for appending, only where appending cannot damage anything: a new or
+ * empty file, a file that already holds gcoo's log, or not a regular file (a terminal, a pipe,
+ * /dev/null). GCOO_DEBUG_FILE naming an input (A.h5, A.mtx) or any other file would otherwise
+ * get log lines appended to it. NULL with the reason in why. */
+static FILE *open_log(const char *path, char *why, size_t len) {
+  int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EISDIR) {
+    snprintf(why, len, "it is a directory");
+    return NULL;
+  }
+  if (fd < 0) fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    snprintf(why, len, "cannot open it: %s", strerror(errno));
+    return NULL;
+  }
+  struct stat sb;
+  char head[256];
+  ssize_t n = 0;
+  if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+    n = pread(fd, head, sizeof head - 1, 0);
+    head[n > 0 ? n : 0] = '\0';
+    head[strcspn(head, "\n")] = '\0';
+    if (n <= 0 || !(strstr(head, " gcoo WARN ") || strstr(head, " gcoo INFO ") ||
+                    strstr(head, " gcoo TRACE "))) {
+      close(fd);
+      snprintf(why, len,
+               "it exists and does not hold gcoo's log (it may be an input or a result; gcoo "
+               "appends only to a new file or its own log)");
+      return NULL;
+    }
+  }
+  FILE *f = fdopen(fd, "a");
+  if (!f) {
+    snprintf(why, len, "cannot open it: %s", strerror(errno));
+    close(fd);
+  }
+  return f;
+}
+
 static void log_init(void) {
   const char *lv = gcoo__param_str(GCOO__P_DEBUG);
   static const char *const levels[] = {"NONE", "WARN", "INFO", "TRACE"}; /* gcoo_log_level */
@@ -51,11 +94,14 @@ static void log_init(void) {
   snprintf(log_subsys, sizeof log_subsys, "%s", gcoo__param_str(GCOO__P_DEBUG_SUBSYS));
   log_file = stderr;
   const char *lf = gcoo__param_str(GCOO__P_DEBUG_FILE);
-  if (*lf) {
-    char path[1024];
+  if (*lf && log_level > GCOO_LOG_NONE) {
+    char path[1024], why[160] = "";
     expand_path(lf, path, sizeof path);
-    FILE *f = fopen(path, "a");
-    if (f) log_file = f;
+    FILE *f = open_log(path, why, sizeof why);
+    if (f)
+      log_file = f;
+    else
+      fprintf(stderr, "gcoo: GCOO_DEBUG_FILE=%s: not used: %s; logging to stderr\n", path, why);
   }
 }
 

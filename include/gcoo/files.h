@@ -11,6 +11,8 @@
 #ifndef GCOO_FILES_H
 #define GCOO_FILES_H
 
+#include <stddef.h>
+
 #include "gcoo/status.h"
 
 #ifdef __cplusplus
@@ -37,6 +39,30 @@ int gcoo_remove_temporaries(void);
  *  needed: it may be called before MPI_Init. Not collective. For a rank's share of a sparse
  *  HDF5 group, gcoo_h5_prefetch (gcoo/h5.h) asks for the bytes that rank will read. */
 gcoo_status gcoo_file_prefetch(const char *path, int part, int parts);
+
+/** Whether a write to path ("file.h5[:/object]", "file.mtx[.gz]") can go ahead, checked before
+ *  any work so that a long job is not run only to be refused at its end. The checks the
+ *  writers themselves make, without writing: a name whose format is known (GCOO_ERR_INVALID_ARG
+ *  otherwise); a target directory that exists and takes new files (GCOO_ERR_IO naming a missing
+ *  directory, a read-only file system, no permission) and a target that is not a directory; an
+ *  existing Matrix Market file, HDF5 object, or non-HDF5 file in an HDF5 output's place only
+ *  with overwrite (GCOO_ERR_EXISTS); an HDF5 object path without "." or ".." components, not
+ *  through a dataset or an external link; a temporary name that fits beside the target. A
+ *  symbolic link is checked where it leads, as the writers write there. Not collective. */
+gcoo_status gcoo_output_check(const char *path, int overwrite);
+
+/** Whether writing out would change what the input `in` reads, however the two are named: the
+ *  same file under another name (a relative path, a symbolic or hard link), and for HDF5 the
+ *  same objects by identity (the file they are stored in and their address there, every link
+ *  followed: soft links, external links, other hard links, linked parent groups). *overlap = 1
+ *  when the output replaces an object the input reads (or a group holding one), would be
+ *  created inside the input's object, or replaces the whole file that holds it (an HDF5 output
+ *  naming the root group, or a file that is not HDF5); then why (len bytes, may be NULL) says
+ *  "<out> would overwrite the input <in> (...)". An input that cannot be opened overlaps
+ *  nothing (its own read reports it), nor does an output path the writers refuse
+ *  (gcoo_output_check says why). Not collective. */
+gcoo_status gcoo_output_overlaps(const char *out, const char *in, int *overlap, char *why,
+                                 size_t len);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,10 @@
  * (an n x 1 matrix) or layout = "column-major" (dataset dims [ncols, nrows], as Fortran, Julia and
  * MATLAB write). Unsorted indices inside a CSR row / CSC column are sorted and duplicates summed,
  * as gcoo_sparse_create_csr does; a GCOO group must be in order (as gcoo_sparse_create_gcoo).
+ * Data must be stored in the file (contiguous, chunked or compact, with filters this HDF5 can
+ * load): virtual datasets, external raw-data files and non-empty datasets whose storage was
+ * never (or only partly) written are refused, since HDF5 reads what is missing as zeros without
+ * an error. Object paths have no "." or ".." components (GCOO_ERR_INVALID_ARG).
  *
  * Every sparse encoding is stored along a "major" dimension that ranks can split into
  * contiguous hyperslabs: rows (CSR), columns (CSC) or column groups (GCOO). A slab is the
@@ -29,7 +33,9 @@
  *   GCOO_ERR_IO          file missing, unreadable, a directory; temp file not creatable/renamable
  *   GCOO_ERR_FORMAT      not an HDF5 file; object, attribute or dataset missing or of the wrong
  *                        kind; unknown encoding; lengths that disagree (shape vs indptr, indptr
- *                        not from 0 / decreasing / not ending at len(indices), ...)
+ *                        not from 0 / decreasing / not ending at len(indices), ...); data not
+ *                        stored in the file (virtual, external, never written)
+ *   GCOO_ERR_UNSUPPORTED a compression filter this HDF5 cannot load (named, with the plugin path)
  *   GCOO_ERR_INDEX_RANGE an index outside the matrix (or not representable)
  *   GCOO_ERR_UNSORTED    GCOO entries not in (row, column) order inside a group
  *   GCOO_ERR_NOT_FINITE  NaN or infinity in the data (refused on read and on write)
@@ -42,7 +48,9 @@
  * ("<file>.tmp.<job>.<random>", gcoo/files.h), write it, flush and close it checking every
  * status, reopen it to verify the object, and rename it over <file> only when every rank
  * succeeded; on any failure the temporary file is removed and <file> left untouched, byte for
- * byte. The object path names the group or dataset to create (with intermediate groups):
+ * byte. A <file> that is a symbolic link is written where its links lead (the link stays). The
+ * object path names the group or dataset to create (with intermediate groups; not through an
+ * external link, which would change another file in place):
  *   - <file> absent: a new file holding just that object;
  *   - <file> an HDF5 file: the result is a copy of it with the object added, every other object
  *     kept; an object already at the path is an error (GCOO_ERR_EXISTS) unless GCOO_H5_OVERWRITE

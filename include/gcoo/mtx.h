@@ -45,10 +45,13 @@ gcoo_status gcoo_mtx_read_header(const char *path, gcoo_mtx_header *h);
 gcoo_status gcoo_mtx_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout layout,
                                 gcoo_dense *D);
 
-/** Write a sparse matrix as "coordinate real general" (1-based); gzip when path ends in .gz. */
+/** Write a sparse matrix as "coordinate real general" (1-based); gzip when path ends in .gz (any
+ *  case). A NaN or infinite value is GCOO_ERR_NOT_FINITE before anything is written, as in the
+ *  HDF5 writers. Written under a temporary name and renamed into place (gcoo/files.h). */
 gcoo_status gcoo_mtx_write(const char *path, gcoo_sparse A);
 
-/** Write a host dense matrix as "array real general" (column-major, as the format says). */
+/** Write a host dense matrix as "array real general" (column-major, as the format says); NaN and
+ *  infinity refused as by gcoo_mtx_write. */
 gcoo_status gcoo_mtx_write_dense(const char *path, const gcoo_dense *D);
 
 #ifdef __cplusplus

@@ -13,12 +13,24 @@ export GCOO_BACKEND="${GCOO_BACKEND:-cpu}"
 export GCOO_PROGRESS="${GCOO_PROGRESS:-0}"
 
 fail() { echo "FAIL [$case_name np=$np]: $*" >&2; exit 1; }
-# run N ARGS...: gcoo_dist on N ranks; stdout in $tmp/out, stderr in $tmp/err, status in $rc
+# run N ARGS...: gcoo_dist on N ranks; stdout in $tmp/out, stderr in $tmp/err, status in $rc.
+# Every rank of gcoo_dist leaves with the job's status, so mpirun need not end the job when one
+# exits non-zero (Open MPI takes ~2 s to do that: most of a refused run); each rank's status is
+# kept in $tmp/rc.RANK instead and $rc is the largest (mpirun's own when it failed, 124 on a
+# timeout).
 run() {
   local n="$1"; shift
-  timeout 50 "$mpiexec" -np "$n" --oversubscribe "$gd" "$@" >"$tmp/out" 2>"$tmp/err"
+  rm -f "$tmp"/rc.*
+  OMPI_MCA_orte_abort_on_non_zero_status=0 timeout 50 "$mpiexec" -np "$n" --oversubscribe \
+    sh -c '"$0" "$@"; echo $? >"$GCOO_TEST_RC.${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}"' "$gd" "$@" \
+    >"$tmp/out" 2>"$tmp/err"
   rc=$?
+  if [ "$rc" = 0 ]; then
+    rc=$(cat "$tmp"/rc.* 2>/dev/null | sort -n | tail -1)
+    [ "$(ls "$tmp"/rc.* 2>/dev/null | wc -l)" = "$n" ] || rc=255 # a rank left no status
+  fi
 }
+export GCOO_TEST_RC="$tmp/rc"
 expect_rc() { [ "$rc" = "$1" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "exit status $rc, expected $1 ($2)"; }; }
 expect_err() { grep -q -- "$1" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr lacks \"$1\" ($2)"; }; }
 expect_out() { grep -q -- "$1" "$tmp/out" || { cat "$tmp/out" "$tmp/err" >&2; fail "stdout lacks \"$1\" ($2)"; }; }
@@ -137,6 +149,9 @@ errors)  # runtime failures under mpirun: exit 1, naming the cause and the rank,
   if [ "$rc" != 0 ]; then  # no GPU here: every rank says where it looked
     expect_rc 1 "gpu without GPU"; expect_err "rank $((np - 1)) on host .* sees no CUDA device" "gpu without GPU"
   fi
+  # dense operands larger than the host's memory: refused before they are allocated
+  run "$np" spdm --stencil 7 --grid 60 --ncols 1000000; expect_rc 1 "216000 x 10^6 dense operands"
+  expect_err "refused before allocating them" "the dense operands' size"
   [ $(( $(date +%s) - start )) -lt 45 ] || fail "bad inputs took $(( $(date +%s) - start )) s"
   ;;
 gen-spdm)  # needs io/ merged: the file does not depend on the rank count; spdm reads and checks it
@@ -294,6 +309,75 @@ clobber)  # an output never destroys an input: the same object is refused before
   # another file is fine
   run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/C.h5:/C"; expect_rc 0 "spgemm --out another file"
   ;;
+identity)  # an input reached through HDF5 links is never an output: objects compared by identity
+  mkinputs
+  "$py" -c "
+import h5py
+with h5py.File('$tmp/I.h5', 'w') as f:
+  with h5py.File('$tmp/R.h5', 'r') as r: r.copy('A', f); f['X'] = h5py.File('$tmp/X.h5', 'r')['X'][...]
+  f['alias'] = h5py.SoftLink('/A')        # a soft link
+  f['hard'] = f['A']                      # a second hard link to the same group
+  f.create_group('g')['M'] = f['A']       # the matrix inside a group ...
+  f['gl'] = h5py.SoftLink('/g')           # ... reached through a linked parent
+  f['Xl'] = h5py.SoftLink('/X')
+with h5py.File('$tmp/E.h5', 'w') as f:
+  f['A'] = h5py.ExternalLink('$tmp/I.h5', '/A')   # the same matrix from another file
+  f['ext'] = h5py.ExternalLink('$tmp/I.h5', '/g')" || fail "cannot write I.h5"
+  cp "$tmp/I.h5" "$tmp/I.saved.h5"; cp "$tmp/E.h5" "$tmp/E.saved.h5"
+  for args in "spdm --a $tmp/I.h5:/alias --ncols 2 --out $tmp/I.h5:/A" \
+              "spdm --a $tmp/E.h5:/A --ncols 2 --out $tmp/I.h5:/A" \
+              "spgemm --a $tmp/I.h5:/hard --out $tmp/I.h5:/A" \
+              "spdm --a $tmp/I.h5:/gl/M --ncols 2 --out $tmp/I.h5:/g" \
+              "spdm --a $tmp/I.h5:/A --ncols 2 --out $tmp/I.h5:/alias/Y" \
+              "spdm --a $tmp/R.h5:/A --b $tmp/I.h5:/Xl --out $tmp/I.h5:/X" \
+              "convert --in $tmp/E.h5:/A --out $tmp/I.h5:/hard"; do
+    [ "${args%% *}" = convert ] && n=1 || n="$np"
+    run "$n" $args --overwrite; expect_rc 2 "$args"; expect_err "would overwrite the input" "$args"
+  done
+  same_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "an input reached through a link"
+  cmp -s "$tmp/E.h5" "$tmp/E.saved.h5" || fail "E.h5 changed"
+  # an output through an external link would change the other file in place: refused
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/E.h5:/ext/Y"
+  [ "$rc" != 0 ] || fail "--out through an external link: exit 0"
+  expect_err "external link to another file" "--out through an external link"
+  same_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "--out through an external link"
+  # other objects of the same file are fine, whatever links the file has
+  run "$np" spdm --a "$tmp/I.h5:/alias" --ncols 2 --out "$tmp/I.h5:/Y"; expect_rc 0 "another object"
+  kept_h5 "$tmp/I.h5" "$tmp/I.saved.h5" "another object of the input's file"
+  ;;
+early)  # what the writer would refuse is refused before the work starts (each job below would
+        # run for minutes: the 50 s limit of run turns a late refusal into a failure)
+  mkinputs
+  long="spdm --stencil 7 --grid 40 --ncols 64 --repeat 1000000"
+  mkdir "$tmp/D.h5" "$tmp/ro"
+  ro=""
+  if [ "$(id -u)" = 0 ] && mount -t tmpfs -o ro,size=1m tmpfs "$tmp/ro" 2>/dev/null; then
+    ro=mounted; trap 'umount "$tmp/ro" 2>/dev/null; rm -rf "$tmp"' EXIT
+  elif [ "$(id -u)" != 0 ]; then
+    chmod 555 "$tmp/ro"; ro=chmod
+  fi
+  printf 'earlier\n' >"$tmp/old.mtx"
+  for t in "$tmp/R.h5:/A|exists" "$tmp/none/Y.h5|directory \"$tmp/none\" does not exist" \
+           "$tmp/D.h5|it is a directory" "$tmp/Y.h5:/a/../Y|\"..\" is not an object name" \
+           "$tmp/old.mtx|exists" "$tmp/ro/Y.h5|${ro:+read-only file system}"; do
+    out=${t%%|*} why=${t#*|}
+    [ -z "$why" ] && continue # not root and no mount: no read-only file system to try
+    [ "$ro" = chmod ] && [ "${out#"$tmp/ro"}" != "$out" ] && why="no permission"
+    start=$(date +%s)
+    run "$np" $long --out "$out"
+    [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "--out $out: exit $rc (not refused before the work)"
+    expect_err "$why" "--out $out"
+    [ ! -s "$tmp/out" ] || fail "--out $out: the job ran: $(head -c 300 "$tmp/out")"
+    [ $(($(date +%s) - start)) -lt 20 ] || fail "--out $out: refused only after $(($(date +%s) - start)) s"
+  done
+  run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/L.h5:/B" --out "$tmp/L.h5:/A"; expect_rc 2 "solve --out its input"
+  run "$np" solve --stencil 7 --grid 12 --k 2 --out "$tmp/R.h5:/A"
+  [ "$rc" != 0 ] || fail "solve --out an existing object: exit 0"; expect_err "exists" "solve"; [ ! -s "$tmp/out" ] || fail "solve ran before refusing its --out"
+  run "$np" gen --rows 10 --cols 10 --out "$tmp/R.h5:/A"; expect_rc 1 "gen --out an existing object"
+  expect_err "exists" "gen"
+  [ "$(cat "$tmp/old.mtx")" = earlier ] || fail "old.mtx changed"
+  same_h5 "$tmp/R.h5" "$tmp/R.saved.h5" "refused outputs"
+  ;;
 outfmt)  # --out writes the format its name says: Matrix Market for .mtx/.mtx.gz, HDF5 for .h5
   mkinputs
   run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/Y.mtx" --dtype float64
@@ -322,12 +406,129 @@ Xs = sio.mmread('$tmp/Xs.mtx'); B = L['B'][...]
 assert Xs.shape == B.shape and np.abs(La @ Xs - B).max() <= 1e-9 * np.abs(B).max()
 G = sio.mmread('$tmp/G.mtx'); assert G.shape == (40, 30), G.shape
 " || fail "a Matrix Market output is not what was asked"
+  # the suffix in capitals: the same formats (gzip too), and an existing file is still refused
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/YU.MTX.GZ" --dtype float64
+  expect_rc 0 "spdm --out YU.MTX.GZ"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/CU.Mtx.Gz"; expect_rc 0 "spgemm --out CU.Mtx.Gz"
+  "$py" -c "
+import gzip
+for a, b in (('YU.MTX.GZ', 'Y.mtx.gz'), ('CU.Mtx.Gz', 'C.mtx.gz')):
+  assert open('$tmp/' + a, 'rb').read(2) == b'\x1f\x8b', a + ' is not gzip'
+  x, y = gzip.open('$tmp/' + a).read().split(b'\n'), gzip.open('$tmp/' + b).read().split(b'\n')
+  assert x[0] == y[0] and x[2:] == y[2:], a" || fail "an output named .GZ is not gzip-compressed"
+  cp "$tmp/YU.MTX.GZ" "$tmp/YU.saved"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/YU.MTX.GZ"
+  [ "$rc" != 0 ] || fail "an existing YU.MTX.GZ without --overwrite: exit 0"; expect_err "exists" "YU.MTX.GZ exists"
+  cmp -s "$tmp/YU.MTX.GZ" "$tmp/YU.saved" || fail "an existing YU.MTX.GZ was replaced without --overwrite"
   # other suffixes: refused before any work, with the formats there are
   for args in "spdm --a $tmp/R.h5:/A --ncols 2 --out $tmp/Y.txt" "spgemm --a $tmp/R.h5:/A --out $tmp/C.csv" \
               "solve --a $tmp/L.h5:/A --k 1 --out $tmp/X.npy" "gen --rows 4 --cols 4 --out $tmp/G.dat"; do
     run "$np" $args; expect_rc 2 "$args"; expect_err ".mtx" "$args lists the formats"; expect_err ".h5" "$args"
     ! ls "$tmp"/*.txt "$tmp"/*.csv "$tmp"/*.npy "$tmp"/*.dat >/dev/null 2>&1 || fail "$args wrote a file"
   done
+  ;;
+links)  # an output through symbolic links lands where they lead (the links stay), and output
+        # names up to the file system's limit (255 bytes) are written
+  mkinputs
+  mkdir "$tmp/real" "$tmp/sub"
+  ln -s real/y.h5 "$tmp/y.h5"; ln -s real/c.mtx "$tmp/c.mtx"; ln -s ../c.mtx "$tmp/sub/c.mtx"
+  ln -s real/z.mtx.gz "$tmp/z.mtx.gz"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/y.h5:/Y"; expect_rc 0 "new HDF5 file through a link"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/y.h5:/C"; expect_rc 0 "update through a link"
+  run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/X.h5:/X" --out "$tmp/sub/c.mtx"; expect_rc 0 ".mtx through two links"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/sub/c.mtx" --overwrite; expect_rc 0 ".mtx --overwrite through links"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/z.mtx.gz"; expect_rc 0 ".mtx.gz through a link"
+  for l in y.h5 c.mtx sub/c.mtx z.mtx.gz; do [ -L "$tmp/$l" ] || fail "$l is no longer a symbolic link"; done
+  [ "$(h5objs "$tmp/real/y.h5")" = "C C/data C/indices C/indptr Y" ] || fail "real/y.h5 holds $(h5objs "$tmp/real/y.h5")"
+  head -c 40 "$tmp/real/c.mtx" | grep -q "^%%MatrixMarket matrix array" || fail "real/c.mtx is not the result"
+  [ "$(sed -n 3p "$tmp/real/c.mtx")" = "60 2" ] || fail "real/c.mtx is not the --overwrite result"
+  [ "$(od -An -tx1 -N2 "$tmp/real/z.mtx.gz")" = " 1f 8b" ] || fail "real/z.mtx.gz is not gzip"
+  ls "$tmp"/real/*.tmp.* "$tmp"/*.tmp.* >/dev/null 2>&1 && fail "temporary file left"
+  # names of 250-255 bytes: the temporary name must still fit the directory's limit
+  long=$(printf 'n%.0s' $(seq 250))
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/$long.h5:/Y"; expect_rc 0 "a 253-byte HDF5 name"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$tmp/${long}a.mtx"; expect_rc 0 "a 255-byte Matrix Market name"
+  run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2 --out "$tmp/$long.h5:/Z"; expect_rc 0 "an update of a 253-byte name"
+  [ "$(h5objs "$tmp/$long.h5")" = "Y Z" ] || fail "the 253-byte file holds $(h5objs "$tmp/$long.h5")"
+  [ -s "$tmp/${long}a.mtx" ] || fail "the 255-byte .mtx was not written"
+  ;;
+nonfinite)  # products that overflow to inf: no writer publishes them (HDF5 and Matrix Market
+            # alike), and nothing is published after a failed --check
+  "$py" -c "
+import h5py, numpy as np, scipy.sparse as sp
+A = (sp.random(50, 50, density=0.2, format='csr', random_state=1) + sp.eye(50)).tocsr().astype(np.float32)
+A.sort_indices(); A.data[:] = 3e38
+with h5py.File('$tmp/big.h5', 'w') as f:
+  g = f.create_group('A'); g.attrs['encoding-type'] = 'csr_matrix'; g.attrs['encoding-version'] = '0.1.0'
+  g.attrs['shape'] = np.array(A.shape, dtype=np.int64)
+  g['data'] = A.data; g['indices'] = A.indices.astype(np.int32); g['indptr'] = A.indptr.astype(np.int64)
+  f['X'] = np.full((50, 3), 10, dtype=np.float32)" || fail "cannot write big.h5"
+  printf 'earlier\n' >"$tmp/old.mtx"
+  # spdm and spgemm, each writer (an existing file replaced with --overwrite too), with and
+  # without --check (each refused run costs Open MPI ~2 s: one of each kind)
+  for t in "spdm Y.mtx" "spdm Y.h5:/Y --check" "spdm old.mtx --overwrite" "spgemm CY.mtx.gz" \
+           "spgemm CY.mtx --check"; do
+    set -- $t
+    if [ "$1" = spdm ]; then run "$np" spdm --a "$tmp/big.h5:/A" --b "$tmp/big.h5:/X" --out "$tmp/$2" ${3:-}
+    else run "$np" spgemm --a "$tmp/big.h5:/A" --out "$tmp/$2" ${3:-}; fi
+    expect_rc 1 "$t"
+    if [ "${3:-}" = --check ]; then expect_err "the check failed: .*$2 was not written" "$t"
+    else expect_err "is inf: refusing to write a non-finite value" "$t"; fi
+  done
+  ls "$tmp"/Y.* "$tmp"/CY.* "$tmp"/*.tmp.* >/dev/null 2>&1 && fail "an output was written: $(ls "$tmp")"
+  [ "$(cat "$tmp/old.mtx")" = earlier ] || fail "old.mtx was replaced by a product holding inf"
+  ;;
+debugfile)  # GCOO_DEBUG_FILE never appends to an input (or any file that is not gcoo's log)
+  mkinputs
+  run 1 convert --in "$tmp/R.h5:/A" --out "$tmp/R.mtx"; expect_rc 0 "convert R"; cp "$tmp/R.mtx" "$tmp/R.saved.mtx"
+  for f in R.h5 R.mtx; do
+    a="$tmp/$f"; [ "$f" = R.h5 ] && a="$a:/A"
+    GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/$f" run "$np" spdm --a "$a" --ncols 2
+    expect_rc 0 "GCOO_DEBUG_FILE names the input $f"
+    expect_err "GCOO_DEBUG_FILE=.*$f: not used" "the log says why it did not use $f"
+    expect_err "gcoo INFO" "the log went to stderr instead"
+  done
+  cmp -s "$tmp/R.h5" "$tmp/R.saved.h5" || fail "R.h5 got log lines"
+  cmp -s "$tmp/R.mtx" "$tmp/R.saved.mtx" || fail "R.mtx got log lines"
+  # a new file, then the same log again: appended
+  GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/log.txt" run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "a new log"
+  n1=$(grep -c "gcoo INFO" "$tmp/log.txt")
+  GCOO_DEBUG=INFO GCOO_DEBUG_FILE="$tmp/log.txt" run "$np" spdm --a "$tmp/R.h5:/A" --ncols 2; expect_rc 0 "the log again"
+  [ "$n1" -gt 0 ] && [ "$(grep -c "gcoo INFO" "$tmp/log.txt")" = $((2 * n1)) ] || fail "the log was not appended to"
+  ;;
+zerofill)  # storage HDF5 would fill with zeros is refused, never read as data: a virtual dataset
+           # whose source is missing, an external raw file that is truncated, storage never (or
+           # partly) written; and a filter HDF5 cannot load is named
+  mkinputs
+  "$py" -c "
+import h5py, numpy as np
+X = np.arange(180, dtype=np.float64).reshape(60, 3) + 1
+lay = h5py.VirtualLayout(shape=(60, 3), dtype='f8')
+lay[:] = h5py.VirtualSource('$tmp/gone.h5', 'X', shape=(60, 3))
+with h5py.File('$tmp/vds.h5', 'w') as f: f.create_virtual_dataset('X', lay)
+X.tofile('$tmp/raw.bin')
+with h5py.File('$tmp/ext.h5', 'w') as f:
+  f.create_dataset('X', shape=(60, 3), dtype='f8', external=[('$tmp/raw.bin', 0, X.nbytes)])
+with h5py.File('$tmp/never.h5', 'w') as f: f.create_dataset('X', shape=(60, 3), dtype='f8')
+with h5py.File('$tmp/part.h5', 'w') as f:
+  f.create_dataset('X', shape=(60, 3), dtype='f8', chunks=(20, 3))[:20] = X[:20]
+with h5py.File('$tmp/lzf.h5', 'w') as f: f.create_dataset('X', data=X, compression='lzf')
+src = h5py.File('$tmp/R.h5', 'r')['A']
+with h5py.File('$tmp/Rn.h5', 'w') as f:
+  g = f.create_group('A')
+  for k, v in src.attrs.items(): g.attrs[k] = v
+  g['indptr'] = src['indptr'][...]; g['indices'] = src['indices'][...]
+  g.create_dataset('data', shape=src['data'].shape, dtype='f8')" || fail "cannot write the inputs"
+  truncate -s 100 "$tmp/raw.bin"
+  for t in "vds virtual dataset" "ext external raw-data file" "never none of its storage" \
+           "part only part of its storage" "lzf filter 32000 (\"lzf\")"; do
+    f=${t%% *} why=${t#* }
+    run "$np" spdm --a "$tmp/R.h5:/A" --b "$tmp/$f.h5:/X" --check; expect_rc 1 "--b $f.h5"
+    expect_err "$why" "--b $f.h5 names the cause"; no_err "PASS" "--b $f.h5"
+    [ "$(count_err "$why")" = 1 ] || fail "--b $f.h5: the cause printed $(count_err "$why") times"
+  done
+  run "$np" spdm --a "$tmp/Rn.h5:/A" --ncols 2; expect_rc 1 "--a whose data was never written"
+  expect_err "Rn.h5:/A/data holds .* none of its storage" "--a Rn.h5"
   ;;
 dtype)  # spdm's element type follows the file unless told, and says so
   mkinputs
@@ -415,6 +616,19 @@ messages)  # messages that say what to do
   expect_err "30 x 20" "solve names the shape"; expect_err "square" "solve says why"; no_err "GCOO_DIST_X" "no API constant"
   run "$np" solve --a "$tmp/L.h5:/A" --b "$tmp/X.h5:/X"; expect_rc 1 "solve with B of other rows"
   expect_err "B must be" "solve says what B must be"
+  # Matrix Market broken by an editor: CR-only line ends, a UTF-8 byte-order mark
+  printf '%%%%MatrixMarket matrix coordinate real general\r3 3 1\r1 1 2.0\r' >"$tmp/cr.mtx"
+  printf '\357\273\277%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 2.0\n' >"$tmp/bom.mtx"
+  run "$np" spdm --a "$tmp/cr.mtx" --ncols 2; expect_rc 1 "CR-only line ends"
+  expect_err "lines end in CR alone" "CR-only line ends named"
+  run "$np" spdm --a "$tmp/bom.mtx" --ncols 2; expect_rc 1 "a byte-order mark"
+  expect_err "UTF-8 byte-order mark" "a byte-order mark named"
+  # paths of ~4 kB: the message keeps its reason (the middle of a long line gives way)
+  deep="$tmp"; for i in $(seq 19); do deep="$deep/$(printf 'd%.0s' $(seq 200))"; done; mkdir -p "$deep"
+  run "$np" spdm --a "$deep/missing.h5:/A" --ncols 2; expect_rc 1 "a missing input under a 4 kB path"
+  expect_err "missing.h5\": No such file or directory" "a 4 kB input path"
+  run "$np" spgemm --a "$tmp/R.h5:/A" --out "$deep/none/C.h5"; [ "$rc" != 0 ] || fail "--out in a missing directory"
+  expect_err "/none\" does not exist" "a 4 kB output path"
   for sub in spdm spgemm solve gen convert info predict; do
     for v in --version -V; do
       timeout 20 "$gd" $sub $v >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -426,10 +640,11 @@ once)  # a failure every rank meets is printed once, by one rank; no MPI_Abort b
   mkinputs
   run "$np" spdm --a "$tmp/X.h5:/X" --ncols 2; expect_rc 1 "a dense --a"
   [ "$(count_err 'not a sparse matrix group')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'not a sparse matrix group') times"; }
-  run "$np" spdm --stencil 7 --grid 4 --out "$tmp/no/such/dir/Y.h5"; expect_rc 1 "--out in a missing directory"
-  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'cannot create') times"; }
+  run "$np" spdm --stencil 7 --grid 4 --out "$tmp/no/such/dir/Y.h5"; expect_rc 2 "--out in a missing directory"
+  [ "$(count_err 'does not exist')" = 1 ] || { cat "$tmp/err"; fail "message printed $(count_err 'does not exist') times"; }
   run "$np" gen --rows 10 --cols 10 --out "$tmp/no/such/dir/G.h5"; expect_rc 1 "gen into a missing directory"
-  [ "$(count_err 'cannot create')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'cannot create') times"; }
+  [ "$(count_err 'does not exist')" = 1 ] || { cat "$tmp/err"; fail "gen: message printed $(count_err 'does not exist') times"; }
+  no_err "stopped by" "a rank ending after the refusal is not reported as stopped"
   no_err "MPI_ABORT" "no MPI_Abort"
   ;;
 readme)  # the README's command block runs as written (from a tree like the source tree's top)

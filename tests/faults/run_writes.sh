@@ -13,6 +13,8 @@
 #   concurrent-overwrite  the same with --overwrite (twice): the file holds one whole result
 #   sigterm       SIGTERM to every rank while the temporary file is being written: every rank
 #                 exits non-zero, the temporary file is gone, y.h5 untouched
+#   signals       the same with SIGUSR1 (sent to mpirun, which forwards it), SIGUSR2, SIGHUP (at
+#                 1 rank), SIGXCPU and a real-time signal: every one removes the temporary file
 #   sigkill       SIGKILL of every rank during the write: the temporary file stays (nothing can
 #                 remove it) but its name says so and every reader refuses it ("never finished")
 #                 Either: a job that published its finished result before the signal came is
@@ -138,59 +140,75 @@ concurrent | concurrent-overwrite)
     "$GCOO_DIST" info --in "y.h5:/Y" >/dev/null 2>&1 || fail "the earlier /Y was lost"
   fi
   ;;
-sigterm | sigkill)
-  # SIGTERM: an update of y.h5 (its copy, then the new /Y); SIGKILL: a new file
-  sig=TERM target=y.h5 ow=--overwrite
-  [ "$scenario" = sigkill ] && { sig=KILL target=new.h5 ow=""; }
-  # The signal is sent once the write is under way; a job that outruns the test (it published a
-  # finished result before the signal came: no rank removed a temporary file, none is left, and
-  # the target reads as finished) did not test anything, so it is run again, at most 3 times.
-  attempt=1
-  while :; do
-    cp ref.h5 y.h5
-    rm -f new.h5
-    # small rounds make the write last long enough to be caught in the middle
-    GCOO_H5_CHUNK_BYTES=4096 "$MPIEXEC" -np 2 "$GCOO_DIST" spdm --stencil 7 --grid 60 --ncols 64 \
-      --repeat 1 --backend cpu --out "$target:/Y" $ow >out.txt 2>err.txt &
-    job=$!
-    i=0 # until the data is being written (the file is past its first MB)
-    while [ $i -lt 3000 ]; do
-      t="$(tmp_left $target)"
-      [ -n "$t" ] && [ "$(stat -c %s "$t" 2>/dev/null || echo 0)" -gt 1048576 ] && break
-      sleep 0.01
-      i=$((i + 1))
+sigterm | sigkill | signals)
+  # SIGTERM: an update of y.h5 (its copy, then the new /Y); SIGKILL: a new file; signals: the
+  # other signals that end a process (Slurm's --signal sends SIGUSR1/SIGUSR2, SIGUSR1 here to
+  # mpirun, which forwards it), at 2 ranks and one at 1 rank, as SIGTERM
+  case "$scenario" in
+    sigterm) runs="TERM:2" ;;
+    sigkill) runs="KILL:2" ;;
+    signals) runs="USR1:2:mpirun USR2:2 HUP:1 XCPU:2 RTMIN+3:2" ;;
+  esac
+  for r in $runs; do
+    sig=${r%%:*} rest=${r#*:} np=${rest%%:*} to=${rest#*:}
+    [ "$to" = "$rest" ] && to=ranks
+    target=y.h5 ow=--overwrite
+    [ "$sig" = KILL ] && { target=new.h5; ow=""; }
+    # The signal is sent once the write is under way; a job that outruns the test (it published
+    # a finished result before the signal came: no rank removed a temporary file, none is left,
+    # and the target reads as finished) did not test anything, so it is run again, at most 3
+    # times.
+    attempt=1
+    while :; do
+      cp ref.h5 y.h5
+      rm -f new.h5 y.h5.tmp.* new.h5.tmp.*
+      # small rounds make the write last long enough to be caught in the middle
+      GCOO_H5_CHUNK_BYTES=4096 "$MPIEXEC" -np "$np" "$GCOO_DIST" spdm --stencil 7 --grid 60 \
+        --ncols 64 --repeat 1 --backend cpu --out "$target:/Y" $ow >out.txt 2>err.txt &
+      job=$!
+      i=0 # until the data is being written (the file is past its first MB)
+      while [ $i -lt 3000 ]; do
+        t="$(tmp_left $target)"
+        [ -n "$t" ] && [ "$(stat -c %s "$t" 2>/dev/null || echo 0)" -gt 1048576 ] && break
+        sleep 0.01
+        i=$((i + 1))
+      done
+      [ -n "$(tmp_left $target)" ] || fail "[SIG$sig] the write never started"
+      if [ "$to" = mpirun ]; then
+        kill -$sig $job 2>/dev/null
+      else
+        kill -$sig $(pgrep -f "gcoo_dist spdm --stencil 7 --grid 60" | grep -v "^$job\$") 2>/dev/null
+      fi
+      wait $job
+      rc=$?
+      [ $attempt -lt 3 ] && ! grep -q "removed the temporary file" err.txt &&
+        [ -z "$(tmp_left $target)" ] && [ -e "$target" ] && ! cmp -s ref.h5 "$target" &&
+        "$GCOO_DIST" info --in "$target:/Y" >/dev/null 2>&1 || break
+      echo "attempt $attempt: the job published $target before SIG$sig came; again"
+      attempt=$((attempt + 1))
     done
-    [ -n "$(tmp_left $target)" ] || fail "the write never started"
-    ranks=$(pgrep -f "gcoo_dist spdm --stencil 7 --grid 60" | grep -v "^$job\$")
-    kill -$sig $ranks 2>/dev/null
-    wait $job
-    rc=$?
-    [ $attempt -lt 3 ] && ! grep -q "removed the temporary file" err.txt &&
-      [ -z "$(tmp_left $target)" ] && [ -e "$target" ] && ! cmp -s ref.h5 "$target" &&
-      "$GCOO_DIST" info --in "$target:/Y" >/dev/null 2>&1 || break
-    echo "attempt $attempt: the job published $target before SIG$sig came; again"
-    attempt=$((attempt + 1))
+    echo "after SIG$sig to $to at $np rank(s): rc $rc; $(head -c 400 err.txt)"
+    [ "$rc" != 0 ] || fail "exited 0 after SIG$sig"
+    cmp -s ref.h5 y.h5 || fail "y.h5 changed (SIG$sig)"
+    if [ "$sig" != KILL ]; then
+      [ -z "$(tmp_left y.h5)" ] || fail "temporary file left after SIG$sig: $(ls)"
+      grep -q "rank [0-9]: stopped by SIG$sig; removed the temporary file" err.txt ||
+        fail "no message after SIG$sig: $(head -c 300 err.txt)"
+    else
+      [ ! -e new.h5 ] || fail "a killed write published new.h5"
+      left="$(tmp_left new.h5)"
+      [ -n "$left" ] || fail "no temporary file after SIGKILL (nothing to check)"
+      # under its own name the readers refuse it; under any name its object is marked unfinished
+      "$GCOO_DIST" spdm --stencil 7 --grid 60 --b "$left:/Y" --backend cpu >o.txt 2>&1 &&
+        fail "spdm read a killed write's temporary file as its operand"
+      cp "$left" left.h5
+      "$GCOO_DIST" info --in left.h5:/Y >info.txt 2>&1 && fail "a killed write's file reads: $(cat info.txt)"
+      grep -q "never finished" info.txt || fail "no 'never finished': $(head -c 300 info.txt)"
+      "$GCOO_DIST" spdm --stencil 7 --grid 60 --b left.h5:/Y --backend cpu >o.txt 2>&1 &&
+        fail "spdm read a killed write's file as its operand"
+      grep -q "never finished" o.txt || fail "spdm --b: no 'never finished': $(head -c 300 o.txt)"
+    fi
   done
-  echo "after SIG$sig: rc $rc; $(head -c 400 err.txt)"
-  [ "$rc" != 0 ] || fail "exited 0 after SIG$sig"
-  cmp -s ref.h5 y.h5 || fail "y.h5 changed"
-  if [ "$sig" = TERM ]; then
-    [ -z "$(tmp_left y.h5)" ] || fail "temporary file left: $(ls)"
-    grep -q "rank [0-9]: stopped by SIGTERM" err.txt || fail "no message: $(head -c 300 err.txt)"
-  else
-    [ ! -e new.h5 ] || fail "a killed write published new.h5"
-    left="$(tmp_left new.h5)"
-    [ -n "$left" ] || fail "no temporary file after SIGKILL (nothing to check)"
-    # under its own name the readers refuse it; under any name its object is marked unfinished
-    "$GCOO_DIST" spdm --stencil 7 --grid 60 --b "$left:/Y" --backend cpu >o.txt 2>&1 &&
-      fail "spdm read a killed write's temporary file as its operand"
-    cp "$left" left.h5
-    "$GCOO_DIST" info --in left.h5:/Y >info.txt 2>&1 && fail "a killed write's file reads: $(cat info.txt)"
-    grep -q "never finished" info.txt || fail "no 'never finished': $(head -c 300 info.txt)"
-    "$GCOO_DIST" spdm --stencil 7 --grid 60 --b left.h5:/Y --backend cpu >o.txt 2>&1 &&
-      fail "spdm read a killed write's file as its operand"
-    grep -q "never finished" o.txt || fail "spdm --b: no 'never finished': $(head -c 300 o.txt)"
-  fi
   ;;
 eio-write)
   : "${GCOO_FAULT_SHIM:?GCOO_FAULT_SHIM must name the shim}"

@@ -2,8 +2,9 @@
 /* tests/io/t402-h5-errors.c: every malformed file, missing object and bad argument gives the
  * documented status and a message naming the object and the problem; nothing is printed (HDF5's
  * own error printing stays off inside gcoo and is restored afterwards); a failed write leaves
- * neither the target nor the temp file, and an existing target untouched. The malformed files
- * come from tests/io/h5_python.py. */
+ * neither the target nor the temp file, and an existing target untouched; an output is compared
+ * with an input by identity and checked before it is written (gcoo_output_overlaps,
+ * gcoo_output_check). The malformed files come from tests/io/h5_python.py. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <hdf5.h>
@@ -140,8 +141,9 @@ static void reading(void) {
 static void writing(void) {
   gcoo_sparse A = NULL, B = NULL, N = NULL;
   TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 6, 5, 0.5, 11, 0));
-  TEST_FAILS(gcoo_h5_write_sparse(obj("nodir/x.h5:/A"), A), GCOO_ERR_IO, "cannot create");
-  TEST_CHECK(strstr(gcoo_last_error(), "nodir/x.h5.tmp.") != NULL, "message: %s",
+  /* the missing directory is named, before a temporary file is tried */
+  TEST_FAILS(gcoo_h5_write_sparse(obj("nodir/x.h5:/A"), A), GCOO_ERR_IO, "does not exist");
+  TEST_CHECK(strstr(gcoo_last_error(), "nodir\" does not exist") != NULL, "message: %s",
              gcoo_last_error());
   mkdir(obj("isdir.h5"), 0755);
   TEST_FAILS(gcoo_h5_write_sparse(obj("isdir.h5:/A"), A), GCOO_ERR_IO, "it is a directory");
@@ -185,6 +187,66 @@ static void writing(void) {
   gcoo_sparse_destroy(&N);
 }
 
+/* Does writing out change what in reads? (gcoo_output_overlaps) */
+static int overlaps(const char *out, const char *in) {
+  int hit = -1;
+  char why[8192] = "";
+  TEST_CALL(gcoo_output_overlaps(out, in, &hit, why, sizeof why));
+  TEST_CHECK(!hit || strstr(why, "would overwrite the input"), "%s vs %s: why is \"%s\"", out, in,
+             why);
+  return hit;
+}
+
+/* Outputs before they are written: objects compared by identity, the writers' checks. */
+static void outputs(void) {
+  gcoo_sparse A = NULL;
+  char f[1024], e[1024], l[1024];
+  TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 6, 5, 0.5, 11, 0));
+  snprintf(f, sizeof f, "%s", obj("id.h5"));
+  snprintf(e, sizeof e, "%s", obj("ext.h5"));
+  snprintf(l, sizeof l, "%s", obj("idlink.h5"));
+  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/A"), A));
+  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/g/M"), A));
+  hid_t fid = H5Fcreate(e, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  TEST_CHECK(fid >= 0 && H5Lcreate_external(f, "/A", fid, "A", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
+                 H5Lcreate_external(f, "/g", fid, "g", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
+                 H5Fclose(fid) >= 0,
+             "cannot make ext.h5");
+  fid = H5Fopen(f, H5F_ACC_RDWR, H5P_DEFAULT);
+  TEST_CHECK(fid >= 0 && H5Lcreate_soft("/A", fid, "alias", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
+                 H5Lcreate_hard(fid, "/A", fid, "hard", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
+                 H5Lcreate_soft("/g", fid, "gl", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
+                 H5Fclose(fid) >= 0,
+             "cannot link in id.h5");
+  TEST_CHECK(symlink("id.h5", l) == 0, "cannot make %s", l); /* relative to its directory */
+  /* the same object however it is reached */
+  TEST_CHECK(overlaps(obj("id.h5:/A"), obj("id.h5:/alias")) == 1, "soft link");
+  TEST_CHECK(overlaps(obj("id.h5:/A"), obj("id.h5:/hard")) == 1, "hard link");
+  TEST_CHECK(overlaps(obj("id.h5:/A"), obj("ext.h5:/A")) == 1, "external link");
+  TEST_CHECK(overlaps(obj("idlink.h5:/A"), obj("id.h5:/A")) == 1, "file through a symbolic link");
+  TEST_CHECK(overlaps(obj("id.h5:/g"), obj("id.h5:/gl/M")) == 1, "a group holding the input");
+  TEST_CHECK(overlaps(obj("id.h5:/alias/Y"), obj("id.h5:/A")) == 1, "inside the input");
+  TEST_CHECK(overlaps(obj("id.h5:/A/data"), obj("ext.h5:/A")) == 1, "inside, through a file");
+  TEST_CHECK(overlaps(obj("id.h5"), obj("id.h5:/g/M")) == 1, "the whole file");
+  TEST_CHECK(overlaps(obj("id.mtx"), obj("id.h5:/A")) == 0, "another file");
+  TEST_CHECK(overlaps(obj("id.h5:/B"), obj("id.h5:/alias")) == 0, "another object");
+  TEST_CHECK(overlaps(obj("id.h5:/g/N"), obj("ext.h5:/A")) == 0, "another object, other file");
+  TEST_CHECK(overlaps(obj("id.h5:/A"), obj("missing.h5:/A")) == 0, "an input that is not there");
+  /* what the writers refuse, refused before any writing */
+  TEST_CALL(gcoo_output_check(obj("id.h5:/B"), 0));
+  TEST_CALL(gcoo_output_check(obj("id.h5:/A"), 1));
+  TEST_FAILS(gcoo_output_check(obj("id.h5:/A"), 0), GCOO_ERR_EXISTS, "exists");
+  TEST_FAILS(gcoo_output_check(obj("idlink.h5:/hard"), 0), GCOO_ERR_EXISTS, "exists");
+  TEST_FAILS(gcoo_output_check(obj("id.h5:/a/../B"), 1), GCOO_ERR_INVALID_ARG, "\"..\" is not");
+  TEST_FAILS(gcoo_output_check(obj("id.h5:/./B"), 1), GCOO_ERR_INVALID_ARG, "\".\" is not");
+  TEST_FAILS(gcoo_output_check(obj("ext.h5:/g/Y"), 1), GCOO_ERR_INVALID_ARG, "external link");
+  TEST_FAILS(gcoo_output_check(obj("none/y.h5:/Y"), 0), GCOO_ERR_IO, "does not exist");
+  TEST_FAILS(gcoo_output_check(obj("none/y.mtx"), 0), GCOO_ERR_IO, "does not exist");
+  TEST_FAILS(gcoo_output_check(obj("y.txt"), 0), GCOO_ERR_INVALID_ARG, "format");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("id.h5:/a/../B"), A), GCOO_ERR_INVALID_ARG, "\"..\" is not");
+  gcoo_sparse_destroy(&A);
+}
+
 int main(void) {
   dir = io_make_dir("t402");
   int rc = io_run_python("write", dir);
@@ -205,6 +267,7 @@ int main(void) {
   int failures_before = gcoo_test_failures;
   reading();
   writing();
+  outputs();
   fflush(stderr);
   dup2(saved, 2);
   close(fd);
