@@ -48,9 +48,9 @@ static void level_release(amg_level *L, int keep_pattern) {
 
 static void amg_free(amg *H) {
   if (!H) return;
-  amg_workspace_free(H);
+  gcoo__amg_workspace_free(H);
   for (int l = 0; l < H->nlevels; l++) level_release(&H->level[l], 0);
-  amg_coarse_free(&H->coarse);
+  gcoo__amg_coarse_free(&H->coarse);
   free(H);
 }
 
@@ -63,7 +63,7 @@ static int64_t sum_i64(amg *H, int64_t v) {
  * 1 / sum_j |a_ij| (l1-Jacobi); a zero row is left alone (0). */
 static gcoo_status level_diagonal(amg *H, amg_level *L, const gcoo_amg_options *o) {
   gcoo_csr_view v;
-  GCOO_CALL(amg_view(L->A, &v));
+  GCOO_CALL(gcoo__amg_view(L->A, &v));
   const double *av = v.values;
   free(L->diag);
   L->diag = NULL;
@@ -91,7 +91,7 @@ static gcoo_status level_operator(amg *H, amg_level *L) {
   gcoo_sparse Ad = NULL;
   gcoo_dist_op_options oo = GCOO_DIST_OP_OPTIONS_INIT;
   oo.xmode = GCOO_DIST_X_PARTITIONED;
-  gcoo_status st = amg_as_dtype(L->A, H->dtype, &Ad);
+  gcoo_status st = gcoo__amg_as_dtype(L->A, H->dtype, &Ad);
   GCOO_CALL(gcoo_dist_agree(H->d, st));
   GCOO_CALL(gcoo__dist_op_create_rect(H->d, &Ad, L->row0, L->n_global, L->row_begin, &oo, &L->Aop));
   L->own_op = 1;
@@ -104,7 +104,7 @@ static gcoo_status transfer_operator(amg *H, gcoo_sparse *M, int64_t row0, int64
   gcoo_sparse Md = NULL;
   gcoo_dist_op_options oo = GCOO_DIST_OP_OPTIONS_INIT;
   oo.xmode = GCOO_DIST_X_PARTITIONED;
-  gcoo_status st = amg_as_dtype(*M, H->dtype, &Md);
+  gcoo_status st = gcoo__amg_as_dtype(*M, H->dtype, &Md);
   GCOO_CALL(gcoo_dist_agree(H->d, st));
   GCOO_CALL(gcoo__dist_op_create_rect(H->d, &Md, row0, m_global, xbegin, &oo, op));
   return GCOO_SUCCESS;
@@ -162,7 +162,7 @@ static gcoo_status move_nullspace(amg *H, const double *Bc, int b, const int64_t
     }
   GCOO_GOTO(gcoo__dist_redistribute(H->d, cb, b, GCOO_FLOAT64, na * b, rows, colm, Bc, &S));
   gcoo_csr_view v;
-  GCOO_GOTO(amg_view(S, &v));
+  GCOO_GOTO(gcoo__amg_view(S, &v));
   for (int64_t i = 0; i < v.nrows; i++)
     for (int64_t e = v.ptr[i]; e < v.ptr[i + 1]; e++)
       (*out)[i * b + v.ind[e]] = ((const double *)v.values)[e];
@@ -195,7 +195,7 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
     /* aggregates and the coarse partition */
     double ts = 0.0;
     st = gcoo__malloc_n((void **)&L->agg, L->n / L->bs + 1, sizeof *L->agg, "AMG aggregates");
-    if (st >= 0) st = amg_aggregate(L, o->theta, L->agg, &L->nagg, &ts);
+    if (st >= 0) st = gcoo__amg_aggregate(L, o->theta, L->agg, &L->nagg, &ts);
     if (st >= 0) st = gcoo__malloc_n((void **)&c0, size + 1, sizeof *c0, "AMG partition");
     if (st >= 0) st = gcoo__malloc_n((void **)&C->row_begin, size + 1, sizeof *c0, "partition");
     GCOO_GOTO(gcoo_dist_agree(H->d, st));
@@ -224,7 +224,7 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
     /* the tentative prolongator and the coarse near-null space */
     t = gcoo__wtime();
     st = gcoo__malloc_n((void **)&Bc, L->nagg * *b * *b + 1, sizeof *Bc, "AMG coarse modes");
-    if (st >= 0) st = amg_tentative(L, *B, *b, c0[rank], C->n_global, &L->Pt, Bc);
+    if (st >= 0) st = gcoo__amg_tentative(L, *B, *b, c0[rank], C->n_global, &L->Pt, Bc);
     GCOO_GOTO(gcoo_dist_agree(H->d, st));
     double *Bnext = NULL;
     GCOO_GOTO(move_nullspace(H, Bc, *b, c0, C->row_begin, &Bnext));
@@ -234,11 +234,11 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
   /* the smoothed prolongator, its operator and its transpose */
   t = gcoo__wtime();
   const double w = L->rho > 0.0 ? o->prolongator_damping / L->rho : 0.0;
-  GCOO_GOTO(amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->Pt, &APt, &pred_apt));
-  st = amg_smooth_prolongator(APt, L->Pt, L->diag, w, &L->P);
+  GCOO_GOTO(gcoo__amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->Pt, &APt, &pred_apt));
+  st = gcoo__amg_smooth_prolongator(APt, L->Pt, L->diag, w, &L->P);
   GCOO_GOTO(gcoo_dist_agree(H->d, st));
   gcoo_sparse_destroy(&APt);
-  GCOO_GOTO(amg_restriction(H, L->P, L->row0, L->n_global, C->row_begin, &R));
+  GCOO_GOTO(gcoo__amg_restriction(H, L->P, L->row0, L->n_global, C->row_begin, &R));
   {
     gcoo_sparse Pc = NULL, Rc = NULL;
     st = gcoo__sparse_clone(L->P, &Pc);
@@ -257,8 +257,8 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
   I->t_prolongator += gcoo__wtime() - t;
   /* the Galerkin product A_c = R (A P) */
   t = gcoo__wtime();
-  GCOO_GOTO(amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->P, &AP, &pred_ap));
-  GCOO_GOTO(amg_dist_product(H, L->Rop, R, L->row0, L->n, AP, &Ac, &pred_rap));
+  GCOO_GOTO(gcoo__amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->P, &AP, &pred_ap));
+  GCOO_GOTO(gcoo__amg_dist_product(H, L->Rop, R, L->row0, L->n, AP, &Ac, &pred_rap));
   gcoo_sparse_destroy(&C->A);
   C->A = Ac;
   Ac = NULL;
@@ -303,7 +303,7 @@ static gcoo_status level_facts(amg *H, const gcoo_amg_options *o, int l, int coa
   L->rho = 0.0;
   if (!coarsest) {
     const double t = gcoo__wtime();
-    GCOO_CALL(amg_rho(H, L, AMG_RHO_STEPS, &L->rho));
+    GCOO_CALL(gcoo__amg_rho(H, L, AMG_RHO_STEPS, &L->rho));
     H->info.t_smoother += gcoo__wtime() - t;
   }
   return GCOO_SUCCESS;
@@ -350,12 +350,12 @@ static gcoo_status amg_build(gcoo_pc pc, amg *H, int reuse) {
   int b = 1;
   const double t0 = gcoo__wtime();
   memset(&H->info, 0, sizeof H->info);
-  amg_workspace_free(H);
-  amg_coarse_free(&H->coarse);
+  gcoo__amg_workspace_free(H);
+  gcoo__amg_coarse_free(&H->coarse);
   for (int l = 0; l < H->nlevels; l++) level_release(&H->level[l], reuse);
   GCOO_CALL(finest_level(H, pc));
   if (!reuse) {
-    st = amg_nullspace(pc, H->level[0].n, &B, &b);
+    st = gcoo__amg_nullspace(pc, H->level[0].n, &B, &b);
     GCOO_CALL(gcoo_dist_agree(H->d, st));
     int bmax = b;
     MPI_Allreduce(MPI_IN_PLACE, &bmax, 1, MPI_INT, MPI_MAX, gcoo_dist_comm(H->d));
@@ -382,10 +382,10 @@ static gcoo_status amg_build(gcoo_pc pc, amg *H, int reuse) {
   H->nlevels = l + 1;
   {
     const double t = gcoo__wtime();
-    GCOO_GOTO(amg_coarse_setup(H, &H->level[l]));
+    GCOO_GOTO(gcoo__amg_coarse_setup(H, &H->level[l]));
     H->info.t_coarse = gcoo__wtime() - t;
   }
-  GCOO_GOTO(amg_reserve(H, 1));
+  GCOO_GOTO(gcoo__amg_reserve(H, 1));
   /* the report */
   gcoo_amg_info *I = &H->info;
   I->levels = H->nlevels;
@@ -455,7 +455,7 @@ static gcoo_status amg_apply(gcoo_pc pc, const gcoo_dense *R, gcoo_dense *Z) {
   GCOO_CHECK(H != NULL, GCOO_ERR_INTERNAL, "AMG applied without a hierarchy");
   GCOO_CHECK(R->mem == GCOO_MEM_HOST && Z->mem == GCOO_MEM_HOST, GCOO_ERR_UNSUPPORTED,
              "the AMG preconditioner takes host blocks (device blocks wait for its GPU kernels)");
-  GCOO_CALL(amg_cycle_apply(H, &pc->amg, R, Z));
+  GCOO_CALL(gcoo__amg_cycle_apply(H, &pc->amg, R, Z));
   return GCOO_SUCCESS;
 }
 

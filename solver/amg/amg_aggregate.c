@@ -28,7 +28,7 @@ static gcoo_status strong_graph(const amg_level *L, double theta, int64_t **nptr
   int64_t *nptr = NULL;
   int32_t *nadj = NULL, *mark = NULL, *list = NULL;
   double *acc = NULL, *snorm = NULL;
-  GCOO_CALL(amg_view(L->A, &v));
+  GCOO_CALL(gcoo__amg_view(L->A, &v));
   const double *av = v.values;
   GCOO_GOTO(gcoo__malloc_n((void **)&nptr, nn + 1, sizeof *nptr, "AMG strength"));
   /* at most the entries of the nodes' rows */
@@ -97,8 +97,8 @@ done:
   return st;
 }
 
-gcoo_status amg_aggregate(const amg_level *L, double theta, int32_t *agg, int64_t *nagg,
-                          double *t_strength) {
+gcoo_status gcoo__amg_aggregate(const amg_level *L, double theta, int32_t *agg, int64_t *nagg,
+                                double *t_strength) {
   int64_t *nptr = NULL;
   int32_t *nadj = NULL;
   const int64_t nn = L->n / L->bs;

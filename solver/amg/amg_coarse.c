@@ -14,7 +14,7 @@
 /* The largest coarsest level factored densely (dense n x n on every rank). */
 #define AMG_COARSE_MAX 8000
 
-void amg_coarse_free(amg_coarse *C) {
+void gcoo__amg_coarse_free(amg_coarse *C) {
   free(C->F);
   free(C->ipiv);
   free(C->counts);
@@ -24,7 +24,7 @@ void amg_coarse_free(amg_coarse *C) {
   memset(C, 0, sizeof *C);
 }
 
-gcoo_status amg_coarse_setup(amg *H, const amg_level *L) {
+gcoo_status gcoo__amg_coarse_setup(amg *H, const amg_level *L) {
   gcoo_status st = GCOO_SUCCESS;
   amg_coarse *C = &H->coarse;
   const int size = gcoo_dist_size(H->d);
@@ -33,13 +33,13 @@ gcoo_status amg_coarse_setup(amg *H, const amg_level *L) {
   double *mine = NULL, *G = NULL;
   int *cnt = NULL, *dis = NULL;
   gcoo_csr_view v;
-  amg_coarse_free(C);
+  gcoo__amg_coarse_free(C);
   GCOO_CHECK(n <= AMG_COARSE_MAX, GCOO_ERR_UNSUPPORTED,
              "the coarsest AMG level has %lld rows, more than the %d a dense factorisation takes "
              "(coarsening stalled: raise max_levels, or theta)",
              (long long)n, AMG_COARSE_MAX);
   C->n = n;
-  st = amg_view(L->A, &v);
+  st = gcoo__amg_view(L->A, &v);
   if (st >= 0) st = gcoo__calloc((void **)&mine, (size_t)(L->n * n) + 1, sizeof *mine, "coarse");
   if (st >= 0) st = gcoo__malloc_n((void **)&G, n * n + 1, sizeof *G, "coarse matrix");
   if (st >= 0) st = gcoo__malloc_n((void **)&C->F, n * n + 1, sizeof *C->F, "coarse factor");
@@ -57,8 +57,8 @@ gcoo_status amg_coarse_setup(amg *H, const amg_level *L) {
     cnt[r] = (int)(C->counts[r] * n);
     dis[r] = (int)(C->displs[r] * n);
   }
-  GCOO_GOTO(GCOO_MPI(MPI_Allgatherv(mine, cnt[gcoo_dist_rank(H->d)], MPI_DOUBLE, G, cnt, dis,
-                                    MPI_DOUBLE, comm)));
+  GCOO_GOTO(GCOO_MPI(
+      MPI_Allgatherv(mine, cnt[gcoo_dist_rank(H->d)], MPI_DOUBLE, G, cnt, dis, MPI_DOUBLE, comm)));
   /* column-major for LAPACK (F(i, j) = a_ij), decoupled empty unknowns given a unit diagonal */
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < n; i++) C->F[i + j * n] = G[i * n + j];
@@ -92,7 +92,7 @@ done:
   return st;
 }
 
-gcoo_status amg_coarse_solve(amg *H, const amg_level *L, const gcoo_dense *B, gcoo_dense *X) {
+gcoo_status gcoo__amg_coarse_solve(amg *H, const amg_level *L, const gcoo_dense *B, gcoo_dense *X) {
   amg_coarse *C = &H->coarse;
   const int size = gcoo_dist_size(H->d);
   const int64_t n = C->n, k = B->ncols;
@@ -111,8 +111,8 @@ gcoo_status amg_coarse_solve(amg *H, const amg_level *L, const gcoo_dense *B, gc
       pc[r] = (int)(C->counts[r] * k);
       pd[r] = (int)(C->displs[r] * k);
     }
-    gcoo_status st = GCOO_MPI(MPI_Allgatherv(mine, pc[gcoo_dist_rank(H->d)], MPI_DOUBLE, C->buf,
-                                             pc, pd, MPI_DOUBLE, gcoo_dist_comm(H->d)));
+    gcoo_status st = GCOO_MPI(MPI_Allgatherv(mine, pc[gcoo_dist_rank(H->d)], MPI_DOUBLE, C->buf, pc,
+                                             pd, MPI_DOUBLE, gcoo_dist_comm(H->d)));
     if (pc != cnt) free(pc);
     GCOO_CALL(st);
   } else {

@@ -7,26 +7,26 @@
 
 #include "amg_impl.h"
 
-gcoo_status amg_csr_alloc(gcoo__csr_arrays *a, int64_t nrows, int64_t nnz) {
+gcoo_status gcoo__amg_csr_alloc(gcoo__csr_arrays *a, int64_t nrows, int64_t nnz) {
   GCOO_CALL(gcoo__malloc_n((void **)&a->ptr, nrows + 1, sizeof *a->ptr, "AMG rows"));
   GCOO_CALL(gcoo__malloc_n((void **)&a->ind, nnz, sizeof *a->ind, "AMG columns"));
   GCOO_CALL(gcoo__malloc_n(&a->values, nnz, sizeof(double), "AMG values"));
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_view(gcoo_sparse M, gcoo_csr_view *v) {
+gcoo_status gcoo__amg_view(gcoo_sparse M, gcoo_csr_view *v) {
   GCOO_CALL(gcoo__sparse_csr_view(M, v));
   GCOO_CHECK(v->dtype == GCOO_FLOAT64, GCOO_ERR_INTERNAL, "AMG set-up matrices are double");
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_transpose(gcoo_sparse A, gcoo_sparse *C) {
+gcoo_status gcoo__amg_transpose(gcoo_sparse A, gcoo_sparse *C) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view v;
   gcoo__csr_arrays t = {0};
-  GCOO_CALL(amg_view(A, &v));
+  GCOO_CALL(gcoo__amg_view(A, &v));
   const int64_t m = v.ncols;
-  GCOO_GOTO(amg_csr_alloc(&t, m, v.nnz));
+  GCOO_GOTO(gcoo__amg_csr_alloc(&t, m, v.nnz));
   memset(t.ptr, 0, (size_t)(m + 1) * sizeof *t.ptr);
   for (int64_t e = 0; e < v.nnz; e++) t.ptr[v.ind[e] + 1]++;
   for (int64_t i = 0; i < m; i++) t.ptr[i + 1] += t.ptr[i];
@@ -59,13 +59,13 @@ static int64_t find_sorted(const int32_t *a, int64_t n, int32_t g) {
   return lo < n && a[lo] == g ? lo : -1;
 }
 
-gcoo_status amg_compact_columns(gcoo_sparse M, int64_t x0, int64_t xn, int64_t nhalo,
-                                const int32_t *halo, gcoo_sparse *C) {
+gcoo_status gcoo__amg_compact_columns(gcoo_sparse M, int64_t x0, int64_t xn, int64_t nhalo,
+                                      const int32_t *halo, gcoo_sparse *C) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view v;
   gcoo__csr_arrays t = {0};
-  GCOO_CALL(amg_view(M, &v));
-  GCOO_GOTO(amg_csr_alloc(&t, v.nrows, v.nnz));
+  GCOO_CALL(gcoo__amg_view(M, &v));
+  GCOO_GOTO(gcoo__amg_csr_alloc(&t, v.nrows, v.nnz));
   memcpy(t.ptr, v.ptr, (size_t)(v.nrows + 1) * sizeof *t.ptr);
   memcpy(t.values, v.values, (size_t)v.nnz * sizeof(double));
   for (int64_t e = 0; e < v.nnz && st >= 0; e++) {
@@ -85,14 +85,14 @@ done:
   return st;
 }
 
-gcoo_status amg_stack_rows(gcoo_sparse top, gcoo_sparse bottom, gcoo_sparse *C) {
+gcoo_status gcoo__amg_stack_rows(gcoo_sparse top, gcoo_sparse bottom, gcoo_sparse *C) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view a, b;
   gcoo__csr_arrays t = {0};
-  GCOO_CALL(amg_view(top, &a));
-  GCOO_CALL(amg_view(bottom, &b));
+  GCOO_CALL(gcoo__amg_view(top, &a));
+  GCOO_CALL(gcoo__amg_view(bottom, &b));
   const int64_t m = a.nrows + b.nrows, nnz = a.nnz + b.nnz;
-  GCOO_GOTO(amg_csr_alloc(&t, m, nnz));
+  GCOO_GOTO(gcoo__amg_csr_alloc(&t, m, nnz));
   memcpy(t.ptr, a.ptr, (size_t)(a.nrows + 1) * sizeof *t.ptr);
   for (int64_t i = 1; i <= b.nrows; i++) t.ptr[a.nrows + i] = a.nnz + b.ptr[i];
   memcpy(t.ind, a.ind, (size_t)a.nnz * sizeof *t.ind);
@@ -105,8 +105,8 @@ done:
   return st;
 }
 
-gcoo_status amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *C,
-                       int64_t *predicted) {
+gcoo_status gcoo__amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *C,
+                             int64_t *predicted) {
   gcoo_spgemm_info info;
   if (ctx->ops != &gcoo__backend_cuda) {
     /* the CPU SpGEMM sizes its row buffers itself; the prediction gives the per-row FLOP it
@@ -126,7 +126,7 @@ gcoo_status amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_as_dtype(gcoo_sparse M, gcoo_dtype dtype, gcoo_sparse *C) {
+gcoo_status gcoo__amg_as_dtype(gcoo_sparse M, gcoo_dtype dtype, gcoo_sparse *C) {
   if (dtype == GCOO_FLOAT64) {
     GCOO_CALL(gcoo__sparse_clone(M, C));
     return GCOO_SUCCESS;
@@ -134,7 +134,7 @@ gcoo_status amg_as_dtype(gcoo_sparse M, gcoo_dtype dtype, gcoo_sparse *C) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view v;
   gcoo__csr_arrays t = {0};
-  GCOO_CALL(amg_view(M, &v));
+  GCOO_CALL(gcoo__amg_view(M, &v));
   GCOO_GOTO(gcoo__malloc_n((void **)&t.ptr, v.nrows + 1, sizeof *t.ptr, "AMG rows"));
   GCOO_GOTO(gcoo__malloc_n((void **)&t.ind, v.nnz, sizeof *t.ind, "AMG columns"));
   GCOO_GOTO(gcoo__malloc_n(&t.values, v.nnz, sizeof(float), "AMG values"));

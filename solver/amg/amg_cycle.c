@@ -23,7 +23,7 @@ static void free_block(gcoo_dense *X) {
   memset(X, 0, sizeof *X);
 }
 
-void amg_workspace_free(amg *H) {
+void gcoo__amg_workspace_free(amg *H) {
   for (int l = 0; l < H->nlevels; l++) {
     amg_level *L = &H->level[l];
     free_block(&L->X);
@@ -44,7 +44,7 @@ static gcoo_status make_block(amg *H, int64_t n, int64_t k, gcoo_dense *X) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_reserve(amg *H, int64_t k) {
+gcoo_status gcoo__amg_reserve(amg *H, int64_t k) {
   gcoo_status st = GCOO_SUCCESS;
   if (k <= H->kcap) return GCOO_SUCCESS;
   for (int l = 0; l < H->nlevels && st >= 0; l++) {
@@ -145,7 +145,7 @@ static gcoo_status cycle(amg *H, const gcoo_amg_options *o, int l, const gcoo_de
   amg_level *L = &H->level[l];
   const int64_t k = B->ncols;
   if (l == H->nlevels - 1) {
-    GCOO_CALL(amg_coarse_solve(H, L, B, X));
+    GCOO_CALL(gcoo__amg_coarse_solve(H, L, B, X));
     return GCOO_SUCCESS;
   }
   const gcoo_vec_ops *vo = &gcoo__vec_host;
@@ -169,9 +169,9 @@ static gcoo_status cycle(amg *H, const gcoo_amg_options *o, int l, const gcoo_de
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_cycle_apply(amg *H, const gcoo_amg_options *o, const gcoo_dense *R,
-                            gcoo_dense *Z) {
-  GCOO_CALL(amg_reserve(H, R->ncols));
+gcoo_status gcoo__amg_cycle_apply(amg *H, const gcoo_amg_options *o, const gcoo_dense *R,
+                                  gcoo_dense *Z) {
+  GCOO_CALL(gcoo__amg_reserve(H, R->ncols));
   GCOO_CALL(cycle(H, o, 0, R, Z));
   return GCOO_SUCCESS;
 }

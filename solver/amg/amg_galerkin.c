@@ -11,22 +11,22 @@
 
 #include "amg_impl.h"
 
-gcoo_status amg_dist_product(amg *H, gcoo_dist_op Aop, gcoo_sparse A, int64_t x0, int64_t xn,
-                             gcoo_sparse M, gcoo_sparse *C, int64_t *predicted) {
+gcoo_status gcoo__amg_dist_product(amg *H, gcoo_dist_op Aop, gcoo_sparse A, int64_t x0, int64_t xn,
+                                   gcoo_sparse M, gcoo_sparse *C, int64_t *predicted) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_sparse Mh = NULL, Mext = NULL, Ac = NULL;
   *C = NULL;
   if (gcoo_dist_size(H->d) == 1) {
-    GCOO_CALL(amg_spgemm(H->ctx, A, M, C, predicted));
+    GCOO_CALL(gcoo__amg_spgemm(H->ctx, A, M, C, predicted));
     return GCOO_SUCCESS;
   }
   int64_t nh = 0;
   const int32_t *halo = NULL;
   gcoo__dist_op_halo_rows(Aop, &nh, &halo);
   GCOO_GOTO(gcoo__dist_op_halo_csr(Aop, M, &Mh));
-  st = amg_stack_rows(M, Mh, &Mext);
-  if (st >= 0) st = amg_compact_columns(A, x0, xn, nh, halo, &Ac);
-  if (st >= 0) st = amg_spgemm(H->ctx, Ac, Mext, C, predicted);
+  st = gcoo__amg_stack_rows(M, Mh, &Mext);
+  if (st >= 0) st = gcoo__amg_compact_columns(A, x0, xn, nh, halo, &Ac);
+  if (st >= 0) st = gcoo__amg_spgemm(H->ctx, Ac, Mext, C, predicted);
   GCOO_GOTO(gcoo_dist_agree(H->d, st));
 done:
   gcoo_sparse_destroy(&Mh);
@@ -36,17 +36,17 @@ done:
   return st;
 }
 
-gcoo_status amg_restriction(amg *H, gcoo_sparse P, int64_t row0, int64_t n_fine,
-                            const int64_t *cbegin, gcoo_sparse *R) {
+gcoo_status gcoo__amg_restriction(amg *H, gcoo_sparse P, int64_t row0, int64_t n_fine,
+                                  const int64_t *cbegin, gcoo_sparse *R) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view v;
   int32_t *rows = NULL, *cols = NULL;
   *R = NULL;
   if (gcoo_dist_size(H->d) == 1) {
-    GCOO_CALL(amg_transpose(P, R));
+    GCOO_CALL(gcoo__amg_transpose(P, R));
     return GCOO_SUCCESS;
   }
-  st = amg_view(P, &v);
+  st = gcoo__amg_view(P, &v);
   if (st >= 0) st = gcoo__malloc_n((void **)&rows, v.nnz, sizeof *rows, "AMG transpose");
   if (st >= 0) st = gcoo__malloc_n((void **)&cols, v.nnz, sizeof *cols, "AMG transpose");
   GCOO_GOTO(gcoo_dist_agree(H->d, st));
@@ -55,8 +55,8 @@ gcoo_status amg_restriction(amg *H, gcoo_sparse P, int64_t row0, int64_t n_fine,
       rows[e] = v.ind[e];
       cols[e] = (int32_t)(row0 + i);
     }
-  GCOO_GOTO(gcoo__dist_redistribute(H->d, cbegin, n_fine, GCOO_FLOAT64, v.nnz, rows, cols,
-                                    v.values, R));
+  GCOO_GOTO(
+      gcoo__dist_redistribute(H->d, cbegin, n_fine, GCOO_FLOAT64, v.nnz, rows, cols, v.values, R));
 done:
   free(rows);
   free(cols);

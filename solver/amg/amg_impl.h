@@ -85,73 +85,73 @@ static inline void amg_get(const gcoo_dense *X, double *x) {
 
 /* ---- amg_csr.c ------------------------------------------------------------------------------ */
 /** A new nrows x ncols CSR matrix in double with room for nnz entries (arrays uninitialised). */
-gcoo_status amg_csr_alloc(gcoo__csr_arrays *a, int64_t nrows, int64_t nnz);
+gcoo_status gcoo__amg_csr_alloc(gcoo__csr_arrays *a, int64_t nrows, int64_t nnz);
 /** The CSR view of a double matrix, values writable (the set-up's own matrices). */
-gcoo_status amg_view(gcoo_sparse M, gcoo_csr_view *v);
+gcoo_status gcoo__amg_view(gcoo_sparse M, gcoo_csr_view *v);
 /** C = A^T on one rank, O(nnz), columns sorted. */
-gcoo_status amg_transpose(gcoo_sparse A, gcoo_sparse *C);
+gcoo_status gcoo__amg_transpose(gcoo_sparse A, gcoo_sparse *C);
 /** M's rows with columns made local to a PARTITIONED operator's X: own columns
  *  [x0, x0 + xn) -> 0 .., halo column g -> xn + its place in halo (sorted). */
-gcoo_status amg_compact_columns(gcoo_sparse M, int64_t x0, int64_t xn, int64_t nhalo,
-                                const int32_t *halo, gcoo_sparse *C);
+gcoo_status gcoo__amg_compact_columns(gcoo_sparse M, int64_t x0, int64_t xn, int64_t nhalo,
+                                      const int32_t *halo, gcoo_sparse *C);
 /** [top; bottom]: the rows of one matrix over those of another (same columns). */
-gcoo_status amg_stack_rows(gcoo_sparse top, gcoo_sparse bottom, gcoo_sparse *C);
+gcoo_status gcoo__amg_stack_rows(gcoo_sparse top, gcoo_sparse bottom, gcoo_sparse *C);
 /** C = A B by the library's SpGEMM on ctx (the CPU's with the sampled predictor's per-row
  *  FLOP); *predicted = the predictor's nnz. */
-gcoo_status amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *C,
-                       int64_t *predicted);
+gcoo_status gcoo__amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *C,
+                             int64_t *predicted);
 /** The element type's copy of a double matrix (a clone for double). */
-gcoo_status amg_as_dtype(gcoo_sparse M, gcoo_dtype dtype, gcoo_sparse *C);
+gcoo_status gcoo__amg_as_dtype(gcoo_sparse M, gcoo_dtype dtype, gcoo_sparse *C);
 
 /* ---- amg_aggregate.c ------------------------------------------------------------------------ */
 /** Aggregates of this rank's nodes (bs rows each) from the strong connections of the rows'
  *  diagonal block (|a_ij| >= theta sqrt(|a_ii a_jj|), block norms for bs > 1): standard
  *  aggregation (Vanek, Mandel, Brezina) in the nodes' order. agg[node] = aggregate or -1 (no
  *  strong neighbour: left to the smoother). *t_strength: seconds of the strength graph. */
-gcoo_status amg_aggregate(const amg_level *L, double theta, int32_t *agg, int64_t *nagg,
-                          double *t_strength);
+gcoo_status gcoo__amg_aggregate(const amg_level *L, double theta, int32_t *agg, int64_t *nagg,
+                                double *t_strength);
 
 /* ---- amg_prolong.c -------------------------------------------------------------------------- */
 /** The level-0 near-null space (n x b row-major, double): the caller's vectors, rigid-body
  *  modes from coordinates, or the constant vector. */
-gcoo_status amg_nullspace(gcoo_pc pc, int64_t n, double **B, int *b);
+gcoo_status gcoo__amg_nullspace(gcoo_pc pc, int64_t n, double **B, int *b);
 /** Tentative prolongator from the aggregates and the level's near-null space B (n x b):
  *  per aggregate the QR of its rows of B; Q gives P_t's entries (columns col0 + agg b + m),
  *  R the coarse near-null space rows (into *Bc, nagg b x b row-major). */
-gcoo_status amg_tentative(const amg_level *L, const double *B, int b, int64_t col0,
-                          int64_t ncols, gcoo_sparse *Pt, double *Bc);
+gcoo_status gcoo__amg_tentative(const amg_level *L, const double *B, int b, int64_t col0,
+                                int64_t ncols, gcoo_sparse *Pt, double *Bc);
 /** P = P_t - w D^-1 (A P_t) from A P_t (own rows). */
-gcoo_status amg_smooth_prolongator(gcoo_sparse APt, gcoo_sparse Pt, const double *diag,
-                                   double w, gcoo_sparse *P);
+gcoo_status gcoo__amg_smooth_prolongator(gcoo_sparse APt, gcoo_sparse Pt, const double *diag,
+                                         double w, gcoo_sparse *P);
 
 /* ---- amg_galerkin.c ------------------------------------------------------------------------- */
 /** A M for this rank's rows of A (global columns) and M distributed like A's X (own rows),
  *  the rows of M its halo needs fetched from their owners. */
-gcoo_status amg_dist_product(amg *H, gcoo_dist_op Aop, gcoo_sparse A, int64_t x0, int64_t xn,
-                             gcoo_sparse M, gcoo_sparse *C, int64_t *predicted);
+gcoo_status gcoo__amg_dist_product(amg *H, gcoo_dist_op Aop, gcoo_sparse A, int64_t x0, int64_t xn,
+                                   gcoo_sparse M, gcoo_sparse *C, int64_t *predicted);
 /** This rank's rows of R = P^T under the coarse partition cbegin (one rank: a transpose;
  *  more: P's entries sent to the owners of their coarse rows). */
-gcoo_status amg_restriction(amg *H, gcoo_sparse P, int64_t row0, int64_t n_fine,
-                            const int64_t *cbegin, gcoo_sparse *R);
+gcoo_status gcoo__amg_restriction(amg *H, gcoo_sparse P, int64_t row0, int64_t n_fine,
+                                  const int64_t *cbegin, gcoo_sparse *R);
 
 /* ---- amg_spectral.c ------------------------------------------------------------------------- */
 /** rho(D^-1 A) of the level (its Aop and diag): steps of Lanczos in the D inner product. */
-gcoo_status amg_rho(amg *H, amg_level *L, int steps, double *rho);
+gcoo_status gcoo__amg_rho(amg *H, amg_level *L, int steps, double *rho);
 
 /* ---- amg_coarse.c --------------------------------------------------------------------------- */
 /** Gather the level's matrix on every rank and factor it. */
-gcoo_status amg_coarse_setup(amg *H, const amg_level *L);
+gcoo_status gcoo__amg_coarse_setup(amg *H, const amg_level *L);
 /** X = A^-1 B for the level's own rows (B, X: n x k blocks). Collective. */
-gcoo_status amg_coarse_solve(amg *H, const amg_level *L, const gcoo_dense *B, gcoo_dense *X);
-void amg_coarse_free(amg_coarse *C);
+gcoo_status gcoo__amg_coarse_solve(amg *H, const amg_level *L, const gcoo_dense *B, gcoo_dense *X);
+void gcoo__amg_coarse_free(amg_coarse *C);
 
 /* ---- amg_cycle.c ---------------------------------------------------------------------------- */
 /** Workspace for k columns on every level (grown, never shrunk). Collective. */
-gcoo_status amg_reserve(amg *H, int64_t k);
+gcoo_status gcoo__amg_reserve(amg *H, int64_t k);
 /** Z = one cycle applied to R. Collective. */
-gcoo_status amg_cycle_apply(amg *H, const gcoo_amg_options *o, const gcoo_dense *R,
-                            gcoo_dense *Z);
-void amg_workspace_free(amg *H);
+gcoo_status gcoo__amg_cycle_apply(amg *H, const gcoo_amg_options *o, const gcoo_dense *R,
+                                  gcoo_dense *Z);
+void gcoo__amg_workspace_free(amg *H);
 
 /* ---- LAPACK (Fortran symbols) ----------------------------------------------------------------
  * AMG needs LAPACK (GCOO_HAVE_LAPACK); without it the set-up refuses before any of these runs
@@ -165,8 +165,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
              const int *ipiv, double *b, const int *ldb, int *info);
 void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
              const int *lwork, int *info);
-void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda,
-             const double *tau, double *work, const int *lwork, int *info);
+void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau,
+             double *work, const int *lwork, int *info);
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz,
             double *work, int *info);
 #else

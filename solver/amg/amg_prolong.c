@@ -9,7 +9,7 @@
 
 #include "amg_impl.h"
 
-gcoo_status amg_nullspace(gcoo_pc pc, int64_t n, double **Bout, int *bout) {
+gcoo_status gcoo__amg_nullspace(gcoo_pc pc, int64_t n, double **Bout, int *bout) {
   double *B = NULL;
   *Bout = NULL;
   if (pc->nullspace.data) {
@@ -41,9 +41,9 @@ gcoo_status amg_nullspace(gcoo_pc pc, int64_t n, double **Bout, int *bout) {
         r[1 * b + 2] = x;
       } else {
         const double z = gcoo_dense_get(X, v, 2);
-        r[0 * b + 3] = -y, r[1 * b + 3] = x;  /* about z */
-        r[1 * b + 4] = -z, r[2 * b + 4] = y;  /* about x */
-        r[0 * b + 5] = z, r[2 * b + 5] = -x;  /* about y */
+        r[0 * b + 3] = -y, r[1 * b + 3] = x; /* about z */
+        r[1 * b + 4] = -z, r[2 * b + 4] = y; /* about x */
+        r[0 * b + 5] = z, r[2 * b + 5] = -x; /* about y */
       }
     }
     *Bout = B;
@@ -74,8 +74,8 @@ static gcoo_status agg_qr(int m, int b, double *W, double *R, double *tau, doubl
   return GCOO_SUCCESS;
 }
 
-gcoo_status amg_tentative(const amg_level *L, const double *B, int b, int64_t col0,
-                          int64_t ncols, gcoo_sparse *Pt, double *Bc) {
+gcoo_status gcoo__amg_tentative(const amg_level *L, const double *B, int b, int64_t col0,
+                                int64_t ncols, gcoo_sparse *Pt, double *Bc) {
   gcoo_status st = GCOO_SUCCESS;
   const int bs = L->bs;
   const int64_t n = L->n, nn = n / bs, na = L->nagg;
@@ -94,7 +94,7 @@ gcoo_status amg_tentative(const amg_level *L, const double *B, int b, int64_t co
   /* rows of P_t: b entries for an aggregated unknown, none otherwise */
   int64_t nnz = 0;
   for (int64_t v = 0; v < nn; v++) nnz += L->agg[v] >= 0 ? (int64_t)bs * b : 0;
-  GCOO_GOTO(amg_csr_alloc(&t, n, nnz));
+  GCOO_GOTO(gcoo__amg_csr_alloc(&t, n, nnz));
   t.ptr[0] = 0;
   for (int64_t i = 0; i < n; i++) t.ptr[i + 1] = t.ptr[i] + (L->agg[i / bs] >= 0 ? b : 0);
   double *pv = t.values;
@@ -147,14 +147,14 @@ done:
   return st;
 }
 
-gcoo_status amg_smooth_prolongator(gcoo_sparse APt, gcoo_sparse Pt, const double *diag,
-                                   double w, gcoo_sparse *P) {
+gcoo_status gcoo__amg_smooth_prolongator(gcoo_sparse APt, gcoo_sparse Pt, const double *diag,
+                                         double w, gcoo_sparse *P) {
   gcoo_status st = GCOO_SUCCESS;
   gcoo_csr_view a, p;
   gcoo__csr_arrays t = {0};
-  GCOO_CALL(amg_view(APt, &a));
-  GCOO_CALL(amg_view(Pt, &p));
-  GCOO_GOTO(amg_csr_alloc(&t, a.nrows, a.nnz + p.nnz));
+  GCOO_CALL(gcoo__amg_view(APt, &a));
+  GCOO_CALL(gcoo__amg_view(Pt, &p));
+  GCOO_GOTO(gcoo__amg_csr_alloc(&t, a.nrows, a.nnz + p.nnz));
   const double *av = a.values, *pv = p.values;
   double *tv = t.values;
   int64_t w_ = 0;

@@ -20,7 +20,7 @@ static double start_value(int64_t g) {
   return 0.5 + (double)(z >> 11) * 0x1p-53; /* in [0.5, 1.5): no cancellation with A's kernel */
 }
 
-gcoo_status amg_rho(amg *H, amg_level *L, int steps, double *rho) {
+gcoo_status gcoo__amg_rho(amg *H, amg_level *L, int steps, double *rho) {
   gcoo_status st = GCOO_SUCCESS;
   const int64_t n = L->n;
   const MPI_Comm comm = gcoo_dist_comm(H->d);

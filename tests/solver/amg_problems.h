@@ -57,14 +57,14 @@ static inline gcoo_status amg_laplace2d_rows(gcoo_sparse *A, gcoo_dtype dt, int6
 
 /* A model problem as a PARTITIONED operator: dim 3 (stencil 7 or 27) or 2 (5-point), n per
  * side. */
-static inline gcoo_status amg_model_op(gcoo_dist d, gcoo_dtype dt, int dim, int stencil,
-                                       int64_t n, gcoo_dist_op *op) {
+static inline gcoo_status amg_model_op(gcoo_dist d, gcoo_dtype dt, int dim, int stencil, int64_t n,
+                                       gcoo_dist_op *op) {
   const int64_t m = dim == 3 ? n * n * n : n * n;
   int64_t r0, r1;
   amg_rows_of(d, m, 1, &r0, &r1);
   gcoo_sparse slab = NULL;
-  gcoo_status st = dim == 3 ? gcoo_sparse_poisson3d_rows(&slab, dt, GCOO_FORMAT_CSR, stencil, n,
-                                                         r0, r1, 0)
+  gcoo_status st = dim == 3 ? gcoo_sparse_poisson3d_rows(&slab, dt, GCOO_FORMAT_CSR, stencil, n, r0,
+                                                         r1, 0)
                             : amg_laplace2d_rows(&slab, dt, n, r0, r1);
   if (st < 0) return st;
   gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
