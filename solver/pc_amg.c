@@ -98,13 +98,13 @@ static gcoo_status level_operator(amg *H, amg_level *L) {
   return GCOO_SUCCESS;
 }
 
-/* A rectangular operator (P or R) of the cycle from the rows M (double), taken over. */
-static gcoo_status transfer_operator(amg *H, gcoo_sparse *M, int64_t row0, int64_t m_global,
+/* A rectangular operator (P or R) of the cycle from a copy of the rows M (double). */
+static gcoo_status transfer_operator(amg *H, gcoo_sparse M, int64_t row0, int64_t m_global,
                                      const int64_t *xbegin, gcoo_dist_op *op) {
   gcoo_sparse Md = NULL;
   gcoo_dist_op_options oo = GCOO_DIST_OP_OPTIONS_INIT;
   oo.xmode = GCOO_DIST_X_PARTITIONED;
-  gcoo_status st = gcoo__amg_as_dtype(*M, H->dtype, &Md);
+  gcoo_status st = gcoo__amg_as_dtype(M, H->dtype, &Md);
   GCOO_CALL(gcoo_dist_agree(H->d, st));
   GCOO_CALL(gcoo__dist_op_create_rect(H->d, &Md, row0, m_global, xbegin, &oo, op));
   return GCOO_SUCCESS;
@@ -233,37 +233,36 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
   }
   /* the smoothed prolongator, its operator and its transpose */
   t = gcoo__wtime();
+  double tp[8];
   const double w = L->rho > 0.0 ? o->prolongator_damping / L->rho : 0.0;
   GCOO_GOTO(gcoo__amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->Pt, &APt, &pred_apt));
+  tp[0] = gcoo__wtime();
   st = gcoo__amg_smooth_prolongator(APt, L->Pt, L->diag, w, &L->P);
   GCOO_GOTO(gcoo_dist_agree(H->d, st));
   gcoo_sparse_destroy(&APt);
+  tp[1] = gcoo__wtime();
   GCOO_GOTO(gcoo__amg_restriction(H, L->P, L->row0, L->n_global, C->row_begin, &R));
-  {
-    gcoo_sparse Pc = NULL, Rc = NULL;
-    st = gcoo__sparse_clone(L->P, &Pc);
-    if (st >= 0) st = gcoo__sparse_clone(R, &Rc);
-    if (st < 0) {
-      gcoo_sparse_destroy(&Pc);
-      gcoo_sparse_destroy(&Rc);
-    }
-    GCOO_GOTO(gcoo_dist_agree(H->d, st));
-    st = transfer_operator(H, &Pc, L->row0, L->n_global, C->row_begin, &L->Pop);
-    gcoo_sparse_destroy(&Pc);
-    if (st >= 0) st = transfer_operator(H, &Rc, C->row0, C->n_global, L->row_begin, &L->Rop);
-    gcoo_sparse_destroy(&Rc);
-    GCOO_GOTO(st);
-  }
-  I->t_prolongator += gcoo__wtime() - t;
+  tp[2] = gcoo__wtime();
+  GCOO_GOTO(transfer_operator(H, L->P, L->row0, L->n_global, C->row_begin, &L->Pop));
+  GCOO_GOTO(transfer_operator(H, R, C->row0, C->n_global, L->row_begin, &L->Rop));
+  tp[3] = gcoo__wtime();
+  I->t_prolongator += tp[3] - t;
   /* the Galerkin product A_c = R (A P) */
-  t = gcoo__wtime();
   GCOO_GOTO(gcoo__amg_dist_product(H, L->Aop, L->A, L->row0, L->n, L->P, &AP, &pred_ap));
+  tp[4] = gcoo__wtime();
   GCOO_GOTO(gcoo__amg_dist_product(H, L->Rop, R, L->row0, L->n, AP, &Ac, &pred_rap));
+  tp[5] = gcoo__wtime();
   gcoo_sparse_destroy(&C->A);
   C->A = Ac;
   Ac = NULL;
   GCOO_GOTO(level_operator(H, C));
-  I->t_galerkin += gcoo__wtime() - t;
+  tp[6] = gcoo__wtime();
+  I->t_galerkin += tp[6] - tp[3];
+  GCOO_LOG(GCOO_LOG_INFO, "AMG",
+           "level %d -> %d: A P_t %.4f s, smoothing %.4f, transpose %.4f, P and R operators "
+           "%.4f, A P %.4f, R (A P) %.4f, A_c operator %.4f",
+           l, l + 1, tp[0] - t, tp[1] - tp[0], tp[2] - tp[1], tp[3] - tp[2], tp[4] - tp[3],
+           tp[5] - tp[4], tp[6] - tp[5]);
   {
     gcoo_sparse_info pi, ai;
     st = gcoo_sparse_get_info(L->P, &pi);

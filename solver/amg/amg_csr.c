@@ -112,6 +112,7 @@ gcoo_status gcoo__amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sp
     /* the CPU SpGEMM sizes its row buffers itself; the prediction gives the per-row FLOP it
      * would otherwise count, and the predicted size the report compares with the exact one */
     gcoo_predict_options po = GCOO_PREDICT_OPTIONS_INIT;
+    po.method = GCOO_PREDICT_CLASSES; /* the GPU SpGEMM's: 1 % of the rows of each class */
     po.want_row_flop = 1;
     gcoo_prediction pred;
     GCOO_CALL(gcoo_predict(A, B, &po, &pred));
