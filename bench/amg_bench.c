@@ -104,9 +104,11 @@ int main(int argc, char **argv) {
       if (keep.true_residual[j] > worst) worst = keep.true_residual[j];
     printf("{\"problem\": \"%s\", \"solver\": \"gcoo-%s\", \"ranks\": %d, \"k\": %lld, "
            "\"rows\": %lld, \"nnz\": %lld, \"iterations\": %lld, \"converged\": %d, "
-           "\"relres\": %.3e, \"setup\": %.6f, \"solve\": %.6f, \"total\": %.6f",
+           "\"relres\": %.3e, \"setup\": %.6f, \"solve\": %.6f, \"total\": %.6f, "
+           "\"options\": \"%s\"",
            problem, pcname, size, (long long)k, (long long)oi.m_global, (long long)oi.nnz_global,
-           (long long)keep.iterations, keep.converged, worst, best_setup, best_solve, best_total);
+           (long long)keep.iterations, keep.converged, worst, best_setup, best_solve, best_total,
+           extra);
     if (!strcmp(pcname, "amg")) {
       printf(", \"levels\": %d, \"operator_complexity\": %.4f, \"grid_complexity\": %.4f, "
              "\"setup_phases\": {\"strength\": %.4f, \"aggregate\": %.4f, \"prolongator\": %.4f, "

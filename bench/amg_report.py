@@ -112,9 +112,14 @@ def main():
     one = base.get(("poisson7:64", "gcoo-amg"))
     k8 = [r for r in extra if r["problem"] == "poisson7:64" and r["k"] == 8 and r["ranks"] == 1]
     if one and k8:
-        x = (k8[0]["total"] / 8) / one["total"]
-        print(f"target amg-block: k = 8 {x:.2f}x of k = 1 per right-hand side on Poisson 64^3 "
-              f"(goal <= 0.5x) {'met' if x <= 0.5 else 'missed'}")
+        # block CG and 8 CGs in lockstep (-ksp_cg_block 0): the faster counts, named
+        best = min(k8, key=lambda r: r["total"])
+        how = "CGs in lockstep" if "cg_block 0" in best.get("options", "") else "block CG"
+        others = ", ".join(f"{'lockstep' if 'cg_block 0' in r.get('options', '') else 'block CG'} "
+                           f"{(r['total'] / 8) / one['total']:.2f}x" for r in k8)
+        x = (best["total"] / 8) / one["total"]
+        print(f"target amg-block: k = 8 {x:.2f}x of k = 1 per right-hand side on Poisson 64^3, "
+              f"{how} ({others}; set-up included) (goal <= 0.5x) {'met' if x <= 0.5 else 'missed'}")
     else:
         print("target amg-block: no data missed")
     # amg-ranks

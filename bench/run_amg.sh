@@ -58,7 +58,10 @@ for p in "${problems[@]}"; do
   fi
 done
 # k = 8 right-hand sides, and 2 and 4 ranks, on Poisson 64^3
+# (block CG, and 8 CGs in lockstep: one SpMM a step either way)
 mpirun -np 1 "$bench" poisson7:64 amg 8 >>"$jl" || note poisson7:64 gcoo-amg "k = 8: exit $?"
+mpirun -np 1 "$bench" poisson7:64 amg 8 1 "-ksp_cg_block 0" >>"$jl" ||
+  note poisson7:64 gcoo-amg "k = 8 lockstep: exit $?"
 for r in 2 4; do
   mpirun -np $r --oversubscribe "$bench" poisson7:64 amg 1 >>"$jl" ||
     note poisson7:64 gcoo-amg "$r ranks: exit $?"

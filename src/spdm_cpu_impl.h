@@ -75,6 +75,30 @@ static inline double GCOO_FN(csr_row_dot)(const GCOO_T *restrict vals, const int
   return (s0 + s1) + (s2 + s3);
 }
 
+/* Rows [r0, r1) of Y = alpha A X + beta Y for a narrow block (N a literal 4, 8 or 16 where it
+ * is inlined): a row's N sums stay in registers over the row's entries instead of going
+ * through Y's row in memory at every entry (block solvers' k right-hand sides). */
+static inline GCOO_SPDM_INLINE void GCOO_FN(csr_rows_narrow)(
+    const int64_t *restrict ptr, const int32_t *restrict ind, const GCOO_T *restrict vals,
+    const GCOO_T *restrict x, int64_t xrs, GCOO_T *restrict y, int64_t yrs, double alpha,
+    double beta, int64_t r0, int64_t r1, const int64_t N) {
+  for (int64_t i = r0; i < r1; i++) {
+    GCOO_T acc[16];
+    for (int64_t j = 0; j < N; j++) acc[j] = (GCOO_T)0;
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) {
+      const GCOO_T a = vals[e];
+      const GCOO_T *restrict xr = &x[(int64_t)ind[e] * xrs];
+#pragma omp simd
+      for (int64_t j = 0; j < N; j++) acc[j] += a * xr[j];
+    }
+    GCOO_T *restrict yi = &y[i * yrs];
+    if (beta == 0.0)
+      for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)(alpha * acc[j]);
+    else
+      for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)(alpha * acc[j] + beta * yi[j]);
+  }
+}
+
 /* Y = alpha A X + beta Y from the CSR of A, rows split over the threads by entries: each row of Y
  * is a sum over its row of A, written once (no atomics, no zeroing pass). One column (SpMV) and
  * contiguous rows of X and Y (SpMM, row-major) have loops of their own. */
@@ -107,6 +131,13 @@ static void GCOO_FN(spdm_csr_cpu)(const gcoo_csr_view *A, double alpha, const gc
         GCOO_T *yi = &y[i * yrs];
         *yi = (GCOO_T)(beta == 0.0 ? alpha * s : alpha * s + beta * (double)*yi);
       }
+    } else if (xcs == 1 && ycs == 1 && (N == 4 || N == 8 || N == 16)) {
+      if (N == 4)
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 4);
+      else if (N == 8)
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 8);
+      else
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 16);
     } else if (xcs == 1 && ycs == 1) {
       for (int64_t i = r0; i < r1; i++) {
         GCOO_T *restrict yi = &y[i * yrs];
