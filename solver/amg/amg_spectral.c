@@ -24,57 +24,69 @@ gcoo_status gcoo__amg_rho(amg *H, amg_level *L, int steps, double *rho) {
   gcoo_status st = GCOO_SUCCESS;
   const int64_t n = L->n;
   const MPI_Comm comm = gcoo_dist_comm(H->d);
-  double *v = NULL, *vprev = NULL, *w = NULL, *dw = NULL, *alpha = NULL, *beta = NULL;
+  double *buf = NULL, *alpha = NULL, *beta = NULL, *dw = NULL;
   gcoo_dense X = {0}, Y = {0};
+  const int dbl = H->dtype == GCOO_FLOAT64;
   *rho = 0.0;
   int dpos = 1;
   for (int64_t i = 0; i < n; i++) dpos &= L->diag[i] > 0.0;
   GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, &dpos, 1, MPI_INT, MPI_MIN, comm)));
-  st = gcoo__malloc_n((void **)&v, n, sizeof *v, "Lanczos");
-  if (st >= 0) st = gcoo__malloc_n((void **)&vprev, n, sizeof *v, "Lanczos");
-  if (st >= 0) st = gcoo__malloc_n((void **)&w, n, sizeof *v, "Lanczos");
-  if (st >= 0) st = gcoo__malloc_n((void **)&dw, n, sizeof *v, "Lanczos");
+  st = gcoo__malloc_n((void **)&buf, 4 * (n + 1), sizeof *buf, "Lanczos");
   if (st >= 0) st = gcoo__calloc((void **)&alpha, (size_t)steps + 1, sizeof *alpha, "Lanczos");
   if (st >= 0) st = gcoo__calloc((void **)&beta, (size_t)steps + 1, sizeof *beta, "Lanczos");
-  if (st >= 0) st = gcoo_dense_create(&X, H->dtype, GCOO_ROW_MAJOR, n, 1);
-  if (st >= 0) st = gcoo_dense_create(&Y, H->dtype, GCOO_ROW_MAJOR, n, 1);
+  if (st >= 0 && !dbl) st = gcoo_dense_create(&X, H->dtype, GCOO_ROW_MAJOR, n, 1);
+  if (st >= 0 && !dbl) st = gcoo_dense_create(&Y, H->dtype, GCOO_ROW_MAJOR, n, 1);
   GCOO_GOTO(gcoo_dist_agree(H->d, st));
   GCOO_GOTO(gcoo__dist_op_reserve(L->Aop, 1, GCOO_MEM_HOST));
-  /* the inner product's weights: D, or 1 */
+  /* three Lanczos vectors rotated through buf (v, the previous v, the next), and the weights
+   * of the inner product: D, or 1 */
+  double *v = buf, *vp = buf + (n + 1), *w = buf + 2 * (n + 1);
+  dw = buf + 3 * (n + 1);
   for (int64_t i = 0; i < n; i++) dw[i] = dpos ? L->diag[i] : 1.0;
   double s = 0.0;
   for (int64_t i = 0; i < n; i++) {
     v[i] = start_value(L->row0 + i);
-    vprev[i] = 0.0;
+    vp[i] = 0.0;
     s += dw[i] * v[i] * v[i];
   }
   GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm)));
   for (int64_t i = 0; i < n; i++) v[i] /= sqrt(s);
   int m = 0;
   for (int j = 0; j < steps; j++) {
-    /* w = D^-1 A v (Euclidean: the same operator, so the estimate is of rho(D^-1 A) too) */
-    amg_put(v, &X);
-    GCOO_GOTO(gcoo__dist_op_apply_checked(L->Aop, 1.0, &X, 0.0, &Y));
-    amg_get(&Y, w);
-    double red[2] = {0.0, 0.0};
+    /* w = A v (double: straight into w; float: through the element type's blocks) */
+    if (dbl) {
+      X = gcoo_dense_wrap(v, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1, 1);
+      Y = gcoo_dense_wrap(w, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 1, 1);
+      GCOO_GOTO(gcoo__dist_op_apply_checked(L->Aop, 1.0, &X, 0.0, &Y));
+    } else {
+      amg_put(v, &X);
+      GCOO_GOTO(gcoo__dist_op_apply_checked(L->Aop, 1.0, &X, 0.0, &Y));
+      amg_get(&Y, w);
+    }
+    /* alpha = <D^-1 A v, v> in the weights: (A v)^T v with D, (D^-1 A v)^T v without */
+    double red = 0.0;
     for (int64_t i = 0; i < n; i++) {
       w[i] = L->diag[i] != 0.0 ? w[i] / L->diag[i] : 0.0;
-      red[0] += dw[i] * w[i] * v[i];
+      red += dw[i] * w[i] * v[i];
     }
-    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, red, 1, MPI_DOUBLE, MPI_SUM, comm)));
-    alpha[j] = red[0];
+    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, &red, 1, MPI_DOUBLE, MPI_SUM, comm)));
+    alpha[j] = red;
+    const double bprev = j > 0 ? beta[j - 1] : 0.0;
+    red = 0.0;
     for (int64_t i = 0; i < n; i++) {
-      w[i] -= alpha[j] * v[i] + (j > 0 ? beta[j - 1] : 0.0) * vprev[i];
-      red[1] += dw[i] * w[i] * w[i];
+      w[i] -= alpha[j] * v[i] + bprev * vp[i];
+      red += dw[i] * w[i] * w[i];
     }
-    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, red + 1, 1, MPI_DOUBLE, MPI_SUM, comm)));
+    GCOO_GOTO(GCOO_MPI(MPI_Allreduce(MPI_IN_PLACE, &red, 1, MPI_DOUBLE, MPI_SUM, comm)));
     m = j + 1;
-    beta[j] = sqrt(fmax(red[1], 0.0));
+    beta[j] = sqrt(fmax(red, 0.0));
     if (!(beta[j] > 1e-10 * fabs(alpha[j]))) break; /* an invariant subspace: exact */
-    for (int64_t i = 0; i < n; i++) {
-      vprev[i] = v[i];
-      v[i] = w[i] / beta[j];
-    }
+    const double inv = 1.0 / beta[j];
+    for (int64_t i = 0; i < n; i++) w[i] *= inv;
+    double *t = vp; /* rotate: the previous v goes, v becomes it, w becomes v */
+    vp = v;
+    v = w;
+    w = t;
   }
   {
     /* the largest Ritz value: eigenvalues of the m x m tridiagonal (alpha, beta) */
@@ -92,13 +104,12 @@ gcoo_status gcoo__amg_rho(amg *H, amg_level *L, int steps, double *rho) {
     *rho = r;
   }
 done:
-  free(v);
-  free(vprev);
-  free(w);
-  free(dw);
+  free(buf);
   free(alpha);
   free(beta);
-  gcoo_dense_destroy(&X);
-  gcoo_dense_destroy(&Y);
+  if (!dbl) {
+    gcoo_dense_destroy(&X);
+    gcoo_dense_destroy(&Y);
+  }
   return st;
 }
