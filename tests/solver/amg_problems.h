@@ -20,39 +20,44 @@ static inline void amg_rows_of(gcoo_dist d, int64_t m, int64_t block, int64_t *r
   *r1 = rank == size - 1 ? m : nb * (rank + 1) / size * block;
 }
 
-/* Rows [r0, r1) of the 2-D Laplacian on an n x n grid (4 on the diagonal, -1 per neighbour). */
-static inline gcoo_status amg_laplace2d_rows(gcoo_sparse *A, gcoo_dtype dt, int64_t n, int64_t r0,
-                                             int64_t r1) {
+/* Rows [r0, r1) of a 5-point matrix on a g x g grid with b unknowns a node (interleaved: row
+ * r is unknown r % b of node r / b, coupled to the same unknown of the neighbours): v holds the
+ * values of the south, west, centre, east and north entries. */
+static inline gcoo_status amg_stencil2d_rows(gcoo_sparse *A, gcoo_dtype dt, int64_t g, int b,
+                                             const double v[5], int64_t r0, int64_t r1) {
   const int64_t m = r1 - r0;
   int64_t *ptr = malloc((size_t)(m + 1) * sizeof *ptr);
   int32_t *ind = malloc((size_t)(5 * m + 1) * sizeof *ind);
   double *val = malloc((size_t)(5 * m + 1) * sizeof *val);
+  float *vf = malloc((size_t)(5 * m + 1) * sizeof *vf);
   int64_t w = 0;
   ptr[0] = 0;
   for (int64_t r = r0; r < r1; r++) {
-    const int64_t i = r / n, j = r % n;
-    const int64_t nb[5] = {i > 0 ? r - n : -1, j > 0 ? r - 1 : -1, r, j + 1 < n ? r + 1 : -1,
-                           i + 1 < n ? r + n : -1};
+    const int64_t node = r / b, c = r % b, i = node / g, j = node % g;
+    const int64_t nb[5] = {i > 0 ? node - g : -1, j > 0 ? node - 1 : -1, node,
+                           j + 1 < g ? node + 1 : -1, i + 1 < g ? node + g : -1};
     for (int t = 0; t < 5; t++)
       if (nb[t] >= 0) {
-        ind[w] = (int32_t)nb[t];
-        val[w++] = nb[t] == r ? 4.0 : -1.0;
+        ind[w] = (int32_t)(b * nb[t] + c);
+        vf[w] = (float)v[t];
+        val[w++] = v[t];
       }
     ptr[r - r0 + 1] = w;
   }
-  gcoo_status st = GCOO_SUCCESS;
-  if (dt == GCOO_FLOAT64) {
-    st = gcoo_sparse_create_csr(A, dt, m, n * n, ptr, ind, val, 0);
-  } else {
-    float *vf = malloc((size_t)(w + 1) * sizeof *vf);
-    for (int64_t e = 0; e < w; e++) vf[e] = (float)val[e];
-    st = gcoo_sparse_create_csr(A, dt, m, n * n, ptr, ind, vf, 0);
-    free(vf);
-  }
+  gcoo_status st = gcoo_sparse_create_csr(A, dt, m, g * g * b, ptr, ind,
+                                          dt == GCOO_FLOAT64 ? (void *)val : (void *)vf, 0);
   free(ptr);
   free(ind);
   free(val);
+  free(vf);
   return st;
+}
+
+/* Rows [r0, r1) of the 2-D Laplacian on an n x n grid (4 on the diagonal, -1 per neighbour). */
+static inline gcoo_status amg_laplace2d_rows(gcoo_sparse *A, gcoo_dtype dt, int64_t n, int64_t r0,
+                                             int64_t r1) {
+  static const double lap[5] = {-1.0, -1.0, 4.0, -1.0, -1.0};
+  return amg_stencil2d_rows(A, dt, n, 1, lap, r0, r1);
 }
 
 /* A model problem as a PARTITIONED operator: dim 3 (stencil 7 or 27) or 2 (5-point), n per

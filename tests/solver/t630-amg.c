@@ -319,34 +319,25 @@ static void test_spectrum_and_coarse(gcoo_dist d) {
   TEST_CALL(gcoo_dist_op_destroy(&op));
 }
 
-/* Rows [r0, r1) of a 2-D convection-diffusion matrix (Laplacian + upwind convection in x). */
-static gcoo_dist_op convdiff(gcoo_dist d, int64_t n, double c) {
-  const int64_t m = n * n;
+/* A PARTITIONED operator from this rank's rows of a 5-point matrix (amg_stencil2d_rows). */
+static gcoo_dist_op stencil_op(gcoo_dist d, int64_t g, int b, const double v[5]) {
+  const int64_t m = g * g * b;
   int64_t r0, r1;
-  amg_rows_of(d, m, 1, &r0, &r1);
-  int64_t *ptr = malloc((size_t)(r1 - r0 + 1) * sizeof *ptr);
-  int32_t *ind = malloc((size_t)(5 * (r1 - r0) + 1) * sizeof *ind);
-  double *val = malloc((size_t)(5 * (r1 - r0) + 1) * sizeof *val);
-  int64_t w = 0;
-  ptr[0] = 0;
-  for (int64_t r = r0; r < r1; r++) {
-    const int64_t i = r / n, j = r % n;
-    const int64_t nb[5] = {i > 0 ? r - n : -1, j > 0 ? r - 1 : -1, r, j + 1 < n ? r + 1 : -1,
-                           i + 1 < n ? r + n : -1};
-    const double vv[5] = {-1.0, -1.0 - c, 4.0 + c, -1.0, -1.0};
-    for (int t = 0; t < 5; t++)
-      if (nb[t] >= 0) ind[w] = (int32_t)nb[t], val[w++] = vv[t];
-    ptr[r - r0 + 1] = w;
-  }
+  amg_rows_of(d, m, b, &r0, &r1);
   gcoo_sparse slab;
-  TEST_CALL(gcoo_sparse_create_csr(&slab, GCOO_FLOAT64, r1 - r0, m, ptr, ind, val, 0));
+  TEST_CALL(amg_stencil2d_rows(&slab, GCOO_FLOAT64, g, b, v, r0, r1));
   gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
   o.xmode = GCOO_DIST_X_PARTITIONED;
   gcoo_dist_op op;
   TEST_CALL(gcoo_dist_op_create(d, slab, r0, m, &o, &op));
   gcoo_sparse_destroy(&slab);
-  free(ptr), free(ind), free(val);
   return op;
+}
+
+/* 2-D convection-diffusion: the Laplacian plus upwind convection of strength c in x. */
+static gcoo_dist_op convdiff(gcoo_dist d, int64_t n, double c) {
+  const double v[5] = {-1.0, -1.0 - c, 4.0 + c, -1.0, -1.0};
+  return stencil_op(d, n, 1, v);
 }
 
 static void test_nonsymmetric(gcoo_dist d) {
@@ -381,29 +372,12 @@ static void test_variants(gcoo_dist d) {
   }
   TEST_CALL(gcoo_dist_op_destroy(&op));
   /* two unknowns a node (two Laplacians interleaved): coordinates give 3 rigid-body modes */
-  const int64_t g = 40, nodes = g * g, m = 2 * nodes;
-  int64_t r0, r1;
-  amg_rows_of(d, m, 2, &r0, &r1);
-  int64_t *ptr = malloc((size_t)(r1 - r0 + 1) * sizeof *ptr);
-  int32_t *ind = malloc((size_t)(5 * (r1 - r0) + 1) * sizeof *ind);
-  double *val = malloc((size_t)(5 * (r1 - r0) + 1) * sizeof *val);
-  int64_t w = 0;
-  ptr[0] = 0;
-  for (int64_t r = r0; r < r1; r++) {
-    const int64_t v0 = r / 2, c = r % 2, i = v0 / g, j = v0 % g;
-    const int64_t nb[5] = {i > 0 ? v0 - g : -1, j > 0 ? v0 - 1 : -1, v0, j + 1 < g ? v0 + 1 : -1,
-                           i + 1 < g ? v0 + g : -1};
-    for (int t = 0; t < 5; t++)
-      if (nb[t] >= 0) ind[w] = (int32_t)(2 * nb[t] + c), val[w++] = nb[t] == v0 ? 4.0 : -1.0;
-    ptr[r - r0 + 1] = w;
-  }
-  gcoo_sparse slab;
-  TEST_CALL(gcoo_sparse_create_csr(&slab, GCOO_FLOAT64, r1 - r0, m, ptr, ind, val, 0));
-  gcoo_dist_op_options o = GCOO_DIST_OP_OPTIONS_INIT;
-  o.xmode = GCOO_DIST_X_PARTITIONED;
-  TEST_CALL(gcoo_dist_op_create(d, slab, r0, m, &o, &op));
-  gcoo_sparse_destroy(&slab);
-  free(ptr), free(ind), free(val);
+  const int64_t g = 40;
+  const double lap[5] = {-1.0, -1.0, 4.0, -1.0, -1.0};
+  int64_t r0, nloc;
+  op = stencil_op(d, g, 2, lap);
+  TEST_CALL(gcoo_dist_op_local_rows(op, &r0, &nloc));
+  const int64_t r1 = r0 + nloc;
   gcoo_dense XY;
   TEST_CALL(gcoo_dense_create(&XY, GCOO_FLOAT64, GCOO_ROW_MAJOR, (r1 - r0) / 2, 2));
   for (int64_t v0 = r0 / 2; v0 < r1 / 2; v0++) {
