@@ -276,8 +276,10 @@ static gcoo_status coarsen(amg *H, const gcoo_amg_options *o, int l, int reuse, 
       li->nnz_predicted_rap = sum_i64(H, pred_rap);
     }
   }
-  /* the fine level keeps only what the cycle and a numeric re-setup need */
+  /* the fine level keeps only what the cycle and a numeric re-setup need: its host rows and
+   * P live on in their operators */
   gcoo_sparse_destroy(&L->P);
+  gcoo_sparse_destroy(&L->A);
 done:
   free(c0);
   free(Bc);
@@ -385,6 +387,9 @@ static gcoo_status amg_build(gcoo_pc pc, amg *H, int reuse) {
     H->info.t_coarse = gcoo__wtime() - t;
   }
   GCOO_GOTO(gcoo__amg_reserve(H, 1));
+  /* the levels' host rows served the set-up only (their operators hold their own copies; a
+   * numeric re-setup makes them again): their memory goes back now */
+  for (int j = 0; j < H->nlevels; j++) gcoo_sparse_destroy(&H->level[j].A);
   /* the report */
   gcoo_amg_info *I = &H->info;
   I->levels = H->nlevels;
