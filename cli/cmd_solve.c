@@ -30,6 +30,21 @@ static cli_option options[] =
       NULL, false},
      {"restart", "m", "30", "gmres and fgmres: the Krylov space's dimension before a restart", NULL,
       false},
+     {"amg-theta", "T", "0", "amg: strength threshold, |a_ij| >= T sqrt(|a_ii a_jj|) (0: all)",
+      NULL, false},
+     {"amg-smoother", "S", "chebyshev", "amg: smoother, chebyshev (degree 2) or jacobi (l1-Jacobi)",
+      NULL, false},
+     {"amg-coarse", "N", "500", "amg: the coarsest level has at most N rows (solved directly)",
+      NULL, false},
+     {"nullspace", "PATH", NULL,
+      "amg: near-null space, m x b (file.h5:/dataset or .mtx[.gz]); default: the constants", NULL,
+      false},
+     {"coords", "PATH", NULL,
+      "amg: nodal coordinates, (m / b) x b for --block-size b = 2 or 3: rigid-body modes as the "
+      "near-null space (elasticity)",
+      NULL, false},
+     {"block-size", "b", "1", "amg with --coords: unknowns per node (the coordinates' dimension)",
+      NULL, false},
      {"lockstep", NULL, NULL, "cg with k > 1: k CGs in lockstep instead of block CG", NULL, false},
      {"tol", "T", "1e-8", "relative residual ||b - A x|| / ||b|| per column", NULL, false},
      {"atol", "A", "0", "absolute residual ||b - A x||: a column stops below max(T ||b||, A)", NULL,
@@ -62,6 +77,9 @@ static const char *const pc_names[] = {"none", "jacobi", "amg", "lu"};
 
 typedef struct solve_job {
   const char *a_path, *b_path, *x0_path, *save_b, *out, *backend, *extra;
+  const char *nullspace, *coords; /* AMG's near-null space or coordinates (paths) */
+  gcoo_amg_options amg;
+  int block_size;
   int write_flags; /* GCOO_H5_OVERWRITE with --overwrite */
   int stencil, alg, separate, history, json, check, lockstep, out_on_failure;
   int64_t grid, k, maxit;
@@ -133,6 +151,31 @@ static bool parse(cli_command *cmd, solve_job *j) {
   if (!cli_choice(cmd, "pc", pc_names, 4, &c)) return false;
   j->pc = (gcoo_pc_type)c;
   if (!cli_operator_options(cmd, &j->backend, &j->alg, &j->p)) return false;
+  static const char *const smoothers[] = {"chebyshev", "jacobi"};
+  j->amg = (gcoo_amg_options)GCOO_AMG_OPTIONS_INIT;
+  if (!cli_real(cmd, "amg-theta", 0.0, 0.999, &j->amg.theta)) return false;
+  if (!cli_choice(cmd, "amg-smoother", smoothers, 2, &c)) return false;
+  j->amg.smoother = c == 0 ? GCOO_AMG_CHEBYSHEV : GCOO_AMG_L1_JACOBI;
+  if (!cli_int(cmd, "amg-coarse", 1, 100000, &v)) return false;
+  j->amg.coarse_size = v;
+  if (!cli_int(cmd, "block-size", 1, 3, &v)) return false;
+  j->block_size = (int)v;
+  j->nullspace = cli_get(cmd, "nullspace");
+  j->coords = cli_get(cmd, "coords");
+  if ((j->nullspace || j->coords || cli_flag(cmd, "amg-theta") || cli_flag(cmd, "amg-smoother") ||
+       cli_flag(cmd, "amg-coarse")) &&
+      j->pc != GCOO_PC_AMG) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist solve: --amg-..., --nullspace and --coords need --pc amg\n");
+    return false;
+  }
+  if ((j->nullspace && j->coords) || (j->coords && j->block_size < 2) ||
+      (cli_flag(cmd, "block-size") && !j->coords)) {
+    if (cli_rank() == 0)
+      fprintf(stderr, "gcoo_dist solve: give --nullspace, or --coords with --block-size 2 or 3 "
+                      "(unknowns per node), not both\n");
+    return false;
+  }
   /* float64 unless told: a tolerance like 1e-8 is out of float32's reach, whatever the file's
    * values are stored in */
   if (!cli_job_dtype(cmd, NULL, GCOO_FLOAT64, &j->dtype, j->dtype_source, sizeof j->dtype_source))
@@ -371,6 +414,51 @@ static void monitor(void *ctx, int64_t it, int64_t k, const double *rel) {
   j->last_progress = now;
 }
 
+/* AMG's options, and its near-null space or nodal coordinates read for this rank's rows. */
+static gcoo_status amg_inputs(solve_job *j, gcoo_pc pc) {
+  gcoo_status st = gcoo_pc_set_amg_options(pc, &j->amg);
+  const char *path = j->nullspace ? j->nullspace : j->coords;
+  if (st < 0 || !path) return st;
+  const int64_t bs = j->coords ? j->block_size : 1;
+  gcoo_dense D = {0};
+  int ok = 1;
+  if (cli_rank() == 0) { /* the file's shape against A's, said once */
+    int64_t fm = 0, fn = 0;
+    int sparse = 0;
+    if (cli_dense_shape(path, &fm, &fn, &sparse) >= 0 && !sparse &&
+        (fm != j->info.m_global / bs || (j->coords && fn != bs))) {
+      fprintf(stderr,
+              "gcoo_dist solve: --%s %s is %lld x %lld; %s needs %lld x %s (A has %lld rows)\n",
+              j->coords ? "coords" : "nullspace", path, (long long)fm, (long long)fn,
+              j->coords ? "the coordinates" : "the near-null space",
+              (long long)(j->info.m_global / bs), j->coords ? (bs == 2 ? "2" : "3") : "b",
+              (long long)j->info.m_global);
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, gcoo_dist_comm(j->d));
+  if (!ok) return GCOO_ERR_SHAPE;
+  if (j->info.row0 % bs || j->info.nrows_local % bs) {
+    fprintf(stderr,
+            "gcoo_dist solve: rank %d holds rows %lld..%lld, not whole nodes of %lld "
+            "unknowns (--block-size)\n",
+            cli_rank(), (long long)j->info.row0,
+            (long long)(j->info.row0 + j->info.nrows_local - 1), (long long)bs);
+    st = GCOO_ERR_SHAPE;
+  }
+  st = gcoo_dist_agree(j->d, st);
+  if (st >= 0) {
+    cli_progress("reading %s", path);
+    st = cli_dense_read_rows(gcoo_dist_comm(j->d), path, GCOO_FLOAT64, j->info.row0 / bs,
+                             j->info.nrows_local / bs, GCOO_ROW_MAJOR, &D);
+  }
+  if (st >= 0)
+    st = j->coords ? gcoo_pc_set_coordinates(pc, &D, j->block_size)
+                   : gcoo_pc_set_near_nullspace(pc, &D);
+  gcoo_dense_destroy(&D);
+  return st;
+}
+
 /* The solver with the options of the command line (then --options). */
 static gcoo_status make_solver(solve_job *j) {
   gcoo_status st = gcoo_ksp_create(&j->ksp, j->op);
@@ -392,6 +480,7 @@ static gcoo_status make_solver(solve_job *j) {
   st = gcoo_ksp_set_options(j->ksp, &o);
   if (st >= 0) st = gcoo_ksp_get_pc(j->ksp, &pc);
   if (st >= 0) st = gcoo_pc_set_type(pc, j->pc);
+  if (st >= 0 && j->pc == GCOO_PC_AMG) st = amg_inputs(j, pc);
   if (st >= 0 && j->extra) st = gcoo_ksp_set_from_string(j->ksp, j->extra);
   if (st >= 0) { /* --options may have changed the method or preconditioner */
     st = gcoo_ksp_get_options(j->ksp, &o);
@@ -539,6 +628,39 @@ static void outcome_words(const solve_job *j, char *buf, size_t len) {
            (long long)r->reason_column, bad > 1 ? ", and other columns" : "");
 }
 
+/* The hierarchy's report as --json's "amg" object. */
+static void amg_json(cli_json *js, const gcoo_amg_info *a) {
+  cli_json_object(js, "amg");
+  cli_json_int(js, "levels", a->levels);
+  cli_json_real(js, "operator_complexity", a->operator_complexity);
+  cli_json_real(js, "grid_complexity", a->grid_complexity);
+  cli_json_array(js, "level");
+  for (int l = 0; l < a->levels && l < 32; l++) {
+    const gcoo_amg_level_info *li = &a->level[l];
+    cli_json_object(js, NULL);
+    cli_json_int(js, "rows", li->rows);
+    cli_json_int(js, "nnz", li->nnz);
+    cli_json_int(js, "ranks", li->ranks);
+    cli_json_real(js, "rho", li->rho);
+    if (l > 0) { /* the products that made this level from the finer one */
+      cli_json_int(js, "nnz_p", li->nnz_p);
+      cli_json_int(js, "nnz_ap_predicted", li->nnz_predicted_ap);
+      cli_json_int(js, "nnz_ap", li->nnz_ap);
+      cli_json_int(js, "nnz_rap_predicted", li->nnz_predicted_rap);
+    }
+    cli_json_end(js);
+  }
+  cli_json_end(js);
+  static const char *const phases[] = {"strength", "aggregate", "prolongator", "galerkin",
+                                       "smoother", "coarse",    "total"};
+  const double secs[] = {a->t_strength, a->t_aggregate, a->t_prolongator, a->t_galerkin,
+                         a->t_smoother, a->t_coarse,    a->t_total};
+  cli_json_object(js, "seconds");
+  cli_json_reals(js, phases, secs, 7);
+  cli_json_end(js);
+  cli_json_end(js);
+}
+
 static void report(solve_job *j) {
   gcoo_ksp_result *r = &j->res;
   double worst_true = 0.0;
@@ -557,6 +679,10 @@ static void report(solve_job *j) {
   if (gcoo_ctx_describe(gcoo_dist_ctx(j->d), dev, sizeof dev) < 0) snprintf(dev, sizeof dev, "?");
   if (gcoo_ksp_describe(j->ksp, desc, sizeof desc) < 0) snprintf(desc, sizeof desc, "?");
   outcome_words(j, outcome, sizeof outcome);
+  gcoo_amg_info amg;
+  gcoo_pc pc = NULL;
+  const int have_amg = j->pc == GCOO_PC_AMG && gcoo_ksp_get_pc(j->ksp, &pc) >= 0 &&
+                       gcoo_pc_get_amg_info(pc, &amg) >= 0;
   if (cli_rank() != 0) return;
   const char *mode = j->separate                                              ? "separate"
                      : j->ksp_type == GCOO_KSP_CG && r->k > 1 && !j->lockstep ? "block"
@@ -617,6 +743,7 @@ static void report(solve_job *j) {
       cli_json_end(&js);
     }
     cli_json_int(&js, "halo_rows_per_multiply", halo_sum);
+    if (have_amg) amg_json(&js, &amg);
     /* solve: from the operator to the answer, the solver's set-up (setup) included; blas: the
      * rest of the iterations, the block and vector operations */
     static const char *const phases[] = {"build",  "solve", "setup",   "iterate", "spmm",
@@ -637,6 +764,16 @@ static void report(solve_job *j) {
          outcome, (long long)r->spmm_calls);
   printf("  true residual ||B - A X|| / ||B||: max %.3e over the %lld column%s\n", worst_true,
          (long long)r->k, r->k > 1 ? "s" : "");
+  if (have_amg) {
+    printf("  AMG: %d levels, rows", amg.levels);
+    for (int l = 0; l < amg.levels && l < 32; l++)
+      printf("%s%lld", l ? " > " : " ", (long long)amg.level[l].rows);
+    printf(", operator complexity %.3f, grid complexity %.3f; set-up %.3f s (strength %.3f, "
+           "aggregation %.3f, prolongators %.3f, Galerkin products %.3f, smoothers %.3f, coarsest "
+           "%.3f)\n",
+           amg.operator_complexity, amg.grid_complexity, amg.t_total, amg.t_strength,
+           amg.t_aggregate, amg.t_prolongator, amg.t_galerkin, amg.t_smoother, amg.t_coarse);
+  }
   printf("  time: build %.3f s, solve %.3f s (set-up %.3f, iterations %.3f: SpDM %.3f, "
          "reductions %.3f, preconditioner %.3f, vector operations %.3f), write %.3f s; halo %lld "
          "rows per multiply\n",
@@ -699,7 +836,8 @@ cli_command cmd_solve =
     {"solve",
      "A X = B with a Krylov method and a preconditioner on the distributed operator",
      "(--a PATH | --stencil 7|27 --grid n) [--b B.h5 | --k K] [--ksp M] [--pc P] [--tol T] "
-     "[--out X.h5]",
+     "[--out X.h5] [--pc amg [--amg-theta T] [--amg-smoother S] [--amg-coarse N] "
+     "[--nullspace V.h5:/V | --coords XYZ.h5:/XYZ --block-size b]]",
      "Solves A X = B for k right-hand sides at once. Methods (--ksp): cg for symmetric positive\n"
      "definite A (with k > 1 breakdown-free block CG: one distributed multiply per iteration for\n"
      "all k columns), pipecg (pipelined CG: one overlapped reduction an iteration, for many\n"
@@ -707,7 +845,10 @@ cli_command cmd_solve =
      "than GMRES), preonly (one application of the preconditioner). Preconditioners (--pc):\n"
      "jacobi (cheap, enough for well-conditioned problems), none, amg (smoothed aggregation\n"
      "multigrid: choose it for matrices from elliptic PDEs such as diffusion, elasticity or\n"
-     "pressure, where Jacobi's iterations grow with the grid and AMG's stay near 10) and lu (a\n"
+     "pressure, where Jacobi's iterations grow with the grid and AMG's stay near 10; its set-up\n"
+     "costs tens of multiplies, so it pays once Jacobi would need more than about a hundred\n"
+     "iterations; --amg-theta, --amg-smoother, --amg-coarse tune it, --nullspace or --coords\n"
+     "with --block-size give it the near-null space of elasticity) and lu (a\n"
      "sparse direct solve: with --ksp preonly, the robust path for circuit, power-network and\n"
      "other matrices no iterative method handles). Reports iterations, why each column stopped,\n"
      "the true residual ||B - A X|| / ||B|| recomputed at the end, and the time per phase; a\n"

@@ -24,4 +24,29 @@ gcoo_status gcoo__dist_op_apply_checked(gcoo_dist_op op, double alpha, const gco
 /** Reserve the halo buffers for products of N columns in mem (agreed over ranks). Collective. */
 gcoo_status gcoo__dist_op_reserve(gcoo_dist_op op, int64_t N, gcoo_memspace mem);
 
+/** A PARTITIONED operator whose X rows are split over the ranks otherwise than its Y rows: a
+ *  rectangular m_global x col_begin[size] matrix (the prolongator and restriction of AMG) whose
+ *  products take this rank's rows [col_begin[rank], col_begin[rank + 1]) of X, with the halo
+ *  exchange of a square operator. slab: this rank's CSR rows [row0, ..) with global column
+ *  indices, taken over (*slab is NULL afterwards). col_begin (size + 1 offsets) is copied.
+ *  Collective. */
+gcoo_status gcoo__dist_op_create_rect(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
+                                      int64_t m_global, const int64_t *col_begin,
+                                      const gcoo_dist_op_options *opts, gcoo_dist_op *op);
+/** The X rows a PARTITIONED operator's products receive from other ranks (global numbers,
+ *  ascending: grouped by owner in rank order): *n of them at *rows, owned by op. Not
+ *  collective. */
+void gcoo__dist_op_halo_rows(gcoo_dist_op op, int64_t *n, const int32_t **rows);
+/** The rows of a sparse matrix M distributed like op's X (own: this rank's rows of M, CSR, any
+ *  columns) that op's halo needs, as a new CSR matrix whose row r is halo row r of
+ *  gcoo__dist_op_halo_rows (for products A M across ranks: PETSc's MatGetBrowsOfAoCols). One
+ *  exchange of row lengths, one of entries, with the halo's peers. Collective. */
+gcoo_status gcoo__dist_op_halo_csr(gcoo_dist_op op, gcoo_sparse own, gcoo_sparse *halo);
+/** This rank's n entries (global rows, columns, values) sent to the owners of their rows
+ *  (row_begin: size + 1 offsets); each rank gets its rows as a CSR slab with k columns,
+ *  duplicates summed. Collective. */
+gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
+                                    gcoo_dtype dtype, int64_t n, const int32_t *rows,
+                                    const int32_t *cols, const void *vals, gcoo_sparse *slab);
+
 #endif

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include "backend_impl.h"
+#include "dist_access.h"
 #include "gcoo/dist.h"
 #include "mpi_check.h"
 
@@ -144,10 +145,13 @@ struct gcoo_dist_op_s {
   gcoo_dtype dtype;
   int64_t m_global, k, row0, nrows, nnz_local, nnz_global;
   double imbalance;
-  int64_t *row_begin; /* size + 1: the rows of Y (and of X when PARTITIONED) of each rank */
-  gcoo_op local;      /* REPLICATED: the slab (nrows x k); PARTITIONED: its diagonal block */
-  gcoo_op offd;       /* PARTITIONED: the columns outside the diagonal block (nrows x nhalo) */
-  gcoo__halo halo;    /* PARTITIONED: who sends which X rows to whom */
+  int64_t *row_begin;    /* size + 1: the rows of Y (and of X when PARTITIONED) of each rank */
+  int64_t *col_begin;    /* size + 1: the rows of X of each rank when they are split otherwise
+                         (a rectangular PARTITIONED operator); NULL: row_begin */
+  int64_t xrow0, xnrows; /* PARTITIONED: this rank's rows of X */
+  gcoo_op local;         /* REPLICATED: the slab (nrows x k); PARTITIONED: its diagonal block */
+  gcoo_op offd;          /* PARTITIONED: the columns outside the diagonal block (nrows x nhalo) */
+  gcoo__halo halo;       /* PARTITIONED: who sends which X rows to whom */
   double read_seconds, setup_seconds;
 };
 
@@ -162,11 +166,6 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
  *  by nnz: every rank gets dims = {rows, cols}, its first row and its CSR slab. Collective. */
 gcoo_status gcoo__dist_scatter_csr(gcoo_dist d, gcoo_sparse A, gcoo_dtype dtype, int64_t p,
                                    int64_t dims[2], int64_t *row0, gcoo_sparse *slab);
-/** This rank's n entries (global rows, columns, values) sent to the owners of their rows
- *  (row_begin: size + 1 offsets); each rank gets its rows as a CSR slab with k columns,
- *  duplicates summed. Collective. */
-gcoo_status gcoo__dist_redistribute(gcoo_dist d, const int64_t *row_begin, int64_t k,
-                                    gcoo_dtype dtype, int64_t n, const int32_t *rows,
-                                    const int32_t *cols, const void *vals, gcoo_sparse *slab);
+/* gcoo__dist_redistribute: dist_access.h */
 
 #endif

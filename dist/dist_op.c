@@ -44,6 +44,7 @@ gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op) {
   gcoo_status st2 = gcoo_op_destroy(&o->offd);
   gcoo__halo_free(&o->halo);
   free(o->row_begin);
+  free(o->col_begin);
   o->magic = GCOO_MAGIC_FREED;
   free(o);
   *op = NULL;
@@ -55,9 +56,11 @@ gcoo_status gcoo_dist_op_destroy(gcoo_dist_op *op) {
 /* Per-rank facts every rank needs to check the tiling, all-gathered in one call. */
 enum { F_ROW0, F_NROWS, F_K, F_M, F_NNZ, F_DTYPE, F_XMODE, F_READING, F_COUNT };
 
-gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
-                                        int64_t m_global, int64_t k,
-                                        const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
+/* The operator of gcoo__dist_op_create_aframe, or with col_begin (size + 1 offsets, copied) a
+ * rectangular PARTITIONED one whose X rows are split by col_begin. */
+static gcoo_status create_frame(gcoo_dist d, gcoo_sparse *slab, int64_t row0, int64_t m_global,
+                                int64_t k, const int64_t *col_begin,
+                                const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
   gcoo_status st = GCOO_SUCCESS;
   struct gcoo_dist_op_s *op = NULL;
   int64_t *facts = NULL;
@@ -80,6 +83,10 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
     st = gcoo__malloc_n((void **)&facts, (int64_t)d->size * F_COUNT, sizeof(int64_t), "slab table");
   if (st >= 0)
     st = gcoo__malloc_n((void **)&op->row_begin, d->size + 1, sizeof(int64_t), "row partition");
+  if (st >= 0 && col_begin) {
+    st = gcoo__malloc_n((void **)&op->col_begin, d->size + 1, sizeof(int64_t), "X partition");
+    if (st >= 0) memcpy(op->col_begin, col_begin, (size_t)(d->size + 1) * sizeof(int64_t));
+  }
   GCOO_GOTO(gcoo__dist_agree(d, st));
   op->magic = GCOO_MAGIC_DIST_OP;
   op->d = d;
@@ -126,13 +133,22 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
   GCOO_CHECK_GOTO(next == m_global, GCOO_ERR_SHAPE,
                   "the ranks' slabs cover %lld rows of a %lld-row matrix", (long long)next,
                   (long long)m_global);
-  GCOO_CHECK_GOTO(opts->xmode != GCOO_DIST_X_PARTITIONED || k == m_global, GCOO_ERR_SHAPE,
+  GCOO_CHECK_GOTO(!col_begin || (opts->xmode == GCOO_DIST_X_PARTITIONED && col_begin[0] == 0 &&
+                                 col_begin[d->size] == k && opts->shift == 0.0),
+                  GCOO_ERR_INTERNAL,
+                  "a rectangular operator is PARTITIONED, unshifted, and its X "
+                  "partition covers its %lld columns",
+                  (long long)k);
+  GCOO_CHECK_GOTO(opts->xmode != GCOO_DIST_X_PARTITIONED || k == m_global || col_begin,
+                  GCOO_ERR_SHAPE,
                   "PARTITIONED X needs a square matrix (X rows split like Y rows); this one is "
                   "%lld x %lld: use GCOO_DIST_X_REPLICATED",
                   (long long)m_global, (long long)k);
   GCOO_CHECK_GOTO(opts->shift == 0.0 || k == m_global, GCOO_ERR_SHAPE,
                   "a diagonal shift needs a square matrix; this one is %lld x %lld",
                   (long long)m_global, (long long)k);
+  op->xrow0 = col_begin ? col_begin[d->rank] : row0;
+  op->xnrows = col_begin ? col_begin[d->rank + 1] - col_begin[d->rank] : op->nrows;
   op->imbalance = op->nnz_global > 0 ? (double)nnz_max / ((double)op->nnz_global / d->size) : 1.0;
 
   /* A + shift I: the slab's diagonal entries sit at columns row0 + i of A (rows row0 + j of S) */
@@ -155,7 +171,8 @@ gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t 
       A_csr = *slab;
       *slab = NULL;
     }
-    GCOO_GOTO(gcoo__halo_build(d, op->row_begin, A_csr, &A_diag, &A_offd, &op->halo));
+    GCOO_GOTO(gcoo__halo_build(d, col_begin ? op->col_begin : op->row_begin, A_csr, &A_diag,
+                               &A_offd, &op->halo));
     gcoo_sparse_destroy(&A_csr); /* its two blocks hold the entries now */
     if (op->nrows > 0) st = make_local_op(d, &A_diag, &opts->local, &op->local);
     if (st >= 0 && op->halo.nrecv > 0) st = make_local_op(d, &A_offd, &opts->local, &op->offd);
@@ -186,6 +203,18 @@ done:
     gcoo_dist_op_destroy(&op);
   }
   return st;
+}
+
+gcoo_status gcoo__dist_op_create_aframe(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
+                                        int64_t m_global, int64_t k,
+                                        const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
+  return create_frame(d, slab, row0, m_global, k, NULL, opts, out);
+}
+
+gcoo_status gcoo__dist_op_create_rect(gcoo_dist d, gcoo_sparse *slab, int64_t row0,
+                                      int64_t m_global, const int64_t *col_begin,
+                                      const gcoo_dist_op_options *opts, gcoo_dist_op *out) {
+  return create_frame(d, slab, row0, m_global, col_begin[d->size], col_begin, opts, out);
 }
 
 gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, int64_t m_global,
@@ -284,7 +313,7 @@ static gcoo_status block_rows(gcoo_dist_op op, gcoo_op block, int offd, const in
   int32_t *ind = (int32_t *)a.ind;
   for (int64_t e = 0; e < ri.nnz; e++)
     ind[e] = offd          ? op->halo.recv_rows[ind[e]]
-             : partitioned ? (int32_t)(op->row0 + ind[e])
+             : partitioned ? (int32_t)(op->xrow0 + ind[e])
                            : ind[e];
   return GCOO_SUCCESS;
 }
@@ -359,7 +388,7 @@ static gcoo_status check_operands(gcoo_dist_op op, const gcoo_dense *X, const gc
   GCOO_CHECK(X->mem == Y->mem, GCOO_ERR_INVALID_ARG,
              "operands in different memory spaces (one host, one device)");
   const int partitioned = op->opts.xmode == GCOO_DIST_X_PARTITIONED;
-  const int64_t xk = partitioned ? op->nrows : op->k;
+  const int64_t xk = partitioned ? op->xnrows : op->k;
   /* the dense x sparse reading is the transpose of the sparse x dense one: the operands' rows
    * and columns trade places, and so do the words of the messages */
   const int sd = op->opts.local.reading == GCOO_SPARSE_DENSE;
@@ -400,6 +429,11 @@ gcoo_status gcoo_dist_op_apply(gcoo_dist_op op, double alpha, const gcoo_dense *
 gcoo_op gcoo__dist_op_local(gcoo_dist_op op) { return op ? op->local : NULL; }
 
 int gcoo__dist_op_has_halo(gcoo_dist_op op) { return op && op->offd != NULL; }
+
+void gcoo__dist_op_halo_rows(gcoo_dist_op op, int64_t *n, const int32_t **rows) {
+  *n = op->halo.nrecv;
+  *rows = op->halo.recv_rows;
+}
 
 gcoo_op gcoo__dist_op_swap_local(gcoo_dist_op op, gcoo_op local) {
   gcoo_op old = op->local;

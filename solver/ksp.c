@@ -375,11 +375,13 @@ gcoo_status gcoo__ksp_solve(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *X,
   GCOO_CALL(gcoo_dist_agree(ksp->d, local));
   const int64_t k = B->ncols;
   GCOO_CALL(agree_choices(ksp, k));
+  double t_setup = 0.0;
   if (!ksp->setup_done || !ksp->pc->built || ksp->pc->stale) {
     GCOO_CALL(gcoo_ksp_setup(ksp));
-    res->t_setup = ksp->setup_seconds;
+    t_setup = ksp->setup_seconds;
   }
   local = result_alloc(res, k);
+  res->t_setup = t_setup;
   r.ksp = ksp;
   r.ctx = ksp->ctx;
   r.mem = B->mem;

@@ -9,6 +9,11 @@
 #include <omp.h>
 #endif
 
+#if defined(__GNUC__)
+#define GCOO_SPDM_INLINE __attribute__((always_inline))
+#else
+#define GCOO_SPDM_INLINE
+#endif
 #define GCOO_TEMPLATE "spdm_cpu_impl.h"
 #include "gcoo/template.h"
 

@@ -56,6 +56,49 @@ static inline int64_t GCOO_FN(csr_split)(const int64_t *ptr, int64_t m, int t, i
   return lo;
 }
 
+/* sum_e vals[e] x[ind[e] * xrs] over one row, in double, with four partial sums: a row of
+ * tens of entries is otherwise one chain of dependent additions, bound by the adder's latency
+ * rather than by memory (bcsstk24, 45 entries a row: SpMV 1.3x faster). The same order on
+ * every call. */
+static inline double GCOO_FN(csr_row_dot)(const GCOO_T *restrict vals, const int32_t *restrict ind,
+                                          const GCOO_T *restrict x, int64_t xrs, int64_t e0,
+                                          int64_t e1) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int64_t e = e0;
+  for (; e + 4 <= e1; e += 4) {
+    s0 += (double)vals[e] * x[ind[e] * xrs];
+    s1 += (double)vals[e + 1] * x[ind[e + 1] * xrs];
+    s2 += (double)vals[e + 2] * x[ind[e + 2] * xrs];
+    s3 += (double)vals[e + 3] * x[ind[e + 3] * xrs];
+  }
+  for (; e < e1; e++) s0 += (double)vals[e] * x[ind[e] * xrs];
+  return (s0 + s1) + (s2 + s3);
+}
+
+/* Rows [r0, r1) of Y = alpha A X + beta Y for a narrow block (N a literal 4, 8 or 16 where it
+ * is inlined): a row's N sums stay in registers over the row's entries instead of going
+ * through Y's row in memory at every entry (block solvers' k right-hand sides). */
+static inline GCOO_SPDM_INLINE void GCOO_FN(csr_rows_narrow)(
+    const int64_t *restrict ptr, const int32_t *restrict ind, const GCOO_T *restrict vals,
+    const GCOO_T *restrict x, int64_t xrs, GCOO_T *restrict y, int64_t yrs, double alpha,
+    double beta, int64_t r0, int64_t r1, const int64_t N) {
+  for (int64_t i = r0; i < r1; i++) {
+    GCOO_T acc[16];
+    for (int64_t j = 0; j < N; j++) acc[j] = (GCOO_T)0;
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) {
+      const GCOO_T a = vals[e];
+      const GCOO_T *restrict xr = &x[(int64_t)ind[e] * xrs];
+#pragma omp simd
+      for (int64_t j = 0; j < N; j++) acc[j] += a * xr[j];
+    }
+    GCOO_T *restrict yi = &y[i * yrs];
+    if (beta == 0.0)
+      for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)(alpha * acc[j]);
+    else
+      for (int64_t j = 0; j < N; j++) yi[j] = (GCOO_T)(alpha * acc[j] + beta * yi[j]);
+  }
+}
+
 /* Y = alpha A X + beta Y from the CSR of A, rows split over the threads by entries: each row of Y
  * is a sum over its row of A, written once (no atomics, no zeroing pass). One column (SpMV) and
  * contiguous rows of X and Y (SpMM, row-major) have loops of their own. */
@@ -80,18 +123,21 @@ static void GCOO_FN(spdm_csr_cpu)(const gcoo_csr_view *A, double alpha, const gc
     const int64_t r0 = GCOO_FN(csr_split)(ptr, m, t, nt),
                   r1 = GCOO_FN(csr_split)(ptr, m, t + 1, nt);
     if (N == 1 && xrs == 1 && yrs == 1 && beta == 0.0) { /* SpMV on vectors: the solvers' case */
-      for (int64_t i = r0; i < r1; i++) {
-        double s = 0.0;
-        for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) s += (double)vals[e] * x[ind[e]];
-        y[i] = (GCOO_T)(alpha * s);
-      }
+      for (int64_t i = r0; i < r1; i++)
+        y[i] = (GCOO_T)(alpha * GCOO_FN(csr_row_dot)(vals, ind, x, 1, ptr[i], ptr[i + 1]));
     } else if (N == 1) {
       for (int64_t i = r0; i < r1; i++) {
-        double s = 0.0;
-        for (int64_t e = ptr[i]; e < ptr[i + 1]; e++) s += (double)vals[e] * x[ind[e] * xrs];
+        const double s = GCOO_FN(csr_row_dot)(vals, ind, x, xrs, ptr[i], ptr[i + 1]);
         GCOO_T *yi = &y[i * yrs];
         *yi = (GCOO_T)(beta == 0.0 ? alpha * s : alpha * s + beta * (double)*yi);
       }
+    } else if (xcs == 1 && ycs == 1 && (N == 4 || N == 8 || N == 16)) {
+      if (N == 4)
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 4);
+      else if (N == 8)
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 8);
+      else
+        GCOO_FN(csr_rows_narrow)(ptr, ind, vals, x, xrs, y, yrs, alpha, beta, r0, r1, 16);
     } else if (xcs == 1 && ycs == 1) {
       for (int64_t i = r0; i < r1; i++) {
         GCOO_T *restrict yi = &y[i * yrs];

@@ -130,6 +130,12 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
   GCOO_GOTO(gcoo__malloc_n((void **)&off, M, sizeof *off, "row offsets"));
   GCOO_GOTO(gcoo__malloc_n((void **)&rowptr, M + 1, sizeof *rowptr, "C row pointers"));
   const int bits_max = gcoo__table_bits(hi_max);
+  /* each thread's buffer starts at its share of the rows' bound sum(hi) (half as much again):
+   * pages are only touched as entries arrive, and the buffer rarely grows (each growth is a
+   * copy); one thread's buffer holds the bound whole and is never copied */
+  int64_t hi_total = 0;
+  for (int64_t i = 0; i < M; i++) hi_total += hi[i];
+  const int64_t cap0 = nthreads == 1 ? hi_total : hi_total / nthreads + hi_total / (2 * nthreads);
 #pragma omp parallel num_threads(nthreads) reduction(+ : peak)
   {
     int tid = 0;
@@ -137,6 +143,11 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
     tid = omp_get_thread_num();
 #endif
     GCOO_FN(spgemm_buf) *buf = &bufs[tid];
+    if (cap0 > 0) {
+      buf->cols = malloc((size_t)cap0 * sizeof *buf->cols);
+      buf->vals = malloc((size_t)cap0 * sizeof *buf->vals);
+      buf->cap = buf->cols && buf->vals ? cap0 : 0;
+    }
     gcoo_row_table table;
     const int ok = gcoo__row_table_init(&table, bits_max);
     int32_t *pos = malloc(((size_t)1 << bits_max) * sizeof *pos);
@@ -180,15 +191,22 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
   rowptr[0] = 0;
   for (int64_t i = 0; i < M; i++) rowptr[i + 1] += rowptr[i];
   const int64_t nnz = rowptr[M];
-  GCOO_GOTO(gcoo__malloc_n((void **)&colind, nnz, sizeof *colind, "C column indices"));
-  GCOO_GOTO(gcoo__malloc_n((void **)&values, nnz, sizeof *values, "C values"));
+  if (nthreads == 1 && bufs[0].cols && bufs[0].vals) { /* one thread: its buffer is C's arrays */
+    colind = bufs[0].cols;
+    values = bufs[0].vals;
+    bufs[0].cols = NULL;
+    bufs[0].vals = NULL;
+  } else {
+    GCOO_GOTO(gcoo__malloc_n((void **)&colind, nnz, sizeof *colind, "C column indices"));
+    GCOO_GOTO(gcoo__malloc_n((void **)&values, nnz, sizeof *values, "C values"));
 #pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < M; i++) {
-    const int64_t n = rowptr[i + 1] - rowptr[i];
-    if (!n) continue;
-    const GCOO_FN(spgemm_buf) *b = &bufs[tid_of[i]];
-    memcpy(colind + rowptr[i], b->cols + off[i], (size_t)n * sizeof *colind);
-    memcpy(values + rowptr[i], b->vals + off[i], (size_t)n * sizeof *values);
+    for (int64_t i = 0; i < M; i++) {
+      const int64_t n = rowptr[i + 1] - rowptr[i];
+      if (!n) continue;
+      const GCOO_FN(spgemm_buf) *b = &bufs[tid_of[i]];
+      memcpy(colind + rowptr[i], b->cols + off[i], (size_t)n * sizeof *colind);
+      memcpy(values + rowptr[i], b->vals + off[i], (size_t)n * sizeof *values);
+    }
   }
   peak += nnz * (int64_t)(sizeof *colind + sizeof *values) + (M + 1) * 8 + M * 12;
   if (peak_bytes) *peak_bytes = peak;

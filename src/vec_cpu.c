@@ -169,6 +169,12 @@ static gcoo_status host_bcg_direction(gcoo_ctx ctx, int64_t s, const double *bet
              (long long)W->ncols);
   return GCOO_DISPATCH(W->dtype, vec_bcg_direction, s, beta, P, Z, dinv, W, out);
 }
+static gcoo_status host_smooth_step(gcoo_ctx ctx, double a, double b, const gcoo_dense *dinv,
+                                    const gcoo_dense *S, const gcoo_dense *W, gcoo_dense *R,
+                                    gcoo_dense *D, gcoo_dense *X, int x_zero) {
+  (void)ctx;
+  return GCOO_DISPATCH(S->dtype, vec_smooth_step, a, b, dinv, S, W, R, D, X, x_zero);
+}
 
 const gcoo_vec_ops gcoo__vec_host = {
     .fill = host_fill,
@@ -183,4 +189,5 @@ const gcoo_vec_ops gcoo__vec_host = {
     .bcg_gram2 = host_bcg_gram2,
     .bcg_update = host_bcg_update,
     .bcg_direction = host_bcg_direction,
+    .smooth_step = host_smooth_step,
 };

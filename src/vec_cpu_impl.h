@@ -555,4 +555,54 @@ static gcoo_status GCOO_FN(vec_bcg_direction)(int64_t s, const double *beta, con
   return GCOO_SUCCESS;
 }
 
+static GCOO_VEC_INLINE void GCOO_FN(vsmooth_k)(int64_t i0, int64_t i1, int64_t k, double a,
+                                               double b, const VT *restrict dv, int64_t dl,
+                                               const VT *s, int64_t ls, const VT *restrict w,
+                                               int64_t lw, VT *r, int64_t lr, VT *restrict d,
+                                               int64_t ld, VT *restrict x, int64_t lx, int x_zero) {
+  /* the branches are the same for every row: each is a loop of its own over the k columns */
+  for (int64_t i = i0; i < i1; i++) {
+    const VT *src = s + i * ls;
+    if (w) {
+      VT *ri = r + i * lr;
+      for (int64_t j = 0; j < k; j++) ri[j] = (VT)((double)src[j] - (double)w[i * lw + j]);
+      src = ri; /* the stored residual, as the next step reads it */
+    }
+    if (!d) continue;
+    const double di = b * (double)dv[i * dl];
+    VT *restrict dd = d + i * ld, *restrict xx = x + i * lx;
+    if (a == 0.0)
+      for (int64_t j = 0; j < k; j++) dd[j] = (VT)(di * (double)src[j]);
+    else
+      for (int64_t j = 0; j < k; j++) dd[j] = (VT)(a * (double)dd[j] + di * (double)src[j]);
+    if (x_zero)
+      for (int64_t j = 0; j < k; j++) xx[j] = dd[j];
+    else
+      for (int64_t j = 0; j < k; j++) xx[j] = (VT)((double)xx[j] + (double)dd[j]);
+  }
+}
+
+/* A polynomial smoother's step (gcoo_vec_ops.smooth_step): R = S - W, D = a D + b dinv R,
+ * X += D, one pass over the rows. */
+static gcoo_status GCOO_FN(vec_smooth_step)(double a, double b, const gcoo_dense *dinv,
+                                            const gcoo_dense *S, const gcoo_dense *W, gcoo_dense *R,
+                                            gcoo_dense *D, gcoo_dense *X, int x_zero) {
+  const gcoo_dense *shape = D ? D : R;
+  const int64_t n = shape->nrows, k = shape->ncols;
+  const VT *dv = dinv->data, *s = S->data, *w = W ? W->data : NULL;
+  VT *r = R ? R->data : NULL, *dd = D ? D->data : NULL, *x = X ? X->data : NULL;
+  const int64_t dl = dinv->ld, ls = S->ld, lw = W ? W->ld : 0, lr = R ? R->ld : 0;
+  const int64_t ld = D ? D->ld : 0, lx = X ? X->ld : 0;
+#pragma omp parallel if (VEC_PAR(n, k))
+  {
+    int64_t i0, i1;
+    vec_range(n, &i0, &i1);
+    if (k == 1)
+      GCOO_FN(vsmooth_k)(i0, i1, 1, a, b, dv, dl, s, ls, w, lw, r, lr, dd, ld, x, lx, x_zero);
+    else
+      GCOO_FN(vsmooth_k)(i0, i1, k, a, b, dv, dl, s, ls, w, lw, r, lr, dd, ld, x, lx, x_zero);
+  }
+  return GCOO_SUCCESS;
+}
+
 #undef VT

@@ -243,6 +243,15 @@ typedef struct gcoo_vec_ops {
   gcoo_status (*bcg_direction)(gcoo_ctx ctx, int64_t s, const double *beta, const gcoo_dense *P,
                                const gcoo_dense *Z, const gcoo_dense *dinv, gcoo_dense *W,
                                double *out);
+  /** One step of a polynomial smoother (Chebyshev, l1-Jacobi; AMG), the same scalars for every
+   *  column, W = A D computed before:
+   *    W given:   R = S - W, then (D given) D = a D + b diag(dinv) R and X = D (x_zero) or
+   *               X += D; with D NULL only the residual update R = S - W;
+   *    W NULL:    D = a D + b diag(dinv) S and X = D (x_zero) or X += D (R not touched).
+   *  S may be R. Where a is 0, D's old values are not read; where x_zero, neither are X's. */
+  gcoo_status (*smooth_step)(gcoo_ctx ctx, double a, double b, const gcoo_dense *dinv,
+                             const gcoo_dense *S, const gcoo_dense *W, gcoo_dense *R, gcoo_dense *D,
+                             gcoo_dense *X, int x_zero);
 } gcoo_vec_ops;
 
 /** The host table (src/vec_cpu.c, OpenMP). */

@@ -266,6 +266,27 @@ with h5py.File('$tmp/N.h5', 'w') as f:
   run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp gmres --k 1
   expect_rc 1 "Jacobi on west0479"; expect_err "A(" "names the row"
   ;;
+amg)  # solve --pc amg: its options, the hierarchy under "amg" in --json, a near-null space file,
+     # nodal coordinates with a block size, and the options refused without --pc amg
+  run "$np" solve --stencil 7 --grid 12 --k 2 --pc amg --check --json
+  expect_rc 0 "solve --pc amg"
+  json "a = d['amg']; assert d['pc']=='amg' and d['converged'] and d['iterations'] <= 12 and a['levels'] >= 2 and a['level'][0]['rows'] == 1728 and 1 < a['operator_complexity'] < 2 and a['level'][1]['nnz_ap'] > 0 and 0 < d['seconds']['setup'] <= d['seconds']['solve'], d"
+  run "$np" solve --stencil 7 --grid 12 --k 1 --pc amg --amg-theta 0.05 --amg-smoother jacobi --amg-coarse 40 --check --json
+  expect_rc 0 "the AMG options"; json "assert d['amg']['level'][-1]['rows'] <= 40, d['amg']"
+  "$py" -c "
+import h5py, numpy as np
+with h5py.File('$tmp/V.h5', 'w') as f:
+  f['V'] = np.ones((1728, 1)); f['XYZ'] = np.random.default_rng(1).random((864, 2))
+" || fail "cannot write V.h5"
+  run "$np" solve --stencil 7 --grid 12 --k 1 --pc amg --nullspace "$tmp/V.h5:/V" --check --json
+  expect_rc 0 "--nullspace"
+  run "$np" solve --stencil 7 --grid 12 --k 1 --pc amg --coords "$tmp/V.h5:/XYZ" --block-size 2 --check --json
+  expect_rc 0 "--coords"; json "assert d['amg']['level'][1]['rows'] % 3 == 0, d['amg']"
+  run "$np" solve --stencil 7 --grid 12 --amg-theta 0.1
+  expect_rc 2 "--amg-theta without --pc amg"; expect_err "need --pc amg" "says what they need"
+  run "$np" solve --stencil 7 --grid 12 --pc amg --nullspace "$tmp/V.h5:/XYZ"
+  expect_rc 1 "a near-null space of the wrong length"; expect_err "near-null space" "names it"
+  ;;
 clobber)  # an output never destroys an input: the same object is refused before any work; another
           # object in an input's file is refused or added, the input kept either way
   mkinputs
