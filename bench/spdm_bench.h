@@ -12,7 +12,7 @@
 #include "backend_impl.h"
 #include "gcoo/gcoo.h"
 #include "gcoo/generate.h"
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 
 /* The methods measured side by side, in table order. */
 typedef enum bench_method {

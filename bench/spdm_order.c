@@ -6,7 +6,7 @@
  * ct2010, delaunay_n16, wiki-Vote) the exact kernels gather about one X row per stored entry;
  * a block of the direct kernel holds 8 or 32 consecutive rows, and its L1 can only serve an X row
  * twice when two of its rows share that column. The tensor-core mode's window order
- * (kernels/tc_order.c) already puts rows that share columns into windows of 16 for its tiles;
+ * (kernels/spdm/tc_order.c) already puts rows that share columns into windows of 16 for its tiles;
  * whether the exact kernels gain from the same order is measured by running them on a copy of A
  * whose rows are in that order (the product is A X with its rows permuted; an operator that
  * reordered internally would write each row back to its place, as the tensor-core kernel does).

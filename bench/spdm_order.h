@@ -5,11 +5,11 @@
 
 #include "backend_impl.h"
 #include "gcoo/gcoo.h"
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 
 typedef enum bench_order {
   BENCH_ORDER_NATURAL = 0, /* A's own order */
-  BENCH_ORDER_WINDOW,      /* the tensor-core mode's windows of 16 rows (kernels/tc_order.c) */
+  BENCH_ORDER_WINDOW,      /* the tensor-core mode's windows of 16 rows (kernels/spdm/tc_order.c) */
   BENCH_ORDER_RCM          /* reverse Cuthill-McKee of A + A^T (square A) */
 } bench_order;
 

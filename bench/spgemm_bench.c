@@ -54,7 +54,7 @@
 
 #include "backend_impl.h"
 #include "gcoo/gcoo.h"
-#include "spgemm_cuda.h"
+#include "spgemm/spgemm_cuda.h"
 
 enum { NALG = 4, NCOL = 5, OPS = 4 }; /* columns: gcoo, ALG1, ALG2, ALG3, OpSparse */
 static const gcoo_spgemm_alg algs[NALG] = {GCOO_SPGEMM_GCOO, GCOO_SPGEMM_CUSPARSE_ALG1,

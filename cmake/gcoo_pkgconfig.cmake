@@ -93,7 +93,7 @@ endif()
 
 if(GCOO_HAVE_CUDA)
   # the CUDA objects of libgcoo.a are C++: a static link by a C compiler needs libstdc++
-  # (cuBLAS is opened at run time, kernels/cublas_lazy.c: not a link dependency)
+  # (cuBLAS is opened at run time, kernels/backend/cublas_lazy.c: not a link dependency)
   list(APPEND _pc_private_libs ${CUDA_cudart_LIBRARY} ${CUDA_cusparse_LIBRARY} ${CMAKE_DL_LIBS} stdc++)
 endif()
 if(GCOO_HAVE_NCCL)

@@ -60,7 +60,7 @@ PARAM_REGISTRY = "src/params.c"
 PARAM_LIST = "src/params_list.h"
 PARAM_DIRECT = {
     "solver/ksp_bcg.c": "the block CG solver (lead): GCOO_BCG_FUSED",
-    "kernels/solver_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _W_IN_R, "
+    "kernels/solver/solver_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _W_IN_R, "
                               "_KK_THREADS, _MMA, _WFORM, _WFORM_RATIO, _PHASE_MARKS",
 }
 PARAM_DECL_RE = re.compile(r"^\s*GCOO_PARAM\(\s*([A-Z0-9_]+)\s*,\s*\w+\s*,\s*\w+\s*,\s*(\w+)", re.M)

@@ -75,7 +75,7 @@ void gcoo__log_set_prefix(const char *prefix);
 
 /* ---- reproducible random numbers ------------------------------------------------------------
  * SplitMix64 seeding a xoshiro256** stream: the same seed gives the same numbers on every
- * platform, and on the GPU (kernels/dense_random.cu runs these same functions).
+ * platform, and on the GPU (kernels/backend/dense_random.cu runs these same functions).
  * gcoo__rng_jump-free streams per row/rank come from seeding with (seed, stream id). */
 typedef struct gcoo_rng {
   uint64_t s[4];
@@ -110,7 +110,7 @@ static inline GCOO_HOST_DEVICE double gcoo__rng_uniform(gcoo_rng *r) {
 }
 /** Element j of row `row` of the random dense matrices of gcoo_dense_fill_random_rows: row
  *  `row`'s own stream (seed, row), uniform in [-1, 1); the caller rounds it to its element type.
- *  The one definition for the host (src/generate.c) and the GPU (kernels/dense_random.cu). */
+ *  The one definition for the host (src/generate.c) and the GPU (kernels/backend/dense_random.cu). */
 static inline GCOO_HOST_DEVICE void gcoo__dense_row_rng(gcoo_rng *r, uint64_t seed, int64_t row) {
   gcoo__rng_seed(r, seed ^ 0x5eed5eed5eed5eedull, (uint64_t)row);
 }
@@ -121,7 +121,7 @@ static inline GCOO_HOST_DEVICE double gcoo__dense_row_next(gcoo_rng *r) {
  *  columns of a column-major one) in blocks of GCOO_DENSE_SUM_BLOCK, each block's sum and sum of
  *  absolute values taken vector after vector, element after element, in double; the blocks are
  *  then added in order (src/blas.c). The one definition of a block's sums for the host and the
- *  GPU (kernels/dense_sums.cu), so both give the same bits. */
+ *  GPU (kernels/backend/dense_sums.cu), so both give the same bits. */
 #define GCOO_DENSE_SUM_BLOCK 256
 #define GCOO__DENSE_BLOCK_SUM(T, sfx)                                                      \
   static inline GCOO_HOST_DEVICE void gcoo__dense_block_sum_##sfx(const T *d, int64_t ld,  \
@@ -296,18 +296,18 @@ gcoo_status gcoo__orth_transform(int64_t k, const double *G, double rank_tol, do
 GCOO_BACKEND_LIST(GCOO_BACKEND_DECLARE_)
 #undef GCOO_BACKEND_DECLARE_
 
-/** SpGEMM on a CUDA context (kernels/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
+/** SpGEMM on a CUDA context (kernels/spgemm/spgemm.cu, or src/spgemm_cuda_stub.c when not compiled);
  *  opts is complete (defaults filled in by gcoo_spgemm). */
 gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                               const gcoo_spgemm_options *opts, gcoo_sparse *C,
                               gcoo_spgemm_info *info);
-/* The GPU predictor (kernels/spgemm.cu, method CLASSES: the estimate of gcoo_predict with
+/* The GPU predictor (kernels/spgemm/spgemm.cu, method CLASSES: the estimate of gcoo_predict with
  * GCOO_PREDICT_CLASSES for the same seed), row_flop and row_nnz always filled; a build without
  * CUDA reports "not compiled". */
 gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                                const gcoo_predict_options *opts, gcoo_prediction *pred);
 
-/* ---- device-resident solver iterations (kernels/solver_cuda.cu; src/solver_cuda_stub.c) ------
+/* ---- device-resident solver iterations (kernels/solver/solver_cuda.cu; src/solver_cuda_stub.c) ------
  * The CUDA side of dist/bcg.c. Single right-hand side on one rank: PCG in fused kernels replayed
  * as CUDA graphs, the state on the device. Block CG: the k x k steps, the preconditioner with the
  * residual norms, and the convergence test on the device; the host only queues work and reads a
@@ -374,7 +374,7 @@ gcoo_status gcoo__cuda_bcg_transform(gcoo__bcg_device *h, gcoo_dense *W);
 /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
 gcoo_status gcoo__cuda_bcg_precond_norms(gcoo__bcg_device *h, const gcoo_dense *dinv,
                                          const gcoo_dense *R, gcoo_dense *W);
-/** The fused block-vector passes (kernels/bcg_fused.cuh), for k in {8, 16, 32}
+/** The fused block-vector passes (kernels/solver/bcg_fused.cuh), for k in {8, 16, 32}
  *  (gcoo__cuda_bcg_fused: 0 none for this k, 1 there and faster than the GEMM path as measured,
  *  2 there but slower; the blocks P, Q, R, W, X n x k row-major, any ld):
  *  gram2:     red = [P^T Q | P^T R];

@@ -228,7 +228,7 @@ done:
 
 /* Rows of A in another order: row r of B is row order[r] of A (entries and their order within
  * the row unchanged), so B X is A X with its rows permuted. The tensor-core mode's window order
- * (kernels/tc_order.c) builds its layout from such a copy, and the benchmark times the exact
+ * (kernels/spdm/tc_order.c) builds its layout from such a copy, and the benchmark times the exact
  * kernels on one. One pass; order is checked to be a permutation of 0 .. m - 1. */
 gcoo_status gcoo__csr_rows_permuted(gcoo_sparse A, const int32_t *order, gcoo_sparse *B) {
   gcoo_status st = GCOO_SUCCESS;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* src/predict_classes.h: the arithmetic of the CLASSES predictor, shared by the CPU method
- * (src/predict_classes.c) and the GPU's (kernels/spgemm_kernels.cuh), so that both give the
+ * (src/predict_classes.c) and the GPU's (kernels/spgemm/spgemm_kernels.cuh), so that both give the
  * same estimate for the same seed (tests/gpu/t503 checks it). Private.
  *
  * Rows with uncertainty (hi(i) > lo(i)) are classed by floor(log2 hi(i)). In every class the

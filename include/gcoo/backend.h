@@ -156,8 +156,8 @@ gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
  * runtime themselves. Calls act on the calling thread's current device (dist/ binds each rank's
  * GPU when it starts). Streams and events are opaque handles (cudaStream_t and cudaEvent_t on
  * CUDA); a NULL stream is the device's default stream. Every call returns a gcoo_status raised
- * through the backend's one error checker (kernels/cuda_check.h on CUDA). */
-/** A backend's device operations (the CUDA backend's in kernels/device_cuda.c). */
+ * through the backend's one error checker (kernels/common/cuda_check.h on CUDA). */
+/** A backend's device operations (the CUDA backend's in kernels/backend/device_cuda.c). */
 typedef struct gcoo_device_ops {
   /** *ptr = bytes of device memory (at least 1), for `what` (named in the error message). */
   gcoo_status (*alloc)(void **ptr, size_t bytes, const char *what);

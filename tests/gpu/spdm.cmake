@@ -1,7 +1,7 @@
 # tests/gpu/spdm.cmake: the SpDM GPU tests (helper kernels); included from
 # tests/gpu/CMakeLists.txt. t300-t303, t305 (the tensor-core mode) and t307 (staged host-device
 # copies) need a GPU (exit 77 without one); t304 (the dispatch rule), t306 (cuBLAS loaded lazily; its GPU half where there is one)
-# and t309 (the kernels on the CPU emulator, kernels/cuda_emu.h) run anywhere CUDA's headers are.
+# and t309 (the kernels on the CPU emulator, tests/common/cuda_emu.h) run anywhere CUDA's headers are.
 if(GCOO_HAVE_CUDA)
   add_library(gcoo_gpu_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/gpu_test_util.c)
   target_link_libraries(gcoo_gpu_test_util PUBLIC gcoo_test_util)
@@ -14,7 +14,7 @@ if(GCOO_HAVE_CUDA)
   endforeach()
   gcoo_add_test(t304-dispatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/t304-dispatch.c LABELS unit
                 LIBS gcoo_gpu_test_util)
-  # cuBLAS opened at its first use (kernels/cublas_lazy.c): runs without a GPU too (the load, and
+  # cuBLAS opened at its first use (kernels/backend/cublas_lazy.c): runs without a GPU too (the load, and
   # the clear error for a missing library); with one, the first BLAS calls
   foreach(args "" missing)
     gcoo_add_test(t306-cublas-lazy SOURCES ${CMAKE_CURRENT_LIST_DIR}/t306-cublas-lazy.c
@@ -34,7 +34,8 @@ if(GCOO_HAVE_CUDA)
   # initialise contexts for makecontext(): nothing is resumed there.
   target_compile_options(gcoo_kernels_emu PRIVATE -Wno-unknown-pragmas
                          $<$<CXX_COMPILER_ID:GNU>:-Wno-clobbered>)
-  target_include_directories(gcoo_kernels_emu PUBLIC ${PROJECT_SOURCE_DIR}/kernels)
+  target_include_directories(gcoo_kernels_emu PUBLIC ${PROJECT_SOURCE_DIR}/kernels
+                                                      ${PROJECT_SOURCE_DIR}/tests/common)
   target_include_directories(gcoo_kernels_emu SYSTEM PUBLIC ${CUDAToolkit_INCLUDE_DIRS})
   target_link_libraries(gcoo_kernels_emu PUBLIC gcoo gcoo_flags Threads::Threads)
   gcoo_add_test(t309-kernels-emulated SOURCES ${CMAKE_CURRENT_LIST_DIR}/t309-kernels-emulated.c

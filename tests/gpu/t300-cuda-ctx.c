@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "backend_impl.h"
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gpu_test_util.h"
 
 int main(void) {

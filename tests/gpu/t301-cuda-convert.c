@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gpu_test_util.h"
 
 static void *to_host(const void *d, size_t bytes) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gpu_test_util.h"
 
 typedef struct test_case {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gpu_test_util.h"
 
 static int resident_fits(gcoo_ctx ctx, int64_t k) {

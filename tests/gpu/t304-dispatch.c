@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/gpu/t304-dispatch.c: GCOO_ALG_AUTO's rule (kernels/dispatch.c) on synthetic inputs: its
+/* tests/gpu/t304-dispatch.c: GCOO_ALG_AUTO's rule (kernels/spdm/dispatch.c) on synthetic inputs: its
  * branches in the documented order (docs/dispatch.md), TF32 only when allowed, dense only when
  * it fits, narrow N to cuSPARSE, structured reuse to the tuned kernel, random and skewed rows to
  * cuSPARSE (fitted to the H200 sweep), the tuned width p = 32 and the direct/staged
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "spdm/dispatch.h"
 #include "gpu_test_util.h"
 
 /* distinct[i] of a uniform random m x k matrix with density d at p = 2^i (expected values). */

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gpu_test_util.h"
 
 static double worst_ratio = 0, worst_rel = 0;
 static int ncases = 0;
-static int nreordered = 0; /* cases whose windows took the row order of kernels/tc_order.c */
+static int nreordered = 0; /* cases whose windows took the row order of kernels/spdm/tc_order.c */
 static int nauto_tc = 0, nauto_exact = 0; /* AUTO's TF32 trial: which side won */
 
 /* One product with TF32 allowed: operands on the device (dev) or the host. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t306-cublas-lazy.c: cuBLAS is opened at its first use, not at the program's start
- * (kernels/cublas_lazy.h). Without a GPU: nothing maps libcublas before the first load; the load
+ * (kernels/backend/cublas_lazy.h). Without a GPU: nothing maps libcublas before the first load; the load
  * fills every function of the table and they answer (status names); with `missing`, a library
  * that does not exist gives GCOO_ERR_CUBLAS naming it, at every call. With a GPU: a CUDA context
  * and a sparse product leave cuBLAS unloaded; a dense-algorithm operator (cuBLAS GEMM) and
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cublas_lazy.h"
+#include "backend/cublas_lazy.h"
 #include "gcoo_test.h"
 
 /* Whether a file whose name contains `lib` is mapped into this process. */

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t307-staged-copy.c: large copies between pageable host memory and the GPU go through
- * pinned chunks (kernels/copy_staged.c) and move every byte: host -> device -> host through
+ * pinned chunks (kernels/backend/copy_staged.c) and move every byte: host -> device -> host through
  * gcoo_ctx_dense_copy gives back the source bit for bit, for pitched rows cut into chunks (float,
  * host leading dimensions 11 and 13), one contiguous row that is not a whole number of chunks
  * (double), and column-major columns longer than a chunk (left to cudaMemcpy2DAsync); the device
  * copy is first overwritten with a poison matrix and the host result filled with NaN. And an
  * operator set up from a CSR matrix whose arrays are staged (10M entries) multiplies as the CPU
  * reference does, float and double. And the random dense operands made on the GPU
- * (gcoo_ctx_dense_fill_random_rows, kernels/dense_random.cu) equal the host's
+ * (gcoo_ctx_dense_fill_random_rows, kernels/backend/dense_random.cu) equal the host's
  * gcoo_dense_fill_random_rows bit for bit: both layouts, float and double, rows from an offset;
- * and their sums on the GPU (gcoo_ctx_dense_sums, kernels/dense_sums.cu) the host's bit for bit.
+ * and their sums on the GPU (gcoo_ctx_dense_sums, kernels/backend/dense_sums.cu) the host's bit for bit.
  * Prints each copy's rate. Needs a GPU (exit 77 without). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -114,7 +114,7 @@ static void random_rows(gcoo_ctx gpu, gcoo_dtype dt, gcoo_layout lay, int64_t r,
              dt == GCOO_FLOAT64 ? "double" : "float", (long long)r, (long long)c,
              lay == GCOO_ROW_MAJOR ? "row-major" : "column-major", (long long)row0,
              lay == GCOO_ROW_MAJOR ? "row" : "column", (long long)bad);
-  /* the sums of the device matrix (kernels/dense_sums.cu) are the host's bit for bit, and near
+  /* the sums of the device matrix (kernels/backend/dense_sums.cu) are the host's bit for bit, and near
    * a plain sum of the elements (a wrong order or block would still agree to ~1e-15, a missed or
    * doubled block would not) */
   double hs[2] = {NAN, NAN}, ds[2] = {NAN, NAN}, ref[2] = {0, 0};
@@ -140,7 +140,7 @@ static void random_rows(gcoo_ctx gpu, gcoo_dtype dt, gcoo_layout lay, int64_t r,
 }
 
 int main(void) {
-  /* stage from 32 MiB (the default is 256 MiB, kernels/copy_staged.h), so that these copies of
+  /* stage from 32 MiB (the default is 256 MiB, kernels/backend/copy_staged.h), so that these copies of
    * 36-80 MB and the 10M-entry operator go through the pinned chunks */
   TEST_CALL(gcoo_param_set("GCOO_STAGED_COPY_MIN_MB", "32"));
   if (gcoo_cuda_device_count() <= 0) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/t309-kernels-emulated.c: gcoo's own CUDA kernels run on the CPU emulator
- * (kernels/cuda_emu.h): every block's threads as host threads meeting at real barriers, host
+ * (tests/common/cuda_emu.h): every block's threads as host threads meeting at real barriers, host
  * memory as device memory. Runs without a GPU (label unit), so the kernels' indexing, tails,
  * chunking and barriers are checked on every machine, against the CPU reference and the CPU
  * conversions, before a GPU ever runs them. What it cannot check (warp timing, races the barrier
@@ -23,7 +23,7 @@
 
 #include "gpu_test_util.h"
 #include "emu_rename.h"
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "emu/emu_host_csr.h"
 
 static gcoo_cuda_devinfo fake_device(void) {

@@ -26,7 +26,7 @@
 
 #include "backend_impl.h"
 #include "spgemm_check.h"
-#include "spgemm_cuda.h"
+#include "spgemm/spgemm_cuda.h"
 
 /* Garbage in the memory the next product will get: freed device memory and the stream-ordered
  * pool (which keeps what it freed for the next allocation). */

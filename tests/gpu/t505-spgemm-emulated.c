@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/gpu/t505-spgemm-emulated.c: gcoo's SpGEMM kernels (kernels/spgemm_kernels.cuh) on the
- * CPU emulator (kernels/cuda_emu.h, whose warp barriers model the shuffles and ballots), in the
+/* tests/gpu/t505-spgemm-emulated.c: gcoo's SpGEMM kernels (kernels/spgemm/spgemm_kernels.cuh) on the
+ * CPU emulator (tests/common/cuda_emu.h, whose warp barriers model the shuffles and ballots), in the
  * order of the direct recomputation of overflowed rows (GCOO_SPGEMM_RECOMPUTE=direct,
  * docs/spgemm.md): bounds (the column spans it leaves checked against the host's), a pass into rooms made too small on purpose (every bin's kernel: the
  * first bin's 8-lane groups, the warp bins, the block bins hashed and dense, the global bin),
@@ -14,7 +14,7 @@
  * one bucket; the layout's two ways of
  * finding an entry's row (heads, or a search per entry), with empty rows; the sample's plan (rooms
  * at the bound: the first bin takes rows of hi <= 31 at any load). The in-place pass
- * (kernels/spgemm_inplace.cuh) on products of rows of hi <= 31: C against the yardstick at
+ * (kernels/spgemm/spgemm_inplace.cuh) on products of rows of hi <= 31: C against the yardstick at
  * capacities that fit and that fall short (then nothing is written past the capacity and the row
  * pointers and nnz are still exact), on one block taking every tile, a few, and a block a tile;
  * and its look-back alone over tiles that have published only their totals (walks of several
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "emu/emu_host_csr.h"
 #include "spgemm_check.h"
 

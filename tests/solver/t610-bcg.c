@@ -265,7 +265,7 @@ static void more_cases(gcoo_dist d) {
         if (st >= 0) gcoo_bcg_result_free(&r);
       }
     if (on_device) { /* device operands against host operands, same operator */
-      /* k = 8, 16, 32 take the fused block passes (kernels/bcg_fused.cuh; double k = 16, 32 with
+      /* k = 8, 16, 32 take the fused block passes (kernels/solver/bcg_fused.cuh; double k = 16, 32 with
        * the tensor-core updates); k = 32 more times, with them forced on and off
        * (GCOO_BCG_FUSED), with the CUDA-core updates (GCOO_BCG_MMA=0) and in the kernels'
        * variants (GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS; k = 8,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/solver/t613-bcg-fused-emulated.c: block CG's fused block-vector passes
- * (kernels/bcg_fused.cuh) on the CPU emulator (kernels/cuda_emu.h), against a plain CPU
+ * (kernels/solver/bcg_fused.cuh) on the CPU emulator (tests/common/cuda_emu.h), against a plain CPU
  * reference in double on fresh random inputs. Runs without a GPU (label unit). For float64 and
  * float32, k = 8, 16, 32, n = 0, 1, 37 (a partial tile), 1000 rows, 1, 3, 7 and 40 blocks (more
  * blocks than tiles: blocks without rows), X and R with padded leading dimensions, with and

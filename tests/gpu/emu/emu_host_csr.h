@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/gpu/emu/emu_host_csr.h: the emulated kernel tests' (t309, t505) "device" CSR of a host
- * matrix: its own arrays, since device memory is host memory under kernels/cuda_emu.h. */
+ * matrix: its own arrays, since device memory is host memory under tests/common/cuda_emu.h. */
 #ifndef GCOO_TESTS_EMU_HOST_CSR_H
 #define GCOO_TESTS_EMU_HOST_CSR_H
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 #include "gcoo_test.h"
 
 static inline gcoo_cuda_csr emu_host_csr(gcoo_sparse A) {

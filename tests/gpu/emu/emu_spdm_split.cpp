@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: MIT
-// tests/gpu/emu/emu_spdm_split.cpp: kernels/spdm_split.cu compiled for the CPU emulator (kernels/cuda_emu.h).
-#include "spdm_split.cu"
+// tests/gpu/emu/emu_spdm_split.cpp: kernels/spdm/spdm_split.cu compiled for the CPU emulator (tests/common/cuda_emu.h).
+#include "spdm/spdm_split.cu"

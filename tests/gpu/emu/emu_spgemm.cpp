@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// tests/gpu/emu/emu_spgemm.cpp: kernels/spgemm_kernels.cuh compiled for the CPU emulator
-// (kernels/cuda_emu.h, warp collectives included), with one C entry point for tests/gpu/t505:
-// a product's device steps run on host arrays in the order kernels/spgemm.cu launches them
+// tests/gpu/emu/emu_spgemm.cpp: kernels/spgemm/spgemm_kernels.cuh compiled for the CPU emulator
+// (tests/common/cuda_emu.h, warp collectives included), with one C entry point for tests/gpu/t505:
+// a product's device steps run on host arrays in the order kernels/spgemm/spgemm.cu launches them
 // when rows pass their rooms and GCOO_SPGEMM_RECOMPUTE=direct: bounds, a numeric pass into
 // rooms made too small on purpose (plan, bin scatter, every bin's kernel), the direct
 // recomputation of the listed rows (relist_kernel, then the global-table block kernel once, into
@@ -10,7 +10,7 @@
 // lo + frac (hi - lo), so that rows of every bin overflow. `mode` bit 1 plans the pass as the
 // sample's (rooms at the bound, frac 1: the first bin takes rows of hi <= 31); bit 3 no dense
 // reach (GCOO_SPGEMM_DENSE_REACH=0; the library's default is 1); bits 0 and 2 are not used. Two more entry
-// points check the in-place pass (kernels/spgemm_inplace.cuh): the product of rows of hi <= 31
+// points check the in-place pass (kernels/spgemm/spgemm_inplace.cuh): the product of rows of hi <= 31
 // at a given capacity and grid, and the look-back alone over tiles that have published only
 // their totals.
 #include <stdlib.h>
@@ -19,10 +19,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "spgemm_inplace.cuh"
-#include "spgemm_kernels.cuh"
+#include "spgemm/spgemm_inplace.cuh"
+#include "spgemm/spgemm_kernels.cuh"
 
-#include "gcoo_kernels.h"
+#include "common/gcoo_kernels.h"
 
 using namespace gcoo_spg;
 
@@ -54,7 +54,7 @@ void group_launch(int64_t n, csr_in in, const T *Av, const T *Bv, const int32_t 
                      out);
 }
 
-// As kernels/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
+// As kernels/spgemm/spgemm.cu's launch_bin (the same instantiations, fewer blocks).
 template <typename T>
 void run_bin(int b, int64_t nb, csr_in in, const T *Av, const T *Bv, const int32_t *rows,
              rows_state rs, pass_out<T> out) {
@@ -142,7 +142,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   const int64_t room1 = (int64_t)pc[2 * kNumBins + 1], tab1 = (int64_t)pc[2 * kNumBins + 2];
   std::vector<int32_t> ci1(room1 + 1), gk1(tab1 + 1);
   std::vector<T> cv1(room1 + 1), gv1(tab1 + 1);
-  unsigned long long ctr[8] = {0, 0, 0, 0, 0, 0, 0, 0}; // as kernels/spgemm.cu's P->ctr
+  unsigned long long ctr[8] = {0, 0, 0, 0, 0, 0, 0, 0}; // as kernels/spgemm/spgemm.cu's P->ctr
   pass_out<T> out;
   memset(&out, 0, sizeof out);
   out.ci = ci1.data();
@@ -212,7 +212,7 @@ int direct_product(const gcoo_cuda_csr *A, const gcoo_cuda_csr *B, double frac, 
   return 0;
 }
 
-// The in-place pass as kernels/spgemm.cu runs it (bounds, then inplace_rows_kernel on `grid`
+// The in-place pass as kernels/spgemm/spgemm.cu runs it (bounds, then inplace_rows_kernel on `grid`
 // blocks) into C of `cap` entries, poisoned, with 64 poisoned entries past it. stats: [0] hi_max
 // as bounds_kernel found it, [1] nnz (C's last row pointer), [2] entries written past cap (must
 // be 0), [3] rows whose table filled. Returns 0, or 1 when hi_max > 31 (not a product for it).
