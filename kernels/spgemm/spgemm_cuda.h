@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* kernels/spgemm/spgemm_cuda.h: the C gateway to the CUDA SpGEMM (kernels/spgemm*.cu), private to gcoo
+/* kernels/spgemm/spgemm_cuda.h: the C gateway to the CUDA SpGEMM (kernels/spgemm/), private to gcoo
  * (the library's gcoo__spgemm_cuda, the GPU tests and bench/spgemm_bench use it). Device
  * matrices are plain CSR arrays in device memory; every function works on the given CUDA
  * stream (NULL: the default stream) of the current device and returns when its results are
@@ -33,6 +33,11 @@ gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void 
 gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                    const gcoo_spgemm_options *opts, gcoo_cuda_csr *dC,
                                    gcoo_sparse *hC, gcoo_spgemm_info *info);
+
+/** The GPU predictor (method CLASSES) of C = A B on device matrices, into a host prediction
+ *  (row_flop and row_nnz always filled). */
+gcoo_status gcoo__cuda_predict_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+                                    const gcoo_predict_options *opts, gcoo_prediction *pred);
 
 /** cuSPARSE's SpGEMM (generic API) C = A B with ALG1, ALG2 or ALG3 (chunk_fraction for ALG3).
  *  A cuSPARSE status is reported as GCOO_ERR_CUSPARSE with its name in the message
