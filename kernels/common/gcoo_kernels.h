@@ -171,7 +171,7 @@ typedef struct gcoo_cuda_tuned {
                                    (gcoo_cuda_tuned_build_order), NULL until then */
 } gcoo_cuda_tuned;
 
-/* ---- conversions (kernels/convert/convert_cuda.cu) ------------------------------------------------ */
+/* ---- conversions (kernels/convert/) --------------------------------------------------------- */
 
 /** GCOO of S = A^T from the device CSR of A, groups of p rows of A (CUB radix sort by
  *  (group, column), stable, so rows stay ascending inside a column). Allocates S's arrays. */

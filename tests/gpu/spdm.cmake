@@ -28,7 +28,7 @@ if(GCOO_HAVE_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_batched.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_tc.cpp
     ${CMAKE_CURRENT_LIST_DIR}/emu/emu_spdm_faithful.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_convert_cuda.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/emu/emu_convert.cpp)
   target_compile_definitions(gcoo_kernels_emu PUBLIC GCOO_CUDA_EMULATE)
   # getcontext() "returns twice" to GCC's eye (-Wclobbered), but the emulator only uses it to
   # initialise contexts for makecontext(): nothing is resumed there.
