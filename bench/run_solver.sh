@@ -9,7 +9,7 @@
 # is the row the targets use.
 # For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
 # fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
-# (kernels/solver/solver_cuda.cu: GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO, GCOO_BCG_STAGES, GCOO_BCG_GRAM2,
+# (kernels/solver/: GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO, GCOO_BCG_STAGES, GCOO_BCG_GRAM2,
 # GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
 # (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the

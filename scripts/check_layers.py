@@ -60,8 +60,10 @@ PARAM_REGISTRY = "src/params.c"
 PARAM_LIST = "src/params_list.h"
 PARAM_DIRECT = {
     "solver/ksp_bcg.c": "the block CG solver (lead): GCOO_BCG_FUSED",
-    "kernels/solver/solver_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _W_IN_R, "
-                              "_KK_THREADS, _MMA, _WFORM, _WFORM_RATIO, _PHASE_MARKS",
+    "kernels/solver/bcg_device.h": "the block CG solver (lead): GCOO_BCG_W_IN_R, _PHASE_MARKS, "
+                                   "_WFORM (its 0/1 switches)",
+    "kernels/solver/bcg_cuda.cu": "the block CG solver (lead): GCOO_BCG_KK_THREADS, _WFORM_RATIO",
+    "kernels/solver/bcg_fused_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _MMA",
 }
 PARAM_DECL_RE = re.compile(r"^\s*GCOO_PARAM\(\s*([A-Z0-9_]+)\s*,\s*\w+\s*,\s*\w+\s*,\s*(\w+)", re.M)
 GETENV_LITERAL_RE = re.compile(r'\b(?:secure_)?getenv\s*\(\s*"(GCOO_[A-Z0-9_]*)"')

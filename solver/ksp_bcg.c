@@ -17,7 +17,7 @@
  * Three ways to run it, one algorithm:
  *   - host operands: the loop below, k x k algebra on the host in double (src/smallmat.c);
  *   - device operands, k = 1 on one rank: PCG as CUDA graphs of fused kernels
- *     (pcg_on_device, kernels/solver/solver_cuda.cu): no host round trip per iteration;
+ *     (pcg_on_device, kernels/solver/pcg_cuda.cu): no host round trip per iteration;
  *   - device operands otherwise: the same block iteration queued without a host round trip
  *     (bcg_on_device): the k x k steps and the convergence test run on the device, the block
  *     keeps k columns and dropped directions are zero columns of P (the width lives on the
@@ -525,7 +525,7 @@ static gcoo_status apply_A_queued(bcg *s, const gcoo_dense *X, gcoo_dense *Y) {
   return GCOO_SUCCESS;
 }
 
-/* k = 1 on one rank: PCG in fused kernels replayed as CUDA graphs (kernels/solver/solver_cuda.cu). B and
+/* k = 1 on one rank: PCG in fused kernels replayed as CUDA graphs (kernels/solver/pcg_cuda.cu). B and
  * X may be strided columns of wider blocks: they go through contiguous copies then. */
 static gcoo_status pcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B, gcoo_dense *X,
                                  int *converged, int64_t *iterations) {

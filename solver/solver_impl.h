@@ -141,7 +141,7 @@ gcoo_status gcoo__ksp_gmres(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X);
 gcoo_status gcoo__ksp_fgmres(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X);
 gcoo_status gcoo__ksp_bicgstab(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X);
 /** CG and block CG on device operands (unscaled B, the device-resident iterations of
- *  kernels/solver/solver_cuda.cu); computes the true residual itself. */
+ *  kernels/solver/pcg_cuda.cu); computes the true residual itself. */
 gcoo_status gcoo__ksp_bcg_device(gcoo__run *r, const gcoo_dense *B, gcoo_dense *X);
 
 /* ---- the pieces methods share (ksp_ops.c) --------------------------------------------------- */

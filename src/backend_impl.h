@@ -307,8 +307,8 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
 gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                                const gcoo_predict_options *opts, gcoo_prediction *pred);
 
-/* ---- device-resident solver iterations (kernels/solver/solver_cuda.cu; src/solver_cuda_stub.c) ------
- * The CUDA side of dist/bcg.c. Single right-hand side on one rank: PCG in fused kernels replayed
+/* ---- device-resident solver iterations (kernels/solver/; src/solver_cuda_stub.c) ------
+ * The CUDA side of solver/ksp_bcg.c. Single right-hand side on one rank: PCG in fused kernels replayed
  * as CUDA graphs, the state on the device. Block CG: the k x k steps, the preconditioner with the
  * residual norms, and the convergence test on the device; the host only queues work and reads a
  * snapshot of the state asynchronously. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* src/solver_cuda_stub.c: stands in for the device-resident solver iterations
- * (kernels/solver/solver_cuda.cu) in builds without CUDA. dist/bcg.c only takes the device path for
+ * (kernels/solver/) in builds without CUDA. solver/ksp_bcg.c only takes the device path for
  * device operands, which such a build cannot make; these keep the link whole and the error clear. */
 #include "backend_impl.h"
 

@@ -39,8 +39,8 @@ inline void free_async(void *p, cudaStream_t s) {
 // ---- device-wide primitives (CUB; std:: in the emulated build) -------------------------------
 
 // Stable sort of (key, value) pairs by the key bits [0, end_bit).
-inline gcoo_status sort_pairs(const uint64_t *kin, uint64_t *kout, const int64_t *vin, int64_t *vout,
-                       int64_t n, int end_bit, cudaStream_t s) {
+inline gcoo_status sort_pairs(const uint64_t *kin, uint64_t *kout, const int64_t *vin,
+                              int64_t *vout, int64_t n, int end_bit, cudaStream_t s) {
   if (n == 0) return GCOO_SUCCESS;
 #ifdef GCOO_CUDA_EMULATE
   (void)s;
@@ -111,7 +111,7 @@ inline size_t esize(gcoo_dtype t) { return t == GCOO_FLOAT64 ? 8 : 4; }
 
 // Allocate the GCOO arrays of S (nnz entries, ng groups).
 inline gcoo_status gcoo_alloc(gcoo_cuda_gcoo *S, gcoo_dtype dtype, int64_t nrows, int64_t ncols,
-                       int64_t nnz, int32_t p) {
+                              int64_t nnz, int32_t p) {
   memset(S, 0, sizeof *S);
   S->dtype = dtype;
   S->nrows = nrows;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kernels/solver/bcg_fused.cuh: block CG's passes over its n x k blocks fused into three kernels, for
-// k = K in {8, 16, 32} (dist/bcg.c's device path, launched by kernels/solver/solver_cuda.cu):
+// k = K in {8, 16, 32} (solver/ksp_bcg.c's device path, launched by kernels/solver/bcg_fused_cuda.cu):
 //   gram2      red = [P^T Q | P^T R]                                  reads P, Q, R      (3 passes)
 //   update     X += P alpha, R -= Q alpha, W = D^-1 R, red = [||R_j||^2 | Q^T W]
 //                                                     reads P, Q, X, R, writes X, R, W   (7 passes)
@@ -10,7 +10,7 @@
 // tiles of kTile rows: the rows of P (and Q, R, ...) are copied into shared memory
 // asynchronously (cp.async) in a pipeline of 3-4 tile buffers, so that two or three tiles are in
 // flight while one is computed (the stage counts, gram2's 16-byte copies or a register
-// prefetch, the update's W over R's tile are template arguments, which kernels/solver/solver_cuda.cu
+// prefetch, the update's W over R's tile are template arguments, which kernels/solver/bcg_fused_cuda.cu
 // picks from GCOO_BCG_STAGES, GCOO_BCG_GRAM2, GCOO_BCG_W_IN_R for measurements; unset: the
 // defaults); a thread owns column j = t % K of kTile / (256 / K) rows of a tile, with its column
 // of the K x K coefficient in registers; the K x K sums are per-block partials in double (each
@@ -503,7 +503,7 @@ __device__ void coef_column(const T *C, int j, T (&c)[K]) {
   for (int l = 0; l < K; l++) c[l] = C[l * K + j];
 }
 
-// How gram2 stages its tiles (GCOO_BCG_GRAM2, read by kernels/solver/solver_cuda.cu): the cp.async
+// How gram2 stages its tiles (GCOO_BCG_GRAM2, read by kernels/solver/bcg_fused_cuda.cu): the cp.async
 // pipeline with element copies (the default), the same with 16-byte copies, or the register
 // prefetch of one tile (tile_regs).
 enum gram2_form { kGram2Async = 0, kGram2Async16 = 1, kGram2Regs = 2 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// kernels/solver/bcg_kernels.cuh: the device side of block CG's small steps (dist/bcg.c's device path,
-// launched by kernels/solver/solver_cuda.cu): the k x k algebra in one thread block each (Cholesky of
+// kernels/solver/bcg_kernels.cuh: the device side of block CG's small steps (solver/ksp_bcg.c's device path,
+// launched by kernels/solver/bcg_cuda.cu): the k x k algebra in one thread block each (Cholesky of
 // P^T Q and the solves for alpha and beta, the pivoted Cholesky of W^T W that gives T, the
 // convergence test) and the one-pass Jacobi step with the residual norms. The same arithmetic as
 // src/smallmat.c, in the same order where it matters (pivot choice, stopping rule), with the
@@ -15,33 +15,9 @@
 
 #include "common/column_sums.cuh"
 #include "common/cuda_compat.h"
+#include "bcg_state.cuh"
 
 namespace gcoo_bcg {
-
-struct bcg_state {
-  int64_t it;
-  int done, converged, breakdown, rank, min_rank;
-  int pform; // bcg_orth: the search block is made explicit, P = W T (bcg_transform), T = I after
-  double bad_pivot;
-  int64_t explicit_blocks; // the W form's iterations with pform set
-};
-
-struct bcg_arrays {
-  int64_t k;
-  double rtol, rank_tol;
-  // The W form (kernels/solver/solver_cuda.cu: GCOO_BCG_WFORM): the search block P = W T is not formed;
-  // the passes run on W, and bcg_alpha and bcg_check take T into their k x k products (P^T Q =
-  // T^T (W^T Q') T with Q' = A W, P^T R = T^T W^T R, Q^T Z = T^T Q'^T Z; the coefficients T alpha,
-  // T beta for W). Their rounding errors grow with the conditioning of W's scaled columns, so
-  // bcg_orth asks for the explicit P where a pivot of the Cholesky of W^T W falls below
-  // wform_ratio times its column's squared norm (1 / wform_ratio bounds that growth, roughly).
-  int wform;
-  double wform_ratio;
-  bcg_state *st;
-  double *b2, *rel, *L, *S, *Lp, *Rinv, *Y, *hist;
-  int64_t *col_its;
-  int *piv;
-};
 
 // Whether the solve had stopped when this kernel began, the same answer in every thread (thread
 // 0 may set st->done later in the kernel: the other warps must not read it after that).

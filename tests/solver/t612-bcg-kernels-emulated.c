@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/solver/t612-bcg-kernels-emulated.c: block CG's device steps (kernels/solver/bcg_kernels.cuh)
  * on the CPU emulator (tests/common/cuda_emu.h: a block's threads as fibers meeting at barriers),
- * against the host algebra that the host loop of dist/bcg.c uses (src/smallmat.c), on fresh
+ * against the host algebra that the host loop of solver/ksp_bcg.c uses (src/smallmat.c), on fresh
  * random inputs. Runs without a GPU (label unit). Checked, float64:
  *   - orth: the pivoted Cholesky-QR transform T and the rank, k = 1, 5, 8 (dependent and zero
  *     columns: rank 5), 33 (more columns than a warp, rank-deficient), against

@@ -232,7 +232,7 @@ int main(void) {
   const int64_t ns[] = {0, 1, 37, 1000};
   const int grids[] = {1, 3, 7, 40};
   /* the defaults, then the variants GCOO_BCG_STAGES / GCOO_BCG_GRAM2 select (kernels/
-   * solver_cuda.cu): gram2 as the cp.async pipeline of 2 or 3 stages with element (form 0) or
+   * bcg_fused_cuda.cu): gram2 as the cp.async pipeline of 2 or 3 stages with element (form 0) or
    * 16-byte copies (form 1), or the register prefetch (form 2); update with 2 or 3 stages, its
    * W tile of its own or over R's (10 + stages); direction with 3 or 4 */
   const int variants[][3] = {{0, 0, 0},  {2, 2, 3},  {13, 3, 4}, {20, 2, 3},

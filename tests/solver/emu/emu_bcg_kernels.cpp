@@ -2,7 +2,7 @@
 // tests/solver/emu/emu_bcg_kernels.cpp: kernels/solver/bcg_kernels.cuh compiled for the CPU emulator
 // (tests/common/cuda_emu.h), with C entry points for tests/solver/t612: each runs one of block CG's
 // device steps on host arrays (device memory is host memory here) exactly as
-// kernels/solver/solver_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid), and
+// kernels/solver/bcg_cuda.cu launches it (one block of 256 threads; the Jacobi pass on a grid), and
 // the fused block-vector passes of kernels/solver/bcg_fused.cuh (tests/solver/t613).
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,7 @@ struct emu_state {
   }
 };
 
-// Threads of the one-block k x k kernels (kernels/solver/solver_cuda.cu: GCOO_BCG_KK_THREADS, 256 by
+// Threads of the one-block k x k kernels (kernels/solver/bcg_cuda.cu: GCOO_BCG_KK_THREADS, 256 by
 // default); gcoo_emu_bcg_threads sets it for the calls that follow.
 int kk_threads = 256;
 
@@ -241,7 +241,7 @@ void fused_pass_k(int K, int op, int variant, int64_t n, int grid, const void *P
 
 // op 0: red = [P^T Q | P^T R]; 1: X += P coef, R -= Q coef, W = diag(dinv) R, red = [||R_j||^2 |
 // Q^T W]; 2: W += P coef, red = W^T W; 3, 4: 1, 2 in the tensor-core form (double, K = 16, 32;
-// the partials stay NaN elsewhere). variant: the kernel's form as kernels/solver/solver_cuda.cu picks it
+// the partials stay NaN elsewhere). variant: the kernel's form as kernels/solver/bcg_fused_cuda.cu picks it
 // from GCOO_BCG_STAGES / GCOO_BCG_GRAM2 / GCOO_BCG_W_IN_R: op 0 10 * gram2_form + stages, ops 1,
 // 3 10 * w_in_r + stages, ops 2, 4 the stages; 0 for the defaults. Element type double (dbl) or
 // float; K in {8, 16, 32}.
