@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/backend/backend_cuda_impl.h: the CUDA backend's private state, shared by backend_cuda.c (the
- * context, the operator's life cycle and operand handling), spdm_cusparse.c and spdm_dense.c. */
+ * context), kernels/spdm/ (the operator's life cycle and operand handling, the cuSPARSE and dense
+ * baselines) and kernels/solver/. */
 #ifndef GCOO_BACKEND_CUDA_IMPL_H
 #define GCOO_BACKEND_CUDA_IMPL_H
 
@@ -69,6 +70,20 @@ static inline cuda_ctx_state *gcoo__cuda_ctx(gcoo_ctx ctx) {
   return (cuda_ctx_state *)ctx->backend;
 }
 static inline cuda_op_state *gcoo__cuda_op(gcoo_op op) { return (cuda_op_state *)op->backend; }
+
+/* ---- the current device: the context's for the length of a call (backend_cuda.c) ---------- */
+typedef struct gcoo__cuda_device_guard {
+  int prev, changed;
+} gcoo__cuda_device_guard;
+/** Make ctx's GPU the calling thread's current device, remembering the caller's in g. */
+gcoo_status gcoo__cuda_device_enter(gcoo_ctx ctx, gcoo__cuda_device_guard *g);
+/** Put the caller's device back (a failure is cleared: nothing to report it to). */
+void gcoo__cuda_device_leave(const gcoo__cuda_device_guard *g);
+
+/** GCOO_ERR_INVALID_ARG unless ctx is a valid context of the CUDA backend. */
+gcoo_status gcoo__cuda_check_ctx(gcoo_ctx ctx);
+/** GCOO_ERR_INVALID_ARG unless p is device (or managed) memory of ctx's GPU; what names it. */
+gcoo_status gcoo__cuda_check_pointer(gcoo_ctx ctx, const void *p, const char *what);
 
 /* Wait for gcoo_cuda_prestart's thread, if one was started (kernels/backend/cuda_prestart.c). */
 void gcoo__cuda_prestart_wait(void);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kernels/backend/cuda_spin.cu: a kernel that holds a stream for a while (nvbench's "blocking kernel"):
 // launches queued behind it then run back to back, so per-launch CUDA events measure the GPU,
-// not the host's enqueue rate. AUTO's plan-time trial (kernels/backend/backend_cuda.c) and the SpDM
+// not the host's enqueue rate. AUTO's plan-time trial (kernels/spdm/op_trial.c) and the SpDM
 // benchmark (bench/spdm_bench_cuda.cu) time with it.
 #include <cuda_runtime.h>
 

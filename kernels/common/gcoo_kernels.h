@@ -159,7 +159,7 @@ typedef struct gcoo_cuda_tuned {
   int prefer_split;       /**< variant 0 resolves to the row-split kernel (needs split) */
   gcoo_cuda_split split;  /**< the row-split layout: built on demand
                                    (gcoo_cuda_tuned_build_split), zeroed until then */
-  /* The shape trial's choice (kernels/backend/backend_cuda.c, docs/dispatch.md): at N = shape_n,
+  /* The shape trial's choice (kernels/spdm/op_trial.c, docs/dispatch.md): at N = shape_n,
    * variant 0 runs the direct kernel in blocks of shape_rows rows (1..32) with shape_vpt
    * 16-byte vectors a thread (1, 2 or 4); shape_n = 0 (or another N): the rules above. */
   int64_t shape_n;
@@ -396,7 +396,7 @@ gcoo_status gcoo_cuda_spdm_tc(const gcoo_cuda_tc *T, const gcoo_cuda_devinfo *de
  *  launches queued behind it run back to back, so per-launch events time the GPU alone. */
 void gcoo_cuda_spin(void *stream, double us);
 
-/* ---- the backend's extras (kernels/backend/backend_cuda.c), for bench/ and tests/gpu --------------- */
+/* ---- the backend's extras (kernels/backend/, kernels/spdm/op_cuda.c, kernels/convert/transfer.c), for bench/ and tests/gpu --------------- */
 
 /** Upload a host CSR object; free with gcoo_cuda_csr_free. */
 gcoo_status gcoo_cuda_csr_upload(gcoo_sparse A, gcoo_cuda_csr *d, void *stream);

@@ -53,7 +53,7 @@ int gcoo__dispatch_tuned_direct(double reuse, double row_skew);
 /** Group width of the tuned kernel: within 5 % of the best width on 16 of 18 inputs of the
  *  H200 sweep (random, stencils, Kronecker, real matrices; N = 32..14000). */
 #define GCOO_DISPATCH_TUNED_P 32
-/** AUTO's plan-time trial (kernels/backend/backend_cuda.c) times the tuned kernel's own variants beside
+/** AUTO's plan-time trial (kernels/spdm/op_trial.c) times the tuned kernel's own variants beside
  *  cuSPARSE only for rows less skewed than this (longest / mean row; the staged and direct
  *  kernels ran skewed rows at 0.08-0.13x); more skewed rows get its row-split variant timed
  *  instead where gcoo__dispatch_split says so (docs/dispatch.md). */

@@ -21,7 +21,7 @@
 // at the end the team's KS accumulators are added in shared memory in a fixed order (the result
 // does not depend on timing). KS = 1 is a window a warp; KS = 4 a window a block, for long or
 // unequal windows (a power-law window is otherwise the grid's critical path); AUTO's TF32 trial
-// times 1, 2 and 4 (kernels/backend/backend_cuda.c, tc_trial), else the launcher estimates it from the
+// times 1, 2 and 4 (kernels/spdm/op_trial.c, tc_trial), else the launcher estimates it from the
 // windows' tile counts. The warps load X and A straight into registers and run independently
 // (no barrier in the loop: staging X in shared memory with a barrier a k-tile, as a wmma kernel
 // must, left the kernel latency-bound under ncu).

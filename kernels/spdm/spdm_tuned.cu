@@ -441,7 +441,7 @@ gcoo_status launch_tuned(const gcoo_cuda_tuned *L, int variant, const gcoo_cuda_
   constexpr int VEC = Pack<T>::N;
   if (variant == 0 && L->prefer_resident) variant = kResidentAuto;
   if (variant == 0 && L->prefer_split) variant = kSplitAuto;
-  // the shape trial's choice holds at the N it was timed at (kernels/backend/backend_cuda.c)
+  // the shape trial's choice holds at the N it was timed at (kernels/spdm/op_trial.c)
   const bool trial_shape = variant == 0 && L->shape_n > 0 && N == L->shape_n;
   // the direct and batched kernels' 16-byte path needs aligned X rows and N a multiple of the pack
   const bool packed = packed_operand<T>(X, ldx, N);
