@@ -26,6 +26,9 @@
 #    GCOO_* name handed to a getenv wrapper (a function of a file that calls getenv on a
 #    variable). Code that still reads its own parameters is listed in PARAM_DIRECT with the
 #    owner; it may read only names the registry declares with the scope DIRECT.
+# 4. Rooms: kernels/ keeps its sources in subfolders, one concern each (kernels/README.md), and
+#    every such folder has a README.md saying what lives there. A subfolder of kernels/ is still
+#    the kernels layer.
 #
 # Usage: scripts/check_layers.py [--root DIR] [--quiet]. Exit 0 when clean, 1 with one line per
 # violation ("FILE:LINE: ..."), 2 on bad usage.
@@ -167,8 +170,26 @@ def check_params(rel, text, params):
     return problems
 
 
-def check(root):
+def check_rooms(root):
+    """Rule 4: no source file loose in kernels/, a README.md in every room."""
     problems = []
+    kdir = os.path.join(root, "kernels")
+    if not os.path.isdir(kdir):
+        return problems
+    for f in sorted(os.listdir(kdir)):
+        path = os.path.join(kdir, f)
+        if os.path.isfile(path) and f.endswith(SOURCE_EXT):
+            problems.append(f"kernels/{f}:1: kernels/ keeps its sources in rooms, one folder a "
+                            "concern (kernels/README.md): move it into the room of its concern")
+        elif (os.path.isdir(path) and any(x.endswith(SOURCE_EXT) for x in os.listdir(path)) and
+              not os.path.isfile(os.path.join(path, "README.md"))):
+            problems.append(f"kernels/{f}/README.md:0: the room kernels/{f}/ has no README.md "
+                            "saying what lives there")
+    return problems
+
+
+def check(root):
+    problems = check_rooms(root)
     params = registry(root)
     if not params:
         problems.append(f"{PARAM_LIST}: no GCOO_PARAM declarations found")

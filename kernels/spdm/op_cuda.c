@@ -198,8 +198,8 @@ gcoo_status gcoo__cuda_op_tc_setup(gcoo_op op) {
     GCOO_GOTO(gcoo__csr_rows_permuted(op->A_csr, order, &B));
     GCOO_GOTO(gcoo_cuda_csr_upload(B, &o->tc_csr, s));
     GCOO_GOTO(gcoo_cuda_tuned_build(&o->tc_csr, GCOO_TC_ROWS, &o->tc_tuned, NULL, s));
-    o->device_bytes += gcoo__cuda_csr_bytes(&o->tc_csr) + gcoo__cuda_tuned_bytes(&o->tc_tuned, &o->tc_csr) +
-                       (size_t)ai.nrows * 4;
+    o->device_bytes += gcoo__cuda_csr_bytes(&o->tc_csr) +
+                       gcoo__cuda_tuned_bytes(&o->tc_tuned, &o->tc_csr) + (size_t)ai.nrows * 4;
   } else {
     GCOO_GOTO(gcoo_cuda_tuned_build(&o->csr, GCOO_TC_ROWS, &o->tc_tuned, NULL, s));
     o->device_bytes += gcoo__cuda_tuned_bytes(&o->tc_tuned, &o->csr);
@@ -445,7 +445,7 @@ static gcoo_status scale_operand(gcoo_dtype dt, double beta, const cuda_operand 
 }
 
 gcoo_status gcoo__cuda_op_run(gcoo_op op, double alpha, const cuda_operand *X, double beta,
-                       const cuda_operand *Y) {
+                              const cuda_operand *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
   cuda_ctx_state *c = gcoo__cuda_ctx(op->ctx);
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
@@ -495,7 +495,7 @@ gcoo_status gcoo__cuda_op_run(gcoo_op op, double alpha, const cuda_operand *X, d
 }
 
 gcoo_status gcoo__cuda_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
-                                 gcoo_dense *Y) {
+                                gcoo_dense *Y) {
   cuda_op_state *o = gcoo__cuda_op(op);
   cudaStream_t s = (cudaStream_t)op->ctx->stream;
   gcoo_status st = GCOO_SUCCESS;

@@ -310,7 +310,8 @@ gcoo_status gcoo__cuda_auto_trial(gcoo_op op, const gcoo_dispatch_in *din, int32
     gcoo_cuda_tuned_free(&o->tuned); /* frees its resident and row-split layouts too */
     memset(&o->tuned, 0, sizeof o->tuned);
     o->details.reuse = 0;
-    o->device_bytes = gcoo__cuda_csr_bytes(&o->csr) + (size_t)(o->csr.nrows + 1) * 4; /* + cuSPARSE's */
+    o->device_bytes = gcoo__cuda_csr_bytes(&o->csr) +
+                      (size_t)(o->csr.nrows + 1) * 4; /* + cuSPARSE's */
   }
   *p = o->alg == GCOO_ALG_GCOO ? tuned_p : 0;
   {

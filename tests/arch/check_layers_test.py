@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: MIT
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
-# through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
+# through a bare header name (a room of kernels/ including another's header beside it is lawful), io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
 # private header, the Python extension -> backend.h), CUDA
 # runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
 # headers, commented out), reads of GCOO_* variables outside the parameter registry (a getenv, a
 # getenv wrapper, a solver file reading a name it may not, a name the registry does not declare)
-# beside lawful ones (the registry itself, a DIRECT name in its file, a comment), and checks that
-# exactly the violations are reported.
+# beside lawful ones (the registry itself, a DIRECT name in its file, a comment), a source file
+# loose in kernels/ and a room without its README.md, and checks that exactly the violations are
+# reported.
 import os
 import subprocess
 import sys
@@ -23,8 +24,12 @@ tree = {
     "src/core.c": '#include <stdio.h>\n#include "gcoo/sparse.h"\n#include "core_impl.h"\n'
                   '#include "gcoo/h5.h"\n/* #include "gcoo/dist.h" */\n',
     "src/core_impl.h": '#include "gcoo/gcoo.h"\n',
-    "kernels/k.cu": '#include "core_impl.h"\n#include "dist_impl.h"\n'
-                    'void f(void) { cudaMalloc(0, 0); }\n',
+    "kernels/spdm/k.cu": '#include "core_impl.h"\n#include "dist_impl.h"\n'
+                         '#include "common/check.h"\nvoid f(void) { cudaMalloc(0, 0); }\n',
+    "kernels/spdm/README.md": "",
+    "kernels/common/check.h": '#include "core_impl.h"\n',
+    "kernels/common/README.md": "",
+    "kernels/loose.cu": '#include "common/check.h"\n',
     "io/r.c": '#include "gcoo/dist.h"\n#include "core_impl.h"\nconst char *s = "cudaFree(p)";\n',
     "dist/dist_impl.h": '#include "gcoo/h5.h"\n#include "cli.h"\n',
     "dist/d.c": '#include "dist_impl.h"\nvoid g(void) { cudaEventRecord(0, 0); }\n'
@@ -41,7 +46,7 @@ tree = {
     "src/params.c": 'const char *p(void) { return getenv("GCOO_DEBUG"); }\n',
     "io/env.c": '/* getenv("GCOO_DEBUG") in a comment */\n'
                 'const char *e(void) { return getenv("GCOO_DEBUG"); }\n',
-    "kernels/wrap.c": 'static int flag(const char *n) { return getenv(n) != 0; }\n'
+    "kernels/backend/wrap.c": 'static int flag(const char *n) { return getenv(n) != 0; }\n'
                       'int w(void) { return flag("GCOO_DEBUG"); }\n',
     "solver/ksp_bcg.c": 'const char *b(void) { return getenv("GCOO_BCG_X"); }\n'
                   'const char *c(void) { return getenv("GCOO_DEBUG"); }\n',
@@ -49,9 +54,10 @@ tree = {
                   'void q(const char **v) { gcoo_param_get("GCOO_NOPE", v); }\n',
 }
 expect = {
-    "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
+    "src/core.c:4", "src/core_impl.h:1", "kernels/spdm/k.cu:2", "kernels/loose.cu:1",
+    "kernels/backend/README.md:0", "io/r.c:1", "dist/dist_impl.h:2",
     "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "io/env.c:2",
-    "kernels/wrap.c:2", "solver/ksp_bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
+    "kernels/backend/wrap.c:2", "solver/ksp_bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -66,8 +72,9 @@ with tempfile.TemporaryDirectory() as root:
               f"extra {sorted(got - expect)}")
         sys.exit(1)
     # and the clean part alone passes
-    for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
-                "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/wrap.c", "solver/ksp_bcg.c",
+    for rel in ("src/core.c", "src/core_impl.h", "kernels/spdm/k.cu", "io/r.c", "dist/dist_impl.h",
+                "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/backend/wrap.c",
+                "kernels/loose.cu", "solver/ksp_bcg.c",
                 "cli/opts.c", "python/ext/m.cpp"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
