@@ -154,8 +154,8 @@ static gcoo_status make_plan(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   if (bi.format != GCOO_FORMAT_CSR) GCOO_GOTO(gcoo_sparse_convert(&Bc, B, GCOO_FORMAT_CSR, 0));
   po.want_row_flop = 1;
   po.want_row_nnz = 1;
-  if (ctx && ctx->ops == &gcoo__backend_cuda)
-    GCOO_GOTO(gcoo__predict_cuda(ctx, Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
+  if (ctx && ctx->ops->predict) /* the backend's own predictor, on its device */
+    GCOO_GOTO(ctx->ops->predict(ctx, Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
   else
     GCOO_GOTO(gcoo_predict(Ac ? Ac : A, Bc ? Bc : B, &po, &pred));
   /* an output that cannot exist is refused now, not after a minute of computing (spgemm_fit.c) */

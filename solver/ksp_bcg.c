@@ -451,10 +451,11 @@ typedef struct dev_opts {
  * matrix). A zero or non-finite diagonal makes Jacobi meaningless and a non-positive one makes
  * CG's preconditioner indefinite: refuse it, naming the row. */
 static gcoo_status inverse_diagonal_device(bcg *s, int64_t row0) {
+  const gcoo_solver_ops *sv;
   int64_t bad = -1;
   double v = 0.0;
-  if (s->n > 0)
-    GCOO_CALL(gcoo__cuda_inverse_diagonal(gcoo__dist_op_local(s->A), s->dinv.data, &bad, &v));
+  GCOO_CALL(gcoo__ctx_solver(s->ctx, &sv));
+  if (s->n > 0) GCOO_CALL(sv->inverse_diagonal(gcoo__dist_op_local(s->A), s->dinv.data, &bad, &v));
   GCOO_CHECK(bad < 0, GCOO_ERR_INVALID_ARG,
              "Jacobi needs a positive diagonal: A(%lld, %lld) = %g (an SPD matrix has a "
              "positive diagonal; use --pc none or a shift)",
@@ -529,7 +530,9 @@ static gcoo_status apply_A_queued(bcg *s, const gcoo_dense *X, gcoo_dense *Y) {
  * X may be strided columns of wider blocks: they go through contiguous copies then. */
 static gcoo_status pcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B, gcoo_dense *X,
                                  int *converged, int64_t *iterations) {
+  const gcoo_solver_ops *sv;
   gcoo__pcg_device p;
+  GCOO_CALL(gcoo__ctx_solver(s->ctx, &sv));
   memset(&p, 0, sizeof p);
   const int strided = B->ld != 1 || X->ld != 1;
   gcoo_dense Bc = *B, Xc = *X;
@@ -548,7 +551,7 @@ static gcoo_status pcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
   p.rtol = o->rtol;
   p.maxit = o->maxit;
   p.history = o->history;
-  GCOO_CALL(gcoo__cuda_pcg(s->ctx, &p));
+  GCOO_CALL(sv->pcg(s->ctx, &p));
   if (strided) GCOO_CALL(gcoo_ctx_dense_copy(s->ctx, X, &Xc));
   GCOO_CHECK(!p.breakdown, GCOO_ERR_BREAKDOWN,
              "p^T A p <= 0 at iteration %lld: the matrix is not positive definite (is the "
@@ -574,12 +577,13 @@ static gcoo_status sum_over_ranks(bcg *s, void *buf, int64_t count) {
 }
 
 /* The next search block after the ORTH step: P = W T (a GEMM), or in the W form
- * (gcoo__cuda_bcg_wform) W itself, with P = W T implicit in the k x k steps (made explicit in
+ * (the solver table's bcg_wform) W itself, with P = W T implicit in the k x k steps (made explicit in
  * place only where W is ill-conditioned): one pass less an iteration. The two blocks then trade
  * buffers, so that s->P is the search block either way. */
-static gcoo_status next_block(bcg *s, gcoo__bcg_device *h, int wform, const gcoo_dense *T) {
+static gcoo_status next_block(bcg *s, const gcoo_solver_ops *sv, gcoo__bcg_device *h, int wform,
+                              const gcoo_dense *T) {
   if (!wform) return gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, T, 0.0, &s->P);
-  GCOO_CALL(gcoo__cuda_bcg_transform(h, &s->W));
+  GCOO_CALL(sv->bcg_transform(h, &s->W));
   const gcoo_dense t = s->P;
   s->P = s->W;
   s->W = t;
@@ -591,17 +595,18 @@ static gcoo_status next_block(bcg *s, gcoo__bcg_device *h, int wform, const gcoo
 static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B, gcoo_dense *X,
                                  double rank_tol, int *converged, int64_t *iterations) {
   gcoo_status st = GCOO_SUCCESS;
+  const gcoo_solver_ops *sv;
   gcoo__bcg_device *h = NULL;
   const int64_t k = s->k;
   gcoo_ksp_result *res = s->run->out;
-  GCOO_CALL(gcoo__cuda_bcg_create(s->ctx, s->dt, s->n, k, o->rtol, rank_tol, o->maxit,
-                                  o->history != NULL, &h));
-  gcoo_dense red = gcoo_dense_wrap(gcoo__cuda_bcg_red(h), s->dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k,
-                                   0);
+  GCOO_CALL(gcoo__ctx_solver(s->ctx, &sv));
+  GCOO_CALL(
+      sv->bcg_create(s->ctx, s->dt, s->n, k, o->rtol, rank_tol, o->maxit, o->history != NULL, &h));
+  gcoo_dense red = gcoo_dense_wrap(sv->bcg_red(h), s->dt, GCOO_ROW_MAJOR, 1, 2 * k * k + k, 0);
   red.mem = GCOO_MEM_DEVICE;
   gcoo_dense cf[3];
   for (int i = 0; i < 3; i++) {
-    cf[i] = gcoo_dense_wrap(gcoo__cuda_bcg_coef(h, i), s->dt, GCOO_ROW_MAJOR, k, k, 0);
+    cf[i] = gcoo_dense_wrap(sv->bcg_coef(h, i), s->dt, GCOO_ROW_MAJOR, k, k, 0);
     cf[i].mem = GCOO_MEM_DEVICE;
   }
   gcoo_dense g_kk = piece(&red, 0, k, k), g_kk2 = piece(&red, k * k, k, k),
@@ -610,17 +615,17 @@ static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
   const gcoo_dense *dinv = o->jacobi ? &s->dinv : NULL;
   void *rbuf = red.data;
   int done = 0;
-  /* the fused passes where they exist and win (gcoo__cuda_bcg_fused); GCOO_BCG_FUSED=0 or 1
+  /* the fused passes where they exist and win (the solver table's bcg_fused); GCOO_BCG_FUSED=0 or 1
    * forces the GEMM path or the fused one where it exists, for comparisons */
   const char *fz = getenv("GCOO_BCG_FUSED");
-  const int can = gcoo__cuda_bcg_fused(h);
+  const int can = sv->bcg_fused(h);
   const int fused = fz && !strcmp(fz, "0") ? 0 : fz && !strcmp(fz, "1") ? can != 0 : can == 1;
-  const int wform = gcoo__cuda_bcg_wform(h);
+  const int wform = sv->bcg_wform(h);
 
   /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */
   GCOO_GOTO(gcoo_blas_coldot(s->ctx, B, B, &g_k));
   GCOO_GOTO(sum_over_ranks(s, rbuf, k));
-  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_STORE_B2));
+  GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_STORE_B2));
   GCOO_GOTO(gcoo_ctx_dense_copy(s->ctx, &s->R, B));
   GCOO_GOTO(apply_A_queued(s, X, &s->Q));
   {
@@ -630,65 +635,65 @@ static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
     GCOO_GOTO(upload_coef(s, eye, k, k, &m1));
     GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->Q, &m1, 1.0, &s->R));
   }
-  GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
+  GCOO_GOTO(sv->bcg_precond_norms(h, dinv, &s->R, &s->W));
   GCOO_GOTO(sum_over_ranks(s, rbuf, k));
-  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_CHECK0));
+  GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_CHECK0));
   GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
   GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
-  GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
-  GCOO_GOTO(next_block(s, h, wform, &cf[2]));
-  GCOO_GOTO(gcoo__cuda_bcg_post(h, 0));
-  GCOO_GOTO(gcoo__cuda_bcg_wait(h, 0, &done));
+  GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_ORTH));
+  GCOO_GOTO(next_block(s, sv, h, wform, &cf[2]));
+  GCOO_GOTO(sv->bcg_post(h, 0));
+  GCOO_GOTO(sv->bcg_wait(h, 0, &done));
 
   const double t_start = gcoo__wtime();
   int64_t it = 0;
   while (!done && it < o->maxit) {
     it++;
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, -1));
+    GCOO_GOTO(sv->bcg_mark(h, it, -1));
     GCOO_GOTO(apply_A_queued(s, &s->P, &s->Q));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_SPMM));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_SPMM));
     /* alpha = (P^T Q)^{-1} P^T R */
     if (fused) {
-      GCOO_GOTO(gcoo__cuda_bcg_gram2(h, &s->P, &s->Q, &s->R));
+      GCOO_GOTO(sv->bcg_gram2(h, &s->P, &s->Q, &s->R));
     } else {
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->Q, 0.0, &g_kk));
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->P, &s->R, 0.0, &g_kk2));
     }
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_BLAS));
     GCOO_GOTO(sum_over_ranks(s, rbuf, 2 * k * k));
-    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ALPHA));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
+    GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_ALPHA));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_REDUCE));
     /* X += P alpha;  R -= Q alpha;  W = M R and ||R_j||^2;  Q^T W (fused: one pass) */
     if (fused) {
-      GCOO_GOTO(gcoo__cuda_bcg_update(h, &s->P, &s->Q, X, &s->R, dinv, &s->W));
+      GCOO_GOTO(sv->bcg_update(h, &s->P, &s->Q, X, &s->R, dinv, &s->W));
     } else {
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[0], 1.0, X));
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, -1.0, &s->Q, &cf[0], 1.0, &s->R));
-      GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
-      GCOO_GOTO(gcoo__cuda_bcg_precond_norms(h, dinv, &s->R, &s->W));
-      GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_PRECOND));
+      GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_BLAS));
+      GCOO_GOTO(sv->bcg_precond_norms(h, dinv, &s->R, &s->W));
+      GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_PRECOND));
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->Q, &s->W, 0.0, &g_qz));
     }
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_BLAS));
     /* convergence on the device; beta = -(P^T Q)^{-1} Q^T Z */
     GCOO_GOTO(sum_over_ranks(s, rbuf, k + k * k));
-    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_CHECK));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
+    GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_CHECK));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_REDUCE));
     /* W = Z + P beta (Z is in W);  P = orth(W) */
     if (fused) {
-      GCOO_GOTO(gcoo__cuda_bcg_direction(h, &s->P, &s->W));
+      GCOO_GOTO(sv->bcg_direction(h, &s->P, &s->W));
     } else {
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->P, &cf[1], 1.0, &s->W));
       GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &g_kk));
     }
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_BLAS));
     GCOO_GOTO(sum_over_ranks(s, rbuf, k * k));
-    GCOO_GOTO(gcoo__cuda_bcg_step(h, GCOO__BCG_ORTH));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_REDUCE));
-    GCOO_GOTO(next_block(s, h, wform, &cf[2]));
-    GCOO_GOTO(gcoo__cuda_bcg_mark(h, it, GCOO__BCG_BLAS));
-    GCOO_GOTO(gcoo__cuda_bcg_post(h, it));
-    if (it >= 2) GCOO_GOTO(gcoo__cuda_bcg_wait(h, it - 2, &done));
+    GCOO_GOTO(sv->bcg_step(h, GCOO__BCG_ORTH));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_REDUCE));
+    GCOO_GOTO(next_block(s, sv, h, wform, &cf[2]));
+    GCOO_GOTO(sv->bcg_mark(h, it, GCOO__BCG_BLAS));
+    GCOO_GOTO(sv->bcg_post(h, it));
+    if (it >= 2) GCOO_GOTO(sv->bcg_wait(h, it - 2, &done));
   }
   {
     gcoo__bcg_outcome out;
@@ -696,7 +701,7 @@ static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
     out.column_iterations = o->column_iterations;
     out.residual = s->run->res;
     out.history = o->history;
-    GCOO_GOTO(gcoo__cuda_bcg_result(h, &out));
+    GCOO_GOTO(sv->bcg_result(h, &out));
     (void)t_start;
     GCOO_CHECK_GOTO(!out.breakdown, GCOO_ERR_BREAKDOWN,
                     "Cholesky pivot of P^T A P is %g at iteration %lld: the matrix is not positive "
@@ -712,7 +717,7 @@ static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
     res->t_pc += out.phase_seconds[GCOO__BCG_PRECOND];
   }
 done:
-  gcoo__cuda_bcg_destroy(h);
+  sv->bcg_destroy(h);
   return st;
 }
 

@@ -422,7 +422,7 @@ static gcoo_status amg_setup(gcoo_pc pc) {
   GCOO_CHECK(GCOO_HAVE_LAPACK, GCOO_ERR_UNSUPPORTED,
              "the AMG preconditioner needs LAPACK (QR per aggregate, the coarsest level's "
              "factorisation): rebuild with BLAS/LAPACK found (liblapack-dev, libopenblas-dev)");
-  GCOO_CHECK(ctx->ops != &gcoo__backend_cuda, GCOO_ERR_UNSUPPORTED,
+  GCOO_CHECK(ctx->ops->device == NULL, GCOO_ERR_UNSUPPORTED,
              "the AMG preconditioner runs on the CPU backend (its device kernels are not written "
              "yet): make the operator on a CPU context");
   GCOO_CHECK(oi.xmode == GCOO_DIST_X_PARTITIONED, GCOO_ERR_INVALID_ARG,

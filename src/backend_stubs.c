@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* src/backend_stubs.c: the tables of the backends not compiled into this build, generated from
- * GCOO_BACKEND_LIST (src/backend_impl.h), so that asking for one gives a clear error instead of
- * a link failure (libCEED's weak-backend pattern). */
+ * GCOO_BACKEND_LIST (src/backend_list.h), so that asking for one gives a clear error instead of
+ * a link failure (libCEED's weak-backend pattern). A stub's only entry is ctx_init: no context
+ * is ever made on it, so nothing else of it (operators, SpGEMM, solver iterations) is reached;
+ * its device count is 0 and its start-up nothing (the NULL entries). */
 #include "backend_impl.h"
 
 /* STUB_0 writes the table of a backend that is not compiled in; STUB_1 nothing. */
@@ -19,8 +21,3 @@
 #define STUB(compiled, ...) STUB_(compiled, __VA_ARGS__) /* expands `compiled` to 0 or 1 first */
 #define STUB_OF(id, table, compiled, label, how) STUB(compiled, id, table, label, how)
 GCOO_BACKEND_LIST(STUB_OF)
-
-#if !GCOO_HAVE_CUDA
-int gcoo_cuda_device_count(void) { return 0; }
-void gcoo_cuda_prestart(int device) { (void)device; }
-#endif

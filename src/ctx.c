@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* src/ctx.c: contexts: parse the resource string, pick the backend table, bind the device. */
+/* src/ctx.c: contexts: parse the resource string, pick the backend table from the backend list,
+ * bind the device; the backend-wide calls (device count, start-up) through the list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,9 @@ gcoo_status gcoo_ctx_create(gcoo_ctx *out, const char *resource) {
   const gcoo_backend_ops *ops = NULL;
   int device = -1;
   if (!strcmp(resource, "cpu")) {
-    ops = &gcoo__backend_cpu;
+    ops = gcoo__backend_named("cpu");
   } else if (!strcmp(resource, "auto")) {
-    ops = gcoo_cuda_device_count() > 0 ? &gcoo__backend_cuda : &gcoo__backend_cpu;
+    ops = gcoo__backend_named(gcoo_cuda_device_count() > 0 ? "cuda" : "cpu");
   } else if (!strncmp(resource, "cuda", 4) || !strncmp(resource, "gpu", 3)) {
     const char *colon = strchr(resource, ':');
     const char *tail = resource + (resource[0] == 'c' ? 4 : 3);
@@ -33,7 +34,7 @@ gcoo_status gcoo_ctx_create(gcoo_ctx *out, const char *resource) {
                  GCOO_ERR_INVALID_ARG, "bad device number in \"%s\"", resource);
       device = (int)d;
     }
-    ops = &gcoo__backend_cuda;
+    ops = gcoo__backend_named("cuda");
   } else {
     return GCOO_ERROR(GCOO_ERR_INVALID_ARG,
                       "unknown resource \"%s\" (expected cpu, cuda, cuda:N or auto)", resource);
@@ -52,6 +53,33 @@ done:
     free(ctx);
   }
   return st;
+}
+
+const gcoo_backend_ops *gcoo__backend_named(const char *name) {
+#define GCOO_BACKEND_NAMED_(id, table, compiled, label, how) \
+  if (!strcmp(name, #id)) return &table;
+  GCOO_BACKEND_LIST(GCOO_BACKEND_NAMED_)
+#undef GCOO_BACKEND_NAMED_
+  return NULL;
+}
+
+int gcoo_cuda_device_count(void) {
+  const gcoo_backend_ops *cuda = gcoo__backend_named("cuda");
+  return cuda->device_count ? cuda->device_count() : 0;
+}
+
+void gcoo_cuda_prestart(int device) {
+  const gcoo_backend_ops *cuda = gcoo__backend_named("cuda");
+  if (cuda->prestart) cuda->prestart(device);
+}
+
+gcoo_status gcoo__ctx_solver(gcoo_ctx ctx, const gcoo_solver_ops **sv) {
+  *sv = ctx->ops->solver;
+  GCOO_CHECK(*sv != NULL, GCOO_ERR_UNSUPPORTED,
+             "the %s backend has no device-resident solver iterations (device operands need a "
+             "CUDA context)",
+             ctx->ops->name);
+  return GCOO_SUCCESS;
 }
 
 gcoo_status gcoo_ctx_destroy(gcoo_ctx *ctx) {

@@ -94,8 +94,8 @@ gcoo_status gcoo_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, const gcoo_s
              (long long)o.memory_budget);
   GCOO_CHECK(o.chunk_fraction >= 0.0 && o.chunk_fraction <= 1.0, GCOO_ERR_INVALID_ARG,
              "chunk_fraction %g outside [0, 1] (0: default)", o.chunk_fraction);
-  if (ctx->ops == &gcoo__backend_cuda) {
-    GCOO_CALL(gcoo__spgemm_cuda(ctx, A, B, &o, C, info));
+  if (ctx->ops->spgemm) { /* the backend's own (the CUDA backend's on its device) */
+    GCOO_CALL(ctx->ops->spgemm(ctx, A, B, &o, C, info));
     return GCOO_SUCCESS;
   }
   GCOO_CHECK(o.alg == GCOO_SPGEMM_AUTO || o.alg == GCOO_SPGEMM_GCOO, GCOO_ERR_UNSUPPORTED,

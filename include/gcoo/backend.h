@@ -266,6 +266,109 @@ double gcoo__blue_norm(const double *acc);
 #define GCOO_BLUE_SSML 0x1p537
 #define GCOO_BLUE_SBIG 0x1p-538
 
+/* ---- device-resident solver iterations ---------------------------------------------------
+ * What the solver layer's block CG (solver/ksp_bcg.c) needs of a backend that keeps the whole
+ * iteration on a device: for one right-hand side on one rank, PCG with its state on the device
+ * (gcoo_solver_ops.pcg); for a block of k, the k x k steps, the preconditioner with the residual
+ * norms and the convergence test on the device, the host queueing work and reading a snapshot of
+ * the state asynchronously (the bcg_* entries, on a handle of bcg_create). */
+/** One PCG solve on the device (gcoo_solver_ops.pcg): inputs, then what it reports. */
+typedef struct gcoo__pcg_device {
+  gcoo_op A;          /**< in: square local operator of a device context (its device CSR is used) */
+  gcoo_dtype dtype;   /**< element type of b, x, dinv */
+  int64_t n;          /**< rows */
+  const void *b;      /**< in: device, n values */
+  void *x;            /**< in: initial guess; out: solution (device) */
+  const void *dinv;   /**< in: device inverse diagonal, or NULL (no preconditioner) */
+  double rtol;        /**< relative tolerance on ||r|| / ||b|| */
+  int64_t maxit;      /**< most iterations */
+  double *history;    /**< host, maxit + 1 values, or NULL */
+  int64_t iterations; /**< out: iterations made */
+  int converged, breakdown;             /**< out: met rtol; p^T A p <= 0 */
+  double residual;                      /**< out: final recursive ||r|| / ||b|| */
+  double t_spmm, t_update, t_direction; /**< GPU seconds of each kernel in iteration 2 */
+  double t_first_batch;     /**< GPU seconds of the first graph_iterations (plain launches) */
+  double t_iterate;         /**< wall seconds from the first iteration queued to the last done */
+  int64_t graph_iterations; /**< iterations per graph replay */
+} gcoo__pcg_device;
+
+/** Block CG's device state (opaque; gcoo_solver_ops.bcg_create). */
+typedef struct gcoo__bcg_device gcoo__bcg_device;
+/** Block CG's k x k steps (gcoo_solver_ops.bcg_step), each reading the reduction buffer. */
+typedef enum gcoo__bcg_step {
+  GCOO__BCG_STORE_B2, /**< red[0, k) = ||B_j||^2 kept */
+  GCOO__BCG_CHECK0,   /**< red[0, k) = ||R_j||^2: iteration 0 recorded */
+  GCOO__BCG_ALPHA,    /**< red = [P^T Q | P^T R] (k x k each): coef 0 = alpha */
+  GCOO__BCG_CHECK,    /**< red = [||R_j||^2 (k) | Q^T Z (k x k)]: count, record, coef 1 = beta */
+  GCOO__BCG_ORTH      /**< red = W^T W: coef 2 = T (columns past the rank zero) */
+} gcoo__bcg_step;
+/** The phases an iteration's GPU time is split into (gcoo_solver_ops.bcg_mark). */
+enum { GCOO__BCG_SPMM, GCOO__BCG_REDUCE, GCOO__BCG_BLAS, GCOO__BCG_PRECOND, GCOO__BCG_PHASES };
+/** What a block CG solve on the device reports (gcoo_solver_ops.bcg_result). */
+typedef struct gcoo__bcg_outcome {
+  int64_t iterations, *column_iterations; /**< column_iterations, residual: k values (caller's) */
+  double *residual, *history;             /**< history: (maxit + 1) x k or NULL */
+  int converged, breakdown, min_rank;     /**< met rtol; a pivot failed; smallest block rank */
+  double bad_pivot;                       /**< the failed pivot */
+  double phase_seconds[GCOO__BCG_PHASES]; /**< GPU time between the phase marks */
+  int64_t explicit_blocks;                /**< the W form's iterations with P formed explicitly */
+} gcoo__bcg_outcome;
+
+/** A backend's device-resident solver iterations (the CUDA backend's in kernels/solver/). The
+ *  blocks P, Q, R, W, X are n x k row-major device blocks (any leading dimension). */
+typedef struct gcoo_solver_ops {
+  /** dinv = 1 / diag(A) from the square local operator's device CSR (device memory, A's element
+   *  type); *bad_row: the first local row whose diagonal is not positive and finite (its value in
+   *  *bad_value), -1 if none. Synchronises (set-up). */
+  gcoo_status (*inverse_diagonal)(gcoo_op A, void *dinv, int64_t *bad_row, double *bad_value);
+  /** PCG for one right-hand side on one rank, every iteration on the device. */
+  gcoo_status (*pcg)(gcoo_ctx ctx, gcoo__pcg_device *p);
+  /** *h = the device state of a block CG solve of n rows and k columns (history: keep the
+   *  residuals of every iteration). */
+  gcoo_status (*bcg_create)(gcoo_ctx ctx, gcoo_dtype dt, int64_t n, int64_t k, double rtol,
+                            double rank_tol, int64_t maxit, int history, gcoo__bcg_device **h);
+  /** Free what bcg_create made; NULL is ignored. */
+  void (*bcg_destroy)(gcoo__bcg_device *h);
+  /** The reduction buffer (2 k^2 + k values of dt), device memory. */
+  void *(*bcg_red)(gcoo__bcg_device *h);
+  /** Coefficient matrix `which` (0 alpha, 1 beta, 2 T; k x k row-major, dt), device memory. */
+  void *(*bcg_coef)(gcoo__bcg_device *h, int which);
+  /** One k x k step on the reduction buffer (queued). */
+  gcoo_status (*bcg_step)(gcoo__bcg_device *h, gcoo__bcg_step step);
+  /** The W form (1) or the P form (0) of this solve. In the W form the search block P = W T is
+   *  not formed: the caller runs the passes on W where it would run them on P (Q' = A W for Q,
+   *  [W^T Q' | W^T R] for red, ...), the steps take T into their k x k products (coef 0 and 1
+   *  are then W's coefficients T alpha, T beta), and after the ORTH step bcg_transform(W)
+   *  replaces W by W T in place where W is ill-conditioned (T = I for the next iteration's
+   *  steps), else leaves it. Then W is the next iteration's search block. */
+  int (*bcg_wform)(const gcoo__bcg_device *h);
+  /** W = W T in place where the ORTH step asked for the explicit search block (W form). */
+  gcoo_status (*bcg_transform)(gcoo__bcg_device *h, gcoo_dense *W);
+  /** W = diag(dinv) R (dinv NULL: W = R) and red[0, k) = ||R_j||^2, one pass over R. */
+  gcoo_status (*bcg_precond_norms)(gcoo__bcg_device *h, const gcoo_dense *dinv, const gcoo_dense *R,
+                                   gcoo_dense *W);
+  /** Whether the fused block-vector passes below exist for this solve's k and element type: 0
+   *  none, 1 there and faster than the GEMM path as measured, 2 there but slower. */
+  int (*bcg_fused)(const gcoo__bcg_device *h);
+  /** Fused: red = [P^T Q | P^T R]. */
+  gcoo_status (*bcg_gram2)(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                           const gcoo_dense *R);
+  /** Fused: X += P alpha, R -= Q alpha, W = diag(dinv) R (dinv NULL: R),
+   *  red = [||R_j||^2 | Q^T W]. */
+  gcoo_status (*bcg_update)(gcoo__bcg_device *h, const gcoo_dense *P, const gcoo_dense *Q,
+                            gcoo_dense *X, gcoo_dense *R, const gcoo_dense *dinv, gcoo_dense *W);
+  /** Fused: W += P beta, red = W^T W. */
+  gcoo_status (*bcg_direction)(gcoo__bcg_device *h, const gcoo_dense *P, gcoo_dense *W);
+  /** A phase mark on the device's queue (phase < 0: the start of iteration it). */
+  gcoo_status (*bcg_mark)(gcoo__bcg_device *h, int64_t it, int phase);
+  /** Queue a snapshot of the state after iteration it. */
+  gcoo_status (*bcg_post)(gcoo__bcg_device *h, int64_t it);
+  /** Wait for iteration it's snapshot; *done: the device has stopped iterating. */
+  gcoo_status (*bcg_wait)(gcoo__bcg_device *h, int64_t it, int *done);
+  /** The solve's outcome (synchronises). */
+  gcoo_status (*bcg_result)(gcoo__bcg_device *h, gcoo__bcg_outcome *o);
+} gcoo_solver_ops;
+
 /* ---- backends ------------------------------------------------------------------------------
  * A context points to one table of functions (libCEED's pattern). The CPU backend lives in
  * src/backend_cpu.c, the CUDA backend in kernels/ (or a stub that reports "not compiled"). */
@@ -319,6 +422,22 @@ typedef struct gcoo_backend_ops {
   /** Block-vector operations on device blocks (solver layer); NULL where the backend has none
    *  (host blocks always go to gcoo__vec_host). */
   const gcoo_vec_ops *vec;
+  /** The solver layer's device-resident iterations; NULL where the backend has none. */
+  const gcoo_solver_ops *solver;
+  /** C = A B for gcoo_spgemm on a context of this backend (host matrices in and out; opts
+   *  complete, defaults filled in by gcoo_spgemm); NULL: the host SpGEMM (src/spgemm.c). */
+  gcoo_status (*spgemm)(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *opts,
+                        gcoo_sparse *C, gcoo_spgemm_info *info);
+  /** The predictor of C = A B on the backend's device (method CLASSES: the estimate of
+   *  gcoo_predict with GCOO_PREDICT_CLASSES for the same seed; row_flop and row_nnz always
+   *  filled); NULL: the backend has none (the host predictor serves). */
+  gcoo_status (*predict)(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                         const gcoo_predict_options *opts, gcoo_prediction *pred);
+  /** Devices of this backend visible to the process (gcoo_cuda_device_count for CUDA); NULL: 0. */
+  int (*device_count)(void);
+  /** Begin the backend's start-up for device on a background thread (gcoo_cuda_prestart);
+   *  NULL: nothing to begin. */
+  void (*prestart)(int device);
 } gcoo_backend_ops;
 
 /* ---- precision templates in C ----------------------------------------------------------------

@@ -16,8 +16,10 @@
 #include "blas_cuda.h"
 #include "dense_random.h"
 #include "dense_sums.h"
+#include "solver/solver_cuda.h"
 #include "spdm/op_cuda.h"
-int gcoo_cuda_device_count(void) {
+#include "spgemm/spgemm_cuda.h"
+static int cuda_device_count(void) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -309,4 +311,9 @@ const gcoo_backend_ops gcoo__backend_cuda = {
     .fill_random_rows = cuda_fill_random_rows,
     .dense_block_sums = cuda_dense_block_sums,
     .device = &gcoo__device_cuda,
+    .solver = &gcoo__solver_cuda,
+    .spgemm = gcoo__spgemm_cuda,
+    .predict = gcoo__predict_cuda,
+    .device_count = cuda_device_count,
+    .prestart = gcoo__cuda_prestart,
 };

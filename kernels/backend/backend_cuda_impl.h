@@ -85,7 +85,9 @@ gcoo_status gcoo__cuda_check_ctx(gcoo_ctx ctx);
 /** GCOO_ERR_INVALID_ARG unless p is device (or managed) memory of ctx's GPU; what names it. */
 gcoo_status gcoo__cuda_check_pointer(gcoo_ctx ctx, const void *p, const char *what);
 
-/* Wait for gcoo_cuda_prestart's thread, if one was started (kernels/backend/cuda_prestart.c). */
+/* gcoo_cuda_prestart (the table's prestart), and the wait for its thread, if one was started
+ * (kernels/backend/cuda_prestart.c). */
+void gcoo__cuda_prestart(int device);
 void gcoo__cuda_prestart_wait(void);
 
 /* backend_cuda.c: the context's cuBLAS handle, made (and cuBLAS loaded) at the first call that

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "common/cuda_check.h"
+#include "backend_cuda_impl.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t thread;
@@ -45,7 +45,7 @@ done:
   return NULL;
 }
 
-void gcoo_cuda_prestart(int device) {
+void gcoo__cuda_prestart(int device) {
   pthread_mutex_lock(&lock);
   if (!started && pthread_create(&thread, NULL, prestart_main, (void *)(intptr_t)device) == 0)
     started = 1;

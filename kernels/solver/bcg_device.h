@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/backend_cuda_impl.h"
+#include "solver_cuda.h"
 #include "bcg_state.cuh"
 
 constexpr int kBcgMarks = 16; // phase marks per iteration at most

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "backend/backend_cuda_impl.h"
+#include "solver_cuda.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* kernels/spgemm/spgemm_cuda.h: the C gateway to the CUDA SpGEMM (kernels/spgemm/), private to gcoo
- * (the library's gcoo__spgemm_cuda, the GPU tests and bench/spgemm_bench use it). Device
+ * (the CUDA backend's table, the GPU tests and bench/spgemm_bench use it). Device
  * matrices are plain CSR arrays in device memory; every function works on the given CUDA
  * stream (NULL: the default stream) of the current device and returns when its results are
  * ready. Device memory is counted: `peak_bytes` in gcoo_spgemm_info is the most this call held
@@ -15,6 +15,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The CUDA backend's gcoo_backend_ops.spgemm and .predict (spgemm_entry.cu): host matrices in,
+ *  uploaded, the product or the prediction on the context's device, C back on the host. */
+gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                              const gcoo_spgemm_options *opts, gcoo_sparse *C,
+                              gcoo_spgemm_info *info);
+gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
+                               const gcoo_predict_options *opts, gcoo_prediction *pred);
 
 /* Device matrices are gcoo_cuda_csr (kernels/common/gcoo_kernels.h): int64 row pointers, int32 columns. */
 

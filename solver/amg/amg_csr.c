@@ -108,7 +108,7 @@ done:
 gcoo_status gcoo__amg_spgemm(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B, gcoo_sparse *C,
                              int64_t *predicted) {
   gcoo_spgemm_info info;
-  if (ctx->ops != &gcoo__backend_cuda) {
+  if (!ctx->ops->spgemm) {
     /* the CPU SpGEMM sizes its row buffers itself; the prediction gives the per-row FLOP it
      * would otherwise count, and the predicted size the report compares with the exact one */
     gcoo_predict_options po = GCOO_PREDICT_OPTIONS_INIT;
