@@ -77,6 +77,9 @@ static int cmp_d(const void *a, const void *b) {
 
 /* Run one algorithm reps + 1 times (the first is a warm-up; a warm-up over 1 s cuts the timed
  * runs to 2, said in the output); keep the last C in *keep. */
+/* the CUDA context both products run on (its stream, its SpGEMM pool, kept warm between them) */
+static gcoo_ctx bench_ctx = NULL;
+
 static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB, int reps,
                     int64_t budget, result *r, gcoo_cuda_csr *keep) {
   double *t = calloc((size_t)reps + 1, sizeof *t);
@@ -93,9 +96,9 @@ static void run_alg(gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA, const gcoo_cud
     if (alg == GCOO_SPGEMM_GCOO) {
       gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
       o.memory_budget = budget;
-      st = gcoo__cuda_spgemm_gcoo(NULL, dA, dB, &o, &C, &hC, &info);
+      st = gcoo__cuda_spgemm_gcoo(bench_ctx, dA, dB, &o, &C, &hC, &info);
     } else {
-      st = gcoo__cuda_spgemm_cusparse(NULL, alg, dA, dB, 0.0, &C, &info);
+      st = gcoo__cuda_spgemm_cusparse(bench_ctx, alg, dA, dB, 0.0, &C, &info);
     }
     if (st < 0) {
       snprintf(r->err, sizeof r->err, "%s: %s", gcoo_status_name(st), gcoo_last_error());
@@ -321,7 +324,7 @@ int main(int argc, char **argv) {
     } else
       files[nfiles++] = argv[i];
   }
-  if (gcoo__cuda_free_bytes() == 0) {
+  if (gcoo__cuda_free_bytes() == 0 || gcoo_ctx_create(&bench_ctx, "cuda:0") < 0) {
     fprintf(stderr, "spgemm_bench: no usable GPU\n");
     return 77;
   }
@@ -687,5 +690,6 @@ int main(int argc, char **argv) {
   free(shares);
   free(P);
   free(files);
+  gcoo_ctx_destroy(&bench_ctx);
   return nbad ? 1 : 0;
 }

@@ -87,7 +87,9 @@ static gcoo_status bind_gpu(gcoo_dist d) {
                     GCOO_HAVE_CUDA ? "" : ": this gcoo was built without CUDA");
   } else {
     d->device = d->local_rank % mine.ndev;
-    const gcoo_device_ops *dev = gcoo__dist_device(); /* there is a device: CUDA is compiled in */
+    /* before the context exists (its device is what this picks): the CUDA backend's table, found
+     * in the backend list by name; there is a device, so CUDA is compiled in */
+    const gcoo_device_ops *dev = gcoo__backend_named("cuda")->device;
     st = dev->pci_bus_id(d->device, mine.bus, sizeof mine.bus);
   }
   if (st >= 0) st = gcoo__malloc_n((void **)&all, d->size, sizeof *all, "GPU table");
@@ -165,7 +167,7 @@ gcoo_status gcoo_dist_bind(gcoo_dist d) {
   st = gcoo_ctx_create(&d->ctx, resource);
   /* one rank, one GPU: make it the process's current device too, so that the application's own
    * cudaMalloc (device operands it passes to gcoo) lands on the rank's GPU, as with NCCL */
-  if (st >= 0 && d->use_cuda) st = gcoo__dist_device()->bind(d->device);
+  if (st >= 0 && d->use_cuda) st = gcoo__dist_device(d)->bind(d->device);
   GCOO_GOTO(gcoo__agree_comm(d->comm, st, NULL));
 
   char prefix[64];

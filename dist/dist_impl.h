@@ -46,7 +46,7 @@ struct gcoo_dist_s {
  * Each returns a gcoo_status, so they compose with GCOO_CALL / GCOO_GOTO:
  *     GCOO_GOTO(GCOO_MPI(MPI_Bcast(...)));                                                     */
 /* GCOO_MPI(x): src/mpi_check.h, the library's one MPI checker */
-/* CUDA: only through the backend's gcoo_device_ops (gcoo__dist_device below) */
+/* CUDA: only through the context's gcoo_device_ops and allocator (gcoo__dist_device below) */
 #if GCOO_HAVE_NCCL
 gcoo_status gcoo__nccl_check(gcoo_dist d, ncclResult_t r, const char *file, int line,
                              const char *func, const char *expr);
@@ -89,16 +89,20 @@ gcoo_status gcoo__mpi_irecv_big(void *buf, int64_t count, size_t elem_bytes, int
                                 MPI_Comm comm, MPI_Request req[2]);
 
 /* ---- host or device memory (dist_mem.c) ---------------------------------------------------- */
-/** The device operations of the CUDA backend (gcoo/backend.h: memory, copies, streams, events,
- *  device binding), NULL when CUDA is not compiled in: dist/ reaches the device only through
- *  them. */
-static inline const gcoo_device_ops *gcoo__dist_device(void) { return gcoo__backend_cuda.device; }
-gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what);
-void gcoo__dist_free(gcoo_memspace mem, void *p);
+/** The device operations of d's context (gcoo/backend.h: copies, streams, events, device
+ *  binding), NULL when its backend has no device: dist/ reaches the device only through its
+ *  context (and device memory through the context's allocator, gcoo__dist_alloc). */
+static inline const gcoo_device_ops *gcoo__dist_device(gcoo_dist d) {
+  return d->ctx ? d->ctx->ops->device : NULL;
+}
+/** bytes in mem: host memory, or device memory from ctx's allocator (gcoo_backend_ops.mem_alloc). */
+gcoo_status gcoo__dist_alloc(gcoo_ctx ctx, gcoo_memspace mem, size_t bytes, void **p,
+                             const char *what);
+void gcoo__dist_free(gcoo_ctx ctx, gcoo_memspace mem, void *p);
 /** Copy nrows rows of rowbytes bytes between two strided buffers (strides in bytes), host or
- *  device (cudaMemcpy2DAsync on stream, which may be NULL). */
-gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                 size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
+ *  device (through ctx's device operations, on stream, which may be NULL). */
+gcoo_status gcoo__dist_copy_rows(gcoo_ctx ctx, void *dst, size_t dpitch, const void *src,
+                                 size_t spitch, size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
                                  gcoo_memspace smem, void *stream);
 
 /* ---- the device gather's plan (gather.c), pure so that the CPU tests run it with MPI ------ */

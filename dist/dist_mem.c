@@ -1,39 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /* dist/dist_mem.c: buffers of dist/ that live where the caller's operands live (host memory, or
- * the rank's GPU through the backend's device operations), and strided row copies between any
- * two of them. */
+ * the rank's GPU through its context: the context's allocator and device operations), and strided
+ * row copies between any two of them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
 
-/* The device side: the CUDA backend's device operations (gcoo/backend.h), NULL when CUDA is not
- * compiled in. */
-static const gcoo_device_ops *device(void) { return gcoo__backend_cuda.device; }
-
-gcoo_status gcoo__dist_alloc(gcoo_memspace mem, size_t bytes, void **p, const char *what) {
+gcoo_status gcoo__dist_alloc(gcoo_ctx ctx, gcoo_memspace mem, size_t bytes, void **p,
+                             const char *what) {
   *p = NULL;
   if (mem == GCOO_MEM_HOST) {
     GCOO_CALL(gcoo__malloc(p, bytes, what));
     return GCOO_SUCCESS;
   }
-  GCOO_CHECK(device() != NULL, GCOO_ERR_UNSUPPORTED,
-             "device memory for %s: CUDA is not compiled in", what);
-  GCOO_CALL(device()->alloc(p, bytes, what));
+  GCOO_CHECK(ctx != NULL && ctx->ops->mem_alloc != NULL, GCOO_ERR_UNSUPPORTED,
+             "device memory for %s: the %s backend has no device", what,
+             ctx ? ctx->ops->name : "(no context)");
+  GCOO_CALL(ctx->ops->mem_alloc(ctx, p, bytes, what));
   return GCOO_SUCCESS;
 }
 
-void gcoo__dist_free(gcoo_memspace mem, void *p) {
+void gcoo__dist_free(gcoo_ctx ctx, gcoo_memspace mem, void *p) {
   if (!p) return;
   if (mem == GCOO_MEM_HOST) {
     free(p);
     return;
   }
-  if (device()) device()->free(p);
+  if (ctx && ctx->ops->mem_free) (void)ctx->ops->mem_free(ctx, p); /* nothing to report to */
 }
 
-gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                 size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
+gcoo_status gcoo__dist_copy_rows(gcoo_ctx ctx, void *dst, size_t dpitch, const void *src,
+                                 size_t spitch, size_t rowbytes, int64_t nrows, gcoo_memspace dmem,
                                  gcoo_memspace smem, void *stream) {
   if (nrows <= 0 || rowbytes == 0) return GCOO_SUCCESS;
   if (dmem == GCOO_MEM_HOST && smem == GCOO_MEM_HOST) {
@@ -45,7 +43,9 @@ gcoo_status gcoo__dist_copy_rows(void *dst, size_t dpitch, const void *src, size
     }
     return GCOO_SUCCESS;
   }
-  GCOO_CHECK(device() != NULL, GCOO_ERR_UNSUPPORTED, "device copy: CUDA is not compiled in");
-  GCOO_CALL(device()->copy_rows(dst, dpitch, src, spitch, rowbytes, nrows, stream));
+  const gcoo_device_ops *dev = ctx ? ctx->ops->device : NULL;
+  GCOO_CHECK(dev != NULL, GCOO_ERR_UNSUPPORTED, "device copy: the %s backend has no device",
+             ctx ? ctx->ops->name : "(no context)");
+  GCOO_CALL(dev->copy_rows(dst, dpitch, src, spitch, rowbytes, nrows, stream));
   return GCOO_SUCCESS;
 }

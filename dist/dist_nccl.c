@@ -73,7 +73,7 @@ gcoo_status gcoo__nccl_wait(gcoo_dist d, const char *what) {
 }
 
 gcoo_status gcoo__nccl_stream_wait(gcoo_dist d, void *stream, const char *what) {
-  const gcoo_device_ops *dev = gcoo__dist_device();
+  const gcoo_device_ops *dev = gcoo__dist_device(d);
   GCOO_CHECK(dev != NULL, GCOO_ERR_INTERNAL, "%s: NCCL without the CUDA backend", what);
   double t0 = gcoo__wtime();
   for (;;) {
@@ -117,7 +117,7 @@ gcoo_status gcoo__dist_nccl_init(gcoo_dist d) {
   GCOO_CALL(GCOO_MPI(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, d->comm)));
   ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
   cfg.blocking = 0;
-  st = gcoo__dist_device()->bind(d->device); /* NCCL takes the current device */
+  st = gcoo__dist_device(d)->bind(d->device); /* NCCL takes the current device */
   if (st >= 0) {
     ncclResult_t r = ncclCommInitRankConfig(&comm, d->size, id, d->rank, &cfg);
     st = GCOO_NCCL(d, r);

@@ -64,16 +64,16 @@ static gcoo_status gather_staged(gcoo_dist d, const gcoo_dense *Ys, int root, gc
   void *hs = NULL, *hf = NULL;
   GCOO_GOTO(gcoo__malloc_n(&hs, Ys->nrows, rowb ? rowb : 1, "gather staging"));
   if (recv) GCOO_GOTO(gcoo__malloc_n(&hf, total, rowb ? rowb : 1, "gather staging"));
-  GCOO_GOTO(gcoo__dist_copy_rows(hs, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
+  GCOO_GOTO(gcoo__dist_copy_rows(d->ctx, hs, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
                                  GCOO_MEM_HOST, GCOO_MEM_DEVICE, stream));
-  GCOO_GOTO(gcoo__dist_device()->stream_sync(stream));
+  GCOO_GOTO(gcoo__dist_device(d)->stream_sync(stream));
   gcoo_dense hsd = gcoo_dense_wrap(hs, Ys->dtype, GCOO_ROW_MAJOR, Ys->nrows, Ys->ncols, 0);
   gcoo_dense hfd = gcoo_dense_wrap(hf, Ys->dtype, GCOO_ROW_MAJOR, total, Ys->ncols, 0);
   GCOO_GOTO(gather_host(d, &hsd, root, &hfd, rows));
   if (recv) {
-    GCOO_GOTO(gcoo__dist_copy_rows(Yf->data, (size_t)Yf->ld * es, hf, rowb, rowb, total,
+    GCOO_GOTO(gcoo__dist_copy_rows(d->ctx, Yf->data, (size_t)Yf->ld * es, hf, rowb, rowb, total,
                                    GCOO_MEM_DEVICE, GCOO_MEM_HOST, stream));
-    GCOO_GOTO(gcoo__dist_device()->stream_sync(stream));
+    GCOO_GOTO(gcoo__dist_device(d)->stream_sync(stream));
   }
 done:
   free(hs);
@@ -146,7 +146,7 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
   const int64_t N = Ys->ncols;
   const int recv = root < 0 || root == d->rank;
   const ncclDataType_t nt = Ys->dtype == GCOO_FLOAT64 ? ncclFloat64 : ncclFloat32;
-  const gcoo_device_ops *dev = gcoo__dist_device();
+  const gcoo_device_ops *dev = gcoo__dist_device(d);
   void *s = stream, *side = NULL, *ev_ready = NULL, *ev_own = NULL; /* device streams, events */
   void *sbuf = NULL, *rbuf = NULL; /* contiguous stand-ins for strided buffers */
   gcoo__gather_xfer *plan = NULL;
@@ -164,21 +164,22 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
   /* every branch below depends on facts all ranks share (rows, root), so all ranks take it */
   if (root < 0 && equal) { /* NCCL's own ring; copies only for strided buffers */
     if (Ys->ld != N && Ys->nrows > 0) {
-      st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send");
+      st = gcoo__dist_alloc(d->ctx, GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf,
+                            "gather send");
       if (st >= 0)
-        st = gcoo__dist_copy_rows(sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
-                                  GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s);
+        st = gcoo__dist_copy_rows(d->ctx, sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb,
+                                  Ys->nrows, GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s);
       src = sbuf;
     }
     if (st >= 0 && Yf->ld != N && total > 0) {
-      st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
+      st = gcoo__dist_alloc(d->ctx, GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
       dst = rbuf;
     }
     GCOO_GOTO(gcoo__dist_agree(d, st));
     GCOO_GOTO(GCOO_NCCL(d, ncclAllGather(src, dst, (size_t)(rows[0] * N), nt, comm, s)));
     GCOO_GOTO(gcoo__nccl_wait(d, "ncclAllGather"));
     if (rbuf)
-      GCOO_GOTO(gcoo__dist_copy_rows(Yf->data, (size_t)Yf->ld * es, rbuf, rowb, rowb, total,
+      GCOO_GOTO(gcoo__dist_copy_rows(d->ctx, Yf->data, (size_t)Yf->ld * es, rbuf, rowb, rowb, total,
                                      GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
     GCOO_GOTO(gcoo__nccl_stream_wait(d, s, "ncclAllGather"));
     goto done;
@@ -186,14 +187,14 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
   /* set-up (staging for strided buffers, the side stream, the plan), agreed before the group so
    * that no rank waits in it for a peer that failed here */
   if (sends && Ys->ld != N) {
-    st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send");
+    st = gcoo__dist_alloc(d->ctx, GCOO_MEM_DEVICE, (size_t)Ys->nrows * rowb, &sbuf, "gather send");
     if (st >= 0)
-      st = gcoo__dist_copy_rows(sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
+      st = gcoo__dist_copy_rows(d->ctx, sbuf, rowb, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
                                 GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s);
     src = sbuf;
   }
   if (st >= 0 && recv && peer_rows > 0 && Yf->ld != N) {
-    st = gcoo__dist_alloc(GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
+    st = gcoo__dist_alloc(d->ctx, GCOO_MEM_DEVICE, (size_t)total * rowb, &rbuf, "gather receive");
     dst = rbuf;
   }
   /* the own slab: on a side stream, ordered after the work already on the context's stream
@@ -205,9 +206,9 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
     if (st >= 0) st = dev->event_record(ev_ready, s);
     if (st >= 0) st = dev->stream_wait_event(side, ev_ready);
     if (st >= 0)
-      st = gcoo__dist_copy_rows((char *)Yf->data + (size_t)own * Yf->ld * es, (size_t)Yf->ld * es,
-                                Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows, GCOO_MEM_DEVICE,
-                                GCOO_MEM_DEVICE, side);
+      st = gcoo__dist_copy_rows(d->ctx, (char *)Yf->data + (size_t)own * Yf->ld * es,
+                                (size_t)Yf->ld * es, Ys->data, (size_t)Ys->ld * es, rowb, Ys->nrows,
+                                GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, side);
     if (st >= 0) st = dev->event_record(ev_own, side);
   }
   if (st >= 0)
@@ -235,7 +236,7 @@ static gcoo_status gather_nccl(gcoo_dist d, const gcoo_dense *Ys, int root, gcoo
     int64_t off = 0;
     for (int r = 0; r < d->size; r++) {
       if (r != d->rank && rows[r] > 0)
-        GCOO_GOTO(gcoo__dist_copy_rows((char *)Yf->data + (size_t)off * Yf->ld * es,
+        GCOO_GOTO(gcoo__dist_copy_rows(d->ctx, (char *)Yf->data + (size_t)off * Yf->ld * es,
                                        (size_t)Yf->ld * es, (char *)rbuf + (size_t)off * rowb, rowb,
                                        rowb, rows[r], GCOO_MEM_DEVICE, GCOO_MEM_DEVICE, s));
       off += rows[r];
@@ -252,8 +253,8 @@ done:
   if (ev_ready) dev->event_destroy(ev_ready);
   if (ev_own) dev->event_destroy(ev_own);
   free(plan);
-  gcoo__dist_free(GCOO_MEM_DEVICE, sbuf);
-  gcoo__dist_free(GCOO_MEM_DEVICE, rbuf);
+  gcoo__dist_free(d->ctx, GCOO_MEM_DEVICE, sbuf);
+  gcoo__dist_free(d->ctx, GCOO_MEM_DEVICE, rbuf);
   return st;
 }
 #endif
@@ -331,12 +332,12 @@ gcoo_status gcoo_dist_gather_rows(gcoo_dist d, const gcoo_dense *Y_slab, int roo
   /* 4. move the rows (one rank: its slab is the whole matrix, a plain copy in place) */
   if (d->size == 1) {
     const size_t es = gcoo_dtype_size(Ys.dtype);
-    st = gcoo__dist_copy_rows(Yf.data, (size_t)Yf.ld * es, Ys.data, (size_t)Ys.ld * es,
+    st = gcoo__dist_copy_rows(d->ctx, Yf.data, (size_t)Yf.ld * es, Ys.data, (size_t)Ys.ld * es,
                               (size_t)Ys.ncols * es, Ys.nrows, Yf.mem, Ys.mem,
                               Ys.mem == GCOO_MEM_DEVICE ? gcoo_ctx_stream(d->ctx) : NULL);
 #if GCOO_HAVE_CUDA
     if (st >= 0 && Ys.mem == GCOO_MEM_DEVICE)
-      st = gcoo__dist_device()->stream_sync(gcoo_ctx_stream(d->ctx));
+      st = gcoo__dist_device(d)->stream_sync(gcoo_ctx_stream(d->ctx));
 #endif
   } else if (Ys.mem == GCOO_MEM_HOST) {
     st = gather_host(d, &Ys, root, &Yf, rows);
@@ -382,7 +383,7 @@ gcoo_status gcoo_dist_allreduce_sum(gcoo_dist d, gcoo_dtype dtype, void *buf, in
   }
 #if GCOO_HAVE_CUDA
   void *s = gcoo_ctx_stream(d->ctx);
-  const gcoo_device_ops *dev = gcoo__dist_device();
+  const gcoo_device_ops *dev = gcoo__dist_device(d);
 #if GCOO_HAVE_NCCL
   if (gcoo__dist_uses_nccl(d) || d->nccl_broken) {
     ncclComm_t comm;

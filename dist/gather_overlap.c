@@ -175,7 +175,7 @@ done:
 static gcoo_status blocked_nccl(gcoo_dist_pipeline pl, double alpha, const gcoo_dense *X,
                                 gcoo_dense *Ys, int root, gcoo_dense *Yf) {
   const gcoo_dist d = pl->op->d;
-  const gcoo_device_ops *dev = gcoo__dist_device();
+  const gcoo_device_ops *dev = gcoo__dist_device(d);
   const int me = d->rank, nb = pl->nblocks;
   const int64_t N = X->ncols;
   const size_t rowb = (size_t)N * gcoo_dtype_size(X->dtype);

@@ -20,7 +20,11 @@
 #include "dist_impl.h"
 
 /* The device operations of the CUDA backend; NULL when CUDA is not compiled in. */
-static const gcoo_device_ops *device(void) { return gcoo__backend_cuda.device; }
+/* The device operations of the halo's context (set by gcoo__halo_reserve), NULL before it or on a
+ * backend without a device. */
+static const gcoo_device_ops *device(const gcoo__halo *h) {
+  return h->ctx ? h->ctx->ops->device : NULL;
+}
 
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -253,20 +257,21 @@ done:
 /* ---- buffers ------------------------------------------------------------------------------ */
 
 static void free_buffers(gcoo__halo *h) {
-  gcoo__dist_free(h->mem, h->sendbuf);
-  gcoo__dist_free(h->mem, h->recvbuf);
+  gcoo__dist_free(h->ctx, h->mem, h->sendbuf);
+  gcoo__dist_free(h->ctx, h->mem, h->recvbuf);
   free(h->h_send);
   free(h->h_recv);
   h->sendbuf = h->recvbuf = h->h_send = h->h_recv = NULL;
   h->send_cap = h->recv_cap = h->h_send_cap = h->h_recv_cap = 0;
 }
 
-static gcoo_status grow(gcoo_memspace mem, void **p, size_t *cap, size_t need, const char *what) {
+static gcoo_status grow(gcoo_ctx ctx, gcoo_memspace mem, void **p, size_t *cap, size_t need,
+                        const char *what) {
   if (need <= *cap && *p) return GCOO_SUCCESS;
-  gcoo__dist_free(mem, *p);
+  gcoo__dist_free(ctx, mem, *p);
   *p = NULL;
   *cap = 0;
-  GCOO_CALL(gcoo__dist_alloc(mem, need, p, what));
+  GCOO_CALL(gcoo__dist_alloc(ctx, mem, need, p, what));
   *cap = need;
   return GCOO_SUCCESS;
 }
@@ -278,17 +283,19 @@ gcoo_status gcoo__halo_reserve(gcoo_dist d, gcoo__halo *h, gcoo_dtype dtype, int
   GCOO_CALL(gcoo__array_bytes(h->nrecv * N, gcoo_dtype_size(dtype), &rb));
   if (mem != h->mem) free_buffers(h);
   h->mem = mem;
-  GCOO_CALL(grow(mem, &h->sendbuf, &h->send_cap, sb, "halo send buffer"));
-  GCOO_CALL(grow(mem, &h->recvbuf, &h->recv_cap, rb, "halo receive buffer"));
+  h->ctx = d->ctx;
+  GCOO_CALL(grow(h->ctx, mem, &h->sendbuf, &h->send_cap, sb, "halo send buffer"));
+  GCOO_CALL(grow(h->ctx, mem, &h->recvbuf, &h->recv_cap, rb, "halo receive buffer"));
   if (!h->reqs)
     GCOO_CALL(gcoo__malloc_n(&h->reqs, h->nsend_peers + h->nrecv_peers + 1, sizeof(MPI_Request),
                              "halo requests"));
   if (mem == GCOO_MEM_DEVICE) {
-    const gcoo_device_ops *dv = device();
-    GCOO_CHECK(dv != NULL, GCOO_ERR_UNSUPPORTED, "device operands: CUDA is not compiled in");
+    const gcoo_device_ops *dv = device(h);
+    GCOO_CHECK(dv != NULL, GCOO_ERR_UNSUPPORTED, "device operands: the %s backend has no device",
+               d->ctx ? d->ctx->ops->name : "(unbound)");
     if (!gcoo__dist_uses_nccl(d)) {
-      GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_send, &h->h_send_cap, sb, "halo host staging"));
-      GCOO_CALL(grow(GCOO_MEM_HOST, &h->h_recv, &h->h_recv_cap, rb, "halo host staging"));
+      GCOO_CALL(grow(h->ctx, GCOO_MEM_HOST, &h->h_send, &h->h_send_cap, sb, "halo host staging"));
+      GCOO_CALL(grow(h->ctx, GCOO_MEM_HOST, &h->h_recv, &h->h_recv_cap, rb, "halo host staging"));
     }
     if (!h->stream) { /* the communication stream and its two events, made once */
       GCOO_CALL(dv->stream_create(&h->stream));
@@ -301,7 +308,7 @@ gcoo_status gcoo__halo_reserve(gcoo_dist d, gcoo__halo *h, gcoo_dtype dtype, int
 
 void gcoo__halo_free(gcoo__halo *h) {
   free_buffers(h);
-  const gcoo_device_ops *dv = device();
+  const gcoo_device_ops *dv = device(h);
   if (dv) {
     if (h->stream) dv->stream_destroy(h->stream);
     if (h->ev_ready) dv->event_destroy(h->ev_ready);
@@ -328,7 +335,7 @@ static gcoo_status pack(const gcoo__halo *h, const gcoo_dense *Xown, void *to, g
   const size_t es = gcoo_dtype_size(Xown->dtype), rowb = (size_t)Xown->ncols * es;
   const size_t pitch = (size_t)Xown->ld * es;
   for (int64_t r = 0; r < h->nruns; r++)
-    GCOO_CALL(gcoo__dist_copy_rows((char *)to + (size_t)h->run_dst[r] * rowb, rowb,
+    GCOO_CALL(gcoo__dist_copy_rows(h->ctx, (char *)to + (size_t)h->run_dst[r] * rowb, rowb,
                                    (const char *)Xown->data + (size_t)h->run_src[r] * pitch, pitch,
                                    rowb, h->run_len[r], mem, Xown->mem, stream));
   return GCOO_SUCCESS;
@@ -380,7 +387,7 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
     GCOO_CALL(post_mpi(d, h, dtype, N, h->sendbuf, h->recvbuf));
     return GCOO_SUCCESS;
   }
-  const gcoo_device_ops *dv = device();
+  const gcoo_device_ops *dv = device(h);
   GCOO_CHECK(dv != NULL && h->stream, GCOO_ERR_UNSUPPORTED,
              "device operands: CUDA is not compiled in (or the halo was not reserved)");
   const size_t rowb = (size_t)N * gcoo_dtype_size(dtype);
@@ -422,13 +429,13 @@ gcoo_status gcoo__halo_begin(gcoo_dist d, gcoo__halo *h, const gcoo_dense *Xown,
 #endif
   /* no NCCL: pack on the GPU, stage through the host, MPI, back to the GPU */
   GCOO_CALL(pack(h, Xown, h->sendbuf, GCOO_MEM_DEVICE, cs));
-  GCOO_CALL(gcoo__dist_copy_rows(h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend, GCOO_MEM_HOST,
-                                 GCOO_MEM_DEVICE, cs));
+  GCOO_CALL(gcoo__dist_copy_rows(h->ctx, h->h_send, rowb, h->sendbuf, rowb, rowb, h->nsend,
+                                 GCOO_MEM_HOST, GCOO_MEM_DEVICE, cs));
   GCOO_CALL(dv->stream_sync(cs));
   GCOO_CALL(post_mpi(d, h, dtype, N, h->h_send, h->h_recv));
   GCOO_CALL(wait_mpi(h));
-  GCOO_CALL(gcoo__dist_copy_rows(h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv, GCOO_MEM_DEVICE,
-                                 GCOO_MEM_HOST, cs));
+  GCOO_CALL(gcoo__dist_copy_rows(h->ctx, h->recvbuf, rowb, h->h_recv, rowb, rowb, h->nrecv,
+                                 GCOO_MEM_DEVICE, GCOO_MEM_HOST, cs));
   /* h_recv must not be overwritten by the next apply before this copy ran */
   GCOO_CALL(dv->stream_sync(cs));
   return GCOO_SUCCESS;
@@ -442,7 +449,7 @@ gcoo_status gcoo__halo_end(gcoo_dist d, gcoo__halo *h, void *ctx_stream) {
     return GCOO_SUCCESS;
   }
   h->pending = 0;
-  const gcoo_device_ops *dv = device();
+  const gcoo_device_ops *dv = device(h);
   GCOO_CHECK(dv != NULL, GCOO_ERR_INTERNAL, "device halo without CUDA");
   GCOO_CALL(dv->stream_wait_event(ctx_stream, h->ev_done));
   return GCOO_SUCCESS;

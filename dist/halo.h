@@ -26,6 +26,7 @@ typedef struct gcoo__halo {
   int64_t nruns;
   int64_t *run_src, *run_len, *run_dst;
   /* buffers, sized at the first apply and grown when N grows */
+  gcoo_ctx ctx; /* the rank's context: its allocator and device operations (set by reserve) */
   gcoo_memspace mem;
   size_t send_cap, recv_cap, h_send_cap, h_recv_cap;
   void *sendbuf, *recvbuf; /* in mem: packed rows to send; received halo rows (nrecv x N) */

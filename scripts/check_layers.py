@@ -29,6 +29,17 @@
 # 4. Rooms: kernels/ keeps its sources in subfolders, one concern each (kernels/README.md), and
 #    every such folder has a README.md saying what lives there. A subfolder of kernels/ is still
 #    the kernels layer.
+# 5. The backend boundary: above kernels/ the device is reached only through the backend table
+#    and the context (gcoo/backend.h): no file outside kernels/ names the CUDA backend's table or
+#    one of its functions (gcoo__backend_cuda, gcoo__cuda_*, gcoo__spgemm_cuda,
+#    gcoo__predict_cuda, gcoo__solver_cuda, gcoo__device_cuda); the backend list
+#    (src/backend_list.h) and the generated stubs (src/backend_stubs.c) are where the table's
+#    name is written. Inside kernels/, one place per concern: CUDA errors are formatted only by
+#    the one checker (kernels/common/cuda_check.h), device memory is allocated only by the one
+#    allocator there, the SpGEMM pool is made only by the context's (kernels/spgemm/
+#    spgemm_pool.cu), and the current device is changed only by the device guard and the
+#    binding of the backend (kernels/backend/backend_cuda.c, device_cuda.c) and by the start-up
+#    thread (cuda_prestart.c, on its own thread).
 #
 # Usage: scripts/check_layers.py [--root DIR] [--quiet]. Exit 0 when clean, 1 with one line per
 # violation ("FILE:LINE: ..."), 2 on bad usage.
@@ -58,16 +69,10 @@ PUBLIC_LAYER = {
 CUDA_PENDING = {}
 
 # The one reader of GCOO_* variables, and the code that still reads its own (scope DIRECT in the
-# registry) until its owner moves it to the registry; the list only shrinks.
+# registry) until its owner moves it to the registry; the list only shrinks (it is empty).
 PARAM_REGISTRY = "src/params.c"
 PARAM_LIST = "src/params_list.h"
-PARAM_DIRECT = {
-    "solver/ksp_bcg.c": "the block CG solver (lead): GCOO_BCG_FUSED",
-    "kernels/solver/bcg_device.h": "the block CG solver (lead): GCOO_BCG_W_IN_R, _PHASE_MARKS, "
-                                   "_WFORM (its 0/1 switches)",
-    "kernels/solver/bcg_cuda.cu": "the block CG solver (lead): GCOO_BCG_KK_THREADS, _WFORM_RATIO",
-    "kernels/solver/bcg_fused_cuda.cu": "the block CG solver (lead): GCOO_BCG_STAGES, _GRAM2, _MMA",
-}
+PARAM_DIRECT = {}  # none: every library parameter is read through the registry
 PARAM_DECL_RE = re.compile(r"^\s*GCOO_PARAM\(\s*([A-Z0-9_]+)\s*,\s*\w+\s*,\s*\w+\s*,\s*(\w+)", re.M)
 GETENV_LITERAL_RE = re.compile(r'\b(?:secure_)?getenv\s*\(\s*"(GCOO_[A-Z0-9_]*)"')
 GETENV_VARIABLE_RE = re.compile(r"\b(?:secure_)?getenv\s*\(\s*[A-Za-z_]")
@@ -80,6 +85,34 @@ CUDA_CALL_RE = re.compile(
     r"\bcuda(Malloc\w*|Free\w*|Memcpy\w*|Memset\w*|Stream\w*|Event\w*|HostAlloc|HostRegister|"
     r"SetDevice|GetDevice\w*|Device\w*)\s*\(")
 SOURCE_EXT = (".c", ".h", ".cu", ".cuh", ".cpp", ".hpp")
+
+# Rule 5: names of the CUDA backend that no file outside kernels/ may write, but the backend list.
+CUDA_BACKEND_RE = re.compile(
+    r"\b(gcoo__backend_cuda|gcoo__cuda_\w+|gcoo__spgemm_cuda|gcoo__predict_cuda|gcoo__solver_cuda|"
+    r"gcoo__device_cuda)\b")
+BACKEND_LIST = {"src/backend_list.h", "src/backend_stubs.c"}
+# Rule 5 inside kernels/: (pattern, the files allowed, the one place it names).
+ONE_PLACE = [
+    (re.compile(r"\b(cudaGetErrorString|cudaGetErrorName|cusparseGetErrorString|"
+                r"cusparseGetErrorName|cublasGetStatusString|cublasGetStatusName)\s*\(|"
+                r"\.GetStatus(String|Name)\s*\("),
+     {"kernels/common/cuda_check.h"},
+     "formats a CUDA error itself: raise it through the one checker (kernels/common/cuda_check.h: "
+     "GCOO_CALL_CUDA, GCOO_CUDA_RAISE, GCOO_CALL_CUSPARSE, GCOO_CALL_CUBLAS)"),
+    (re.compile(r"\bcudaMalloc(Async|FromPoolAsync|Managed|Pitch|3D)?\s*\("),
+     {"kernels/common/cuda_check.h"},
+     "allocates device memory itself: use the one allocator (gcoo__cuda_alloc, "
+     "gcoo__cuda_alloc_async, gcoo__cuda_alloc_at in kernels/common/cuda_check.h)"),
+    (re.compile(r"\bcudaMemPoolCreate\s*\("),
+     {"kernels/spgemm/spgemm_pool.cu"},
+     "makes a memory pool: the context owns the one pool (spg_pool_use, kernels/spgemm/"
+     "spgemm_pool.cu)"),
+    (re.compile(r"\bcudaSetDevice\s*\("),
+     {"kernels/backend/backend_cuda.c", "kernels/backend/device_cuda.c",
+      "kernels/backend/cuda_prestart.c"},
+     "changes the current device itself: use the device guard (gcoo__cuda_device_enter / "
+     "gcoo__cuda_device_leave, kernels/backend/backend_cuda_impl.h)"),
+]
 
 
 def layer_of_path(rel):
@@ -188,6 +221,24 @@ def check_rooms(root):
     return problems
 
 
+def check_boundary(rel, layer, code_lines):
+    """Rule 5 for one file (its lines with comments and strings blanked)."""
+    problems = []
+    for lineno, line in enumerate(code_lines, 1):
+        if layer != "kernels" and rel not in BACKEND_LIST:
+            m = CUDA_BACKEND_RE.search(line)
+            if m:
+                problems.append(f"{rel}:{lineno}: {layer}/ names {m.group(1)}, the CUDA backend's: "
+                                "reach the device through the backend table and the context "
+                                "(gcoo/backend.h: ctx->ops, its device, solver, spgemm, predict "
+                                "entries)")
+        if layer == "kernels":
+            for pattern, allowed, what in ONE_PLACE:
+                if rel not in allowed and pattern.search(line):
+                    problems.append(f"{rel}:{lineno}: {what}")
+    return problems
+
+
 def check(root):
     problems = check_rooms(root)
     params = registry(root)
@@ -203,6 +254,7 @@ def check(root):
                     text = fh.read()
                 problems += check_params(rel, text, params)
                 code = strip_comments(text).split("\n")
+                problems += check_boundary(rel, layer, code)
                 for lineno, line in enumerate(text.split("\n"), 1):
                     m = INCLUDE_RE.match(line)
                     if m and not code[lineno - 1].strip():

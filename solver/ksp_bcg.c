@@ -38,6 +38,7 @@
 
 #include "dist_access.h"
 #include "gcoo/blas.h"
+#include "params.h"
 #include "solver_impl.h"
 
 /* Largest k of the device-resident block iteration: its k x k steps run in one thread block
@@ -617,9 +618,9 @@ static gcoo_status bcg_on_device(bcg *s, const dev_opts *o, const gcoo_dense *B,
   int done = 0;
   /* the fused passes where they exist and win (the solver table's bcg_fused); GCOO_BCG_FUSED=0 or 1
    * forces the GEMM path or the fused one where it exists, for comparisons */
-  const char *fz = getenv("GCOO_BCG_FUSED");
+  const char *fz = gcoo__param_str(GCOO__P_BCG_FUSED);
   const int can = sv->bcg_fused(h);
-  const int fused = fz && !strcmp(fz, "0") ? 0 : fz && !strcmp(fz, "1") ? can != 0 : can == 1;
+  const int fused = !strcmp(fz, "0") ? 0 : !strcmp(fz, "1") ? can != 0 : can == 1;
   const int wform = sv->bcg_wform(h);
 
   /* ||B_j||^2; R = B - A X; W = M R with ||R_j||^2; P = orth(W) */

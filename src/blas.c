@@ -56,7 +56,7 @@ gcoo_status gcoo_ctx_dense_create(gcoo_ctx ctx, gcoo_dense *D, gcoo_dtype dtype,
   *D = gcoo_dense_wrap(NULL, dtype, layout, nrows, ncols, 0);
   if (D->ld < 1) D->ld = 1;
   D->mem = GCOO_MEM_DEVICE;
-  GCOO_CALL(ctx->ops->mem_alloc(ctx, &D->data, bytes ? bytes : 1));
+  GCOO_CALL(ctx->ops->mem_alloc(ctx, &D->data, bytes ? bytes : 1, "dense matrix"));
   D->owned = 1;
   return GCOO_SUCCESS;
 }

@@ -86,29 +86,23 @@ GCOO_PARAM(SPGEMM_DENSE_REACH, INT, DEVELOPER, LIBRARY, "1",
 GCOO_PARAM(SPGEMM_RECOMPUTE, STRING, DEVELOPER, LIBRARY, "plan",
            "GPU SpGEMM: overflowed rows recomputed after a host plan (plan) or relisted on the "
            "device with no host plan (direct)")
-GCOO_PARAM(BCG_FUSED, STRING, DEVELOPER, DIRECT, "",
-           "block CG: 1 the fused passes where they exist, 0 the GEMM path; unset: where they "
-           "win (read by solver/ksp_bcg.c)")
-GCOO_PARAM(BCG_GRAM2, STRING, DEVELOPER, DIRECT, "",
-           "block CG: gram2's copies, async, async16 or regs; unset: per element type and width "
-           "(read by kernels/solver/)")
-GCOO_PARAM(BCG_STAGES, STRING, DEVELOPER, DIRECT, "",
+GCOO_PARAM(BCG_FUSED, STRING, DEVELOPER, LIBRARY, "",
+           "block CG: 1 the fused passes where they exist, 0 the GEMM path; unset: where they win")
+GCOO_PARAM(BCG_GRAM2, STRING, DEVELOPER, LIBRARY, "",
+           "block CG: gram2's copies, async, async16 or regs; unset: per element type and width")
+GCOO_PARAM(BCG_STAGES, STRING, DEVELOPER, LIBRARY, "",
            "block CG: \"G,U,D\" pipeline stages of gram2 (2, 3), update (2, 3), direction (3, 4); "
-           "unset: per element type and width (read by kernels/solver/)")
-GCOO_PARAM(BCG_W_IN_R, STRING, DEVELOPER, DIRECT, "0",
-           "block CG: 1 stages W over R's tile in the update (read by kernels/solver/)")
-GCOO_PARAM(BCG_KK_THREADS, STRING, DEVELOPER, DIRECT, "256",
-           "block CG: block size of the one-block k x k kernels, 32, 64, 128, 256 or 512 (read by "
-           "kernels/solver/)")
-GCOO_PARAM(BCG_MMA, STRING, DEVELOPER, DIRECT, "1",
+           "unset: per element type and width")
+GCOO_PARAM(BCG_W_IN_R, STRING, DEVELOPER, LIBRARY, "0",
+           "block CG: 1 stages W over R's tile in the update")
+GCOO_PARAM(BCG_KK_THREADS, STRING, DEVELOPER, LIBRARY, "256",
+           "block CG: block size of the one-block k x k kernels, 32, 64, 128, 256 or 512")
+GCOO_PARAM(BCG_MMA, STRING, DEVELOPER, LIBRARY, "1",
            "block CG, double k = 16, 32: 0 updates X, R, W on the CUDA cores instead of the FP64 "
-           "tensor cores (read by kernels/solver/)")
-GCOO_PARAM(BCG_WFORM, STRING, DEVELOPER, DIRECT, "",
-           "block CG: 1 the W form, 0 the P form; unset: W for double, P for float (read by "
-           "kernels/solver/)")
-GCOO_PARAM(BCG_WFORM_RATIO, STRING, DEVELOPER, DIRECT, "1e-6",
-           "block CG: pivot ratio in (0, 1] below which the W form makes P explicit (read by "
-           "kernels/solver/)")
-GCOO_PARAM(BCG_PHASE_MARKS, STRING, DEVELOPER, DIRECT, "1",
-           "block CG: 0 leaves out the CUDA events between phases (no phase times) (read by "
-           "kernels/solver/)")
+           "tensor cores")
+GCOO_PARAM(BCG_WFORM, STRING, DEVELOPER, LIBRARY, "",
+           "block CG: 1 the W form, 0 the P form; unset: W for double, P for float")
+GCOO_PARAM(BCG_WFORM_RATIO, STRING, DEVELOPER, LIBRARY, "1e-6",
+           "block CG: pivot ratio in (0, 1] below which the W form makes P explicit")
+GCOO_PARAM(BCG_PHASE_MARKS, STRING, DEVELOPER, LIBRARY, "1",
+           "block CG: 0 leaves out the CUDA events between phases (no phase times)")

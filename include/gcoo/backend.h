@@ -151,18 +151,16 @@ gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v);
 /** The same for a CSR or CSC matrix. */
 gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
 
-/* ---- device memory, copies, streams and events ---------------------------------------------
+/* ---- device copies, streams and events ----------------------------------------------------
  * What the layers above kernels/ (dist/) need of a device, so that they never call a device
- * runtime themselves. Calls act on the calling thread's current device (dist/ binds each rank's
- * GPU when it starts). Streams and events are opaque handles (cudaStream_t and cudaEvent_t on
- * CUDA); a NULL stream is the device's default stream. Every call returns a gcoo_status raised
- * through the backend's one error checker (kernels/common/cuda_check.h on CUDA). */
+ * runtime themselves; they take the table from their context (ctx->ops->device) and device
+ * memory from the context's allocator (gcoo_backend_ops.mem_alloc). Calls act on the calling
+ * thread's current device (dist/ binds each rank's GPU when it starts). Streams and events are
+ * opaque handles (cudaStream_t and cudaEvent_t on CUDA); a NULL stream is the device's default
+ * stream. Every call returns a gcoo_status raised through the backend's one error checker
+ * (kernels/common/cuda_check.h on CUDA). */
 /** A backend's device operations (the CUDA backend's in kernels/backend/device_cuda.c). */
 typedef struct gcoo_device_ops {
-  /** *ptr = bytes of device memory (at least 1), for `what` (named in the error message). */
-  gcoo_status (*alloc)(void **ptr, size_t bytes, const char *what);
-  /** Free what alloc returned; NULL is ignored, a failure cleared (nothing to report to). */
-  void (*free)(void *ptr);
   /** nrows rows of rowbytes bytes between strided buffers (pitches in bytes), either side on the
    *  host or the device, ordered on stream (returns before a device copy completes). */
   gcoo_status (*copy_rows)(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -397,9 +395,10 @@ typedef struct gcoo_backend_ops {
   gcoo_status (*op_destroy)(gcoo_op op);
   /* Device memory and dense block operations (gcoo/blas.h) on device operands; NULL on
    * backends without device memory. Host operands are served by src/blas.c on any backend. */
-  /** *ptr = bytes of device memory on ctx's device. */
-  gcoo_status (*mem_alloc)(gcoo_ctx ctx, void **ptr, size_t bytes);
-  /** Free what mem_alloc returned. */
+  /** *ptr = bytes of device memory (at least 1) on ctx's device, for `what` (named in the error
+   *  message): the context's allocator, the one the layers above kernels/ use. */
+  gcoo_status (*mem_alloc)(gcoo_ctx ctx, void **ptr, size_t bytes, const char *what);
+  /** Free what mem_alloc returned; NULL is ignored. */
   gcoo_status (*mem_free)(gcoo_ctx ctx, void *ptr);
   /** dst = src (same shape/type/layout), either side in host or device memory. */
   gcoo_status (*dense_copy)(gcoo_ctx ctx, gcoo_dense *dst, const gcoo_dense *src);

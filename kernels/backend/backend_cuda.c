@@ -47,6 +47,7 @@ void gcoo__cuda_device_leave(const gcoo__cuda_device_guard *g) {
 static void ctx_state_free(cuda_ctx_state *c) {
   if (!c) return;
   if (c->blas) gcoo__cublas.Destroy(c->blas); /* a handle exists only once cuBLAS is loaded */
+  gcoo__cuda_spgemm_pool_free(c);
   if (c->sparse) cusparseDestroy(c->sparse);
   if (c->own_stream) cudaStreamDestroy(c->own_stream);
   (void)cudaGetLastError();
@@ -60,11 +61,8 @@ static gcoo_status cuda_ctx_init(gcoo_ctx ctx, int device) {
   int n = 0;
   gcoo__cuda_prestart_wait(); /* the CUDA start-up begun early, if any, is finished first */
   cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return GCOO_ERROR(GCOO_ERR_NO_DEVICE, "no usable CUDA device: cudaGetDeviceCount says %s (%s)",
-                      cudaGetErrorName(e), cudaGetErrorString(e));
-  }
+  if (e != cudaSuccess)
+    return GCOO_CUDA_RAISE(GCOO_ERR_NO_DEVICE, e, "cudaGetDeviceCount: no usable CUDA device");
   GCOO_CHECK(n > 0, GCOO_ERR_NO_DEVICE, "no CUDA device is present");
   if (device < 0) GCOO_CALL_CUDA(cudaGetDevice(&device));
   GCOO_CHECK(device < n, GCOO_ERR_NO_DEVICE, "CUDA device %d asked for, %d present (0..%d)", device,
@@ -161,13 +159,11 @@ gcoo_status gcoo_cuda_ctx_devinfo(gcoo_ctx ctx, gcoo_cuda_devinfo *info) {
 gcoo_status gcoo__cuda_check_pointer(gcoo_ctx ctx, const void *p, const char *what) {
   struct cudaPointerAttributes a;
   cudaError_t e = cudaPointerGetAttributes(&a, p);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return GCOO_ERROR(GCOO_ERR_INVALID_ARG,
-                      "%s (%p) is marked device memory but CUDA does not "
-                      "know the pointer: %s",
-                      what, p, cudaGetErrorString(e));
-  }
+  if (e != cudaSuccess)
+    return GCOO_CUDA_RAISE(GCOO_ERR_INVALID_ARG, e,
+                           "cudaPointerGetAttributes: %s (%p) is marked device memory but CUDA "
+                           "does not know the pointer",
+                           what, p);
   GCOO_CHECK(a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged,
              GCOO_ERR_INVALID_ARG, "%s (%p) is marked device memory but points to %s host memory",
              what, p, a.type == cudaMemoryTypeHost ? "pinned" : "ordinary");
@@ -178,10 +174,10 @@ gcoo_status gcoo__cuda_check_pointer(gcoo_ctx ctx, const void *p, const char *wh
 }
 
 /* ---- dense block operations (gcoo/blas.h) on device operands: blas_cuda.cu ------------------ */
-static gcoo_status cuda_mem_alloc(gcoo_ctx ctx, void **ptr, size_t bytes) {
+static gcoo_status cuda_mem_alloc(gcoo_ctx ctx, void **ptr, size_t bytes, const char *what) {
   gcoo__cuda_device_guard g;
   GCOO_CALL(gcoo__cuda_device_enter(ctx, &g));
-  gcoo_status st = gcoo__cuda_mem_alloc(ptr, bytes);
+  gcoo_status st = gcoo__cuda_alloc(ptr, bytes, what);
   gcoo__cuda_device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
@@ -189,8 +185,9 @@ static gcoo_status cuda_mem_alloc(gcoo_ctx ctx, void **ptr, size_t bytes) {
 
 static gcoo_status cuda_mem_free(gcoo_ctx ctx, void *ptr) {
   gcoo__cuda_device_guard g;
+  if (!ptr) return GCOO_SUCCESS;
   GCOO_CALL(gcoo__cuda_device_enter(ctx, &g));
-  gcoo_status st = gcoo__cuda_mem_free(ptr);
+  gcoo_status st = gcoo__cuda_status(cudaFree(ptr), "cudaFree", __FILE__, __LINE__, __func__);
   gcoo__cuda_device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;

@@ -8,12 +8,18 @@
 #include "common/cuda_check.h"
 #include "common/gcoo_kernels.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** ctx->backend */
 typedef struct cuda_ctx_state {
   cudaStream_t own_stream; /* made by ctx_init; ctx->stream starts as this */
   cusparseHandle_t sparse;
   cublasHandle_t blas; /* NULL until the first BLAS call: gcoo__cuda_blas_handle */
   gcoo_cuda_devinfo dev;
+  cudaMemPool_t spgemm_pool; /* SpGEMM's stream-ordered pool, made at the first product */
+  int spgemm_pool_tried;     /* (NULL after a try: the device's default pool serves) */
 } cuda_ctx_state;
 
 /** A dense operand in device memory, in the SPARSE_DENSE frame. */
@@ -85,6 +91,9 @@ gcoo_status gcoo__cuda_check_ctx(gcoo_ctx ctx);
 /** GCOO_ERR_INVALID_ARG unless p is device (or managed) memory of ctx's GPU; what names it. */
 gcoo_status gcoo__cuda_check_pointer(gcoo_ctx ctx, const void *p, const char *what);
 
+/* kernels/spgemm/spgemm_pool.cu: release the context's SpGEMM pool (its stream synchronised). */
+void gcoo__cuda_spgemm_pool_free(cuda_ctx_state *c);
+
 /* gcoo_cuda_prestart (the table's prestart), and the wait for its thread, if one was started
  * (kernels/backend/cuda_prestart.c). */
 void gcoo__cuda_prestart(int device);
@@ -109,4 +118,7 @@ void gcoo__dense_destroy(gcoo_op op);
 /** Bytes a dense copy of A needs, and whether that many are free now (keeping 5 % spare). */
 gcoo_status gcoo__dense_fits(gcoo_op op, size_t *bytes, int *fits);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kernels/backend/blas_cuda.cu: device side of gcoo/blas.h (memory, copies, cuBLAS GEMM and diagonal
+// kernels/backend/blas_cuda.cu: device side of gcoo/blas.h (copies, cuBLAS GEMM and diagonal
 // scaling, column dot products through kernels/common/column_sums.cuh) for the CUDA backend's table of
 // functions.
 #include "blas_cuda.h"
@@ -32,7 +32,8 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
   if (nblocks < 1) nblocks = 1;
   if (nblocks > 1024) nblocks = 1024;
   double *partial = nullptr;
-  GCOO_CALL_CUDA(cudaMallocAsync(&partial, sizeof(double) * nblocks * k, s));
+  GCOO_CALL(
+      gcoo__cuda_alloc_async(&partial, sizeof(double) * nblocks * k, "column dot partials", s));
   const coldot_op<T> f = {(const T *)A->data, rstride(A), cstride(A),
                           (const T *)B->data, rstride(B), cstride(B)};
   gcoo_colsum::column_partials<<<nblocks, 256, 256 * sizeof(double), s>>>(n, k, f, partial);
@@ -46,24 +47,6 @@ gcoo_status coldot_t(cudaStream_t s, const gcoo_dense *A, const gcoo_dense *B, g
 }
 
 } // namespace
-
-extern "C" gcoo_status gcoo__cuda_mem_alloc(void **ptr, size_t bytes) {
-  size_t free_b = 0, total_b = 0;
-  cudaError_t e = cudaMalloc(ptr, bytes);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    cudaMemGetInfo(&free_b, &total_b);
-    return GCOO_ERROR(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA,
-                      "cudaMalloc of %zu bytes failed (%s); %zu of %zu bytes free on the device",
-                      bytes, cudaGetErrorString(e), free_b, total_b);
-  }
-  return GCOO_SUCCESS;
-}
-
-extern "C" gcoo_status gcoo__cuda_mem_free(void *ptr) {
-  GCOO_CALL_CUDA(cudaFree(ptr));
-  return GCOO_SUCCESS;
-}
 
 extern "C" gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst,
                                              const gcoo_dense *src) {

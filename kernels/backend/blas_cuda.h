@@ -13,8 +13,6 @@
 extern "C" {
 #endif
 
-gcoo_status gcoo__cuda_mem_alloc(void **ptr, size_t bytes);
-gcoo_status gcoo__cuda_mem_free(void *ptr);
 gcoo_status gcoo__cuda_dense_copy(cudaStream_t s, gcoo_dense *dst, const gcoo_dense *src);
 gcoo_status gcoo__cuda_gemm(cublasHandle_t h, int ta, int tb, double alpha, const gcoo_dense *A,
                             const gcoo_dense *B, double beta, gcoo_dense *C);

@@ -41,7 +41,7 @@ extern "C" gcoo_status gcoo__cuda_dense_block_sums(cudaStream_t s, const gcoo_de
   gcoo_status st = GCOO_SUCCESS;
   double *dpart = NULL;
   const size_t bytes = (size_t)nb * 2 * sizeof(double);
-  GCOO_CALL_CUDA(cudaMallocAsync((void **)&dpart, bytes, s));
+  GCOO_CALL(gcoo__cuda_alloc_async(&dpart, bytes, "dense block sums", s));
   if (D->dtype == GCOO_FLOAT64)
     block_sums<double>
         <<<(unsigned)blocks, threads, 0, s>>>((const double *)D->data, D->ld, len, nvec, nb, dpart);

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* kernels/backend/device_cuda.c: the CUDA backend's device memory, copies, streams, events and device
+/* kernels/backend/device_cuda.c: the CUDA backend's device copies, streams, events and device
  * binding (gcoo_device_ops of gcoo/backend.h), so that dist/ reaches the CUDA runtime only
  * through the backend interface. Every failure goes through the one CUDA checker, kernels/common/cuda_check.h. */
 #include <limits.h>
 
 #include "copy_staged.h"
 #include "common/cuda_check.h"
-
-static gcoo_status dev_alloc(void **ptr, size_t bytes, const char *what) {
-  GCOO_CALL(gcoo__cuda_alloc(ptr, bytes, what));
-  return GCOO_SUCCESS;
-}
-
-static void dev_free(void *ptr) {
-  if (ptr) (void)cudaFree(ptr);
-}
 
 static gcoo_status copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch,
                              size_t rowbytes, int64_t nrows, void *stream) {
@@ -78,8 +69,6 @@ static gcoo_status pci_bus_id(int device, char *buf, size_t len) {
 }
 
 const gcoo_device_ops gcoo__device_cuda = {
-    .alloc = dev_alloc,
-    .free = dev_free,
     .copy_rows = copy_rows,
     .stream_create = stream_create,
     .stream_destroy = stream_destroy,

@@ -15,6 +15,9 @@
 #ifndef GCOO_CUDA_CHECK_H
 #define GCOO_CUDA_CHECK_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "backend_impl.h"
 
 #ifdef GCOO_CUDA_EMULATE
@@ -26,13 +29,32 @@
 #include "backend/cublas_lazy.h"
 #endif
 
+/* The one formatter of a CUDA runtime failure e: "CUDA error NAME (TEXT) in WHAT", WHAT the
+ * printf-style rest, raised as st (GCOO_ERR_CUDA, or the band the failure means to the caller:
+ * NO_MEMORY, NO_DEVICE, INVALID_ARG) and cleared from the runtime (sticky errors stay). Through
+ * GCOO_CUDA_RAISE, the checked calls below and the allocator. */
+static inline gcoo_status gcoo__cuda_raise(gcoo_status st, cudaError_t e, const char *file,
+                                           int line, const char *func, const char *fmt, ...)
+    GCOO_PRINTF(6, 7);
+static inline gcoo_status gcoo__cuda_raise(gcoo_status st, cudaError_t e, const char *file,
+                                           int line, const char *func, const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  (void)cudaGetLastError();
+  return gcoo__error(st, file, line, func, "CUDA error %s (%s) in %s", cudaGetErrorName(e),
+                     cudaGetErrorString(e), what);
+}
+#define GCOO_CUDA_RAISE(st, e, ...) \
+  gcoo__cuda_raise((st), (e), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
 static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, const char *file,
                                             int line, const char *func) {
   if (e == cudaSuccess) return GCOO_SUCCESS;
-  (void)cudaGetLastError();
-  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
-                     line, func, "CUDA error %s (%s) in %s", cudaGetErrorName(e),
-                     cudaGetErrorString(e), expr);
+  return gcoo__cuda_raise(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, e,
+                          file, line, func, "%s", expr);
 }
 
 /* The two forms of every checked call below: return the failure, or (resource owners) set `st`
@@ -59,15 +81,25 @@ static inline gcoo_status gcoo__cuda_status(cudaError_t e, const char *expr, con
 #define GCOO_CHECK_LAUNCH(what) GCOO_CUDA_RETURN_(GCOO_LAUNCH_STATUS_(what))
 #define GCOO_CHECK_LAUNCH_GOTO(what) GCOO_CUDA_GOTO_(GCOO_LAUNCH_STATUS_(what))
 
-/* Device allocation that reports what it was for, how many bytes, and how much was free.
- * stream != NULL: stream-ordered (cudaMallocAsync), for temporaries of a setup; NULL: cudaMalloc,
- * for arrays an object keeps. *p is NULL after a failure. */
+/* The one device allocator of the CUDA backend (at least 1 byte), reporting what it was for, how
+ * many bytes, and how much was free: cudaMalloc for arrays an object keeps (async 0);
+ * stream-ordered on stream for temporaries (async 1), from pool where one is given (a context's
+ * SpGEMM pool, kernels/spgemm/spgemm_pool.cu), else from the device's default pool. The
+ * context's mem_alloc, dist/'s device buffers through it, and every array of kernels/ come from
+ * here. *p is NULL after a failure. */
 static inline gcoo_status gcoo__cuda_alloc_at(void **p, size_t bytes, const char *what,
-                                              cudaStream_t stream, int async, const char *file,
-                                              int line, const char *func) {
+                                              cudaStream_t stream, int async, cudaMemPool_t pool,
+                                              const char *file, int line, const char *func) {
   *p = NULL;
-  cudaError_t e = async ? cudaMallocAsync(p, bytes ? bytes : 1, stream)
-                        : cudaMalloc(p, bytes ? bytes : 1);
+  const size_t n = bytes ? bytes : 1;
+#ifdef GCOO_CUDA_EMULATE
+  (void)pool; /* the emulator has no pools */
+  cudaError_t e = async ? cudaMallocAsync(p, n, stream) : cudaMalloc(p, n);
+#else
+  cudaError_t e = !async ? cudaMalloc(p, n)
+                  : pool ? cudaMallocFromPoolAsync(p, n, pool, stream)
+                         : cudaMallocAsync(p, n, stream);
+#endif
   if (e == cudaSuccess) return GCOO_SUCCESS;
   (void)cudaGetLastError();
   *p = NULL;
@@ -76,17 +108,18 @@ static inline gcoo_status gcoo__cuda_alloc_at(void **p, size_t bytes, const char
     (void)cudaGetLastError();
     free_b = total_b = 0;
   }
-  return gcoo__error(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, file,
-                     line, func,
-                     "cannot allocate %zu bytes of device memory for %s: %s (%zu of %zu bytes "
-                     "free on the device)",
-                     bytes, what, cudaGetErrorString(e), free_b, total_b);
+  return gcoo__cuda_raise(e == cudaErrorMemoryAllocation ? GCOO_ERR_NO_MEMORY : GCOO_ERR_CUDA, e,
+                          file, line, func,
+                          "the allocation of %zu bytes of device memory for %s (%zu of %zu bytes "
+                          "free on the device)",
+                          bytes, what, free_b, total_b);
 }
-#define gcoo__cuda_alloc(p, bytes, what)                                                     \
-  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (cudaStream_t)0, 0, __FILE__, __LINE__, \
-                      __func__)
-#define gcoo__cuda_alloc_async(p, bytes, what, stream) \
-  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (stream), 1, __FILE__, __LINE__, __func__)
+#define gcoo__cuda_alloc(p, bytes, what)                                                   \
+  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (cudaStream_t)0, 0, (cudaMemPool_t)0, \
+                      __FILE__, __LINE__, __func__)
+#define gcoo__cuda_alloc_async(p, bytes, what, stream)                                        \
+  gcoo__cuda_alloc_at((void **)(p), (bytes), (what), (stream), 1, (cudaMemPool_t)0, __FILE__, \
+                      __LINE__, __func__)
 
 /* Free the n device arrays of a structure being torn down (NULL ones are skipped). A failure
  * there has no one to tell: the error a free may leave is cleared, so that the next checked
@@ -129,6 +162,16 @@ static inline gcoo_status gcoo__cublas_status(cublasStatus_t s, const char *expr
                                   named ? gcoo__cublas.GetStatusString(s) : "", expr, file, line,
                                   func);
 }
+/* A cuSPARSE status kept as GCOO_ERR_CUSPARSE whatever it is (a baseline reporting what cuSPARSE
+ * said, INSUFFICIENT_RESOURCES and NOT_SUPPORTED included). */
+static inline gcoo_status gcoo__cusparse_raw_status(cusparseStatus_t s, const char *expr,
+                                                    const char *file, int line, const char *func) {
+  if (s == CUSPARSE_STATUS_SUCCESS) return GCOO_SUCCESS;
+  return gcoo__cuda_library_error(GCOO_ERR_CUSPARSE, 0, 0, "cuSPARSE", cusparseGetErrorName(s),
+                                  cusparseGetErrorString(s), expr, file, line, func);
+}
+#define GCOO_CALL_CUSPARSE_RAW_GOTO(x) \
+  GCOO_CUDA_GOTO_(gcoo__cusparse_raw_status((x), #x, __FILE__, __LINE__, __func__))
 #define GCOO_CALL_CUSPARSE(x) \
   GCOO_CUDA_RETURN_(gcoo__cusparse_status((x), #x, __FILE__, __LINE__, __func__))
 #define GCOO_CALL_CUSPARSE_GOTO(x) \

@@ -34,10 +34,10 @@ extern "C" void gcoo__cuda_bcg_destroy(gcoo__bcg_device *h) {
 // Threads of the one-block k x k kernels (kernels/solver/bcg_kernels.cuh: any block size; their time is
 // latency: a barrier or more a row or column): GCOO_BCG_KK_THREADS = 32, 64, 128, 256 (the
 // default) or 512, for measurements.
-static gcoo_status kk_threads_from_env(int *threads) {
+static gcoo_status kk_threads_param(int *threads) {
   *threads = 256;
-  const char *e = getenv("GCOO_BCG_KK_THREADS");
-  if (!e || !*e) return GCOO_SUCCESS;
+  const char *e = gcoo__param_str(GCOO__P_BCG_KK_THREADS);
+  if (!*e) return GCOO_SUCCESS;
   *threads = !strcmp(e, "32")    ? 32
              : !strcmp(e, "64")  ? 64
              : !strcmp(e, "128") ? 128
@@ -54,11 +54,11 @@ static gcoo_status kk_threads_from_env(int *threads) {
 // GCOO_BCG_WFORM=0|1 decides otherwise, GCOO_BCG_WFORM_RATIO (0 < ratio <= 1, default 1e-6:
 // the Gram products' rounding grown at most ~10^6-fold, ~1e-10 relative in double) sets the
 // pivot ratio below which an iteration's P is formed explicitly.
-static gcoo_status wform_from_env(gcoo__bcg_device *h) {
+static gcoo_status wform_params(gcoo__bcg_device *h) {
   h->a.wform_ratio = 1e-6;
-  GCOO_CALL(env_switch("GCOO_BCG_WFORM", h->dt == GCOO_FLOAT64, &h->a.wform));
-  const char *r = getenv("GCOO_BCG_WFORM_RATIO");
-  if (r && *r) {
+  GCOO_CALL(param_switch(GCOO__P_BCG_WFORM, "GCOO_BCG_WFORM", h->dt == GCOO_FLOAT64, &h->a.wform));
+  const char *r = gcoo__param_str(GCOO__P_BCG_WFORM_RATIO);
+  if (*r) {
     char *end = nullptr;
     const double v = strtod(r, &end);
     GCOO_CHECK(end != r && !*end && v > 0.0 && v <= 1.0, GCOO_ERR_INVALID_ARG,
@@ -85,15 +85,18 @@ extern "C" gcoo_status gcoo__cuda_bcg_create(gcoo_ctx ctx, gcoo_dtype dt, int64_
   // more; 245 blocks of 4096 rows ran the 10^6 x 32 pass at 1.8 TB/s on an H200)
   int64_t nb = (n + 1023) / 1024;
   h->nblocks = nb < 1 ? 1 : nb > 1024 ? 1024 : nb;
-  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->dmem, sizeof(bcg_state) + nd * sizeof(double) +
-                                               (size_t)k * (sizeof(int64_t) + sizeof(int))));
-  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->red, es * (2 * kk + k)));
-  GCOO_CALL_CUDA_GOTO(cudaMalloc(&h->coef, es * 3 * kk));
-  GCOO_CALL_CUDA_GOTO(cudaMalloc((void **)&h->partial, sizeof(double) * h->nblocks * k));
+  GCOO_GOTO(gcoo__cuda_alloc(&h->dmem,
+                             sizeof(bcg_state) + nd * sizeof(double) +
+                                 (size_t)k * (sizeof(int64_t) + sizeof(int)),
+                             "block CG state"));
+  GCOO_GOTO(gcoo__cuda_alloc(&h->red, es * (2 * kk + k), "block CG reductions"));
+  GCOO_GOTO(gcoo__cuda_alloc(&h->coef, es * 3 * kk, "block CG coefficients"));
+  GCOO_GOTO(
+      gcoo__cuda_alloc(&h->partial, sizeof(double) * h->nblocks * k, "block CG partial sums"));
   GCOO_CALL_CUDA_GOTO(cudaMallocHost((void **)&h->snap, kBcgRing * sizeof(bcg_state)));
-  GCOO_GOTO(kk_threads_from_env(&h->kk_threads));
-  GCOO_GOTO(env_switch("GCOO_BCG_PHASE_MARKS", 1, &h->phase_marks));
-  GCOO_GOTO(wform_from_env(h));
+  GCOO_GOTO(kk_threads_param(&h->kk_threads));
+  GCOO_GOTO(param_switch(GCOO__P_BCG_PHASE_MARKS, "GCOO_BCG_PHASE_MARKS", 1, &h->phase_marks));
+  GCOO_GOTO(wform_params(h));
   GCOO_GOTO(gcoo__bcg_fused_setup(h, n));
   {
     int sms = 0;

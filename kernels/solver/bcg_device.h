@@ -10,6 +10,7 @@
 #include "backend/backend_cuda_impl.h"
 #include "solver_cuda.h"
 #include "bcg_state.cuh"
+#include "params.h"
 
 constexpr int kBcgMarks = 16; // phase marks per iteration at most
 constexpr int kBcgRing = 4;   // iterations whose marks and snapshots are kept
@@ -44,12 +45,13 @@ static inline cudaStream_t bcg_stream(const gcoo__bcg_device *h) {
   return (cudaStream_t)h->ctx->stream;
 }
 
-// A 0/1 switch from the environment: unset or empty keeps the default, anything but "0" or "1"
-// is refused (a mistyped switch must not silently measure the other variant).
-static inline gcoo_status env_switch(const char *name, int def, int *out) {
+// A 0/1 developer switch of the parameter registry (docs/parameters.md): empty keeps the
+// default, anything but "0" or "1" is refused (a mistyped switch must not silently measure the
+// other variant).
+static inline gcoo_status param_switch(gcoo__param p, const char *name, int def, int *out) {
   *out = def;
-  const char *e = getenv(name);
-  if (!e || !*e) return GCOO_SUCCESS;
+  const char *e = gcoo__param_str(p);
+  if (!*e) return GCOO_SUCCESS;
   GCOO_CHECK(!strcmp(e, "0") || !strcmp(e, "1"), GCOO_ERR_INVALID_ARG,
              "%s=\"%s\": want 0 or 1 (default %d here)", name, e, def);
   *out = e[0] == '1';

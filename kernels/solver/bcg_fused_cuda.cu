@@ -29,8 +29,8 @@ static gcoo_status wave_blocks(K kernel, size_t smem, int64_t n, int sms, int *g
 }
 
 // The fused kernels' variants (kernels/solver/bcg_fused.cuh), for benchmarks and tests; the defaults
-// are the forms measured fastest (fused_shape<T, K>: per element type and width; the environment
-// is read once, at set-up):
+// are the forms measured fastest (fused_shape<T, K>: per element type and width; the developer
+// parameters below, docs/parameters.md, are read at set-up):
 //   GCOO_BCG_STAGES="G,U,D"  pipeline stages of gram2 (2 or 3), update (2 or 3), direction (3
 //                            or 4); default "2,2,3" for double K = 32, "3,2,3" for double
 //                            K = 16, "3,3,4" otherwise
@@ -43,15 +43,15 @@ struct fused_variant {
 };
 
 template <typename T, int K>
-static gcoo_status fused_variant_from_env(fused_variant *v) {
+static gcoo_status fused_variant_params(fused_variant *v) {
   typedef fused_shape<T, K> F;
   v->gram2_form = F::GRAM2_FORM;
   v->gram2_stages = F::GRAM2_STAGES;
   v->update_stages = F::UPDATE_STAGES;
   v->direction_stages = F::DIRECTION_STAGES;
   v->w_in_r = 0;
-  const char *st = getenv("GCOO_BCG_STAGES");
-  if (st && *st) {
+  const char *st = gcoo__param_str(GCOO__P_BCG_STAGES);
+  if (*st) {
     char tail = 0;
     const int got = sscanf(st, "%d,%d,%d%c", &v->gram2_stages, &v->update_stages,
                            &v->direction_stages, &tail);
@@ -63,8 +63,8 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                "(the stages of gram2, update, direction; default %d,%d,%d here)",
                st, F::GRAM2_STAGES, F::UPDATE_STAGES, F::DIRECTION_STAGES);
   }
-  const char *g2 = getenv("GCOO_BCG_GRAM2");
-  if (g2 && *g2) {
+  const char *g2 = gcoo__param_str(GCOO__P_BCG_GRAM2);
+  if (*g2) {
     v->gram2_form = !strcmp(g2, "async")     ? kGram2Async
                     : !strcmp(g2, "async16") ? kGram2Async16
                     : !strcmp(g2, "regs")    ? kGram2Regs
@@ -73,7 +73,7 @@ static gcoo_status fused_variant_from_env(fused_variant *v) {
                "GCOO_BCG_GRAM2=\"%s\": want async, async16 or regs (default %s here)", g2,
                F::GRAM2_FORM == kGram2Async16 ? "async16" : "async");
   }
-  return env_switch("GCOO_BCG_W_IN_R", 0, &v->w_in_r);
+  return param_switch(GCOO__P_BCG_W_IN_R, "GCOO_BCG_W_IN_R", 0, &v->w_in_r);
 }
 
 // The fused kernels' types, whatever their variant's template arguments.
@@ -119,7 +119,7 @@ static void pick_updates(gcoo__bcg_device *h, const fused_variant &v) {
 template <typename T, int K>
 static gcoo_status fused_grids(gcoo__bcg_device *h, int64_t n, int sms) {
   fused_variant v;
-  GCOO_CALL((fused_variant_from_env<T, K>(&v)));
+  GCOO_CALL((fused_variant_params<T, K>(&v)));
   h->fkern[0] = (void *)pick_gram2<T, K>(v, &h->fsmem[0]);
   if (h->mma)
     pick_updates<T, K, update_mma<T, K>::on>(h, v);
@@ -152,14 +152,15 @@ gcoo_status gcoo__bcg_fused_setup(gcoo__bcg_device *h, int64_t n) {
   if (!h->fused) return GCOO_SUCCESS;
   // double k = 16, 32: X, R, W updated on the FP64 tensor cores (tile_mma); GCOO_BCG_MMA=0 keeps
   // the CUDA-core updates, for comparisons
-  const char *mz = getenv("GCOO_BCG_MMA");
-  h->mma = h->dt == GCOO_FLOAT64 && (k == 16 || k == 32) && !(mz && !strcmp(mz, "0"));
+  const char *mz = gcoo__param_str(GCOO__P_BCG_MMA);
+  h->mma = h->dt == GCOO_FLOAT64 && (k == 16 || k == 32) && strcmp(mz, "0") != 0;
   int sms = 0;
   GCOO_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->ctx->device));
   GCOO_CALL(GCOO_FUSED_DISPATCH(h->dt, k, fused_grids, h, n, sms));
   int gmax = h->fgrid[0];
   for (int i = 1; i < 3; i++) gmax = h->fgrid[i] > gmax ? h->fgrid[i] : gmax;
-  GCOO_CALL_CUDA(cudaMalloc((void **)&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k));
+  GCOO_CALL(gcoo__cuda_alloc(&h->fpartial, sizeof(double) * (size_t)gmax * 2 * k * k,
+                             "block CG fused partial sums"));
   return GCOO_SUCCESS;
 }
 

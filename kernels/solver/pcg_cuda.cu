@@ -314,11 +314,12 @@ gcoo_status pcg_run(gcoo_ctx ctx, gcoo__pcg_device *a) {
   cudaStream_t s = (cudaStream_t)ctx->stream;
   const int64_t n = a->n;
   pcg_buffers buf;
-  GCOO_CALL_CUDA(cudaMalloc(&buf.vec, sizeof(T) * (size_t)(4 * (n > 0 ? n : 1))));
-  GCOO_CALL_CUDA(cudaMalloc((void **)&buf.slots, sizeof(double) * 3 * kMaxBlocks));
-  GCOO_CALL_CUDA(cudaMalloc((void **)&buf.st, sizeof(pcg_state)));
+  GCOO_CALL(gcoo__cuda_alloc(&buf.vec, sizeof(T) * (size_t)(4 * (n > 0 ? n : 1)), "PCG vectors"));
+  GCOO_CALL(gcoo__cuda_alloc(&buf.slots, sizeof(double) * 3 * kMaxBlocks, "PCG partial sums"));
+  GCOO_CALL(gcoo__cuda_alloc(&buf.st, sizeof(pcg_state), "PCG state"));
   if (a->history)
-    GCOO_CALL_CUDA(cudaMalloc((void **)&buf.dhist, sizeof(double) * (size_t)(a->maxit + 1)));
+    GCOO_CALL(gcoo__cuda_alloc(&buf.dhist, sizeof(double) * (size_t)(a->maxit + 1),
+                               "PCG residual history"));
   GCOO_CALL_CUDA(cudaMallocHost((void **)&buf.host, 2 * sizeof(pcg_state)));
   for (cudaEvent_t &e : buf.ev) GCOO_CALL_CUDA(cudaEventCreate(&e));
   pcg_state init;
@@ -453,12 +454,11 @@ extern "C" gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_
   *bad_row = -1;
   if (n == 0) return GCOO_SUCCESS;
   gcoo_status st = GCOO_SUCCESS;
-  int prev = 0;
-  GCOO_CALL_CUDA(cudaGetDevice(&prev));
-  if (prev != A->ctx->device) GCOO_CALL_CUDA(cudaSetDevice(A->ctx->device));
+  gcoo__cuda_device_guard g;
+  GCOO_CALL(gcoo__cuda_device_enter(A->ctx, &g));
   unsigned long long *bad = nullptr, hbad = ~0ull;
   const int grid = grid_for(n, kThreads);
-  GCOO_CALL_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
+  GCOO_GOTO(gcoo__cuda_alloc(&bad, sizeof *bad, "inverse diagonal's bad row"));
   GCOO_CALL_CUDA_GOTO(cudaMemcpyAsync(bad, &hbad, sizeof hbad, cudaMemcpyHostToDevice, s));
   if (o->csr.dtype == GCOO_FLOAT64)
     inverse_diagonal_kernel<double><<<grid, kThreads, 0, s>>>(n, o->csr.ptr, o->csr.ind,
@@ -481,17 +481,16 @@ extern "C" gcoo_status gcoo__cuda_inverse_diagonal(gcoo_op A, void *dinv, int64_
     *bad_value = 1.0 / (o->csr.dtype == GCOO_FLOAT64 ? inv : (double)invf);
   }
 done:
-  cudaFree(bad);
-  if (prev != A->ctx->device) (void)cudaSetDevice(prev);
+  if (bad) (void)cudaFree(bad);
+  gcoo__cuda_device_leave(&g);
   return st;
 }
 
 extern "C" gcoo_status gcoo__cuda_pcg(gcoo_ctx ctx, gcoo__pcg_device *a) {
-  int prev = 0;
-  GCOO_CALL_CUDA(cudaGetDevice(&prev));
-  if (prev != ctx->device) GCOO_CALL_CUDA(cudaSetDevice(ctx->device));
+  gcoo__cuda_device_guard g;
+  GCOO_CALL(gcoo__cuda_device_enter(ctx, &g));
   gcoo_status st = a->dtype == GCOO_FLOAT64 ? pcg_run<double>(ctx, a) : pcg_run<float>(ctx, a);
-  if (prev != ctx->device) (void)cudaSetDevice(prev);
+  gcoo__cuda_device_leave(&g);
   GCOO_CALL(st);
   return GCOO_SUCCESS;
 }

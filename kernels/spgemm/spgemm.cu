@@ -114,15 +114,15 @@ gcoo_status in_place_csr(product<T> *P, int64_t cap, gcoo_cuda_csr *dC, class_st
   T *cv = nullptr;
   int64_t nnz = 0;
   unsigned long long full = 0;
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&ctr, words * 8));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&ctr, words * 8));
   for (int round = 0;; round++) {
-    om.pooled = (m + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= spg_pooled_output_bytes();
+    om.pooled = (m + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= mem->pooled_max;
     if (!rowptr) {
       om_ptr.pooled = om.pooled;
-      SPG_CUDA(om_ptr.alloc((void **)&rowptr, (m + 1) * 8));
+      GCOO_GOTO(om_ptr.alloc((void **)&rowptr, (m + 1) * 8));
     }
-    SPG_CUDA(om.alloc((void **)&ci, cap * 4));
-    SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
+    GCOO_GOTO(om.alloc((void **)&ci, cap * 4));
+    GCOO_GOTO(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
     P->allocated += cap;
     SPG_CUDA(cudaMemsetAsync(ctr, 0, words * 8, s));
     if (m == 0) {
@@ -173,10 +173,11 @@ done:
 constexpr int64_t kSmallProductBytes = (int64_t)256 << 20;
 
 template <typename T>
-gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+gcoo_status spgemm_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
                         const gcoo_spgemm_options *o, gcoo_cuda_csr *dC, gcoo_sparse *hC,
                         gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = (cudaStream_t)ctx->stream;
   product<T> P;
   class_stats hcs;
   host_csr H;
@@ -205,7 +206,7 @@ gcoo_status spgemm_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_
   GCOO_CHECK_GOTO(P.side != nullptr, GCOO_ERR_CUDA,
                   "could not create the CUDA streams and events of the SpGEMM");
   ev = P.side->timing;
-  P.mem.pool = spg_pool();
+  spg_pool_use(ctx, &P.mem);
 
   // 1. bounds and classes; 2. the sample, computed and kept
   SPG_CUDA(cudaEventRecord(ev[0], s));
@@ -407,7 +408,7 @@ done:
   spg_free(&P.mem, rowptr, 0);
   spg_free(&P.mem, ci, 0);
   spg_free(&P.mem, cv, 0);
-  spg_pool_trim(s, P.mem.pool);
+  spg_pool_trim(&P.mem);
   if (st < 0) {
     gcoo_cuda_csr_free(dC);
     gcoo_sparse_destroy(hC);
@@ -418,9 +419,10 @@ done:
 // The GPU predictor alone (the plan of the distributed SpGEMM): steps 1-3 of a product, the
 // per-row predictions and FLOP brought to the host.
 template <typename T>
-gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
+gcoo_status predict_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *A, const gcoo_cuda_csr *B,
                          const gcoo_predict_options *po, gcoo_prediction *pred) {
   gcoo_status st = GCOO_SUCCESS;
+  cudaStream_t s = (cudaStream_t)ctx->stream;
   product<T> P;
   class_stats hcs;
   int64_t *d_flop = nullptr, *d_nnz = nullptr;
@@ -431,11 +433,11 @@ gcoo_status predict_gcoo(cudaStream_t s, const gcoo_cuda_csr *A, const gcoo_cuda
   product_init(&P, s, A, B);
   GCOO_CHECK_GOTO(m < INT32_MAX, GCOO_ERR_TOO_LARGE,
                   "C has %lld rows: the GPU predictor takes fewer than 2^31", (long long)m);
-  P.mem.pool = spg_pool();
+  spg_pool_use(ctx, &P.mem);
   GCOO_GOTO(product_alloc(&P));
   GCOO_GOTO(sample_phase(&P, po->seed, (cudaEvent_t *)nullptr, 0, false));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
-  SPG_CUDA(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
+  GCOO_GOTO(spg_tmp_malloc(&P.mem, (void **)&d_flop, m * 8));
+  GCOO_GOTO(spg_tmp_malloc(&P.mem, (void **)&d_nnz, m * 8));
   if (m > 0) {
     predict_rows_kernel<<<blocks_for(m, 256), 256, 0, s>>>(P.in_csr(), m, P.rs, P.cs, d_flop,
                                                            d_nnz);
@@ -480,7 +482,7 @@ done:
   spg_tmp_free(&P.mem, d_flop, m * 8);
   spg_tmp_free(&P.mem, d_nnz, m * 8);
   product_free(&P);
-  spg_pool_trim(s, P.mem.pool);
+  spg_pool_trim(&P.mem);
   if (st < 0) gcoo_prediction_free(pred);
   return st;
 }
@@ -489,7 +491,7 @@ done:
 
 extern "C" {
 
-gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+gcoo_status gcoo__cuda_spgemm_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                    const gcoo_spgemm_options *opts, gcoo_cuda_csr *dC,
                                    gcoo_sparse *hC, gcoo_spgemm_info *info) {
   GCOO_CHECK(dA->ncols == dB->nrows, GCOO_ERR_SHAPE,
@@ -497,21 +499,19 @@ gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const 
              (long long)dA->nrows, (long long)dA->ncols, (long long)dB->nrows,
              (long long)dB->ncols);
   GCOO_CHECK(dA->dtype == dB->dtype, GCOO_ERR_DTYPE, "C = A B: A and B have different types");
-  cudaStream_t s = (cudaStream_t)stream;
   if (dA->dtype == GCOO_FLOAT64)
-    GCOO_CALL(spgemm_gcoo<double>(s, dA, dB, opts, dC, hC, info));
+    GCOO_CALL(spgemm_gcoo<double>(ctx, dA, dB, opts, dC, hC, info));
   else
-    GCOO_CALL(spgemm_gcoo<float>(s, dA, dB, opts, dC, hC, info));
+    GCOO_CALL(spgemm_gcoo<float>(ctx, dA, dB, opts, dC, hC, info));
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__cuda_predict_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+gcoo_status gcoo__cuda_predict_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                     const gcoo_predict_options *opts, gcoo_prediction *pred) {
-  cudaStream_t s = (cudaStream_t)stream;
   if (dA->dtype == GCOO_FLOAT64)
-    GCOO_CALL(predict_gcoo<double>(s, dA, dB, opts, pred));
+    GCOO_CALL(predict_gcoo<double>(ctx, dA, dB, opts, pred));
   else
-    GCOO_CALL(predict_gcoo<float>(s, dA, dB, opts, pred));
+    GCOO_CALL(predict_gcoo<float>(ctx, dA, dB, opts, pred));
   return GCOO_SUCCESS;
 }
 

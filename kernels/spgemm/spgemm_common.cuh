@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kernels/spgemm/spgemm_common.cuh: what the CUDA SpGEMM files share: the project's CUDA checker
-// (kernels/common/cuda_check.h) under short names, and device allocations that are counted so that a
-// call can report its peak memory: plain cudaMalloc or the pool for what is handed to the caller,
-// SpGEMM's stream-ordered pool for a call's temporaries.
+// (kernels/common/cuda_check.h) under short names, and device allocations, through the one
+// allocator, that are counted so that a call can report its peak memory: cudaMalloc or the pool
+// for what is handed to the caller, the context's stream-ordered pool for a call's temporaries.
 #ifndef GCOO_KERNELS_SPGEMM_COMMON_CUH
 #define GCOO_KERNELS_SPGEMM_COMMON_CUH
 
@@ -14,27 +14,30 @@
 #define SPG_CUDA(x) GCOO_CALL_CUDA_GOTO(x)
 #define SPG_LAUNCHED(what) GCOO_CHECK_LAUNCH_GOTO(what)
 
-// Device memory owned by one call: live and peak bytes of what it allocated.
+// Device memory owned by one call: live and peak bytes of what it allocated, all of it through
+// the one allocator (kernels/common/cuda_check.h).
 struct spg_mem {
   int64_t live = 0, peak = 0;
   cudaStream_t stream = nullptr; // for the pool
-  cudaMemPool_t
-      pool = nullptr; // gcoo's own pool (kernels/spgemm/spgemm.cu), else the device's default
+  cudaMemPool_t pool = nullptr;  // the context's SpGEMM pool (spg_pool_use), else the default
+  size_t keep = 0;               // what the pool keeps between calls (spg_pool_trim)
+  int64_t pooled_max = 0;        // the largest output taken from the pool (out_mem)
 };
 
-// Count an allocation that succeeded (e == cudaSuccess) in m.
-static inline cudaError_t spg_counted(spg_mem *m, cudaError_t e, int64_t bytes) {
-  if (e == cudaSuccess) {
+// Count an allocation that succeeded in m.
+static inline gcoo_status spg_counted(spg_mem *m, gcoo_status st, int64_t bytes) {
+  if (st >= 0) {
     m->live += bytes;
     if (m->live > m->peak) m->peak = m->live;
   }
-  return e;
+  return st;
 }
 
-// What is handed to the caller (plain cudaMalloc: the caller frees it with cudaFree).
-static inline cudaError_t spg_malloc(spg_mem *m, void **p, int64_t bytes) {
+// What is handed to the caller (cudaMalloc: the caller frees it with cudaFree); none for 0 bytes.
+static inline gcoo_status spg_malloc(spg_mem *m, void **p, int64_t bytes) {
   *p = nullptr;
-  return bytes <= 0 ? cudaSuccess : spg_counted(m, cudaMalloc(p, (size_t)bytes), bytes);
+  return bytes <= 0 ? GCOO_SUCCESS
+                    : spg_counted(m, gcoo__cuda_alloc(p, (size_t)bytes, "SpGEMM output"), bytes);
 }
 
 static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
@@ -43,14 +46,14 @@ static inline void spg_free(spg_mem *m, void *p, int64_t bytes) {
   m->live -= bytes;
 }
 
-// Temporaries from the stream-ordered pool (freed in stream order: no device synchronisation):
-// m->pool where set, the device's default pool otherwise.
-static inline cudaError_t spg_tmp_malloc(spg_mem *m, void **p, int64_t bytes) {
+// Temporaries, stream-ordered (freed in stream order: no device synchronisation): from m->pool
+// where set, the device's default pool otherwise; none for 0 bytes.
+static inline gcoo_status spg_tmp_malloc(spg_mem *m, void **p, int64_t bytes) {
   *p = nullptr;
-  if (bytes <= 0) return cudaSuccess;
+  if (bytes <= 0) return GCOO_SUCCESS;
   return spg_counted(m,
-                     m->pool ? cudaMallocFromPoolAsync(p, (size_t)bytes, m->pool, m->stream)
-                             : cudaMallocAsync(p, (size_t)bytes, m->stream),
+                     gcoo__cuda_alloc_at(p, (size_t)bytes, "SpGEMM temporaries", m->stream, 1,
+                                         m->pool, __FILE__, __LINE__, __func__),
                      bytes);
 }
 
@@ -61,13 +64,13 @@ static inline void spg_tmp_free(spg_mem *m, void *p, int64_t bytes) {
 }
 
 // The stream-ordered pool that SpGEMM's temporaries (gcoo's and cuSPARSE's buffers alike) come
-// from: one per device, gcoo's own (kernels/spgemm/spgemm.cu says why and how much it keeps), nullptr
-// where it cannot be created (then the device's default pool serves, untouched).
-cudaMemPool_t spg_pool();
-// After a call: wait for stream s, then trim the pool back to what it keeps between calls.
-void spg_pool_trim(cudaStream_t s, cudaMemPool_t pool);
-// The largest output (C's three arrays) taken from the pool: a quarter of what it keeps.
-int64_t spg_pooled_output_bytes();
+// from: the context's own (made at its first product on its device, released with it;
+// kernels/spgemm/spgemm_pool.cu says why and how much it keeps), into m with what it keeps and
+// the largest output it serves; no pool (the device's default serves, untouched) where it
+// cannot be created.
+void spg_pool_use(gcoo_ctx ctx, spg_mem *m);
+// After a call: wait for m's stream, then trim the pool back to what it keeps between calls.
+void spg_pool_trim(const spg_mem *m);
 
 // C's arrays, handed to the caller (who frees them with cudaFree): from the stream-ordered pool
 // when they are small (three cudaMalloc took 72-134 us of a 0.33 ms product, on its critical
@@ -77,7 +80,7 @@ int64_t spg_pooled_output_bytes();
 struct out_mem {
   spg_mem *mem;
   bool pooled;
-  cudaError_t alloc(void **p, int64_t bytes) const {
+  gcoo_status alloc(void **p, int64_t bytes) const {
     return pooled ? spg_tmp_malloc(mem, p, bytes) : spg_malloc(mem, p, bytes);
   }
   void release(void *p, int64_t bytes) const { // stream-ordered for pool memory

@@ -33,24 +33,24 @@ gcoo_status gcoo__dev_csr_download(const gcoo_cuda_csr *d, gcoo_sparse *h, void 
 
 /** gcoo's SpGEMM C = A B on the device, prediction included (kernels/spgemm/spgemm.cu). When the rows
  *  fit the memory budget in one batch, *dC gets the device CSR of C (free with
- *  gcoo_cuda_csr_free: cudaFree; up to 64 MiB they come from the device's stream-ordered pool,
+ *  gcoo_cuda_csr_free: cudaFree; small ones come from the context's stream-ordered pool,
  *  which cudaFree does not wait for: finish work on C first) and *hC is left NULL; otherwise
  *  each batch is copied to the host as
  *  it completes, *hC gets C and *dC is left empty (all pointers NULL). info->seconds is the
  *  whole call. */
-gcoo_status gcoo__cuda_spgemm_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+gcoo_status gcoo__cuda_spgemm_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                    const gcoo_spgemm_options *opts, gcoo_cuda_csr *dC,
                                    gcoo_sparse *hC, gcoo_spgemm_info *info);
 
 /** The GPU predictor (method CLASSES) of C = A B on device matrices, into a host prediction
  *  (row_flop and row_nnz always filled). */
-gcoo_status gcoo__cuda_predict_gcoo(void *stream, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
+gcoo_status gcoo__cuda_predict_gcoo(gcoo_ctx ctx, const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                     const gcoo_predict_options *opts, gcoo_prediction *pred);
 
 /** cuSPARSE's SpGEMM (generic API) C = A B with ALG1, ALG2 or ALG3 (chunk_fraction for ALG3).
  *  A cuSPARSE status is reported as GCOO_ERR_CUSPARSE with its name in the message
  *  (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES when it cannot run the product). */
-gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA,
+gcoo_status gcoo__cuda_spgemm_cusparse(gcoo_ctx ctx, gcoo_spgemm_alg alg, const gcoo_cuda_csr *dA,
                                        const gcoo_cuda_csr *dB, double chunk_fraction,
                                        gcoo_cuda_csr *dC, gcoo_spgemm_info *info);
 

@@ -17,15 +17,9 @@
 
 #include "spgemm_common.cuh"
 
-#define SPG_CUSPARSE(x)                                                                      \
-  do {                                                                                       \
-    cusparseStatus_t c_ = (x);                                                               \
-    if (c_ != CUSPARSE_STATUS_SUCCESS) {                                                     \
-      st = GCOO_ERROR(GCOO_ERR_CUSPARSE, "cuSPARSE %s (%s) in %s", cusparseGetErrorName(c_), \
-                      cusparseGetErrorString(c_), #x);                                       \
-      goto done;                                                                             \
-    }                                                                                        \
-  } while (0)
+// A failed cuSPARSE call: GCOO_ERR_CUSPARSE whatever its status (the baseline reports what
+// cuSPARSE said), through the one checker of kernels/common/cuda_check.h.
+#define SPG_CUSPARSE(x) GCOO_CALL_CUSPARSE_RAW_GOTO(x)
 
 namespace {
 
@@ -50,12 +44,12 @@ struct free_watch {
 
 } // namespace
 
-extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg alg,
+extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(gcoo_ctx ctx, gcoo_spgemm_alg alg,
                                                   const gcoo_cuda_csr *dA, const gcoo_cuda_csr *dB,
                                                   double chunk_fraction, gcoo_cuda_csr *dC,
                                                   gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
-  cudaStream_t s = (cudaStream_t)stream;
+  cudaStream_t s = (cudaStream_t)ctx->stream;
   cusparseHandle_t h = nullptr;
   cusparseSpMatDescr_t mA = nullptr, mB = nullptr, mC = nullptr;
   cusparseSpGEMMDescr_t desc = nullptr;
@@ -93,8 +87,8 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
              (long long)dA->nnz, (long long)dB->nnz);
 
   // inputs in cuSPARSE's format (before the clock)
-  SPG_CUDA(cudaMalloc((void **)&pA, (size_t)(dA->nrows + 1) * 4));
-  SPG_CUDA(cudaMalloc((void **)&pB, (size_t)(dB->nrows + 1) * 4));
+  GCOO_GOTO(gcoo__cuda_alloc(&pA, (size_t)(dA->nrows + 1) * 4, "cuSPARSE's 32-bit row pointers"));
+  GCOO_GOTO(gcoo__cuda_alloc(&pB, (size_t)(dB->nrows + 1) * 4, "cuSPARSE's 32-bit row pointers"));
   narrow_ptr<<<(unsigned)((dA->nrows + 256) / 256), 256, 0, s>>>(dA->ptr, pA, dA->nrows + 1);
   SPG_LAUNCHED("narrow_ptr");
   narrow_ptr<<<(unsigned)((dB->nrows + 256) / 256), 256, 0, s>>>(dB->ptr, pB, dB->nrows + 1);
@@ -113,13 +107,13 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   SPG_CUSPARSE(cusparseSpGEMM_createDescr(&desc));
   SPG_CUDA(cudaStreamSynchronize(s));
   mem.stream = s;
-  mem.pool = spg_pool();
+  spg_pool_use(ctx, &mem);
 
   t0 = gcoo__wtime();
   fw.start = fw.low = gcoo__cuda_free_bytes();
   SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                              &size1, nullptr));
-  SPG_CUDA(spg_tmp_malloc(&mem, &buf1, (int64_t)size1));
+  GCOO_GOTO(spg_tmp_malloc(&mem, &buf1, (int64_t)size1));
   SPG_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                              &size1, buf1));
   fw.look();
@@ -130,22 +124,22 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
     SPG_CUSPARSE(cusparseSpGEMM_getNumProducts(desc, &nprod));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                                chunk, &size3, nullptr, nullptr));
-    SPG_CUDA(spg_tmp_malloc(&mem, &buf3, (int64_t)size3));
+    GCOO_GOTO(spg_tmp_malloc(&mem, &buf3, (int64_t)size3));
     SPG_CUSPARSE(cusparseSpGEMM_estimateMemory(h, op, op, one, mA, mB, zero, mC, dt, calg, desc,
                                                chunk, &size3, buf3, &size2));
     fw.look();
     spg_tmp_free(&mem, buf3, (int64_t)size3);
     buf3 = nullptr;
   }
-  SPG_CUDA(spg_tmp_malloc(&mem, &buf2, (int64_t)size2));
+  GCOO_GOTO(spg_tmp_malloc(&mem, &buf2, (int64_t)size2));
   SPG_CUSPARSE(
       cusparseSpGEMM_compute(h, op, op, one, mA, mB, zero, mC, dt, calg, desc, &size2, buf2));
   fw.look();
   SPG_CUSPARSE(cusparseSpMatGetSize(mC, &rowsC, &colsC, &nnzC));
-  SPG_CUDA(spg_tmp_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
-  om.pooled = (rowsC + 1) * 8 + nnzC * (int64_t)(4 + es) <= spg_pooled_output_bytes();
-  SPG_CUDA(om.alloc((void **)&dC->ind, nnzC * 4));
-  SPG_CUDA(om.alloc(&dC->values, nnzC * (int64_t)es));
+  GCOO_GOTO(spg_tmp_malloc(&mem, (void **)&pC, (rowsC + 1) * 4));
+  om.pooled = (rowsC + 1) * 8 + nnzC * (int64_t)(4 + es) <= mem.pooled_max;
+  GCOO_GOTO(om.alloc((void **)&dC->ind, nnzC * 4));
+  GCOO_GOTO(om.alloc(&dC->values, nnzC * (int64_t)es));
   SPG_CUSPARSE(cusparseCsrSetPointers(mC, pC, dC->ind, dC->values));
   SPG_CUSPARSE(cusparseSpGEMM_copy(h, op, op, one, mA, mB, zero, mC, dt, calg, desc));
   SPG_CUDA(cudaStreamSynchronize(s));
@@ -162,7 +156,7 @@ extern "C" gcoo_status gcoo__cuda_spgemm_cusparse(void *stream, gcoo_spgemm_alg 
   }
   // C's offsets in our width (after the clock)
   dC->nnz = nnzC;
-  SPG_CUDA(cudaMalloc((void **)&dC->ptr, (size_t)(rowsC + 1) * 8));
+  GCOO_GOTO(gcoo__cuda_alloc(&dC->ptr, (size_t)(rowsC + 1) * 8, "C row pointers"));
   widen_ptr<<<(unsigned)((rowsC + 256) / 256), 256, 0, s>>>(pC, dC->ptr, rowsC + 1);
   SPG_LAUNCHED("widen_ptr");
   SPG_CUDA(cudaStreamSynchronize(s));
@@ -176,7 +170,7 @@ done:
   spg_tmp_free(&mem, buf2, (int64_t)size2);
   spg_tmp_free(&mem, buf3, (int64_t)size3);
   spg_tmp_free(&mem, pC, (rowsC + 1) * 4);
-  spg_pool_trim(s, mem.pool);
+  spg_pool_trim(&mem);
   cudaFree(pA);
   cudaFree(pB);
   if (st < 0) gcoo_cuda_csr_free(dC);
@@ -228,8 +222,8 @@ extern "C" double gcoo__cuda_csr_compare(const gcoo_cuda_csr *C, const gcoo_cuda
   if (C->nrows != R->nrows || C->ncols != R->ncols || C->nnz != R->nnz || C->dtype != R->dtype)
     return INFINITY;
   if (C->nrows == 0) return 0.0;
-  SPG_CUDA(cudaMalloc((void **)&d_bad, 8));
-  SPG_CUDA(cudaMalloc((void **)&d_sums, 16));
+  GCOO_GOTO(gcoo__cuda_alloc(&d_bad, 8, "comparison counter"));
+  GCOO_GOTO(gcoo__cuda_alloc(&d_sums, 16, "comparison sums"));
   SPG_CUDA(cudaMemset(d_bad, 0, 8));
   SPG_CUDA(cudaMemset(d_sums, 0, 16));
   {

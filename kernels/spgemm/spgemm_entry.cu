@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backend/backend_cuda_impl.h"
 #include "spgemm_common.cuh"
 
 extern "C" {
@@ -19,9 +20,9 @@ static gcoo_status upload_csr(const gcoo_csr_view *h, gcoo_cuda_csr *d, cudaStre
   d->nrows = h->nrows;
   d->ncols = h->ncols;
   d->nnz = h->nnz;
-  SPG_CUDA(cudaMalloc((void **)&d->ptr, (size_t)(h->nrows + 1) * 8));
-  SPG_CUDA(cudaMalloc((void **)&d->ind, (size_t)(h->nnz ? h->nnz : 1) * 4));
-  SPG_CUDA(cudaMalloc(&d->values, (size_t)(h->nnz ? h->nnz : 1) * es));
+  GCOO_GOTO(gcoo__cuda_alloc(&d->ptr, (size_t)(h->nrows + 1) * 8, "CSR row pointers"));
+  GCOO_GOTO(gcoo__cuda_alloc(&d->ind, (size_t)(h->nnz ? h->nnz : 1) * 4, "CSR column indices"));
+  GCOO_GOTO(gcoo__cuda_alloc(&d->values, (size_t)(h->nnz ? h->nnz : 1) * es, "CSR values"));
   SPG_CUDA(cudaMemcpyAsync(d->ptr, h->ptr, (size_t)(h->nrows + 1) * 8, cudaMemcpyHostToDevice, s));
   if (h->nnz) {
     SPG_CUDA(cudaMemcpyAsync(d->ind, h->ind, (size_t)h->nnz * 4, cudaMemcpyHostToDevice, s));
@@ -79,6 +80,7 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                               const gcoo_spgemm_options *opts, gcoo_sparse *C,
                               gcoo_spgemm_info *info) {
   gcoo_status st = GCOO_SUCCESS;
+  gcoo__cuda_device_guard g = {0, 0};
   gcoo_sparse Ac = nullptr, Bc = nullptr, hC = nullptr;
   gcoo_sparse_info ai, bi;
   gcoo_csr_view va, vb;
@@ -91,7 +93,7 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   memset(&dC, 0, sizeof dC);
   memset(&local, 0, sizeof local);
   *C = nullptr;
-  if (ctx->device >= 0) SPG_CUDA(cudaSetDevice(ctx->device));
+  GCOO_GOTO(gcoo__cuda_device_enter(ctx, &g));
   GCOO_GOTO(gcoo_sparse_get_info(A, &ai));
   GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
   GCOO_CHECK_GOTO(ai.ncols == bi.nrows, GCOO_ERR_SHAPE,
@@ -109,10 +111,10 @@ gcoo_status gcoo__spgemm_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   GCOO_GOTO(gcoo__dev_csr_upload(&va, &dA, s));
   GCOO_GOTO(gcoo__dev_csr_upload(&vb, &dB, s));
   if (opts->alg == GCOO_SPGEMM_AUTO || opts->alg == GCOO_SPGEMM_GCOO) {
-    GCOO_GOTO(gcoo__cuda_spgemm_gcoo(s, &dA, &dB, opts, &dC, &hC, &local));
+    GCOO_GOTO(gcoo__cuda_spgemm_gcoo(ctx, &dA, &dB, opts, &dC, &hC, &local));
   } else {
     GCOO_GOTO(
-        gcoo__cuda_spgemm_cusparse(s, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
+        gcoo__cuda_spgemm_cusparse(ctx, opts->alg, &dA, &dB, opts->chunk_fraction, &dC, &local));
   }
   if (hC) {
     *C = hC;
@@ -129,6 +131,7 @@ done:
   gcoo_sparse_destroy(&hC);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
+  gcoo__cuda_device_leave(&g);
   return st;
 }
 
@@ -136,6 +139,7 @@ done:
 gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
                                const gcoo_predict_options *opts, gcoo_prediction *pred) {
   gcoo_status st = GCOO_SUCCESS;
+  gcoo__cuda_device_guard g = {0, 0};
   gcoo_sparse Ac = nullptr, Bc = nullptr, Bt = nullptr;
   gcoo_sparse_info ai, bi;
   gcoo_csr_view va, vb;
@@ -145,7 +149,7 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   memset(&dA, 0, sizeof dA);
   memset(&dB, 0, sizeof dB);
   if (opts) o = *opts;
-  if (ctx->device >= 0) SPG_CUDA(cudaSetDevice(ctx->device));
+  GCOO_GOTO(gcoo__cuda_device_enter(ctx, &g));
   GCOO_GOTO(gcoo_sparse_get_info(A, &ai));
   GCOO_GOTO(gcoo_sparse_get_info(B, &bi));
   GCOO_CHECK_GOTO(ai.ncols == bi.nrows, GCOO_ERR_SHAPE,
@@ -163,13 +167,14 @@ gcoo_status gcoo__predict_cuda(gcoo_ctx ctx, gcoo_sparse A, gcoo_sparse B,
   GCOO_GOTO(gcoo__sparse_csr_view(Bc ? Bc : B, &vb));
   GCOO_GOTO(upload_csr(&va, &dA, s, false));
   GCOO_GOTO(upload_csr(&vb, &dB, s, false));
-  GCOO_GOTO(gcoo__cuda_predict_gcoo(s, &dA, &dB, &o, pred));
+  GCOO_GOTO(gcoo__cuda_predict_gcoo(ctx, &dA, &dB, &o, pred));
 done:
   gcoo_cuda_csr_free(&dA);
   gcoo_cuda_csr_free(&dB);
   gcoo_sparse_destroy(&Ac);
   gcoo_sparse_destroy(&Bc);
   gcoo_sparse_destroy(&Bt);
+  gcoo__cuda_device_leave(&g);
   return st;
 }
 

@@ -124,7 +124,7 @@ gcoo_status scan_sizes(cudaStream_t s, spg_mem *mem, const int32_t *z, int64_t *
   void *tmp = nullptr;
   size_t bytes = 0;
   SPG_CUDA(cub::DeviceScan::ExclusiveScan(nullptr, bytes, z, out, add_i64(), (int64_t)0, n + 1, s));
-  SPG_CUDA(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
+  GCOO_GOTO(spg_tmp_malloc(mem, &tmp, (int64_t)bytes));
   SPG_CUDA(cub::DeviceScan::ExclusiveScan(tmp, bytes, z, out, add_i64(), (int64_t)0, n + 1, s));
 done:
   spg_tmp_free(mem, tmp, (int64_t)bytes);
@@ -369,10 +369,10 @@ gcoo_status run_pass(product<T> *P, const int32_t *list, pass_plan *p, uint8_t b
   bin_scatter_kernel<<<blocks_for(p->n, 256), 256, 0, s>>>(list, p->n, P->rs, P->rule, p->sampled,
                                                            p->pc, p->binned);
   SPG_LAUNCHED("bin_scatter_kernel");
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gkeys, p->total_tab * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gvals, p->total_tab * (int64_t)sizeof(T)));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)ci, p->total_room * 4));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)cv, p->total_room * (int64_t)sizeof(T)));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&out.gkeys, p->total_tab * 4));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&out.gvals, p->total_tab * (int64_t)sizeof(T)));
   out.ci = *ci;
   out.cv = *cv;
   out.buf_id = buf_id;
@@ -463,10 +463,10 @@ gcoo_status recompute_listed(product<T> *P, int64_t r0, int64_t nr, unsigned lon
   P->overflowed += novf;
   P->allocated += room;
   P->buf_len[2] = room;
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&P->ci[2], room * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&P->cv[2], room * (int64_t)sizeof(T)));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gkeys, tab * 4));
-  SPG_CUDA(spg_tmp_malloc(mem, (void **)&out.gvals, tab * (int64_t)sizeof(T)));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&P->ci[2], room * 4));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&P->cv[2], room * (int64_t)sizeof(T)));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&out.gkeys, tab * 4));
+  GCOO_GOTO(spg_tmp_malloc(mem, (void **)&out.gvals, tab * (int64_t)sizeof(T)));
   out.ci = P->ci[2];
   out.cv = P->cv[2];
   out.buf_id = 2;
@@ -483,8 +483,8 @@ gcoo_status recompute_listed(product<T> *P, int64_t r0, int64_t nr, unsigned lon
     *ci = nullptr;
     *cv = nullptr;
     *cap = upper;
-    SPG_CUDA(om.alloc((void **)ci, *cap * 4));
-    SPG_CUDA(om.alloc((void **)cv, *cap * (int64_t)sizeof(T)));
+    GCOO_GOTO(om.alloc((void **)ci, *cap * 4));
+    GCOO_GOTO(om.alloc((void **)cv, *cap * (int64_t)sizeof(T)));
   }
   GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, *cap, *ci, *cv));
   {
@@ -533,7 +533,7 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
   P->allocated += p1->total_room;
   P->buf_len[1] = p1->total_room;
   cap = p1->total_room + P->buf_len[0]; // the sample's rows are in buffer 0 (one batch only)
-  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= spg_pooled_output_bytes();
+  om.pooled = (nr + 1) * 8 + cap * (int64_t)(4 + sizeof(T)) <= P->mem.pooled_max;
   GCOO_GOTO(run_pass<T>(P, P->list, p1, 1, P->ovf1, P->ctr + 1, &P->ci[1], &P->cv[1]));
   if (P->direct_recompute) { // plan the listed rows now: the wait below brings the totals
     SPG_CUDA(cudaMemsetAsync(P->ctr + 4, 0, 3 * 8, s));
@@ -541,9 +541,9 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
                                                 P->tab_off_rows, P->ctr + 4, P->ctr + 3);
     SPG_LAUNCHED("relist_kernel");
   }
-  SPG_CUDA(om.alloc((void **)&rowptr, (nr + 1) * 8));
-  SPG_CUDA(om.alloc((void **)&ci, cap * 4));
-  SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
+  GCOO_GOTO(om.alloc((void **)&rowptr, (nr + 1) * 8));
+  GCOO_GOTO(om.alloc((void **)&ci, cap * 4));
+  GCOO_GOTO(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
   GCOO_GOTO(scan_sizes(s, mem, P->rs.z + r0, rowptr, nr));
   GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 1, cap, ci, cv));
   {
@@ -574,8 +574,8 @@ gcoo_status rows_to_csr(product<T> *P, int64_t r0, int64_t r1, int64_t nmax, pas
       ci = nullptr;
       cv = nullptr;
       cap = nnz;
-      SPG_CUDA(om.alloc((void **)&ci, cap * 4));
-      SPG_CUDA(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
+      GCOO_GOTO(om.alloc((void **)&ci, cap * 4));
+      GCOO_GOTO(om.alloc((void **)&cv, cap * (int64_t)sizeof(T)));
     }
     GCOO_GOTO(lay_out(P, r0, nr, rowptr, P->ctr + 2, cap, ci, cv));
   }
@@ -627,7 +627,7 @@ gcoo_status product_alloc(product<T> *P) {
                {(void **)&P->plan_pc, kPlanCounters * 8}};
   int64_t total = 0;
   for (const part &q : parts) total += (q.bytes + 255) & ~(int64_t)255;
-  SPG_CUDA(spg_tmp_malloc(&P->mem, &P->arena, total));
+  GCOO_GOTO(spg_tmp_malloc(&P->mem, &P->arena, total));
   P->arena_bytes = total;
   {
     char *at = (char *)P->arena;

@@ -46,6 +46,8 @@ static void poison_device(void) {
 }
 
 static int sampled = 0; /* --sampled: no product computed at its bounds */
+/* the CUDA context the device-level calls run on (its stream, its SpGEMM pool) */
+static gcoo_ctx dctx = NULL;
 
 /* Ours on the device with options o; C back on the host, checked; returns the info. */
 static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm_options *o,
@@ -60,7 +62,7 @@ static gcoo_spgemm_info run_ours(gcoo_sparse A, gcoo_sparse B, const gcoo_spgemm
   TEST_CALL(gcoo__dev_csr_upload(&va, &dA, NULL));
   TEST_CALL(gcoo__dev_csr_upload(&vb, &dB, NULL));
   poison_device();
-  TEST_CALL(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dB, o, &dC, &C, &info));
+  TEST_CALL(gcoo__cuda_spgemm_gcoo(dctx, &dA, &dB, o, &dC, &C, &info));
   if (!C) TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
   gcoo_sparse_info ai;
   TEST_CALL(gcoo_sparse_get_info(Ac, &ai));
@@ -112,7 +114,7 @@ static void run_cusparse(gcoo_sparse A, gcoo_sparse B, const char *what) {
     gcoo_cuda_csr dC;
     gcoo_sparse C = NULL;
     gcoo_spgemm_info info;
-    TEST_CALL(gcoo__cuda_spgemm_cusparse(NULL, algs[a], &dA, &dB, 0.0, &dC, &info));
+    TEST_CALL(gcoo__cuda_spgemm_cusparse(dctx, algs[a], &dA, &dB, 0.0, &dC, &info));
     TEST_CALL(gcoo__dev_csr_download(&dC, &C, NULL));
     const double err = spgemm_check(A, B, C, what);
     TEST_CHECK(err <= gcoo_test_tolerance(va.dtype, va.ncols), "%s %s: relative error %.3e", what,
@@ -230,6 +232,7 @@ int main(int argc, char **argv) {
                  cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold,
                                          &threshold0) == cudaSuccess,
              "the default pool's release threshold cannot be read");
+  TEST_CALL(gcoo_ctx_create(&dctx, "cuda:0"));
   gcoo_spgemm_options o = GCOO_SPGEMM_OPTIONS_INIT;
   const int64_t shapes[][3] = {{1, 1, 1},
                                {5, 7, 3},
@@ -378,7 +381,7 @@ int main(int argc, char **argv) {
     TEST_CALL(gcoo__sparse_csr_view(A, &v));
     TEST_CALL(gcoo__dev_csr_upload(&v, &dA, NULL));
     t.memory_budget = 1000;
-    TEST_FAILS(gcoo__cuda_spgemm_gcoo(NULL, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
+    TEST_FAILS(gcoo__cuda_spgemm_gcoo(dctx, &dA, &dA, &t, &dC, &C, NULL), GCOO_ERR_NO_MEMORY,
                "memory budget 1000 bytes");
     gcoo_cuda_csr_free(&dA);
     gcoo_sparse_destroy(&A);
@@ -416,5 +419,6 @@ int main(int argc, char **argv) {
                  threshold1 == threshold0,
              "the default pool's release threshold changed: %llu -> %llu (SpGEMM must use its own)",
              (unsigned long long)threshold0, (unsigned long long)threshold1);
+  TEST_CALL(gcoo_ctx_destroy(&dctx)); /* its SpGEMM pool with it */
   return gcoo_test_finish("t503-spgemm-gpu");
 }

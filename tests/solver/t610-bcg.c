@@ -23,7 +23,7 @@
  *     name no variant refused with GCOO_ERR_INVALID_ARG;
  *   - misuse: a REPLICATED operator, an indefinite matrix (shift -10: Poisson's smallest
  *     eigenvalue is below 10) -> GCOO_ERR_BREAKDOWN or not converged, never a hang. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv (GCOO_ALLOW_SHARED_GPU), strtok_r */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +309,7 @@ static void more_cases(gcoo_dist d) {
                              "GCOO_BCG_WFORM", "GCOO_BCG_WFORM_RATIO", "GCOO_BCG_PHASE_MARKS"};
       const int nnames = (int)(sizeof names / sizeof names[0]);
       for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++) {
-        for (int e = 0; e < nnames; e++) unsetenv(names[e]);
+        for (int e = 0; e < nnames; e++) TEST_CALL(gcoo_param_set(names[e], NULL));
         char spec[160];
         snprintf(spec, sizeof spec, "%s", dv[i].env);
         for (char *save = NULL, *w = strtok_r(spec, " ", &save); w;
@@ -317,7 +317,7 @@ static void more_cases(gcoo_dist d) {
           char *eq = strchr(w, '=');
           if (!eq) continue;
           *eq = 0;
-          setenv(w, eq + 1, 1);
+          TEST_CALL(gcoo_param_set(w, eq + 1)); /* developer parameters: set in any build */
         }
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
@@ -343,13 +343,13 @@ static void more_cases(gcoo_dist d) {
         gcoo_bcg_result_free(&rd);
         gcoo_bcg_result_free(&rh);
       }
-      for (int e = 0; e < nnames; e++) unsetenv(names[e]);
+      for (int e = 0; e < nnames; e++) TEST_CALL(gcoo_param_set(names[e], NULL));
       /* a variant switch that names no variant is refused, not ignored */
       static const char *bad[][2] = {{"GCOO_BCG_STAGES", "3,1,4"},
                                      {"GCOO_BCG_WFORM_RATIO", "2"},
                                      {"GCOO_BCG_WFORM", "yes"}};
       for (int b = 0; b < 3; b++) {
-        setenv(bad[b][0], bad[b][1], 1);
+        TEST_CALL(gcoo_param_set(bad[b][0], bad[b][1]));
         gcoo_bcg_options o = GCOO_BCG_OPTIONS_INIT;
         o.rtol = rtol;
         o.maxit = 20;
@@ -359,7 +359,7 @@ static void more_cases(gcoo_dist d) {
         TEST_CHECK(sd == GCOO_ERR_INVALID_ARG, "%s=%s %s: %s (want %s)", bad[b][0], bad[b][1], tn,
                    gcoo_status_name(sd), gcoo_status_name(GCOO_ERR_INVALID_ARG));
         if (sd >= 0) gcoo_bcg_result_free(&rd);
-        unsetenv(bad[b][0]);
+        TEST_CALL(gcoo_param_set(bad[b][0], NULL));
       }
     }
     TEST_CALL(gcoo_dist_op_destroy(&op));
