@@ -10,7 +10,8 @@
 # For k = 8, 16, 32 the unfused GEMM path runs beside the fused passes, for k = 16, 32 the
 # fused passes' CUDA-core updates beside the tensor-core ones, and the kernels' variants
 # (kernels/solver/: GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO, GCOO_BCG_STAGES, GCOO_BCG_GRAM2,
-# GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS) as extra rows; SOLVER_BENCH_VARIANTS
+# GCOO_BCG_W_IN_R, GCOO_BCG_KK_THREADS: developer parameters, read from the environment only by
+# a build configured with -DGCOO_DEVELOPER=ON, docs/parameters.md) as extra rows; SOLVER_BENCH_VARIANTS
 # (optional) replaces that list of rows for every k > 1 (names as in variant_env below).
 # Prints one table (time to tolerance, iterations, ms per iteration, memory-floor ratio) and the
 # target lines of issue 14, from the rows of the default settings (a variant's row counts once
