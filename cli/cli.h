@@ -127,7 +127,7 @@ const char *cli_h5_dataset(const char *path, const char *object, char *buf, size
 /** --stencil 7|27 with --grid n (1..1290): *stencil = 0 when --stencil is absent. */
 bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid);
 void cli_print_help(const cli_command *cmd, FILE *f);
-/** The gcoo_h5_write_*_flags flags the options ask for (GCOO_H5_OVERWRITE with --overwrite). */
+/** The flags of the gcoo_h5_write_* calls the options ask for (GCOO_H5_OVERWRITE with --overwrite). */
 int cli_write_flags(cli_command *cmd);
 /** Any signal that would end this rank (SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGHUP, SIGXCPU, the
  *  real-time signals, faults, ...): remove the temporary file of a write in progress

@@ -195,8 +195,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     const gcoo_dense *D = m.is_sparse ? &E : &m.D;
     const int flags = cli_write_flags(cmd);
     if (ko == CLI_FILE_H5)
-      st = dense_out ? gcoo_h5_write_dense_flags(out, D, flags)
-                     : gcoo_h5_write_sparse_flags(out, S, flags);
+      st = dense_out ? gcoo_h5_write_dense(out, D, flags) : gcoo_h5_write_sparse(out, S, flags);
     else
       st = dense_out ? gcoo_mtx_write_dense(out, D) : gcoo_mtx_write(out, S);
   }

@@ -124,9 +124,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
   else
 #if GCOO_HAVE_HDF5
       if (!gcoo)
-    st = gcoo_h5_write_csr_rows_flags(MPI_COMM_WORLD, out, rows, r0, A, cli_write_flags(cmd));
+    st = gcoo_h5_write_csr_rows(MPI_COMM_WORLD, out, rows, r0, A, cli_write_flags(cmd));
   else if (rank == 0)
-    st = gcoo_h5_write_sparse_flags(out, A, cli_write_flags(cmd));
+    st = gcoo_h5_write_sparse(out, A, cli_write_flags(cmd));
   st = cli_agree(st);
 #else
     st = cli_agree(GCOO_ERR_UNSUPPORTED);

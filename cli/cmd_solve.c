@@ -563,9 +563,9 @@ static gcoo_status write_block(solve_job *j, const char *path, const char *datas
     return cli_write_mtx_dense_rows(gcoo_dist_comm(j->d), path, j->info.m_global, D, 0);
 #if GCOO_HAVE_HDF5
   char target[4096];
-  return gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d),
-                                        cli_h5_dataset(path, dataset, target, sizeof target),
-                                        j->info.m_global, j->info.row0, D, j->write_flags);
+  return gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d),
+                                  cli_h5_dataset(path, dataset, target, sizeof target),
+                                  j->info.m_global, j->info.row0, D, j->write_flags);
 #else
   (void)dataset;
   (void)D;

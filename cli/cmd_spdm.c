@@ -634,8 +634,8 @@ static int write_out(job *j) {
     char target[4096];
     const char *path = cli_h5_dataset(j->out, cli_dense_output_object(&cmd_spdm, j->out), target,
                                       sizeof target);
-    st = gcoo_h5_write_dense_rows_flags(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh,
-                                        j->write_flags);
+    st = gcoo_h5_write_dense_rows(gcoo_dist_comm(j->d), path, j->m, j->row0, &j->Yh,
+                                  j->write_flags);
 #else
     st = cli_agree(GCOO_ERR_UNSUPPORTED);
 #endif

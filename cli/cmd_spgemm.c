@@ -358,8 +358,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
       st = cli_write_mtx_csr_rows(gcoo_dist_comm(d), out, info.m, info.n, slab);
     else
 #if GCOO_HAVE_HDF5
-      st = gcoo_h5_write_csr_rows_flags(gcoo_dist_comm(d), out, info.m, info.row0, slab,
-                                        cli_write_flags(cmd));
+      st = gcoo_h5_write_csr_rows(gcoo_dist_comm(d), out, info.m, info.row0, slab,
+                                  cli_write_flags(cmd));
 #else
       st = cli_agree(GCOO_ERR_UNSUPPORTED);
 #endif

@@ -245,11 +245,16 @@ gcoo_dist gcoo_dist_op_get_dist(gcoo_dist_op op) {
   return op && op->magic == GCOO_MAGIC_DIST_OP ? op->d : NULL;
 }
 
-gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {
+gcoo_status gcoo_dist_op_get_row_range(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   GCOO_CHECK(row0 && nrows, GCOO_ERR_NULL, "output pointer is NULL");
   *row0 = op->row0;
   *nrows = op->nrows;
+  return GCOO_SUCCESS;
+}
+
+gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {
+  GCOO_CALL(gcoo_dist_op_get_row_range(op, row0, nrows));
   return GCOO_SUCCESS;
 }
 

@@ -349,11 +349,7 @@ gcoo_status gcoo__h5_dense_check_host(const gcoo_dense *D) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D) {
-  return gcoo_h5_write_dense_flags(path, D, 0);
-}
-
-gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int flags) {
+gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm one;
   gcoo__h5_comm_serial(&one);

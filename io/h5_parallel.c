@@ -70,12 +70,7 @@ gcoo_status gcoo_h5_read_dense_rowset(MPI_Comm comm, const char *path, gcoo_dtyp
 }
 
 gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                     int64_t row0, const gcoo_dense *D) {
-  return gcoo_h5_write_dense_rows_flags(comm, path, nrows_global, row0, D, 0);
-}
-
-gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                           int64_t row0, const gcoo_dense *D, int flags) {
+                                     int64_t row0, const gcoo_dense *D, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo__h5_quiet_begin(&q);
@@ -95,12 +90,7 @@ gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int6
 }
 
 gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                   int64_t row0, gcoo_sparse slab) {
-  return gcoo_h5_write_csr_rows_flags(comm, path, nrows_global, row0, slab, 0);
-}
-
-gcoo_status gcoo_h5_write_csr_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                         int64_t row0, gcoo_sparse slab, int flags) {
+                                   int64_t row0, gcoo_sparse slab, int flags) {
   gcoo__h5_quiet q;
   gcoo__h5_comm c;
   gcoo_sparse csr = NULL;

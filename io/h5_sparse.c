@@ -640,10 +640,6 @@ done:
   return st;
 }
 
-gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A) {
-  return gcoo_h5_write_sparse_flags(path, A, 0);
-}
-
-gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags) {
+gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A, int flags) {
   GCOO_H5_RETURN_QUIETLY(write_sparse(path, A, flags));
 }

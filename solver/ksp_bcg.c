@@ -778,7 +778,7 @@ gcoo_status gcoo__ksp_bcg_device(gcoo__run *r, const gcoo_dense *B, gcoo_dense *
     local = gcoo_ctx_dense_create(s.ctx, &s.dinv, s.dt, GCOO_ROW_MAJOR, s.n, 1, s.mem);
   if (local >= 0 && ksp->pc->type == GCOO_PC_JACOBI) {
     int64_t row0 = 0, nl = 0;
-    local = gcoo_dist_op_local_rows(s.A, &row0, &nl);
+    local = gcoo_dist_op_get_row_range(s.A, &row0, &nl);
     if (local >= 0) local = inverse_diagonal_device(&s, row0);
   }
   if (local >= 0) local = gcoo__malloc_n((void **)&b2, k, sizeof *b2, "norms");

@@ -319,7 +319,7 @@ static gcoo_status finest_level(amg *H, gcoo_pc pc) {
   L->Aop = pc->A;
   L->own_op = 0;
   L->bs = pc->coords.data ? pc->block_size : 1;
-  st = gcoo_dist_op_local_rows(pc->A, &L->row0, &L->n);
+  st = gcoo_dist_op_get_row_range(pc->A, &L->row0, &L->n);
   if (st >= 0) st = gcoo_dist_op_get_local_matrix(pc->A, &slab);
   gcoo_sparse_destroy(&L->A);
   if (st >= 0) {

@@ -48,7 +48,7 @@ static gcoo_status jacobi_setup(gcoo_pc pc) {
   gcoo_dist d = gcoo_dist_op_get_dist(pc->A);
   gcoo_dist_op_info info;
   st = gcoo_dist_op_get_info(pc->A, &info);
-  if (st >= 0) st = gcoo_dist_op_local_rows(pc->A, &row0, &n);
+  if (st >= 0) st = gcoo_dist_op_get_row_range(pc->A, &row0, &n);
   if (st >= 0) st = gcoo_dist_op_get_local_matrix(pc->A, &slab);
   gcoo_dense_destroy(&J->dinv);
   if (J->dinv_dev.data) gcoo_ctx_dense_destroy(gcoo_dist_ctx(d), &J->dinv_dev);

@@ -97,7 +97,7 @@ static gcoo_status cpu_op_setup(gcoo_op op) {
 
 static gcoo_status cpu_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, double beta,
                                 gcoo_dense *Y) {
-  gcoo_gcoo_view S;
+  gcoo_grouped_view S;
   GCOO_CHECK(X->mem == GCOO_MEM_HOST && Y->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the CPU backend needs host operands");
   if (op->info.alg == GCOO_ALG_CSR) {
@@ -106,7 +106,7 @@ static gcoo_status cpu_op_apply(gcoo_op op, double alpha, const gcoo_dense *X, d
     GCOO_DISPATCH(A.dtype, spdm_csr_cpu, &A, alpha, X, beta, Y);
     return GCOO_SUCCESS;
   }
-  GCOO_CALL(gcoo__sparse_gcoo_view(op->S, &S));
+  GCOO_CALL(gcoo__sparse_grouped_view(op->S, &S));
   GCOO_DISPATCH(S.dtype, spdm_gcoo_cpu, &S, alpha, X, beta, Y);
   return GCOO_SUCCESS;
 }

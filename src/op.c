@@ -140,11 +140,11 @@ gcoo_status gcoo__op_rows(gcoo_op op, const int64_t *rows, int64_t n, gcoo_spars
                GCOO_ERR_INVALID_ARG, "row %lld (position %lld) is outside 0..%lld or out of order",
                (long long)rows[t], (long long)t, (long long)m - 1);
   gcoo_csr_view c = {0};
-  gcoo_gcoo_view g = {0};
+  gcoo_grouped_view g = {0};
   if (op->A_csr)
     GCOO_CALL(gcoo__sparse_csr_view(op->A_csr, &c));
   else
-    GCOO_CALL(gcoo__sparse_gcoo_view(op->S, &g));
+    GCOO_CALL(gcoo__sparse_grouped_view(op->S, &g));
   /* two passes: count, then copy (a row of A is column r of S: its group's entries with
    * cols == r, already in increasing row of S = column of A) */
   GCOO_GOTO(gcoo__calloc((void **)&a.ptr, (size_t)n + 1, sizeof *a.ptr, "row pointer"));

@@ -405,13 +405,13 @@ gcoo_status gcoo_sparse_get_arrays(gcoo_sparse A, gcoo_sparse_arrays *a) {
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v) {
+gcoo_status gcoo__sparse_grouped_view(gcoo_sparse A, gcoo_grouped_view *v) {
   GCOO_VALID_OBJECT(A, GCOO_MAGIC_SPARSE, "sparse matrix");
   GCOO_CHECK(A->format == GCOO_FORMAT_GCOO, GCOO_ERR_INVALID_ARG, "matrix is %s, not GCOO",
              format_name(A->format));
   /* in the view's field order */
-  *v = (gcoo_gcoo_view){A->dtype, A->nrows, A->ncols, A->nnz,  A->p,     A->ngroups,
-                        A->gidx,  A->gnnz,  A->rows,  A->cols, A->values};
+  *v = (gcoo_grouped_view){A->dtype, A->nrows, A->ncols, A->nnz,  A->p,     A->ngroups,
+                           A->gidx,  A->gnnz,  A->rows,  A->cols, A->values};
   return GCOO_SUCCESS;
 }
 

@@ -4,7 +4,7 @@
  * of rows q*p .. of Y, so groups are independent and run in parallel with no atomics; inside a
  * group, entries come by row of S, i.e. by row of X, and each X row is streamed once per entry. */
 
-static void GCOO_FN(spdm_gcoo_cpu)(const gcoo_gcoo_view *S, double alpha_d, const gcoo_dense *X,
+static void GCOO_FN(spdm_gcoo_cpu)(const gcoo_grouped_view *S, double alpha_d, const gcoo_dense *X,
                                    double beta_d, gcoo_dense *Y) {
   const GCOO_T alpha = (GCOO_T)alpha_d, beta = (GCOO_T)beta_d;
   const GCOO_T *x = X->data, *vals = S->values;

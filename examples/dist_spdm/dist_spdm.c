@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
   CHECK(gcoo_sparse_destroy(&A)); // the operator holds its own copy
 
   int64_t row0, nrows;
-  CHECK(gcoo_dist_op_local_rows(op, &row0, &nrows));
+  CHECK(gcoo_dist_op_get_row_range(op, &row0, &nrows));
   if (row0 != r0 || nrows != r1 - r0) {
     fprintf(stderr,
             "dist_spdm: group %d rank %d: operator owns rows [%lld, %lld), gave [%lld, %lld)\n",

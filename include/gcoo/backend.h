@@ -122,8 +122,8 @@ gcoo_log_level gcoo__log_level(void);
 double gcoo__wtime(void);
 
 /* ---- objects' arrays ------------------------------------------------------------------------ */
-/** Raw arrays of a GCOO matrix (host or device pointers), as kernels consume it. */
-typedef struct gcoo_gcoo_view {
+/** Raw arrays of a GCOO matrix (grouped COO; host or device pointers), as kernels consume it. */
+typedef struct gcoo_grouped_view {
   gcoo_dtype dtype;          /**< element type */
   int64_t nrows, ncols, nnz; /**< shape and entries */
   int32_t p;                 /**< group width */
@@ -133,7 +133,7 @@ typedef struct gcoo_gcoo_view {
   const int32_t *rows;       /**< nnz row indices */
   const int32_t *cols;       /**< nnz column indices */
   const void *values;        /**< nnz values */
-} gcoo_gcoo_view;
+} gcoo_grouped_view;
 
 /** Raw arrays of a CSR (or, read as columns, CSC) matrix. */
 typedef struct gcoo_csr_view {
@@ -147,7 +147,7 @@ typedef struct gcoo_csr_view {
 /** *v = views of A's arrays (owned by A, valid while it lives; a GCOO matrix).
  *  GCOO_ERR_NULL / GCOO_ERR_INVALID_OBJECT for a bad A, GCOO_ERR_INVALID_ARG for another
  *  format. */
-gcoo_status gcoo__sparse_gcoo_view(gcoo_sparse A, gcoo_gcoo_view *v);
+gcoo_status gcoo__sparse_grouped_view(gcoo_sparse A, gcoo_grouped_view *v);
 /** The same for a CSR or CSC matrix. */
 gcoo_status gcoo__sparse_csr_view(gcoo_sparse A, gcoo_csr_view *v);
 

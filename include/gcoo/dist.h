@@ -161,9 +161,13 @@ gcoo_status gcoo_dist_op_create(gcoo_dist d, gcoo_sparse A_slab, int64_t row0, i
 gcoo_status gcoo_dist_op_create_from_file(gcoo_dist d, const char *path, gcoo_dtype dtype,
                                           const gcoo_dist_op_options *opts, gcoo_dist_op *op);
 
-/** Rows of Y this rank owns: [*row0, *row0 + *nrows) (columns of C in the paper's reading).
- *  Not collective. */
-gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows);
+/** The range of rows of Y this rank owns: [*row0, *row0 + *nrows) (columns of C in the paper's
+ *  reading). Not collective. */
+gcoo_status gcoo_dist_op_get_row_range(gcoo_dist_op op, int64_t *row0, int64_t *nrows);
+/** gcoo_dist_op_get_row_range under its former name, kept for the Fortran binding until it
+ *  moves to the new one; removed after that. */
+gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows)
+    GCOO_DEPRECATED("use gcoo_dist_op_get_row_range");
 
 /** The rank's slab of A (rows [row0, row0 + nrows), global column indices, CSR, the A frame
  *  even for GCOO_DENSE_SPARSE) as a new matrix the caller destroys. For checks. Not collective. */

@@ -105,7 +105,7 @@ typedef struct gcoo_h5_info {
   gcoo_layout layout;        /**< dense: how the dataset maps to rows and columns */
 } gcoo_h5_info;
 
-/** Flags of the *_flags writers (the plain writers pass 0). */
+/** Flags of the writers (0: none; they are or'ed together). */
 enum gcoo_h5_write_flag {
   GCOO_H5_OVERWRITE = 1 /**< replace an object already at the path (or a non-HDF5 file) */
 };
@@ -123,17 +123,15 @@ gcoo_status gcoo_h5_inspect(const char *path, gcoo_h5_info *info);
 gcoo_status gcoo_h5_prefetch(const char *path, int rank, int size);
 /** Read a sparse group, in the file's format (CSR, CSC or GCOO), converted to dtype. */
 gcoo_status gcoo_h5_read_sparse(const char *path, gcoo_dtype dtype, gcoo_sparse *A);
-/** Writes A in its own format (COO is written as CSR). */
-gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A);
+/** Writes A in its own format (COO is written as CSR). flags: GCOO_H5_* (GCOO_H5_OVERWRITE:
+ *  replace an existing object), 0 for none. */
+gcoo_status gcoo_h5_write_sparse(const char *path, gcoo_sparse A, int flags);
 /** Read a dense dataset into a newly allocated host matrix (gcoo_dense_destroy frees it). */
 gcoo_status gcoo_h5_read_dense(const char *path, gcoo_dtype dtype, gcoo_layout layout,
                                gcoo_dense *D);
-/** Write a host dense matrix (any layout and ld) as a row-major dataset of its dtype. */
-gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D);
-/** gcoo_h5_write_sparse with GCOO_H5_* flags (GCOO_H5_OVERWRITE: replace an existing object). */
-gcoo_status gcoo_h5_write_sparse_flags(const char *path, gcoo_sparse A, int flags);
-/** gcoo_h5_write_dense with GCOO_H5_* flags (GCOO_H5_OVERWRITE: replace an existing object). */
-gcoo_status gcoo_h5_write_dense_flags(const char *path, const gcoo_dense *D, int flags);
+/** Write a host dense matrix (any layout and ld) as a row-major dataset of its dtype. flags: as
+ *  gcoo_h5_write_sparse's. */
+gcoo_status gcoo_h5_write_dense(const char *path, const gcoo_dense *D, int flags);
 
 #if GCOO_HAVE_MPI
 /** An open sparse object, shared by the ranks of comm. Opening reads the attributes and the
@@ -173,20 +171,16 @@ gcoo_status gcoo_h5_read_dense_rowset(MPI_Comm comm, const char *path, gcoo_dtyp
                                       gcoo_dense *D);
 /** Write a dense nrows_global x ncols dataset, each rank its rows [row0, row0 + D->nrows),
  *  collectively, through a temporary file and a rename. The ranks' row ranges must tile
- *  0..nrows_global in rank order (empty ranges allowed); ncols and dtype must agree. Collective. */
+ *  0..nrows_global in rank order (empty ranges allowed); ncols and dtype must agree. flags:
+ *  GCOO_H5_* (0 for none), the same on every rank. Collective. */
 gcoo_status gcoo_h5_write_dense_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                     int64_t row0, const gcoo_dense *D);
+                                     int64_t row0, const gcoo_dense *D, int flags);
 /** Write a CSR matrix nrows_global x ncols, each rank its rows [row0, row0 + slab rows) given as
  *  a slab (any format; not CSR is converted), rows tiling 0..nrows_global in rank order; the
- *  global indptr comes from an exclusive scan of the slab sizes. Collective. */
+ *  global indptr comes from an exclusive scan of the slab sizes. flags: GCOO_H5_* (0 for none),
+ *  the same on every rank. Collective. */
 gcoo_status gcoo_h5_write_csr_rows(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                   int64_t row0, gcoo_sparse slab);
-/** gcoo_h5_write_dense_rows with GCOO_H5_* flags (the same on every rank). Collective. */
-gcoo_status gcoo_h5_write_dense_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                           int64_t row0, const gcoo_dense *D, int flags);
-/** gcoo_h5_write_csr_rows with GCOO_H5_* flags (the same on every rank). Collective. */
-gcoo_status gcoo_h5_write_csr_rows_flags(MPI_Comm comm, const char *path, int64_t nrows_global,
-                                         int64_t row0, gcoo_sparse slab, int flags);
+                                   int64_t row0, gcoo_sparse slab, int flags);
 #endif
 
 #ifdef __cplusplus

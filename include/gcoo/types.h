@@ -16,6 +16,14 @@
 extern "C" {
 #endif
 
+/** Marks a function kept under an old name for programs and bindings not yet moved to its new
+ *  one: the compiler warns where it is called, msg says what to call instead. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GCOO_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define GCOO_DEPRECATED(msg)
+#endif
+
 /** Status of every public call: 0 success, > 0 information, < 0 error.
  *  Errors -1..-49 are misuse of the API or bad data handed to it; -100.. are failures while
  *  executing (memory, devices, communication, files). gcoo_last_error() says where and why. */

@@ -9,7 +9,7 @@
 // many X rows a lane has in flight: the direct kernel issues 8 packs of X loads a lane before
 // their FMAs; Sputnik's N = 32 kernel (Gale et al., SC20), 1.2-1.76x faster than cuSPARSE on the
 // shared matrices' regular rows, issues 32; here each slot runs batched_sum (kernels/
-// spdm_batch.cuh): B = 16 or 32 entries' X loads in flight a lane. Optionally the rows run
+// spdm_row_sum.cuh): B = 16 or 32 entries' X loads in flight a lane. Optionally the rows run
 // longest first (L->row_order), so that the long rows start early and the slots of a warp have
 // rows of similar length (fewer idle lanes in a group).
 //
@@ -20,7 +20,7 @@
 
 #include "common/cuda_check.h"
 #include "common/gcoo_kernels.h"
-#include "spdm_batch.cuh"
+#include "spdm_row_sum.cuh"
 #include "spdm_common.cuh"
 
 namespace {

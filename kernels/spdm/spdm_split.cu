@@ -21,7 +21,7 @@
 
 #include "common/cuda_check.h"
 #include "common/gcoo_kernels.h"
-#include "spdm_batch.cuh"
+#include "spdm_row_sum.cuh"
 #include "spdm_common.cuh"
 
 namespace {
@@ -92,7 +92,7 @@ __device__ __forceinline__ void split_item_sum(const SplitArgs<T> &a, int64_t e0
   }
 }
 
-// Entries a batch of the 16-byte path (batched_sum, kernels/spdm/spdm_batch.cuh): 16 at 1 vector a
+// Entries a batch of the 16-byte path (batched_sum, kernels/spdm/spdm_row_sum.cuh): 16 at 1 vector a
 // lane, 8 at 2 (16 X loads in flight; 16 entries at 2 vectors took 170 registers, one block of
 // 256 an SM).
 template <int VPT>

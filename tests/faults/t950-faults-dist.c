@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     gcoo_sparse A = NULL;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, n, n, 0.99, 5, 0));
-    TEST_CALL(gcoo_h5_write_sparse(good, A));
+    TEST_CALL(gcoo_h5_write_sparse(good, A, 0));
     gcoo_sparse_destroy(&A);
   }
   MPI_Barrier(MPI_COMM_WORLD);

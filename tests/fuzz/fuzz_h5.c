@@ -29,7 +29,7 @@ static void check_no_open_objects(const char *after) {
 static void sparse_round_trip(gcoo_sparse A, gcoo_dtype dtype, const char *target) {
   gcoo_sparse B = NULL, Ac = NULL, Bc = NULL;
   gcoo_clear_error();
-  gcoo_status st = gcoo_h5_write_sparse_flags(target, A, GCOO_H5_OVERWRITE);
+  gcoo_status st = gcoo_h5_write_sparse(target, A, GCOO_H5_OVERWRITE);
   check_no_open_objects("gcoo_h5_write_sparse");
   FUZZ_ASSERT(st == GCOO_SUCCESS, "writing a matrix that was read failed: %s",
               gcoo_status_name(st));
@@ -49,7 +49,7 @@ static void sparse_round_trip(gcoo_sparse A, gcoo_dtype dtype, const char *targe
 static void dense_round_trip(const gcoo_dense *D, const char *target) {
   gcoo_dense E = {0};
   gcoo_clear_error();
-  gcoo_status st = gcoo_h5_write_dense_flags(target, D, GCOO_H5_OVERWRITE);
+  gcoo_status st = gcoo_h5_write_dense(target, D, GCOO_H5_OVERWRITE);
   check_no_open_objects("gcoo_h5_write_dense");
   FUZZ_ASSERT(st == GCOO_SUCCESS, "writing a dense matrix that was read failed: %s",
               gcoo_status_name(st));

@@ -21,7 +21,7 @@ static void roundtrip_sparse(gcoo_format format, gcoo_dtype dt, int64_t m, int64
   snprintf(what, sizeof what, "format %d dtype %d %lldx%lld sparsity %g p %d", (int)format, (int)dt,
            (long long)m, (long long)n, sparsity, p);
   TEST_CALL(gcoo_sparse_random(&A, dt, format, m, n, sparsity, seed, p));
-  TEST_CALL(gcoo_h5_write_sparse_flags(path, A, GCOO_H5_OVERWRITE)); /* one file, many cases */
+  TEST_CALL(gcoo_h5_write_sparse(path, A, GCOO_H5_OVERWRITE)); /* one file, many cases */
   TEST_CHECK(io_temp_files(io_path(dir, "rt.h5")) == 0, "%s: temp file left behind", what);
   /* COO is stored as CSR */
   if (format == GCOO_FORMAT_COO) TEST_CALL(gcoo_sparse_convert(&ref, A, GCOO_FORMAT_CSR, 0));
@@ -69,7 +69,7 @@ static void roundtrip_dense(gcoo_dtype dt, gcoo_layout lay, int64_t m, int64_t n
   }
   gcoo_dense D = gcoo_dense_wrap(buf, dt, lay, m, n, ld > 0 ? ld : 1);
   TEST_CALL(gcoo_dense_fill_random(&D, seed));
-  TEST_CALL(gcoo_h5_write_dense_flags(path, &D, GCOO_H5_OVERWRITE)); /* one file, many cases */
+  TEST_CALL(gcoo_h5_write_dense(path, &D, GCOO_H5_OVERWRITE)); /* one file, many cases */
   gcoo_h5_info info;
   TEST_CALL(gcoo_h5_inspect(path, &info));
   TEST_CHECK(!info.is_sparse && info.nrows == m && info.ncols == n && info.dtype == dt &&
@@ -133,7 +133,7 @@ int main(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/root.h5", dir);
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 12, 9, 0.6, 9, 0));
-    TEST_CALL(gcoo_h5_write_sparse(path, A));
+    TEST_CALL(gcoo_h5_write_sparse(path, A, 0));
     snprintf(path, sizeof path, "%s/root.h5:/", dir);
     TEST_CALL(gcoo_h5_read_sparse(path, GCOO_FLOAT64, &B));
     TEST_CHECK(io_compare_sparse(B, A, "root group") == 0, "root group differs");
@@ -154,9 +154,9 @@ int main(void) {
     TEST_CALL(gcoo_sparse_random(&A2, GCOO_FLOAT64, GCOO_FORMAT_CSC, 6, 4, 0.5, 5, 0));
     TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, 3, 2));
     TEST_CALL(gcoo_dense_fill_random(&D, 9));
-    TEST_CALL(gcoo_h5_write_sparse(p1, A));
-    TEST_CALL(gcoo_h5_write_sparse(p2, A2));
-    TEST_CALL(gcoo_h5_write_dense(p3, &D));
+    TEST_CALL(gcoo_h5_write_sparse(p1, A, 0));
+    TEST_CALL(gcoo_h5_write_sparse(p2, A2, 0));
+    TEST_CALL(gcoo_h5_write_dense(p3, &D, 0));
     TEST_CALL(gcoo_h5_read_sparse(p1, GCOO_FLOAT32, &B));
     TEST_CHECK(io_compare_sparse(B, A, "first kept") == 0, "the first object changed");
     gcoo_sparse_destroy(&B);
@@ -167,14 +167,14 @@ int main(void) {
     TEST_CHECK(io_compare_dense(&E, &D, "dense") == 0, "the dense object differs");
     gcoo_dense_destroy(&E);
     /* an existing object: refused without overwrite, the file unchanged */
-    TEST_FAILS(gcoo_h5_write_sparse(p1, A2), GCOO_ERR_EXISTS, "exists");
-    TEST_FAILS(gcoo_h5_write_sparse(root, A2), GCOO_ERR_EXISTS, "replaced as a whole");
-    TEST_FAILS(gcoo_h5_write_dense(p2, &D), GCOO_ERR_EXISTS, "exists");
+    TEST_FAILS(gcoo_h5_write_sparse(p1, A2, 0), GCOO_ERR_EXISTS, "exists");
+    TEST_FAILS(gcoo_h5_write_sparse(root, A2, 0), GCOO_ERR_EXISTS, "replaced as a whole");
+    TEST_FAILS(gcoo_h5_write_dense(p2, &D, 0), GCOO_ERR_EXISTS, "exists");
     TEST_CALL(gcoo_h5_read_sparse(p1, GCOO_FLOAT32, &B));
     TEST_CHECK(io_compare_sparse(B, A, "first after refusal") == 0, "a refused write changed it");
     gcoo_sparse_destroy(&B);
     /* with overwrite: /first replaced, /grp/second and /Y kept */
-    TEST_CALL(gcoo_h5_write_sparse_flags(p1, A2, GCOO_H5_OVERWRITE));
+    TEST_CALL(gcoo_h5_write_sparse(p1, A2, GCOO_H5_OVERWRITE));
     TEST_CALL(gcoo_h5_read_sparse(p1, GCOO_FLOAT64, &B));
     TEST_CHECK(io_compare_sparse(B, A2, "first replaced") == 0, "overwrite did not replace it");
     gcoo_sparse_destroy(&B);
@@ -185,7 +185,7 @@ int main(void) {
     TEST_CHECK(io_compare_dense(&E, &D, "dense kept") == 0, "overwrite lost the dense object");
     gcoo_dense_destroy(&E);
     /* the whole file with overwrite: only the new object is left */
-    TEST_CALL(gcoo_h5_write_sparse_flags(root, A, GCOO_H5_OVERWRITE));
+    TEST_CALL(gcoo_h5_write_sparse(root, A, GCOO_H5_OVERWRITE));
     TEST_FAILS(gcoo_h5_read_sparse(p1, GCOO_FLOAT32, &B), GCOO_ERR_FORMAT, "no object");
     TEST_CALL(gcoo_h5_read_sparse(root, GCOO_FLOAT32, &B));
     TEST_CHECK(io_compare_sparse(B, A, "root") == 0, "the file replaced as a whole differs");
@@ -200,7 +200,7 @@ int main(void) {
       fclose(f);
     }
     snprintf(text, sizeof text, "%s/notes.h5:/A", dir);
-    TEST_FAILS(gcoo_h5_write_sparse(text, A), GCOO_ERR_EXISTS, "is not an HDF5 file");
+    TEST_FAILS(gcoo_h5_write_sparse(text, A, 0), GCOO_ERR_EXISTS, "is not an HDF5 file");
     gcoo_dense_destroy(&D);
     gcoo_sparse_destroy(&A);
     gcoo_sparse_destroy(&A2);

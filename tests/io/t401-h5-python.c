@@ -78,7 +78,7 @@ static void write_for_python(FILE *manifest) {
       snprintf(txt, sizeof txt, "out_%s_%d.txt", names[f], dt);
       char path[1024];
       snprintf(path, sizeof path, "%s/%s:/m/%s", dir, file, names[f]);
-      TEST_CALL(gcoo_h5_write_sparse(path, A));
+      TEST_CALL(gcoo_h5_write_sparse(path, A, 0));
       io_write_triplets(io_path(dir, txt), A);
       fprintf(manifest, "sparse %s /m/%s %s\n", file, names[f], txt);
       gcoo_sparse_destroy(&A);
@@ -97,7 +97,7 @@ static void write_for_python(FILE *manifest) {
       snprintf(file, sizeof file, "out_dense_%d_%d.h5", dt, lay);
       snprintf(txt, sizeof txt, "out_dense_%d_%d.dense.txt", dt, lay);
       snprintf(path, sizeof path, "%s/%s:/results/Y", dir, file);
-      TEST_CALL(gcoo_h5_write_dense(path, &V));
+      TEST_CALL(gcoo_h5_write_dense(path, &V, 0));
       io_write_dense_text(io_path(dir, txt), &V);
       fprintf(manifest, "dense %s /results/Y %s\n", file, txt);
     }

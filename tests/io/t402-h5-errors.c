@@ -142,25 +142,24 @@ static void writing(void) {
   gcoo_sparse A = NULL, B = NULL, N = NULL;
   TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 6, 5, 0.5, 11, 0));
   /* the missing directory is named, before a temporary file is tried */
-  TEST_FAILS(gcoo_h5_write_sparse(obj("nodir/x.h5:/A"), A), GCOO_ERR_IO, "does not exist");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("nodir/x.h5:/A"), A, 0), GCOO_ERR_IO, "does not exist");
   TEST_CHECK(strstr(gcoo_last_error(), "nodir\" does not exist") != NULL, "message: %s",
              gcoo_last_error());
   mkdir(obj("isdir.h5"), 0755);
-  TEST_FAILS(gcoo_h5_write_sparse(obj("isdir.h5:/A"), A), GCOO_ERR_IO, "it is a directory");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("isdir.h5:/A"), A, 0), GCOO_ERR_IO, "it is a directory");
   TEST_CHECK(io_temp_files(obj("isdir.h5")) == 0, "temp file left next to a directory target");
   /* a non-finite value: refused, the existing target stays as it was, no temp file */
-  TEST_CALL(gcoo_h5_write_sparse(obj("keep.h5:/A"), A));
+  TEST_CALL(gcoo_h5_write_sparse(obj("keep.h5:/A"), A, 0));
   const int64_t ptr[3] = {0, 2, 3};
   const int32_t ind[3] = {0, 4, 2};
   const double val[3] = {1.0, NAN, 2.0};
   TEST_CALL(gcoo_sparse_create_csr(&N, GCOO_FLOAT64, 2, 5, ptr, ind, val, 0));
-  TEST_FAILS(gcoo_h5_write_sparse_flags(obj("keep.h5:/A"), N, GCOO_H5_OVERWRITE),
-             GCOO_ERR_NOT_FINITE,
+  TEST_FAILS(gcoo_h5_write_sparse(obj("keep.h5:/A"), N, GCOO_H5_OVERWRITE), GCOO_ERR_NOT_FINITE,
              "keep.h5:/A/data: element 1 is nan: refusing to write a non-finite value");
   TEST_CHECK(io_temp_files(obj("keep.h5")) == 0, "temp file left after a failed write");
   TEST_CALL(gcoo_h5_read_sparse(obj("keep.h5:/A"), GCOO_FLOAT64, &B));
   TEST_CHECK(io_compare_sparse(B, A, "kept target") == 0, "failed write changed the target");
-  TEST_FAILS(gcoo_h5_write_sparse(obj("new.h5:/A"), N), GCOO_ERR_NOT_FINITE, "element 1 is nan");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("new.h5:/A"), N, 0), GCOO_ERR_NOT_FINITE, "element 1 is nan");
   TEST_CHECK(!io_file_exists(obj("new.h5")) && io_temp_files(obj("new.h5")) == 0,
              "a failed write left a file");
   /* dense */
@@ -168,20 +167,20 @@ static void writing(void) {
   for (int i = 0; i < 12; i++) buf[i] = i;
   buf[7] = INFINITY;
   gcoo_dense D = gcoo_dense_wrap(buf, GCOO_FLOAT64, GCOO_ROW_MAJOR, 4, 3, 0);
-  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D), GCOO_ERR_NOT_FINITE,
+  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D, 0), GCOO_ERR_NOT_FINITE,
              "d.h5:/Y: row 2, column 1 is inf: refusing");
   TEST_CHECK(!io_file_exists(obj("d.h5")) && io_temp_files(obj("d.h5")) == 0,
              "a failed dense write left a file");
   buf[7] = 7;
-  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5"), &D), GCOO_ERR_INVALID_ARG,
+  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5"), &D, 0), GCOO_ERR_INVALID_ARG,
              "needs a name in the file");
   TEST_CHECK(!io_file_exists(obj("d.h5")) && io_temp_files(obj("d.h5")) == 0, "file left");
   D.mem = GCOO_MEM_DEVICE;
-  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D), GCOO_ERR_INVALID_ARG, "device memory");
+  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D, 0), GCOO_ERR_INVALID_ARG, "device memory");
   D.mem = GCOO_MEM_HOST;
   D.ld = 2;
-  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D), GCOO_ERR_INVALID_ARG, "leading dimension");
-  TEST_FAILS(gcoo_h5_write_sparse(obj("x.h5:/A"), NULL), GCOO_ERR_NULL, "sparse matrix is NULL");
+  TEST_FAILS(gcoo_h5_write_dense(obj("d.h5:/Y"), &D, 0), GCOO_ERR_INVALID_ARG, "leading dimension");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("x.h5:/A"), NULL, 0), GCOO_ERR_NULL, "sparse matrix is NULL");
   gcoo_sparse_destroy(&A);
   gcoo_sparse_destroy(&B);
   gcoo_sparse_destroy(&N);
@@ -205,8 +204,8 @@ static void outputs(void) {
   snprintf(f, sizeof f, "%s", obj("id.h5"));
   snprintf(e, sizeof e, "%s", obj("ext.h5"));
   snprintf(l, sizeof l, "%s", obj("idlink.h5"));
-  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/A"), A));
-  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/g/M"), A));
+  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/A"), A, 0));
+  TEST_CALL(gcoo_h5_write_sparse(obj("id.h5:/g/M"), A, 0));
   hid_t fid = H5Fcreate(e, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   TEST_CHECK(fid >= 0 && H5Lcreate_external(f, "/A", fid, "A", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
                  H5Lcreate_external(f, "/g", fid, "g", H5P_DEFAULT, H5P_DEFAULT) >= 0 &&
@@ -243,7 +242,8 @@ static void outputs(void) {
   TEST_FAILS(gcoo_output_check(obj("none/y.h5:/Y"), 0), GCOO_ERR_IO, "does not exist");
   TEST_FAILS(gcoo_output_check(obj("none/y.mtx"), 0), GCOO_ERR_IO, "does not exist");
   TEST_FAILS(gcoo_output_check(obj("y.txt"), 0), GCOO_ERR_INVALID_ARG, "format");
-  TEST_FAILS(gcoo_h5_write_sparse(obj("id.h5:/a/../B"), A), GCOO_ERR_INVALID_ARG, "\"..\" is not");
+  TEST_FAILS(gcoo_h5_write_sparse(obj("id.h5:/a/../B"), A, 0), GCOO_ERR_INVALID_ARG,
+             "\"..\" is not");
   gcoo_sparse_destroy(&A);
 }
 

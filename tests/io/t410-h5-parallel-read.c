@@ -164,7 +164,7 @@ static void sparse_reads(int variant) {
         gcoo_sparse A = NULL;
         TEST_CALL(
             gcoo_sparse_random(&A, (gcoo_dtype)dt, formats[f], 57, 41, 0.8, 7 + (uint64_t)f, 3));
-        TEST_CALL(gcoo_h5_write_sparse(path, A));
+        TEST_CALL(gcoo_h5_write_sparse(path, A, 0));
         gcoo_sparse_destroy(&A);
       }
       MPI_Barrier(MPI_COMM_WORLD);
@@ -250,7 +250,7 @@ static void bad_entry_reaches_everyone(void) {
   if (rank == 0) {
     gcoo_sparse A = NULL;
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 40, 10, 0.5, 3, 0));
-    TEST_CALL(gcoo_h5_write_sparse(path, A));
+    TEST_CALL(gcoo_h5_write_sparse(path, A, 0));
     gcoo_sparse_destroy(&A);
     hid_t fid = H5Fopen(path_of("badidx.h5"), H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t d = H5Dopen2(fid, "/A/indices", H5P_DEFAULT);
@@ -310,7 +310,7 @@ static void dense_reads(int variant, int64_t m) {
   snprintf(rm, sizeof rm, "dense%d.h5:/X", variant);
   snprintf(cm, sizeof cm, "colmajor%d.h5:/T", variant);
   if (rank == 0) {
-    TEST_CALL(gcoo_h5_write_dense(path_of(rm), &full));
+    TEST_CALL(gcoo_h5_write_dense(path_of(rm), &full, 0));
     char f[64];
     snprintf(f, sizeof f, "colmajor%d.h5", variant);
     write_colmajor(path_of(f), &full);

@@ -91,7 +91,7 @@ static void dense_writes(int variant) {
         snprintf(name, sizeof name, "d%d_%d_%d_%d.h5", variant, kind, dt, lay);
         char obj[128];
         snprintf(obj, sizeof obj, "%s:/out/Y", path_of(name));
-        TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, obj, m, r0, &D));
+        TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, obj, m, r0, &D, 0));
         gcoo_dense R;
         TEST_CALL(gcoo_h5_read_dense(obj, GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
         gcoo_dense ref = gcoo_test_copy(&full);
@@ -122,11 +122,11 @@ static void dense_writes(int variant) {
   TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, r1 - r0, n));
   for (int64_t i = r0; i < r1; i++)
     for (int64_t j = 0; j < n; j++) gcoo_dense_set(&D, i - r0, j, gcoo_dense_get(&full, i, j));
-  TEST_CALL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE));
+  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE));
   /* (a) a bad argument on the last rank only: its leading dimension; then its column count */
   gcoo_dense W = D;
   if (rank == size - 1) W.ld = n - 1;
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("a.h5:/Y"), m, r0, &W),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("a.h5:/Y"), m, r0, &W, 0),
            GCOO_ERR_INVALID_ARG, "leading dimension 4 < 5");
   TEST_CHECK(both_gone(path_of("a.h5")), "a failed write left a file");
   if (rank != size - 1) {
@@ -141,12 +141,12 @@ static void dense_writes(int variant) {
   snprintf(a2, sizeof a2, "a2_%d.h5", variant);
   char a2obj[1100];
   snprintf(a2obj, sizeof a2obj, "%s:/Y", path_of(a2));
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, a2obj, m, r0, &W),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, a2obj, m, r0, &W, 0),
            size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(a2)), "a failed write left a file");
   /* (b) rows that do not tile: the last rank starts one row late */
   ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("b.h5:/Y"), m, r0 + (rank == size - 1),
-                                    &D),
+                                    &D, 0),
            GCOO_ERR_INVALID_ARG, "the ranks before it hold");
   TEST_CHECK(both_gone(path_of("b.h5")), "a failed write left a file");
   /* (c) a NaN found while writing (the temp file exists by then), over an existing target */
@@ -155,7 +155,7 @@ static void dense_writes(int variant) {
   MPI_Bcast(&lastrow, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
   char needle[64];
   snprintf(needle, sizeof needle, "row %lld, column 2 is nan", (long long)lastrow);
-  ALL_FAIL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, keepobj, m, r0, &D, GCOO_H5_OVERWRITE),
            GCOO_ERR_NOT_FINITE, needle);
   TEST_CHECK(io_temp_files(path_of("keep_dense.h5")) == 0, "temp file left after a failed write");
   gcoo_dense R;
@@ -166,14 +166,13 @@ static void dense_writes(int variant) {
   if (rank == 0) mkdir(path_of("isdir.h5"), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == size - 1 && D.nrows > 0) gcoo_dense_set(&D, D.nrows - 1, 2, 1.0);
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D), GCOO_ERR_IO,
-           "is a directory");
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of("isdir.h5:/Y"), m, r0, &D, 0),
+           GCOO_ERR_IO, "is a directory");
   TEST_CHECK(io_temp_files(path_of("isdir.h5")) == 0, "temp file left");
   /* (e) ranks name different files */
   char other[64];
   snprintf(other, sizeof other, "e%d.h5:/Y", rank == size - 1 && size > 1);
-  ALL_FAIL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, path_of(other), m, r0, &D,
-                                          GCOO_H5_OVERWRITE),
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path_of(other), m, r0, &D, GCOO_H5_OVERWRITE),
            size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS,
            size > 1 ? "path differs across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of("e0.h5")) && both_gone(path_of("e1.h5")), "file left");
@@ -217,7 +216,7 @@ static void csr_writes(int variant) {
       char name[64], obj[1100];
       snprintf(name, sizeof name, "c%d_%d_%d.h5", variant, kind, dt);
       snprintf(obj, sizeof obj, "%s:/A", path_of(name));
-      TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, obj, m, r0, S));
+      TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, obj, m, r0, S, 0));
       TEST_CALL(gcoo_h5_read_sparse(obj, (gcoo_dtype)dt, &B));
       TEST_CHECK(io_compare_sparse(B, A, name) == 0, "%s: written CSR differs", name);
       if (rank == 0 && variant == 0) {
@@ -245,7 +244,7 @@ static void csr_writes(int variant) {
   }
   int64_t mm = rank == size - 1 ? r0 + 1 : 0;
   MPI_Bcast(&mm, 1, MPI_INT64_T, size - 1, MPI_COMM_WORLD);
-  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("nan.h5:/A"), mm, r0, S),
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("nan.h5:/A"), mm, r0, S, 0),
            GCOO_ERR_NOT_FINITE, "refusing to write a non-finite value");
   TEST_CHECK(both_gone(path_of("nan.h5")), "a failed write left a file");
   gcoo_sparse_destroy(&S);
@@ -255,11 +254,11 @@ static void csr_writes(int variant) {
   char w[32], wobj[1100];
   snprintf(w, sizeof w, "w%d.h5", variant);
   snprintf(wobj, sizeof wobj, "%s:/A", path_of(w));
-  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, wobj, m, r0, A),
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, wobj, m, r0, A, 0),
            size > 1 ? GCOO_ERR_INVALID_ARG : GCOO_SUCCESS, size > 1 ? "differ across ranks" : NULL);
   if (size > 1) TEST_CHECK(both_gone(path_of(w)), "a failed write left a file");
   ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path_of("n.h5:/A"), m, r0,
-                                  rank == size - 1 ? NULL : A),
+                                  rank == size - 1 ? NULL : A, 0),
            GCOO_ERR_NULL, "sparse matrix is NULL");
   TEST_CHECK(both_gone(path_of("n.h5")), "a failed write left a file");
   gcoo_sparse_destroy(&A);
@@ -281,18 +280,18 @@ static void update_writes(int variant) {
   rows_of(m, 0, &r0, &r1);
   TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, m, 7, 0.3, 11, 0));
   S = row_slab(A, r0, r1);
-  TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S));
+  TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S, 0));
   TEST_CALL(gcoo_dense_create(&full, GCOO_FLOAT64, GCOO_ROW_MAJOR, m, n));
   TEST_CALL(gcoo_dense_fill_random(&full, 12 + variant));
   TEST_CALL(gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, r1 - r0, n));
   for (int64_t i = r0; i < r1; i++)
     for (int64_t j = 0; j < n; j++) gcoo_dense_set(&D, i - r0, j, gcoo_dense_get(&full, i, j));
-  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D));
-  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D), GCOO_ERR_EXISTS, "exists");
-  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S), GCOO_ERR_EXISTS, "exists");
+  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D, 0));
+  ALL_FAIL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D, 0), GCOO_ERR_EXISTS, "exists");
+  ALL_FAIL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, a, m, r0, S, 0), GCOO_ERR_EXISTS, "exists");
   for (int64_t i = 0; i < D.nrows; i++) gcoo_dense_set(&D, i, 0, -1.0 - (double)(r0 + i));
   for (int64_t i = 0; i < m; i++) gcoo_dense_set(&full, i, 0, -1.0 - (double)i);
-  TEST_CALL(gcoo_h5_write_dense_rows_flags(MPI_COMM_WORLD, y, m, r0, &D, GCOO_H5_OVERWRITE));
+  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, y, m, r0, &D, GCOO_H5_OVERWRITE));
   TEST_CALL(gcoo_h5_read_dense(y, GCOO_FLOAT64, GCOO_ROW_MAJOR, &R));
   TEST_CHECK(io_compare_dense(&R, &full, "overwritten") == 0, "variant %d: /out/Y not replaced",
              variant);

@@ -40,7 +40,7 @@ static void dense(const char *chunk_write, const char *chunk_read) {
   else
     TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   double t = MPI_Wtime();
-  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path, m, row0, &D));
+  TEST_CALL(gcoo_h5_write_dense_rows(MPI_COMM_WORLD, path, m, row0, &D, 0));
   double tw = MPI_Wtime() - t;
   gcoo_dense_destroy(&D);
   if (chunk_read)
@@ -86,7 +86,7 @@ static void sparse(const char *chunk_write, const char *chunk_read) {
   else
     TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", NULL));
   double t = MPI_Wtime();
-  TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path, mloc * size, row0, S));
+  TEST_CALL(gcoo_h5_write_csr_rows(MPI_COMM_WORLD, path, mloc * size, row0, S, 0));
   double tw = MPI_Wtime() - t;
   if (chunk_read)
     TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", chunk_read));

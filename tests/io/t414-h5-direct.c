@@ -61,7 +61,7 @@ static void same_slabs(gcoo_dtype dt) {
   gcoo_sparse A = NULL, D = NULL, R = NULL;
   /* 300000 x 1000 at 1% dense: 3M entries, 12 MB of indices, 12 or 24 MB of values */
   TEST_CALL(gcoo_sparse_random(&A, dt, GCOO_FORMAT_CSR, 300000, 1000, 0.99, 11, 0));
-  TEST_CALL(gcoo_h5_write_sparse_flags(path, A, GCOO_H5_OVERWRITE));
+  TEST_CALL(gcoo_h5_write_sparse(path, A, GCOO_H5_OVERWRITE));
   TEST_CALL(read_both(path, dt, &D, &R, a_msg, b_msg));
   TEST_CHECK(io_compare_sparse(D, R, what) == 0, "%s: direct and rounds differ", what);
   TEST_CHECK(io_compare_sparse(D, A, what) == 0, "%s: read differs from what was written", what);

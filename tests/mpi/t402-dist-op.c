@@ -56,7 +56,7 @@ static gcoo_dense run_case(gcoo_dist d, const test_case *c, gcoo_dtype dt, gcoo_
   gcoo_dist_op op = NULL;
   MPI_TEST_CALL(gcoo_dist_op_create(d, slab, r0, m, &o, &op));
   int64_t q0, qn;
-  MPI_TEST_CALL(gcoo_dist_op_local_rows(op, &q0, &qn));
+  MPI_TEST_CALL(gcoo_dist_op_get_row_range(op, &q0, &qn));
   TEST_CHECK(q0 == r0 && qn == r1 - r0, "local rows [%lld, +%lld), expected [%lld, %lld)",
              (long long)q0, (long long)qn, (long long)r0, (long long)r1);
 

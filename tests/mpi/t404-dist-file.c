@@ -36,7 +36,7 @@ static void check_file(gcoo_dist d, const char *file, gcoo_sparse M, gcoo_dtype 
   gcoo_dist_op op = NULL;
   MPI_TEST_CALL(gcoo_dist_op_create_from_file(d, path(file), dt, &o, &op));
   int64_t r0, n;
-  MPI_TEST_CALL(gcoo_dist_op_local_rows(op, &r0, &n));
+  MPI_TEST_CALL(gcoo_dist_op_get_row_range(op, &r0, &n));
   if (want_unit > 0)
     TEST_CHECK(r0 % want_unit == 0 || r0 + n == ai.nrows,
                "%s: slab starts at %lld, not on a "
@@ -98,11 +98,11 @@ int main(int argc, char **argv) {
     gcoo_sparse C = NULL, G = NULL;
     MPI_TEST_CALL(gcoo_mtx_write(path("M.mtx"), M));
     MPI_TEST_CALL(gcoo_mtx_write(path("M.mtx.gz"), M));
-    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_csr.h5"), M));
+    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_csr.h5"), M, 0));
     MPI_TEST_CALL(gcoo_sparse_convert(&C, M, GCOO_FORMAT_CSC, 0));
-    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_csc.h5"), C));
+    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_csc.h5"), C, 0));
     MPI_TEST_CALL(gcoo_sparse_convert(&G, M, GCOO_FORMAT_GCOO, 6));
-    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_gcoo.h5"), G));
+    MPI_TEST_CALL(gcoo_h5_write_sparse(path("M_gcoo.h5"), G, 0));
     gcoo_sparse_destroy(&C);
     gcoo_sparse_destroy(&G);
   }

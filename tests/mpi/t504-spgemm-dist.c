@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
     TEST_CALL(gcoo_sparse_random(&A, GCOO_FLOAT64, GCOO_FORMAT_CSR, 500, 500, 0.99, 31, 0));
     if (rank_ == 0) TEST_CALL(gcoo_mtx_write(mtx, A));
 #if GCOO_HAVE_HDF5
-    if (rank_ == 0 && !getenv("GCOO_TEST_SKIP_H5")) TEST_CALL(gcoo_h5_write_sparse(h5, A));
+    if (rank_ == 0 && !getenv("GCOO_TEST_SKIP_H5")) TEST_CALL(gcoo_h5_write_sparse(h5, A, 0));
 #endif
     MPI_Barrier(MPI_COMM_WORLD);
     const char *paths[2] = {mtx, h5};

@@ -85,7 +85,7 @@ static double true_residual(gcoo_dist_op op, const gcoo_dense *B, const gcoo_den
 static gcoo_bcg_result solve_case(gcoo_dist_op op, gcoo_dtype dt, int64_t k, double rtol,
                                   int dependent, const char *name) {
   int64_t row0, n;
-  TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &row0, &n));
   gcoo_dense B, X;
   TEST_CALL(gcoo_dense_create(&B, dt, GCOO_ROW_MAJOR, n, k));
   TEST_CALL(gcoo_dense_fill_random_rows(&B, 1234 + (uint64_t)k, row0));
@@ -136,7 +136,7 @@ static gcoo_bcg_result solve_case(gcoo_dist_op op, gcoo_dtype dt, int64_t k, dou
 /* textbook Jacobi-PCG for one column, on the same operator (iteration count reference) */
 static int64_t textbook_pcg(gcoo_dist_op op, double rtol) {
   int64_t row0, n;
-  TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &row0, &n));
   gcoo_sparse slab;
   TEST_CALL(gcoo_dist_op_get_local_matrix(op, &slab));
   gcoo_sparse_arrays a;
@@ -194,7 +194,7 @@ static gcoo_status run_solve(gcoo_dist_op op, gcoo_dtype dt, int64_t k, const gc
                              uint64_t seed, uint64_t x0seed, int dev, gcoo_bcg_result *r,
                              double *tr) {
   int64_t row0, n;
-  TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &row0, &n));
   gcoo_dense B, X, X0;
   TEST_CALL(gcoo_dense_create(&B, dt, GCOO_ROW_MAJOR, n, k));
   TEST_CALL(gcoo_dense_fill_random_rows(&B, seed, row0));
@@ -451,7 +451,7 @@ int main(int argc, char **argv) {
   {
     gcoo_dist_op op = poisson(d, GCOO_FLOAT64, 7, 6, 0.0, GCOO_DIST_X_REPLICATED);
     int64_t row0, n;
-    TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+    TEST_CALL(gcoo_dist_op_get_row_range(op, &row0, &n));
     gcoo_dense B, X;
     TEST_CALL(gcoo_dense_create(&B, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 2));
     TEST_CALL(gcoo_dense_create(&X, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, 2));

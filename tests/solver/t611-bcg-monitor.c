@@ -32,7 +32,7 @@ static void monitor(void *ctx, int64_t iteration, int64_t k, const double *relre
 
 static gcoo_status solve(gcoo_dist_op op, const gcoo_bcg_options *o, gcoo_bcg_result *r) {
   int64_t row0, n;
-  TEST_CALL(gcoo_dist_op_local_rows(op, &row0, &n));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &row0, &n));
   gcoo_dense B, X;
   TEST_CALL(gcoo_dense_create(&B, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, K));
   TEST_CALL(gcoo_dense_create(&X, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, K));

@@ -174,7 +174,7 @@ static void test_setup_pieces(gcoo_dist d) {
   memset(&L, 0, sizeof L);
   L.bs = 1;
   L.Aop = op;
-  TEST_CALL(gcoo_dist_op_local_rows(op, &L.row0, &L.n));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &L.row0, &L.n));
   TEST_CALL(gcoo_dist_op_get_local_matrix(op, &L.A));
   int64_t *rb = calloc((size_t)size + 1, sizeof *rb);
   MPI_Allgather(&L.n, 1, MPI_INT64_T, rb + 1, 1, MPI_INT64_T, MPI_COMM_WORLD);
@@ -376,7 +376,7 @@ static void test_variants(gcoo_dist d) {
   const double lap[5] = {-1.0, -1.0, 4.0, -1.0, -1.0};
   int64_t r0, nloc;
   op = stencil_op(d, g, 2, lap);
-  TEST_CALL(gcoo_dist_op_local_rows(op, &r0, &nloc));
+  TEST_CALL(gcoo_dist_op_get_row_range(op, &r0, &nloc));
   const int64_t r1 = r0 + nloc;
   gcoo_dense XY;
   TEST_CALL(gcoo_dense_create(&XY, GCOO_FLOAT64, GCOO_ROW_MAJOR, (r1 - r0) / 2, 2));

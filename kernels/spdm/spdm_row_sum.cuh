@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kernels/spdm/spdm_batch.cuh: one row's (or one row piece's) sum A(row, :) X(:, tile) with many X
+// kernels/spdm/spdm_row_sum.cuh: one row's (or one row piece's) sum A(row, :) X(:, tile) with many X
 // loads in flight, for a slot of 8 lanes (docs/kernels.md, "The batched kernel"). Shared by the
 // batched kernel (kernels/spdm/spdm_batched.cu) and the row-split kernel's 16-byte path
 // (kernels/spdm/spdm_split.cu).
@@ -14,8 +14,8 @@
 //
 // Needs the 16-byte path: X aligned, ldx a multiple of the pack, col0 a multiple of the pack and
 // k x ldx / pack < 2^31 (gcoo_cuda_batched_fits), X having at least one row when e1 > e0.
-#ifndef GCOO_SPDM_BATCH_CUH
-#define GCOO_SPDM_BATCH_CUH
+#ifndef GCOO_SPDM_ROW_SUM_CUH
+#define GCOO_SPDM_ROW_SUM_CUH
 
 #include <stdint.h>
 #include <string.h>
