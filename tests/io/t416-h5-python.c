@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/io/t401-h5-python.c: files written by Python (h5py/scipy, anndata's layout) load
+/* tests/io/t416-h5-python.c: files written by Python (h5py/scipy, anndata's layout) load
  * unchanged and equal the matrices the script wrote in text form; files gcoo writes load in
  * h5py/scipy and equal the C side's text form. */
 #include <math.h>
@@ -104,11 +104,11 @@ static void write_for_python(FILE *manifest) {
 }
 
 int main(void) {
-  dir = io_make_dir("t401");
+  dir = io_make_dir("t416");
   int rc = io_run_python("write", dir);
   if (rc == GCOO_TEST_SKIP) return GCOO_TEST_SKIP;
   TEST_CHECK(rc == 0, "the Python writer failed (%d)", rc);
-  if (rc) return gcoo_test_finish("t401-h5-python");
+  if (rc) return gcoo_test_finish("t416-h5-python");
 
   /* what Python users write */
   check_sparse("anndata.h5:/X", "anndata_X.txt", GCOO_FORMAT_CSR, "float32", "int32");
@@ -152,5 +152,5 @@ int main(void) {
     TEST_CHECK(rc == 0, "h5py/scipy disagree with the files gcoo wrote (exit %d)", rc);
   }
   if (!gcoo_test_failures) io_remove_tree(dir);
-  return gcoo_test_finish("t401-h5-python");
+  return gcoo_test_finish("t416-h5-python");
 }

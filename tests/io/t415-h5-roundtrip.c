@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/io/t400-h5-roundtrip.c: every format x dtype x shape written with gcoo_h5_write_sparse
+/* tests/io/t415-h5-roundtrip.c: every format x dtype x shape written with gcoo_h5_write_sparse
  * and read back with gcoo_h5_read_sparse gives the same arrays exactly (the other dtype gives
  * them rounded); dense matrices in both layouts (with padding) likewise; empty matrices, 1x1,
  * empty groups; transfers in many small rounds (GCOO_H5_CHUNK_BYTES) give the same result;
@@ -117,7 +117,7 @@ static void all_cases(uint64_t seed, int full) {
 }
 
 int main(void) {
-  dir = io_make_dir("t400");
+  dir = io_make_dir("t415");
   all_cases(1, 1);
   /* the same through rounds of a few elements (every offset and remainder path) */
   TEST_CALL(gcoo_param_set("GCOO_H5_CHUNK_BYTES", "24"));
@@ -206,5 +206,5 @@ int main(void) {
     gcoo_sparse_destroy(&A2);
   }
   if (!gcoo_test_failures) io_remove_tree(dir);
-  return gcoo_test_finish("t400-h5-roundtrip");
+  return gcoo_test_finish("t415-h5-roundtrip");
 }

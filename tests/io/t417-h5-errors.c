@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/io/t402-h5-errors.c: every malformed file, missing object and bad argument gives the
+/* tests/io/t417-h5-errors.c: every malformed file, missing object and bad argument gives the
  * documented status and a message naming the object and the problem; nothing is printed (HDF5's
  * own error printing stays off inside gcoo and is restored afterwards); a failed write leaves
  * neither the target nor the temp file, and an existing target untouched; an output is compared
@@ -248,11 +248,11 @@ static void outputs(void) {
 }
 
 int main(void) {
-  dir = io_make_dir("t402");
+  dir = io_make_dir("t417");
   int rc = io_run_python("write", dir);
   if (rc == GCOO_TEST_SKIP) return GCOO_TEST_SKIP;
   TEST_CHECK(rc == 0, "the Python writer failed (%d)", rc);
-  if (rc) return gcoo_test_finish("t402-h5-errors");
+  if (rc) return gcoo_test_finish("t417-h5-errors");
 
   /* the application's HDF5 error handler must be left as it was */
   H5E_auto2_t before = NULL, after = NULL;
@@ -287,5 +287,5 @@ int main(void) {
   H5Eget_auto2(H5E_DEFAULT, &after, &adata);
   TEST_CHECK(before == after && bdata == adata, "HDF5's automatic error printing was not restored");
   if (!gcoo_test_failures) io_remove_tree(dir);
-  return gcoo_test_finish("t402-h5-errors");
+  return gcoo_test_finish("t417-h5-errors");
 }
