@@ -408,29 +408,30 @@ if backend == "gpu" and first in targets and (1, "cold") in targets[first]:
 else:
     lines.append("target spdm-file-floor: not measured (no GPU run in this benchmark)")
 sd = next((r for r in rows if r["label"] == "spgemm-disk"), None)
-sg = [r for r in rows if r["label"].startswith("spgemm:") and r.get("rc") == 0 and "seconds_compute" in r]
+sg = [r for r in rows if r["label"].startswith("spgemm:") and r.get("rc") == 0 and "time_s" in r]
 for r0 in sg:
-    print(f"spgemm {r0['mode']}: wall {r0['wall_s']:.3f} s, read {r0['seconds_read']:.3f} s, plan "
-          f"{r0['seconds_plan']:.3f} s, compute {r0['seconds_compute']:.3f} s, nnz(C) {r0['nnz']}, "
+    t0 = r0["time_s"]
+    print(f"spgemm {r0['mode']}: wall {r0['wall_s']:.3f} s, read {t0['read']:.3f} s, plan "
+          f"{t0['plan']:.3f} s, compute {t0['compute']:.3f} s, nnz(C) {r0['c']['nnz']}, "
           f"backend {r0['backend']}, rss {r0['rss_kb'] / 1024:.0f} MB")
     s0 = r0.get("startup_s")
     if s0:
         # exec->main, MPI_Init, then the command (its wait for the GPU after the read apart),
         # and the tear-down after the report
         teardown = r0["exit_epoch"] - s0["report_epoch_us"] * 1e-6
-        bind = r0.get("seconds_bind", 0.0)
-        cmd = r0["seconds"] - r0["seconds_write"]  # the read, the binding, plan, compute
+        bind = t0.get("bind", 0.0)
+        cmd = t0["total"] - t0["write"]  # the read, the binding, plan, compute
         other = r0["wall_s"] - s0["exec_to_main"] - s0["mpi_init"] - cmd - teardown
         print(f"  spgemm {r0['mode']} wall: exec->main {s0['exec_to_main']:.3f}, MPI_Init {s0['mpi_init']:.3f}, "
-              f"read {r0['seconds_read']:.3f}, GPU wait after the read {bind:.3f}, plan + slabs + compute "
-              f"{cmd - r0['seconds_read'] - bind:.3f}, tear-down {teardown:.3f}, other {other:.3f}")
+              f"read {t0['read']:.3f}, GPU wait after the read {bind:.3f}, plan + slabs + compute "
+              f"{cmd - t0['read'] - bind:.3f}, tear-down {teardown:.3f}, other {other:.3f}")
 cold = [r for r in sg if r["mode"] == "cold"]
 if backend == "gpu" and cold and sd:
     r0 = cold[0]
-    floor = sd["bytes"] / sd["dd_cold"] + r0["seconds_compute"]
+    floor = sd["bytes"] / sd["dd_cold"] + r0["time_s"]["compute"]
     r = r0["wall_s"] / floor
     print(f"spgemm floor: {sd['bytes']} B / {sd['dd_cold']/1e9:.2f} GB/s + compute "
-          f"{r0['seconds_compute']:.3f} s (no output written) = {floor:.3f} s; wall {r0['wall_s']:.3f} s")
+          f"{r0['time_s']['compute']:.3f} s (no output written) = {floor:.3f} s; wall {r0['wall_s']:.3f} s")
     nr = next((x for x in nulls if x["label"] == "null-read:" + sd["file"]), None)
     if nr:
         left = 1.5 * floor - nr["wall_s"]

@@ -90,7 +90,7 @@ def solve_table(name, rows):
         if "failed" in d:
             print("FAILED", d["failed"])
             continue
-        s = d["seconds"]
+        s = d["time_s"]
         it = max(d["iterations"], 1)
         per[d["ranks"]] = s["solve"] / it
         print(f"block CG {name}, k={d['k']} on {d['ranks']} GPU(s): {d['iterations']} iterations, {1e3 * s['solve'] / it:.3f} ms an "
@@ -107,10 +107,11 @@ for d in jsonl("spgemm.jsonl"):
     if "failed" in d:
         print("FAILED", d["failed"])
         continue
-    t = d["seconds_plan"] + d["seconds_compute"]
+    s = d["time_s"]
+    t = s["plan"] + s["compute"]
     spg[d["ranks"]] = t
-    print(f"SpGEMM {os.path.basename(d['a'])} on {d['ranks']} GPU(s): plan {1e3 * d['seconds_plan']:.1f} ms, compute "
-          f"{1e3 * d['seconds_compute']:.1f} ms, nnz(C) {d['nnz']}, imbalance {d['imbalance_measured']:.3f}")
+    print(f"SpGEMM {os.path.basename(d['a']['source'])} on {d['ranks']} GPU(s): plan {1e3 * s['plan']:.1f} ms, compute "
+          f"{1e3 * s['compute']:.1f} ms, nnz(C) {d['c']['nnz']}, imbalance {d['imbalance_measured']:.3f}")
 weak = {}
 for kind in ("spdm", "bcg"):
     for d in jsonl(f"weak-{kind}.jsonl"):
@@ -120,7 +121,7 @@ for kind in ("spdm", "bcg"):
         if kind == "spdm":
             weak.setdefault(kind, {})[d["ranks"]] = d["time_s"]["kernel"]
         else:
-            weak.setdefault(kind, {})[d["ranks"]] = d["seconds"]["solve"] / max(d["iterations"], 1)
+            weak.setdefault(kind, {})[d["ranks"]] = d["time_s"]["solve"] / max(d["iterations"], 1)
 for kind, per in weak.items():
     print(f"weak scaling {kind}: " + ", ".join(f"{p} GPU(s) {1e3 * t:.3f} ms" for p, t in sorted(per.items())))
 print()

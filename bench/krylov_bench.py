@@ -11,7 +11,7 @@ and on two ranks. Part 2, every square matrix of the matrix folder: PETSc's GMRE
 BiCGStab with right Jacobi preconditioning (and CG on the symmetric ones) next to gcoo's same
 method and preconditioner, one rank, one thread, rtol 1e-8, at most 10000 iterations: iterations,
 time and the true relative residual, each side's own. Times are time to solution: PETSc's
-KSPSolve (its set-up included) and gcoo's seconds.solve (from the operator to the answer, set-up
+KSPSolve (its set-up included) and gcoo's time_s.solve (from the operator to the answer, set-up
 included); reading the matrix is left out on both sides. The last lines are the targets of the
 Krylov issue: cpu-cg-vs-petsc, krylov-iterations, krylov-cpu-time (krylov-gpu-vs-cupy needs the
 GPU machine: bench/krylov_gpu.py)."""
@@ -88,7 +88,7 @@ def gcoo_solve(gd, args, ranks=1, threads=1):
         return {"ok": False, "its": -1, "time": float("nan"), "relres": float("nan"),
                 "error": (p.stderr.strip().splitlines() or ["?"])[-1][:120]}
     return {"ok": d["converged"] and d["true_residual_max"] <= RTOL, "its": d["iterations"],
-            "time": d["seconds"]["solve"], "relres": d["true_residual_max"],
+            "time": d["time_s"]["solve"], "relres": d["true_residual_max"],
             "reason": d.get("reason", "")}
 
 

@@ -121,7 +121,7 @@ def floor_s(d):
     # Z + P beta with W^T W, P = W T: 17 passes in all; the fused passes of k = 8, 16, 32 move
     # exactly these).
     es = 8 if d.get("dtype", "float64") == "float64" else 4
-    m, nnz, k = d["m"], d["nnz"], d["k"]
+    m, nnz, k = d["a"]["rows"], d["a"]["nnz"], d["k"]
     a = nnz * (es + 4) + (m + 1) * 8
     v = 13 * m * es if k == 1 else 17 * m * k * es
     return (a + v) / BW
@@ -133,13 +133,13 @@ for d in rows:
         print(f"{d['problem']:10s} {d.get('k', '?'):>4} FAILED {d['failed']} {d.get('variant', '')}")
         continue
     if d["solver"] == "gcoo":
-        t = d["seconds"]
+        t = d["time_s"]
         it = max(d["iterations"], 1)
         per = t["iterate"] / it
         fl = floor_s(d)
         # k = 1 on one rank runs the solver's own fused SpMV (PCG graph), not the operator's product
         # the product the iterations used (AUTO's, or the faster one measured at set-up)
-        used = d.get("alg_solver", d["alg"])
+        used = d["algorithm"]
         label = "gcoo pcg-graph" if d["k"] == 1 and d["ranks"] == 1 else f"gcoo {d['alg_asked']}->{used}"
         if d.get("variant"):
             label += " " + d["variant"]
@@ -153,12 +153,12 @@ for d in rows:
         key = (d["problem"], d["k"])
         # the targets: the default settings' rows (older files' rows have no "variant": their
         # unfused / cuda-core rows count, as they did then)
-        if d.get("variant", "") == "" and (key not in best or t["iterate"] < best[key]["seconds"]["iterate"]):
+        if d.get("variant", "") == "" and (key not in best or t["iterate"] < best[key]["time_s"]["iterate"]):
             best[key] = d
         ok = d["converged"] and d["true_residual_max"] <= 1e-7  # a fast wrong row never counts
-        if ok and (key not in fastest or t["iterate"] < fastest[key]["seconds"]["iterate"]):
+        if ok and (key not in fastest or t["iterate"] < fastest[key]["time_s"]["iterate"]):
             fastest[key] = d
-        nnz_m = (d["m"], d["nnz"])
+        nnz_m = (d["a"]["rows"], d["a"]["nnz"])
     else:
         it = max(d["iterations"], 1)
         print(f"{d['problem']:10s} {d['k']:4d} {'torch lockstep' if d['k'] > 1 else 'torch':26s} {d['iterations']:6d} "
@@ -167,35 +167,35 @@ print()
 for (prob, k), d in sorted(best.items()):
     tor = [r for r in rows if r.get("solver") == "torch" and r["problem"] == prob and r.get("k") == k and "failed" not in r]
     if tor:
-        print(f"{prob} k = {k}: gcoo ({'pcg-graph' if k == 1 else d.get('alg_solver', d['alg'])}{'' if d.get('fused', 1) else ' unfused'}{' cuda-core' if d.get('fused', 1) and d.get('mma', 1) == 0 else ''}) {d['seconds']['iterate']:.4f} s in the iterations, torch {tor[0]['seconds']:.4f} s: "
-              f"{tor[0]['seconds'] / d['seconds']['iterate']:.2f}x")
+        print(f"{prob} k = {k}: gcoo ({'pcg-graph' if k == 1 else d['algorithm']}{'' if d.get('fused', 1) else ' unfused'}{' cuda-core' if d.get('fused', 1) and d.get('mma', 1) == 0 else ''}) {d['time_s']['iterate']:.4f} s in the iterations, torch {tor[0]['seconds']:.4f} s: "
+              f"{tor[0]['seconds'] / d['time_s']['iterate']:.2f}x")
 for (prob, k), f in sorted(fastest.items()):
     d = best.get((prob, k))
     if d and f is not d:
         print(f"{prob} k = {k}: fastest row {f.get('variant') or 'default'} ({f.get('env', '')}) "
-              f"{f['seconds']['iterate']:.4f} s against the default's {d['seconds']['iterate']:.4f} s: "
-              f"{d['seconds']['iterate'] / f['seconds']['iterate']:.3f}x")
+              f"{f['time_s']['iterate']:.4f} s against the default's {d['time_s']['iterate']:.4f} s: "
+              f"{d['time_s']['iterate'] / f['time_s']['iterate']:.3f}x")
 g1 = best.get(("poisson", 1))
 g32 = best.get(("poisson", 32))
 # the issue's problem is Poisson 100^3 (10^6 rows) on the GPU: a dry run's smaller grid (or the
 # CPU backend) measures no target
-issue = lambda d: d is None or (d["m"] == 1000000 and d.get("backend", "gpu") in ("gpu", "cuda"))
+issue = lambda d: d is None or (d["a"]["rows"] == 1000000 and d.get("backend", "gpu") in ("gpu", "cuda"))
 if not (issue(g1) and issue(g32)):
-    print(f"target cg1-ms-per-iteration: not measured (not the issue's problem: {(g1 or g32)['m']} rows)")
-    print(f"target bcg32-seconds: not measured (not the issue's problem: {(g1 or g32)['m']} rows)")
+    print(f"target cg1-ms-per-iteration: not measured (not the issue's problem: {(g1 or g32)['a']['rows']} rows)")
+    print(f"target bcg32-seconds: not measured (not the issue's problem: {(g1 or g32)['a']['rows']} rows)")
     print("target bcg-iter-2gpu: not measured (only one-GPU machines lent)")
     sys.exit(0)
 # a k this run did not ask for (KS) is "not run", not "failed"
 asked = lambda k: any(r.get("problem") == "poisson" and r.get("k") == k for r in rows)
 if g1:
-    v = 1e3 * g1["seconds"]["iterate"] / max(g1["iterations"], 1)
+    v = 1e3 * g1["time_s"]["iterate"] / max(g1["iterations"], 1)
     ok = v <= 0.10 and g1["converged"] and g1["true_residual_max"] <= 1e-7
     print(f"target cg1-ms-per-iteration: {v:.3f} ms (goal <= 0.10 ms) {'met' if ok else 'missed'}")
 else:
     why = "the k = 1 Poisson run failed" if asked(1) else "k = 1 not in this run's KS"
     print(f"target cg1-ms-per-iteration: not measured ({why})")
 if g32:
-    v = g32["seconds"]["iterate"]
+    v = g32["time_s"]["iterate"]
     ok = v <= 0.30 and g32["converged"] and g32["true_residual_max"] <= 1e-7
     print(f"target bcg32-seconds: {v:.3f} s (goal <= 0.30 s) {'met' if ok else 'missed'}")
 else:

@@ -425,8 +425,8 @@ def bcg_one_gpu(solve1):
     work. c_sync, the cost of one synchronised call, is fitted on the Jacobi pass (one dgmm
     kernel between two synchronisations): its time minus its bytes (R read, Z written, the
     diagonal) at the HBM rate."""
-    s, it = solve1["seconds"], solve1["iterations"]
-    m, k = solve1["m"], solve1["k"]
+    s, it = solve1["time_s"], solve1["iterations"]
+    m, k = solve1["a"]["rows"], solve1["k"]
     per = {
         "spmm": s["spmm"] / solve1["spmm_calls"],
         "mult_per_iter": solve1["spmm_calls"] / it,
@@ -669,7 +669,7 @@ def check_two_gpus(M, spdm_rows, solve_rows, mats, p):
     bcg_pred = None
     if 1 in sol:
         one = bcg_one_gpu(sol[1])
-        m, kk = sol[1]["m"], sol[1]["k"]
+        m, kk = sol[1]["a"]["rows"], sol[1]["k"]
         n = round(m ** (1 / 3))
         p(f"== block CG iteration (3-D Poisson 7-point {n}^3, k = {kk}, float64): 1 GPU phases per iteration (ms)")
         p("  " + ", ".join(f"{key} {1e3 * v:.3f}" for key, v in one.items() if key != "mult_per_iter")
@@ -679,9 +679,9 @@ def check_two_gpus(M, spdm_rows, solve_rows, mats, p):
             it2 = s2["iterations"]
             halo_rows = s2["halo_rows_per_multiply"] / 2  # both ranks together -> per rank
             mod = bcg_iteration(m, kk, 2, one, M, halo_rows)
-            meas = {"multiply": s2["seconds"]["spmm"] / s2["spmm_calls"],
-                    "blas": s2["seconds"]["blas"] / it2, "precond": s2["seconds"]["precond"] / it2,
-                    "reduce": s2["seconds"]["reduce"] / it2, "total": s2["seconds"]["solve"] / it2}
+            meas = {"multiply": s2["time_s"]["spmm"] / s2["spmm_calls"],
+                    "blas": s2["time_s"]["blas"] / it2, "precond": s2["time_s"]["precond"] / it2,
+                    "reduce": s2["time_s"]["reduce"] / it2, "total": s2["time_s"]["solve"] / it2}
             p(f"{'phase (2 GPUs)':18s} {'measured':>9s} {'model':>9s} {'err':>6s}")
             for key in ("multiply", "blas", "precond", "reduce", "total"):
                 p(f"{key:18s} {meas[key] * 1e3:9.3f} {mod[key] * 1e3:9.3f} {pct(mod[key], meas[key]):+5.0f}%")

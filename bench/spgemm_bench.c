@@ -630,11 +630,12 @@ int main(int argc, char **argv) {
     text[len] = 0;
     if (jf) fclose(jf);
     double sp = NAN, st = NAN;
-    if (json_number(text, "seconds_plan", &sp) && json_number(text, "seconds", &st) && st > 0) {
+    /* gcoo_dist spgemm --json: time_s {plan, ..., total} */
+    if (json_number(text, "plan", &sp) && json_number(text, "total", &st) && st > 0) {
       plan_share = sp / st;
       printf("gcoo_dist spgemm (%s): plan %.3f s of %.3f s\n", plan_json, sp, st);
     } else {
-      printf("gcoo_dist spgemm: no seconds_plan/seconds in %s\n", plan_json);
+      printf("gcoo_dist spgemm: no time_s plan/total in %s\n", plan_json);
     }
   }
   for (int vi = 0; vi < NVAR; vi++) { /* side by side; the targets below stay the default's */

@@ -139,10 +139,24 @@ void cli_print_version(void) {
   cli_out("gcoo_dist %s\n%s\nMPI: %s\n", GCOO_VERSION_STRING, gcoo_version_string(), mpi);
 }
 
-int cli_fail(const char *what, gcoo_status st) {
-  fprintf(stderr, "gcoo_dist: rank %d: %s: %s (%s): %s\n", cli_rank(), what, gcoo_strerror(st),
-          gcoo_status_name(st), gcoo_last_error());
+void cli_error(const char *fmt, ...) {
+  char line[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fputs(line, stderr);
   fflush(stderr);
+  cli_json_note(cli_rank(), GCOO_ERR_INVALID_ARG, line);
+}
+
+int cli_fail(const char *what, gcoo_status st) {
+  char line[8192];
+  snprintf(line, sizeof line, "%s: %s (%s): %s", what, gcoo_strerror(st), gcoo_status_name(st),
+           gcoo_last_error());
+  fprintf(stderr, "gcoo_dist: rank %d: %s\n", cli_rank(), line);
+  fflush(stderr);
+  cli_json_note(cli_rank(), st, line);
   return 1;
 }
 
@@ -189,6 +203,8 @@ int cli_report(const char *what, gcoo_status st) {
     return 1;
   }
   MPI_Gather(mine, REPORT_LINE, MPI_CHAR, all, REPORT_LINE, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int code = (int)st, *codes = rank == 0 ? malloc((size_t)size * sizeof *codes) : NULL;
+  MPI_Gather(&code, 1, MPI_INT, codes ? codes : &code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     int printed = 0;
     for (int r = 0; r < size; r++) {
@@ -197,12 +213,14 @@ int cli_report(const char *what, gcoo_status st) {
       for (int q = 0; q < r && !seen; q++) seen = !strcmp(line, all + (size_t)q * REPORT_LINE);
       if (seen) continue;
       fprintf(stderr, "gcoo_dist: rank %d: %.*s\n", r, REPORT_LINE - 1, line);
+      cli_json_note(r, codes ? (gcoo_status)codes[r] : GCOO_ERR_REMOTE, line);
       printed++;
     }
     /* every rank holds GCOO_ERR_REMOTE (the cause was agreed inside the library) */
     if (!printed && st < 0) cli_fail(what, st);
     fflush(stderr);
     free(all);
+    free(codes);
   }
   return 1;
 }
@@ -210,13 +228,14 @@ int cli_report(const char *what, gcoo_status st) {
 bool cli_require(bool ok, const char *fmt, ...) {
   int mine = ok ? 1 : 0, all = mine, init = 0;
   if (!ok) {
+    char line[8192];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "gcoo_dist: rank %d: ", cli_rank());
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fflush(stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "gcoo_dist: rank %d: %s\n", cli_rank(), line);
+    fflush(stderr);
+    cli_json_note(cli_rank(), GCOO_ERR_INVALID_ARG, line);
   }
   MPI_Initialized(&init);
   if (init) MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -272,7 +291,7 @@ int cli_parse(cli_command *cmd, int argc, char **argv) {
     }
     if (strncmp(a, "--", 2) != 0) {
       if (cli_rank() == 0)
-        fprintf(stderr, "gcoo_dist %s: unexpected argument \"%s\" (see --help)\n", cmd->name, a);
+        cli_error("gcoo_dist %s: unexpected argument \"%s\" (see --help)\n", cmd->name, a);
       return -1;
     }
     const char *name = a + 2, *eq = strchr(name, '=');
@@ -280,8 +299,8 @@ int cli_parse(cli_command *cmd, int argc, char **argv) {
     cli_option *o = find(cmd, name, len);
     if (!o) {
       if (cli_rank() == 0)
-        fprintf(stderr, "gcoo_dist %s: unknown option \"%.*s\" (see --help)\n", cmd->name,
-                (int)(len + 2), a);
+        cli_error("gcoo_dist %s: unknown option \"%.*s\" (see --help)\n", cmd->name, (int)(len + 2),
+                  a);
       return -1;
     }
     if (o->arg) {
@@ -291,14 +310,13 @@ int cli_parse(cli_command *cmd, int argc, char **argv) {
         o->value = argv[++i];
       } else {
         if (cli_rank() == 0)
-          fprintf(stderr, "gcoo_dist %s: option --%s needs a value (%s)\n", cmd->name, o->name,
-                  o->arg);
+          cli_error("gcoo_dist %s: option --%s needs a value (%s)\n", cmd->name, o->name, o->arg);
         return -1;
       }
     } else {
       if (eq) {
         if (cli_rank() == 0)
-          fprintf(stderr, "gcoo_dist %s: option --%s takes no value\n", cmd->name, o->name);
+          cli_error("gcoo_dist %s: option --%s takes no value\n", cmd->name, o->name);
         return -1;
       }
       o->value = "1";
@@ -336,8 +354,8 @@ bool cli_int(cli_command *cmd, const char *name, long long lo, long long hi, lon
   }
   if (errno || !end || end == v || *end || x < lo || x > hi) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist %s: --%s %s: expected an integer in [%lld, %lld]\n", cmd->name,
-              name, v, lo, hi);
+      cli_error("gcoo_dist %s: --%s %s: expected an integer in [%lld, %lld]\n", cmd->name, name, v,
+                lo, hi);
     return false;
   }
   *out = x;
@@ -352,8 +370,8 @@ bool cli_real(cli_command *cmd, const char *name, double lo, double hi, double *
   double x = strtod(v, &end);
   if (errno || !end || end == v || *end || !isfinite(x) || x < lo || x > hi) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist %s: --%s %s: expected a number in [%g, %g]\n", cmd->name, name, v,
-              lo, hi);
+      cli_error("gcoo_dist %s: --%s %s: expected a number in [%g, %g]\n", cmd->name, name, v, lo,
+                hi);
     return false;
   }
   *out = x;
@@ -371,8 +389,8 @@ bool cli_dtype(cli_command *cmd, const char *name, gcoo_dtype *out) {
     return true;
   }
   if (cli_rank() == 0)
-    fprintf(stderr, "gcoo_dist %s: --%s %s: expected float32 or float64\n", cmd->name, name,
-            v ? v : "(none)");
+    cli_error("gcoo_dist %s: --%s %s: expected float32 or float64\n", cmd->name, name,
+              v ? v : "(none)");
   return false;
 }
 
@@ -393,7 +411,7 @@ bool cli_backend(cli_command *cmd, const char **backend) {
   if (!b || !strcmp(b, "auto") || !strcmp(b, "gpu") || !strcmp(b, "cpu") || !strcmp(b, "cuda"))
     return true;
   if (cli_rank() == 0)
-    fprintf(stderr, "gcoo_dist %s: --backend %s: expected auto, gpu or cpu\n", cmd->name, b);
+    cli_error("gcoo_dist %s: --backend %s: expected auto, gpu or cpu\n", cmd->name, b);
   return false;
 }
 
@@ -401,8 +419,8 @@ bool cli_spdm_alg(cli_command *cmd, int *alg) {
   *alg = gcoo_spdm_alg_from_name(cli_get(cmd, "alg"));
   if (*alg >= 0) return true;
   if (cli_rank() == 0)
-    fprintf(stderr, "gcoo_dist %s: --alg %s: unknown algorithm (see --help)\n", cmd->name,
-            cli_get(cmd, "alg"));
+    cli_error("gcoo_dist %s: --alg %s: unknown algorithm (see --help)\n", cmd->name,
+              cli_get(cmd, "alg"));
   return false;
 }
 
@@ -415,9 +433,15 @@ bool cli_choice(cli_command *cmd, const char *name, const char *const *names, in
   for (*index = 0; *index < n; ++*index)
     if (v && !strcmp(v, names[*index])) return true;
   if (cli_rank() == 0) {
-    fprintf(stderr, "gcoo_dist %s: --%s %s: expected ", cmd->name, name, v ? v : "(none)");
-    for (int i = 0; i < n; i++)
-      fprintf(stderr, "%s%s", names[i], i + 2 < n ? ", " : i + 2 == n ? " or " : "\n");
+    char line[1024];
+    int len = snprintf(line, sizeof line, "gcoo_dist %s: --%s %s: expected ", cmd->name, name,
+                       v ? v : "(none)");
+    for (int i = 0; i < n && len < (int)sizeof line; i++)
+      len += snprintf(line + len, sizeof line - (size_t)len, "%s%s", names[i],
+                      i + 2 < n    ? ", "
+                      : i + 2 == n ? " or "
+                                   : "\n");
+    cli_error("%s", line);
   }
   return false;
 }
@@ -436,94 +460,13 @@ bool cli_stencil(cli_command *cmd, int *stencil, int64_t *grid) {
   if (!cli_flag(cmd, "stencil")) return true;
   const char *sv = cli_get(cmd, "stencil");
   if (strcmp(sv, "7") && strcmp(sv, "27")) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist %s: --stencil %s: expected 7 or 27\n", cmd->name, sv);
+    if (cli_rank() == 0) cli_error("gcoo_dist %s: --stencil %s: expected 7 or 27\n", cmd->name, sv);
     return false;
   }
   if (!cli_int(cmd, "grid", 1, 1290, &v)) return false;
   *stencil = atoi(sv);
   *grid = v;
   return true;
-}
-
-/* ---- JSON --------------------------------------------------------------------------------- */
-static void json_key(cli_json *j, const char *key) {
-  if (!j->first[j->depth]) fputc(',', j->f);
-  j->first[j->depth] = false;
-  if (key) fprintf(j->f, "\"%s\":", key);
-}
-
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
-void cli_json_begin(cli_json *j, FILE *f) {
-  j->f = f;
-  j->depth = 0;
-  j->first[0] = true;
-  j->close[0] = '}';
-  fputc('{', f);
-}
-
-void cli_json_object(cli_json *j, const char *key) {
-  json_key(j, key);
-  fputc('{', j->f);
-  j->first[++j->depth] = true;
-  j->close[j->depth] = '}';
-}
-
-void cli_json_array(cli_json *j, const char *key) {
-  json_key(j, key);
-  fputc('[', j->f);
-  j->first[++j->depth] = true;
-  j->close[j->depth] = ']';
-}
-
-void cli_json_end(cli_json *j) {
-  fputc(j->close[j->depth], j->f);
-  if (j->depth == 0) {
-    fputc('\n', j->f);
-    fflush(j->f);
-  } else {
-    j->depth--;
-  }
-}
-
-void cli_json_str(cli_json *j, const char *key, const char *v) {
-  json_key(j, key);
-  json_string(j->f, v);
-}
-
-void cli_json_int(cli_json *j, const char *key, long long v) {
-  json_key(j, key);
-  fprintf(j->f, "%lld", v);
-}
-
-void cli_json_real(cli_json *j, const char *key, double v) {
-  json_key(j, key);
-  if (isfinite(v))
-    fprintf(j->f, "%.9g", v);
-  else
-    fprintf(j->f, "null");
-}
-
-void cli_json_bool(cli_json *j, const char *key, bool v) {
-  json_key(j, key);
-  fprintf(j->f, v ? "true" : "false");
-}
-
-void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n) {
-  for (int i = 0; i < n; i++) cli_json_real(j, keys[i], v[i]);
 }
 
 /* ---- writes ------------------------------------------------------------------------------- */

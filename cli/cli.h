@@ -156,6 +156,10 @@ void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_progress_rate(const char *what, const char *path, double mbytes, double seconds);
 /** gcoo_dist --version (rank 0): gcoo's version, its build line and the MPI library. */
 void cli_print_version(void);
+/** A message about the command line or the job's inputs, printed on stderr as given (a
+ *  "gcoo_dist ...: " line, newline included) and noted for --json's error object (as
+ *  GCOO_ERR_INVALID_ARG). Not collective. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Report a failed gcoo call: every rank that failed prints "gcoo_dist: rank R: <what>: <status>:
  *  <last error>" on stderr. Returns the exit code to use (1). */
 int cli_fail(const char *what, gcoo_status st);
@@ -213,6 +217,29 @@ void cli_json_bool(cli_json *j, const char *key, bool v);
 void cli_json_reals(cli_json *j, const char *const *keys, const double *v, int n);
 /** "startup_s": {exec_to_main, mpi_init, report_epoch_us} (cli/startup.c). */
 void cli_json_startup(cli_json *j);
+
+/* ---- --json's shared fields and its error object (cli/cli_json.c; docs/guide.md, "--json") -- */
+/** "command", "version" and "ranks": the head of every subcommand's object. */
+void cli_json_head(cli_json *j, const char *command);
+/** key: {"source", "rows", "cols", "nnz"} of a matrix of the job (nnz < 0: left out). */
+void cli_json_matrix(cli_json *j, const char *key, const char *source, int64_t rows, int64_t cols,
+                     int64_t nnz);
+/** Every rank's "host: device" (gcoo_ctx_describe), for cli_json_run: an array on rank 0 (free
+ *  it), NULL elsewhere. Collective over d. */
+char *cli_devices_gather(gcoo_dist d);
+/** Rank r's entry of cli_devices_gather's array. */
+const char *cli_devices_at(const char *devices, int r);
+/** "backend", "nccl" and "devices" (devices from cli_devices_gather) of a job on d. */
+void cli_json_run(cli_json *j, gcoo_dist d, const char *devices);
+/** --json is on the command line of `command` (main, on every rank). */
+void cli_json_mode(const char *command);
+/** Note this process's first failure for the error object: the rank it concerns, its status and
+ *  its message (cli_fail, cli_report, cli_require and cli_error note theirs). Not collective. */
+void cli_json_note(int rank, gcoo_status code, const char *message);
+/** At the end of a --json job (main, every rank, collective): when it failed before rank 0 wrote
+ *  its report, rank 0 writes the error object instead, {"command", "version", "ranks", "status",
+ *  "code", "message", "rank", "exit_code"}, from the lowest rank's note. */
+void cli_json_finish(int rc);
 
 /* ---- the subcommands (one file each) ------------------------------------------------------ */
 extern cli_command cmd_spdm, cmd_convert, cmd_gen, cmd_info, cmd_predict, cmd_spgemm, cmd_solve;

@@ -104,6 +104,7 @@ static cli_option options[] =
       NULL, false},
      CLI_OPT_P(NULL, ", with --format gcoo [default: the input's p, else 32]"),
      CLI_OPT_DTYPE(NULL, " [default: as stored; float64 for Matrix Market]"),
+     CLI_OPT_JSON,
      CLI_OPT_END};
 
 static int run(int argc, char **argv, cli_command *cmd) {
@@ -112,15 +113,14 @@ static int run(int argc, char **argv, cli_command *cmd) {
   const char *in = cli_get(cmd, "in"), *out = cli_get(cmd, "out"), *fmt = cli_get(cmd, "format"),
              *dt = cli_get(cmd, "dtype");
   if (!in || !out) {
-    fprintf(stderr, "gcoo_dist convert: --in and --out are both required (see --help)\n");
+    cli_error("gcoo_dist convert: --in and --out are both required (see --help)\n");
     return 2;
   }
   cli_file_kind ki = cli_file_kind_of(in), ko = cli_file_kind_of(out);
   if (ki == CLI_FILE_UNKNOWN || ko == CLI_FILE_UNKNOWN) {
-    fprintf(stderr,
-            "gcoo_dist convert: cannot tell the file type of \"%s\" from its name (use .mtx, "
-            ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
-            ki == CLI_FILE_UNKNOWN ? in : out);
+    cli_error("gcoo_dist convert: cannot tell the file type of \"%s\" from its name (use .mtx, "
+              ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
+              ki == CLI_FILE_UNKNOWN ? in : out);
     return 2;
   }
   int dense_out = 0, have_fmt = fmt != NULL;
@@ -145,20 +145,23 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (cli_flag(cmd, "p")) {
     if (!cli_p(cmd, &p)) return 2;
     if (!have_fmt || format != GCOO_FORMAT_GCOO || dense_out) {
-      fprintf(stderr, "gcoo_dist convert: --p applies to --format gcoo only\n");
+      cli_error("gcoo_dist convert: --p applies to --format gcoo only\n");
       return 2;
     }
   }
   char why[2 * PATH_MAX + 200];
   if (cli_output_conflict(out, &in, 1, why, sizeof why) >= 0) {
-    fprintf(stderr, "gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
+    cli_error("gcoo_dist convert: --out %s and --in %s: %s\n", out, in, why);
     return 2;
   }
   gcoo_status ost = gcoo_output_check(out, cli_flag(cmd, "overwrite")); /* before the read */
   if (ost < 0) return cli_fail(out, ost);
 
   cli_matrix m;
+  const double t0 = MPI_Wtime();
   gcoo_status st = cli_matrix_read(in, dtype, &m);
+  const double t_read = MPI_Wtime() - t0;
+  double t_write = 0.0;
   if (st < 0) {
     cli_matrix_free(&m);
     const char *opt[] = {"in"};
@@ -194,10 +197,12 @@ static int run(int argc, char **argv, cli_command *cmd) {
     gcoo_sparse S = B ? B : m.A;
     const gcoo_dense *D = m.is_sparse ? &E : &m.D;
     const int flags = cli_write_flags(cmd);
+    const double t1 = MPI_Wtime();
     if (ko == CLI_FILE_H5)
       st = dense_out ? gcoo_h5_write_dense(out, D, flags) : gcoo_h5_write_sparse(out, S, flags);
     else
       st = dense_out ? gcoo_mtx_write_dense(out, D) : gcoo_mtx_write(out, S);
+    t_write = MPI_Wtime() - t1;
   }
   if (st >= 0) {
     char to[96];
@@ -210,9 +215,28 @@ static int run(int argc, char **argv, cli_command *cmd) {
       snprintf(to, sizeof to, "gcoo p=%lld %s", (long long)p, cli_dtype_name(t));
     else
       snprintf(to, sizeof to, "%s %s", cli_format_name(format), cli_dtype_name(t));
-    cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in,
-            m.is_sparse ? (ki == CLI_FILE_MTX ? "coordinate" : cli_format_name(m.format)) : "dense",
-            (long long)m.nrows, (long long)m.ncols, m.value_type, out, to);
+    const char *from = m.is_sparse ? (ki == CLI_FILE_MTX ? "coordinate" : cli_format_name(m.format))
+                                   : "dense";
+    if (cli_flag(cmd, "json")) { /* the fields of every subcommand's --json (cli/cli_json.c) */
+      cli_json j;
+      cli_json_begin(&j, stdout);
+      cli_json_head(&j, "convert");
+      cli_json_str(&j, "dtype", cli_dtype_name(t));
+      cli_json_matrix(&j, "a", in, m.nrows, m.ncols, m.is_sparse ? m.nnz : -1);
+      cli_json_str(&j, "format_in", from);
+      cli_json_str(&j, "value_type_in", m.value_type);
+      cli_json_str(&j, "format_out", to);
+      cli_json_str(&j, "out", out);
+      cli_json_bool(&j, "out_written", true);
+      cli_json_object(&j, "time_s");
+      cli_json_real(&j, "read", t_read);
+      cli_json_real(&j, "write", t_write);
+      cli_json_end(&j);
+      cli_json_end(&j);
+    } else {
+      cli_out("gcoo_dist convert: %s (%s %lld x %lld, %s) -> %s (%s)\n", in, from,
+              (long long)m.nrows, (long long)m.ncols, m.value_type, out, to);
+    }
   }
   int rc = st < 0 ? cli_fail(what, st) : 0;
   gcoo_sparse_destroy(&B);
@@ -224,7 +248,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
 cli_command cmd_convert =
     {"convert",
      "convert between .mtx/.mtx.gz and .h5 layouts",
-     "--in PATH --out PATH [--format csr|csc|gcoo|dense] [--p P] [--dtype float32|float64]",
+     "--in PATH --out PATH [--format csr|csc|gcoo|dense] [--p P] [--dtype float32|float64] "
+     "[--json]",
      "Reads the input on rank 0 (other ranks wait) and writes the output in one go.\n"
      "HDF5 objects are named file.h5:/group/path (file.h5 alone is the root group); sparse\n"
      "matrices are groups in scipy/anndata's layout (csr_matrix, csc_matrix) or gcoo_matrix,\n"

@@ -42,12 +42,12 @@ static int run(int argc, char **argv, cli_command *cmd) {
   uint64_t seed = 0;
   const char *out = cli_get(cmd, "out");
   if (!out) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --out PATH is required\n");
+    if (cli_rank() == 0) cli_error("gcoo_dist gen: --out PATH is required\n");
     return 2;
   }
   if (cli_flag(cmd, "stencil") == cli_flag(cmd, "rows")) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist gen: give either --rows R --cols C or --stencil 7|27\n");
+      cli_error("gcoo_dist gen: give either --rows R --cols C or --stencil 7|27\n");
     return 2;
   }
   if (cli_flag(cmd, "stencil")) {
@@ -55,7 +55,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     rows = cols = grid * grid * grid;
   } else {
     if (!cli_flag(cmd, "cols")) {
-      if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --rows needs --cols\n");
+      if (cli_rank() == 0) cli_error("gcoo_dist gen: --rows needs --cols\n");
       return 2;
     }
     if (!cli_int(cmd, "rows", 0, INT32_MAX, &v)) return 2;
@@ -68,7 +68,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   }
   const char *fs = cli_get(cmd, "format");
   if (strcmp(fs, "csr") && strcmp(fs, "gcoo")) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist gen: --format %s: expected csr or gcoo\n", fs);
+    if (cli_rank() == 0) cli_error("gcoo_dist gen: --format %s: expected csr or gcoo\n", fs);
     return 2;
   }
   gcoo_dtype dt;
@@ -83,8 +83,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (out_rc) return out_rc;
   if (kind == CLI_FILE_MTX && gcoo) {
     if (rank == 0)
-      fprintf(stderr, "gcoo_dist gen: --format gcoo needs an HDF5 output (.h5); Matrix Market "
-                      "files hold coordinates only\n");
+      cli_error("gcoo_dist gen: --format gcoo needs an HDF5 output (.h5); Matrix Market "
+                "files hold coordinates only\n");
     return 2;
   }
 
@@ -146,16 +146,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (cli_flag(cmd, "json")) {
       cli_json j;
       cli_json_begin(&j, stdout);
-      cli_json_str(&j, "command", "gen");
-      cli_json_str(&j, "matrix", what);
-      cli_json_int(&j, "rows", rows);
-      cli_json_int(&j, "cols", cols);
-      cli_json_int(&j, "nnz", nnz);
+      cli_json_head(&j, "gen");
+      cli_json_str(&j, "dtype", cli_dtype_name(dt));
+      cli_json_matrix(&j, "a", what, rows, cols, nnz);
       cli_json_str(&j, "format", fs);
       cli_json_int(&j, "p", p);
-      cli_json_str(&j, "dtype", cli_dtype_name(dt));
-      cli_json_int(&j, "ranks", size);
       cli_json_str(&j, "out", out);
+      cli_json_bool(&j, "out_written", true);
       cli_json_object(&j, "time_s");
       cli_json_real(&j, "generate", t_gen);
       cli_json_real(&j, "write", t_write);

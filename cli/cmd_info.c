@@ -49,7 +49,7 @@ static const char *kind_name(const char *path) {
 /* The JSON object of a file's report opens with the file and what it holds. */
 static void json_file_head(cli_json *j, const char *path, const char *kind) {
   cli_json_begin(j, stdout);
-  cli_json_str(j, "path", path);
+  cli_json_head(j, "info");
   cli_json_str(j, "file_type", kind_name(path));
   cli_json_str(j, "kind", kind);
 }
@@ -58,8 +58,7 @@ static int dense_info(const char *path, const cli_matrix *m, bool json) {
   if (json) {
     cli_json j;
     json_file_head(&j, path, "dense");
-    cli_json_int(&j, "nrows", m->nrows);
-    cli_json_int(&j, "ncols", m->ncols);
+    cli_json_matrix(&j, "a", path, m->nrows, m->ncols, -1);
     cli_json_str(&j, "dtype", cli_dtype_name(m->dtype));
     cli_json_str(&j, "value_type", m->value_type);
     cli_json_str(&j, "detail", m->detail);
@@ -78,16 +77,15 @@ static int run(int argc, char **argv, cli_command *cmd) {
   bool json = cli_flag(cmd, "json");
   int32_t p = 0;
   if (!path) {
-    fprintf(stderr, "gcoo_dist info: --in PATH is required (see --help)\n");
+    cli_error("gcoo_dist info: --in PATH is required (see --help)\n");
     return 2;
   }
   if (!cli_p(cmd, &p)) return 2;
   const long long pv = p;
   if (cli_file_kind_of(path) == CLI_FILE_UNKNOWN) {
-    fprintf(stderr,
-            "gcoo_dist info: cannot tell the file type of \"%s\" from its name (use .mtx, "
-            ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
-            path);
+    cli_error("gcoo_dist info: cannot tell the file type of \"%s\" from its name (use .mtx, "
+              ".mtx.gz, or .h5/.hdf5/.h5ad with an optional :/object)\n",
+              path);
     return 2;
   }
   cli_matrix m;
@@ -124,7 +122,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double rstd = nr ? sqrt(fmax(0.0, sum2 / (double)nr - rmean * rmean)) : 0.0;
   int64_t *stamp = malloc(sizeof(int64_t) * (size_t)(nc > 0 ? nc : 1));
   if (!stamp) {
-    fprintf(stderr, "gcoo_dist info: out of memory for %lld columns\n", (long long)nc);
+    cli_error("gcoo_dist info: out of memory for %lld columns\n", (long long)nc);
     gcoo_sparse_destroy(&C);
     cli_matrix_free(&m);
     return 1;
@@ -159,11 +157,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
     cli_json_str(&j, "value_type", m.value_type);
     if (m.index_type[0]) cli_json_str(&j, "index_type", m.index_type);
     cli_json_str(&j, "detail", m.detail);
-    cli_json_int(&j, "nrows", nr);
-    cli_json_int(&j, "ncols", nc);
-    cli_json_int(&j, "nnz", nnz);
+    cli_json_matrix(&j, "a", path, nr, nc, nnz);
     cli_json_real(&j, "density", density);
-    cli_json_object(&j, "rows");
+    cli_json_object(&j, "row_nnz");
     cli_json_int(&j, "min", rmin);
     cli_json_real(&j, "mean", rmean);
     cli_json_int(&j, "max", rmax);

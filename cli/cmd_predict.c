@@ -39,7 +39,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   (void)argv;
   const char *pa = cli_get(cmd, "a"), *pb = cli_get(cmd, "b");
   if (!pa) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist predict: --a FILE is required (see --help)\n");
+    if (cli_rank() == 0) cli_error("gcoo_dist predict: --a FILE is required (see --help)\n");
     return 2;
   }
   const int method = gcoo_predict_method_from_name(cli_get(cmd, "method"));
@@ -47,10 +47,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
   double rel_error = 0.0, max_cost = 0.0;
   if (method < 0) {
     if (cli_rank() == 0)
-      fprintf(stderr,
-              "gcoo_dist predict: --method %s: expected adaptive, paper, reference, pps, "
-              "upper or exact\n",
-              cli_get(cmd, "method"));
+      cli_error("gcoo_dist predict: --method %s: expected adaptive, paper, reference, pps, "
+                "upper or exact\n",
+                cli_get(cmd, "method"));
     return 2;
   }
   if (!cli_int(cmd, "samples", 0, INT64_MAX, &samples) ||
@@ -109,13 +108,9 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (json) {
     cli_json j;
     cli_json_begin(&j, stdout);
-    cli_json_str(&j, "a", pa);
-    cli_json_str(&j, "b", pb ? pb : pa);
-    cli_json_int(&j, "m", ai.nrows);
-    cli_json_int(&j, "k", ai.ncols);
-    cli_json_int(&j, "n", bi.ncols);
-    cli_json_int(&j, "nnz_a", ai.nnz);
-    cli_json_int(&j, "nnz_b", bi.nnz);
+    cli_json_head(&j, "predict");
+    cli_json_matrix(&j, "a", pa, ai.nrows, ai.ncols, ai.nnz);
+    cli_json_matrix(&j, "b", pb ? pb : pa, bi.nrows, bi.ncols, bi.nnz);
     cli_json_int(&j, "flop", p.flop_total);
     cli_json_int(&j, "nnz_lower", p.nnz_lower);
     cli_json_int(&j, "nnz_upper", p.nnz_upper);
@@ -127,16 +122,18 @@ static int run(int argc, char **argv, cli_command *cmd) {
     cli_json_int(&j, "samples", p.samples);
     cli_json_int(&j, "rows_counted", p.rows_counted);
     cli_json_int(&j, "flop_counted", p.flop_counted);
-    cli_json_real(&j, "seconds", p.seconds);
-    cli_json_real(&j, "seconds_flop", p.seconds_flop);
     cli_json_int(&j, "nnz_reference", r.nnz_predicted);
     cli_json_int(&j, "samples_reference", r.samples);
     if (exact) {
       cli_json_int(&j, "nnz_exact", z);
       cli_json_real(&j, "rel_error", rel(p.nnz_predicted, z));
       cli_json_real(&j, "rel_error_reference", rel(r.nnz_predicted, z));
-      cli_json_real(&j, "seconds_exact", texact);
     }
+    cli_json_object(&j, "time_s");
+    cli_json_real(&j, "predict", p.seconds);
+    cli_json_real(&j, "flop", p.seconds_flop);
+    if (exact) cli_json_real(&j, "exact", texact);
+    cli_json_end(&j);
     cli_json_end(&j);
   } else {
     printf("C = A B: A %lld x %lld (%lld entries), B %lld x %lld (%lld entries)\n",

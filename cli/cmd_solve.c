@@ -120,16 +120,14 @@ static bool parse(cli_command *cmd, solve_job *j) {
   j->out_on_failure = cli_flag(cmd, "out-on-failure");
   if ((j->a_path != NULL) == cli_flag(cmd, "stencil")) {
     if (cli_rank() == 0)
-      fprintf(stderr,
-              "gcoo_dist solve: give the matrix as exactly one of --a PATH or --stencil 7|27\n");
+      cli_error("gcoo_dist solve: give the matrix as exactly one of --a PATH or --stencil 7|27\n");
     return false;
   }
   if (j->save_b && j->b_path) {
     if (cli_rank() == 0)
-      fprintf(stderr,
-              "gcoo_dist solve: --save-b writes generated right-hand sides; with --b %s "
-              "there are none to save\n",
-              j->b_path);
+      cli_error("gcoo_dist solve: --save-b writes generated right-hand sides; with --b %s "
+                "there are none to save\n",
+                j->b_path);
     return false;
   }
   if (!cli_stencil(cmd, &j->stencil, &j->grid)) return false;
@@ -166,14 +164,14 @@ static bool parse(cli_command *cmd, solve_job *j) {
        cli_flag(cmd, "amg-coarse")) &&
       j->pc != GCOO_PC_AMG) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist solve: --amg-..., --nullspace and --coords need --pc amg\n");
+      cli_error("gcoo_dist solve: --amg-..., --nullspace and --coords need --pc amg\n");
     return false;
   }
   if ((j->nullspace && j->coords) || (j->coords && j->block_size < 2) ||
       (cli_flag(cmd, "block-size") && !j->coords)) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist solve: give --nullspace, or --coords with --block-size 2 or 3 "
-                      "(unknowns per node), not both\n");
+      cli_error("gcoo_dist solve: give --nullspace, or --coords with --block-size 2 or 3 "
+                "(unknowns per node), not both\n");
     return false;
   }
   /* float64 unless told: a tolerance like 1e-8 is out of float32's reach, whatever the file's
@@ -186,7 +184,7 @@ static bool parse(cli_command *cmd, solve_job *j) {
   if (j->save_b && (cli_job_output_check(cmd, j->save_b, j->a_path, j->x0_path) != 0 ||
                     (j->out && !strcmp(j->out, j->save_b)))) {
     if (cli_rank() == 0 && j->out && !strcmp(j->out, j->save_b))
-      fprintf(stderr, "gcoo_dist solve: --save-b and --out name the same file %s\n", j->out);
+      cli_error("gcoo_dist solve: --save-b and --out name the same file %s\n", j->out);
     return false;
   }
   return true;
@@ -203,19 +201,18 @@ static bool dense_file_fits(const char *opt, const char *path, int64_t m, int64_
     return false;
   }
   if (bsp) {
-    fprintf(stderr,
-            "gcoo_dist solve: --%s %s holds a sparse matrix; it must be a dense 2-D dataset or a "
-            "Matrix Market array file\n",
-            opt, path);
+    cli_error("gcoo_dist solve: --%s %s holds a sparse matrix; it must be a dense 2-D dataset or a "
+              "Matrix Market array file\n",
+              opt, path);
     return false;
   }
   if (bm != m || bn < 1 || (k > 0 && bn != k)) {
     char cols[32];
     snprintf(cols, sizeof cols, k > 0 ? "%lld" : "k", (long long)k);
-    fprintf(stderr,
-            "gcoo_dist solve: --%s %s is %lld x %lld, but A has %lld rows: %s must be %lld x %s\n",
-            opt, path, (long long)bm, (long long)bn, (long long)m, !strcmp(opt, "b") ? "B" : "X0",
-            (long long)m, cols);
+    cli_error("gcoo_dist solve: --%s %s is %lld x %lld, but A has %lld rows: %s must be %lld x "
+              "%s\n",
+              opt, path, (long long)bm, (long long)bn, (long long)m, !strcmp(opt, "b") ? "B" : "X0",
+              (long long)m, cols);
     return false;
   }
   return true;
@@ -234,13 +231,12 @@ static bool shapes_fit(solve_job *j) {
         if (!cli_explain_whole_file("solve", "a", j->a_path, false, st)) cli_fail(j->a_path, st);
         ok = 0;
       } else if (!asp) {
-        fprintf(stderr,
-                "gcoo_dist solve: --a %s is a dense matrix; the solvers take a sparse one\n",
-                j->a_path);
+        cli_error("gcoo_dist solve: --a %s is a dense matrix; the solvers take a sparse one\n",
+                  j->a_path);
         ok = 0;
       } else if (am != an) {
-        fprintf(stderr, "gcoo_dist solve: --a %s is %lld x %lld: A X = B needs a square A\n",
-                j->a_path, (long long)am, (long long)an);
+        cli_error("gcoo_dist solve: --a %s is %lld x %lld: A X = B needs a square A\n", j->a_path,
+                  (long long)am, (long long)an);
         ok = 0;
       }
     } else {
@@ -331,11 +327,10 @@ static gcoo_status symmetric_or_refuse(solve_job *j, int *symmetric) {
   const double tol = j->dtype == GCOO_FLOAT64 ? 1e-10 : 1e-4;
   *symmetric = fabs(s[0] - s[1]) <= tol * s[2];
   if (!*symmetric && cli_rank() == 0)
-    fprintf(stderr,
-            "gcoo_dist solve: --ksp %s needs a symmetric (positive definite) A, and A is not "
-            "symmetric: (x, A y) = %.6e but (y, A x) = %.6e for random x, y. Use --ksp gmres, "
-            "fgmres or bicgstab (any square A), or --ksp preonly --pc lu\n",
-            ksp_names[j->ksp_type], s[0], s[1]);
+    cli_error("gcoo_dist solve: --ksp %s needs a symmetric (positive definite) A, and A is not "
+              "symmetric: (x, A y) = %.6e but (y, A x) = %.6e for random x, y. Use --ksp gmres, "
+              "fgmres or bicgstab (any square A), or --ksp preonly --pc lu\n",
+              ksp_names[j->ksp_type], s[0], s[1]);
   return GCOO_SUCCESS;
 }
 
@@ -427,23 +422,21 @@ static gcoo_status amg_inputs(solve_job *j, gcoo_pc pc) {
     int sparse = 0;
     if (cli_dense_shape(path, &fm, &fn, &sparse) >= 0 && !sparse &&
         (fm != j->info.m_global / bs || (j->coords && fn != bs))) {
-      fprintf(stderr,
-              "gcoo_dist solve: --%s %s is %lld x %lld; %s needs %lld x %s (A has %lld rows)\n",
-              j->coords ? "coords" : "nullspace", path, (long long)fm, (long long)fn,
-              j->coords ? "the coordinates" : "the near-null space",
-              (long long)(j->info.m_global / bs), j->coords ? (bs == 2 ? "2" : "3") : "b",
-              (long long)j->info.m_global);
+      cli_error("gcoo_dist solve: --%s %s is %lld x %lld; %s needs %lld x %s (A has %lld rows)\n",
+                j->coords ? "coords" : "nullspace", path, (long long)fm, (long long)fn,
+                j->coords ? "the coordinates" : "the near-null space",
+                (long long)(j->info.m_global / bs), j->coords ? (bs == 2 ? "2" : "3") : "b",
+                (long long)j->info.m_global);
       ok = 0;
     }
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, gcoo_dist_comm(j->d));
   if (!ok) return GCOO_ERR_SHAPE;
   if (j->info.row0 % bs || j->info.nrows_local % bs) {
-    fprintf(stderr,
-            "gcoo_dist solve: rank %d holds rows %lld..%lld, not whole nodes of %lld "
-            "unknowns (--block-size)\n",
-            cli_rank(), (long long)j->info.row0,
-            (long long)(j->info.row0 + j->info.nrows_local - 1), (long long)bs);
+    cli_error("gcoo_dist solve: rank %d holds rows %lld..%lld, not whole nodes of %lld "
+              "unknowns (--block-size)\n",
+              cli_rank(), (long long)j->info.row0,
+              (long long)(j->info.row0 + j->info.nrows_local - 1), (long long)bs);
     st = GCOO_ERR_SHAPE;
   }
   st = gcoo_dist_agree(j->d, st);
@@ -655,7 +648,7 @@ static void amg_json(cli_json *js, const gcoo_amg_info *a) {
                                        "smoother", "coarse",    "total"};
   const double secs[] = {a->t_strength, a->t_aggregate, a->t_prolongator, a->t_galerkin,
                          a->t_smoother, a->t_coarse,    a->t_total};
-  cli_json_object(js, "seconds");
+  cli_json_object(js, "time_s");
   cli_json_reals(js, phases, secs, 7);
   cli_json_end(js);
   cli_json_end(js);
@@ -683,6 +676,7 @@ static void report(solve_job *j) {
   gcoo_pc pc = NULL;
   const int have_amg = j->pc == GCOO_PC_AMG && gcoo_ksp_get_pc(j->ksp, &pc) >= 0 &&
                        gcoo_pc_get_amg_info(pc, &amg) >= 0;
+  char *devices = cli_devices_gather(j->d); /* every rank's "host: device", on rank 0 */
   if (cli_rank() != 0) return;
   const char *mode = j->separate                                              ? "separate"
                      : j->ksp_type == GCOO_KSP_CG && r->k > 1 && !j->lockstep ? "block"
@@ -690,20 +684,16 @@ static void report(solve_job *j) {
   if (j->json) {
     cli_json js;
     cli_json_begin(&js, stdout);
-    cli_json_str(&js, "command", "solve");
-    cli_json_str(&js, "matrix",
-                 j->a_path ? j->a_path : (j->stencil == 7 ? "poisson3d-7" : "poisson3d-27"));
-    if (!j->a_path) cli_json_int(&js, "grid", j->grid);
-    cli_json_int(&js, "m", j->info.m_global);
-    cli_json_int(&js, "nnz", j->info.nnz_global);
-    cli_json_real(&js, "shift", j->shift);
-    cli_json_int(&js, "ranks", cli_size());
-    cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
-    cli_json_str(&js, "device", dev);
+    cli_json_head(&js, "solve");
     cli_json_str(&js, "dtype", cli_dtype_name(j->dtype));
     cli_json_str(&js, "dtype_source", j->dtype_source);
-    cli_json_str(&js, "alg", gcoo_spdm_alg_name(j->info.local.alg));
-    cli_json_str(&js, "alg_solver", gcoo_spdm_alg_name(j->info.local.alg));
+    cli_json_run(&js, j->d, devices);
+    cli_json_matrix(&js, "a",
+                    j->a_path ? j->a_path : (j->stencil == 7 ? "poisson3d-7" : "poisson3d-27"),
+                    j->info.m_global, j->info.m_global, j->info.nnz_global);
+    if (!j->a_path) cli_json_int(&js, "grid", j->grid);
+    cli_json_real(&js, "shift", j->shift);
+    cli_json_str(&js, "algorithm", gcoo_spdm_alg_name(j->info.local.alg));
     cli_json_str(&js, "ksp", ksp_names[j->ksp_type]);
     cli_json_str(&js, "pc", pc_names[j->pc]);
     if (j->ksp_type == GCOO_KSP_GMRES || j->ksp_type == GCOO_KSP_FGMRES)
@@ -721,7 +711,8 @@ static void report(solve_job *j) {
     cli_json_int(&js, "pc_calls", r->pc_calls);
     cli_json_int(&js, "min_block_rank", r->min_block_rank);
     cli_json_real(&js, "true_residual_max", worst_true);
-    cli_json_bool(&js, "written", j->written);
+    if (j->out) cli_json_str(&js, "out", j->out);
+    cli_json_bool(&js, "out_written", j->written);
     cli_json_array(&js, "column_iterations"); /* -1: the column did not converge */
     for (int64_t c = 0; c < r->k; c++)
       cli_json_int(&js, NULL, r->column_reason[c] > 0 ? r->column_iterations[c] : -1);
@@ -750,10 +741,11 @@ static void report(solve_job *j) {
                                          "reduce", "blas",  "precond", "write"};
     const double secs[] = {t_build,  t_solve, t_setup, t_iter,    t_spmm,
                            t_reduce, t_blas,  t_pc,    j->t_write};
-    cli_json_object(&js, "seconds");
+    cli_json_object(&js, "time_s");
     cli_json_reals(&js, phases, secs, 9);
     cli_json_end(&js);
     cli_json_end(&js);
+    free(devices);
     return;
   }
   printf("gcoo_dist solve: %s, %lld rows, nnz %lld, shift %g; %d rank(s), %s (%s), %s %s\n",
@@ -779,6 +771,7 @@ static void report(solve_job *j) {
          "rows per multiply\n",
          t_build, t_solve, t_setup, t_iter, t_spmm, t_reduce, t_pc, t_blas, j->t_write,
          (long long)halo_sum);
+  free(devices);
 }
 
 static int run(int argc, char **argv, cli_command *cmd) {
@@ -808,15 +801,13 @@ static int run(int argc, char **argv, cli_command *cmd) {
       if (!(j.res.true_residual[c] <= worst)) worst = j.res.true_residual[c];
     if (!j.res.converged) {
       if (cli_rank() == 0 && j.out && !j.written)
-        fprintf(stderr,
-                "gcoo_dist solve: X was not written to %s: the solve did not converge "
-                "(--out-on-failure writes it anyway)\n",
-                j.out);
+        cli_error("gcoo_dist solve: X was not written to %s: the solve did not converge "
+                  "(--out-on-failure writes it anyway)\n",
+                  j.out);
       rc = 1;
     } else if (j.check && !(worst <= j.tol)) {
       if (cli_rank() == 0)
-        fprintf(stderr, "gcoo_dist solve: --check: true residual %.3e above --tol %g\n", worst,
-                j.tol);
+        cli_error("gcoo_dist solve: --check: true residual %.3e above --tol %g\n", worst, j.tol);
       rc = 1;
     }
   }

@@ -81,14 +81,14 @@ static bool parse(cli_command *cmd, job *j) {
   int sources = (j->a_path != NULL) + cli_flag(cmd, "stencil") + cli_flag(cmd, "rows");
   if (sources != 1) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: give the sparse matrix as exactly one of --a PATH, "
-                      "--stencil 7|27 (with --grid) or --rows R --cols C (see --help)\n");
+      cli_error("gcoo_dist spdm: give the sparse matrix as exactly one of --a PATH, "
+                "--stencil 7|27 (with --grid) or --rows R --cols C (see --help)\n");
     return false;
   }
   if (!cli_stencil(cmd, &j->stencil, &j->grid)) return false;
   if (cli_flag(cmd, "rows")) {
     if (!cli_flag(cmd, "cols")) {
-      if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: --rows needs --cols\n");
+      if (cli_rank() == 0) cli_error("gcoo_dist spdm: --rows needs --cols\n");
       return false;
     }
     if (!cli_int(cmd, "rows", 0, INT32_MAX, &v)) return false;
@@ -101,7 +101,7 @@ static bool parse(cli_command *cmd, job *j) {
     j->seed_a = (uint64_t)v;
   }
   if (j->b_path && cli_flag(cmd, "ncols")) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spdm: give --b PATH or --ncols N, not both\n");
+    if (cli_rank() == 0) cli_error("gcoo_dist spdm: give --b PATH or --ncols N, not both\n");
     return false;
   }
   if (!cli_int(cmd, "ncols", 0, INT32_MAX, &v)) return false;
@@ -128,7 +128,7 @@ static bool parse(cli_command *cmd, job *j) {
                                           : -2;
   if (j->xmode == -2) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --xmode %s: expected auto, replicated or partitioned\n", xm);
+      cli_error("gcoo_dist spdm: --xmode %s: expected auto, replicated or partitioned\n", xm);
     return false;
   }
   if (!cli_int(cmd, "repeat", 1, 1000000, &v)) return false;
@@ -141,8 +141,7 @@ static bool parse(cli_command *cmd, job *j) {
               : !strcmp(g, "all")  ? GATHER_ALL
                                    : -3;
   if (j->gather == -3) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: --gather %s: expected root, all or none\n", g);
+    if (cli_rank() == 0) cli_error("gcoo_dist spdm: --gather %s: expected root, all or none\n", g);
     return false;
   }
   return true;
@@ -348,14 +347,13 @@ static int dense_fits(job *j, int64_t N, int64_t b_rows_read) {
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == INT32_MAX) return 0;
   if (rank == first)
-    fprintf(stderr,
-            "gcoo_dist: rank %d: the dense operands of %lld columns need %.3g bytes of memory on "
-            "this host (its %d rank%s: X %lld x %lld %s, rows of Y%s), more than its %.3g bytes: "
-            "refused before allocating them (use fewer columns%s, or ranks on more hosts)\n",
-            rank, (long long)N, need, nhost, nhost == 1 ? "" : "s", (long long)j->k, (long long)N,
-            nx == j->k ? "replicated on each" : "partitioned",
-            j->gather == GATHER_NONE ? "" : ", the gathered Y", have,
-            nx == j->k && j->k > j->nrows ? ", --xmode partitioned" : "");
+    cli_error("gcoo_dist: rank %d: the dense operands of %lld columns need %.3g bytes of memory on "
+              "this host (its %d rank%s: X %lld x %lld %s, rows of Y%s), more than its %.3g bytes: "
+              "refused before allocating them (use fewer columns%s, or ranks on more hosts)\n",
+              rank, (long long)N, need, nhost, nhost == 1 ? "" : "s", (long long)j->k, (long long)N,
+              nx == j->k ? "replicated on each" : "partitioned",
+              j->gather == GATHER_NONE ? "" : ", the gathered Y", have,
+              nx == j->k && j->k > j->nrows ? ", --xmode partitioned" : "");
   return 1;
 }
 
@@ -689,7 +687,7 @@ static int run_job(job *j) {
   if (!rc) spdm_report(j);
   if (!rc && j->check_failed) {
     if (j->out && cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spdm: the check failed: %s was not written\n", j->out);
+      cli_error("gcoo_dist spdm: the check failed: %s was not written\n", j->out);
     rc = 1;
   }
   /* a process that leaves with _exit (a GPU was used) has the driver and the kernel take back

@@ -9,8 +9,6 @@
 
 /* ---- the report --------------------------------------------------------------------------- */
 
-enum { DESC = 160 };
-
 void spdm_report(job *j) {
   MPI_Comm comm = gcoo_dist_comm(j->d);
   const int rank = cli_rank(), size = cli_size();
@@ -18,11 +16,7 @@ void spdm_report(job *j) {
   gcoo_dist_op_info oi;
   gcoo_dist_get_info(j->d, &di);
   gcoo_dist_op_get_info(j->op, &oi);
-  char mine[DESC], *all = rank == 0 ? malloc((size_t)size * DESC) : NULL;
-  char dev[128] = "";
-  gcoo_ctx_describe(gcoo_dist_ctx(j->d), dev, sizeof dev);
-  snprintf(mine, sizeof mine, "%s: %s", di.host, dev);
-  MPI_Gather(mine, DESC, MPI_CHAR, all, DESC, MPI_CHAR, 0, comm);
+  char *all = cli_devices_gather(j->d); /* every rank's "host: device" */
   /* halo traffic and the algorithm every rank chose */
   const size_t es = gcoo_dtype_size(j->dtype);
   int64_t halo[2] = {oi.halo_rows_send, oi.halo_rows_send}, hsum = 0, hmax = 0;
@@ -49,29 +43,14 @@ void spdm_report(job *j) {
   if (j->json) {
     cli_json js;
     cli_json_begin(&js, stdout);
-    cli_json_str(&js, "command", "spdm");
-    cli_json_str(&js, "version", GCOO_VERSION_STRING);
+    cli_json_head(&js, "spdm");
     cli_json_str(&js, "product", ds ? "C = B S" : "Y = A X");
     cli_json_str(&js, "reading", ds ? "dense-sparse" : "sparse-dense");
     cli_json_str(&js, "dtype", j->dtype == GCOO_FLOAT64 ? "float64" : "float32");
     cli_json_str(&js, "dtype_source", j->dtype_source);
-    cli_json_int(&js, "ranks", size);
-    cli_json_str(&js, "backend", gcoo_ctx_backend(gcoo_dist_ctx(j->d)));
-    cli_json_bool(&js, "nccl", di.nccl);
-    cli_json_array(&js, "devices");
-    for (int r = 0; r < size; r++) cli_json_str(&js, NULL, all + (size_t)r * DESC);
-    cli_json_end(&js);
-    cli_json_object(&js, "a");
-    cli_json_str(&js, "source", j->a_desc);
-    cli_json_int(&js, "rows", ds ? j->k : j->m);
-    cli_json_int(&js, "cols", ds ? j->m : j->k);
-    cli_json_int(&js, "nnz", j->nnz);
-    cli_json_end(&js);
-    cli_json_object(&js, "b");
-    cli_json_str(&js, "source", j->b_desc);
-    cli_json_int(&js, "rows", ds ? j->N : j->k);
-    cli_json_int(&js, "cols", ds ? j->k : j->N);
-    cli_json_end(&js);
+    cli_json_run(&js, j->d, all);
+    cli_json_matrix(&js, "a", j->a_desc, ds ? j->k : j->m, ds ? j->m : j->k, j->nnz);
+    cli_json_matrix(&js, "b", j->b_desc, ds ? j->N : j->k, ds ? j->k : j->N, -1);
     cli_json_str(&js, "algorithm", algname);
     cli_json_str(&js, "math", j->math == GCOO_MATH_TF32 ? "tf32" : "exact");
     cli_json_bool(&js, "algorithm_same_on_all_ranks", alg_min == alg_max || alg_min == 1000);
@@ -124,7 +103,7 @@ void spdm_report(job *j) {
            ds ? "C = B S" : "Y = A X", ds ? "dense-sparse" : "sparse-dense",
            j->dtype == GCOO_FLOAT64 ? "float64" : "float32", j->dtype_source, size,
            size > 1 ? "s" : "", gcoo_ctx_backend(gcoo_dist_ctx(j->d)), di.nccl ? " + NCCL" : "");
-    for (int r = 0; r < size && r < 8; r++) printf("  rank %d: %s\n", r, all + (size_t)r * DESC);
+    for (int r = 0; r < size && r < 8; r++) printf("  rank %d: %s\n", r, cli_devices_at(all, r));
     if (size > 8) printf("  ... (%d more ranks)\n", size - 8);
     printf("  %s: %s, %lld x %lld, nnz %lld, nnz imbalance %.3f\n", ds ? "S" : "A", j->a_desc,
            (long long)(ds ? j->k : j->m), (long long)(ds ? j->m : j->k), (long long)j->nnz,

@@ -290,7 +290,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
   const int method = gcoo_predict_method_from_name(cli_get(cmd, "method"));
   const int alg = gcoo_spgemm_alg_from_name(cli_get(cmd, "alg"));
   if (!pa) {
-    if (cli_rank() == 0) fprintf(stderr, "gcoo_dist spgemm: --a FILE is required (see --help)\n");
+    if (cli_rank() == 0) cli_error("gcoo_dist spgemm: --a FILE is required (see --help)\n");
     return 2;
   }
   gcoo_dtype dt;
@@ -303,8 +303,8 @@ static int run(int argc, char **argv, cli_command *cmd) {
   if (out_rc) return out_rc;
   if (method < 0 || alg < 0) {
     if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",
-              method < 0 ? "--method" : "--alg", cli_get(cmd, method < 0 ? "method" : "alg"));
+      cli_error("gcoo_dist spgemm: unknown %s \"%s\" (see --help)\n",
+                method < 0 ? "--method" : "--alg", cli_get(cmd, method < 0 ? "method" : "alg"));
     return 2;
   }
   if (!cli_real(cmd, "safety", 1e-9, 1e6, &safety) ||
@@ -349,8 +349,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
     if (!chk.pass) rc = 1;
   }
   if (out && rc) {
-    if (cli_rank() == 0)
-      fprintf(stderr, "gcoo_dist spgemm: the check failed: %s was not written\n", out);
+    if (cli_rank() == 0) cli_error("gcoo_dist spgemm: the check failed: %s was not written\n", out);
   } else if (out) {
     cli_progress("writing %s", out);
     const double t0 = MPI_Wtime();
@@ -376,39 +375,41 @@ static int run(int argc, char **argv, cli_command *cmd) {
     MPI_Allreduce(tmax, tall, 3, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(d));
     char dev[160];
     gcoo_ctx_describe(gcoo_dist_ctx(d), dev, sizeof dev);
+    char *devices = cli_devices_gather(d); /* every rank's "host: device", on rank 0 */
     gcoo_dist_info di;
     double bind = gcoo_dist_get_info(d, &di) >= 0 ? di.bind_seconds : 0.0;
     MPI_Allreduce(MPI_IN_PLACE, &bind, 1, MPI_DOUBLE, MPI_MAX, gcoo_dist_comm(d));
     const double perr = info.nnz
                             ? ((double)info.nnz_predicted - (double)info.nnz) / (double)info.nnz
                             : 0.0;
-    if (cli_rank() != 0) goto done;
+    if (cli_rank() != 0) {
+      free(devices);
+      goto done;
+    }
     if (json) {
       cli_json j;
       cli_json_begin(&j, stdout);
-      cli_json_str(&j, "a", pa);
-      cli_json_str(&j, "b", pb ? pb : pa);
-      cli_json_int(&j, "ranks", gcoo_dist_size(d));
-      cli_json_str(&j, "backend", gcoo_ctx_backend(gcoo_dist_ctx(d)));
-      cli_json_str(&j, "device", dev);
+      cli_json_head(&j, "spgemm");
       cli_json_str(&j, "dtype", cli_dtype_name(dt));
       cli_json_str(&j, "dtype_source", dt_source);
-      cli_json_str(&j, "alg", gcoo_spgemm_alg_name(info.local.alg));
-      cli_json_int(&j, "m", info.m);
-      cli_json_int(&j, "k", info.k);
-      cli_json_int(&j, "n", info.n);
+      cli_json_run(&j, d, devices);
+      cli_json_matrix(&j, "a", pa, info.m, info.k, -1);
+      cli_json_matrix(&j, "b", pb ? pb : pa, info.k, info.n, -1);
+      cli_json_matrix(&j, "c", out ? out : "A B", info.m, info.n, info.nnz);
+      cli_json_str(&j, "algorithm", gcoo_spgemm_alg_name(info.local.alg));
       cli_json_int(&j, "flop", info.flop);
-      cli_json_int(&j, "nnz", info.nnz);
       cli_json_int(&j, "nnz_predicted", info.nnz_predicted);
       cli_json_real(&j, "prediction_rel_error", perr);
       cli_json_real(&j, "imbalance_predicted", info.imbalance);
       cli_json_real(&j, "imbalance_measured", info.imbalance_actual);
-      cli_json_real(&j, "seconds_plan", info.seconds_plan);
-      cli_json_real(&j, "seconds_read", tall[0]);
-      cli_json_real(&j, "seconds_compute", info.seconds_compute);
-      cli_json_real(&j, "seconds_write", tall[2]);
-      cli_json_real(&j, "seconds_bind", bind); /* the wait for the GPU after the read */
-      cli_json_real(&j, "seconds", tall[1] + tall[2]);
+      cli_json_object(&j, "time_s");
+      cli_json_real(&j, "read", tall[0]);
+      cli_json_real(&j, "bind", bind); /* the wait for the GPU after the read */
+      cli_json_real(&j, "plan", info.seconds_plan);
+      cli_json_real(&j, "compute", info.seconds_compute);
+      cli_json_real(&j, "write", tall[2]);
+      cli_json_real(&j, "total", tall[1] + tall[2]);
+      cli_json_end(&j);
       if (out) cli_json_str(&j, "out", out);
       if (out) cli_json_bool(&j, "out_written", rc == 0);
       if (cli_flag(cmd, "check")) {
@@ -446,6 +447,7 @@ static int run(int argc, char **argv, cli_command *cmd) {
                (long long)chk.rows, (long long)chk.nnz_c, chk.err, chk.tol,
                chk.pass ? "PASS" : "FAIL");
     }
+    free(devices);
   }
 done:
   gcoo_sparse_destroy(&slab);

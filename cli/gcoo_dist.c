@@ -47,6 +47,8 @@ int main(int argc, char **argv) {
       }
       rc = 2;
     } else {
+      for (int i = 2; i < argc; i++) /* --json: the error object too, whatever fails */
+        if (!strcmp(argv[i], "--json")) cli_json_mode(cmd->name);
       int p = cli_parse(cmd, argc - 2, argv + 2);
       rc = p < 0 ? 2 : p > 0 ? 0 : cmd->run(argc - 2, argv + 2, cmd);
     }
@@ -54,6 +56,7 @@ int main(int argc, char **argv) {
   /* every rank leaves with the worst exit code, so mpirun reports the failure once */
   int worst = rc;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  cli_json_finish(worst); /* a --json job that failed before its report: the error object */
   cli_signals_finishing(worst);
   MPI_Finalize();
   return cli_startup_end(worst);

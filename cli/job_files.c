@@ -37,10 +37,9 @@ void cli_path_split(const char *path, char *file, size_t len, const char **objec
 cli_file_kind cli_output_kind(const char *cmdname, const char *opt, const char *path) {
   cli_file_kind k = cli_file_kind_of(path);
   if (k == CLI_FILE_UNKNOWN && cli_rank() == 0)
-    fprintf(stderr,
-            "gcoo_dist %s: --%s %s: cannot tell the format from the name; use .h5 or .hdf5 "
-            "(HDF5, with an optional :/object) or .mtx / .mtx.gz (Matrix Market)\n",
-            cmdname, opt, path);
+    cli_error("gcoo_dist %s: --%s %s: cannot tell the format from the name; use .h5 or .hdf5 "
+              "(HDF5, with an optional :/object) or .mtx / .mtx.gz (Matrix Market)\n",
+              cmdname, opt, path);
   return k;
 }
 
@@ -67,8 +66,8 @@ bool cli_outputs_safe(const char *cmdname, const char *out, const char *const *i
   if (cli_rank() == 0) bad = cli_output_conflict(out, inputs, n, why, sizeof why);
   MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (bad >= 0 && cli_rank() == 0)
-    fprintf(stderr, "gcoo_dist %s: --out %s and --%s %s: %s\n", cmdname, out, names[bad],
-            inputs[bad], why);
+    cli_error("gcoo_dist %s: --out %s and --%s %s: %s\n", cmdname, out, names[bad], inputs[bad],
+              why);
   return bad < 0;
 }
 
@@ -108,8 +107,9 @@ int cli_job_output_check(cli_command *cmd, const char *out, const char *a, const
   if (cli_rank() == 0) {
     st = gcoo_output_check(path, cli_flag(cmd, "overwrite"));
     if (st < 0)
-      fprintf(stderr, "gcoo_dist %s: --out %s: %s (%s): %s\n", cmd->name, out,
-              gcoo_strerror((gcoo_status)st), gcoo_status_name((gcoo_status)st), gcoo_last_error());
+      cli_error("gcoo_dist %s: --out %s: %s (%s): %s\n", cmd->name, out,
+                gcoo_strerror((gcoo_status)st), gcoo_status_name((gcoo_status)st),
+                gcoo_last_error());
   }
   MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return st < 0 ? 1 : 0;
@@ -144,11 +144,10 @@ bool cli_explain_whole_file(const char *cmdname, const char *opt, const char *pa
   members_from_last_error(members, sizeof members);
   char first[128] = "X";
   if (members[0]) snprintf(first, sizeof first, "%.*s", (int)strcspn(members, ","), members);
-  fprintf(stderr,
-          "gcoo_dist %s: --%s %s names the whole file, whose root group is not a %s; name the "
-          "object in the file, e.g. --%s %s:/%s%s%s%s\n",
-          cmdname, opt, path, dense ? "dense matrix (a 2-D dataset)" : "matrix", opt, file, first,
-          members[0] ? " (the file holds: " : "", members, members[0] ? ")" : "");
+  cli_error("gcoo_dist %s: --%s %s names the whole file, whose root group is not a %s; name the "
+            "object in the file, e.g. --%s %s:/%s%s%s%s\n",
+            cmdname, opt, path, dense ? "dense matrix (a 2-D dataset)" : "matrix", opt, file, first,
+            members[0] ? " (the file holds: " : "", members, members[0] ? ")" : "");
   return true;
 }
 

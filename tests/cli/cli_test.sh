@@ -95,7 +95,8 @@ default)  # the README's first command: no arguments, any rank count, PASS and e
   grep -q "on $np rank" "$tmp/out" || fail "rank count not reported"
   grep -q "nnz 760320" "$tmp/out" || fail "nnz of the 48^3 7-point matrix not reported"
   ;;
-json)  # one JSON object with shapes, nnz, ranks, backend, devices, algorithm, p, times, check
+json)  # one JSON object with shapes, nnz, ranks, backend, devices, algorithm, p, times, check; the
+       # same names in every subcommand; an error object when the job fails
   for reading in sparse-dense dense-sparse; do
     run "$np" spdm --stencil 27 --grid 12 --ncols 8 --check --json --reading "$reading" --gather root
     expect_rc 0 "spdm --json --reading $reading"
@@ -109,6 +110,25 @@ assert d['check']['pass'] and d['check']['rows']==64 and d['check']['max_rel_err
 assert d['imbalance']>=1.0 and d['xmode']=='partitioned'
 assert ($np==1) == (d['halo']['rows_sent_total']==0), d['halo']"
   done
+  # every subcommand: the same names for the same things (docs/guide.md, "--json")
+  head="assert d['command']=='\$c' and d['version'] and d['ranks']==$np, d"
+  run "$np" gen --stencil 7 --grid 6 --out "$tmp/j.mtx" --json; expect_rc 0 "gen --json"
+  json "${head/\$c/gen}; assert d['a']['nnz']==1296 and d['a']['rows']==216 and d['out_written'] and d['time_s']['write']>=0"
+  run "$np" convert --in "$tmp/j.mtx" --out "$tmp/j2.mtx" --json; expect_rc 0 "convert --json"
+  json "${head/\$c/convert}; assert d['a']['nnz']==1296 and d['out']=='$tmp/j2.mtx' and d['out_written'] and d['time_s']['read']>=0"
+  run "$np" info --in "$tmp/j2.mtx" --json; expect_rc 0 "info --json"
+  json "${head/\$c/info}; assert d['a']==dict(source='$tmp/j2.mtx', rows=216, cols=216, nnz=1296), d['a']"
+  run "$np" predict --a "$tmp/j.mtx" --json; expect_rc 0 "predict --json"
+  json "${head/\$c/predict}; assert d['a']['nnz']==d['b']['nnz']==1296 and d['time_s']['predict']>=0"
+  run "$np" spgemm --a "$tmp/j.mtx" --check --json; expect_rc 0 "spgemm --json"
+  json "${head/\$c/spgemm}; assert d['a']['rows']==d['c']['rows']==216 and d['c']['nnz']>1296 and d['check']['pass'] and len(d['devices'])==$np and d['algorithm'] and d['time_s']['total']>=0"
+  run "$np" solve --stencil 7 --grid 6 --json; expect_rc 0 "solve --json"
+  json "${head/\$c/solve}; assert d['a']['nnz']==1296 and d['converged'] and len(d['devices'])==$np and d['algorithm'] and d['time_s']['solve']>=0"
+  # a job that fails: an error object on stdout in place of the report
+  run "$np" spdm --a "$tmp/missing.mtx" --ncols 4 --json; expect_rc 1 "a missing file with --json"
+  json "${head/\$c/spdm}; assert d['status']=='GCOO_ERR_IO' and d['rank']==0 and 'missing.mtx' in d['message'] and d['exit_code']==1"
+  run "$np" spgemm --a "$tmp/j.mtx" --safety -3 --json; expect_rc 2 "a bad option with --json"
+  json "${head/\$c/spgemm}; assert d['status']=='GCOO_ERR_INVALID_ARG' and 'safety' in d['message'] and d['exit_code']==2"
   ;;
 ranks)  # the product does not depend on the rank count (sums of Y at 1 and 3 ranks)
   for args in "--stencil 7 --grid 16 --ncols 4" "--rows 900 --cols 700 --sparsity 0.98 --ncols 5" \
@@ -167,7 +187,7 @@ assert list(a.attrs['shape']) == [700, 500]" || fail "gen files differ between 1
   for reading in sparse-dense dense-sparse; do
     run "$np" spdm --a "$tmp/many.h5" --ncols 6 --check --json --reading "$reading"
     expect_rc 0 "spdm --a file --reading $reading"
-    json "g=json.load(open('$tmp/gen.json')); assert d['a']['nnz']==g['nnz'] and d['check']['pass'], d"
+    json "g=json.load(open('$tmp/gen.json')); assert d['a']['nnz']==g['a']['nnz'] and d['check']['pass'], d"
   done
   run "$np" gen --stencil 7 --grid 10 --format gcoo --p 16 --out "$tmp/p.h5"; expect_rc 0 "gen gcoo"
   run "$np" spdm --a "$tmp/p.h5" --ncols 4 --check --json --reading dense-sparse
@@ -198,7 +218,7 @@ assert d['command']=='solve' and d['converged'] and d['k']==6 and d['ranks']==$n
 assert d['true_residual_max'] <= 1e-8, d['true_residual_max']
 assert len(d['history'])==d['iterations']+1 and d['history'][0]==[1.0]*6
 assert all(0 < it <= d['iterations'] for it in d['column_iterations'])
-for k in ('build','solve','spmm','reduce','blas','precond'): assert d['seconds'][k]>=0, k"
+for k in ('build','solve','spmm','reduce','blas','precond'): assert d['time_s'][k]>=0, k"
   run "$np" solve --stencil 7 --grid 12 --k 6 --tol 1e-9 --json --separate
   expect_rc 0 "solve --separate"
   json "
@@ -261,7 +281,7 @@ with h5py.File('$tmp/N.h5', 'w') as f:
   [ "$(grep -c "converged" "$tmp/out")" = 1 ] || fail "one verdict, not two"
   same_h5 "$tmp/Xk.h5" "$tmp/Xk.saved.h5" "a failed solve"
   run "$np" solve --stencil 7 --grid 8 --k 2 --maxit 3 --out "$tmp/Xk.h5:/X" --overwrite --out-on-failure --json
-  expect_rc 1 "--out-on-failure"; json "assert d['written'] and not d['converged'], d"
+  expect_rc 1 "--out-on-failure"; json "assert d['out_written'] and not d['converged'], d"
   # a zero diagonal: Jacobi refuses with the row, none goes on
   run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp gmres --k 1
   expect_rc 1 "Jacobi on west0479"; expect_err "A(" "names the row"
@@ -270,7 +290,7 @@ amg)  # solve --pc amg: its options, the hierarchy under "amg" in --json, a near
      # nodal coordinates with a block size, and the options refused without --pc amg
   run "$np" solve --stencil 7 --grid 12 --k 2 --pc amg --check --json
   expect_rc 0 "solve --pc amg"
-  json "a = d['amg']; assert d['pc']=='amg' and d['converged'] and d['iterations'] <= 12 and a['levels'] >= 2 and a['level'][0]['rows'] == 1728 and 1 < a['operator_complexity'] < 2 and a['level'][1]['nnz_ap'] > 0 and 0 < d['seconds']['setup'] <= d['seconds']['solve'], d"
+  json "a = d['amg']; assert d['pc']=='amg' and d['converged'] and d['iterations'] <= 12 and a['levels'] >= 2 and a['level'][0]['rows'] == 1728 and 1 < a['operator_complexity'] < 2 and a['level'][1]['nnz_ap'] > 0 and 0 < d['time_s']['setup'] <= d['time_s']['solve'], d"
   run "$np" solve --stencil 7 --grid 12 --k 1 --pc amg --amg-theta 0.05 --amg-smoother jacobi --amg-coarse 40 --check --json
   expect_rc 0 "the AMG options"; json "assert d['amg']['level'][-1]['rows'] <= 40, d['amg']"
   "$py" -c "

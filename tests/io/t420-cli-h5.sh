@@ -12,19 +12,19 @@ start t420
 nnz=$(head -1 anndata_X.txt | cut -d' ' -f3)
 expect 0 "40 x 23, $nnz entries" "$G" info --in anndata.h5:/X
 "$G" info --in anndata.h5:/X --json --p 10 > x.json || note "info --json failed"
-check_json x.json "j['kind']=='sparse' and j['format']=='csr' and j['dtype']=='float32' and j['index_type']=='int32' and (j['nrows'],j['ncols'],j['nnz'])==(40,23,$nnz) and [g['p'] for g in j['groups']]==[4,10,32,128,512] and j['p']==10"
+check_json x.json "j['kind']=='sparse' and j['format']=='csr' and j['dtype']=='float32' and j['index_type']=='int32' and (j['a']['rows'],j['a']['cols'],j['a']['nnz'])==(40,23,$nnz) and [g['p'] for g in j['groups']]==[4,10,32,128,512] and j['p']==10"
 # groups, empty groups and reuse from the triplets, computed here independently
 check_json x.json "all(g['groups']==(40+g['p']-1)//g['p'] and abs(g['reuse'] - (lambda t: len(t)/len({(r//g['p'],c) for r,c in t}))([tuple(map(int,l.split()[:2])) for l in open('anndata_X.txt').read().split(chr(10))[1:] if l])) < 1e-6 and g['nnz_max']>=g['nnz_mean']>=g['nnz_min'] for g in j['groups'])"
-check_json x.json "j['rows']['empty']==40-len({int(l.split()[0]) for l in open('anndata_X.txt').read().split(chr(10))[1:] if l})"
+check_json x.json "j['row_nnz']['empty']==40-len({int(l.split()[0]) for l in open('anndata_X.txt').read().split(chr(10))[1:] if l})"
 
 # conversion chain: csr float32 -> gcoo p=4 -> csc float64 -> csr float32
 expect 0 "-> g.h5:/A (gcoo p=4 float32)" "$G" convert --in anndata.h5:/X --out g.h5:/A --format gcoo --p 4
 expect 0 "" "$G" convert --in g.h5:/A --out c.h5:/m/B --format csc --dtype float64
 expect 0 "" "$G" convert --in c.h5:/m/B --out r.h5:/C --format csr --dtype float32
 "$G" info --in g.h5:/A --json > g.json || note "info on the GCOO file failed"
-check_json g.json "j['format']=='gcoo' and j['stored_p']==4 and j['nnz']==$nnz"
+check_json g.json "j['format']=='gcoo' and j['stored_p']==4 and j['a']['nnz']==$nnz"
 "$G" info --in c.h5:/m/B --json > c.json || note "info on the CSC file failed"
-check_json c.json "j['format']=='csc' and j['dtype']=='float64' and j['nnz']==$nnz"
+check_json c.json "j['format']=='csc' and j['dtype']=='float64' and j['a']['nnz']==$nnz"
 printf 'sparse g.h5 /A anndata_X.txt\nsparse c.h5 /m/B anndata_X.txt\nsparse r.h5 /C anndata_X.txt\n' >> manifest.txt
 # default output format is the input's; p kept
 expect 0 "(gcoo p=4 float32)" "$G" convert --in g.h5:/A --out g2.h5:/A
@@ -36,10 +36,10 @@ expect 0 "(dense 9 x 7, float64) -> d.h5:/Y (dense float64)" "$G" convert --in d
 echo "dense d.h5 /Y dense_D64.dense.txt" >> manifest.txt
 expect 0 "" "$G" convert --in dense.h5:/Dint --out ds.h5:/S --format csr
 "$G" info --in ds.h5:/S --json > ds.json || note "info on dense->sparse failed"
-check_json ds.json "j['nnz']==sum(1 for l in open('dense_Dint.dense.txt').read().split()[2:] if float(l)!=0) and j['dtype']=='float64'"
+check_json ds.json "j['a']['nnz']==sum(1 for l in open('dense_Dint.dense.txt').read().split()[2:] if float(l)!=0) and j['dtype']=='float64'"
 expect 0 "" "$G" convert --in fixed.h5:/M --out fd.h5:/F --format dense
 "$G" info --in fd.h5:/F --json > fd.json || note "info on sparse->dense failed"
-check_json fd.json "j['kind']=='dense' and (j['nrows'],j['ncols'])==(17,31)"
+check_json fd.json "j['kind']=='dense' and (j['a']['rows'],j['a']['cols'])==(17,31)"
 expect 0 "kind     dense, float64 (column-major)" "$G" info --in dense.h5:/colmajor
 
 # bad input: a clear message and a non-zero exit, no output file

@@ -8,7 +8,7 @@ start t421
 
 nnz=$(head -1 mm_general.txt | cut -d' ' -f3)
 "$G" info --in mm_general.mtx --json > m.json || note "info on a .mtx failed"
-check_json m.json "j['format']=='coordinate' and j['file_type']=='matrix-market' and (j['nrows'],j['ncols'],j['nnz'])==(30,20,$nnz) and j['detail']=='coordinate real general'"
+check_json m.json "j['format']=='coordinate' and j['file_type']=='matrix-market' and (j['a']['rows'],j['a']['cols'],j['a']['nnz'])==(30,20,$nnz) and j['detail']=='coordinate real general'"
 expect 0 "(gcoo p=8 float64)" "$G" convert --in mm_general.mtx --out a.h5:/A --format gcoo --p 8
 expect 0 "-> b.mtx.gz (coordinate float64)" "$G" convert --in a.h5:/A --out b.mtx.gz
 expect 0 "" "$G" convert --in b.mtx.gz --out b.h5:/B --dtype float32
