@@ -25,7 +25,9 @@ arch="${ARCH:-90}"
   echo "opsparse: $src/OpSparse/inc/numeric.cuh not found (SRC must hold OpSparse/)" >&2
   exit 1
 }
-commit="$(git -C "$src" rev-parse --short HEAD 2>/dev/null || cat "$src/COMMIT" 2>/dev/null || echo unknown)"
+if [ -f "$src/COMMIT" ]; then commit="$(cat "$src/COMMIT")"
+elif [ -e "$src/.git" ]; then commit="$(git -C "$src" rev-parse --short HEAD)"
+else commit=unknown; fi
 nvcc -O3 -std=c++17 -arch="sm_$arch" -shared -Xcompiler -fPIC -cudart shared \
   -I"$src/OpSparse/inc" -DOPSPARSE_COMMIT="\"$commit\"" \
   "$here/opsparse_peer.cu" -o "$out/libspgemm_opsparse.so" || {
