@@ -118,6 +118,7 @@ typedef struct bench_bsr {
   cusparseDnMatDescr_t X[8], Y[8]; /* one pair per rotated operand copy */
   void *buffer;
   gcoo_layout layout; /* of X and Y: row-major unless cuSPARSE refused it */
+  int preprocessed;   /* cusparseSpMM_preprocess ran (optional: skipped where not supported) */
   double setup_ms;
 } bench_bsr;
 /** The block size at which A counts as made of dense blocks (0: none; *fill: that size's fill, or

@@ -183,9 +183,11 @@ gcoo_status bench_bsr_bind(bench_env *E, bench_bsr *B, int slot, void *X, void *
                                      CUSPARSE_OPERATION_NON_TRANSPOSE, one, B->A, B->X[0], zero,
                                      B->Y[0], dt, CUSPARSE_SPMM_BSR_ALG1, &bytes));
     BSR_CUDA(cudaMalloc(&B->buffer, bytes ? bytes : 4));
-    BSR_CALL(cusparseSpMM_preprocess(E->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     CUSPARSE_OPERATION_NON_TRANSPOSE, one, B->A, B->X[0], zero,
-                                     B->Y[0], dt, CUSPARSE_SPMM_BSR_ALG1, B->buffer));
+    /* optional in cuSPARSE's contract: where it is not supported, SpMM runs without it */
+    B->preprocessed = cusparseSpMM_preprocess(E->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                              CUSPARSE_OPERATION_NON_TRANSPOSE, one, B->A, B->X[0],
+                                              zero, B->Y[0], dt, CUSPARSE_SPMM_BSR_ALG1,
+                                              B->buffer) == CUSPARSE_STATUS_SUCCESS;
     BSR_CUDA(cudaStreamSynchronize(E->stream));
   }
   B->setup_ms += 1e3 * (gcoo__wtime() - t0);
