@@ -185,7 +185,7 @@ spdm_solver() {
     local scmd="SOLVER_BENCH_VARIANTS= SOLVER_BENCH_MATRIX_KS='1 8' bash bench/run_solver.sh build-gpu solver .device-kit/mats '1 8 32 128'"
     log "solver benchmark (until $(left) - 25 s)"
     SOLVER_BENCH_VARIANTS="" SOLVER_BENCH_MATRIX_KS="1 8" SOLVER_BENCH_DEADLINE=$deadline \
-      SOLVER_BENCH_GRID=$grid SOLVER_BENCH_BACKEND=$backend \
+      SOLVER_BENCH_GRID=$grid SOLVER_BENCH_BACKEND=$backend timeout "$(($(left) - 10))" \
       bash bench/run_solver.sh "$build" "$work/solver" "$mats" "1 8 32 128" >"$work/solver.log" 2>&1
     log "solver rc $?"
     header "$out/$tag-solver.txt" "the solvers under the fair rule: warm time to solution (a solver made and set up for each solve), the median of 5 solves after a warm-up solve, set-up and iterations beside it; PyTorch's plain, careful (int32, check every 10, CUDA graph) and block CG" "$scmd"
