@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_list.h"
 #include "bench_stat.h"
 #include "spdm_bench.h"
 #include "spdm_order.h"
@@ -71,19 +72,7 @@ static int method_listed(int m) {
   return 0;
 }
 
-static int name_matches(const char *name) {
-  if (!g_match) return 1;
-  for (const char *p = g_match; *p;) {
-    const char *q = strchr(p, ',');
-    const size_t len = q ? (size_t)(q - p) : strlen(p);
-    char sub[128];
-    snprintf(sub, sizeof sub, "%.*s", (int)(len < sizeof sub - 1 ? len : sizeof sub - 1), p);
-    if (len && strstr(name, sub)) return 1;
-    if (!q) break;
-    p = q + 1;
-  }
-  return 0;
-}
+static int name_matches(const char *name) { return !g_match || bench_list_match(g_match, name); }
 
 typedef struct summary {
   bench_case *cases;
@@ -1199,18 +1188,6 @@ static void run_sweep(bench_env *E, const char *dir) {
                lines);
 }
 
-/* 1 when the comma-separated list names the section exactly ("real" is not "real-f64"). */
-static int has_section(const char *list, const char *name) {
-  const size_t n = strlen(name);
-  for (const char *p = list; p && *p;) {
-    const char *q = strchr(p, ',');
-    const size_t len = q ? (size_t)(q - p) : strlen(p);
-    if (len == n && !strncmp(p, name, n)) return 1;
-    p = q ? q + 1 : NULL;
-  }
-  return 0;
-}
-
 int main(int argc, char **argv) {
   const char *out = NULL, *mdir = NULL,
              *sections = "random,real,real-f64,large,large-f64,structured,convert";
@@ -1274,14 +1251,15 @@ int main(int argc, char **argv) {
   S.n = 0;
   bench_printf(&E, "columns: ms per product (median); x = best cuSPARSE / method; GF/s = 2 nnz N / "
                    "time of tuned; floor = max(2 nnz N / SGEMM rate, bytes / copy rate)\n");
-  if (has_section(sections, "random")) section_random(&E, &S, quick);
-  if (has_section(sections, "real") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT32);
-  if (has_section(sections, "real-f64") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT64);
-  if (has_section(sections, "large") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT32);
-  if (has_section(sections, "large-f64") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT64);
-  if (has_section(sections, "structured")) section_structured(&E, &S, mdir, quick);
-  if (has_section(sections, "reordered") && mdir) section_reordered(&E, &S, mdir, quick);
-  if (has_section(sections, "convert")) section_convert(&E, mdir);
+  if (bench_list_has(sections, "random")) section_random(&E, &S, quick);
+  if (bench_list_has(sections, "real") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT32);
+  if (bench_list_has(sections, "real-f64") && mdir) section_real(&E, &S, mdir, quick, GCOO_FLOAT64);
+  if (bench_list_has(sections, "large") && mdir) section_large(&E, &S, mdir, quick, GCOO_FLOAT32);
+  if (bench_list_has(sections, "large-f64") && mdir)
+    section_large(&E, &S, mdir, quick, GCOO_FLOAT64);
+  if (bench_list_has(sections, "structured")) section_structured(&E, &S, mdir, quick);
+  if (bench_list_has(sections, "reordered") && mdir) section_reordered(&E, &S, mdir, quick);
+  if (bench_list_has(sections, "convert")) section_convert(&E, mdir);
   /* the summary, last (the end of the output is what one sees) */
   print_random_table(&E, &S);
   bench_printf(&E,

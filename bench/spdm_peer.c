@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_list.h"
 #include "bench_stat.h"
 #include "spdm_bench.h"
 #include "spdm_peer.h"
@@ -382,15 +383,6 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
   cudaFree(dval);
 }
 
-static int matches(const char *list, const char *name) {
-  if (!list) return 1;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", list);
-  for (char *s = strtok(buf, ","); s; s = strtok(NULL, ","))
-    if (strstr(name, s)) return 1;
-  return 0;
-}
-
 /* spdm_bench's section "large" (spdm_bench.c, large_inputs), kept in step by hand: kronB:NAME is
  * A (x) J_b (bench_kron_dense_block), diagC:NAME C copies on the diagonal (bench_block_diagonal);
  * --large LIST replaces it. */
@@ -445,7 +437,7 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
     globfree(&g);
   }
   for (int f = 0; f < nn; f++) {
-    if (!matches(match, names[f])) continue;
+    if (match && !bench_list_match(match, names[f])) continue;
     if (E && bench_over_budget(E, 1.0)) {
       bench_printf(E, "  budget: %s stopped before %s\n", sec, names[f]);
       break;

@@ -8,6 +8,7 @@ if(GCOO_HAVE_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/spdm_bsr.c
     ${CMAKE_CURRENT_LIST_DIR}/spdm_gen.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_stat.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_list.c
     ${CMAKE_CURRENT_LIST_DIR}/spdm_bench_cuda.cu)
   target_link_libraries(spdm_peer_bench PRIVATE gcoo gcoo_flags CUDA::cudart CUDA::cublas
                         CUDA::cusparse ${CMAKE_DL_LIBS})

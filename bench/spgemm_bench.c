@@ -61,6 +61,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_list.h"
 #include "bench_stat.h"
 #include "spgemm_bench.h"
 
@@ -78,31 +79,6 @@ static const int cusparse_probes[NALG] = {0, 4, 5, 5};
 static const char *const
     default_tuned = "add32,adder_dcop_05,bcsstk13,bcsstk33,ca-CondMat_snapderived,cage11,rajat01,"
                     "wiki-Vote_snapderived,gen_laplacian2d_1500,gen_random_400k_16";
-
-/* 1 when the comma-separated list holds name exactly. */
-static int listed(const char *list, const char *name) {
-  const size_t n = strlen(name);
-  for (const char *p = list; p && *p;) {
-    const char *q = strchr(p, ',');
-    const size_t len = q ? (size_t)(q - p) : strlen(p);
-    if (len == n && !strncmp(p, name, n)) return 1;
-    p = q ? q + 1 : NULL;
-  }
-  return 0;
-}
-
-/* 1 when the comma-separated list holds a name that name contains. */
-static int matched(const char *list, const char *name) {
-  for (const char *p = list; p && *p;) {
-    const char *q = strchr(p, ',');
-    const size_t len = q ? (size_t)(q - p) : strlen(p);
-    char sub[128];
-    snprintf(sub, sizeof sub, "%.*s", (int)(len < sizeof sub - 1 ? len : sizeof sub - 1), p);
-    if (len && strstr(name, sub)) return 1;
-    p = q ? q + 1 : NULL;
-  }
-  return 0;
-}
 
 /* Run one algorithm BENCH_WARMUP_RUNS + reps times (the first untimed); keep the last C in *keep.
  * The time is the library's host clock of each call (info.seconds). */
@@ -593,7 +569,7 @@ int main(int argc, char **argv) {
         const char *op = prod ? "AAt" : "AA";
         char key[96];
         snprintf(key, sizeof key, "%s:%s", name, op);
-        if (listed(skip, key)) {
+        if (bench_list_has(skip, key)) {
           printf("%-24.24s %-3s left out (--skip)\n", name, op);
           continue;
         }
@@ -612,7 +588,7 @@ int main(int argc, char **argv) {
         snprintf(pr->name, sizeof pr->name, "%s", name);
         snprintf(pr->op, sizeof pr->op, "%s", op);
         pr->dt = dt;
-        pr->tuned = listed(tuned, name);
+        pr->tuned = bench_list_has(tuned, name);
         gcoo__sparse_csr_view(A, &va);
         gcoo__sparse_csr_view(B, &vb);
         if (gcoo__dev_csr_upload(&va, &dA, NULL) < 0 || gcoo__dev_csr_upload(&vb, &dB, NULL) < 0) {
@@ -650,7 +626,7 @@ int main(int argc, char **argv) {
         memset(&r[DRV], 0, sizeof r[DRV]);
         r[DRV].check = -1;
         r[DRV].peak_mb = -1;
-        if (!drv_bin || (drv_match && !matched(drv_match, name)))
+        if (!drv_bin || (drv_match && !bench_list_match(drv_match, name)))
           snprintf(r[DRV].err, sizeof r[DRV].err, "not run");
         else if (dt != GCOO_FLOAT64)
           snprintf(r[DRV].err, sizeof r[DRV].err, "double only");

@@ -98,14 +98,18 @@ def inverse_diagonal(A):
 
 
 # ---- the variants: each returns (X, iterations, setup seconds, graph used) -------------------
-def cg_plain(B, tol, maxit):
-    """The plain script's loop (unchanged), with the inverse diagonal taken as its set-up."""
-    dinv = inverse_diagonal(A64)
+def cg_start(B, A):
+    """CG's start from X0 = 0: D^-1 (from A), X, R, Z, P and r^T z of every column."""
+    dinv = inverse_diagonal(A)
     X = torch.zeros_like(B)
     R = B.clone()
     Z = R * dinv
-    P = Z.clone()
-    rz = (R * Z).sum(0)
+    return dinv, X, R, Z, Z.clone(), (R * Z).sum(0)
+
+
+def cg_plain(B, tol, maxit):
+    """The plain script's loop (unchanged), with the inverse diagonal taken as its set-up."""
+    dinv, X, R, Z, P, rz = cg_start(B, A64)
     bn = B.norm(dim=0)
     sync()
     t_setup = time.perf_counter()
@@ -127,12 +131,7 @@ def cg_plain(B, tol, maxit):
 
 def cg_fast(B, tol, maxit, check):
     """int32 indices, in-place updates, `check` iterations a CUDA graph replay, one check each."""
-    dinv = inverse_diagonal(A32)
-    X = torch.zeros_like(B)
-    R = B.clone()
-    Z = R * dinv
-    P = Z.clone()
-    rz = (R * Z).sum(0)
+    dinv, X, R, _, P, rz = cg_start(B, A32)
     thr = tol * B.norm(dim=0)
 
     def step():
