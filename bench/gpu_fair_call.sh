@@ -110,11 +110,11 @@ spgemm() {
   local files=() f
   for f in "$mats"/*.mtx.gz; do files+=("$f"); done
   local common=(--reps 5 --dtype both --gen lrs --stencil 100
-    --skip TSOPF_RS_b39_c30:AA,TSOPF_RS_b39_c30:AAt "${plan[@]}")
+    --skip "TSOPF_RS_b39_c30:AA,TSOPF_RS_b39_c30:AAt" "${plan[@]}")
   [ -n "$ops_lib" ] && common+=(--peer-lib "$ops_lib")
   local drv=()
   [ -n "$ops_drv" ] && drv=(--opsparse-driver "$ops_drv" --opsparse-dir "$work/opsdrv"
-    --opsparse-driver-match bcsstk33,cage11,rajat01,wiki-Vote_snapderived)
+    --opsparse-driver-match "bcsstk33,cage11,rajat01,wiki-Vote_snapderived")
   local cmd1="build-gpu/bench/spgemm_bench ${common[*]} ${drv[*]} --out run1 .device-kit/mats/*.mtx.gz"
   local cmd2="build-gpu/bench/spgemm_bench ${common[*]} --previous run1/spgemm.csv --out run2 .device-kit/mats/*.mtx.gz"
   cmd1="${cmd1//$work\//}"
