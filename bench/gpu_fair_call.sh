@@ -139,7 +139,7 @@ spgemm() {
     "$cmd1" "$cmd2"
   {
     echo "# t503-spgemm-gpu: $(tail -1 "$work/t503.log" 2>/dev/null)"
-    [ -f "$work/plan.json" ] && echo "# plan.json: gcoo_dist gen --stencil 27 --grid 120 --dtype float64; gcoo_dist spgemm --a s27.h5 --backend cuda --json"
+    [ "${#plan[@]}" -gt 0 ] && echo "# plan.json: gcoo_dist gen --stencil 27 --grid 120 --dtype float64; gcoo_dist spgemm --a s27.h5 --backend cuda --json"
     echo "# OpSparse build: $(grep -h '^opsparse' "$work/opsparse-build.log" 2>/dev/null | paste -sd';')"
     echo "# run 1's summary and target lines (its products, columns and CSV: ${tag}-spgemm-run1.csv; the reference column drv: OpSparse's own driver):"
     sed -n '/^=== summary/,$p' "$work/run1.log" 2>/dev/null | sed 's/^/#   /'
