@@ -164,9 +164,8 @@ static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *
       const int64_t c1 = c0 + chunk < i1 ? c0 + chunk : i1;
       int p = 0;
       if (unit)
-        for (; p + 4 <= m; p += 4)
-          GCOO_FN(maxpy4_unit)
-          (c0, c1, c + p, X[p]->data, X[p + 1]->data, X[p + 2]->data, X[p + 3]->data, y);
+        for (; p + 4 <= m; p += 4) GCOO_FN(maxpy4_unit)
+      (c0, c1, c + p, X[p]->data, X[p + 1]->data, X[p + 2]->data, X[p + 3]->data, y);
       for (; p < m; p++) {
         const VT *restrict x = X[p]->data;
         const int64_t lx = X[p]->ld;
