@@ -1,7 +1,7 @@
 ! SPDX-License-Identifier: MIT
 ! fortran/gcoo_local.f90: contexts (gcoo/ctx.h), sparse matrices (gcoo/sparse.h) and persistent
 ! operators (gcoo/spdm.h) in one process: the parts that do not depend on the element type
-! (gcoo_real32.F90 and gcoo_real64.F90 hold the others).
+! (fortran/gcoo_real.F90 holds the others).
 module gcoo_fortran_local
   use, intrinsic :: iso_c_binding
   use gcoo_fortran_constants

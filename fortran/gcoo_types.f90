@@ -12,27 +12,24 @@ module gcoo_fortran_types
   public
 
   ! ---- handles (gcoo/ctx.h, sparse.h, spdm.h, dist.h, ksp.h, pc.h) ------------------------
-  type :: gcoo_ctx
+  !> what every handle holds; each kind of handle is a type of its own
+  type :: gcoo_handle
     type(c_ptr) :: ptr = c_null_ptr
+  end type gcoo_handle
+  type, extends(gcoo_handle) :: gcoo_ctx
   end type gcoo_ctx
-  type :: gcoo_sparse
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_sparse
   end type gcoo_sparse
-  type :: gcoo_op
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_op
   end type gcoo_op
-  type :: gcoo_dist
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_dist
   end type gcoo_dist
-  type :: gcoo_dist_op
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_dist_op
   end type gcoo_dist_op
-  type :: gcoo_ksp
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_ksp
   end type gcoo_ksp
   !> owned by its solver (gcoo_ksp_get_pc): never destroyed on its own
-  type :: gcoo_pc
-    type(c_ptr) :: ptr = c_null_ptr
+  type, extends(gcoo_handle) :: gcoo_pc
   end type gcoo_pc
 
   ! ---- records mirrored from C -----------------------------------------------------------
