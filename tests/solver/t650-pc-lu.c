@@ -33,36 +33,6 @@
 
 static int rank, size;
 
-enum { NONSYM = 0, SPD = 1 };
-
-/* a deterministic generator in [0, 1) every rank runs alike */
-static double unit(uint64_t *s) {
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return (double)(*s >> 11) * 0x1.0p-53;
-}
-
-/* n x n dense row-major test matrix: NONSYM, random entries in [-1, 1] (5 %) and a diagonal of
- * +-(2 .. 3); SPD, the symmetric part of such entries with a dominant positive diagonal. */
-static double *make_matrix(int64_t n, int kind, uint64_t seed, gcoo_dtype dt) {
-  double *A = calloc((size_t)(n * n), sizeof *A);
-  uint64_t s = seed;
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t j = 0; j < n; j++)
-      if (i != j && unit(&s) < 0.05) A[i * n + j] = 2.0 * unit(&s) - 1.0;
-  if (kind == SPD)
-    for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < i; j++)
-        A[i * n + j] = A[j * n + i] = 0.5 * (A[i * n + j] + A[j * n + i]);
-  for (int64_t i = 0; i < n; i++) {
-    double r = 0.0;
-    for (int64_t j = 0; j < n; j++) r += fabs(A[i * n + j]);
-    A[i * n + i] = kind == SPD ? r + 1.0 : (unit(&s) < 0.5 ? -1.0 : 1.0) * (2.0 + unit(&s));
-  }
-  if (dt == GCOO_FLOAT32)
-    for (int64_t e = 0; e < n * n; e++) A[e] = (float)A[e];
-  return A;
-}
-
 static void rows_of(int64_t n, int64_t *r0, int64_t *r1) {
   *r0 = n * rank / size;
   *r1 = n * (rank + 1) / size;
@@ -101,6 +71,61 @@ static gcoo_dist_op op_of(gcoo_dist d, const double *A, int64_t n, gcoo_dtype dt
   return op;
 }
 
+static gcoo_ksp make_solver(gcoo_dist_op op, gcoo_ksp_type type, double rtol) {
+  gcoo_ksp ksp;
+  TEST_CALL(gcoo_ksp_create(&ksp, op));
+  gcoo_ksp_options o = GCOO_KSP_OPTIONS_INIT;
+  o.type = type;
+  o.rtol = rtol;
+  TEST_CALL(gcoo_ksp_set_options(ksp, &o));
+  gcoo_pc pc;
+  TEST_CALL(gcoo_ksp_get_pc(ksp, &pc));
+  TEST_CALL(gcoo_pc_set_type(pc, GCOO_PC_LU));
+  return ksp;
+}
+
+/* The set-up of preonly + lu on the 3 x 3 identity must fail with want, the message holding
+ * needle. */
+static void setup_refused(gcoo_dist d, gcoo_status want, const char *needle) {
+  double I3[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  gcoo_dist_op op = op_of(d, I3, 3, GCOO_FLOAT64);
+  gcoo_ksp ksp = make_solver(op, GCOO_KSP_PREONLY, 1e-8);
+  TEST_FAILS(gcoo_ksp_setup(ksp), want, needle);
+  TEST_CALL(gcoo_ksp_destroy(&ksp));
+  TEST_CALL(gcoo_dist_op_destroy(&op));
+}
+
+#if GCOO_HAVE_MUMPS
+enum { NONSYM = 0, SPD = 1 };
+
+/* a deterministic generator in [0, 1) every rank runs alike */
+static double unit(uint64_t *s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(*s >> 11) * 0x1.0p-53;
+}
+
+/* n x n dense row-major test matrix: NONSYM, random entries in [-1, 1] (5 %) and a diagonal of
+ * +-(2 .. 3); SPD, the symmetric part of such entries with a dominant positive diagonal. */
+static double *make_matrix(int64_t n, int kind, uint64_t seed, gcoo_dtype dt) {
+  double *A = calloc((size_t)(n * n), sizeof *A);
+  uint64_t s = seed;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++)
+      if (i != j && unit(&s) < 0.05) A[i * n + j] = 2.0 * unit(&s) - 1.0;
+  if (kind == SPD)
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < i; j++)
+        A[i * n + j] = A[j * n + i] = 0.5 * (A[i * n + j] + A[j * n + i]);
+  for (int64_t i = 0; i < n; i++) {
+    double r = 0.0;
+    for (int64_t j = 0; j < n; j++) r += fabs(A[i * n + j]);
+    A[i * n + i] = kind == SPD ? r + 1.0 : (unit(&s) < 0.5 ? -1.0 : 1.0) * (2.0 + unit(&s));
+  }
+  if (dt == GCOO_FLOAT32)
+    for (int64_t e = 0; e < n * n; e++) A[e] = (float)A[e];
+  return A;
+}
+
 /* X = A^{-1} B (n x k row-major) by Gaussian elimination with partial pivoting, in double */
 static double *dense_solve(const double *A0, int64_t n, const double *B0, int64_t k) {
   double *A = malloc(sizeof *A * (size_t)(n * n)), *X = malloc(sizeof *X * (size_t)(n * k));
@@ -135,19 +160,6 @@ static double *dense_solve(const double *A0, int64_t n, const double *B0, int64_
     }
   free(A);
   return X;
-}
-
-static gcoo_ksp make_solver(gcoo_dist_op op, gcoo_ksp_type type, double rtol) {
-  gcoo_ksp ksp;
-  TEST_CALL(gcoo_ksp_create(&ksp, op));
-  gcoo_ksp_options o = GCOO_KSP_OPTIONS_INIT;
-  o.type = type;
-  o.rtol = rtol;
-  TEST_CALL(gcoo_ksp_set_options(ksp, &o));
-  gcoo_pc pc;
-  TEST_CALL(gcoo_ksp_get_pc(ksp, &pc));
-  TEST_CALL(gcoo_pc_set_type(pc, GCOO_PC_LU));
-  return ksp;
 }
 
 /* Solve A X = B for this rank's rows of the full n x k B with ksp and compare with the dense
@@ -423,6 +435,8 @@ static void refactor(gcoo_dist d, gcoo_dtype dt) {
   free(A3);
 }
 
+#endif
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -441,19 +455,9 @@ int main(int argc, char **argv) {
     }
   }
   setenv("GCOO_LU_INPUT", "sideways", 1);
-  double I3[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
-  gcoo_dist_op op = op_of(d, I3, 3, GCOO_FLOAT64);
-  gcoo_ksp ksp = make_solver(op, GCOO_KSP_PREONLY, 1e-8);
-  TEST_FAILS(gcoo_ksp_setup(ksp), GCOO_ERR_INVALID_ARG, "GCOO_LU_INPUT=sideways");
-  TEST_CALL(gcoo_ksp_destroy(&ksp));
-  TEST_CALL(gcoo_dist_op_destroy(&op));
+  setup_refused(d, GCOO_ERR_INVALID_ARG, "GCOO_LU_INPUT=sideways");
 #else
-  double A3[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
-  gcoo_dist_op op = op_of(d, A3, 3, GCOO_FLOAT64);
-  gcoo_ksp ksp = make_solver(op, GCOO_KSP_PREONLY, 1e-8);
-  TEST_FAILS(gcoo_ksp_setup(ksp), GCOO_ERR_UNSUPPORTED, "not compiled with MUMPS");
-  TEST_CALL(gcoo_ksp_destroy(&ksp));
-  TEST_CALL(gcoo_dist_op_destroy(&op));
+  setup_refused(d, GCOO_ERR_UNSUPPORTED, "not compiled with MUMPS");
 #endif
   TEST_CALL(gcoo_dist_destroy(&d));
   int failed = gcoo_test_failures, any = 0;
