@@ -6,13 +6,14 @@
  * while the matrix has fewer than 2^31 entries, MPI's count limit for the gather):
  *   central      the ranks' rows are gathered on rank 0 (ICNTL(18) = 0), which lets MUMPS permute
  *                a large entry onto every diagonal and scale the matrix with its values
- *                (maximum transversal, ICNTL(6) = 7) before ordering: MUMPS refuses that on
- *                distributed input, and the hard unsymmetric matrices need it (west0479, random
- *                right-hand side: true relative residual 4e-11 against 1.8e-10 distributed on one
- *                rank, 5e-11 against 2e-9 on two; a structurally singular matrix is named at the
- *                analysis instead of passing as tiny pivots). MUMPS's analysis gathers the graph
- *                on rank 0 anyway unless it has a parallel ordering, so the gather costs the
- *                values' bytes;
+ *                (maximum transversal, ICNTL(6) = 7) before ordering. MUMPS refuses that on
+ *                distributed input, and the hard unsymmetric matrices pay for its absence in
+ *                delayed pivots: two ranks, set-up + solve, bayer10 0.17 s against 18.4 s,
+ *                bp_1600 0.004 s against 0.065 s, TSOPF_RS_b39_c30 0.86 s against 1.19 s
+ *                (PETSc, which passes distributed input on more than one rank, fails on
+ *                bayer10, bp_1600 and west0479 with INFOG(1) = -9); a structurally singular
+ *                matrix is named at the analysis. Unless MUMPS has a parallel ordering, its
+ *                analysis gathers the graph on rank 0 anyway, so the gather costs the values;
  *   distributed  each rank hands MUMPS its own rows (ICNTL(18) = 3, global 1-based indices):
  *                nothing is gathered, for matrices too large for rank 0.
  * Either way the k right-hand sides stay on the operator's ranks (distributed dense right-hand
@@ -25,6 +26,13 @@
  * pattern did change after all, the analysis is redone rather than factor a matrix it does not
  * describe). Null pivots are detected (ICNTL(24) = 1): a numerically singular matrix is an
  * error, never a solution made of noise.
+ *
+ * A double solution is checked: where ||R - A Z|| > 1e-12 ||R|| in some column, one step of
+ * iterative refinement follows (Z += (LU)^{-1} (R - A Z)), as MUMPS's ICNTL(10) would do on a
+ * centralized solution (it refuses on a distributed one). It recovers what the pivot order lost
+ * (fe_4elt2, two ranks: 1.4e-10 -> 1.3e-13; whitaker3 5.5e-10 -> 1.4e-12) for one product and
+ * one more solve; it cannot pass the floor of a residual evaluated in double,
+ * eps ||A|| ||x|| / ||b|| (adder_dcop_05, bayer10: near 1e-10).
  *
  * Float operators are factored in double precision (dmumps on the values converted): a float
  * LU (smumps) leaves a residual of about cond(A) * 6e-8, which is no answer for the hard
@@ -59,6 +67,10 @@ enum { JOB_INIT = -1, JOB_END = -2, JOB_ANALYSE = 1, JOB_FACTOR = 2, JOB_SOLVE =
 #define LU_ORDERING_METIS 5
 #define LU_NESTED_FLOPS 1e10
 
+/* A double solution whose relative residual exceeds this takes one step of iterative
+ * refinement. */
+#define LU_REFINE_RTOL 1e-12
+
 /* Factorisations retried with a larger workspace relaxation (ICNTL(14)) when MUMPS's estimate
  * from the analysis proves too small (delayed pivots). */
 #define LU_WORKSPACE_RETRIES 3
@@ -85,6 +97,7 @@ typedef struct lu {
   int64_t *recv_to; /* nrows: local row received in position e */
   double *send_buf, *recv_buf;
   int64_t factorisations; /* numeric factorisations done on the current analysis */
+  int64_t refinements;    /* applications that took a refinement step */
   int central;            /* the matrix is handed to MUMPS on rank 0 (ICNTL(18) = 0) */
   int *gcount, *gdispl;   /* central, rank 0: entries of each rank, their offsets */
   MUMPS_INT *girn, *gjcn; /* central, rank 0, more than one rank: all the triplets */
@@ -646,9 +659,51 @@ done:
   return st;
 }
 
+/* One step of iterative refinement on double blocks: E = R - A Z, and when some column's
+ * ||E_j|| > LU_REFINE_RTOL ||R_j||, Z += (LU)^{-1} E. Collective. */
+static gcoo_status refine(gcoo_pc pc, const gcoo_dense *R, gcoo_dense *Z) {
+  gcoo_status st = GCOO_SUCCESS;
+  gcoo_dist d = gcoo_dist_op_get_dist(pc->A);
+  const int64_t n = R->nrows, k = R->ncols;
+  gcoo_dense E = {0}, D = {0};
+  double *s = NULL; /* k squared norms of E's columns, then k of R's */
+  st = gcoo_dense_create(&E, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, k);
+  if (st >= 0) st = gcoo_dense_create(&D, GCOO_FLOAT64, GCOO_ROW_MAJOR, n, k);
+  if (st >= 0) st = gcoo__calloc((void **)&s, 2 * (size_t)k, sizeof *s, "LU refinement");
+  for (int64_t i = 0; st >= 0 && i < n; i++)
+    memcpy((double *)E.data + i * E.ld, (const double *)R->data + i * R->ld, (size_t)k * 8);
+  GCOO_GOTO(gcoo_dist_agree(d, st));
+  GCOO_GOTO(gcoo_dist_op_apply(pc->A, -1.0, Z, 1.0, &E));
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < k; j++) {
+      const double e = ((const double *)E.data)[i * E.ld + j];
+      const double r = ((const double *)R->data)[i * R->ld + j];
+      s[j] += e * e;
+      s[k + j] += r * r;
+    }
+  GCOO_GOTO(GCOO_MPI(
+      MPI_Allreduce(MPI_IN_PLACE, s, (int)(2 * k), MPI_DOUBLE, MPI_SUM, gcoo_dist_comm(d))));
+  int needed = 0;
+  for (int64_t j = 0; j < k; j++)
+    needed |= s[j] > LU_REFINE_RTOL * LU_REFINE_RTOL * s[k + j] || !isfinite(s[j]);
+  if (needed) {
+    GCOO_GOTO(solve_host(pc, &E, &D));
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < k; j++)
+        ((double *)Z->data)[i * Z->ld + j] += ((const double *)D.data)[i * D.ld + j];
+    ((lu *)pc->data)->refinements++;
+  }
+done:
+  gcoo_dense_destroy(&E);
+  gcoo_dense_destroy(&D);
+  free(s);
+  return st;
+}
+
 static gcoo_status lu_apply(gcoo_pc pc, const gcoo_dense *R, gcoo_dense *Z) {
   if (R->mem == GCOO_MEM_HOST && Z->mem == GCOO_MEM_HOST) {
     GCOO_CALL(solve_host(pc, R, Z));
+    if (R->dtype == GCOO_FLOAT64) GCOO_CALL(refine(pc, R, Z));
     return GCOO_SUCCESS;
   }
   /* device blocks: the factors live on the host, so the block travels there and back */
@@ -660,6 +715,7 @@ static gcoo_status lu_apply(gcoo_pc pc, const gcoo_dense *R, gcoo_dense *Z) {
   if (st >= 0) st = gcoo_ctx_dense_copy(ctx, &Rh, R);
   st = gcoo_dist_agree(d, st);
   if (st >= 0) st = solve_host(pc, &Rh, &Zh);
+  if (st >= 0 && R->dtype == GCOO_FLOAT64) st = refine(pc, &Rh, &Zh);
   if (st >= 0) st = gcoo_dist_agree(d, gcoo_ctx_dense_copy(ctx, Z, &Zh));
   gcoo_dense_destroy(&Rh);
   gcoo_dense_destroy(&Zh);
@@ -677,10 +733,11 @@ static void lu_describe(gcoo_pc pc, char *buf, size_t len) {
   }
   const int f = L->id.INFOG(29);
   snprintf(buf, len,
-           "lu (mumps %s, %.3g entries in the factors, %lld factorisation%s of one "
-           "analysis)",
+           "lu (mumps %s, %.3g entries in the factors, %lld factorisation%s of one analysis, "
+           "%lld solve%s refined)",
            MUMPS_VERSION, f >= 0 ? (double)f : -1e6 * f, (long long)L->factorisations,
-           L->factorisations == 1 ? "" : "s");
+           L->factorisations == 1 ? "" : "s", (long long)L->refinements,
+           L->refinements == 1 ? "" : "s");
 }
 
 #else /* no MUMPS in this build */
