@@ -493,13 +493,11 @@ static gcoo_status lu_setup(gcoo_pc pc) {
   lu *L = pc->data;
   const int numeric_only = L != NULL && pc->same_pattern;
   if (!L) {
-    st = lu_create(pc, &L);
-    if (st >= 0) {
-      int64_t r0 = L->row0;
-      st = GCOO_MPI(
-          MPI_Allgather(&r0, 1, MPI_INT64_T, L->row_begin, 1, MPI_INT64_T, gcoo_dist_comm(d)));
-      L->row_begin[L->nranks] = L->n;
-    }
+    GCOO_CALL(gcoo_dist_agree(d, lu_create(pc, &L)));
+    int64_t r0 = L->row0;
+    GCOO_CALL(GCOO_MPI(
+        MPI_Allgather(&r0, 1, MPI_INT64_T, L->row_begin, 1, MPI_INT64_T, gcoo_dist_comm(d))));
+    L->row_begin[L->nranks] = L->n;
   }
   int same = 0;
   if (st >= 0) st = read_matrix(pc, L, numeric_only, &same);
