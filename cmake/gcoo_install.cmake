@@ -7,10 +7,11 @@
 #   bin/gcoo_dist                        the command
 #   lib/cmake/gcoo/                      CMake package: find_package(gcoo CONFIG) gives gcoo::gcoo
 #                                        (shared) and gcoo::gcoo_static, with the usage
-#                                        requirements (MPI, CUDA, HDF5, NCCL, OpenMP, zlib) that
-#                                        this build used; FindNCCL.cmake rides along
+#                                        requirements (MPI, CUDA, HDF5, NCCL, MUMPS, OpenMP, zlib)
+#                                        that this build used; FindNCCL.cmake and FindMUMPS.cmake
+#                                        ride along
 #   lib/pkgconfig/gcoo.pc                pkg-config file (Requires mpi-c, Requires.private HDF5 and
-#                                        zlib, Libs.private CUDA/NCCL/OpenMP; rpath in Libs)
+#                                        zlib, Libs.private CUDA/NCCL/MUMPS/OpenMP; rpath in Libs)
 #   lib/pkgconfig/gcoo-static.pc         the same for libgcoo.a, named by its path
 #   lib/libgcoo_fortran.so.X.Y.Z,        the Fortran module gcoo (fortran/, when a Fortran compiler
 #   include/gcoo/fortran/*.mod           was found): its library and module files; the CMake
@@ -76,6 +77,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/gcooConfigVersion.c
 install(FILES ${PROJECT_BINARY_DIR}/cmake/gcooConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/gcooConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindMUMPS.cmake
         DESTINATION ${GCOO_INSTALL_CMAKEDIR} COMPONENT devel)
 
 # ---- pkg-config ------------------------------------------------------------------------------

@@ -8,8 +8,9 @@
 #   Requires          the MPI module (gcoo/dist.h and gcoo/h5.h include <mpi.h>, so a user's
 #                     compile needs MPI's include path even for the local API)
 #   Requires.private  HDF5 (parallel) and zlib: only needed to link libgcoo.a
-#   Libs.private      CUDA runtime, cuSPARSE, cuBLAS, NCCL, OpenMP, threads, libm (no .pc files
-#                     for them on most systems), for `pkg-config --static`
+#   Libs.private      CUDA runtime, cuSPARSE, cuBLAS, NCCL, MUMPS (with ScaLAPACK and LAPACK),
+#                     OpenMP, threads, libm (no .pc files for them on most systems), for
+#                     `pkg-config --static`
 # A dependency whose .pc file is not found here is written out as -I/-L/-l flags instead.
 find_package(PkgConfig QUIET)
 
@@ -98,6 +99,9 @@ if(GCOO_HAVE_CUDA)
 endif()
 if(GCOO_HAVE_NCCL)
   list(APPEND _pc_private_libs ${NCCL_LIBRARY})
+endif()
+if(GCOO_HAVE_MUMPS)
+  list(APPEND _pc_private_libs ${MUMPS_LIBRARIES})
 endif()
 if(GCOO_HAVE_OPENMP)
   list(APPEND _pc_private_libs ${OpenMP_C_FLAGS})

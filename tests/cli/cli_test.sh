@@ -270,6 +270,11 @@ assert 'did not converge' in str(a['gcoo-not-converged']), dict(a)" || fail "an 
   # a zero diagonal: Jacobi refuses with the row, none goes on
   run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp gmres --k 1
   expect_rc 1 "Jacobi on west0479"; expect_err "A(" "names the row"
+  # the direct path solves it (where the build has MUMPS)
+  if "$gd" --version 2>/dev/null | grep -q MUMPS; then
+    run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp preonly --pc lu --k 2 --tol 1e-10 --check --json
+    expect_rc 0 "preonly + lu on west0479"; json "assert d['reason']=='converged_preonly' and d['true_residual_max'] <= 1e-10, d"
+  fi
   ;;
 amg)  # solve --pc amg: its options, the hierarchy under "amg" in --json, a near-null space file,
      # nodal coordinates with a block size, and the options refused without --pc amg
