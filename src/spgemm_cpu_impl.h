@@ -4,8 +4,8 @@
  * move the entries out, sort them by column and append them to the thread's buffer. A row with
  * a single entry in A is a scaled copy of one row of B (already sorted): no table. */
 
-/* Sort n (column, value) pairs by column (columns are distinct): quicksort, insertion sort
- * below 24 elements. */
+/* Sort n (column, value) pairs by column (columns are distinct), or the columns alone (v NULL):
+ * quicksort, insertion sort below 24 elements. */
 static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
   while (n > 24) {
     /* median of three as pivot */
@@ -20,9 +20,11 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
       int32_t tc = c[i];
       c[i] = c[j];
       c[j] = tc;
-      GCOO_T tv = v[i];
-      v[i] = v[j];
-      v[j] = tv;
+      if (v) {
+        GCOO_T tv = v[i];
+        v[i] = v[j];
+        v[j] = tv;
+      }
       i++;
       j--;
     }
@@ -31,62 +33,24 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
     if (nl < n - nl) {
       GCOO_FN(sort_pairs)(c, v, nl);
       c += nl;
-      v += nl;
+      if (v) v += nl;
       n -= nl;
     } else {
-      GCOO_FN(sort_pairs)(c + nl, v + nl, n - nl);
+      GCOO_FN(sort_pairs)(c + nl, v ? v + nl : NULL, n - nl);
       n = nl;
     }
   }
   for (int64_t i = 1; i < n; i++) {
     int32_t kc = c[i];
-    GCOO_T kv = v[i];
+    GCOO_T kv = v ? v[i] : (GCOO_T)0;
     int64_t j = i - 1;
     while (j >= 0 && c[j] > kc) {
       c[j + 1] = c[j];
-      v[j + 1] = v[j];
+      if (v) v[j + 1] = v[j];
       j--;
     }
     c[j + 1] = kc;
-    v[j + 1] = kv;
-  }
-}
-
-/* Sort n distinct columns: quicksort, insertion sort below 24 elements. */
-static void GCOO_FN(sort_cols)(int32_t *c, int64_t n) {
-  while (n > 24) {
-    int64_t m = n / 2;
-    int32_t a = c[0], b = c[m], d = c[n - 1];
-    int32_t piv = a < b ? (b < d ? b : (a < d ? d : a)) : (a < d ? a : (b < d ? d : b));
-    int64_t i = 0, j = n - 1;
-    for (;;) {
-      while (c[i] < piv) i++;
-      while (c[j] > piv) j--;
-      if (i >= j) break;
-      int32_t t = c[i];
-      c[i] = c[j];
-      c[j] = t;
-      i++;
-      j--;
-    }
-    int64_t nl = j + 1;
-    if (nl < n - nl) {
-      GCOO_FN(sort_cols)(c, nl);
-      c += nl;
-      n -= nl;
-    } else {
-      GCOO_FN(sort_cols)(c + nl, n - nl);
-      n = nl;
-    }
-  }
-  for (int64_t i = 1; i < n; i++) {
-    int32_t k = c[i];
-    int64_t j = i - 1;
-    while (j >= 0 && c[j] > k) {
-      c[j + 1] = c[j];
-      j--;
-    }
-    c[j + 1] = k;
+    if (v) v[j + 1] = kv;
   }
 }
 
@@ -151,7 +115,7 @@ static int64_t GCOO_FN(spgemm_row_dense)(const gcoo_csr_view *A, const gcoo_csr_
     return n;
   }
   for (int64_t j = 0; j < n; j++) seen[oc[j] >> 6] = 0;
-  GCOO_FN(sort_cols)(oc, n);
+  GCOO_FN(sort_pairs)(oc, NULL, n);
   for (int64_t j = 0; j < n; j++) ov[j] = acc[oc[j]];
   return n;
 }
