@@ -3,7 +3,8 @@
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
 # through a bare header name, io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
-# private header, the Python extension -> backend.h), CUDA
+# private header, the Python extension -> backend.h, the Fortran module's C helper -> backend.h
+# and its .F90 -> a private header), CUDA
 # runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
 # headers, commented out), reads of GCOO_* variables outside the parameter registry (a getenv, a
 # getenv wrapper, a solver file reading a name it may not, a name the registry does not declare)
@@ -47,11 +48,15 @@ tree = {
                   'const char *c(void) { return getenv("GCOO_DEBUG"); }\n',
     "cli/opts.c": 'void o(const char **v) { gcoo_param_get("GCOO_DEBUG", v); }\n'
                   'void q(const char **v) { gcoo_param_get("GCOO_NOPE", v); }\n',
+    "fortran/kind.inc": "! a template included twice\n",
+    "fortran/f.c": '#include "gcoo/gcoo.h"\n#include "gcoo/backend.h"\n',
+    "fortran/m.F90": '#include "kind.inc"\n#include "dist_impl.h"\n',
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/k.cu:2", "io/r.c:1", "dist/dist_impl.h:2",
     "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "io/env.c:2",
     "kernels/wrap.c:2", "solver/ksp_bcg.c:2", "cli/opts.c:2", "python/ext/m.cpp:2",
+    "fortran/f.c:2", "fortran/m.F90:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -68,7 +73,7 @@ with tempfile.TemporaryDirectory() as root:
     # and the clean part alone passes
     for rel in ("src/core.c", "src/core_impl.h", "kernels/k.cu", "io/r.c", "dist/dist_impl.h",
                 "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/wrap.c", "solver/ksp_bcg.c",
-                "cli/opts.c", "python/ext/m.cpp"):
+                "cli/opts.c", "python/ext/m.cpp", "fortran/f.c", "fortran/m.F90"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
     if r.returncode != 0:
