@@ -5,7 +5,8 @@
 # .device-kit/setup.sh from ../shared/device for MPI and parallel HDF5): configure and build
 # everything in build-gpu, run every test labelled gpu, then the GPU tests of the device code
 # most exposed to a change (the SpDM kernels, the SpGEMM, block CG on the device at 1 and 2
-# ranks) under compute-sanitizer memcheck, and the split-K sum under racecheck. Writes
+# ranks) under compute-sanitizer memcheck, and the split-K sum under racecheck; then, with the
+# time left, CG on the device beside CuPy's (bench/krylov_gpu.py, krylov-gpu.txt). Writes
 # gpu-check.txt (the machine, the tree, each step's result and time) and the logs to OUTDIR
 # (default $OUT). Keeps to CALL_BUDGET_S (default 560 s): a step that would start too late is
 # skipped and said.
@@ -54,4 +55,6 @@ step memcheck 150 env GCOO_SANITIZER_BUILD="$top/build-gpu" GCOO_SANITIZER_TOOLS
   bash .ci/stages/39-compute-sanitizer.sh
 step racecheck 60 env GCOO_SANITIZER_BUILD="$top/build-gpu" GCOO_SANITIZER_TOOLS=racecheck \
   GCOO_SANITIZER_SELECT="-R t305" bash .ci/stages/39-compute-sanitizer.sh
+step krylov-gpu 120 /usr/bin/env python3 bench/krylov_gpu.py build-gpu/cli/gcoo_dist
+cp "$out/krylov-gpu.log" "$out/krylov-gpu.txt" 2>/dev/null
 say "done"
