@@ -85,8 +85,9 @@ def gcoo_solve(gd, args, ranks=1, threads=1):
     try:
         d = json.loads(p.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
+        said = [l for l in p.stderr.splitlines() if "gcoo_dist" in l] or p.stderr.splitlines() or ["?"]
         return {"ok": False, "its": -1, "time": float("nan"), "relres": float("nan"),
-                "error": (p.stderr.strip().splitlines() or ["?"])[-1][:120]}
+                "error": said[0].split(": ", 2)[-1][:110]}
     return {"ok": d["converged"] and d["true_residual_max"] <= RTOL, "its": d["iterations"],
             "time": d["time_s"]["solve"], "relres": d["true_residual_max"],
             "reason": d.get("reason", "")}

@@ -3,8 +3,9 @@
 # (t501-t504: predictor, CPU SpGEMM, GPU SpGEMM, distributed at 1-4 ranks), the plan share of
 # `gcoo_dist spgemm` on a 27-point 120^3 stencil from HDF5, then the benchmark: A*A and A*A^T of
 # every matrix in shared/matrices plus three generated ones, double and float, gcoo against
-# cuSPARSE ALG1/ALG2/ALG3 and, when OPSPARSE names its reg_opsparse driver (not part of gcoo:
-# build it yourself), OpSparse. CSV and summary go to outdir; the target lines come last.
+# cuSPARSE ALG1/ALG2/ALG3 and, when OPSPARSE_SRC names a fetched OpSparse (the folder holding
+# OpSparse/; not part of gcoo), OpSparse in the same process (bench/opsparse/build.sh builds its
+# peer library). CSV and summary go to outdir; the target lines come last.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$top/bench/out/spgemm-$(date -u +%Y%m%d-%H%M%S)}"
@@ -24,6 +25,7 @@ gd="$(find "$top/build" -name gcoo_dist -type f | head -1)"
 "$gd" spgemm --a "$out/s27.h5" --backend cuda --json >"$out/plan.json"
 rm -f "$out/s27.h5"
 ops=()
-[ -n "${OPSPARSE:-}" ] && ops=(--opsparse "$OPSPARSE" --opsparse-dir "$out/opsparse")
+[ -n "${OPSPARSE_SRC:-}" ] && bash "$top/bench/opsparse/build.sh" "$OPSPARSE_SRC" "$out/opsparse" &&
+  ops=(--peer-lib "$out/opsparse/libspgemm_opsparse.so")
 "$top/build/bench/spgemm_bench" --reps 5 --dtype both --plan-json "$out/plan.json" "${ops[@]}" \
   --out "$out" "${files[@]}" | tee "$out/summary.txt"

@@ -3,7 +3,7 @@
 # bench/solver_next_call.sh [BUILD_DIR]: one GPU call that checks and times block CG's device
 # path (issue 14): the W form (GCOO_BCG_WFORM, GCOO_BCG_WFORM_RATIO) and the fused
 # kernels' defaults per element type and width. Run from the repository root on the GPU machine:
-#   1. build (Release, sm_90) gcoo_dist and t610-bcg                                       ~35 s
+#   1. build (Release, sm_90) gcoo_dist, solve_bench, t610-bcg                                     ~35 s
 #   2. ctest t610 cuda np1 + np2 (device vs host for every variant, bad switches refused)  ~45 s
 #   3. bench/run_solver.sh, Poisson 100^3, k = 32, 16, 1: the default, the variant rows, the
 #      GEMM path and PyTorch side by side, the target lines                               ~60 s
@@ -52,8 +52,9 @@ gpu_tool() { [ -z "${DRY:-}" ] && have "$1"; } # a dry run reports the GPU tools
 
 # 1. build
 if [ -z "${DRY:-}" ]; then
-  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$B" -j16 --target gcoo_dist t610-bcg; } >"$W/build.log" 2>&1 || {
+  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGCOO_DEVELOPER=ON && # the GCOO_BCG_* variants are developer parameters
+    cmake --build "$B" -j16 --target gcoo_dist solve_bench t610-bcg; } >"$W/build.log" 2>&1 || {
     tail -40 "$W/build.log"
     pack
     exit 1

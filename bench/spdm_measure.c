@@ -2,22 +2,30 @@
 /* bench/spdm_measure.c: the SpDM benchmark's measuring: the device's two ceilings (a large
  * device-to-device copy, a large SGEMM), the operands of a case (identical values for every
  * method; column-major copies for cuSPARSE ALG_DEFAULT; several rotated copies when they fit in
- * L2), each method through gcoo_op_create / gcoo_op_apply on device operands, timed with CUDA
- * events after a warm-up (median of per-launch times, launches queued behind a delay kernel),
- * and checked on sampled rows against a double-precision product computed on the host.
- * Descriptors, buffers, handles and conversions are made outside the timed region (operator
- * setup and the warm-up apply). */
+ * L2), each method through gcoo_op_create / gcoo_op_apply on device operands (cuSPARSE's BSR
+ * algorithm through cuSPARSE itself, spdm_bsr.c), timed with CUDA events under the benchmarks'
+ * rule (bench_stat.h: a warm-up, then the median of at least 5 per-launch times, launches queued
+ * behind a delay kernel), and checked on sampled rows against a double-precision product
+ * computed on the host, a method outside bench_tolerance failing the case. Descriptors, buffers,
+ * handles and conversions are made outside the timed region (operator set-up, timed apart as
+ * each method's set-up, and the warm-up apply). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_stat.h"
 #include "spdm_bench.h"
 
-const char *const bench_method_names[M_COUNT] = {"faithful", "tuned",    "csp_default",
-                                                 "csp_alg2", "csp_alg3", "sgemm",
-                                                 "tf32",     "auto",     "tc"};
+const char *const bench_method_names[M_COUNT] = {"faithful", "tuned",   "csp_default", "csp_alg2",
+                                                 "csp_alg3", "csp_bsr", "sgemm",       "tf32",
+                                                 "auto",     "tc"};
+
+double bench_tolerance(int method, gcoo_dtype dtype) {
+  if (method == M_TF32 || method == M_TC) return BENCH_TOL_TF32;
+  return dtype == GCOO_FLOAT64 ? BENCH_TOL_DOUBLE : BENCH_TOL_FLOAT;
+}
 
 #define CK(x)                                                                                      \
   do {                                                                                             \
@@ -48,16 +56,6 @@ double bench_elapsed(const bench_env *E) { return gcoo__wtime() - E->t0; }
 
 int bench_over_budget(const bench_env *E, double fraction) {
   return E->budget_s > 0 && bench_elapsed(E) > fraction * E->budget_s;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* ---- the device's ceilings ------------------------------------------------------------------ */
@@ -132,6 +130,9 @@ gcoo_status bench_env_init(bench_env *E, const char *outdir, double budget_s) {
   if (cublasCreate(&E->blas) != CUBLAS_STATUS_SUCCESS)
     return GCOO_ERROR(GCOO_ERR_CUBLAS, "cublasCreate");
   cublasSetStream(E->blas, E->stream);
+  if (cusparseCreate(&E->sparse) != CUSPARSE_STATUS_SUCCESS)
+    return GCOO_ERROR(GCOO_ERR_CUSPARSE, "cusparseCreate");
+  cusparseSetStream(E->sparse, E->stream);
   char desc[512];
   GCOO_CALL(gcoo_ctx_describe(E->ctx, desc, sizeof desc));
   bench_printf(E, "device: %s\n", desc);
@@ -146,6 +147,7 @@ gcoo_status bench_env_init(bench_env *E, const char *outdir, double budget_s) {
 
 void bench_env_fini(bench_env *E) {
   if (E->blas) cublasDestroy(E->blas);
+  if (E->sparse) cusparseDestroy(E->sparse);
   gcoo_ctx_destroy(&E->ctx);
   if (E->log) fclose(E->log);
   if (E->csv) fclose(E->csv);
@@ -310,52 +312,73 @@ static double check_rows(const checker *ck, const void *Yv, gcoo_layout l, int64
   return r > 0 ? sqrt(e / r) : (e == 0 ? 0.0 : INFINITY);
 }
 
-/* ---- timing --------------------------------------------------------------------------------- */
-/* Median ms of repeated applies on the rotated operands; first_ms sizes the repetitions. */
-static double time_applies(bench_env *E, gcoo_op op, gcoo_dense *X, gcoo_dense *Y, int R,
-                           double first_ms, int *reps_out) {
-  int reps = first_ms > 250  ? 2
-             : first_ms > 50 ? 4
-                             : (int)(80.0 / (first_ms > 0.002 ? first_ms : 0.002));
-  if (first_ms <= 50 && reps < 5) reps = 5;
-  if (reps > 60) reps = 60;
-  cudaEvent_t ev[2 * 60];
-  double t[60];
+/* ---- timing ---------------------------------------------------------------------------------- */
+/* One launch of a method on operand copy `slot` (queued on E's stream, not synchronised). */
+typedef gcoo_status (*bench_launch)(void *ctx, int slot);
+
+typedef struct op_launch { /* a gcoo operator (gcoo's methods and cuSPARSE's through gcoo) */
+  gcoo_op op;
+  gcoo_dense *X, *Y;
+} op_launch;
+
+static gcoo_status launch_op(void *ctx, int slot) {
+  op_launch *l = ctx;
+  return gcoo_op_apply(l->op, 1.0, &l->X[slot], 0.0, &l->Y[slot]);
+}
+
+typedef struct bsr_launch {
+  bench_env *E;
+  bench_bsr *B;
+} bsr_launch;
+
+static gcoo_status launch_bsr(void *ctx, int slot) {
+  bsr_launch *l = ctx;
+  return bench_bsr_apply(l->E, l->B, slot);
+}
+
+/* Median ms of repeated launches on the rotated operands (bench_stat.h: at least BENCH_MIN_RUNS,
+ * about 80 ms in all, at most 60); first_ms sizes the repetitions. */
+static double time_launches(bench_env *E, bench_launch f, void *ctx, int R, double first_ms,
+                            int *reps_out) {
+  enum { MAX_REPS = 60 };
+  const int reps = bench_runs(first_ms, 80.0, MAX_REPS);
+  cudaEvent_t ev[2 * MAX_REPS];
+  double t[MAX_REPS];
   for (int i = 0; i < 2 * reps; i++) cudaEventCreate(&ev[i]);
   if (first_ms < 2.0) bench_delay(E->stream, reps * 30.0 + 200.0);
   int ok = 1;
   for (int r = 0; r < reps && ok; r++) {
     cudaEventRecord(ev[2 * r], E->stream);
-    ok = gcoo_op_apply(op, 1.0, &X[r % R], 0.0, &Y[r % R]) >= 0;
+    ok = f(ctx, r % R) >= 0;
     cudaEventRecord(ev[2 * r + 1], E->stream);
   }
   double ms = -1;
   if (ok && cudaStreamSynchronize(E->stream) == cudaSuccess) {
     for (int r = 0; r < reps; r++) {
-      float f = 0;
-      cudaEventElapsedTime(&f, ev[2 * r], ev[2 * r + 1]);
-      t[r] = f;
+      float x = 0;
+      cudaEventElapsedTime(&x, ev[2 * r], ev[2 * r + 1]);
+      t[r] = x;
     }
-    ms = median(t, reps);
+    ms = bench_median(t, reps);
   }
   for (int i = 0; i < 2 * reps; i++) cudaEventDestroy(ev[i]);
   *reps_out = reps;
   return ms;
 }
 
-/* One apply timed alone (after the warm-up), to size the repetitions. */
-static double time_once(bench_env *E, gcoo_op op, gcoo_dense *X, gcoo_dense *Y) {
+/* One launch timed alone (after the warm-up), to size the repetitions. */
+static double time_once(bench_env *E, bench_launch f, void *ctx) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   cudaEventRecord(a, E->stream);
-  gcoo_status st = gcoo_op_apply(op, 1.0, X, 0.0, Y);
+  gcoo_status st = f(ctx, 0);
   cudaEventRecord(b, E->stream);
-  float f = -1;
-  if (st >= 0 && cudaEventSynchronize(b) == cudaSuccess) cudaEventElapsedTime(&f, a, b);
+  float x = -1;
+  if (st >= 0 && cudaEventSynchronize(b) == cudaSuccess) cudaEventElapsedTime(&x, a, b);
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return st >= 0 ? f : -1;
+  return st >= 0 ? x : -1;
 }
 
 static gcoo_spdm_alg method_alg(bench_method m) {
@@ -370,6 +393,22 @@ static gcoo_spdm_alg method_alg(bench_method m) {
     case M_TC: return GCOO_ALG_AUTO; /* with math = GCOO_MATH_TF32 */
     default: return GCOO_ALG_AUTO;
   }
+}
+
+/* The check against the tolerance: res->fail when the error is outside it. */
+static void judge(bench_case *c, bench_method m) {
+  bench_result *res = &c->r[m];
+  res->fail = !(res->relerr <= bench_tolerance(m, c->dtype));
+  if (res->fail)
+    snprintf(res->note, sizeof res->note, "FAIL: error %.2e > %.0e", res->relerr,
+             bench_tolerance(m, c->dtype));
+}
+
+/* After the warm-up and its check: the timing (a first launch alone sizes the repetitions). */
+static void time_method(bench_env *E, bench_result *res, bench_launch f, void *ctx, int R) {
+  const double first = time_once(E, f, ctx);
+  int reps = 0;
+  res->ms = first < 0 ? -1 : time_launches(E, f, ctx, R, first, &reps);
 }
 
 /* Warm up, check and time one method's operator on one case's operands. */
@@ -392,8 +431,9 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
     cudaMemsetAsync(Y[r].data, 0xff, (size_t)(o->m * o->N) * gcoo_dtype_size(o->dtype),
                     E->stream); /* NaN */
   }
+  op_launch l = {op, X, Y};
   /* warm-up (plans, caches) on NaN-poisoned Y with beta = 0, then the check */
-  gcoo_status st = gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
+  gcoo_status st = launch_op(&l, 0);
   if (st >= 0) st = gcoo_ctx_synchronize(E->ctx);
   if (st < 0) {
     snprintf(res->note, sizeof res->note, "apply: %s", gcoo_status_name(st));
@@ -408,19 +448,61 @@ static void run_method(bench_env *E, bench_case *c, bench_method m, gcoo_op op, 
                  "from now on\n",
                  c->name, (long long)c->N, bench_method_names[m]);
     gcoo_cuda_op_set_option(op, GCOO_CUDA_OPT_CUSPARSE_NO_CLEAR, 0);
-    gcoo_op_apply(op, 1.0, &X[0], 0.0, &Y[0]);
+    launch_op(&l, 0);
     gcoo_ctx_synchronize(E->ctx);
     res->relerr = check_rows(ck, Y[0].data, Y[0].layout, o->m, o->N, &res->bound);
     snprintf(res->note, sizeof res->note, "cuSPARSE read Y at beta=0");
   }
-  const double first = time_once(E, op, &X[0], &Y[0]);
-  int reps = 0;
-  res->ms = first < 0 ? -1 : time_applies(E, op, X, Y, o->R, first, &reps);
+  judge(c, m);
+  time_method(E, res, launch_op, &l, o->R);
   if (m == M_TUNED || m == M_AUTO || m == M_TC) {
     gcoo_cuda_op_details d;
     if (gcoo_cuda_op_get_details(op, &d) >= 0)
       *(m == M_TUNED ? &c->tuned : m == M_AUTO ? &c->autod : &c->tcd) = d;
   }
+}
+
+/* cuSPARSE's BSR algorithm on one case: its operator made (set-up timed), warmed up on NaN-poisoned
+ * Y, checked, timed; row-major operands, column-major where cuSPARSE refuses those. */
+static void run_bsr(bench_env *E, bench_case *c, gcoo_sparse A, operands *o, const checker *ck) {
+  bench_result *res = &c->r[M_CSP_BSR];
+  res->ms = -1;
+  res->relerr = NAN;
+  res->bound = NAN;
+  bench_bsr B;
+  gcoo_status st = bench_bsr_make(E, A, c->bsr_dim, &B);
+  gcoo_layout layout = GCOO_ROW_MAJOR;
+  for (int r = 0; st >= 0 && r < o->R; r++)
+    st = bench_bsr_bind(E, &B, r, o->X[r], o->Y[r], o->N, layout);
+  if (st == GCOO_ERR_UNSUPPORTED && o->Xc[0]) { /* column-major operands instead */
+    bench_bsr_unbind(&B);
+    layout = GCOO_COL_MAJOR;
+    st = GCOO_SUCCESS;
+    for (int r = 0; st >= 0 && r < o->R; r++)
+      st = bench_bsr_bind(E, &B, r, o->Xc[r], o->Yc[r], o->N, layout);
+  }
+  c->setup_ms[M_CSP_BSR] = B.setup_ms;
+  void *Y0 = layout == GCOO_ROW_MAJOR ? o->Y[0] : o->Yc[0];
+  for (int r = 0; st >= 0 && r < o->R; r++)
+    cudaMemsetAsync(layout == GCOO_ROW_MAJOR ? o->Y[r] : o->Yc[r], 0xff,
+                    (size_t)(o->m * o->N) * gcoo_dtype_size(o->dtype), E->stream); /* NaN */
+  bsr_launch l = {E, &B};
+  if (st >= 0) st = launch_bsr(&l, 0);
+  if (st >= 0 && cudaStreamSynchronize(E->stream) != cudaSuccess)
+    st = GCOO_ERROR(GCOO_ERR_CUDA, "BSR SpMM");
+  if (st < 0) {
+    snprintf(res->note, sizeof res->note, "%s", gcoo_status_name(st));
+    bench_printf(E, "  %s N=%lld csp_bsr (%d x %d blocks): %s\n", c->name, (long long)c->N,
+                 c->bsr_dim, c->bsr_dim, gcoo_last_error());
+    bench_bsr_free(&B);
+    return;
+  }
+  res->relerr = check_rows(ck, Y0, layout, o->m, o->N, &res->bound);
+  judge(c, M_CSP_BSR);
+  time_method(E, res, launch_bsr, &l, o->R);
+  if (layout == GCOO_COL_MAJOR && !res->fail)
+    snprintf(res->note, sizeof res->note, "column-major operands");
+  bench_bsr_free(&B);
 }
 
 /* The cases share one matrix and differ in N: the operands of every case are made first, then
@@ -437,6 +519,7 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
   GCOO_CHECK(nc >= 1 && nc <= 4, GCOO_ERR_INVALID_ARG, "1..4 widths per matrix");
   for (int i = 0; i < nc; i++) {
     bench_case *c = &cs[i];
+    c->dtype = ai.dtype;
     c->m = ai.nrows;
     c->k = ai.ncols;
     c->nnz = ai.nnz;
@@ -445,8 +528,20 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       c->r[m].ms = -1;
       c->r[m].relerr = NAN;
       c->r[m].bound = NAN;
+      c->r[m].fail = 0;
+      c->setup_ms[m] = -1;
       snprintf(c->r[m].note, sizeof c->r[m].note, "-");
     }
+  }
+  /* cuSPARSE's BSR algorithm where A is made of dense blocks */
+  double fill = INFINITY;
+  const int bdim = run[M_CSP_BSR] ? bench_bsr_block(cs[0].A, &fill) : 0;
+  for (int i = 0; i < nc; i++) {
+    cs[i].bsr_dim = bdim;
+    cs[i].bsr_fill = fill;
+    if (run[M_CSP_BSR] && !bdim)
+      snprintf(cs[i].r[M_CSP_BSR].note, sizeof cs[i].r[M_CSP_BSR].note,
+               "no dense blocks (fill %.2f)", fill);
   }
   for (int i = 0; i < nc && st >= 0; i++) {
     gcoo_dense Xh;
@@ -454,7 +549,8 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
     st = gcoo_dense_fill_random(&Xh, 4242);
     const int64_t es = (int64_t)gcoo_dtype_size(ai.dtype);
     const int64_t footprint = (ai.ncols + ai.nrows) * cs[i].N * es + ai.nnz * (es + 4);
-    if (st >= 0) st = operands_make(E, &Xh, ai.nrows, run[M_CSP_DEFAULT], footprint, &o[i]);
+    const int need_col = run[M_CSP_DEFAULT] || (run[M_CSP_BSR] && bdim);
+    if (st >= 0) st = operands_make(E, &Xh, ai.nrows, need_col, footprint, &o[i]);
     if (st >= 0) st = checker_make(cs[i].A, &Xh, &ck[i]);
     gcoo_dense_destroy(&Xh);
     GCOO_GOTO(st);
@@ -463,6 +559,11 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
                              (double)gcoo_dtype_size(ai.dtype);
   for (int m = 0; m < M_COUNT; m++) {
     if (!run[m]) continue;
+    if (m == M_CSP_BSR) {
+      for (int i = 0; bdim && i < nc && !bench_over_budget(E, 1.0); i++)
+        run_bsr(E, &cs[i], cs[0].A, &o[i], &ck[i]);
+      continue;
+    }
     if ((m == M_TF32 || m == M_TC) && ai.dtype != GCOO_FLOAT32) {
       for (int i = 0; i < nc; i++) snprintf(cs[i].r[m].note, sizeof cs[i].r[m].note, "float only");
       continue;
@@ -500,6 +601,7 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
       gcoo_op_info info;
       gcoo_op_get_info(op, &info);
       for (int i = i0; i < i1; i++) {
+        cs[i].setup_ms[m] = 1e3 * info.setup_seconds;
         if (m == M_TUNED) cs[i].tuned_setup_ms = 1e3 * info.setup_seconds;
         if (m == M_AUTO) cs[i].auto_setup_ms = 1e3 * info.setup_seconds;
         run_method(E, &cs[i], (bench_method)m, op, &o[i], &ck[i]);
@@ -509,8 +611,10 @@ gcoo_status bench_run_case(bench_env *E, bench_case *cs, int nc, const int run[M
   }
   for (int i = 0; i < nc; i++) {
     bench_case *c = &cs[i];
-    for (int m = M_CSP_DEFAULT; m <= M_CSP_ALG3; m++)
-      if (c->r[m].ms > 0 && (c->best_csp < 0 || c->r[m].ms < c->r[c->best_csp].ms)) c->best_csp = m;
+    /* the peer: the fastest cuSPARSE algorithm within the tolerance, BSR included */
+    for (int m = M_CSP_DEFAULT; m <= M_CSP_BSR; m++)
+      if (c->r[m].ms > 0 && !c->r[m].fail && (c->best_csp < 0 || c->r[m].ms < c->r[c->best_csp].ms))
+        c->best_csp = m;
     /* the floor: max(arithmetic at the SGEMM rate, compulsory bytes at the copy rate) */
     const double flop = 2.0 * (double)c->nnz * (double)c->N;
     const double es = (double)gcoo_dtype_size(ai.dtype);
@@ -572,9 +676,10 @@ gcoo_status bench_sweep(bench_env *E, gcoo_sparse A, int64_t N, const int32_t *p
                      gcoo_last_error());
         continue;
       }
-      const double first = time_once(E, op, &X[0], &Y[0]);
+      op_launch l = {op, X, Y};
+      const double first = time_once(E, launch_op, &l);
       int reps = 0;
-      if (first > 0) ms[i * nv + v] = time_applies(E, op, X, Y, o.R, first, &reps);
+      if (first > 0) ms[i * nv + v] = time_launches(E, launch_op, &l, o.R, first, &reps);
       gcoo_cuda_op_details d;
       if (gcoo_cuda_op_get_details(op, &d) >= 0) shapes[i * nv + v] = d.last;
     }

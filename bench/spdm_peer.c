@@ -14,9 +14,10 @@
  * kronB:NAME,diagC:NAME,... names others), real-f64 (the real matrices in double; peers without
  * double say so). N = 32, 128, 512.
  *
- * gcoo AUTO and cuSPARSE (ALG_DEFAULT column-major, CSR_ALG2 and CSR_ALG3 row-major) are
- * measured by spdm_bench's own bench_run_case (spdm_measure.c: warm-up, CUDA events, median,
- * sampled rows checked against a double-precision host product). Each peer variant then gets the
+ * gcoo AUTO and cuSPARSE (ALG_DEFAULT column-major, CSR_ALG2 and CSR_ALG3 row-major, BSR_ALG1
+ * where A has dense blocks) are measured by spdm_bench's own bench_run_case (spdm_measure.c:
+ * warm-up, CUDA events, median of at least 5, sampled rows checked against a double-precision
+ * host product). Each peer variant then gets the
  * same X (seed 4242), a NaN-poisoned Y, a warm-up whose output is checked against cuSPARSE's on
  * the whole of Y (||Y - Y_csp|| / ||Y_csp|| <= PEER_TOL, else "wrong" and not timed), and the
  * same timing: rotated operand copies when they fit in L2, a delay kernel ahead of short
@@ -32,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_list.h"
+#include "bench_stat.h"
 #include "spdm_bench.h"
 #include "spdm_peer.h"
 
@@ -85,11 +88,6 @@ static int load_peer(const char *path, peer *P) {
   P->nvar = P->variants();
   if (P->nvar > MAX_VARIANTS) P->nvar = MAX_VARIANTS;
   return 1;
-}
-
-static int cmp_ms(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 /* The operands a peer sees: R rotated copies of X and Y (as spdm_measure.c sizes them, so that
@@ -177,15 +175,13 @@ static double error_vs_ref(bench_env *E, const peer_operands *o, const void *Y, 
   return r > 0 ? e / r : (e == 0 ? 0.0 : INFINITY);
 }
 
-/* Median ms of the peer's product, sized like spdm_measure.c's time_applies. */
+/* Median ms of the peer's product under the benchmarks' rule (bench_stat.h), sized like
+ * spdm_measure.c's (at least BENCH_MIN_RUNS, about 60 ms of launches, at most 40). */
 static double time_peer(const peer *P, void *plan, const peer_operands *o, double first_ms) {
-  int reps = first_ms > 250  ? 2
-             : first_ms > 50 ? 4
-                             : (int)(60.0 / (first_ms > 0.002 ? first_ms : 0.002));
-  if (first_ms <= 50 && reps < 5) reps = 5;
-  if (reps > 40) reps = 40;
-  cudaEvent_t ev[2 * 40];
-  double t[40];
+  enum { MAX_REPS = 40 };
+  const int reps = bench_runs(first_ms, 60.0, MAX_REPS);
+  cudaEvent_t ev[2 * MAX_REPS];
+  double t[MAX_REPS];
   for (int i = 0; i < 2 * reps; i++) cudaEventCreate(&ev[i]);
   if (first_ms < 2.0) bench_delay(0, reps * 30.0 + 200.0);
   int ok = 1;
@@ -201,8 +197,7 @@ static double time_peer(const peer *P, void *plan, const peer_operands *o, doubl
       cudaEventElapsedTime(&f, ev[2 * r], ev[2 * r + 1]);
       t[r] = f;
     }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_ms);
-    ms = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    ms = bench_median(t, reps);
   }
   for (int i = 0; i < 2 * reps; i++) cudaEventDestroy(ev[i]);
   return ms;
@@ -331,7 +326,7 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
     snprintf(cs[i].name, sizeof cs[i].name, "%s", name);
   }
   int run[M_COUNT] = {0};
-  run[M_CSP_DEFAULT] = run[M_CSP_ALG2] = run[M_CSP_ALG3] = run[M_AUTO] = 1;
+  run[M_CSP_DEFAULT] = run[M_CSP_ALG2] = run[M_CSP_ALG3] = run[M_CSP_BSR] = run[M_AUTO] = 1;
   if (bench_run_case(E, cs, 3, run) < 0) {
     bench_printf(E, "  %s: %s\n", name, gcoo_last_error());
     return;
@@ -388,15 +383,6 @@ static void measure_matrix(bench_env *E, const char *section, const char *name, 
   cudaFree(dval);
 }
 
-static int matches(const char *list, const char *name) {
-  if (!list) return 1;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", list);
-  for (char *s = strtok(buf, ","); s; s = strtok(NULL, ","))
-    if (strstr(name, s)) return 1;
-  return 0;
-}
-
 /* spdm_bench's section "large" (spdm_bench.c, large_inputs), kept in step by hand: kronB:NAME is
  * A (x) J_b (bench_kron_dense_block), diagC:NAME C copies on the diagonal (bench_block_diagonal);
  * --large LIST replaces it. */
@@ -451,7 +437,7 @@ static void section(bench_env *E, const char *sec, const char *dir, const char *
     globfree(&g);
   }
   for (int f = 0; f < nn; f++) {
-    if (!matches(match, names[f])) continue;
+    if (match && !bench_list_match(match, names[f])) continue;
     if (E && bench_over_budget(E, 1.0)) {
       bench_printf(E, "  budget: %s stopped before %s\n", sec, names[f]);
       break;

@@ -5,10 +5,13 @@ if(GCOO_HAVE_CUDA)
   add_executable(spdm_peer_bench
     ${CMAKE_CURRENT_LIST_DIR}/spdm_peer.c
     ${CMAKE_CURRENT_LIST_DIR}/spdm_measure.c
+    ${CMAKE_CURRENT_LIST_DIR}/spdm_bsr.c
     ${CMAKE_CURRENT_LIST_DIR}/spdm_gen.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_stat.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_list.c
     ${CMAKE_CURRENT_LIST_DIR}/spdm_bench_cuda.cu)
   target_link_libraries(spdm_peer_bench PRIVATE gcoo gcoo_flags CUDA::cudart CUDA::cublas
-                        ${CMAKE_DL_LIBS})
+                        CUDA::cusparse ${CMAKE_DL_LIBS})
   target_include_directories(spdm_peer_bench PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
   if(GCOO_HAVE_OPENMP)
     target_link_libraries(spdm_peer_bench PRIVATE OpenMP::OpenMP_C)

@@ -17,7 +17,9 @@
 #      A A^T, double (the build carries -lineinfo: no change to the code), as ncu-src.tgz.
 # Environment (nothing of a peer is committed; absent: said, and left out):
 #   MATS       folder with the .mtx.gz of shared/matrices (default: .mats, ../../.mats, shared/matrices)
-#   OPSPARSE   OpSparse's reg_opsparse driver (lorentzbf/OpSparse, built outside gcoo)
+#   OPSPARSE_SRC  a fetched OpSparse (the folder holding OpSparse/; default .device-kit/opsparse,
+#              bench/gpu_fair_prepare.sh): its peer library is built (bench/opsparse/build.sh) and
+#              timed in the benchmark's process
 #   PLAN_JSON  a `gcoo_dist spgemm --json` output for the plan-share target (optional)
 #   BUILD      build folder (default build-gpu)
 #   MATRICES   names of the matrices to time (default the 8 below), GEN the generated products
@@ -100,11 +102,11 @@ for f in ${MATRICES-add32 adder_dcop_05 bcsstk13 bcsstk33 ca-CondMat_snapderived
   if [ -n "$mats" ] && [ -f "$mats/$f.mtx.gz" ]; then files+=("$mats/$f.mtx.gz"); else echo "matrix $f not found (MATS)"; fi
 done
 extra=()
-if [ -n "${OPSPARSE:-}" ] && [ -f "${OPSPARSE}" ]; then
-  [ -x "$OPSPARSE" ] || chmod +x "$OPSPARSE" 2>/dev/null || true
-  extra+=(--opsparse "$OPSPARSE" --opsparse-dir "$out/opsparse")
+ops_src="${OPSPARSE_SRC:-.device-kit/opsparse}"
+if [ -d "$ops_src/OpSparse" ] && bash bench/opsparse/build.sh "$ops_src" "$out/opsparse" >"$out/opsparse-build.log" 2>&1; then
+  extra+=(--peer-lib "$out/opsparse/libspgemm_opsparse.so")
 else
-  echo "OpSparse not available (set OPSPARSE to its reg_opsparse)"
+  echo "OpSparse not available (OPSPARSE_SRC: a fetched OpSparse; $out/opsparse-build.log)"
 fi
 [ -n "${PLAN_JSON:-}" ] && [ -f "${PLAN_JSON}" ] && extra+=(--plan-json "$PLAN_JSON")
 for v in $variants; do extra+=(--variant "$v"); done
@@ -116,7 +118,7 @@ if [ $r_def -eq 0 ] && [ $r_smp -eq 0 ]; then
 else
   echo "benchmark not run: t503 failed"
 fi
-rm -rf "$out/opsparse"
+rm -rf "$out/opsparse/driver"
 
 # 4. where the worst product's time goes (kernels only: the host's part is the rest)
 if [ "${NCU:-1}" = 1 ] && [ $r_def -eq 0 ]; then

@@ -180,6 +180,13 @@ static bool parse(cli_command *cmd, solve_job *j) {
     return false;
   if (!cli_flag(cmd, "dtype")) snprintf(j->dtype_source, sizeof j->dtype_source, "(default)");
   if (cli_job_output_check(cmd, j->out, j->a_path, j->b_path) != 0) return false;
+  if (j->out_on_failure && j->out && cli_file_kind_of(j->out) == CLI_FILE_MTX) {
+    if (cli_rank() == 0)
+      fprintf(stderr,
+              "gcoo_dist solve: --out-on-failure marks an X that did not converge with an HDF5 "
+              "attribute, which Matrix Market has no place for: write it as file.h5:/X\n");
+    return false;
+  }
   /* the generated right-hand sides are an output too: they must not destroy an input either */
   if (j->save_b && (cli_job_output_check(cmd, j->save_b, j->a_path, j->x0_path) != 0 ||
                     (j->out && !strcmp(j->out, j->save_b)))) {
@@ -580,7 +587,10 @@ static gcoo_status write_out(solve_job *j) {
   st = gcoo_dist_agree(j->d, st);
   if (st < 0) return st;
   cli_progress("writing %s", j->out);
+  const int flags = j->write_flags;
+  if (!j->res.converged) j->write_flags |= GCOO_H5_NOT_CONVERGED; /* --out-on-failure: marked */
   st = write_block(j, j->out, "/X", &j->Xh);
+  j->write_flags = flags;
   j->t_write = MPI_Wtime() - t0;
   if (st >= 0) {
     j->written = 1;

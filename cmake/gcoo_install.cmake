@@ -7,11 +7,15 @@
 #   bin/gcoo_dist                        the command
 #   lib/cmake/gcoo/                      CMake package: find_package(gcoo CONFIG) gives gcoo::gcoo
 #                                        (shared) and gcoo::gcoo_static, with the usage
-#                                        requirements (MPI, CUDA, HDF5, NCCL, OpenMP, zlib) that
-#                                        this build used; FindNCCL.cmake rides along
+#                                        requirements (MPI, CUDA, HDF5, NCCL, MUMPS, OpenMP, zlib)
+#                                        that this build used; FindNCCL.cmake and FindMUMPS.cmake
+#                                        ride along
 #   lib/pkgconfig/gcoo.pc                pkg-config file (Requires mpi-c, Requires.private HDF5 and
-#                                        zlib, Libs.private CUDA/NCCL/OpenMP; rpath in Libs)
+#                                        zlib, Libs.private CUDA/NCCL/MUMPS/OpenMP; rpath in Libs)
 #   lib/pkgconfig/gcoo-static.pc         the same for libgcoo.a, named by its path
+#   lib/libgcoo_fortran.so.X.Y.Z,        the Fortran module gcoo (fortran/, when a Fortran compiler
+#   include/gcoo/fortran/*.mod           was found): its library and module files; the CMake
+#   lib/pkgconfig/gcoo-fortran.pc        component Fortran (gcoo::gcoo_fortran) and pkg-config
 #   share/gcoo/jobs/, share/doc/gcoo/    SLURM batch scripts, examples, docs and LICENSE
 # Included at the end of the root CMakeLists.txt, once every target exists.
 include(CMakePackageConfigHelpers)
@@ -44,8 +48,25 @@ if(TARGET gcoo_dist)
   install(TARGETS gcoo_dist RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()
 
+# The Fortran module: a library of its own, with the module files of the compiler that built it
+# (only that compiler reads them), in an export set of its own that gcooConfig.cmake loads for
+# projects that use Fortran.
+if(TARGET gcoo_fortran)
+  install(TARGETS gcoo_fortran
+          EXPORT gcooFortranTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT devel)
+  get_target_property(_gcoo_fortran_modules gcoo_fortran Fortran_MODULE_DIRECTORY)
+  install(DIRECTORY ${_gcoo_fortran_modules}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gcoo/fortran
+          COMPONENT devel FILES_MATCHING PATTERN "*.mod")
+endif()
+
 # ---- CMake package ---------------------------------------------------------------------------
 install(EXPORT gcooTargets NAMESPACE gcoo:: DESTINATION ${GCOO_INSTALL_CMAKEDIR} COMPONENT devel)
+if(TARGET gcoo_fortran)
+  install(EXPORT gcooFortranTargets NAMESPACE gcoo:: DESTINATION ${GCOO_INSTALL_CMAKEDIR}
+          COMPONENT devel)
+  string(REGEX MATCH "^[0-9]+" GCOO_Fortran_COMPILER_MAJOR "${CMAKE_Fortran_COMPILER_VERSION}")
+endif()
 
 configure_package_config_file(cmake/gcooConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/gcooConfig.cmake
@@ -56,6 +77,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/gcooConfigVersion.c
 install(FILES ${PROJECT_BINARY_DIR}/cmake/gcooConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/gcooConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindMUMPS.cmake
         DESTINATION ${GCOO_INSTALL_CMAKEDIR} COMPONENT devel)
 
 # ---- pkg-config ------------------------------------------------------------------------------

@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: MIT
 # cmake/gcoo_pkgconfig.cmake: write lib/pkgconfig/gcoo.pc (shared libgcoo, with an rpath so that
-# programs find it at run time) and gcoo-static.pc (libgcoo.a by its path) for builds that do not
-# use CMake (Makefiles, autotools, Meson). The file is relocatable: its prefix is ${pcfiledir}/<up>, so
+# programs find it at run time), gcoo-static.pc (libgcoo.a by its path) and, with the Fortran
+# module, gcoo-fortran.pc, for builds that do not use CMake (Makefiles, autotools, Meson). The file is relocatable: its prefix is ${pcfiledir}/<up>, so
 # `cmake --install build --prefix /anywhere` gives a working gcoo.pc without reconfiguring.
 #
 # What goes where, and why:
 #   Requires          the MPI module (gcoo/dist.h and gcoo/h5.h include <mpi.h>, so a user's
 #                     compile needs MPI's include path even for the local API)
 #   Requires.private  HDF5 (parallel) and zlib: only needed to link libgcoo.a
-#   Libs.private      CUDA runtime, cuSPARSE, cuBLAS, NCCL, OpenMP, threads, libm (no .pc files
-#                     for them on most systems), for `pkg-config --static`
+#   Libs.private      CUDA runtime, cuSPARSE, cuBLAS, NCCL, MUMPS (with ScaLAPACK and LAPACK),
+#                     OpenMP, threads, libm (no .pc files for them on most systems), for
+#                     `pkg-config --static`
 # A dependency whose .pc file is not found here is written out as -I/-L/-l flags instead.
 find_package(PkgConfig QUIET)
 
@@ -99,6 +100,9 @@ endif()
 if(GCOO_HAVE_NCCL)
   list(APPEND _pc_private_libs ${NCCL_LIBRARY})
 endif()
+if(GCOO_HAVE_MUMPS)
+  list(APPEND _pc_private_libs ${MUMPS_LIBRARIES})
+endif()
 if(GCOO_HAVE_OPENMP)
   list(APPEND _pc_private_libs ${OpenMP_C_FLAGS})
 endif()
@@ -141,3 +145,14 @@ configure_file(cmake/gcoo.pc.in ${PROJECT_BINARY_DIR}/gcoo.pc @ONLY)
 configure_file(cmake/gcoo-static.pc.in ${PROJECT_BINARY_DIR}/gcoo-static.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gcoo.pc ${PROJECT_BINARY_DIR}/gcoo-static.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
+if(TARGET gcoo_fortran)
+  # MPI's Fortran libraries when gcoo's module has the distributed part (Open MPI's ompi-fort;
+  # programs that use mpi_f08 themselves compile with mpifort, which knows its module path)
+  set(GCOO_PC_FORTRAN_REQUIRES "")
+  if(GCOO_FORTRAN_MPI)
+    _gcoo_pc_first(GCOO_PC_FORTRAN_REQUIRES ompi-fort mpi-fort)
+  endif()
+  configure_file(cmake/gcoo-fortran.pc.in ${PROJECT_BINARY_DIR}/gcoo-fortran.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/gcoo-fortran.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
+endif()

@@ -21,6 +21,10 @@ gcoo_op gcoo__dist_op_swap_local(gcoo_dist_op op, gcoo_op local);
  *  before or after. An error of the local product is still returned (on that rank). Collective. */
 gcoo_status gcoo__dist_op_apply_checked(gcoo_dist_op op, double alpha, const gcoo_dense *X,
                                         double beta, gcoo_dense *Y_slab);
+/** d[i] = A(row0 + i, row0 + i) for this rank's rows (the diagonal shift included), read from
+ *  the host copy its local block keeps; GCOO_ERR_UNSUPPORTED where the block lives only on a
+ *  device (use gcoo_dist_op_get_local_matrix there). Not collective. */
+gcoo_status gcoo__dist_op_diagonal(gcoo_dist_op op, double *d);
 /** Reserve the halo buffers for products of N columns in mem (agreed over ranks). Collective. */
 gcoo_status gcoo__dist_op_reserve(gcoo_dist_op op, int64_t N, gcoo_memspace mem);
 

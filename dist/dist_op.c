@@ -480,3 +480,29 @@ gcoo_status gcoo__dist_op_apply_checked(gcoo_dist_op op, double alpha, const gco
   GCOO_CALL(st);
   return GCOO_SUCCESS;
 }
+
+gcoo_status gcoo__dist_op_diagonal(gcoo_dist_op op, double *d) {
+  GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
+  for (int64_t i = 0; i < op->nrows; i++) d[i] = 0.0;
+  gcoo_op L = op->local;
+  if (!L) return GCOO_SUCCESS;
+  const int f64 = op->dtype == GCOO_FLOAT64;
+  if (L->A_csr) { /* the block's columns are this rank's rows: the diagonal is column i of row i */
+    gcoo_csr_view a;
+    GCOO_CALL(gcoo__sparse_csr_view(L->A_csr, &a));
+    for (int64_t i = 0; i < a.nrows; i++)
+      for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
+        if (a.ind[e] == i)
+          d[i] += f64 ? ((const double *)a.values)[e] : ((const float *)a.values)[e];
+    return GCOO_SUCCESS;
+  }
+  if (L->S) { /* the GCOO of S = A^T: an entry (r, c) of S is A(c, r) */
+    gcoo_grouped_view v;
+    GCOO_CALL(gcoo__sparse_grouped_view(L->S, &v));
+    for (int64_t e = 0; e < v.nnz; e++)
+      if (v.rows[e] == v.cols[e])
+        d[v.cols[e]] += f64 ? ((const double *)v.values)[e] : ((const float *)v.values)[e];
+    return GCOO_SUCCESS;
+  }
+  return GCOO_ERROR(GCOO_ERR_UNSUPPORTED, "the local block has no host copy");
+}

@@ -263,6 +263,11 @@ void gcoo__h5_write_1d(const gcoo__h5_comm *c, const gcoo__h5_dset *d, int64_t s
 #define GCOO__H5_INCOMPLETE "gcoo-incomplete"
 #define GCOO__H5_INCOMPLETE_TEXT \
   "gcoo was writing this object and did not finish: it is not a result"
+/** The attribute of an object written with GCOO_H5_NOT_CONVERGED (it stays: readers may look). */
+#define GCOO__H5_NOT_CONVERGED "gcoo-not-converged"
+#define GCOO__H5_NOT_CONVERGED_TEXT                                                            \
+  "the solve that wrote this did not converge: it is its last iterate, not a solution within " \
+  "the tolerance asked"
 
 typedef struct gcoo__h5_wdset {
   const char *name; /* inside the group; NULL: the object itself is this dataset (dense) */

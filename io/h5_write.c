@@ -46,7 +46,6 @@ static gcoo_status build_object(const gcoo__h5_comm *c, hid_t fid, const gcoo__h
   /* space at creation (MPI-IO needs it; for every driver it makes the file's end known before
    * the data is written, so the disk space can be reserved) */
   H5_TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "dataset properties");
-  (void)c;
   if (lay->encoding) {
     if (root)
       H5_TRY(grp = H5Gopen2(fid, "/", H5P_DEFAULT), "%s: root group", label);
@@ -57,6 +56,9 @@ static gcoo_status build_object(const gcoo__h5_comm *c, hid_t fid, const gcoo__h
     GCOO_GOTO(gcoo__h5_attr_write_string(grp, "encoding-version", "0.1.0"));
     GCOO_GOTO(gcoo__h5_attr_write_ints(grp, "shape", lay->shape, 2));
     if (lay->p > 0) GCOO_GOTO(gcoo__h5_attr_write_ints(grp, "p", &lay->p, 0));
+    if (c->write_flags & GCOO_H5_NOT_CONVERGED)
+      GCOO_GOTO(
+          gcoo__h5_attr_write_string(grp, GCOO__H5_NOT_CONVERGED, GCOO__H5_NOT_CONVERGED_TEXT));
     GCOO_GOTO(gcoo__h5_attr_write_string(grp, GCOO__H5_INCOMPLETE, GCOO__H5_INCOMPLETE_TEXT));
   }
   for (int i = 0; i < lay->nd; i++) {
@@ -83,6 +85,9 @@ static gcoo_status build_object(const gcoo__h5_comm *c, hid_t fid, const gcoo__h
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "layout", "row-major"));
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "encoding-type", "array"));
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, "encoding-version", "0.2.0"));
+      if (c->write_flags & GCOO_H5_NOT_CONVERGED)
+        GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, GCOO__H5_NOT_CONVERGED,
+                                             GCOO__H5_NOT_CONVERGED_TEXT));
       GCOO_GOTO(gcoo__h5_attr_write_string(d[i].id, GCOO__H5_INCOMPLETE, GCOO__H5_INCOMPLETE_TEXT));
     }
   }

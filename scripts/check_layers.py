@@ -4,7 +4,7 @@
 # (ctest: arch-layers, label arch). The library is one object library, so the compiler would
 # let any file include any folder's header; this check is what makes an upward include fail.
 #
-#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- solver/ <- cli/, python/
+#   include/gcoo/ <- src/ <- kernels/ <- io/ <- dist/ <- solver/ <- cli/, python/, fortran/
 #                                                               (a layer uses those left of it)
 #
 # 1. Includes: every #include "..." or <gcoo/...> of a file in src/, kernels/, io/, dist/, cli/
@@ -14,7 +14,8 @@
 #    implements them (PUBLIC_LAYER below): gcoo/mtx.h and gcoo/h5.h are io, gcoo/dist.h is
 #    dist, gcoo/ksp.h, gcoo/pc.h and gcoo/solver.h are solver, the umbrella gcoo/gcoo.h is for
 #    programs (cli).
-#    The command (cli/) and the Python extension (python/) are applications of the library:
+#    The command (cli/), the Python extension (python/) and the Fortran module (fortran/: its C
+#    helpers, and the preprocessor includes of its .F90 files) are applications of the library:
 #    besides their own headers they include only the public API (include/gcoo/, not backend.h).
 # 2. The CUDA runtime: outside kernels/ no file includes the CUDA runtime or calls its memory,
 #    copy, stream, event or device functions; device memory, copies, streams, events and the
@@ -48,8 +49,8 @@ import os
 import re
 import sys
 
-LAYERS = ["include", "src", "kernels", "io", "dist", "solver", "cli", "python"]
-APPLICATIONS = ("cli", "python")  # users of the public API only
+LAYERS = ["include", "src", "kernels", "io", "dist", "solver", "cli", "python", "fortran"]
+APPLICATIONS = ("cli", "python", "fortran")  # users of the public API only
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
 # The layer of each public header: the layer whose code implements what it declares.
@@ -84,7 +85,7 @@ CUDA_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*[<\"](cuda_runtime(_api)?\.h|cu
 CUDA_CALL_RE = re.compile(
     r"\bcuda(Malloc\w*|Free\w*|Memcpy\w*|Memset\w*|Stream\w*|Event\w*|HostAlloc|HostRegister|"
     r"SetDevice|GetDevice\w*|Device\w*)\s*\(")
-SOURCE_EXT = (".c", ".h", ".cu", ".cuh", ".cpp", ".hpp")
+SOURCE_EXT = (".c", ".h", ".cu", ".cuh", ".cpp", ".hpp", ".f90", ".F90", ".inc")
 
 # Rule 5: names of the CUDA backend that no file outside kernels/ may write, but the backend list.
 CUDA_BACKEND_RE = re.compile(

@@ -346,8 +346,7 @@ static gcoo_status solve_host(gcoo_ksp ksp, const gcoo_dense *B, gcoo_dense *Xus
   for (int64_t j = 0; j < k; j++) {
     res->true_residual[j] = bn[j] > 0.0 ? tn[j] : 0.0;
     res->residual[j] = bn[j] > 0.0 ? r->res[j] : 0.0;
-    if (r->reason[j] > 0 && bn[j] > 0.0 && r->reason[j] != GCOO_KSP_CONVERGED_PREONLY &&
-        !(tn[j] <= tol[j]))
+    if (r->reason[j] > 0 && bn[j] > 0.0 && !(tn[j] <= tol[j]))
       r->reason[j] = GCOO_KSP_DIVERGED_STAGNATION;
     res->column_reason[j] = r->reason[j];
     res->column_iterations[j] = r->its[j];

@@ -139,25 +139,41 @@ static gcoo_status precondition(bcg *s) {
   return GCOO_SUCCESS;
 }
 
-/* P = orth(W): Gram W^T W reduced over ranks, pivoted Cholesky to a k x s transform T, P = W T.
- * Returns the new block width s (0 when W vanished). */
+/* P = W T, T (k x width) from the pivoted Cholesky of the Gram matrix G = W^T W (k x k, summed
+ * over ranks): the new block width (0 when W vanished). */
+static gcoo_status orth_from_gram(bcg *s, const double *G, double rank_tol, int64_t *width) {
+  int64_t r = 0;
+  GCOO_CALL(gcoo__orth_transform(s->k, G, rank_tol, s->hcoef, &r));
+  if (r > 0) {
+    gcoo_dense T, Pr = cols(&s->P, r);
+    GCOO_CALL(upload_coef(s, s->hcoef, s->k, r, &T));
+    const double t0 = gcoo__wtime();
+    GCOO_CALL(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
+    GCOO_CALL(sync_time(s, t0, &s->t_blas));
+  }
+  *width = r;
+  return GCOO_SUCCESS;
+}
+
+/* P = orth(W): the Gram matrix W^T W reduced over ranks, then orth_from_gram. */
 static gcoo_status orthonormalise(bcg *s, double rank_tol, int64_t *width) {
   gcoo_dense G = piece(&s->red, 0, s->k, s->k);
   double t0 = gcoo__wtime();
   GCOO_CALL(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &s->W, &s->W, 0.0, &G));
   GCOO_CALL(sync_time(s, t0, &s->t_blas));
   GCOO_CALL(reduce(s, s->k * s->k));
-  int64_t r = 0;
-  GCOO_CALL(gcoo__orth_transform(s->k, s->hred, rank_tol, s->hcoef, &r));
-  if (r > 0) {
-    gcoo_dense T, Pr = cols(&s->P, r);
-    GCOO_CALL(upload_coef(s, s->hcoef, s->k, r, &T));
-    t0 = gcoo__wtime();
-    GCOO_CALL(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
-    GCOO_CALL(sync_time(s, t0, &s->t_blas));
-  }
-  *width = r;
+  GCOO_CALL(orth_from_gram(s, s->hred, rank_tol, width));
   return GCOO_SUCCESS;
+}
+
+/* ptq = the Cholesky factor of P^T Q (w x w, from pq) made symmetric first (rounding leaves it
+ * slightly asymmetric); 0 when P^T A P is not positive definite: A is not SPD. */
+static int factor_ptq(const double *pq, int64_t w, double *ptq) {
+  memcpy(ptq, pq, (size_t)(w * w) * sizeof *ptq);
+  for (int64_t i = 0; i < w; i++)
+    for (int64_t j = 0; j < i; j++)
+      ptq[i * w + j] = ptq[j * w + i] = 0.5 * (ptq[i * w + j] + ptq[j * w + i]);
+  return gcoo__chol(w, ptq) >= 0;
 }
 
 static gcoo_status apply_A(bcg *s, const gcoo_dense *X, gcoo_dense *Y) {
@@ -276,11 +292,7 @@ static gcoo_status bcg_loop(bcg *s, const gcoo_dense *B, gcoo_dense *X, const do
     GCOO_GOTO(gcoo_blas_gemm(s->ctx, 1, 0, 1.0, &P, &s->R, 0.0, &g2));
     GCOO_GOTO(sync_time(s, t0, &s->t_blas));
     GCOO_GOTO(reduce(s, width * width + width * k));
-    memcpy(ptq, s->hred, (size_t)(width * width) * sizeof *ptq);
-    for (int64_t i = 0; i < width; i++) /* symmetrise: rounding makes P^T Q slightly asymmetric */
-      for (int64_t j = 0; j < i; j++)
-        ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
-    if (gcoo__chol(width, ptq) < 0) { /* P^T A P not positive definite: A is not SPD */
+    if (!factor_ptq(s->hred, width, ptq)) {
       stop_all(s, it, GCOO_KSP_DIVERGED_INDEFINITE);
       break;
     }
@@ -349,12 +361,7 @@ static gcoo_status bcg_loop_fused(bcg *s, const gcoo_dense *B, gcoo_dense *X, co
   if (active > 0) {
     GCOO_GOTO(vo->bcg_direction(s->ctx, 0, zero, &s->P, &s->R, dinv, &s->W, red));
     GCOO_GOTO(gcoo__run_allreduce(run, red, k * k));
-    GCOO_GOTO(gcoo__orth_transform(k, red, rank_tol, s->hcoef, &width));
-    if (width > 0) {
-      gcoo_dense T, Pr = cols(&s->P, width);
-      GCOO_GOTO(upload_coef(s, s->hcoef, k, width, &T));
-      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
-    }
+    GCOO_GOTO(orth_from_gram(s, red, rank_tol, &width));
   }
   run->out->min_block_rank = width > 0 ? width : k;
   while (active > 0 && width > 0 && it < run->maxit) {
@@ -366,11 +373,7 @@ static gcoo_status bcg_loop_fused(bcg *s, const gcoo_dense *B, gcoo_dense *X, co
     GCOO_GOTO(vo->bcg_gram2(s->ctx, width, &s->P, &s->Q, &s->R, red));
     s->t_blas += gcoo__wtime() - t0;
     GCOO_GOTO(gcoo__run_allreduce(run, red, width * width + width * k));
-    memcpy(ptq, red, (size_t)(width * width) * sizeof *ptq);
-    for (int64_t i = 0; i < width; i++) /* symmetrise: rounding makes P^T Q slightly asymmetric */
-      for (int64_t j = 0; j < i; j++)
-        ptq[i * width + j] = ptq[j * width + i] = 0.5 * (ptq[i * width + j] + ptq[j * width + i]);
-    if (gcoo__chol(width, ptq) < 0) { /* P^T A P not positive definite: A is not SPD */
+    if (!factor_ptq(red, width, ptq)) {
       stop_all(s, it, GCOO_KSP_DIVERGED_INDEFINITE);
       break;
     }
@@ -392,14 +395,7 @@ static gcoo_status bcg_loop_fused(bcg *s, const gcoo_dense *B, gcoo_dense *X, co
     GCOO_GOTO(vo->bcg_direction(s->ctx, width, s->hcoef, &s->P, &s->R, dinv, &s->W, red));
     s->t_blas += gcoo__wtime() - t0;
     GCOO_GOTO(gcoo__run_allreduce(run, red, k * k));
-    GCOO_GOTO(gcoo__orth_transform(k, red, rank_tol, s->hcoef, &width));
-    if (width > 0) {
-      gcoo_dense T, Pr = cols(&s->P, width);
-      GCOO_GOTO(upload_coef(s, s->hcoef, k, width, &T));
-      t0 = gcoo__wtime();
-      GCOO_GOTO(gcoo_blas_gemm(s->ctx, 0, 0, 1.0, &s->W, &T, 0.0, &Pr));
-      s->t_blas += gcoo__wtime() - t0;
-    }
+    GCOO_GOTO(orth_from_gram(s, red, rank_tol, &width));
   }
   if (active > 0 && width == 0) stop_all(s, it, GCOO_KSP_DIVERGED_BREAKDOWN);
   run->iterations = it;

@@ -50,6 +50,7 @@ typedef struct parsed {
   gcoo_ksp_options o;
   gcoo_pc_type pc;
   gcoo_amg_options amg;
+  gcoo_lu_input lu_input;
 } parsed;
 
 static gcoo_status real_value(const char *name, const char *v, double lo, double hi, double *out) {
@@ -161,6 +162,10 @@ static gcoo_status set_one(parsed *p, const char *name, const char *v) {
   } else if (!strcmp(name, "-pc_amg_damping")) {
     GCOO_CALL(real_value(name, v, 0.0, 2.0, &d));
     p->amg.prolongator_damping = d;
+  } else if (!strcmp(name, "-pc_lu_input")) {
+    static const char *const inputs[] = {"auto", "central", "distributed"};
+    GCOO_CALL(choice_value(name, v, inputs, 3, &c));
+    p->lu_input = (gcoo_lu_input)c;
   } else if (!strcmp(name, "-pc_amg_min_rows_per_rank")) {
     GCOO_CALL(int_value(name, v, 0, INT64_MAX / 2, &p->amg.min_rows_per_rank));
   } else {
@@ -175,7 +180,7 @@ gcoo_status gcoo_ksp_set_from_string(gcoo_ksp ksp, const char *options) {
   GCOO_VALID_OBJECT(ksp, GCOO_MAGIC_KSP, "solver");
   GCOO_CHECK(options != NULL, GCOO_ERR_NULL, "options string is NULL");
   gcoo_status st = GCOO_SUCCESS;
-  parsed p = {ksp->o, ksp->pc->type, ksp->pc->amg};
+  parsed p = {ksp->o, ksp->pc->type, ksp->pc->amg, ksp->pc->lu_input};
   char *copy = NULL;
   const size_t len = strlen(options);
   GCOO_CALL(gcoo__malloc((void **)&copy, len + 1, "options string"));
@@ -196,6 +201,7 @@ gcoo_status gcoo_ksp_set_from_string(gcoo_ksp ksp, const char *options) {
   if (memcmp(&p.amg, &ksp->pc->amg, sizeof p.amg))
     GCOO_GOTO(gcoo_pc_set_amg_options(ksp->pc, &p.amg));
   GCOO_GOTO(gcoo_pc_set_type(ksp->pc, p.pc));
+  GCOO_GOTO(gcoo_pc_set_lu_input(ksp->pc, p.lu_input));
 done:
   free(copy);
   return st;

@@ -149,6 +149,16 @@ gcoo_status gcoo_pc_set_coordinates(gcoo_pc pc, const gcoo_dense *XYZ, int block
   return GCOO_SUCCESS;
 }
 
+gcoo_status gcoo_pc_set_lu_input(gcoo_pc pc, gcoo_lu_input input) {
+  GCOO_VALID_OBJECT(pc, GCOO_MAGIC_PC, "preconditioner");
+  GCOO_CHECK(input >= GCOO_LU_INPUT_AUTO && input <= GCOO_LU_INPUT_DISTRIBUTED,
+             GCOO_ERR_INVALID_ARG, "unknown LU input %d (auto, central or distributed)",
+             (int)input);
+  if (input != pc->lu_input && pc->type == GCOO_PC_LU) pc_release(pc); /* analysed otherwise */
+  pc->lu_input = input;
+  return GCOO_SUCCESS;
+}
+
 gcoo_status gcoo_pc_get_amg_info(gcoo_pc pc, gcoo_amg_info *info) {
   GCOO_VALID_OBJECT(pc, GCOO_MAGIC_PC, "preconditioner");
   GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");

@@ -8,8 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist_access.h"
 #include "gcoo/blas.h"
 #include "solver_impl.h"
+
+/* d = A's diagonal on this rank's rows: from the local block's host copy, or, where the block
+ * lives only on a device, from a host copy of the rank's rows. */
+static gcoo_status diagonal(gcoo_dist_op A, int64_t row0, int64_t n, double *d) {
+  if (gcoo__dist_op_diagonal(A, d) >= 0) return GCOO_SUCCESS;
+  gcoo_clear_error();
+  gcoo_sparse slab = NULL;
+  gcoo_sparse_arrays a;
+  gcoo_dist_op_info info;
+  GCOO_CALL(gcoo_dist_op_get_info(A, &info));
+  GCOO_CALL(gcoo_dist_op_get_local_matrix(A, &slab));
+  gcoo_status st = gcoo_sparse_get_arrays(slab, &a);
+  for (int64_t i = 0; st >= 0 && i < n; i++) {
+    d[i] = 0.0;
+    for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
+      if (a.ind[e] == row0 + i)
+        d[i] += info.local.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[e]
+                                                 : ((const float *)a.values)[e];
+  }
+  gcoo_sparse_destroy(&slab);
+  GCOO_CALL(st);
+  return GCOO_SUCCESS;
+}
 
 typedef struct jacobi {
   gcoo_dense dinv;     /* host, n x 1 */
@@ -37,45 +61,37 @@ const gcoo_pc_ops gcoo__pc_none_ops = {"none", none_setup, none_apply, none_dest
 
 static gcoo_status jacobi_setup(gcoo_pc pc) {
   gcoo_status st = GCOO_SUCCESS;
-  gcoo_sparse slab = NULL;
   jacobi *J = pc->data;
   int64_t row0 = 0, n = 0, bad = -1;
-  double badv = 0.0;
+  double badv = 0.0, *d = NULL;
   if (!J) {
     GCOO_CALL(gcoo__calloc((void **)&J, 1, sizeof *J, "Jacobi"));
     pc->data = J;
   }
-  gcoo_dist d = gcoo_dist_op_get_dist(pc->A);
+  gcoo_dist dd = gcoo_dist_op_get_dist(pc->A);
   gcoo_dist_op_info info;
   st = gcoo_dist_op_get_info(pc->A, &info);
   if (st >= 0) st = gcoo_dist_op_get_row_range(pc->A, &row0, &n);
-  if (st >= 0) st = gcoo_dist_op_get_local_matrix(pc->A, &slab);
   gcoo_dense_destroy(&J->dinv);
-  if (J->dinv_dev.data) gcoo_ctx_dense_destroy(gcoo_dist_ctx(d), &J->dinv_dev);
+  if (J->dinv_dev.data) gcoo_ctx_dense_destroy(gcoo_dist_ctx(dd), &J->dinv_dev);
+  if (st >= 0) st = gcoo__malloc_n((void **)&d, n > 0 ? n : 1, sizeof *d, "diagonal");
+  if (st >= 0) st = diagonal(pc->A, row0, n, d);
   if (st >= 0) st = gcoo_dense_create(&J->dinv, info.local.dtype, GCOO_ROW_MAJOR, n, 1);
-  if (st >= 0) {
-    gcoo_sparse_arrays a;
-    st = gcoo_sparse_get_arrays(slab, &a);
-    for (int64_t i = 0; st >= 0 && i < n; i++) {
-      double v = 0.0;
-      for (int64_t e = a.ptr[i]; e < a.ptr[i + 1]; e++)
-        if (a.ind[e] == row0 + i)
-          v += info.local.dtype == GCOO_FLOAT64 ? ((const double *)a.values)[e]
-                                                : ((const float *)a.values)[e];
-      if ((v == 0.0 || !isfinite(v)) && bad < 0) {
-        bad = row0 + i;
-        badv = v;
-      }
-      gcoo_dense_set(&J->dinv, i, 0, v != 0.0 ? 1.0 / v : 0.0);
+  for (int64_t i = 0; st >= 0 && i < n; i++) {
+    const double v = d[i];
+    if ((v == 0.0 || !isfinite(v)) && bad < 0) {
+      bad = row0 + i;
+      badv = v;
     }
-    if (st >= 0 && bad >= 0)
-      st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
-                      "Jacobi needs a nonzero finite diagonal: A(%lld, %lld) = %g (use another "
-                      "preconditioner: none, amg or lu)",
-                      (long long)bad, (long long)bad, badv);
+    gcoo_dense_set(&J->dinv, i, 0, v != 0.0 ? 1.0 / v : 0.0);
   }
-  gcoo_sparse_destroy(&slab);
-  GCOO_CALL(gcoo_dist_agree(d, st));
+  if (st >= 0 && bad >= 0)
+    st = GCOO_ERROR(GCOO_ERR_INVALID_ARG,
+                    "Jacobi needs a nonzero finite diagonal: A(%lld, %lld) = %g (use another "
+                    "preconditioner: none, amg or lu)",
+                    (long long)bad, (long long)bad, badv);
+  free(d);
+  GCOO_CALL(gcoo_dist_agree(dd, st));
   return GCOO_SUCCESS;
 }
 

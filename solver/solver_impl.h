@@ -39,16 +39,17 @@ struct gcoo_pc_s {
   uint64_t magic;
   gcoo_pc_type type;
   const gcoo_pc_ops *ops;
-  gcoo_dist_op A;       /* the operator it is built on */
-  int built;            /* set up on A */
-  int stale;            /* A's values changed since (gcoo_ksp_set_operator): set up again */
-  int same_pattern;     /* the next set-up may reuse what depends on A's pattern alone */
-  gcoo_amg_options amg; /* AMG options */
-  gcoo_dense nullspace; /* AMG near-null space (host copy; data NULL: constants) */
-  gcoo_dense coords;    /* AMG nodal coordinates (host copy; data NULL: none) */
-  int block_size;       /* with coords: unknowns per node */
-  void *data;           /* the type's own state */
-  double setup_seconds; /* of the last set-up */
+  gcoo_dist_op A;         /* the operator it is built on */
+  int built;              /* set up on A */
+  int stale;              /* A's values changed since (gcoo_ksp_set_operator): set up again */
+  int same_pattern;       /* the next set-up may reuse what depends on A's pattern alone */
+  gcoo_amg_options amg;   /* AMG options */
+  gcoo_dense nullspace;   /* AMG near-null space (host copy; data NULL: constants) */
+  gcoo_dense coords;      /* AMG nodal coordinates (host copy; data NULL: none) */
+  int block_size;         /* with coords: unknowns per node */
+  gcoo_lu_input lu_input; /* LU: how MUMPS gets the matrix */
+  void *data;             /* the type's own state */
+  double setup_seconds;   /* of the last set-up */
 };
 
 /* The preconditioners' tables: pc_jacobi.c (none, jacobi), pc_amg.c, pc_lu.c. */

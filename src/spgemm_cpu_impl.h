@@ -4,8 +4,8 @@
  * move the entries out, sort them by column and append them to the thread's buffer. A row with
  * a single entry in A is a scaled copy of one row of B (already sorted): no table. */
 
-/* Sort n (column, value) pairs by column (columns are distinct): quicksort, insertion sort
- * below 24 elements. */
+/* Sort n (column, value) pairs by column (columns are distinct), or the columns alone (v NULL):
+ * quicksort, insertion sort below 24 elements. */
 static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
   while (n > 24) {
     /* median of three as pivot */
@@ -20,9 +20,11 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
       int32_t tc = c[i];
       c[i] = c[j];
       c[j] = tc;
-      GCOO_T tv = v[i];
-      v[i] = v[j];
-      v[j] = tv;
+      if (v) {
+        GCOO_T tv = v[i];
+        v[i] = v[j];
+        v[j] = tv;
+      }
       i++;
       j--;
     }
@@ -31,25 +33,91 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
     if (nl < n - nl) {
       GCOO_FN(sort_pairs)(c, v, nl);
       c += nl;
-      v += nl;
+      if (v) v += nl;
       n -= nl;
     } else {
-      GCOO_FN(sort_pairs)(c + nl, v + nl, n - nl);
+      GCOO_FN(sort_pairs)(c + nl, v ? v + nl : NULL, n - nl);
       n = nl;
     }
   }
   for (int64_t i = 1; i < n; i++) {
     int32_t kc = c[i];
-    GCOO_T kv = v[i];
+    GCOO_T kv = v ? v[i] : (GCOO_T)0;
     int64_t j = i - 1;
     while (j >= 0 && c[j] > kc) {
       c[j + 1] = c[j];
-      v[j + 1] = v[j];
+      if (v) v[j + 1] = v[j];
       j--;
     }
     c[j + 1] = kc;
-    v[j + 1] = kv;
+    if (v) v[j + 1] = kv;
   }
+}
+
+/* Row i of C with a dense accumulator: acc[col] sums the products of a column whose tag[col] is
+ * this row's tagv, and a bit of seen marks it. The columns come out in order from the bitmap of
+ * the row's span, 64 columns a word, where the span has at most 4 words an entry (a sort of n
+ * entries costs more than that); otherwise they are sorted alone (integers: half the moves of
+ * sorting pairs) and their values gathered after. No hashing and no collisions, at the price of
+ * two arrays as long as B's rows and a bitmap a thread. */
+static int64_t GCOO_FN(spgemm_row_dense)(const gcoo_csr_view *A, const gcoo_csr_view *B, int64_t i,
+                                         uint32_t tagv, uint32_t *restrict tag,
+                                         uint64_t *restrict seen, GCOO_T *restrict acc,
+                                         int32_t *restrict oc, GCOO_T *restrict ov) {
+  const GCOO_T *av = A->values, *bv = B->values;
+  const int64_t a0 = A->ptr[i], a1 = A->ptr[i + 1];
+  if (a1 - a0 == 1) { /* one row of B, scaled */
+    const int32_t k = A->ind[a0];
+    const GCOO_T s = av[a0];
+    int64_t n = 0;
+    for (int64_t b = B->ptr[k]; b < B->ptr[k + 1]; b++, n++) {
+      oc[n] = B->ind[b];
+      ov[n] = s * bv[b];
+    }
+    return n;
+  }
+  int64_t n = 0;
+  int32_t lo = INT32_MAX, hi = -1;
+  for (int64_t a = a0; a < a1; a++) {
+    const int32_t k = A->ind[a];
+    const GCOO_T s = av[a];
+    const int64_t b0 = B->ptr[k], b1 = B->ptr[k + 1];
+    if (b1 > b0) { /* B's rows are sorted: their ends bound the row's span */
+      if (B->ind[b0] < lo) lo = B->ind[b0];
+      if (B->ind[b1 - 1] > hi) hi = B->ind[b1 - 1];
+    }
+    for (int64_t b = b0; b < b1; b++) {
+      const int32_t col = B->ind[b];
+      const GCOO_T v = s * bv[b];
+      if (tag[col] != tagv) {
+        tag[col] = tagv;
+        acc[col] = v;
+        seen[col >> 6] |= (uint64_t)1 << (col & 63);
+        oc[n++] = col;
+      } else {
+        acc[col] += v;
+      }
+    }
+  }
+  const int64_t w0 = lo >> 6, w1 = hi >> 6;
+  if (n > 0 && w1 - w0 + 1 <= 4 * n + 16) { /* the span's bitmap, word by word, in order */
+    int64_t j = 0;
+    for (int64_t q = w0; q <= w1; q++) {
+      uint64_t w = seen[q];
+      seen[q] = 0;
+      while (w) {
+        const int32_t c = (int32_t)(q * 64 + __builtin_ctzll(w));
+        oc[j] = c;
+        ov[j++] = acc[c];
+        w &= w - 1;
+      }
+    }
+    return n;
+  }
+  for (int64_t j = 0; j < n; j++) seen[oc[j] >> 6] = 0;
+  GCOO_FN(sort_pairs)(oc, NULL, n);
+  for (int64_t j = 0; j < n; j++) ov[j] = acc[oc[j]];
+  return n;
 }
 
 /* Row i of C into (oc, ov), returning its length. The table maps a column to its position in
@@ -130,6 +198,9 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
   GCOO_GOTO(gcoo__malloc_n((void **)&off, M, sizeof *off, "row offsets"));
   GCOO_GOTO(gcoo__malloc_n((void **)&rowptr, M + 1, sizeof *rowptr, "C row pointers"));
   const int bits_max = gcoo__table_bits(hi_max);
+  /* a dense accumulator where B's rows are short enough for a thread to hold two arrays as long
+   * (12 bytes a column); the hash table otherwise */
+  const int dense = B->ncols <= GCOO_SPGEMM_DENSE_MAX_COLS;
   /* each thread's buffer starts at its share of the rows' bound sum(hi) (half as much again):
    * pages are only touched as entries arrive, and the buffer rarely grows (each growth is a
    * copy); one thread's buffer holds the bound whole and is never copied */
@@ -148,9 +219,22 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
       buf->vals = malloc((size_t)cap0 * sizeof *buf->vals);
       buf->cap = buf->cols && buf->vals ? cap0 : 0;
     }
-    gcoo_row_table table;
-    const int ok = gcoo__row_table_init(&table, bits_max);
-    int32_t *pos = malloc(((size_t)1 << bits_max) * sizeof *pos);
+    gcoo_row_table table = {0};
+    int32_t *pos = NULL;
+    uint32_t *tag = NULL, tagv = 0;
+    uint64_t *seen = NULL;
+    GCOO_T *acc = NULL;
+    int ok = 1;
+    if (dense) {
+      tag = calloc((size_t)(B->ncols > 0 ? B->ncols : 1), sizeof *tag);
+      seen = calloc((size_t)(B->ncols / 64 + 1), sizeof *seen);
+      acc = malloc((size_t)(B->ncols > 0 ? B->ncols : 1) * sizeof *acc);
+      ok = tag && acc && seen;
+      pos = (int32_t *)tag; /* only tested for NULL below */
+    } else {
+      ok = gcoo__row_table_init(&table, bits_max);
+      pos = malloc(((size_t)1 << bits_max) * sizeof *pos);
+    }
     if (!ok || !pos) {
 #pragma omp atomic write
       failed = 1;
@@ -171,19 +255,31 @@ static gcoo_status GCOO_FN(spgemm_cpu)(const gcoo_csr_view *A, const gcoo_csr_vi
         }
         buf->cap = cap;
       }
-      const int64_t n = hi[i] == 0
-                            ? 0
-                            : GCOO_FN(spgemm_row)(A, B, i, gcoo__table_bits(hi[i]), &table, pos,
-                                                  buf->cols + buf->len, buf->vals + buf->len);
+      int64_t n = 0;
+      if (hi[i] > 0 && dense) {
+        if (++tagv == 0) { /* the tags wrapped: start the marks again */
+          memset(tag, 0, (size_t)B->ncols * sizeof *tag);
+          tagv = 1;
+        }
+        n = GCOO_FN(spgemm_row_dense)(A, B, i, tagv, tag, seen, acc, buf->cols + buf->len,
+                                      buf->vals + buf->len);
+      } else if (hi[i] > 0) {
+        n = GCOO_FN(spgemm_row)(A, B, i, gcoo__table_bits(hi[i]), &table, pos, buf->cols + buf->len,
+                                buf->vals + buf->len);
+      }
       tid_of[i] = tid;
       off[i] = buf->len;
       rowptr[i + 1] = n;
       buf->len += n;
     }
-    peak += (int64_t)(((size_t)1 << bits_max) * (sizeof *table.slot + sizeof *pos)) +
+    peak += (dense ? B->ncols * (int64_t)(sizeof *tag + sizeof *acc)
+                   : (int64_t)(((size_t)1 << bits_max) * (sizeof *table.slot + sizeof *pos))) +
             buf->cap * (int64_t)(sizeof(int32_t) + sizeof(GCOO_T));
     free(table.slot);
-    free(pos);
+    if (!dense) free(pos);
+    free(tag);
+    free(seen);
+    free(acc);
   }
   GCOO_CHECK_GOTO(!failed, GCOO_ERR_NO_MEMORY,
                   "no memory for the SpGEMM's per-thread tables (%lld slots) or row buffers",

@@ -10,6 +10,10 @@
 
 #include "backend_impl.h"
 
+/* The widest B (columns) whose rows of C a thread accumulates densely (src/spgemm_cpu_impl.h):
+ * 12 bytes a column a thread, 48 MB at the limit; wider products hash their rows. */
+#define GCOO_SPGEMM_DENSE_MAX_COLS ((int64_t)1 << 22)
+
 /* Fibonacci hashing: multiply by 2^32 / golden ratio and keep the top bits. Consecutive column
  * indices (the common case: banded and mesh rows) land far apart, unlike (col * 107) & mask,
  * which puts columns that differ by a multiple of the table size on one slot. */

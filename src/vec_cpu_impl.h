@@ -64,12 +64,45 @@ static gcoo_status GCOO_FN(vec_axpby)(const double *a, const gcoo_dense *X, cons
   return GCOO_SUCCESS;
 }
 
+/* Four dot products of unit-stride vectors over rows [i0, i1): four independent sums (no one
+ * addition waits for the last), compiled for each instruction set. */
+GCOO_VEC_CLONES static void GCOO_FN(dots4_unit)(int64_t i0, int64_t i1, const VT *x0, const VT *x1,
+                                                const VT *x2, const VT *x3, const VT *y0,
+                                                const VT *y1, const VT *y2, const VT *y3,
+                                                double *out) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+  for (int64_t i = i0; i < i1; i++) {
+    s0 += (double)x0[i] * (double)y0[i];
+    s1 += (double)x1[i] * (double)y1[i];
+    s2 += (double)x2[i] * (double)y2[i];
+    s3 += (double)x3[i] * (double)y3[i];
+  }
+  out[0] += s0;
+  out[1] += s1;
+  out[2] += s2;
+  out[3] += s3;
+}
+
+/* y += c0 x0 + c1 x1 + c2 x2 + c3 x3 over rows [i0, i1), unit stride: y read and written once. */
+GCOO_VEC_CLONES static void GCOO_FN(maxpy4_unit)(int64_t i0, int64_t i1, const double *c,
+                                                 const VT *x0, const VT *x1, const VT *x2,
+                                                 const VT *x3, VT *y) {
+  const double c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+#pragma omp simd
+  for (int64_t i = i0; i < i1; i++)
+    y[i] = (VT)((double)y[i] + c0 * x0[i] + c1 * x1[i] + c2 * x2[i] + c3 * x3[i]);
+}
+
 /* out[p * k + j] = sum_i X_p(i, j) Y_p(i, j) for the m pairs, in one pass over the rows: the rows
  * go in chunks small enough for L1, and every pair takes its turn on a chunk, so a block that
- * several pairs share (GMRES's w against each basis vector) is read from memory once. */
+ * several pairs share (GMRES's w against each basis vector) is read from memory once. Single
+ * unit-stride vectors go four pairs at a time. */
 static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gcoo_dense *const *Y,
                                      double *out) {
   const int64_t n = X[0]->nrows, k = X[0]->ncols, mk = (int64_t)m * k;
+  int unit = k == 1;
+  for (int p = 0; p < m && unit; p++) unit = X[p]->ld == 1 && Y[p]->ld == 1;
   vec_partials part;
   GCOO_CALL(vec_partials_make(&part, mk));
 #pragma omp parallel if (VEC_PAR(n, k * m))
@@ -80,15 +113,25 @@ static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gc
     const int64_t chunk = k == 1 ? 512 : (512 + k - 1) / k;
     for (int64_t c0 = i0; c0 < i1; c0 += chunk) {
       const int64_t c1 = c0 + chunk < i1 ? c0 + chunk : i1;
-      for (int p = 0; p < m; p++) {
+      int p = 0;
+      if (unit) /* four at a time; a short last group repeats its first pair, its sums dropped */
+        for (; p < m; p += 4) {
+          const int q1 = p + 1 < m ? p + 1 : p, q2 = p + 2 < m ? p + 2 : p,
+                    q3 = p + 3 < m ? p + 3 : p;
+          double o[4] = {0.0, 0.0, 0.0, 0.0};
+          GCOO_FN(dots4_unit)
+          (c0, c1, X[p]->data, X[q1]->data, X[q2]->data, X[q3]->data, Y[p]->data, Y[q1]->data,
+           Y[q2]->data, Y[q3]->data, o);
+          acc[p] += o[0];
+          if (p + 1 < m) acc[p + 1] += o[1];
+          if (p + 2 < m) acc[p + 2] += o[2];
+          if (p + 3 < m) acc[p + 3] += o[3];
+        }
+      for (; p < m; p++) {
         const VT *restrict x = X[p]->data, *restrict y = Y[p]->data;
         const int64_t lx = X[p]->ld, ly = Y[p]->ld;
-        double s = 0.0;
-        if (k == 1 && lx == 1 && ly == 1) {
-#pragma omp simd reduction(+ : s)
-          for (int64_t i = c0; i < c1; i++) s += (double)x[i] * (double)y[i];
-          acc[p] += s;
-        } else if (k == 1) {
+        if (k == 1) {
+          double s = 0.0;
           for (int64_t i = c0; i < c1; i++) s += (double)x[i * lx] * (double)y[i * ly];
           acc[p] += s;
         } else {
@@ -104,11 +147,14 @@ static gcoo_status GCOO_FN(vec_dots)(int m, const gcoo_dense *const *X, const gc
 }
 
 /* Y(:, j) += sum_p c[p * k + j] X_p(:, j): chunks of rows of Y stay in L1 while every X_p adds
- * its part, so Y is read and written once. */
+ * its part; single unit-stride vectors go four at a time, so Y is read and written m / 4 times
+ * from L1. */
 static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *const *X,
                                       gcoo_dense *Y) {
   const int64_t n = Y->nrows, k = Y->ncols, ly = Y->ld;
   VT *y = Y->data;
+  int unit = k == 1 && ly == 1;
+  for (int p = 0; p < m && unit; p++) unit = X[p]->ld == 1;
 #pragma omp parallel if (VEC_PAR(n, k * m))
   {
     int64_t i0, i1;
@@ -116,19 +162,18 @@ static gcoo_status GCOO_FN(vec_maxpy)(int m, const double *c, const gcoo_dense *
     const int64_t chunk = k == 1 ? 512 : (512 + k - 1) / k;
     for (int64_t c0 = i0; c0 < i1; c0 += chunk) {
       const int64_t c1 = c0 + chunk < i1 ? c0 + chunk : i1;
-      for (int p = 0; p < m; p++) {
+      int p = 0;
+      if (unit)
+        for (; p + 4 <= m; p += 4) GCOO_FN(maxpy4_unit)
+      (c0, c1, c + p, X[p]->data, X[p + 1]->data, X[p + 2]->data, X[p + 3]->data, y);
+      for (; p < m; p++) {
         const VT *restrict x = X[p]->data;
         const int64_t lx = X[p]->ld;
         VT *restrict yy = y;
         if (k == 1) {
           const double cp = c[p];
           if (cp == 0.0) continue;
-          if (lx == 1 && ly == 1) {
-#pragma omp simd
-            for (int64_t i = c0; i < c1; i++) yy[i] = (VT)(yy[i] + cp * x[i]);
-          } else {
-            for (int64_t i = c0; i < c1; i++) yy[i * ly] = (VT)(yy[i * ly] + cp * x[i * lx]);
-          }
+          for (int64_t i = c0; i < c1; i++) yy[i * ly] = (VT)(yy[i * ly] + cp * x[i * lx]);
         } else {
           for (int64_t i = c0; i < c1; i++)
             for (int64_t j = 0; j < k; j++)

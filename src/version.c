@@ -20,6 +20,9 @@ const char *gcoo_version_string(void) {
 #if GCOO_HAVE_HDF5
                              ", HDF5"
 #endif
+#if GCOO_HAVE_MUMPS
+                             ", MUMPS"
+#endif
 #if GCOO_HAVE_OPENMP
                              ", OpenMP"
 #endif

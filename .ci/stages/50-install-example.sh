@@ -5,7 +5,8 @@
 # (find_package(gcoo CONFIG), shared and static) and with pkg-config (Makefiles, shared and
 # static), and run them (MPI ones with mpirun -np 2 and 4, CPU backend); before them, a plain
 # `cc app.c $(pkg-config --cflags --libs gcoo)` that must run without LD_LIBRARY_PATH and the
-# same with gcoo-static that must not load libgcoo.so. Fails on any error:
+# same with gcoo-static that must not load libgcoo.so; the Fortran example (module gcoo) the same
+# two ways when gcoo was built with its Fortran module. Fails on any error:
 # a missing installed file, a warning in an example, a wrong result, a non-zero exit.
 #   GCOO_BUILD_DIR         the configured and built tree to install (default: build/)
 #   GCOO_EXAMPLE_BACKEND   backend the examples run on (default cpu). On a GPU machine:
@@ -39,6 +40,17 @@ for f in libgcoo.so libgcoo.a pkgconfig/gcoo.pc pkgconfig/gcoo-static.pc cmake/g
          cmake/gcoo/gcooTargets.cmake cmake/gcoo/FindNCCL.cmake; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f was not installed"
 done
+# the Fortran module, when the build made it
+fortran=0
+if [ -e "$build/fortran/libgcoo_fortran.so" ]; then
+  fortran=1
+  for f in include/gcoo/fortran/gcoo.mod include/gcoo/fortran/gcoo_fortran_types.mod; do
+    [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
+  done
+  for f in libgcoo_fortran.so pkgconfig/gcoo-fortran.pc cmake/gcoo/gcooFortranTargets.cmake; do
+    [ -e "$libdir/$f" ] || fail "$libdir/$f was not installed"
+  done
+fi
 # the developer flags of the build (warnings, sanitizers) must not reach users
 if grep -nE -- '-W(all|extra|shadow)|-fsanitize|gcoo_flags' "$libdir"/cmake/gcoo/gcooTargets*.cmake; then
   fail "build-only flags leak into the exported targets"
@@ -98,6 +110,12 @@ else
   echo "--- examples/spgemm not built: include/gcoo/spgemm.h is not in this tree yet"
 fi
 
+if [ "$fortran" = 1 ]; then
+  examples+=(fortran_poisson)
+else
+  echo "--- examples/fortran_poisson not built: gcoo was built without its Fortran module"
+fi
+
 # run_example <name> <binary>: run the way its README says, and check its verdict line.
 run_example() {
   case "$1" in
@@ -109,6 +127,8 @@ run_example() {
       run_expect '^dist_spdm: OK$' mpirun -np 4 --oversubscribe "$2" "$backend" 5 3 ;;
     spgemm)
       run_expect '^spgemm: .*: OK$' "$2" "$backend" 1000 ;;
+    fortran_poisson) # the backend from $GCOO_BACKEND
+      run_expect '^fortran_poisson: OK$' mpirun -np 2 --oversubscribe "$2" ;;
     *) fail "no run rule for example $1" ;;
   esac
 }
@@ -126,12 +146,14 @@ for ex in "${examples[@]}"; do
         static=OFF
         [ "$v" = cmake-static ] && static=ON
         cmake -S "$src" -B "$out" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
+              -DCMAKE_Fortran_FLAGS="-Wall -Wextra -Werror" \
               -DGCOO_EXAMPLE_STATIC=$static >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; fail "$ex: cmake configure ($v)"; }
         cmake --build "$out" >"$out/build.log" 2>&1 || { cat "$out/build.log"; fail "$ex: cmake build ($v)"; } ;;
       make-*)
         static=0
         [ "$v" = make-static ] && static=1
         make -s -f "$src/Makefile" OUT="$out" STATIC=$static CFLAGS="-O2 -Wall -Wextra -Werror" \
+             FFLAGS="-O2 -Wall -Wextra -Werror" \
              >"$out/build.log" 2>&1 || { cat "$out/build.log"; fail "$ex: pkg-config build ($v)"; } ;;
     esac
     [ -x "$out/$ex" ] || fail "$ex: no executable $out/$ex ($v)"

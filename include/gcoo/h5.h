@@ -107,7 +107,9 @@ typedef struct gcoo_h5_info {
 
 /** Flags of the writers (0: none; they are or'ed together). */
 enum gcoo_h5_write_flag {
-  GCOO_H5_OVERWRITE = 1 /**< replace an object already at the path (or a non-HDF5 file) */
+  GCOO_H5_OVERWRITE = 1,    /**< replace an object already at the path (or a non-HDF5 file) */
+  GCOO_H5_NOT_CONVERGED = 2 /**< mark the object as the last iterate of a solve that stopped short
+                                 of its tolerance: attribute "gcoo-not-converged" (a sentence) */
 };
 
 /** Whole-object, one-process calls (no MPI needed). Not collective. */

@@ -97,6 +97,15 @@ typedef struct gcoo_amg_info {
   double t_total;                /**< the whole set-up */
 } gcoo_amg_info;
 
+/** How the LU preconditioner hands the matrix to MUMPS (docs/direct.md). */
+typedef enum gcoo_lu_input {
+  GCOO_LU_INPUT_AUTO = 0,       /**< central while the matrix has fewer than 2^31 entries */
+  GCOO_LU_INPUT_CENTRAL = 1,    /**< gathered on rank 0: MUMPS may permute and scale it by value
+                                     (maximum transversal), which the hard unsymmetric matrices
+                                     need */
+  GCOO_LU_INPUT_DISTRIBUTED = 2 /**< each rank's rows: nothing gathered, for the largest */
+} gcoo_lu_input;
+
 /** A preconditioner (opaque), owned by its solver. */
 typedef struct gcoo_pc_s *gcoo_pc;
 
@@ -118,6 +127,9 @@ gcoo_status gcoo_pc_set_near_nullspace(gcoo_pc pc, const gcoo_dense *B);
  *  unknowns come in blocks of block_size = dim per node (2-D: 3 modes, 3-D: 6 modes). Not
  *  collective. */
 gcoo_status gcoo_pc_set_coordinates(gcoo_pc pc, const gcoo_dense *XYZ, int block_size);
+/** How LU hands the matrix to MUMPS (takes effect at the next set-up). GCOO_ERR_INVALID_ARG for
+ *  a value outside the enumeration. Not collective (every rank must choose the same). */
+gcoo_status gcoo_pc_set_lu_input(gcoo_pc pc, gcoo_lu_input input);
 /** The hierarchy the last AMG set-up built. GCOO_ERR_INVALID_ARG when the preconditioner is not
  *  AMG or not set up. Not collective (the figures are global). */
 gcoo_status gcoo_pc_get_amg_info(gcoo_pc pc, gcoo_amg_info *info);

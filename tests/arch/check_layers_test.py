@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # tests/arch/check_layers_test.py: scripts/check_layers.py must catch what it promises. Builds a
 # small tree in a temporary folder with one upward include per rule (src -> io, kernels -> dist
-# through a bare header name (a room of kernels/ including another's header beside it is lawful), io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a
-# private header, the Python extension -> backend.h), CUDA
+# through a bare header name (a room of kernels/ including another's header beside it is lawful),
+# io -> dist, dist -> cli, src -> the umbrella gcoo.h, cli -> a private header, the Python
+# extension -> backend.h, the Fortran module's C helper -> backend.h and its .F90 -> a private
+# header), CUDA
 # runtime calls outside kernels/ (a stream call and a device binding) and lawful includes beside them (down, same layer, system
 # headers, commented out), reads of GCOO_* variables outside the parameter registry (a getenv, a
 # getenv wrapper, a solver file reading a name it may not, a name the registry does not declare)
@@ -70,6 +72,9 @@ tree = {
                              'int p(void) { return cudaMemPoolCreate(0, 0); }\n',
     "cli/opts.c": 'void o(const char **v) { gcoo_param_get("GCOO_DEBUG", v); }\n'
                   'void q(const char **v) { gcoo_param_get("GCOO_NOPE", v); }\n',
+    "fortran/kind.inc": "! a template included twice\n",
+    "fortran/f.c": '#include "gcoo/gcoo.h"\n#include "gcoo/backend.h"\n',
+    "fortran/m.F90": '#include "kind.inc"\n#include "dist_impl.h"\n',
 }
 expect = {
     "src/core.c:4", "src/core_impl.h:1", "kernels/spdm/k.cu:2", "kernels/loose.cu:1",
@@ -77,7 +82,8 @@ expect = {
     "dist/d.c:2", "dist/d.c:3", "cli/cli.h:2", "cli/cmd.c:3", "cli/cmd.c:4", "io/env.c:2",
     "kernels/backend/wrap.c:2", "solver/ksp_bcg.c:1", "solver/ksp_bcg.c:2", "solver/ksp_bcg.c:3",
     "dist/dm.c:1", "kernels/spdm/k.cu:4", "kernels/backend/set.c:1", "kernels/spgemm/fmt.cu:1",
-    "kernels/spgemm/fmt.cu:2", "cli/opts.c:2", "python/ext/m.cpp:2",
+    "kernels/spgemm/fmt.cu:2", "cli/opts.c:2", "python/ext/m.cpp:2", "fortran/f.c:2",
+    "fortran/m.F90:2",
 }
 with tempfile.TemporaryDirectory() as root:
     for rel, text in tree.items():
@@ -95,8 +101,8 @@ with tempfile.TemporaryDirectory() as root:
     for rel in ("src/core.c", "src/core_impl.h", "kernels/spdm/k.cu", "io/r.c", "dist/dist_impl.h",
                 "dist/d.c", "cli/cmd.c", "cli/cli.h", "io/env.c", "kernels/backend/wrap.c",
                 "kernels/loose.cu", "solver/ksp_bcg.c", "dist/dm.c", "kernels/backend/set.c",
-                "kernels/spgemm/fmt.cu", "kernels/convert/x.cu",
-                "cli/opts.c", "python/ext/m.cpp"):
+                "kernels/spgemm/fmt.cu", "kernels/convert/x.cu", "cli/opts.c", "python/ext/m.cpp",
+                "fortran/f.c", "fortran/m.F90"):
         os.remove(os.path.join(root, rel))
     r = subprocess.run([sys.executable, script, "--root", root], capture_output=True, text=True)
     if r.returncode != 0:

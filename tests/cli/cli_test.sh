@@ -282,9 +282,19 @@ with h5py.File('$tmp/N.h5', 'w') as f:
   same_h5 "$tmp/Xk.h5" "$tmp/Xk.saved.h5" "a failed solve"
   run "$np" solve --stencil 7 --grid 8 --k 2 --maxit 3 --out "$tmp/Xk.h5:/X" --overwrite --out-on-failure --json
   expect_rc 1 "--out-on-failure"; json "assert d['out_written'] and not d['converged'], d"
+  "$py" -c "
+import h5py; a = h5py.File('$tmp/Xk.h5', 'r')['X'].attrs
+assert 'did not converge' in str(a['gcoo-not-converged']), dict(a)" || fail "an X that did not converge is not marked"
+  run "$np" solve --stencil 7 --grid 8 --k 2 --maxit 3 --out "$tmp/Xk.mtx" --out-on-failure
+  expect_rc 2 "--out-on-failure to Matrix Market"; expect_err "HDF5 attribute" "says why"
   # a zero diagonal: Jacobi refuses with the row, none goes on
   run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp gmres --k 1
   expect_rc 1 "Jacobi on west0479"; expect_err "A(" "names the row"
+  # the direct path solves it (where the build has MUMPS)
+  if "$gd" --version 2>/dev/null | grep -q MUMPS; then
+    run "$np" solve --a "$(dirname "$0")/../data/west0479.mtx.gz" --ksp preonly --pc lu --k 2 --tol 1e-10 --check --json
+    expect_rc 0 "preonly + lu on west0479"; json "assert d['reason']=='converged_preonly' and d['true_residual_max'] <= 1e-10, d"
+  fi
   ;;
 amg)  # solve --pc amg: its options, the hierarchy under "amg" in --json, a near-null space file,
      # nodal coordinates with a block size, and the options refused without --pc amg

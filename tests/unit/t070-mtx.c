@@ -56,6 +56,8 @@ static void check_real_files(void) {
       {"bcsstk21.mtx.gz", 3600, 3600, 26600, 15100, "real", "symmetric"},
       {"dwt_2680.mtx.gz", 2680, 2680, 25026, 13853, "pattern", "symmetric"},
       {"lp_ship04l.mtx.gz", 402, 2166, 6380, 6380, "real", "general"},
+      {"bp_1600.mtx.gz", 822, 822, 4841, 4841, "real", "general"},
+      {"adder_dcop_05.mtx.gz", 1813, 1813, 11097, 11097, "real", "general"},
   };
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     const known *k = &files[f];
