@@ -253,11 +253,6 @@ gcoo_status gcoo_dist_op_get_row_range(gcoo_dist_op op, int64_t *row0, int64_t *
   return GCOO_SUCCESS;
 }
 
-gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows) {
-  GCOO_CALL(gcoo_dist_op_get_row_range(op, row0, nrows));
-  return GCOO_SUCCESS;
-}
-
 gcoo_status gcoo_dist_op_get_info(gcoo_dist_op op, gcoo_dist_op_info *info) {
   GCOO_VALID_OBJECT(op, GCOO_MAGIC_DIST_OP, "distributed operator");
   GCOO_CHECK(info != NULL, GCOO_ERR_NULL, "info is NULL");

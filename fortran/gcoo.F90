@@ -12,7 +12,7 @@
 ! and, when gcoo was built with MPI (the module then uses mpi_f08):
 !   dist     gcoo_dist_create (type(MPI_Comm) or integer handle), _destroy, _rank, _size,
 !            _comm; gcoo_dist_op_options_init, gcoo_dist_op_create, gcoo_dist_op_apply,
-!            gcoo_dist_op_local_rows, _get_info, _destroy                 (gcoo/dist.h)
+!            gcoo_dist_op_get_row_range, _get_info, _destroy                 (gcoo/dist.h)
 !   solver   gcoo_ksp_create, _destroy, gcoo_ksp_options_init, _get_options, _set_options,
 !            _set_type, _set_from_string, _get_pc, gcoo_pc_set_type, _get_type, gcoo_ksp_setup,
 !            gcoo_ksp_solve, gcoo_ksp_describe, gcoo_ksp_type_name, gcoo_ksp_reason_name,
@@ -30,7 +30,7 @@ module gcoo
 #ifdef GCOO_FORTRAN_MPI
   use gcoo_fortran_mpi, only: gcoo_dist_create, gcoo_dist_destroy, gcoo_dist_rank, &
     gcoo_dist_size, gcoo_dist_comm, gcoo_dist_op_options_init, gcoo_dist_op_create, &
-    gcoo_dist_op_local_rows, gcoo_dist_op_get_info, gcoo_dist_op_destroy, gcoo_ksp_type_name, &
+    gcoo_dist_op_get_row_range, gcoo_dist_op_get_info, gcoo_dist_op_destroy, gcoo_ksp_type_name, &
     gcoo_ksp_reason_name, gcoo_pc_type_name, gcoo_ksp_create, gcoo_ksp_destroy, &
     gcoo_ksp_options_init, gcoo_ksp_get_options, gcoo_ksp_set_options, gcoo_ksp_set_type, &
     gcoo_ksp_set_from_string, gcoo_ksp_get_pc, gcoo_pc_set_type, gcoo_pc_get_type, &

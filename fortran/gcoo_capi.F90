@@ -177,12 +177,12 @@ module gcoo_fortran_capi
       real(c_double), value :: alpha, beta
       type(gcoo_dense_c), intent(in) :: X, Y
     end function c_dist_op_apply
-    integer(c_int) function c_dist_op_local_rows(op, row0, nrows) &
-        bind(c, name="gcoo_dist_op_local_rows")
+    integer(c_int) function c_dist_op_get_row_range(op, row0, nrows) &
+        bind(c, name="gcoo_dist_op_get_row_range")
       import :: c_ptr, c_int, c_int64_t
       type(c_ptr), value :: op
       integer(c_int64_t), intent(out) :: row0, nrows
-    end function c_dist_op_local_rows
+    end function c_dist_op_get_row_range
     integer(c_int) function c_dist_op_get_info(op, info) bind(c, name="gcoo_dist_op_get_info")
       import :: c_ptr, c_int, gcoo_dist_op_info
       type(c_ptr), value :: op

@@ -13,7 +13,7 @@ module gcoo_fortran_mpi
   implicit none
   private
   public :: gcoo_dist_create, gcoo_dist_destroy, gcoo_dist_rank, gcoo_dist_size, gcoo_dist_comm
-  public :: gcoo_dist_op_options_init, gcoo_dist_op_create, gcoo_dist_op_local_rows
+  public :: gcoo_dist_op_options_init, gcoo_dist_op_create, gcoo_dist_op_get_row_range
   public :: gcoo_dist_op_get_info, gcoo_dist_op_destroy
   public :: gcoo_ksp_type_name, gcoo_ksp_reason_name, gcoo_pc_type_name
   public :: gcoo_ksp_create, gcoo_ksp_destroy, gcoo_ksp_options_init, gcoo_ksp_get_options
@@ -106,7 +106,7 @@ contains
   end subroutine gcoo_dist_op_create
 
   !> This rank's rows of Y: the row0 rows before them, and nrows of them. Not collective.
-  subroutine gcoo_dist_op_local_rows(op, row0, nrows, ierr)
+  subroutine gcoo_dist_op_get_row_range(op, row0, nrows, ierr)
     type(gcoo_dist_op), intent(in) :: op
     integer, intent(out) :: row0, nrows
     integer, intent(out), optional :: ierr
@@ -114,11 +114,11 @@ contains
     integer(c_int) :: st
     r0 = 0
     n = 0
-    st = c_dist_op_local_rows(op%ptr, r0, n)
+    st = c_dist_op_get_row_range(op%ptr, r0, n)
     row0 = int(r0)
     nrows = int(n)
     call finish(st, ierr)
-  end subroutine gcoo_dist_op_local_rows
+  end subroutine gcoo_dist_op_get_row_range
 
   !> Sizes, partition, halo and set-up time of this rank's part. Not collective.
   subroutine gcoo_dist_op_get_info(op, info, ierr)

@@ -164,10 +164,6 @@ gcoo_status gcoo_dist_op_create_from_file(gcoo_dist d, const char *path, gcoo_dt
 /** The range of rows of Y this rank owns: [*row0, *row0 + *nrows) (columns of C in the paper's
  *  reading). Not collective. */
 gcoo_status gcoo_dist_op_get_row_range(gcoo_dist_op op, int64_t *row0, int64_t *nrows);
-/** gcoo_dist_op_get_row_range under its former name, kept for the Fortran binding until it
- *  moves to the new one; removed after that. */
-gcoo_status gcoo_dist_op_local_rows(gcoo_dist_op op, int64_t *row0, int64_t *nrows)
-    GCOO_DEPRECATED("use gcoo_dist_op_get_row_range");
 
 /** The rank's slab of A (rows [row0, row0 + nrows), global column indices, CSR, the A frame
  *  even for GCOO_DENSE_SPARSE) as a new matrix the caller destroys. For checks. Not collective. */
