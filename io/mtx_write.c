@@ -211,7 +211,9 @@ static gcoo_status mtx_write_dense(const char *path, const gcoo_dense *D) {
   GCOO_CALL(gcoo_dense_check(D));
   GCOO_CHECK(D->mem == GCOO_MEM_HOST, GCOO_ERR_INVALID_ARG,
              "the dense matrix must be in host memory to be written");
-  for (int64_t j = 0; j < D->ncols; j++)
+  /* An empty matrix has nothing to walk; 0 x 2^31 would otherwise spin 2^31 empty columns. */
+  const int64_t walk_cols = D->nrows > 0 ? D->ncols : 0;
+  for (int64_t j = 0; j < walk_cols; j++)
     for (int64_t i = 0; i < D->nrows; i++)
       if (!isfinite(gcoo_dense_get(D, i, j)))
         return refuse_nonfinite(path, i, j, gcoo_dense_get(D, i, j));
@@ -221,7 +223,7 @@ static gcoo_status mtx_write_dense(const char *path, const gcoo_dense *D) {
                           "%% written by %s, %s values, column-major\n%lld %lld\n",
                           gcoo_version_string(), D->dtype == GCOO_FLOAT64 ? "float64" : "float32",
                           (long long)D->nrows, (long long)D->ncols));
-  for (int64_t j = 0; j < D->ncols; j++)
+  for (int64_t j = 0; j < walk_cols; j++)
     for (int64_t i = 0; i < D->nrows; i++)
       GCOO_GOTO(write_value(&w, D->dtype, gcoo_dense_get(D, i, j), "\n"));
 done:;

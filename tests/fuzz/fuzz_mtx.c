@@ -219,7 +219,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (s32 >= 0) {
       FUZZ_ASSERT(gcoo_dense_check(&D32) == GCOO_SUCCESS && D32.layout == GCOO_COL_MAJOR,
                   "dense float32 read is not a valid column-major matrix");
-      for (int64_t j = 0; j < D32.ncols; j++)
+      for (int64_t j = 0; D32.nrows > 0 && j < D32.ncols; j++)
         for (int64_t i = 0; i < D32.nrows; i++) {
           float want = (float)gcoo_dense_get(&D64, i, j), got = (float)gcoo_dense_get(&D32, i, j);
           FUZZ_ASSERT(!memcmp(&want, &got, sizeof want),
