@@ -12,13 +12,17 @@ BiCGStab with right Jacobi preconditioning (and CG on the symmetric ones) next t
 method and preconditioner, one rank, one thread, rtol 1e-8, at most 10000 iterations: iterations,
 time and the true relative residual, each side's own. Times are time to solution: PETSc's
 KSPSolve (its set-up included) and gcoo's time_s.solve (from the operator to the answer, set-up
-included); reading the matrix is left out on both sides. The last lines are the targets of the
+included); reading the matrix is left out on both sides. A solve under 0.2 s is the median of 5
+(a fresh PETSc KSP in the same process; a fresh gcoo process), under 2 s of 3, on both sides
+alike. The last lines are the targets of the
 Krylov issue: cpu-cg-vs-petsc, krylov-iterations, krylov-cpu-time (krylov-gpu-vs-cupy needs the
 GPU machine: bench/krylov_gpu.py)."""
 import argparse
 import json
 import math
 import os
+import re
+import statistics
 import subprocess
 import sys
 import time
@@ -45,22 +49,30 @@ def poisson3d(n):
     return a
 
 
-def petsc_solve(a, b, ksp_type, pc_type, restart=30):
+def petsc_solve(a, b, ksp_type, pc_type, restart=30, refine=None):
     m = PETSc.Mat().createAIJ(size=a.shape, csr=(a.indptr.astype(PETSc.IntType),
                                                   a.indices.astype(PETSc.IntType), a.data))
     m.assemble()
     bv = m.createVecLeft()
     bv.setArray(b)
+
+    def configure(ksp):
+        ksp.setOperators(m)
+        ksp.setType(ksp_type)
+        ksp.getPC().setType(pc_type)
+        if ksp_type != "cg":
+            ksp.setPCSide(PETSc.PC.Side.RIGHT)
+        ksp.setNormType(PETSc.KSP.NormType.UNPRECONDITIONED)
+        if ksp_type == "gmres":
+            ksp.setGMRESRestart(restart)
+            if refine:  # PETSc's default orthogonalises once (refine_never); gcoo's where needed
+                ksp.setOptionsPrefix("orth_")
+                PETSc.Options().setValue("orth_ksp_gmres_cgs_refinement_type", refine)
+                ksp.setFromOptions()
+        ksp.setTolerances(rtol=RTOL, max_it=MAXIT)
+
     ksp = PETSc.KSP().create()
-    ksp.setOperators(m)
-    ksp.setType(ksp_type)
-    ksp.getPC().setType(pc_type)
-    if ksp_type != "cg":
-        ksp.setPCSide(PETSc.PC.Side.RIGHT)
-    ksp.setNormType(PETSc.KSP.NormType.UNPRECONDITIONED)
-    if ksp_type == "gmres":
-        ksp.setGMRESRestart(restart)
-    ksp.setTolerances(rtol=RTOL, max_it=MAXIT)
+    configure(ksp)
     x = bv.duplicate()
     t0 = time.perf_counter()
     try:
@@ -69,6 +81,16 @@ def petsc_solve(a, b, ksp_type, pc_type, restart=30):
     except PETSc.Error:
         ok = False
     dt = time.perf_counter() - t0
+    if ok and repeats(dt) > 1:  # the median of fresh solvers, set-up included in each
+        times = [dt]
+        for _ in range(repeats(dt) - 1):
+            again = PETSc.KSP().create()
+            configure(again)
+            y = bv.duplicate()
+            t0 = time.perf_counter()
+            again.solve(bv, y)
+            times.append(time.perf_counter() - t0)
+        dt = statistics.median(times)
     r = bv.duplicate()
     m.mult(x, r)
     r.aypx(-1.0, bv)
@@ -76,7 +98,27 @@ def petsc_solve(a, b, ksp_type, pc_type, restart=30):
     return {"ok": ok and rel <= 10 * RTOL, "its": ksp.getIterationNumber(), "time": dt, "relres": rel}
 
 
+def repeats(seconds):
+    """How many solves a time is the median of, the same rule for both sides: a single run of a
+    few milliseconds is mostly noise on a shared machine."""
+    return 5 if seconds < 0.2 else 3 if seconds < 2.0 else 1
+
+
+def short_error(message):
+    """The library's sentence from a gcoo error message, without its code locations."""
+    first = message.split(" <- ")[0]
+    return re.sub(r"^.*?\S+\.c:\d+ \w+: ", "", first)[:110]
+
+
 def gcoo_solve(gd, args, ranks=1, threads=1):
+    first = gcoo_solve_once(gd, args, ranks, threads)
+    if not first["ok"] or repeats(first["time"]) == 1:
+        return first
+    runs = [first] + [gcoo_solve_once(gd, args, ranks, threads) for _ in range(repeats(first["time"]) - 1)]
+    return dict(first, time=statistics.median(r["time"] for r in runs))
+
+
+def gcoo_solve_once(gd, args, ranks=1, threads=1):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), GCOO_BACKEND="cpu", GCOO_PROGRESS="0",
                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     cmd = ["mpirun", "-np", str(ranks), "--bind-to", "none", "--oversubscribe", gd, "solve",
@@ -88,6 +130,9 @@ def gcoo_solve(gd, args, ranks=1, threads=1):
         said = [l for l in p.stderr.splitlines() if "gcoo_dist" in l] or p.stderr.splitlines() or ["?"]
         return {"ok": False, "its": -1, "time": float("nan"), "relres": float("nan"),
                 "error": said[0].split(": ", 2)[-1][:110]}
+    if "converged" not in d:  # the error object of a job that stopped before its report
+        return {"ok": False, "its": -1, "time": float("nan"), "relres": float("nan"),
+                "error": short_error(d.get("message", "?"))}
     return {"ok": d["converged"] and d["true_residual_max"] <= RTOL, "its": d["iterations"],
             "time": d["time_s"]["solve"], "relres": d["true_residual_max"],
             "reason": d.get("reason", "")}
@@ -147,7 +192,7 @@ def main():
     files = sorted(f for f in os.listdir(a.matrices) if f.endswith(".mtx.gz"))
     if a.quick:
         files = [f for f in files if f.split(".")[0] in ("cage11", "add32", "Pd", "bcsstk21", "west0479")]
-    it_ratio, t_ratio, rows = [], [], []
+    it_ratio, t_ratio, rows, same_orth = [], [], [], []
     for f in files:
         path = os.path.join(a.matrices, f)
         A = sp.csr_matrix(sio.mmread(path)).astype(float)
@@ -167,6 +212,11 @@ def main():
                               else f"{'!':>6} {r['time']:8.3f} {r['relres']:8.1e}")
             print(f"{name:24s} {gk:9s} PETSc {mark(p)} | gcoo {mark(g)}"
                   + (f"  ({g.get('reason') or g.get('error', '')})" if not g["ok"] else ""))
+            if pk == "gmres" and p["ok"] and g["ok"]:
+                same = petsc_solve(A, b, pk, "jacobi", refine="refine_ifneeded")
+                print(f"{'':24s} {'':9s} PETSc {mark(same)}   (GMRES orthogonalised as gcoo's: refine_ifneeded)")
+                if same["ok"]:
+                    same_orth.append(g["time"] / same["time"])
             if p["ok"]:
                 rows.append((name, gk, p, g))
                 it_ratio.append((g["its"] / max(p["its"], 1) if g["ok"] else float("inf"), name, gk))
@@ -177,7 +227,10 @@ def main():
     worst1 = max(cg_ratio1) if cg_ratio1 else float("nan")
     worst2 = max(cg_ratio2) if cg_ratio2 else float("nan")
     met = worst1 <= 1.0 and worst2 <= 0.7
-    print(f"\ntarget cpu-cg-vs-petsc: {worst1:.2f}x of PETSc with one thread, {worst2:.2f}x with two "
+    print(f"\nbeside it (no target): gcoo's GMRES {geomean(same_orth):.2f}x of PETSc's GMRES with the same "
+          f"orthogonalisation (classical Gram-Schmidt refined where needed), geometric mean over "
+          f"{len(same_orth)} runs; PETSc's default orthogonalises once")
+    print(f"target cpu-cg-vs-petsc: {worst1:.2f}x of PETSc with one thread, {worst2:.2f}x with two "
           f"(Poisson {'32^3, 48^3' if a.quick else '64^3, 100^3'}, worst) "
           f"(goal <= 1.0x, <= 0.7x) {'met' if met else 'missed'}")
     worst_it = max(it_ratio) if it_ratio else (float("nan"), "", "")
