@@ -34,6 +34,9 @@ if [ ! -x "$pyamg_py" ]; then
   /usr/bin/python3 -m venv --system-site-packages "$out/venv" && "$out/venv/bin/pip" install -q pyamg ||
     echo "run_amg: no pyamg (its rows are left out)" >&2
 fi
+# shellcheck source=bench/results_header.sh
+source "$here/results_header.sh"
+results_header "AMG against PETSc GAMG, hypre BoomerAMG, PyAMG (CPU)" "bench/run_amg.sh $*"
 problems=()
 if [ "${AMG_BENCH_QUICK:-0}" = 1 ]; then
   sizes="32 64"

@@ -36,7 +36,10 @@ export PETSC_DIR=${PETSC_DIR:-/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real}
 mkdir -p "$out"
 : >"$out/lu.jsonl"
 rm -rf "$out/x" && mkdir -p "$out/x"
-echo "run_lu.sh: $(date -u), $(getconf _NPROCESSORS_ONLN) cores, load $(cut -d' ' -f1-3 /proc/loadavg), matrices in $mats"
+# shellcheck source=bench/results_header.sh
+source "$here/results_header.sh"
+results_header "direct solves against PETSc (MUMPS, SuperLU_DIST)" "bench/run_lu.sh $*"
+echo "# matrices: $mats"
 
 # square FILE: the size line of a Matrix Market file has equal rows and columns (the status of
 # the pipeline, which head cuts short, is not the answer)

@@ -40,7 +40,9 @@ SPD_METHODS = ["cg", "pipecg", "gmres", "fgmres", "bicgstab"]
 @pytest.mark.parametrize("pc", ["jacobi", "none"])
 def test_laplacian(ksp, pc, dtype):
     A = laplacian_2d(30, dtype)
-    rtol = 1e-10 if dtype == np.float64 else 1e-5
+    # float32 vectors carry the recurrences to about eps32 cond(A) = 6e-8 x 400 = 2.4e-5 (CG
+    # stops at 9e-6, pipelined CG's longer recurrences level off at 1.2e-5): 1e-4 is reachable
+    rtol = 1e-10 if dtype == np.float64 else 1e-4
     B = np.random.default_rng(0).uniform(-1, 1, 900).astype(dtype)
     X, info = gcoo.solve(A, B, ksp=ksp, pc=pc, rtol=rtol)
     assert X.shape == B.shape and X.dtype == dtype
