@@ -7,7 +7,7 @@ results_header() {
   local top
   top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   echo "# $1, $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "# machine: $(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# machine: $(uname -n), $(getconf _NPROCESSORS_ONLN) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# commit: $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet HEAD -- . ':!bench/results' || echo ' (with uncommitted changes)')"
   echo "# command: $2"
 }

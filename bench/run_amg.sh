@@ -12,7 +12,9 @@
 # 40 from it. Needs Debian's python3-petsc4py (PETSc 3.18 with hypre) for /usr/bin/python3 and
 # pyamg in a venv (AMG_BENCH_PYAMG_PYTHON, default OUT_DIR/venv/bin/python, made here with
 # --system-site-packages when missing). Take timings on a quiet machine (uptime).
-# AMG_BENCH_QUICK=1: 32^3 and 64^3 only, the 2-D Laplacian at 400^2 (a check of the script).
+# Each side runs AMG_BENCH_REPS (default 3) set-up + solve cycles with a fresh solver and
+# reports its fastest. AMG_BENCH_QUICK=1: 32^3 and 64^3 only, the 2-D Laplacian at 400^2 (a
+# check of the script).
 set -u -o pipefail
 build=${1:?usage: $0 BUILD_DIR OUT_DIR [MATS_DIR]}
 out=${2:?usage: $0 BUILD_DIR OUT_DIR [MATS_DIR]}
@@ -37,6 +39,7 @@ fi
 # shellcheck source=bench/results_header.sh
 source "$here/results_header.sh"
 results_header "AMG against PETSc GAMG, hypre BoomerAMG, PyAMG (CPU)" "bench/run_amg.sh $*"
+reps=${AMG_BENCH_REPS:-3} # set-up + solve cycles a run, each side reports its fastest
 problems=()
 if [ "${AMG_BENCH_QUICK:-0}" = 1 ]; then
   sizes="32 64"
@@ -53,20 +56,21 @@ note() { echo "{\"problem\": \"$1\", \"solver\": \"$2\", \"failed\": \"$3\"}" >>
 for p in "${problems[@]}"; do
   echo "run_amg: $p" >&2
   for pc in amg jacobi; do
-    mpirun -np 1 "$bench" "$p" $pc 1 >>"$jl" || note "$p" "gcoo-$pc" "exit $?"
+    mpirun -np 1 "$bench" "$p" $pc 1 "$reps" >>"$jl" || note "$p" "gcoo-$pc" "exit $?"
   done
-  /usr/bin/python3 "$here/amg_petsc.py" "$p" >>"$jl" || note "$p" petsc "exit $?"
+  /usr/bin/python3 "$here/amg_petsc.py" "$p" --reps "$reps" >>"$jl" || note "$p" petsc "exit $?"
   if [ -x "$pyamg_py" ]; then
-    "$pyamg_py" "$here/amg_petsc.py" "$p" --only-pyamg >>"$jl" || note "$p" pyamg-sa "exit $?"
+    "$pyamg_py" "$here/amg_petsc.py" "$p" --only-pyamg --reps "$reps" >>"$jl" ||
+      note "$p" pyamg-sa "exit $?"
   fi
 done
 # k = 8 right-hand sides, and 2 and 4 ranks, on Poisson 64^3
 # (block CG, and 8 CGs in lockstep: one SpMM a step either way)
-mpirun -np 1 "$bench" poisson7:64 amg 8 >>"$jl" || note poisson7:64 gcoo-amg "k = 8: exit $?"
-mpirun -np 1 "$bench" poisson7:64 amg 8 1 "-ksp_cg_block 0" >>"$jl" ||
+mpirun -np 1 "$bench" poisson7:64 amg 8 "$reps" >>"$jl" || note poisson7:64 gcoo-amg "k = 8: exit $?"
+mpirun -np 1 "$bench" poisson7:64 amg 8 "$reps" "-ksp_cg_block 0" >>"$jl" ||
   note poisson7:64 gcoo-amg "k = 8 lockstep: exit $?"
 for r in 2 4; do
-  mpirun -np $r --oversubscribe "$bench" poisson7:64 amg 1 >>"$jl" ||
+  mpirun -np $r --oversubscribe "$bench" poisson7:64 amg 1 "$reps" >>"$jl" ||
     note poisson7:64 gcoo-amg "$r ranks: exit $?"
 done
 python3 "$here/amg_report.py" "$jl"
