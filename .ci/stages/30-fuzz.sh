@@ -59,6 +59,13 @@ fuzz_h5_classified() {
   for a in "$build/artifacts/h5-"*; do
     [ -f "$a" ] || continue
     "$fuzzer" -runs=1 -timeout=5 -rss_limit_mb=2048 "$a" >"$work/replay.txt" 2>&1 && continue
+    if grep -q "out-of-memory" "$work/replay.txt"; then
+      # replayed with the RSS watchdog out of the way of a single huge allocation, so that
+      # libFuzzer's malloc hook reports it with the stack that made it (the watchdog, when it
+      # fires first, prints no stack and the site could not be told)
+      "$fuzzer" -runs=1 -timeout=5 -rss_limit_mb=8192 -malloc_limit_mb=2048 "$a" \
+        >"$work/replay.txt" 2>&1 && continue
+    fi
     local site
     site="$(crash_site "$work/replay.txt")"
     if grep -q "out-of-memory (used:" "$work/replay.txt" && ! grep -q "out-of-memory (malloc(" "$work/replay.txt"; then
