@@ -54,6 +54,19 @@ static void GCOO_FN(sort_pairs)(int32_t *c, GCOO_T *v, int64_t n) {
   }
 }
 
+/* A row of A with one entry a_ik: row i of C is row k of B scaled by a_ik, already in column
+ * order; returns its length. */
+static int64_t GCOO_FN(spgemm_row_scaled)(const gcoo_csr_view *B, int32_t k, GCOO_T s,
+                                          int32_t *restrict oc, GCOO_T *restrict ov) {
+  const GCOO_T *bv = B->values;
+  int64_t n = 0;
+  for (int64_t b = B->ptr[k]; b < B->ptr[k + 1]; b++, n++) {
+    oc[n] = B->ind[b];
+    ov[n] = s * bv[b];
+  }
+  return n;
+}
+
 /* Row i of C with a dense accumulator: acc[col] sums the products of a column whose tag[col] is
  * this row's tagv, and a bit of seen marks it. The columns come out in order from the bitmap of
  * the row's span, 64 columns a word, where the span has at most 4 words an entry (a sort of n
@@ -66,16 +79,7 @@ static int64_t GCOO_FN(spgemm_row_dense)(const gcoo_csr_view *A, const gcoo_csr_
                                          int32_t *restrict oc, GCOO_T *restrict ov) {
   const GCOO_T *av = A->values, *bv = B->values;
   const int64_t a0 = A->ptr[i], a1 = A->ptr[i + 1];
-  if (a1 - a0 == 1) { /* one row of B, scaled */
-    const int32_t k = A->ind[a0];
-    const GCOO_T s = av[a0];
-    int64_t n = 0;
-    for (int64_t b = B->ptr[k]; b < B->ptr[k + 1]; b++, n++) {
-      oc[n] = B->ind[b];
-      ov[n] = s * bv[b];
-    }
-    return n;
-  }
+  if (a1 - a0 == 1) return GCOO_FN(spgemm_row_scaled)(B, A->ind[a0], av[a0], oc, ov);
   int64_t n = 0;
   int32_t lo = INT32_MAX, hi = -1;
   for (int64_t a = a0; a < a1; a++) {
@@ -128,16 +132,7 @@ static int64_t GCOO_FN(spgemm_row)(const gcoo_csr_view *A, const gcoo_csr_view *
                                    GCOO_T *ov) {
   const GCOO_T *av = A->values, *bv = B->values;
   const int64_t a0 = A->ptr[i], a1 = A->ptr[i + 1];
-  if (a1 - a0 == 1) { /* one row of B, scaled */
-    const int32_t k = A->ind[a0];
-    const GCOO_T s = av[a0];
-    int64_t n = 0;
-    for (int64_t b = B->ptr[k]; b < B->ptr[k + 1]; b++, n++) {
-      oc[n] = B->ind[b];
-      ov[n] = s * bv[b];
-    }
-    return n;
-  }
+  if (a1 - a0 == 1) return GCOO_FN(spgemm_row_scaled)(B, A->ind[a0], av[a0], oc, ov);
   const uint32_t mask = (1u << bits) - 1u;
   const uint64_t tag = gcoo__row_table_next(t);
   uint64_t *slot = t->slot;
